@@ -1,0 +1,14 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ks::cli {
+
+// Each subcommand: args after the subcommand name; returns the exit code.
+// Errors go to `err` as one line naming the file and what is wrong.
+int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace ks::cli

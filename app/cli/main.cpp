@@ -1,0 +1,41 @@
+#include "app/cli/commands.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+void printUsage(std::ostream& out)
+{
+    out << "usage: kinetoscope-cli <command> [options]\n\n"
+           "commands:\n"
+           "  info PATH... [--json]           files, ranks, events by phase and category, tracks, diagnostics\n"
+           "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K]\n"
+           "  synth --from TRACE --copies N --out DIR [--gzip]\n"
+           "                                  write realistic synthetic Kineto traces\n"
+           "  help                            this text\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        printUsage(std::cerr);
+        return 2;
+    }
+    const std::string command = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "info")
+        return ks::cli::runInfoCommand(args, std::cout, std::cerr);
+    if (command == "synth")
+        return ks::cli::runSynthCommand(args, std::cout, std::cerr);
+    if (command == "help" || command == "--help" || command == "-h") {
+        printUsage(std::cout);
+        return 0;
+    }
+    std::cerr << "kinetoscope-cli: unknown command '" << command << "'\n";
+    printUsage(std::cerr);
+    return 2;
+}

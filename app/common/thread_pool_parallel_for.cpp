@@ -1,0 +1,35 @@
+#include "app/common/thread_pool_parallel_for.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace ks::app {
+
+void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>& body, unsigned threads)
+{
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t workers = std::min<std::size_t>(threads, n);
+    if (workers <= 1) {
+        for (std::size_t i = 0; i < n; ++i)
+            body(i);
+        return;
+    }
+    // Work stealing by a shared counter: ranks differ in size, so static
+    // partitioning would leave cores idle.
+    std::atomic<std::size_t> next { 0 };
+    std::vector<std::thread> pool;
+    pool.reserve(workers);
+    for (std::size_t w = 0; w < workers; ++w) {
+        pool.emplace_back([&] {
+            for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
+                body(i);
+        });
+    }
+    for (std::thread& t : pool)
+        t.join();
+}
+
+} // namespace ks::app

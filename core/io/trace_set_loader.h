@@ -1,0 +1,38 @@
+#pragma once
+
+#include "core/common/progress.h"
+#include "core/common/result.h"
+#include "core/model/trace_set.h"
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+// Runs body(i) for i in [0, n), possibly in parallel. The core has no threads of
+// its own: callers pass one (a thread pool in the CLI, QtConcurrent in the app).
+using ParallelFor = std::function<void(std::size_t n, const std::function<void(std::size_t)>& body)>;
+
+// Runs the bodies one after another.
+void runSequentially(std::size_t n, const std::function<void(std::size_t)>& body);
+
+struct LoadOptions
+{
+    std::size_t chunkBytes = 4u << 20; // inflated JSON per parse chunk
+    bool preferZlib = false;           // use zlib even when ISA-L is available (tests both paths)
+};
+
+// Loads files and folders (each folder = its .json/.json.gz files, one per rank).
+// A file that fails becomes an entry in TraceSet::failures; the others still load.
+// Fails as a whole only when nothing could be opened at all (empty folder,
+// no such path) or when cancelled.
+Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options,
+    ProgressSink* progress, const CancelToken* cancel, const ParallelFor& parallelFor = runSequentially);
+
+// Loads one file as one rank (rank from distributedInfo, else from the name, else 0).
+Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& options, ProgressSink* progress,
+    const CancelToken* cancel);
+
+} // namespace ks::core
