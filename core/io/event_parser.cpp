@@ -1,0 +1,215 @@
+#include "core/io/event_parser.h"
+
+#include "core/io/fixed_point.h"
+
+#include <cstring>
+
+namespace ks::core {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+// Keys are plain ASCII in Kineto traces; their raw text ends at the next quote.
+std::string_view rawKey(od::field& field)
+{
+    const char* k = field.key().raw();
+    const char* q = static_cast<const char*>(std::memchr(k, '"', 256));
+    return q ? std::string_view(k, static_cast<std::size_t>(q - k)) : std::string_view();
+}
+
+// Reads pid/tid: integers, or strings (then kept as names).
+void readThreadField(od::value value, std::int64_t& number, bool& isName, std::string_view& text, RawEvent& e,
+    std::string_view fieldName)
+{
+    od::json_type type;
+    if (value.type().get(type))
+        return;
+    if (type == od::json_type::number) {
+        std::int64_t v = 0;
+        if (!value.get_int64().get(v)) {
+            number = v;
+            return;
+        }
+        double d = 0;
+        if (!value.get_double().get(d)) {
+            number = static_cast<std::int64_t>(d);
+            return;
+        }
+    } else if (type == od::json_type::string) {
+        if (!value.get_string().get(text)) {
+            isName = true;
+            return;
+        }
+    }
+    if (e.wrongTypeField.empty())
+        e.wrongTypeField = fieldName;
+}
+
+// ts/dur: exact nanoseconds from the number's text. Strings holding numbers are
+// accepted but reported.
+std::optional<std::int64_t> readTime(od::value value, RawEvent& e, std::string_view fieldName)
+{
+    od::json_type type;
+    if (value.type().get(type))
+        return std::nullopt;
+    std::string_view text;
+    if (type == od::json_type::number) {
+        text = value.raw_json_token();
+    } else if (type == od::json_type::string) {
+        if (value.get_string().get(text))
+            return std::nullopt;
+        if (e.wrongTypeField.empty())
+            e.wrongTypeField = fieldName;
+    } else {
+        if (e.wrongTypeField.empty())
+            e.wrongTypeField = fieldName;
+        return std::nullopt;
+    }
+    auto ns = microsecondsTextToNanoseconds(text);
+    if (!ns && e.wrongTypeField.empty())
+        e.wrongTypeField = fieldName;
+    return ns;
+}
+
+bool readString(od::value value, std::string_view& out, RawEvent& e, std::string_view fieldName)
+{
+    if (!value.get_string().get(out))
+        return true;
+    if (e.wrongTypeField.empty())
+        e.wrongTypeField = fieldName;
+    return false;
+}
+
+} // namespace
+
+EventParser::EventParser(std::string path, RankBuilder& builder)
+    : m_path(std::move(path))
+    , m_builder(builder)
+{
+}
+
+Error EventParser::errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
+{
+    return Error { ErrorCode::NotJson,
+        std::string("not JSON: ") + simdjson::error_message(code) + " in traceEvents[" + std::to_string(eventIndex) + "]",
+        m_path, byteOffset };
+}
+
+std::optional<Error> EventParser::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
+{
+    const std::size_t length = elements.size() + 2;
+    if (m_padded.size() < length + simdjson::SIMDJSON_PADDING)
+        m_padded.resize(length + length / 4 + simdjson::SIMDJSON_PADDING);
+    m_padded[0] = '[';
+    std::memcpy(m_padded.data() + 1, elements.data(), elements.size());
+    m_padded[length - 1] = ']';
+    std::memset(m_padded.data() + length, ' ', simdjson::SIMDJSON_PADDING);
+
+    od::document doc;
+    if (auto err = m_parser.iterate(m_padded.data(), length, m_padded.size()).get(doc))
+        return errorAt(err, byteOffset, firstIndex);
+    od::array array;
+    if (auto err = doc.get_array().get(array))
+        return errorAt(err, byteOffset, firstIndex);
+    std::uint64_t index = firstIndex;
+    for (auto element : array) {
+        od::value value;
+        auto where = [&]() -> std::uint64_t {
+            const char* loc = nullptr;
+            if (!doc.current_location().get(loc))
+                return byteOffset + static_cast<std::uint64_t>(loc - m_padded.data() - 1);
+            return byteOffset;
+        };
+        if (auto err = std::move(element).get(value))
+            return errorAt(err, where(), index);
+        od::object object;
+        if (value.get_object().get(object)) {
+            RawEvent e;
+            e.eventIndex = index;
+            e.wrongTypeField = "event (not an object)";
+            m_builder.add(e);
+        } else if (auto err = parseEvent(object, index)) {
+            err->byteOffset = where();
+            return err;
+        }
+        ++index;
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> EventParser::parseEvent(od::object object, std::uint64_t eventIndex)
+{
+    RawEvent e;
+    e.eventIndex = eventIndex;
+    for (auto fieldResult : object) {
+        od::field field;
+        if (auto err = std::move(fieldResult).get(field))
+            return errorAt(err, 0, eventIndex);
+        const std::string_view key = rawKey(field);
+        od::value value = field.value();
+        switch (key.size()) {
+        case 2:
+            if (key == "ph") {
+                std::string_view ph;
+                if (readString(value, ph, e, "ph") && !ph.empty())
+                    e.phase = ph[0];
+            } else if (key == "ts") {
+                e.tsNs = readTime(value, e, "ts");
+            } else if (key == "id") {
+                e.hasId = true;
+                std::int64_t v = 0;
+                if (!value.get_int64().get(v)) {
+                    e.idValue = v;
+                } else if (!value.get_string().get(e.idText)) {
+                    e.idIsString = true;
+                } else {
+                    e.hasId = false;
+                    if (e.wrongTypeField.empty())
+                        e.wrongTypeField = "id";
+                }
+            } else if (key == "bp") {
+                std::string_view bp;
+                if (readString(value, bp, e, "bp") && !bp.empty())
+                    e.bindPoint = bp[0];
+            }
+            break;
+        case 1:
+            if (key == "s") {
+                std::string_view s;
+                if (readString(value, s, e, "s") && !s.empty())
+                    e.scope = s[0];
+            }
+            break;
+        case 3:
+            if (key == "pid")
+                readThreadField(value, e.key.pid, e.key.pidIsName, e.pidText, e, "pid"), e.hasPid = true;
+            else if (key == "tid")
+                readThreadField(value, e.key.tid, e.key.tidIsName, e.tidText, e, "tid"), e.hasTid = true;
+            else if (key == "cat")
+                e.hasCategory = readString(value, e.category, e, "cat");
+            else if (key == "dur")
+                e.durNs = readTime(value, e, "dur");
+            break;
+        case 4:
+            if (key == "name") {
+                e.hasName = readString(value, e.name, e, "name");
+            } else if (key == "args") {
+                od::object args;
+                if (!value.get_object().get(args)) {
+                    if (!args.raw_json().get(e.argsText))
+                        e.hasArgs = true;
+                } else if (e.wrongTypeField.empty()) {
+                    e.wrongTypeField = "args";
+                }
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    m_builder.add(e);
+    return std::nullopt;
+}
+
+} // namespace ks::core

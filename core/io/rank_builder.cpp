@@ -1,0 +1,467 @@
+#include "core/io/rank_builder.h"
+
+#include "core/io/rank_layout.h"
+#include "core/io/typed_args.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ks::core {
+
+namespace {
+
+Phase phaseOf(char ph)
+{
+    switch (ph) {
+    case 'X':
+        return Phase::Complete;
+    case 'B':
+        return Phase::Begin;
+    case 'E':
+        return Phase::End;
+    case 'i':
+    case 'I':
+        return Phase::Instant;
+    case 'C':
+        return Phase::Counter;
+    case 's':
+        return Phase::FlowStart;
+    case 't':
+        return Phase::FlowStep;
+    case 'f':
+        return Phase::FlowEnd;
+    case 'M':
+        return Phase::Metadata;
+    default:
+        return Phase::Other;
+    }
+}
+
+// Categories whose slices are device activity: they make a track a GPU track.
+bool isDeviceCategory(std::string_view c)
+{
+    return c == "kernel" || c == "Kernel" || c == "gpu_memcpy" || c == "Memcpy" || c == "gpu_memset" || c == "Memset"
+        || c == "cuda_sync" || c == "gpu_user_annotation" || c == "mtia_ccp_events";
+}
+
+constexpr std::uint32_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
+
+} // namespace
+
+RankBuilder::RankBuilder(std::string path)
+{
+    m_trace.path = std::move(path);
+    categoryIndex({}); // index 0: events without a category
+}
+
+void RankBuilder::setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip)
+{
+    m_trace.counts.jsonBytes = jsonBytes;
+    m_trace.counts.fileBytes = fileBytes;
+    m_trace.counts.gzip = gzip;
+}
+
+std::string RankBuilder::describe(const RawEvent& e) const
+{
+    std::string s = "event #" + std::to_string(e.eventIndex);
+    if (e.phase)
+        s += std::string(" ph=") + e.phase;
+    if (e.hasName)
+        s += " name=\"" + std::string(e.name.substr(0, 120)) + "\"";
+    if (e.tsNs)
+        s += " ts=" + std::to_string(*e.tsNs) + "ns";
+    return s;
+}
+
+std::uint16_t RankBuilder::categoryIndex(std::string_view category)
+{
+    const NameId id = m_trace.strings.intern(category);
+    if (auto it = m_categoryIndex.find(id.value); it != m_categoryIndex.end())
+        return it->second;
+    const auto index = static_cast<std::uint16_t>(m_trace.categories.size());
+    m_trace.categories.push_back(id);
+    m_categoryIndex.emplace(id.value, index);
+    m_deviceCategory.push_back(isDeviceCategory(category));
+    m_categoryCounts.emplace_back();
+    return index;
+}
+
+std::uint32_t RankBuilder::stagingTrackFor(const RawEvent& e)
+{
+    ThreadKey key = e.key;
+    if (key.pidIsName)
+        key.pid = m_trace.strings.intern(e.pidText).value;
+    if (key.tidIsName)
+        key.tid = m_trace.strings.intern(e.tidText).value;
+    if (auto it = m_trackIndex.find(key); it != m_trackIndex.end())
+        return it->second;
+    const auto index = static_cast<std::uint32_t>(m_tracks.size());
+    m_tracks.push_back(StagingTrack { key, false, {} });
+    m_trackIndex.emplace(key, index);
+    return index;
+}
+
+void RankBuilder::noteTime(std::int64_t t)
+{
+    if (!m_anyTime) {
+        m_minTime = m_maxTime = t;
+        m_anyTime = true;
+        return;
+    }
+    m_minTime = std::min(m_minTime, t);
+    m_maxTime = std::max(m_maxTime, t);
+}
+
+void RankBuilder::countEvent(const RawEvent& e)
+{
+    const Phase phase = phaseOf(e.phase);
+    ++m_trace.counts.events;
+    ++m_trace.counts.byPhase[static_cast<std::size_t>(phase)];
+    const std::uint16_t cat = e.hasCategory ? categoryIndex(e.category) : 0;
+    ++m_categoryCounts[cat][static_cast<std::size_t>(phase)];
+}
+
+void RankBuilder::add(const RawEvent& e)
+{
+    countEvent(e);
+    if (!e.wrongTypeField.empty())
+        m_trace.diagnostics.add(DiagnosticKind::WrongFieldType,
+            "field '" + std::string(e.wrongTypeField) + "' has the wrong type in " + describe(e),
+            static_cast<std::int64_t>(e.eventIndex));
+    if (e.phase == 0) {
+        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ph' in " + describe(e),
+            static_cast<std::int64_t>(e.eventIndex));
+        return;
+    }
+    switch (phaseOf(e.phase)) {
+    case Phase::Complete:
+        addComplete(e);
+        break;
+    case Phase::Begin:
+        addBegin(e);
+        break;
+    case Phase::End:
+        addEnd(e);
+        break;
+    case Phase::Instant:
+        if (e.name == "[memory]")
+            addMemoryInstant(e);
+        else
+            addInstant(e);
+        break;
+    case Phase::Counter:
+        addCounter(e);
+        break;
+    case Phase::FlowStart:
+    case Phase::FlowStep:
+    case Phase::FlowEnd:
+        addFlow(e);
+        break;
+    case Phase::Metadata:
+        addMetadata(e);
+        break;
+    case Phase::Other:
+    case Phase::Count_:
+        m_trace.diagnostics.add(DiagnosticKind::UnknownPhase, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        break;
+    }
+}
+
+bool RankBuilder::requireTimedFields(const RawEvent& e)
+{
+    const char* missing = !e.tsNs ? "ts" : !e.hasPid ? "pid" : !e.hasTid ? "tid" : nullptr;
+    if (!missing)
+        return true;
+    m_trace.diagnostics.add(DiagnosticKind::MissingField,
+        std::string("no '") + missing + "' in " + describe(e) + " (event skipped)", static_cast<std::int64_t>(e.eventIndex));
+    return false;
+}
+
+std::uint32_t RankBuilder::addActivity(std::string_view argsText)
+{
+    const TypedArgs a = extractTypedArgs(argsText);
+    if (!a.hasActivity())
+        return kNoRow;
+    ActivityArgs& act = m_trace.activity;
+    const auto row = static_cast<std::uint32_t>(act.size());
+    act.correlation.push_back(a.correlation.value_or(-1));
+    act.externalId.push_back(a.externalId.value_or(-1));
+    const std::int64_t stream = a.stream.value_or(-1);
+    act.stream.push_back(stream >= std::numeric_limits<std::int32_t>::min() && stream <= std::numeric_limits<std::int32_t>::max()
+            ? static_cast<std::int32_t>(stream)
+            : -1);
+    if (!a.hasExtra()) {
+        act.extraRef.push_back(kNoRow);
+        return row;
+    }
+    ExtraArgs& x = m_trace.extra;
+    act.extraRef.push_back(static_cast<std::uint32_t>(x.size()));
+    auto i32 = [](std::optional<std::int64_t> v) { return static_cast<std::int32_t>(v.value_or(-1)); };
+    auto name = [this](const std::optional<std::string>& v) { return v ? m_trace.strings.intern(*v) : NameId { 0 }; };
+    x.bytes.push_back(a.bytes.value_or(-1));
+    x.memoryBandwidthGBps.push_back(a.memoryBandwidthGBps.value_or(0.0));
+    x.device.push_back(i32(a.device));
+    x.waitOnStream.push_back(i32(a.waitOnStream));
+    x.waitOnEventRecordCorrelation.push_back(a.waitOnEventRecordCorrelation.value_or(-1));
+    x.collectiveName.push_back(name(a.collectiveName));
+    x.inMsgNelems.push_back(a.inMsgNelems.value_or(0));
+    x.outMsgNelems.push_back(a.outMsgNelems.value_or(0));
+    x.dtype.push_back(name(a.dtype));
+    x.groupSize.push_back(a.groupSize.value_or(0));
+    x.processRank.push_back(a.processRank.value_or(-1));
+    x.processGroupName.push_back(name(a.processGroupName));
+    x.sequenceNumber.push_back(a.sequenceNumber.value_or(-1));
+    return row;
+}
+
+void RankBuilder::pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category,
+    std::uint32_t track, std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef, std::uint32_t activityRef)
+{
+    SliceTable& s = m_trace.slices;
+    s.start.push_back(start);
+    s.name.push_back(name);
+    s.category.push_back(category);
+    s.flags.push_back(flags);
+    s.eventIndex.push_back(eventIndex);
+    s.argsRef.push_back(argsRef);
+    s.activityRef.push_back(activityRef);
+    m_sliceDur.push_back(dur);
+    m_sliceTrack.push_back(track);
+    if (m_deviceCategory[category])
+        m_tracks[track].device = true;
+    noteTime(start);
+    noteTime(start + dur);
+}
+
+void RankBuilder::addComplete(const RawEvent& e)
+{
+    if (!requireTimedFields(e))
+        return;
+    std::int64_t dur = 0;
+    std::uint8_t flags = 0;
+    if (!e.durNs) {
+        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'dur' in " + describe(e) + " (duration 0)",
+            static_cast<std::int64_t>(e.eventIndex));
+    } else if (*e.durNs < 0) {
+        m_trace.diagnostics.add(DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        flags |= kSliceNegativeDuration;
+    } else {
+        dur = *e.durNs;
+    }
+    const std::uint32_t track = stagingTrackFor(e);
+    const std::uint32_t argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
+    const std::uint32_t activityRef = e.hasArgs ? addActivity(e.argsText) : kNoRow;
+    pushSlice(*e.tsNs, dur, m_trace.strings.intern(e.name), e.hasCategory ? categoryIndex(e.category) : 0, track,
+        flags, static_cast<std::uint32_t>(e.eventIndex), argsRef, activityRef);
+}
+
+void RankBuilder::addBegin(const RawEvent& e)
+{
+    if (!requireTimedFields(e))
+        return;
+    const std::uint32_t track = stagingTrackFor(e);
+    OpenBegin b;
+    b.ts = *e.tsNs;
+    b.name = m_trace.strings.intern(e.name);
+    b.category = e.hasCategory ? categoryIndex(e.category) : 0;
+    b.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
+    b.argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
+    b.activityRef = e.hasArgs ? addActivity(e.argsText) : kNoRow;
+    m_tracks[track].openBegins.push_back(b);
+}
+
+void RankBuilder::addEnd(const RawEvent& e)
+{
+    if (!requireTimedFields(e))
+        return;
+    const std::uint32_t track = stagingTrackFor(e);
+    auto& open = m_tracks[track].openBegins;
+    if (open.empty()) {
+        m_trace.diagnostics.add(DiagnosticKind::UnmatchedEnd, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        return;
+    }
+    const OpenBegin b = open.back();
+    open.pop_back();
+    std::int64_t dur = *e.tsNs - b.ts;
+    std::uint8_t flags = kSliceFromBeginEnd;
+    if (dur < 0) {
+        m_trace.diagnostics.add(DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        dur = 0;
+        flags |= kSliceNegativeDuration;
+    }
+    pushSlice(b.ts, dur, b.name, b.category, track, flags, b.eventIndex, b.argsRef, b.activityRef);
+}
+
+void RankBuilder::closeOpenBegins()
+{
+    for (std::uint32_t t = 0; t < m_tracks.size(); ++t) {
+        auto& open = m_tracks[t].openBegins;
+        for (const OpenBegin& b : open) {
+            m_trace.diagnostics.add(DiagnosticKind::UnmatchedBegin,
+                "event #" + std::to_string(b.eventIndex) + " name=\"" + std::string(m_trace.strings.view(b.name)) + "\"",
+                b.eventIndex);
+            pushSlice(b.ts, std::max<std::int64_t>(0, m_maxTime - b.ts), b.name, b.category, t,
+                kSliceFromBeginEnd | kSliceUnclosed, b.eventIndex, b.argsRef, b.activityRef);
+        }
+        open.clear();
+        open.shrink_to_fit();
+    }
+}
+
+void RankBuilder::addInstant(const RawEvent& e)
+{
+    if (!e.tsNs) {
+        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ts' in " + describe(e), static_cast<std::int64_t>(e.eventIndex));
+        return;
+    }
+    InstantTable& in = m_trace.instants;
+    in.ts.push_back(*e.tsNs);
+    in.name.push_back(m_trace.strings.intern(e.name));
+    in.category.push_back(e.hasCategory ? categoryIndex(e.category) : 0);
+    const bool threadScoped = (e.scope == 0 || e.scope == 't') && e.hasPid && e.hasTid;
+    in.track.push_back(threadScoped ? stagingTrackFor(e) : kNoRow);
+    in.eventIndex.push_back(static_cast<std::uint32_t>(e.eventIndex));
+    in.argsRef.push_back(e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow);
+    noteTime(*e.tsNs);
+}
+
+void RankBuilder::addMemoryInstant(const RawEvent& e)
+{
+    if (!e.tsNs) {
+        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ts' in " + describe(e), static_cast<std::int64_t>(e.eventIndex));
+        return;
+    }
+    std::int64_t bytes = 0, allocated = -1, reserved = -1, deviceId = -1, deviceType = -1;
+    std::uint64_t addr = 0;
+    forEachMember(e.argsText, [&](std::string_view key, std::string_view value) {
+        if (key == "Bytes")
+            bytes = tokenToInt(value).value_or(0);
+        else if (key == "Total Allocated")
+            allocated = tokenToInt(value).value_or(-1);
+        else if (key == "Total Reserved")
+            reserved = tokenToInt(value).value_or(-1);
+        else if (key == "Device Id")
+            deviceId = tokenToInt(value).value_or(-1);
+        else if (key == "Device Type")
+            deviceType = tokenToInt(value).value_or(-1);
+        else if (key == "Addr")
+            addr = static_cast<std::uint64_t>(tokenToInt(value).value_or(0));
+    });
+    MemoryEventTable& m = m_trace.memory;
+    m.ts.push_back(*e.tsNs);
+    m.bytes.push_back(bytes);
+    m.totalAllocated.push_back(allocated);
+    m.totalReserved.push_back(reserved);
+    m.deviceId.push_back(static_cast<std::int32_t>(deviceId));
+    m.deviceType.push_back(static_cast<std::int32_t>(deviceType));
+    m.addr.push_back(addr);
+    m.eventIndex.push_back(static_cast<std::uint32_t>(e.eventIndex));
+    noteTime(*e.tsNs);
+}
+
+void RankBuilder::addCounter(const RawEvent& e)
+{
+    if (!e.tsNs || !e.hasArgs) {
+        m_trace.diagnostics.add(DiagnosticKind::MissingField, std::string("no '") + (e.tsNs ? "args" : "ts") + "' in counter " + describe(e),
+            static_cast<std::int64_t>(e.eventIndex));
+        return;
+    }
+    const std::string prefix = (e.hasPid ? (e.key.pidIsName ? std::string(e.pidText) : std::to_string(e.key.pid)) : std::string())
+        + '\x1f' + std::string(e.name) + '\x1f';
+    for (const auto& [key, value] : numericMembers(e.argsText)) {
+        const std::string id = prefix + key;
+        auto it = m_counterIndex.find(id);
+        if (it == m_counterIndex.end()) {
+            CounterSeries series;
+            series.pidIsName = e.key.pidIsName;
+            series.pid = e.key.pidIsName ? m_trace.strings.intern(e.pidText).value : e.key.pid;
+            series.name = m_trace.strings.intern(e.name);
+            series.key = m_trace.strings.intern(key);
+            it = m_counterIndex.emplace(id, static_cast<std::uint32_t>(m_trace.counters.size())).first;
+            m_trace.counters.push_back(std::move(series));
+        }
+        CounterSeries& s = m_trace.counters[it->second];
+        s.ts.push_back(*e.tsNs);
+        s.value.push_back(value);
+    }
+    noteTime(*e.tsNs);
+}
+
+void RankBuilder::addFlow(const RawEvent& e)
+{
+    if (!e.tsNs || !e.hasPid || !e.hasTid || !e.hasId) {
+        m_trace.diagnostics.add(e.phase == 'f' ? DiagnosticKind::OrphanFlowEnd : DiagnosticKind::OrphanFlowStart,
+            "flow without ts, pid, tid or id: " + describe(e), static_cast<std::int64_t>(e.eventIndex));
+        return;
+    }
+    FlowPoint p;
+    p.id = e.idValue;
+    p.idName = e.idIsString ? m_trace.strings.intern(e.idText).value : kMaxU32;
+    p.category = m_trace.strings.intern(e.category).value;
+    p.stagingTrack = stagingTrackFor(e);
+    p.ts = *e.tsNs;
+    p.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
+    p.phase = e.phase;
+    p.enclosing = e.bindPoint == 'e' || e.phase != 'f';
+    m_flows.push_back(p);
+}
+
+void RankBuilder::addMetadata(const RawEvent& e)
+{
+    if (!e.hasArgs || !e.hasPid)
+        return;
+    ThreadKey key = e.key;
+    if (key.pidIsName)
+        key.pid = m_trace.strings.intern(e.pidText).value;
+    if (key.tidIsName)
+        key.tid = m_trace.strings.intern(e.tidText).value;
+    std::optional<std::string> nameArg;
+    std::optional<std::int64_t> sortArg;
+    forEachMember(e.argsText, [&](std::string_view k, std::string_view v) {
+        if (k == "name" || k == "labels")
+            nameArg = tokenToString(v);
+        else if (k == "sort_index")
+            sortArg = tokenToInt(v);
+    });
+    auto noteDuplicate = [&](bool differs) {
+        if (differs)
+            m_trace.diagnostics.add(DiagnosticKind::DuplicateMetadata, describe(e), static_cast<std::int64_t>(e.eventIndex));
+    };
+    if (e.name == "process_name" && nameArg) {
+        auto [it, inserted] = m_names.processNames.emplace(key.pid, *nameArg);
+        noteDuplicate(!inserted && it->second != *nameArg);
+    } else if (e.name == "process_labels" && nameArg) {
+        m_names.processLabels[key.pid] = *nameArg;
+    } else if (e.name == "process_sort_index" && sortArg) {
+        m_names.processSort[key.pid] = *sortArg;
+    } else if (e.name == "thread_name" && nameArg && e.hasTid) {
+        for (const auto& [k, v] : m_names.threadNames)
+            if (k == key)
+                noteDuplicate(v != *nameArg);
+        m_names.threadNames.emplace_back(key, *nameArg);
+    } else if (e.name == "thread_sort_index" && sortArg && e.hasTid) {
+        m_names.threadSort.emplace_back(key, *sortArg);
+    }
+}
+
+RankTrace RankBuilder::finish()
+{
+    closeOpenBegins();
+    for (std::size_t c = 0; c < m_categoryCounts.size(); ++c) {
+        auto& slot = m_trace.counts.byCategory[std::string(m_trace.strings.view(m_trace.categories[c]))];
+        for (std::size_t p = 0; p < kPhaseCount; ++p)
+            slot[p] += m_categoryCounts[c][p];
+    }
+    m_trace.startNs = m_anyTime ? m_minTime : 0;
+    m_trace.endNs = m_anyTime ? m_maxTime : 0;
+
+    LayoutInput input { m_tracks, m_sliceTrack, m_sliceDur, m_names };
+    layoutTracks(m_trace, input);
+    resolveFlows(m_trace, m_flows, input.stagingToTrack);
+    linkByCorrelation(m_trace);
+    finalizeLinks(m_trace);
+    m_trace.args.shrinkToFit();
+    return std::move(m_trace);
+}
+
+} // namespace ks::core

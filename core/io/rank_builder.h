@@ -1,0 +1,112 @@
+#pragma once
+
+#include "core/io/raw_event.h"
+#include "core/model/rank_trace.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ks::core {
+
+// Builds a RankTrace from events in file order: add() stages each event by
+// phase; finish() sorts slices into tracks and levels and resolves links.
+class RankBuilder
+{
+public:
+    explicit RankBuilder(std::string path);
+
+    void add(const RawEvent& event);
+    void setMetadata(RankMetadata metadata) { m_trace.metadata = std::move(metadata); }
+    void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
+    RankTrace finish();
+
+    // A flow point waiting for its slice.
+    struct FlowPoint
+    {
+        std::int64_t id = 0;
+        std::uint32_t idName = 0xFFFFFFFFu; // NameId value when the id is a string
+        std::uint32_t category = 0;         // NameId value
+        std::uint32_t stagingTrack = 0;
+        std::int64_t ts = 0;
+        std::uint32_t eventIndex = 0;
+        char phase = 's';
+        bool enclosing = false;
+    };
+
+    struct OpenBegin
+    {
+        std::int64_t ts = 0;
+        NameId name;
+        std::uint16_t category = 0;
+        std::uint32_t eventIndex = 0;
+        std::uint32_t argsRef = kNoRow;
+        std::uint32_t activityRef = kNoRow;
+    };
+
+    struct StagingTrack
+    {
+        ThreadKey key;
+        bool device = false; // holds device activity (kernels, copies, syncs)
+        std::vector<OpenBegin> openBegins;
+    };
+
+    struct ThreadNames
+    {
+        std::unordered_map<std::int64_t, std::string> processNames;
+        std::unordered_map<std::int64_t, std::int64_t> processSort;
+        std::unordered_map<std::int64_t, std::string> processLabels;
+        std::vector<std::pair<ThreadKey, std::string>> threadNames;
+        std::vector<std::pair<ThreadKey, std::int64_t>> threadSort;
+    };
+
+private:
+    void countEvent(const RawEvent& e);
+    void addComplete(const RawEvent& e);
+    void addBegin(const RawEvent& e);
+    void addEnd(const RawEvent& e);
+    void addInstant(const RawEvent& e);
+    void addMemoryInstant(const RawEvent& e);
+    void addCounter(const RawEvent& e);
+    void addFlow(const RawEvent& e);
+    void addMetadata(const RawEvent& e);
+    bool requireTimedFields(const RawEvent& e);
+    void noteTime(std::int64_t t);
+    std::uint32_t stagingTrackFor(const RawEvent& e);
+    std::uint16_t categoryIndex(std::string_view category);
+    std::uint32_t addActivity(std::string_view argsText);
+    void pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category, std::uint32_t track,
+        std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef, std::uint32_t activityRef);
+    void closeOpenBegins();
+    std::string describe(const RawEvent& e) const;
+
+    RankTrace m_trace;
+    std::vector<StagingTrack> m_tracks;
+    struct ThreadKeyHash
+    {
+        std::size_t operator()(const ThreadKey& k) const noexcept
+        {
+            const auto mix = static_cast<std::uint64_t>(k.pid) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(k.tid)
+                ^ (static_cast<std::uint64_t>(k.pidIsName) << 62) ^ (static_cast<std::uint64_t>(k.tidIsName) << 63);
+            return std::hash<std::uint64_t> {}(mix);
+        }
+    };
+    std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> m_trackIndex;
+    std::unordered_map<std::uint32_t, std::uint16_t> m_categoryIndex; // NameId -> category index
+    std::vector<bool> m_deviceCategory;                               // by category index
+
+    // Staging slices, in file order; `track` is the staging track.
+    std::vector<std::uint32_t> m_sliceTrack;
+    std::vector<std::int64_t> m_sliceDur;
+    std::vector<FlowPoint> m_flows;
+    std::unordered_map<std::string, std::uint32_t> m_counterIndex; // "pid/name/key" -> series
+    std::vector<std::array<std::uint64_t, kPhaseCount>> m_categoryCounts; // by category index
+    ThreadNames m_names;
+    std::int64_t m_minTime = 0;
+    std::int64_t m_maxTime = 0;
+    bool m_anyTime = false;
+};
+
+} // namespace ks::core

@@ -1,0 +1,386 @@
+#include "core/io/rank_layout.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace ks::core {
+
+namespace {
+
+template <typename T>
+void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
+{
+    std::vector<T> out;
+    out.reserve(order.size());
+    for (std::uint32_t i : order)
+        out.push_back(column[i]);
+    column = std::move(out);
+}
+
+std::string keyText(const RankTrace& trace, std::int64_t value, bool isName)
+{
+    return isName ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(value) })) : std::to_string(value);
+}
+
+template <typename Map, typename Key>
+std::int64_t lookupOr(const Map& map, const Key& key, std::int64_t fallback)
+{
+    auto it = map.find(key);
+    return it == map.end() ? fallback : it->second;
+}
+
+Track describeTrack(RankTrace& trace, const RankBuilder::StagingTrack& staging, const RankBuilder::ThreadNames& names)
+{
+    Track t;
+    t.key = staging.key;
+    t.kind = staging.device ? TrackKind::GpuStream : TrackKind::CpuThread;
+    std::string threadName;
+    for (const auto& [k, v] : names.threadNames)
+        if (k == staging.key)
+            threadName = v;
+    t.threadSortIndex = staging.key.tid;
+    for (const auto& [k, v] : names.threadSort)
+        if (k == staging.key)
+            t.threadSortIndex = v;
+    const std::int64_t pid = staging.key.pid;
+    t.processSortIndex = staging.key.pidIsName ? 0 : lookupOr(names.processSort, pid, pid);
+    if (!staging.key.pidIsName)
+        if (auto it = names.processNames.find(pid); it != names.processNames.end())
+            t.processName = trace.strings.intern(it->second);
+    const std::string tid = keyText(trace, staging.key.tid, staging.key.tidIsName);
+    if (t.kind == TrackKind::GpuStream) {
+        t.device = staging.key.pidIsName ? -1 : pid;
+        t.stream = staging.key.tidIsName ? -1 : staging.key.tid;
+        t.name = trace.strings.intern(threadName.empty() ? "stream " + tid : threadName);
+    } else {
+        t.name = trace.strings.intern(threadName.empty() ? "thread " + tid : "thread " + tid + " (" + threadName + ")");
+    }
+    return t;
+}
+
+bool trackLess(const Track& a, const Track& b)
+{
+    if (a.kind != b.kind)
+        return a.kind == TrackKind::GpuStream;
+    if (a.kind == TrackKind::GpuStream) {
+        if (a.device != b.device)
+            return a.device < b.device;
+        return a.stream < b.stream;
+    }
+    if (a.processSortIndex != b.processSortIndex)
+        return a.processSortIndex < b.processSortIndex;
+    if (a.key.pid != b.key.pid)
+        return a.key.pid < b.key.pid;
+    if (a.threadSortIndex != b.threadSortIndex)
+        return a.threadSortIndex < b.threadSortIndex;
+    return a.key.tid < b.key.tid;
+}
+
+// Assigns levels to one track's slices (given in start order); returns the
+// number of nesting levels. Levels past it are extra lanes for slices that
+// overlap a sibling without nesting.
+std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
+    const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur, std::vector<std::uint32_t>& level,
+    RankTrace& trace)
+{
+    std::vector<std::int64_t> openEnds;
+    std::vector<std::int64_t> laneEnds;
+    std::vector<std::size_t> overflow;
+    std::uint32_t depth = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+        const std::uint32_t i = order[k];
+        const std::int64_t a = start[i];
+        const std::int64_t b = a + dur[i];
+        while (!openEnds.empty() && openEnds.back() <= a)
+            openEnds.pop_back();
+        if (openEnds.empty() || b <= openEnds.back()) {
+            level[i] = static_cast<std::uint32_t>(openEnds.size());
+            openEnds.push_back(b);
+            depth = std::max<std::uint32_t>(depth, level[i] + 1);
+            continue;
+        }
+        // Crosses its parent's end: cannot nest.
+        std::size_t lane = 0;
+        while (lane < laneEnds.size() && laneEnds[lane] > a)
+            ++lane;
+        if (lane == laneEnds.size())
+            laneEnds.push_back(b);
+        else
+            laneEnds[lane] = b;
+        level[i] = static_cast<std::uint32_t>(lane);
+        overflow.push_back(k);
+        trace.slices.flags[i] |= kSliceOverflowLane;
+        trace.diagnostics.add(DiagnosticKind::OverlappingSlices,
+            "event #" + std::to_string(trace.slices.eventIndex[i]) + " \"" + std::string(trace.strings.view(trace.slices.name[i]))
+                + "\" overlaps its enclosing slice without nesting",
+            trace.slices.eventIndex[i]);
+    }
+    for (std::size_t k : overflow)
+        level[order[k]] += depth;
+    return depth;
+}
+
+} // namespace
+
+void layoutTracks(RankTrace& trace, LayoutInput& input)
+{
+    const std::size_t n = input.sliceTrack.size();
+    const std::size_t stagingCount = input.tracks.size();
+
+    // Which staging tracks survive: those with slices or thread-scoped instants.
+    std::vector<std::uint32_t> sliceCount(stagingCount, 0);
+    for (std::uint32_t t : input.sliceTrack)
+        ++sliceCount[t];
+    std::vector<bool> used(stagingCount, false);
+    for (std::size_t t = 0; t < stagingCount; ++t)
+        used[t] = sliceCount[t] > 0;
+    for (std::uint32_t t : trace.instants.track)
+        if (t != kNoRow)
+            used[t] = true;
+
+    std::vector<std::uint32_t> stagingOrder;
+    std::vector<Track> described(stagingCount);
+    for (std::uint32_t t = 0; t < stagingCount; ++t) {
+        if (!used[t])
+            continue;
+        described[t] = describeTrack(trace, input.tracks[t], input.names);
+        stagingOrder.push_back(t);
+    }
+    std::stable_sort(stagingOrder.begin(), stagingOrder.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return trackLess(described[a], described[b]); });
+    input.stagingToTrack.assign(stagingCount, kNoRow);
+    for (std::uint32_t pos = 0; pos < stagingOrder.size(); ++pos)
+        input.stagingToTrack[stagingOrder[pos]] = pos;
+
+    // Bucket slices by final track (counting sort), then order each by start.
+    std::vector<std::uint32_t> trackBegin(stagingOrder.size() + 1, 0);
+    for (std::uint32_t t : input.sliceTrack)
+        ++trackBegin[input.stagingToTrack[t] + 1];
+    std::partial_sum(trackBegin.begin(), trackBegin.end(), trackBegin.begin());
+    std::vector<std::uint32_t> order(n);
+    {
+        std::vector<std::uint32_t> cursor(trackBegin.begin(), trackBegin.end() - 1);
+        for (std::uint32_t i = 0; i < n; ++i)
+            order[cursor[input.stagingToTrack[input.sliceTrack[i]]]++] = i;
+    }
+    input.sliceTrack.clear();
+    input.sliceTrack.shrink_to_fit();
+
+    const auto& start = trace.slices.start;
+    const auto& dur = input.sliceDur;
+    std::vector<std::uint32_t> level(n, 0);
+    trace.tracks.clear();
+    for (std::uint32_t t = 0; t < stagingOrder.size(); ++t) {
+        auto first = order.begin() + trackBegin[t];
+        auto last = order.begin() + trackBegin[t + 1];
+        std::sort(first, last, [&](std::uint32_t a, std::uint32_t b) {
+            if (start[a] != start[b])
+                return start[a] < start[b];
+            if (dur[a] != dur[b])
+                return dur[a] > dur[b]; // parents before children
+            return trace.slices.eventIndex[a] < trace.slices.eventIndex[b];
+        });
+        Track track = std::move(described[stagingOrder[t]]);
+        track.nestingLevels = assignLevels(order, trackBegin[t], trackBegin[t + 1], start, dur, level, trace);
+        // Stable by level keeps start order inside each level.
+        std::stable_sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return level[a] < level[b]; });
+        track.sliceBegin = trackBegin[t];
+        track.sliceEnd = trackBegin[t + 1];
+        std::uint32_t levels = 0;
+        for (auto it = first; it != last; ++it)
+            levels = std::max(levels, level[*it] + 1);
+        track.levelBegin.assign(levels + 1, track.sliceEnd);
+        for (std::uint32_t k = track.sliceEnd; k-- > track.sliceBegin;)
+            track.levelBegin[level[order[k]]] = k;
+        for (std::uint32_t l = levels; l-- > 0;) // empty levels cannot occur, but keep offsets monotonic
+            track.levelBegin[l] = std::min(track.levelBegin[l], track.levelBegin[l + 1]);
+        trace.tracks.push_back(std::move(track));
+    }
+
+    SliceTable& s = trace.slices;
+    permute(s.start, order);
+    permute(s.name, order);
+    permute(s.category, order);
+    permute(s.flags, order);
+    permute(s.eventIndex, order);
+    permute(s.argsRef, order);
+    permute(s.activityRef, order);
+    s.durLow.resize(n);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const std::int64_t d = dur[order[k]];
+        if (d >= 0xFFFFFFFFll) {
+            s.durLow[k] = 0xFFFFFFFFu;
+            s.durOverflow.emplace(k, d);
+        } else {
+            s.durLow[k] = static_cast<std::uint32_t>(d);
+        }
+    }
+    if (!s.durOverflow.empty())
+        trace.diagnostics.addCount(DiagnosticKind::DurationOverflow, s.durOverflow.size(),
+            "slice #" + std::to_string(s.durOverflow.begin()->first) + " lasts over 4.29 s");
+    input.sliceDur.clear();
+    input.sliceDur.shrink_to_fit();
+    for (std::uint32_t& t : trace.instants.track)
+        if (t != kNoRow)
+            t = input.stagingToTrack[t];
+}
+
+namespace {
+
+// The deepest slice of the track containing ts, or, failing that, the first
+// slice starting exactly at ts. kNoRow when none.
+std::uint32_t findSliceAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts)
+{
+    if (trackIndex == kNoRow)
+        return kNoRow;
+    const Track& track = trace.tracks[trackIndex];
+    const auto& start = trace.slices.start;
+    for (std::uint32_t level = track.levelCount(); level-- > 0;) {
+        const auto b = start.begin() + track.levelBegin[level];
+        const auto e = start.begin() + track.levelBegin[level + 1];
+        auto it = std::upper_bound(b, e, ts);
+        if (it == b)
+            continue;
+        const auto i = static_cast<std::uint32_t>((it - 1) - start.begin());
+        if (trace.slices.end(i) >= ts)
+            return i;
+    }
+    return kNoRow;
+}
+
+int phaseRank(char phase)
+{
+    return phase == 's' ? 0 : phase == 't' ? 1 : 2;
+}
+
+} // namespace
+
+void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
+    const std::vector<std::uint32_t>& stagingToTrack)
+{
+    using Point = RankBuilder::FlowPoint;
+    std::sort(flows.begin(), flows.end(), [](const Point& a, const Point& b) {
+        if (a.category != b.category)
+            return a.category < b.category;
+        if (a.idName != b.idName)
+            return a.idName < b.idName;
+        if (a.id != b.id)
+            return a.id < b.id;
+        if (phaseRank(a.phase) != phaseRank(b.phase))
+            return phaseRank(a.phase) < phaseRank(b.phase);
+        return a.ts < b.ts;
+    });
+    const NameId ac2g = trace.strings.find("ac2g");
+    const NameId fwdbwd = trace.strings.find("fwdbwd");
+    const NameId asyncCpuToGpu = trace.strings.find("async_cpu_to_gpu"); // older Kineto
+    auto sameFlow = [](const Point& a, const Point& b) { return a.category == b.category && a.idName == b.idName && a.id == b.id; };
+    auto orphan = [&trace](const Point& p, bool start, const char* why) {
+        trace.diagnostics.add(start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd,
+            "flow event #" + std::to_string(p.eventIndex) + " id=" + std::to_string(p.id) + ": " + why, p.eventIndex);
+    };
+    for (std::size_t g = 0; g < flows.size();) {
+        std::size_t e = g;
+        while (e < flows.size() && sameFlow(flows[g], flows[e]))
+            ++e;
+        // Pair the k-th start with the k-th end: robust to clock skew between CPU and GPU.
+        std::vector<const Point*> starts, ends;
+        for (std::size_t k = g; k < e; ++k) {
+            if (flows[k].phase == 's')
+                starts.push_back(&flows[k]);
+            else if (flows[k].phase == 'f')
+                ends.push_back(&flows[k]);
+        }
+        const std::size_t pairs = std::min(starts.size(), ends.size());
+        for (std::size_t k = pairs; k < starts.size(); ++k)
+            orphan(*starts[k], true, "no matching flow end");
+        for (std::size_t k = pairs; k < ends.size(); ++k)
+            orphan(*ends[k], false, "no matching flow start");
+        for (std::size_t k = 0; k < pairs; ++k) {
+            const std::uint32_t from = findSliceAt(trace, stagingToTrack[starts[k]->stagingTrack], starts[k]->ts);
+            const std::uint32_t to = findSliceAt(trace, stagingToTrack[ends[k]->stagingTrack], ends[k]->ts);
+            if (from == kNoRow) {
+                orphan(*starts[k], true, "no slice at the flow start");
+                continue;
+            }
+            if (to == kNoRow) {
+                orphan(*ends[k], false, "no slice at the flow end");
+                continue;
+            }
+            const NameId cat { starts[k]->category };
+            trace.links.from.push_back(from);
+            trace.links.to.push_back(to);
+            trace.links.kind.push_back(cat == ac2g || cat == asyncCpuToGpu ? LinkKind::LaunchFlow
+                    : cat == fwdbwd                ? LinkKind::ForwardBackward
+                                                   : LinkKind::OtherFlow);
+        }
+        g = e;
+    }
+    flows.clear();
+    flows.shrink_to_fit();
+}
+
+void linkByCorrelation(RankTrace& trace)
+{
+    const std::size_t n = trace.slices.size();
+    std::vector<bool> gpu(n, false);
+    for (const Track& t : trace.tracks)
+        if (t.kind == TrackKind::GpuStream)
+            std::fill(gpu.begin() + t.sliceBegin, gpu.begin() + t.sliceEnd, true);
+    std::vector<bool> launched(n, false);
+    for (std::size_t k = 0; k < trace.links.size(); ++k)
+        if (trace.links.kind[k] == LinkKind::LaunchFlow)
+            launched[trace.links.to[k]] = true;
+    std::unordered_map<std::int64_t, std::uint32_t> launchByCorrelation;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (gpu[i])
+            continue;
+        const std::int64_t c = trace.correlation(i);
+        if (c >= 0)
+            launchByCorrelation.emplace(c, i);
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (!gpu[i] || launched[i])
+            continue;
+        const std::int64_t c = trace.correlation(i);
+        if (c < 0)
+            continue;
+        auto it = launchByCorrelation.find(c);
+        if (it == launchByCorrelation.end()) {
+            trace.diagnostics.add(DiagnosticKind::UnlinkedGpuWork,
+                "event #" + std::to_string(trace.slices.eventIndex[i]) + " \"" + std::string(trace.sliceName(i))
+                    + "\" correlation=" + std::to_string(c),
+                trace.slices.eventIndex[i]);
+            continue;
+        }
+        trace.links.from.push_back(it->second);
+        trace.links.to.push_back(i);
+        trace.links.kind.push_back(LinkKind::LaunchCorrelation);
+    }
+}
+
+void finalizeLinks(RankTrace& trace)
+{
+    LinkTable& l = trace.links;
+    std::vector<std::uint32_t> order(l.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&l](std::uint32_t a, std::uint32_t b) {
+        return l.from[a] != l.from[b] ? l.from[a] < l.from[b] : l.to[a] < l.to[b];
+    });
+    permute(l.from, order);
+    permute(l.to, order);
+    permute(l.kind, order);
+    l.byTo.resize(l.size());
+    std::iota(l.byTo.begin(), l.byTo.end(), 0u);
+    std::stable_sort(l.byTo.begin(), l.byTo.end(), [&l](std::uint32_t a, std::uint32_t b) { return l.to[a] < l.to[b]; });
+    for (std::size_t k = 0; k < l.size(); ++k) {
+        const bool launch = l.kind[k] == LinkKind::LaunchFlow || l.kind[k] == LinkKind::LaunchCorrelation;
+        if (launch && trace.slices.start[l.to[k]] < trace.slices.start[l.from[k]])
+            trace.diagnostics.add(DiagnosticKind::KernelBeforeLaunch,
+                "event #" + std::to_string(trace.slices.eventIndex[l.to[k]]) + " \"" + std::string(trace.sliceName(l.to[k]))
+                    + "\" starts before its launch",
+                trace.slices.eventIndex[l.to[k]]);
+    }
+}
+
+} // namespace ks::core

@@ -1,0 +1,280 @@
+#include "core/io/trace_set_loader.h"
+
+#include "core/io/event_parser.h"
+#include "core/io/input_stream.h"
+#include "core/io/metadata_parser.h"
+#include "core/io/rank_builder.h"
+#include "core/io/rank_detection.h"
+#include "core/io/trace_events_splitter.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+
+namespace ks::core {
+
+namespace {
+
+// Feeds the splitter's pieces to the parser and collects the top-level keys.
+class RankHandler final : public TraceEventsHandler
+{
+public:
+    RankHandler(const std::string& path, RankBuilder& builder)
+        : m_parser(path, builder)
+    {
+    }
+
+    std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t,
+        std::uint64_t byteOffset) override
+    {
+        return m_parser.parse(elements, firstIndex, byteOffset);
+    }
+
+    void onTopLevelKey(std::string_view key, std::string_view rawValue) override
+    {
+        applyTopLevelKey(m_metadata, key, rawValue);
+    }
+
+    RankMetadata takeMetadata() { return std::move(m_metadata); }
+
+private:
+    EventParser m_parser;
+    RankMetadata m_metadata;
+};
+
+// Sums the progress of ranks loading in parallel into one report.
+class FolderProgress final : public ProgressSink
+{
+public:
+    FolderProgress(ProgressSink* target, std::vector<std::uint64_t> sizes)
+        : m_target(target)
+        , m_sizes(std::move(sizes))
+        , m_done(m_sizes.size(), 0)
+    {
+        for (std::uint64_t s : m_sizes)
+            m_total += s;
+    }
+
+    class RankSink final : public ProgressSink
+    {
+    public:
+        RankSink(FolderProgress& owner, std::size_t index)
+            : m_owner(owner)
+            , m_index(index)
+        {
+        }
+        void report(const LoadProgress& p) override { m_owner.update(m_index, p.bytesDone, p.stage); }
+
+    private:
+        FolderProgress& m_owner;
+        std::size_t m_index;
+    };
+
+    void update(std::size_t index, std::uint64_t bytes, std::string_view stage)
+    {
+        if (!m_target)
+            return;
+        std::lock_guard lock(m_mutex);
+        m_done[index] = bytes;
+        std::uint64_t sum = 0;
+        for (std::uint64_t d : m_done)
+            sum += d;
+        m_target->report(LoadProgress { stage, sum, m_total, m_ranksDone, static_cast<int>(m_sizes.size()) });
+    }
+
+    void rankFinished(std::size_t index)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            ++m_ranksDone;
+        }
+        update(index, m_sizes[index], "parsing");
+    }
+
+    void report(const LoadProgress&) override {}
+
+private:
+    ProgressSink* m_target;
+    std::vector<std::uint64_t> m_sizes;
+    std::vector<std::uint64_t> m_done;
+    std::uint64_t m_total = 0;
+    int m_ranksDone = 0;
+    std::mutex m_mutex;
+};
+
+std::uint64_t fileSize(const std::string& path)
+{
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    return ec ? 0 : static_cast<std::uint64_t>(size);
+}
+
+struct Expanded
+{
+    std::vector<std::string> files;
+    std::vector<bool> fromFolder;
+    std::vector<std::size_t> positionInFolder;
+    std::vector<Error> failures;
+};
+
+Expanded expandInputs(const std::vector<std::string>& paths)
+{
+    Expanded out;
+    for (const std::string& path : paths) {
+        if (!isDirectory(path)) {
+            out.files.push_back(path);
+            out.fromFolder.push_back(false);
+            out.positionInFolder.push_back(0);
+            continue;
+        }
+        auto listed = listTraceFiles(path);
+        if (!listed) {
+            out.failures.push_back(listed.error());
+            continue;
+        }
+        if (listed.value().empty()) {
+            out.failures.push_back(Error { ErrorCode::EmptyFolder, "empty folder: no .json or .json.gz trace files", path, {} });
+            continue;
+        }
+        for (std::size_t i = 0; i < listed.value().size(); ++i) {
+            out.files.push_back(listed.value()[i]);
+            out.fromFolder.push_back(true);
+            out.positionInFolder.push_back(i);
+        }
+    }
+    return out;
+}
+
+void assignRank(RankTrace& trace, std::size_t fallbackPosition)
+{
+    if (trace.metadata.distributedRank) {
+        trace.rank = *trace.metadata.distributedRank;
+        trace.rankSource = RankSource::DistributedInfo;
+    } else if (auto r = rankFromFileName(trace.path)) {
+        trace.rank = *r;
+        trace.rankSource = RankSource::FileName;
+    } else {
+        trace.rank = static_cast<std::int64_t>(fallbackPosition);
+        trace.rankSource = RankSource::FileOrder;
+    }
+}
+
+void noteRanksAndSkew(TraceSet& set)
+{
+    std::map<std::int64_t, std::vector<std::string>> byRank;
+    for (const auto& r : set.ranks) {
+        byRank[r->rank].push_back(r->path);
+        if (r->rankSource == RankSource::FileName)
+            set.folderDiagnostics.add(DiagnosticKind::RankFromFileName, r->path + " -> rank " + std::to_string(r->rank));
+        else if (r->rankSource == RankSource::FileOrder)
+            set.folderDiagnostics.add(DiagnosticKind::RankFromOrder, r->path + " -> rank " + std::to_string(r->rank));
+    }
+    for (const auto& [rank, files] : byRank) {
+        if (files.size() < 2)
+            continue;
+        std::string list;
+        for (const auto& f : files)
+            list += (list.empty() ? "" : ", ") + f;
+        set.folderDiagnostics.add(DiagnosticKind::DuplicateRank, "rank " + std::to_string(rank) + ": " + list);
+        set.notes.push_back("rank " + std::to_string(rank) + " is claimed by several files (all kept): " + list);
+    }
+    if (set.ranks.size() < 2)
+        return;
+    std::vector<TimeNs> starts;
+    for (const auto& r : set.ranks)
+        starts.push_back(r->startNs);
+    std::nth_element(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2), starts.end());
+    const TimeNs median = starts[starts.size() / 2];
+    constexpr TimeNs kSkew = 1'000'000'000;
+    for (const auto& r : set.ranks)
+        if (r->startNs - median > kSkew || median - r->startNs > kSkew)
+            set.folderDiagnostics.add(DiagnosticKind::ClockSkew,
+                "rank " + std::to_string(r->rank) + " starts " + std::to_string((r->startNs - median) / 1'000'000) + " ms from the median");
+}
+
+} // namespace
+
+void runSequentially(std::size_t n, const std::function<void(std::size_t)>& body)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        body(i);
+}
+
+Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& options, ProgressSink* progress,
+    const CancelToken* cancel)
+{
+    auto input = openInputStream(path, options.preferZlib ? InflateBackend::Zlib : InflateBackend::Auto);
+    if (!input)
+        return input.error();
+    RankBuilder builder(path);
+    RankHandler handler(path, builder);
+    auto summary = splitTraceEvents(*input.value(), path, handler, options.chunkBytes, progress, cancel);
+    if (!summary)
+        return summary.error();
+    if (cancel && cancel->isCancelled())
+        return Error { ErrorCode::Cancelled, "cancelled", path, {} };
+    if (progress)
+        progress->report(LoadProgress { "indexing", input.value()->fileBytesRead(), input.value()->fileBytesTotal(), 0, 0 });
+    builder.setMetadata(handler.takeMetadata());
+    builder.setReadCounts(summary.value().jsonBytes, input.value()->fileBytesTotal(), input.value()->isGzip());
+    RankTrace trace = builder.finish();
+    assignRank(trace, 0);
+    return trace;
+}
+
+Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options, ProgressSink* progress,
+    const CancelToken* cancel, const ParallelFor& parallelFor)
+{
+    Expanded inputs = expandInputs(paths);
+    if (inputs.files.empty()) {
+        if (!inputs.failures.empty())
+            return inputs.failures.front();
+        return Error { ErrorCode::EmptyFolder, "nothing to open", {}, {} };
+    }
+    std::vector<std::uint64_t> sizes;
+    for (const std::string& f : inputs.files)
+        sizes.push_back(fileSize(f));
+    FolderProgress folderProgress(progress, sizes);
+    std::vector<std::optional<Result<RankTrace>>> results(inputs.files.size());
+    parallelFor(inputs.files.size(), [&](std::size_t i) {
+        if (cancel && cancel->isCancelled())
+            return;
+        FolderProgress::RankSink sink(folderProgress, i);
+        results[i].emplace(loadRankFile(inputs.files[i], options, &sink, cancel));
+        folderProgress.rankFinished(i);
+    });
+    if (cancel && cancel->isCancelled())
+        return Error { ErrorCode::Cancelled, "cancelled", {}, {} };
+
+    TraceSet set;
+    set.inputs = paths;
+    set.failures = std::move(inputs.failures);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        Result<RankTrace>& r = *results[i];
+        if (!r) {
+            const bool skip = inputs.fromFolder[i] && r.error().code == ErrorCode::NoTraceEvents;
+            if (skip) {
+                set.folderDiagnostics.add(DiagnosticKind::SkippedFile, inputs.files[i] + ": " + r.error().message);
+                set.notes.push_back("skipped " + inputs.files[i] + ": not a Kineto trace (no traceEvents)");
+            } else {
+                set.failures.push_back(r.error());
+            }
+            continue;
+        }
+        RankTrace& trace = r.value();
+        assignRank(trace, inputs.positionInFolder[i]);
+        set.ranks.push_back(std::make_shared<const RankTrace>(std::move(trace)));
+    }
+    std::stable_sort(set.ranks.begin(), set.ranks.end(), [](const auto& a, const auto& b) {
+        return a->rank != b->rank ? a->rank < b->rank : a->path < b->path;
+    });
+    noteRanksAndSkew(set);
+    if (set.ranks.empty() && !set.failures.empty() && set.failures.size() == 1)
+        return set.failures.front();
+    return set;
+}
+
+} // namespace ks::core
