@@ -460,7 +460,7 @@ RankTrace RankBuilder::finish()
     resolveFlows(m_trace, m_flows, input.stagingToTrack);
     linkByCorrelation(m_trace);
     finalizeLinks(m_trace);
-    m_trace.args.shrinkToFit();
+    m_trace.args.finish();
     return std::move(m_trace);
 }
 

@@ -54,7 +54,11 @@ Track describeTrack(RankTrace& trace, const RankBuilder::StagingTrack& staging, 
         t.stream = staging.key.tidIsName ? -1 : staging.key.tid;
         t.name = trace.strings.intern(threadName.empty() ? "stream " + tid : threadName);
     } else {
-        t.name = trace.strings.intern(threadName.empty() ? "thread " + tid : "thread " + tid + " (" + threadName + ")");
+        // Kineto already writes "thread 1234 (python)"; other writers give a bare name.
+        const bool complete = threadName.rfind("thread ", 0) == 0;
+        t.name = trace.strings.intern(threadName.empty() ? "thread " + tid
+                : complete                               ? threadName
+                                                         : "thread " + tid + " (" + threadName + ")");
     }
     return t;
 }

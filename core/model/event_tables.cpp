@@ -29,27 +29,4 @@ std::size_t ExtraArgs::bytesUsed() const
         + bytesOf(processGroupName) + bytesOf(sequenceNumber);
 }
 
-std::uint32_t ArgsStore::add(std::string_view rawJsonObject)
-{
-    const auto row = static_cast<std::uint32_t>(m_offsets.size() - 1);
-    m_text.insert(m_text.end(), rawJsonObject.begin(), rawJsonObject.end());
-    m_offsets.push_back(m_text.size());
-    return row;
-}
-
-std::string_view ArgsStore::raw(std::uint32_t row) const
-{
-    if (row + 1 >= m_offsets.size())
-        return {};
-    const std::uint64_t b = m_offsets[row];
-    const std::uint64_t e = m_offsets[row + 1];
-    return { m_text.data() + b, static_cast<std::size_t>(e - b) };
-}
-
-void ArgsStore::shrinkToFit()
-{
-    m_text.shrink_to_fit();
-    m_offsets.shrink_to_fit();
-}
-
 } // namespace ks::core

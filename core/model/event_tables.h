@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/args_store.h"
 #include "core/model/ids.h"
 
 #include <cstdint>
@@ -78,22 +79,6 @@ struct ExtraArgs
 
     std::size_t size() const { return bytes.size(); }
     std::size_t bytesUsed() const;
-};
-
-// All other args of an event, kept as the raw JSON text of its args object,
-// decoded on demand (details panel, writers).
-class ArgsStore
-{
-public:
-    std::uint32_t add(std::string_view rawJsonObject);
-    std::string_view raw(std::uint32_t row) const;
-    std::size_t size() const { return m_offsets.empty() ? 0 : m_offsets.size() - 1; }
-    std::size_t bytesUsed() const { return m_text.capacity() + m_offsets.capacity() * sizeof(std::uint64_t); }
-    void shrinkToFit();
-
-private:
-    std::vector<char> m_text;
-    std::vector<std::uint64_t> m_offsets { 0 };
 };
 
 // Instant events (i / I), excluding [memory] events which are typed below.
