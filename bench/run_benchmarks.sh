@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Generates benchmark inputs (once) and prints the tables for the README.
+#   KS_BUILD_DIR   build folder (default: build)
+#   KS_BENCH_DIR   where inputs go (default: $KS_BUILD_DIR/bench-data)
+#   KS_BENCH_BIG=1 also the 1 GB rank (B1) and the >4 GB rank (B4): needs ~6 GB of disk and minutes
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${KS_BUILD_DIR:-$here/../build}
+data=${KS_BENCH_DIR:-$build/bench-data}
+cli="$build/app/cli/kinetoscope-cli"
+mkdir -p "$data"
+shared="$here/../../shared/traces"
+
+[ -f "$data/synth-150/rank-0.pt.trace.json.gz" ] || "$cli" synth --ranks 1 --size-mb 150 --gzip --seed 7 --out "$data/synth-150" >/dev/null
+inputs=("$data/synth-150/rank-0.pt.trace.json.gz")
+if [ -d "$shared" ]; then
+    [ -f "$data/scaled-control/scaled.json.gz" ] || {
+        mkdir -p "$data/scaled-control"
+        "$cli" synth --from "$shared/diff_control/control.json.gz" --copies 40 --gzip --out "$data/scaled-control" >/dev/null
+    }
+    inputs+=("$(ls "$data"/scaled-control/*.json.gz | head -1)")
+fi
+if [ "${KS_BENCH_BIG:-0}" = "1" ]; then
+    [ -f "$data/synth-1000/rank-0.pt.trace.json.gz" ] || "$cli" synth --ranks 1 --size-mb 1000 --gzip --seed 7 --out "$data/synth-1000" >/dev/null
+    inputs+=("$data/synth-1000/rank-0.pt.trace.json.gz")
+    [ -f "$data/synth-4500/rank-0.pt.trace.json.gz" ] || "$cli" synth --ranks 1 --size-mb 4500 --gzip --seed 7 --out "$data/synth-4500" >/dev/null
+    inputs+=("$data/synth-4500/rank-0.pt.trace.json.gz")
+fi
+echo "## B1/B3/B4: load one rank (machine: $(nproc) cores, $(date -u +%Y-%m-%d))"
+"$build/bench/kinetoscope-bench-load" --runs "${KS_BENCH_RUNS:-3}" "${inputs[@]}"
