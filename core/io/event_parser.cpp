@@ -48,7 +48,7 @@ void readThreadField(od::value value, std::int64_t& number, bool& isName, std::s
 
 // ts/dur: exact nanoseconds from the number's text. Strings holding numbers are
 // accepted but reported.
-std::optional<std::int64_t> readTime(od::value value, RawEvent& e, std::string_view fieldName)
+std::optional<std::int64_t> readTime(od::value value, RawEvent& e, std::string_view fieldName, bool& fractional)
 {
     od::json_type type;
     if (value.type().get(type))
@@ -66,6 +66,7 @@ std::optional<std::int64_t> readTime(od::value value, RawEvent& e, std::string_v
             e.wrongTypeField = fieldName;
         return std::nullopt;
     }
+    fractional = text.find_first_of(".eE") != std::string_view::npos;
     auto ns = microsecondsTextToNanoseconds(text);
     if (!ns && e.wrongTypeField.empty())
         e.wrongTypeField = fieldName;
@@ -155,7 +156,7 @@ std::optional<Error> EventParser::parseEvent(od::object object, std::uint64_t ev
                 if (readString(value, ph, e, "ph") && !ph.empty())
                     e.phase = ph[0];
             } else if (key == "ts") {
-                e.tsNs = readTime(value, e, "ts");
+                e.tsNs = readTime(value, e, "ts", e.tsFractional);
             } else if (key == "id") {
                 e.hasId = true;
                 std::int64_t v = 0;
@@ -189,7 +190,7 @@ std::optional<Error> EventParser::parseEvent(od::object object, std::uint64_t ev
             else if (key == "cat")
                 e.hasCategory = readString(value, e.category, e, "cat");
             else if (key == "dur")
-                e.durNs = readTime(value, e, "dur");
+                e.durNs = readTime(value, e, "dur", e.durFractional);
             break;
         case 4:
             if (key == "name") {

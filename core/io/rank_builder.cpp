@@ -124,6 +124,10 @@ void RankBuilder::countEvent(const RawEvent& e)
 void RankBuilder::add(const RawEvent& e)
 {
     countEvent(e);
+    ReadCounts& counts = m_trace.counts;
+    counts.fractionalTimestamps = counts.fractionalTimestamps || e.tsFractional;
+    counts.fractionalDurations = counts.fractionalDurations || e.durFractional;
+    counts.eventWithoutTimestamp = counts.eventWithoutTimestamp || !e.tsNs;
     if (!e.wrongTypeField.empty())
         m_trace.diagnostics.add(DiagnosticKind::WrongFieldType,
             "field '" + std::string(e.wrongTypeField) + "' has the wrong type in " + describe(e),

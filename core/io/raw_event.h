@@ -25,6 +25,8 @@ struct RawEvent
     bool hasTid = false;
     std::optional<std::int64_t> tsNs;
     std::optional<std::int64_t> durNs;
+    bool tsFractional = false;  // token written with '.' or an exponent
+    bool durFractional = false;
     bool hasId = false;
     bool idIsString = false;
     std::int64_t idValue = 0;

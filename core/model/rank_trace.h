@@ -32,6 +32,11 @@ struct ReadCounts
     std::uint64_t jsonBytes = 0; // inflated size
     std::uint64_t fileBytes = 0; // size on disk
     bool gzip = false;
+    // How numbers were written, which decides HTA's column types (Q1): a `ts`
+    // or `dur` token with a '.' or exponent makes that column float in pandas.
+    bool fractionalTimestamps = false;
+    bool fractionalDurations = false;
+    bool eventWithoutTimestamp = false; // any traceEvents element without ts (pandas: NaN -> float)
 };
 
 // One rank's trace, immutable once built and shared read-only across threads.
