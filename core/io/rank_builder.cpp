@@ -191,9 +191,7 @@ std::uint32_t RankBuilder::addActivity(std::string_view argsText)
     act.correlation.push_back(a.correlation.value_or(-1));
     act.externalId.push_back(a.externalId.value_or(-1));
     const std::int64_t stream = a.stream.value_or(-1);
-    act.stream.push_back(stream >= std::numeric_limits<std::int32_t>::min() && stream <= std::numeric_limits<std::int32_t>::max()
-            ? static_cast<std::int32_t>(stream)
-            : -1);
+    act.stream.push_back(stream);
     if (!a.hasExtra()) {
         act.extraRef.push_back(kNoRow);
         return row;
@@ -246,6 +244,7 @@ void RankBuilder::addComplete(const RawEvent& e)
     if (!e.durNs) {
         m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'dur' in " + describe(e) + " (duration 0)",
             static_cast<std::int64_t>(e.eventIndex));
+        flags |= kSliceMissingDuration;
     } else if (*e.durNs < 0) {
         m_trace.diagnostics.add(DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
         flags |= kSliceNegativeDuration;

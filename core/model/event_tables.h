@@ -18,7 +18,8 @@ enum SliceFlag : std::uint8_t {
     kSliceFromBeginEnd = 1,    // built from a B/E pair
     kSliceUnclosed = 2,        // B without E: closed at the rank's last timestamp
     kSliceOverflowLane = 4,    // overlaps a sibling without nesting
-    kSliceNegativeDuration = 8 // dur was negative in the file; stored as 0
+    kSliceNegativeDuration = 8, // dur was negative in the file; stored as 0
+    kSliceMissingDuration = 16  // X without dur: stored as 0 (HTA drops such rows)
 };
 
 // Complete slices (X, and B/E pairs), column by column. Kept compact because
@@ -53,7 +54,7 @@ struct ActivityArgs
 {
     std::vector<std::int64_t> correlation;   // -1 when absent
     std::vector<std::int64_t> externalId;    // -1 when absent
-    std::vector<std::int32_t> stream;        // -1 when absent or not numeric
+    std::vector<std::int64_t> stream;        // -1 when absent or not numeric (4294967295 is kept: HTA counts it)
     std::vector<std::uint32_t> extraRef;     // row in ExtraArgs or kNoRow
 
     std::size_t size() const { return correlation.size(); }

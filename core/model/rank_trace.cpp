@@ -75,7 +75,7 @@ std::int64_t RankTrace::externalId(std::uint32_t slice) const
     return row == kNoRow ? -1 : activity.externalId[row];
 }
 
-std::int32_t RankTrace::stream(std::uint32_t slice) const
+std::int64_t RankTrace::stream(std::uint32_t slice) const
 {
     const std::uint32_t row = slices.activityRef[slice];
     return row == kNoRow ? -1 : activity.stream[row];

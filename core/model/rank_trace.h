@@ -74,7 +74,7 @@ public:
     // Typed args of a slice; defaults when absent.
     std::int64_t correlation(std::uint32_t slice) const;
     std::int64_t externalId(std::uint32_t slice) const;
-    std::int32_t stream(std::uint32_t slice) const;
+    std::int64_t stream(std::uint32_t slice) const;
     std::uint32_t extraRow(std::uint32_t slice) const;
 
     // Slices of a track intersecting [t0, t1] (closed), level by level, each

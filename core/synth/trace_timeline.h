@@ -60,7 +60,7 @@ public:
     void closeOp(int handle);
     void setSequence(int handle, std::int64_t sequenceNumber, int fwdThreadId);
     void setCollectiveSeq(int handle, std::int64_t seq);
-    std::int64_t opTime(int handle) const { return (*m_out)[static_cast<std::size_t>(handle)].ts; }
+    const StepRecord& record(int handle) const { return (*m_out)[static_cast<std::size_t>(handle)]; }
 
     // python_function events on the main thread.
     int openPython(std::uint32_t name);

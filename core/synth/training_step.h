@@ -97,6 +97,8 @@ private:
     void leaf(HostThread t, std::string_view op, std::int64_t workNs, int text = -1);
     ForwardOp openForward(std::string_view op, int text);
     void save(NodeKind kind, int group, const ForwardOp& op, std::int64_t bytes, std::int64_t gemmUs = 0);
+    int annotate(std::string_view label, int* span);
+    void closeAnnotation(int handle, int span);
     int pythonOpen(std::string_view frame);
     void pythonClose(int handle);
     std::int64_t us(double mean, double spread = 0.08);
@@ -120,6 +122,8 @@ private:
     void backwardSimple(const SavedNode& node);
     void backwardEmbedding();
     void accumulateGrad(int parameters);
+    void newGrad(std::int64_t bytes);
+    static std::string_view backwardName(NodeKind kind);
     void allReduce(int k, const std::int64_t* collectiveEnds, std::vector<std::int64_t>& arrivals);
 
     // Phase B.

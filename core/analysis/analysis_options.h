@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace ks::core {
+
+// HtaCompat reproduces HTA 0.6.1's numbers, quirks included (hta-semantics.md
+// Q1-Q14); Default applies Kinetoscope's fixes.
+enum class AnalysisMode : std::uint8_t { Default, HtaCompat };
+
+struct IdleTimeOptions
+{
+    double consecutiveKernelDelayUs = 30.0; // HTA's default; HTA documents it as ns but applies µs (Q10)
+    bool showIntervalStats = true;
+};
+
+struct KernelBreakdownOptions
+{
+    double durationRatio = 0.8;
+    int numKernels = 10;
+    bool includeMemoryKernels = true;
+};
+
+struct LaunchStatsOptions
+{
+    double runtimeCutoffUs = 50.0;
+    double launchDelayCutoffUs = 100.0;
+    bool includeMemoryEvents = true;
+};
+
+struct QueueLengthOptions
+{
+    std::int64_t maxQueueLength = 1024;
+};
+
+// Everything an analysis call needs besides the trace: one struct, HTA's defaults.
+struct AnalysisOptions
+{
+    AnalysisMode mode = AnalysisMode::Default;
+    std::optional<std::vector<std::int64_t>> ranks;      // all when empty
+    std::optional<std::vector<std::int64_t>> iterations; // A9: ProfilerStep numbers; all when empty
+    IdleTimeOptions idle;
+    KernelBreakdownOptions kernels;
+    LaunchStatsOptions launches;
+    QueueLengthOptions queue;
+
+    bool htaCompat() const { return mode == AnalysisMode::HtaCompat; }
+};
+
+} // namespace ks::core

@@ -1,0 +1,306 @@
+#include "core/analysis/hta_frame.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+namespace ks::core {
+
+namespace {
+
+// The double Python's float() gives for the µs text Kineto wrote, rebuilt
+// from exact ns (Kineto writes at most 3 decimals, so the decimal is the same).
+double pythonMicroseconds(std::int64_t ns)
+{
+    const bool negative = ns < 0;
+    const std::uint64_t abs = negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+    char text[48];
+    std::snprintf(text, sizeof text, "%s%llu.%03llu", negative ? "-" : "", static_cast<unsigned long long>(abs / 1000),
+        static_cast<unsigned long long>(abs % 1000));
+    return std::strtod(text, nullptr);
+}
+
+// Q1: ts = ceil(ts), end = floor(ts + dur), dur = end - ts, in double arithmetic.
+void roundLikeHta(std::int64_t& tsNs, std::int64_t& durNs)
+{
+    const double ts = pythonMicroseconds(tsNs);
+    const double end = ts + pythonMicroseconds(durNs);
+    const double roundedTs = std::ceil(ts);
+    const double roundedEnd = std::floor(end);
+    tsNs = static_cast<std::int64_t>(roundedTs) * 1000;
+    durNs = static_cast<std::int64_t>(roundedEnd - roundedTs) * 1000;
+}
+
+bool isSyncByName(std::string_view name)
+{
+    return name == "Event Sync" || name == "Context Sync";
+}
+
+// HTA's GPUKernelFilter: the "GPU side" of correlation linking.
+bool isGpuSide(const FrameRow& row, std::string_view name)
+{
+    return (row.stream >= 0 && row.correlation >= 0) || isSyncByName(name);
+}
+
+std::optional<std::int64_t> profilerStepNumber(std::string_view name)
+{
+    // ProfilerStep\s*#\s*(\d+)
+    if (name.rfind("ProfilerStep", 0) != 0)
+        return std::nullopt;
+    std::size_t i = 12;
+    while (i < name.size() && std::isspace(static_cast<unsigned char>(name[i])))
+        ++i;
+    if (i >= name.size() || name[i] != '#')
+        return std::nullopt;
+    ++i;
+    while (i < name.size() && std::isspace(static_cast<unsigned char>(name[i])))
+        ++i;
+    std::int64_t n = 0;
+    std::size_t digits = 0;
+    for (; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])); ++i, ++digits)
+        n = n * 10 + (name[i] - '0');
+    if (digits == 0)
+        return std::nullopt;
+    return n;
+}
+
+std::vector<FrameRow> selectRows(const RankTrace& trace, bool compat)
+{
+    const bool roundTimes = compat && (trace.counts.fractionalTimestamps || trace.counts.eventWithoutTimestamp);
+    std::vector<FrameRow> rows;
+    rows.reserve(trace.slices.size());
+    for (std::uint32_t i = 0; i < trace.slices.size(); ++i) {
+        const std::uint8_t flags = trace.slices.flags[i];
+        if (compat) {
+            // HTA keeps X events that have both dur and cat, except the profiler's own span.
+            if ((flags & (kSliceFromBeginEnd | kSliceMissingDuration)) != 0 || trace.slices.category[i] == 0)
+                continue;
+            if (trace.sliceCategory(i) == "Trace")
+                continue;
+        }
+        FrameRow row;
+        row.slice = i;
+        row.eventIndex = trace.slices.eventIndex[i];
+        row.ts = trace.slices.start[i];
+        row.dur = trace.slices.duration(i);
+        if (roundTimes)
+            roundLikeHta(row.ts, row.dur);
+        row.stream = trace.stream(i);
+        row.correlation = trace.correlation(i);
+        row.device = isDeviceActivityCategory(trace.sliceCategory(i));
+        rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end(), [](const FrameRow& a, const FrameRow& b) { return a.eventIndex < b.eventIndex; });
+    return rows;
+}
+
+// HTA's transform_correlation_to_index: inner join of CPU and GPU sides on
+// correlation; with several matches the last assignment wins.
+void linkCorrelations(RankFrame& frame)
+{
+    std::unordered_map<std::int64_t, std::int64_t> lastGpu, lastCpu;
+    for (FrameRow& row : frame.rows) {
+        row.indexCorrelation = std::min<std::int64_t>(row.correlation, 0);
+        if (row.correlation == -1)
+            continue;
+        if (isGpuSide(row, frame.name(row)))
+            lastGpu[row.correlation] = row.eventIndex;
+        else
+            lastCpu[row.correlation] = row.eventIndex;
+    }
+    for (FrameRow& row : frame.rows) {
+        if (row.correlation == -1)
+            continue;
+        const bool gpu = isGpuSide(row, frame.name(row));
+        const auto& partners = gpu ? lastCpu : lastGpu;
+        if (auto it = partners.find(row.correlation); it != partners.end())
+            row.indexCorrelation = it->second;
+    }
+}
+
+struct Step
+{
+    std::int64_t ts = 0;
+    std::int64_t dur = 0;
+    std::int64_t number = 0;
+};
+
+Result<std::vector<Step>> profilerSteps(const RankFrame& frame)
+{
+    std::vector<Step> steps;
+    for (const FrameRow& row : frame.rows) {
+        const std::string_view name = frame.name(row);
+        if (name.rfind("ProfilerStep", 0) != 0)
+            continue;
+        auto n = profilerStepNumber(name);
+        if (!n)
+            return Error { ErrorCode::NotApplicable, "cannot read the step number of \"" + std::string(name) + "\"",
+                frame.trace->path, {} };
+        steps.push_back(Step { row.ts, row.dur, *n });
+    }
+    return steps;
+}
+
+// HTA's add_iteration (§1.5).
+Result<bool> assignIterations(RankFrame& frame)
+{
+    auto steps = profilerSteps(frame);
+    if (!steps)
+        return steps.error();
+    auto stepAt = [&steps](std::int64_t ts) {
+        std::int64_t it = -1;
+        for (const Step& s : steps.value())
+            if (s.ts <= ts && ts < s.ts + s.dur)
+                it = s.number;
+        return it;
+    };
+    for (FrameRow& row : frame.rows) {
+        if (row.stream < 0 || (row.stream == 0 && frame.category(row) == "cpu_op"))
+            row.iteration = stepAt(row.ts);
+        else if (row.stream == 0)
+            row.iteration = kNoIteration;
+    }
+    frame.indexRows();
+    for (FrameRow& row : frame.rows) {
+        if (row.stream <= 0)
+            continue;
+        const FrameRow* partner = row.indexCorrelation > 0 ? frame.rowOfEvent(row.indexCorrelation) : nullptr;
+        row.iteration = partner ? partner->iteration : -1;
+    }
+    return true;
+}
+
+std::string inferDeviceType(const RankTrace& trace)
+{
+    if (trace.metadata.backend && trace.metadata.backend->find("mtia:hccl") != std::string::npos)
+        return "MTIA";
+    if (trace.strings.find("cudaLaunchKernel").valid())
+        return "NVIDIA GPU";
+    if (trace.strings.find("hipLaunchKernel").valid())
+        return "AMD GPU";
+    if (trace.strings.find("runFunction - job_prep_and_submit_for_execution").valid())
+        return "MTIA";
+    return "UNKNOWN GPU";
+}
+
+// Q2: keep CPU rows before the last step's start and the GPU rows they launched.
+void dropLastStep(RankFrame& frame, const std::set<std::string>& stepNames)
+{
+    std::vector<FrameRow> cpu, gpu;
+    for (const FrameRow& row : frame.rows)
+        (isGpuSide(row, frame.name(row)) ? gpu : cpu).push_back(row);
+    if (cpu.empty())
+        return;
+    std::optional<std::int64_t> lastStart;
+    for (const FrameRow& row : cpu)
+        if (stepNames.count(std::string(frame.name(row))))
+            lastStart = std::max(lastStart.value_or(row.ts), row.ts);
+    if (!lastStart) {
+        lastStart = cpu.front().ts;
+        for (const FrameRow& row : cpu)
+            lastStart = std::min(*lastStart, row.ts);
+    }
+    std::vector<FrameRow> kept;
+    std::unordered_map<std::int64_t, std::int64_t> keptCorrelations;
+    std::vector<FrameRow> keptCpu;
+    for (const FrameRow& row : cpu) {
+        if (row.ts < *lastStart) {
+            keptCpu.push_back(row);
+            ++keptCorrelations[row.correlation];
+        }
+    }
+    // pandas inner merge: a GPU row appears once per CPU row with its correlation.
+    for (const FrameRow& row : gpu)
+        if (auto it = keptCorrelations.find(row.correlation); it != keptCorrelations.end())
+            for (std::int64_t k = 0; k < it->second; ++k)
+                kept.push_back(row);
+    kept.insert(kept.end(), keptCpu.begin(), keptCpu.end());
+    frame.rows = std::move(kept);
+}
+
+void selectIterations(RankFrame& frame, const std::vector<std::int64_t>& iterations)
+{
+    std::erase_if(frame.rows, [&iterations](const FrameRow& row) {
+        return std::find(iterations.begin(), iterations.end(), row.iteration) == iterations.end();
+    });
+}
+
+} // namespace
+
+bool isDeviceActivityCategory(std::string_view c)
+{
+    return c == "kernel" || c == "Kernel" || c == "gpu_memcpy" || c == "Memcpy" || c == "gpu_memset" || c == "Memset"
+        || c == "mtia_ccp_events";
+}
+
+const FrameRow* RankFrame::rowOfEvent(std::int64_t eventIndex) const
+{
+    auto it = m_rowByEvent.find(static_cast<std::uint32_t>(eventIndex));
+    return it == m_rowByEvent.end() ? nullptr : &rows[it->second];
+}
+
+void RankFrame::indexRows()
+{
+    m_rowByEvent.clear();
+    m_rowByEvent.reserve(rows.size());
+    for (std::uint32_t i = 0; i < rows.size(); ++i)
+        m_rowByEvent.emplace(rows[i].eventIndex, i); // first occurrence wins for duplicated rows
+}
+
+Result<FrameSet> buildFrames(const TraceSet& traces, const AnalysisOptions& options)
+{
+    FrameSet set;
+    set.mode = options.mode;
+    const bool compat = options.htaCompat();
+    std::set<std::string> stepNames;
+    bool anyRow = false;
+    for (const auto& trace : traces.ranks) {
+        if (options.ranks && std::find(options.ranks->begin(), options.ranks->end(), trace->rank) == options.ranks->end())
+            continue;
+        RankFrame frame;
+        frame.rank = trace->rank;
+        frame.trace = trace;
+        frame.rows = selectRows(*trace, compat);
+        frame.floatTimestamps = trace->counts.fractionalTimestamps || trace->counts.eventWithoutTimestamp;
+        frame.floatDurations = frame.floatTimestamps || trace->counts.fractionalDurations;
+        if (compat && frame.rows.empty())
+            continue; // HTA removes ranks without rows
+        linkCorrelations(frame);
+        if (auto ok = assignIterations(frame); !ok)
+            return ok.error();
+        for (const FrameRow& row : frame.rows) {
+            const std::string_view name = frame.name(row);
+            if (name.rfind("ProfilerStep", 0) == 0)
+                stepNames.emplace(name);
+            set.minTs = anyRow ? std::min(set.minTs, row.ts) : row.ts;
+            anyRow = true;
+        }
+        set.ranks.push_back(std::move(frame));
+    }
+    if (!set.ranks.empty())
+        set.deviceType = inferDeviceType(*set.ranks.front().trace);
+    for (RankFrame& frame : set.ranks)
+        for (FrameRow& row : frame.rows)
+            row.ts -= set.minTs;
+    if (compat && stepNames.size() >= 2 && set.deviceType != "MTIA") {
+        set.filteredToCompleteSteps = true;
+        for (RankFrame& frame : set.ranks)
+            dropLastStep(frame, stepNames);
+    }
+    std::set<std::int64_t> iterations;
+    for (RankFrame& frame : set.ranks) {
+        if (options.iterations)
+            selectIterations(frame, *options.iterations);
+        frame.indexRows();
+        for (const FrameRow& row : frame.rows)
+            if (row.iteration >= 0)
+                iterations.insert(row.iteration);
+    }
+    set.iterations.assign(iterations.begin(), iterations.end());
+    return set;
+}
+
+} // namespace ks::core

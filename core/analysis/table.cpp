@@ -1,0 +1,38 @@
+#include "core/analysis/table.h"
+
+#include <cstdio>
+
+namespace ks::core {
+
+std::size_t Table::columnIndex(const std::string& columnName) const
+{
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        if (columns[i].name == columnName)
+            return i;
+    return static_cast<std::size_t>(-1);
+}
+
+std::optional<double> cellAsDouble(const Cell& cell)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&cell))
+        return static_cast<double>(*i);
+    if (const auto* d = std::get_if<double>(&cell))
+        return *d;
+    return std::nullopt;
+}
+
+std::string cellAsText(const Cell& cell)
+{
+    if (std::holds_alternative<std::monostate>(cell))
+        return {};
+    if (const auto* i = std::get_if<std::int64_t>(&cell))
+        return std::to_string(*i);
+    if (const auto* d = std::get_if<double>(&cell)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", *d);
+        return buf;
+    }
+    return std::get<std::string>(cell);
+}
+
+} // namespace ks::core

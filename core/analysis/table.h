@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ks::core {
+
+// A cell: null (NaN in HTA), integer, real or text.
+using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
+
+struct Column
+{
+    std::string name; // as HTA names it in compat mode, unit-suffixed otherwise
+    std::string unit; // "us", "ns", "%", "GB/s", "" ...
+};
+
+// An analysis result: named columns and rows of cells. The CLI, charts and
+// tests all read these; no analysis formats anything itself.
+struct Table
+{
+    std::string name;
+    std::vector<Column> columns;
+    std::vector<std::vector<Cell>> rows;
+    std::vector<std::string> indexColumns;  // leading columns that were HTA's frame index
+    std::optional<std::string> notApplicable; // why this analysis has no result
+
+    std::size_t columnIndex(const std::string& columnName) const; // npos when absent
+    void addRow(std::vector<Cell> row) { rows.push_back(std::move(row)); }
+};
+
+std::optional<double> cellAsDouble(const Cell& cell);
+std::string cellAsText(const Cell& cell);
+
+} // namespace ks::core
