@@ -11,6 +11,10 @@ void printUsage(std::ostream& out)
     out << "usage: kinetoscope-cli <command> [options]\n\n"
            "commands:\n"
            "  info PATH... [--json]           files, ranks, events by phase and category, tracks, diagnostics\n"
+           "  analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..] [--only IDS]\n"
+           "          [--format table|csv|json] [--out DIR]\n"
+           "                                  HTA's analyses: temporal, idle, kernels, overlap,\n"
+           "                                  memory-bw, queue-length, launch-stats, steps\n"
            "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K]\n"
            "  synth --from TRACE --copies N --out DIR [--gzip]\n"
            "                                  write realistic synthetic Kineto traces\n"
@@ -29,6 +33,8 @@ int main(int argc, char** argv)
     const std::vector<std::string> args(argv + 2, argv + argc);
     if (command == "info")
         return ks::cli::runInfoCommand(args, std::cout, std::cerr);
+    if (command == "analyze")
+        return ks::cli::runAnalyzeCommand(args, std::cout, std::cerr);
     if (command == "synth")
         return ks::cli::runSynthCommand(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {

@@ -16,9 +16,8 @@ constexpr std::uint64_t kHeapSpan = 1ULL << 36;
 
 } // namespace
 
-TraceTimeline::TraceTimeline(const RankLayout& layout, NameTable& names)
+TraceTimeline::TraceTimeline(const RankLayout& layout)
     : m_layout(layout)
-    , m_names(names)
     // CUPTI correlation ids are process-wide counters that are already large
     // when profiling starts; differ per rank like real processes.
     , m_nextCorrelation(40000 + 9173 * (layout.rank % 97))
@@ -58,8 +57,8 @@ std::int64_t TraceTimeline::currentExternalId(HostThread t) const
 int TraceTimeline::openOp(HostThread t, RecordKind kind, std::uint32_t name, int text)
 {
     ThreadState& state = thread(t);
-    // Dispatcher and RecordFunction overhead before the op's own work.
-    state.now += m_rng->around(600, 0.5);
+    // Eager-mode overhead (Python, dispatcher, RecordFunction) around each op.
+    state.now += m_rng->around(1500, 0.5);
     const int handle = static_cast<int>(m_out->size());
     StepRecord& record = push(kind);
     record.name = name;
@@ -72,7 +71,7 @@ int TraceTimeline::openOp(HostThread t, RecordKind kind, std::uint32_t name, int
     record.v2 = -1;
     record.text = text;
     state.openOps.push_back(handle);
-    state.now += m_rng->around(900, 0.5);
+    state.now += m_rng->around(2200, 0.5);
     return handle;
 }
 
@@ -82,7 +81,7 @@ void TraceTimeline::closeOp(int handle)
     ThreadState& state = record.tid == m_layout.mainTid ? thread(HostThread::Main) : thread(HostThread::Backward);
     assert(!state.openOps.empty() && state.openOps.back() == handle);
     state.openOps.pop_back();
-    state.now += m_rng->around(500, 0.5);
+    state.now += m_rng->around(1200, 0.5);
     record.dur = state.now - record.ts;
 }
 

@@ -45,7 +45,7 @@ struct EventMark
 class TraceTimeline
 {
 public:
-    TraceTimeline(const RankLayout& layout, NameTable& names);
+    explicit TraceTimeline(const RankLayout& layout);
 
     // Records go to `out`, randomness comes from `rng`, until the next call.
     void attach(StepRecords& out, SynthRng& rng);
@@ -127,7 +127,6 @@ private:
     void syncRecord(SyncKind kind, int stream, const StepRecord& call, const EventMark* event);
 
     RankLayout m_layout;
-    NameTable& m_names;
     StepRecords* m_out = nullptr;
     SynthRng* m_rng = nullptr;
     std::array<ThreadState, 2> m_threads;

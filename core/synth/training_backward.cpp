@@ -74,9 +74,10 @@ void TrainingStepSimulator::backward(const std::int64_t* collectiveEnds, std::ve
 void TrainingStepSimulator::backwardNode(const SavedNode& node)
 {
     const std::string nodeName(backwardName(node.kind));
-    const int evaluate = open(kBw, "autograd::engine::evaluate_function: " + nodeName, m_actText);
+    // Autograd nodes record no input shapes.
+    const int evaluate = open(kBw, "autograd::engine::evaluate_function: " + nodeName);
     m_timeline.setSequence(evaluate, node.sequence, 1);
-    const int op = open(kBw, nodeName, m_actText);
+    const int op = open(kBw, nodeName);
     m_timeline.setSequence(op, node.sequence, 1);
     m_timeline.flowToBackward(op, node.flowId);
     switch (node.kind) {
@@ -120,26 +121,26 @@ void TrainingStepSimulator::newGrad(std::int64_t bytes)
 void TrainingStepSimulator::backwardGemm(const SavedNode& node)
 {
     const double gemm = static_cast<double>(node.gemmUs);
-    leaf(kBw, "aten::t", us(2), m_actText);
-    const int dgrad = open(kBw, "aten::mm", m_actText);
+    leaf(kBw, "aten::t", us(2), m_texts.activation);
+    const int dgrad = open(kBw, "aten::mm", m_texts.activation);
     newGrad(node.kind == NodeKind::Mm ? T * H * kHalf : node.bytes);
     m_timeline.launchKernel(kBw, KernelId::GemmDgrad, kCompute, us(gemm * 1.05));
     m_timeline.closeOp(dgrad);
-    leaf(kBw, "aten::t", us(2), m_actText);
-    const int wgrad = open(kBw, "aten::mm", m_actText);
+    leaf(kBw, "aten::t", us(2), m_texts.activation);
+    const int wgrad = open(kBw, "aten::mm", m_texts.activation);
     m_timeline.launchKernel(kBw, KernelId::GemmWgrad, kCompute, us(gemm * 1.1));
     m_timeline.closeOp(wgrad);
     if (node.kind == NodeKind::Addmm) {
-        const int sum = open(kBw, "aten::sum", m_actText);
+        const int sum = open(kBw, "aten::sum", m_texts.activation);
         m_timeline.launchKernel(kBw, KernelId::SumReduce, kCompute, us(9));
         m_timeline.closeOp(sum);
-        leaf(kBw, "aten::view", us(2), m_actText);
+        leaf(kBw, "aten::view", us(2), m_texts.activation);
     }
 }
 
 void TrainingStepSimulator::backwardLayerNorm()
 {
-    const int op = open(kBw, "aten::native_layer_norm_backward", m_normText);
+    const int op = open(kBw, "aten::native_layer_norm_backward", m_texts.norm);
     newGrad(T * H * kHalf);
     m_timeline.launchKernel(kBw, KernelId::LayerNormBackwardInput, kCompute, us(9));
     m_timeline.launchKernel(kBw, KernelId::LayerNormBackwardGammaBeta, kCompute, us(7));
@@ -148,10 +149,10 @@ void TrainingStepSimulator::backwardLayerNorm()
 
 void TrainingStepSimulator::backwardAttention()
 {
-    const int outer = open(kBw, "aten::_scaled_dot_product_flash_attention_backward", m_sdpaText);
-    const int inner = open(kBw, "aten::_flash_attention_backward", m_sdpaText);
+    const int outer = open(kBw, "aten::_scaled_dot_product_flash_attention_backward", m_texts.attention);
+    const int inner = open(kBw, "aten::_flash_attention_backward", m_texts.attention);
     for (int i = 0; i < 3; ++i)
-        leaf(kBw, "aten::empty_like", us(2.5), m_sdpaText);
+        leaf(kBw, "aten::empty_like", us(2.5), m_texts.attention);
     newGrad(T * 3 * H * kHalf);
     m_timeline.launchKernel(kBw, KernelId::FlashBackwardDotDoO, kCompute, us(6));
     m_timeline.launchKernel(kBw, KernelId::FlashBackwardDqDkDv, kCompute, us(140));
@@ -184,9 +185,9 @@ void TrainingStepSimulator::backwardSimple(const SavedNode& node)
         step = { "aten::_log_softmax_backward_data", KernelId::LogSoftmaxBackward, 120, T * V * kHalf };
         break;
     case NodeKind::NllLoss: {
-        const int op = open(kBw, "aten::nll_loss_backward", m_nllText);
+        const int op = open(kBw, "aten::nll_loss_backward", m_texts.nll);
         newGrad(T * V * kHalf);
-        const int zero = open(kBw, "aten::zero_", m_logitsText);
+        const int zero = open(kBw, "aten::zero_", m_texts.logits);
         m_timeline.memset(kBw, kCompute, T * V * kHalf);
         m_timeline.closeOp(zero);
         m_timeline.launchKernel(kBw, KernelId::NllLossBackward, kCompute, us(4));
@@ -197,7 +198,7 @@ void TrainingStepSimulator::backwardSimple(const SavedNode& node)
         m_timeline.work(kBw, us(3));
         return;
     }
-    const int op = open(kBw, step.op, m_actText);
+    const int op = open(kBw, step.op, m_texts.activation);
     newGrad(step.gradBytes);
     m_timeline.launchKernel(kBw, step.kernel, kCompute, us(step.kernelUs));
     m_timeline.closeOp(op);
@@ -205,10 +206,10 @@ void TrainingStepSimulator::backwardSimple(const SavedNode& node)
 
 void TrainingStepSimulator::backwardEmbedding()
 {
-    const int outer = open(kBw, "aten::embedding_backward", m_embeddingText);
-    const int dense = open(kBw, "aten::embedding_dense_backward", m_embeddingText);
-    const int zeros = open(kBw, "aten::zeros", m_embeddingText);
-    const int zero = open(kBw, "aten::zero_", m_embeddingText);
+    const int outer = open(kBw, "aten::embedding_backward", m_texts.embedding);
+    const int dense = open(kBw, "aten::embedding_dense_backward", m_texts.embedding);
+    const int zeros = open(kBw, "aten::zeros", m_texts.embedding);
+    const int zero = open(kBw, "aten::zero_", m_texts.embedding);
     m_timeline.memset(kBw, kCompute, V * H * 4);
     m_timeline.closeOp(zero);
     m_timeline.closeOp(zeros);
@@ -222,7 +223,7 @@ void TrainingStepSimulator::accumulateGrad(int parameters)
     for (int i = 0; i < parameters; ++i) {
         const int evaluate = open(kBw, "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad");
         const int accumulate = open(kBw, "torch::autograd::AccumulateGrad");
-        const int detach = open(kBw, "aten::detach", m_actText);
+        const int detach = open(kBw, "aten::detach");
         leaf(kBw, "detach", us(1.5));
         m_timeline.closeOp(detach);
         m_timeline.closeOp(accumulate);
@@ -233,8 +234,8 @@ void TrainingStepSimulator::accumulateGrad(int parameters)
 void TrainingStepSimulator::allReduce(int k, const std::int64_t* collectiveEnds, std::vector<std::int64_t>& arrivals)
 {
     const auto index = static_cast<std::size_t>(k);
-    const int c10d = open(kBw, "c10d::allreduce_", m_actText);
-    const int comms = open(kBw, "record_param_comms", m_commText[index]);
+    const int c10d = open(kBw, "c10d::allreduce_");
+    const int comms = open(kBw, "record_param_comms", m_texts.comms[index]);
     m_timeline.setCollectiveSeq(comms, m_collectiveSeq++);
     m_timeline.runtimeCall(kBw, RuntimeApi::StreamIsCapturing, us(1.2, 0.3));
     // ProcessGroupNCCL orders the comm stream after the gradients' producer.
@@ -251,7 +252,7 @@ void TrainingStepSimulator::allReduce(int k, const std::int64_t* collectiveEnds,
         previousEnd = k == 0 ? m_lastCollectiveEnd : collectiveEnds[index - 1];
         end = collectiveEnds[index];
     }
-    arrivals[index] = m_timeline.launchCollective(kBw, kComm, m_commKernelText[index], gradsReady.readyAt, previousEnd, end);
+    arrivals[index] = m_timeline.launchCollective(kBw, kComm, m_texts.commKernel[index], gradsReady.readyAt, previousEnd, end);
     const StepRecord& label = m_timeline.record(annotation);
     m_timeline.closeGpuSpan(span, label.name, label.externalId);
     m_commDone = m_timeline.recordEvent(kBw, kComm); // the work's end event
@@ -271,7 +272,7 @@ void TrainingStepSimulator::finalizeBackward(std::int64_t lastCollectiveEnd)
     m_timeline.streamWaitEvent(kBw, kCompute, commDone);
     for (int k = 0; k < m_shape.collectivesPerStep(); ++k) {
         const int bucket = open(kBw, "torch.distributed.ddp.reducer::copy_bucket_to_grad");
-        const int copy = open(kBw, "aten::copy_", m_actText);
+        const int copy = open(kBw, "aten::copy_", m_texts.activation);
         m_timeline.memcpy(kBw, MemcpyKind::DtoD, kCompute, m_shape.collectiveElements(k) * 4, 950.0);
         m_timeline.closeOp(copy);
         m_timeline.closeOp(bucket);
@@ -292,8 +293,8 @@ void TrainingStepSimulator::optimizerStep()
     const int step = annotate("Optimizer.step#AdamW.step", &span);
     const int wrapper = pythonOpen("torch/optim/optimizer.py(385): wrapper");
     const int adamw = pythonOpen("torch/optim/adamw.py(187): step");
-    leaf(kMain, "aten::_foreach_add_", us(25, 0.2), m_adamText);
-    const int fused = open(kMain, "aten::_fused_adamw_", m_adamText);
+    leaf(kMain, "aten::_foreach_add_", us(25, 0.2), m_texts.adam);
+    const int fused = open(kMain, "aten::_fused_adamw_", m_texts.adam);
     // Fused AdamW streams ~16 bytes per parameter at ~1.6 TB/s, in chunks of tensors.
     std::int64_t parameters = 0;
     for (int k = 0; k < m_shape.collectivesPerStep(); ++k)
@@ -318,8 +319,8 @@ void TrainingStepSimulator::logLoss(int step)
         m_timeline.eventSynchronize(kMain, done);
     }
     // loss.item(): a tiny device-to-host copy, then the host waits for the stream.
-    const int item = open(kMain, "aten::item", m_actText);
-    const int dense = open(kMain, "aten::_local_scalar_dense", m_actText);
+    const int item = open(kMain, "aten::item", m_texts.activation);
+    const int dense = open(kMain, "aten::_local_scalar_dense", m_texts.activation);
     m_timeline.memcpy(kMain, MemcpyKind::DtoH, kCompute, 2, 1.0);
     m_timeline.streamSynchronize(kMain, kCompute);
     m_timeline.closeOp(dense);

@@ -14,8 +14,6 @@ constexpr std::int64_t kHalf = 2; // bytes per fp16 activation element
 constexpr int kCompute = RankLayout::kComputeStream;
 constexpr int kCopy = RankLayout::kCopyStream;
 
-enum LinearIndex { kQkv, kOutProj, kFc1, kFc2, kLmHead };
-
 RankLayout makeLayout(std::uint64_t seed, int rank)
 {
     RankLayout layout;
@@ -39,90 +37,17 @@ std::int64_t SynthJobShape::collectiveElements(int k) const
     return 12 * kHidden * kHidden + 13 * kHidden; // one transformer block
 }
 
-TrainingStepSimulator::TrainingStepSimulator(const SynthJobShape& shape, int rank)
+TrainingStepSimulator::TrainingStepSimulator(const SynthJobShape& shape, int rank, const StepTexts& texts)
     : m_shape(shape)
     , m_layout(makeLayout(shape.seed, rank))
-    , m_timeline(m_layout, m_names)
+    , m_texts(texts)
+    , m_timeline(m_layout)
 {
     SynthRng rng(mixSeed(shape.seed, 0x57a7, static_cast<std::uint64_t>(rank)));
     // Ranks start profiling within ~1.5 ms of each other, then warm up briefly.
     m_profilerStart = rng.between(200 * kUs, 1500 * kUs);
     m_nextStepStart = m_profilerStart + rng.between(1000 * kUs, 3000 * kUs);
     m_nextSequence = 1000 + rng.between(0, 500);
-    prepareTexts();
-}
-
-int TrainingStepSimulator::shapes(
-    const std::vector<std::vector<std::int64_t>>& dims, const std::vector<std::string_view>& types)
-{
-    std::string concrete = "\"Concrete Inputs\": [";
-    std::string type = "\"Input type\": [";
-    std::string strides = "\"Input Strides\": [";
-    std::string sizes = "\"Input Dims\": [";
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-        const char* sep = i == 0 ? "" : ", ";
-        concrete += sep;
-        concrete += types[i] == "Scalar" ? "\"1\"" : "\"\"";
-        type += sep;
-        type += "\"" + std::string(types[i]) + "\"";
-        std::string dimText = "[";
-        std::string strideText = "[";
-        std::int64_t stride = 1;
-        std::vector<std::int64_t> contiguous(dims[i].size());
-        for (std::size_t d = dims[i].size(); d-- > 0;) {
-            contiguous[d] = stride;
-            stride *= dims[i][d];
-        }
-        for (std::size_t d = 0; d < dims[i].size(); ++d) {
-            dimText += (d ? ", " : "") + std::to_string(dims[i][d]);
-            strideText += (d ? ", " : "") + std::to_string(contiguous[d]);
-        }
-        sizes += sep + dimText + "]";
-        strides += sep + strideText + "]";
-    }
-    m_texts.push_back(concrete + "], " + type + "], " + strides + "], " + sizes + "]");
-    return static_cast<int>(m_texts.size() - 1);
-}
-
-void TrainingStepSimulator::prepareTexts()
-{
-    const std::vector<std::string_view> half3 { "c10::Half", "c10::Half", "c10::Half" };
-    const std::vector<std::string_view> addmmTypes { "c10::Half", "c10::Half", "c10::Half", "Scalar", "Scalar" };
-    const std::int64_t outs[5] = { 3 * H, H, 4 * H, H, V };
-    const std::int64_t ins[5] = { H, H, H, 4 * H, H };
-    for (int i = 0; i < 5; ++i) {
-        m_linearText[i] = shapes({ { T, ins[i] }, { outs[i], ins[i] }, { outs[i] } }, half3);
-        m_addmmText[i] = shapes({ { outs[i] }, { T, ins[i] }, { ins[i], outs[i] }, {}, {} }, addmmTypes);
-    }
-    m_normText = shapes({ { T, H }, {}, { H }, { H }, {}, {} }, { "c10::Half", "ScalarList", "c10::Half", "c10::Half", "Scalar", "Scalar" });
-    m_actText = shapes({ { T, H } }, { "c10::Half" });
-    m_wideActText = shapes({ { T, 4 * H } }, { "c10::Half" });
-    m_qkvText = shapes({ { 4, 512, 3 * H }, {}, {} }, { "c10::Half", "Scalar", "Scalar" });
-    m_sdpaText = shapes({ { 4, 16, 512, 64 }, { 4, 16, 512, 64 }, { 4, 16, 512, 64 }, {}, {}, {} },
-        { "c10::Half", "c10::Half", "c10::Half", "", "Scalar", "Scalar" });
-    m_embeddingText = shapes({ { V, H }, { 4, 512 }, {}, {}, {} }, { "c10::Half", "long int", "Scalar", "Scalar", "Scalar" });
-    m_logitsText = shapes({ { T, V }, {}, {} }, { "c10::Half", "Scalar", "Scalar" });
-    m_nllText = shapes({ { T, V }, { T }, {}, {}, {} }, { "c10::Half", "long int", "", "Scalar", "Scalar" });
-    m_batchText = shapes({ { 4, 512 }, {}, {}, {}, {} }, { "long int", "Scalar", "Scalar", "Scalar", "Scalar" });
-    m_adamText = shapes({ {}, {}, {}, {}, {} }, { "TensorList", "TensorList", "TensorList", "TensorList", "TensorList" });
-
-    std::string ranks = "[";
-    for (int r = 0; r < m_shape.worldSize; ++r)
-        ranks += (r ? ", " : "") + std::to_string(r);
-    ranks += "]";
-    const std::string group = "\"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
-                              "\"Process Group Ranks\": \""
-        + ranks + "\", \"Group size\": " + std::to_string(m_shape.worldSize);
-    for (int k = 0; k < m_shape.collectivesPerStep(); ++k) {
-        const std::string n = std::to_string(m_shape.collectiveElements(k));
-        const std::string sizes = "\"In msg nelems\": " + n + ", \"Out msg nelems\": " + n
-            + ", \"dtype\": \"Float\", \"In split size\": \"[]\", \"Out split size\": \"[]\"";
-        m_texts.push_back(group + ", \"Global rank start\": 0, \"Global rank stride\": 1, " + sizes
-            + ", \"Collective name\": \"allreduce\", \"Rank\": " + std::to_string(m_layout.rank));
-        m_commText.push_back(static_cast<int>(m_texts.size() - 1));
-        m_texts.push_back("\"Collective name\": \"allreduce\", " + sizes + ", " + group);
-        m_commKernelText.push_back(static_cast<int>(m_texts.size() - 1));
-    }
 }
 
 std::int64_t TrainingStepSimulator::us(double mean, double spread)
@@ -228,9 +153,9 @@ void TrainingStepSimulator::loadBatch()
     const int loader = annotate("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", nullptr);
     const int py = pythonOpen("torch/utils/data/dataloader.py(631): __next__");
     for (int tensor = 0; tensor < 2; ++tensor) {
-        const int stack = open(main, "aten::stack", m_batchText);
+        const int stack = open(main, "aten::stack", m_texts.batch);
         leaf(main, "aten::empty", us(2));
-        leaf(main, "aten::cat", us(25, 0.3), m_batchText);
+        leaf(main, "aten::cat", us(25, 0.3), m_texts.batch);
         m_timeline.closeOp(stack);
     }
     // Input pipelines differ per rank and occasionally stall: the main source
@@ -240,10 +165,10 @@ void TrainingStepSimulator::loadBatch()
     closeAnnotation(loader, -1);
 
     for (int tensor = 0; tensor < 2; ++tensor) {
-        const int to = open(main, "aten::to", m_batchText);
-        const int toCopy = open(main, "aten::_to_copy", m_batchText);
+        const int to = open(main, "aten::to", m_texts.batch);
+        const int toCopy = open(main, "aten::_to_copy", m_texts.batch);
         leaf(main, "aten::empty_strided", us(3));
-        const int copy = open(main, "aten::copy_", m_batchText);
+        const int copy = open(main, "aten::copy_", m_texts.batch);
         m_timeline.memcpy(main, MemcpyKind::HtoD, kCopy, T * 8, 11.5);
         m_timeline.closeOp(copy);
         m_timeline.closeOp(toCopy);
@@ -261,8 +186,8 @@ void TrainingStepSimulator::zeroGrad()
     const int py = pythonOpen("torch/optim/optimizer.py(811): zero_grad");
     // DDP's flat gradient buckets are zeroed with one memset each.
     for (int bucket = 0; bucket < 2; ++bucket) {
-        const int op = open(main, "aten::zero_", m_actText);
-        const int fill = open(main, "aten::fill_", m_actText);
+        const int op = open(main, "aten::zero_", m_texts.activation);
+        const int fill = open(main, "aten::fill_", m_texts.activation);
         m_timeline.memset(main, kCompute, m_shape.collectiveElements(bucket == 0 ? 0 : 1) * 4);
         m_timeline.closeOp(fill);
         m_timeline.closeOp(op);
@@ -279,9 +204,9 @@ void TrainingStepSimulator::forward()
     m_saved.clear();
 
     const int embeddingPy = pythonOpen("nn.Module: Embedding_0");
-    const ForwardOp embedding = openForward("aten::embedding", m_embeddingText);
-    leaf(HostThread::Main, "aten::reshape", us(3), m_batchText);
-    const int select = open(HostThread::Main, "aten::index_select", m_embeddingText);
+    const ForwardOp embedding = openForward("aten::embedding", m_texts.embedding);
+    leaf(HostThread::Main, "aten::reshape", us(3), m_texts.batch);
+    const int select = open(HostThread::Main, "aten::index_select", m_texts.embedding);
     m_timeline.launchKernel(HostThread::Main, KernelId::IndexSelect, kCompute, us(9));
     m_timeline.closeOp(select);
     m_timeline.closeOp(embedding.handle);
@@ -303,20 +228,19 @@ void TrainingStepSimulator::forwardBlock(int layer)
     const int block = pythonOpen("nn.Module: Block_" + index);
     forwardLayerNorm(group, "nn.Module: LayerNorm_" + std::to_string(2 * layer));
     const int attention = pythonOpen("nn.Module: CausalSelfAttention_" + index);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer), m_linearText[kQkv], m_addmmText[kQkv],
+    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer), StepTexts::kQkv,
         T * 3 * H * kHalf, 90);
     forwardAttentionCore(group);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 1), m_linearText[kOutProj],
-        m_addmmText[kOutProj], T * H * kHalf, 32);
+    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 1), StepTexts::kOutProj, T * H * kHalf, 32);
     forwardElementwise(group, NodeKind::Dropout);
     pythonClose(attention);
     forwardElementwise(group, NodeKind::Add);
     forwardLayerNorm(group, "nn.Module: LayerNorm_" + std::to_string(2 * layer + 1));
     const int mlp = pythonOpen("nn.Module: MLP_" + index);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 2), m_linearText[kFc1], m_addmmText[kFc1],
+    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 2), StepTexts::kFc1,
         T * 4 * H * kHalf, 120);
     forwardElementwise(group, NodeKind::Gelu);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 3), m_linearText[kFc2], m_addmmText[kFc2],
+    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 3), StepTexts::kFc2,
         T * H * kHalf, 120);
     forwardElementwise(group, NodeKind::Dropout);
     pythonClose(mlp);
@@ -324,19 +248,19 @@ void TrainingStepSimulator::forwardBlock(int layer)
     pythonClose(block);
 }
 
-void TrainingStepSimulator::forwardLinear(int group, std::string_view module, int linearText, int addmmText,
-    std::int64_t outBytes, std::int64_t gemmUs)
+void TrainingStepSimulator::forwardLinear(
+    int group, std::string_view module, StepTexts::Linear which, std::int64_t outBytes, std::int64_t gemmUs)
 {
     const HostThread main = HostThread::Main;
     const int py = pythonOpen(module);
     const int pyForward = pythonOpen("torch/nn/modules/linear.py(116): forward");
-    const int linear = open(main, "aten::linear", linearText);
-    const int t = open(main, "aten::t", m_actText);
-    const int transpose = open(main, "aten::transpose", m_actText);
-    leaf(main, "aten::as_strided", us(1.5), m_actText);
+    const int linear = open(main, "aten::linear", m_texts.linear[which]);
+    const int t = open(main, "aten::t", m_texts.activation);
+    const int transpose = open(main, "aten::transpose", m_texts.activation);
+    leaf(main, "aten::as_strided", us(1.5), m_texts.activation);
     m_timeline.closeOp(transpose);
     m_timeline.closeOp(t);
-    const ForwardOp addmm = openForward("aten::addmm", addmmText);
+    const ForwardOp addmm = openForward("aten::addmm", m_texts.addmm[which]);
     if (m_rng->chance(0.05))
         m_timeline.runtimeCall(main, RuntimeApi::FuncSetAttribute, us(2));
     m_timeline.launchKernel(main, KernelId::GemmForward, kCompute, us(static_cast<double>(gemmUs)));
@@ -350,8 +274,8 @@ void TrainingStepSimulator::forwardLinear(int group, std::string_view module, in
 void TrainingStepSimulator::forwardLayerNorm(int group, std::string_view module)
 {
     const int py = pythonOpen(module);
-    const int norm = open(HostThread::Main, "aten::layer_norm", m_normText);
-    const ForwardOp native = openForward("aten::native_layer_norm", m_normText);
+    const int norm = open(HostThread::Main, "aten::layer_norm", m_texts.norm);
+    const ForwardOp native = openForward("aten::native_layer_norm", m_texts.norm);
     leaf(HostThread::Main, "aten::empty", us(2));
     leaf(HostThread::Main, "aten::empty", us(1.5));
     m_timeline.launchKernel(HostThread::Main, KernelId::LayerNormForward, kCompute, us(6));
@@ -364,18 +288,18 @@ void TrainingStepSimulator::forwardLayerNorm(int group, std::string_view module)
 void TrainingStepSimulator::forwardAttentionCore(int group)
 {
     const HostThread main = HostThread::Main;
-    leaf(main, "aten::view", us(2), m_qkvText);
-    const ForwardOp split = openForward("aten::split", m_qkvText);
+    leaf(main, "aten::view", us(2), m_texts.qkv);
+    const ForwardOp split = openForward("aten::split", m_texts.qkv);
     for (int i = 0; i < 3; ++i)
-        leaf(main, "aten::narrow", us(2), m_qkvText);
+        leaf(main, "aten::narrow", us(2), m_texts.qkv);
     m_timeline.closeOp(split.handle);
     save(NodeKind::Split, group, split, 0);
     for (int i = 0; i < 3; ++i)
-        leaf(main, "aten::transpose", us(2), m_sdpaText);
+        leaf(main, "aten::transpose", us(2), m_texts.attention);
 
-    const int sdpa = open(main, "aten::scaled_dot_product_attention", m_sdpaText);
-    const ForwardOp flash = openForward("aten::_scaled_dot_product_flash_attention", m_sdpaText);
-    const int inner = open(main, "aten::_flash_attention_forward", m_sdpaText);
+    const int sdpa = open(main, "aten::scaled_dot_product_attention", m_texts.attention);
+    const ForwardOp flash = openForward("aten::_scaled_dot_product_flash_attention", m_texts.attention);
+    const int inner = open(main, "aten::_flash_attention_forward", m_texts.attention);
     leaf(main, "aten::empty", us(2));
     leaf(main, "aten::empty", us(2));
     m_timeline.launchKernel(main, KernelId::FlashForward, kCompute, us(55));
@@ -384,25 +308,25 @@ void TrainingStepSimulator::forwardAttentionCore(int group)
     save(NodeKind::FlashAttention, group, flash, T * H * kHalf + T * 64);
     m_timeline.closeOp(sdpa);
 
-    leaf(main, "aten::transpose", us(2), m_sdpaText);
-    const int contiguous = open(main, "aten::contiguous", m_sdpaText);
-    const ForwardOp clone = openForward("aten::clone", m_sdpaText);
-    leaf(main, "aten::empty_like", us(3), m_sdpaText);
-    const int copy = open(main, "aten::copy_", m_sdpaText);
+    leaf(main, "aten::transpose", us(2), m_texts.attention);
+    const int contiguous = open(main, "aten::contiguous", m_texts.attention);
+    const ForwardOp clone = openForward("aten::clone", m_texts.attention);
+    leaf(main, "aten::empty_like", us(3), m_texts.attention);
+    const int copy = open(main, "aten::copy_", m_texts.attention);
     m_timeline.launchKernel(main, KernelId::Copy, kCompute, us(8));
     m_timeline.closeOp(copy);
     m_timeline.closeOp(clone.handle);
     save(NodeKind::Clone, group, clone, T * H * kHalf);
     m_timeline.closeOp(contiguous);
-    leaf(main, "aten::view", us(2), m_actText);
+    leaf(main, "aten::view", us(2), m_texts.activation);
 }
 
 void TrainingStepSimulator::forwardElementwise(int group, NodeKind kind)
 {
     const HostThread main = HostThread::Main;
     if (kind == NodeKind::Dropout) {
-        const int dropout = open(main, "aten::dropout", m_actText);
-        const ForwardOp native = openForward("aten::native_dropout", m_actText);
+        const int dropout = open(main, "aten::dropout", m_texts.activation);
+        const ForwardOp native = openForward("aten::native_dropout", m_texts.activation);
         m_timeline.launchKernel(main, KernelId::Dropout, kCompute, us(9));
         m_timeline.closeOp(native.handle);
         save(kind, group, native, T * H * (kHalf + 1));
@@ -410,7 +334,7 @@ void TrainingStepSimulator::forwardElementwise(int group, NodeKind kind)
         return;
     }
     const bool gelu = kind == NodeKind::Gelu;
-    const ForwardOp op = openForward(gelu ? "aten::gelu" : "aten::add", gelu ? m_wideActText : m_actText);
+    const ForwardOp op = openForward(gelu ? "aten::gelu" : "aten::add", gelu ? m_texts.wideActivation : m_texts.activation);
     m_timeline.launchKernel(main, gelu ? KernelId::Gelu : KernelId::Add, kCompute, us(gelu ? 14 : 7));
     m_timeline.closeOp(op.handle);
     save(kind, group, op, gelu ? T * 4 * H * kHalf : T * H * kHalf);
@@ -422,10 +346,10 @@ void TrainingStepSimulator::forwardHeadAndLoss()
     const int head = m_shape.layers + 1;
     forwardLayerNorm(head, "nn.Module: LayerNorm_final");
     const int py = pythonOpen("nn.Module: Linear_lm_head");
-    const int linear = open(main, "aten::linear", m_linearText[kLmHead]);
-    leaf(main, "aten::t", us(3), m_actText);
-    const int matmul = open(main, "aten::matmul", m_linearText[kLmHead]);
-    const ForwardOp mm = openForward("aten::mm", m_addmmText[kLmHead]);
+    const int linear = open(main, "aten::linear", m_texts.linear[StepTexts::kLmHead]);
+    leaf(main, "aten::t", us(3), m_texts.activation);
+    const int matmul = open(main, "aten::matmul", m_texts.linear[StepTexts::kLmHead]);
+    const ForwardOp mm = openForward("aten::mm", m_texts.addmm[StepTexts::kLmHead]);
     m_timeline.launchKernel(main, KernelId::GemmForward, kCompute, us(800));
     m_timeline.closeOp(mm.handle);
     save(NodeKind::Mm, head, mm, T * V * kHalf, 800);
@@ -433,16 +357,16 @@ void TrainingStepSimulator::forwardHeadAndLoss()
     m_timeline.closeOp(linear);
     pythonClose(py);
 
-    const int loss = open(main, "aten::cross_entropy_loss", m_nllText);
-    const int logSoftmax = open(main, "aten::log_softmax", m_logitsText);
-    const ForwardOp inner = openForward("aten::_log_softmax", m_logitsText);
+    const int loss = open(main, "aten::cross_entropy_loss", m_texts.nll);
+    const int logSoftmax = open(main, "aten::log_softmax", m_texts.logits);
+    const ForwardOp inner = openForward("aten::_log_softmax", m_texts.logits);
     m_timeline.launchKernel(main, KernelId::LogSoftmax, kCompute, us(90));
     m_timeline.closeOp(inner.handle);
     save(NodeKind::LogSoftmax, head, inner, T * V * kHalf);
     m_timeline.closeOp(logSoftmax);
-    const int nllNd = open(main, "aten::nll_loss_nd", m_nllText);
-    const int nll = open(main, "aten::nll_loss", m_nllText);
-    const ForwardOp forwardOp = openForward("aten::nll_loss_forward", m_nllText);
+    const int nllNd = open(main, "aten::nll_loss_nd", m_texts.nll);
+    const int nll = open(main, "aten::nll_loss", m_texts.nll);
+    const ForwardOp forwardOp = openForward("aten::nll_loss_forward", m_texts.nll);
     m_timeline.launchKernel(main, KernelId::NllLoss, kCompute, us(5));
     m_timeline.closeOp(forwardOp.handle);
     save(NodeKind::NllLoss, head, forwardOp, 4);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/synth/step_record.h"
+#include "core/synth/step_texts.h"
 #include "core/synth/synth_rng.h"
 #include "core/synth/trace_timeline.h"
 #include "core/synth/trace_vocabulary.h"
@@ -36,15 +37,17 @@ struct SynthJobShape
 // that ranks can be coordinated: phase A (data loading, forward, backward with
 // the DDP all-reduce launches) does not depend on when collectives finish;
 // phase B (DDP finalize, optimizer, loss.item()) does. Each phase draws from
-// its own seeded random stream, so re-running a rank reproduces it exactly.
+// its own seeded random stream, so re-running a rank reproduces it exactly,
+// and a copy of the simulator can run phase A ahead to find the arrivals.
 class TrainingStepSimulator
 {
 public:
-    TrainingStepSimulator(const SynthJobShape& shape, int rank);
+    // `texts` must outlive the simulator (one per job, shared by all ranks).
+    TrainingStepSimulator(const SynthJobShape& shape, int rank, const StepTexts& texts);
 
     const RankLayout& layout() const { return m_layout; }
     const NameTable& names() const { return m_names; }
-    const std::vector<std::string>& texts() const { return m_texts; }
+    const std::vector<std::string>& texts() const { return m_texts.texts; }
     std::int64_t profilerStart() const { return m_profilerStart; }
     std::int64_t nextStepStart() const { return m_nextStepStart; }
 
@@ -89,8 +92,6 @@ private:
     };
 
     std::uint32_t name(std::string_view text) { return m_names.intern(text); }
-    int shapes(const std::vector<std::vector<std::int64_t>>& dims, const std::vector<std::string_view>& types);
-    void prepareTexts();
 
     // Host-side building blocks.
     int open(HostThread t, std::string_view op, int text = -1);
@@ -108,8 +109,8 @@ private:
     void zeroGrad();
     void forward();
     void forwardBlock(int layer);
-    void forwardLinear(int group, std::string_view module, int linearText, int addmmText, std::int64_t outBytes,
-        std::int64_t gemmUs);
+    void forwardLinear(
+        int group, std::string_view module, StepTexts::Linear which, std::int64_t outBytes, std::int64_t gemmUs);
     void forwardLayerNorm(int group, std::string_view module);
     void forwardAttentionCore(int group);
     void forwardElementwise(int group, NodeKind kind);
@@ -134,7 +135,7 @@ private:
     SynthJobShape m_shape;
     RankLayout m_layout;
     NameTable m_names;
-    std::vector<std::string> m_texts;
+    const StepTexts& m_texts;
     TraceTimeline m_timeline;
     SynthRng* m_rng = nullptr;
 
@@ -156,21 +157,6 @@ private:
     int m_trainPython = -1;
     int m_backwardPython = -1;
 
-    // Pre-rendered args (indices into m_texts).
-    int m_linearText[5] {};
-    int m_addmmText[5] {};
-    int m_normText = -1;
-    int m_actText = -1;
-    int m_wideActText = -1;
-    int m_qkvText = -1;
-    int m_sdpaText = -1;
-    int m_embeddingText = -1;
-    int m_logitsText = -1;
-    int m_nllText = -1;
-    int m_batchText = -1;
-    int m_adamText = -1;
-    std::vector<int> m_commText; // per collective: the record_param_comms args
-    std::vector<int> m_commKernelText;
 };
 
 } // namespace ks::core

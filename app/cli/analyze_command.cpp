@@ -1,0 +1,154 @@
+#include "app/cli/cli_args.h"
+#include "app/cli/commands.h"
+#include "app/cli/load_for_cli.h"
+#include "core/analysis/analysis_catalog.h"
+#include "core/report/hta_json_writer.h"
+#include "core/report/table_text.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <set>
+
+namespace ks::cli {
+
+namespace {
+
+std::optional<std::vector<std::int64_t>> parseNumberList(const std::optional<std::string>& text, std::string& error)
+{
+    if (!text)
+        return std::nullopt;
+    std::vector<std::int64_t> values;
+    std::size_t pos = 0;
+    while (pos <= text->size()) {
+        const std::size_t comma = std::min(text->find(',', pos), text->size());
+        const std::string item = text->substr(pos, comma - pos);
+        try {
+            std::size_t used = 0;
+            values.push_back(std::stoll(item, &used));
+            if (used != item.size())
+                throw std::invalid_argument(item);
+        } catch (...) {
+            error = "not a number list: '" + *text + "'";
+            return std::nullopt;
+        }
+        pos = comma + 1;
+    }
+    return values;
+}
+
+bool writeFile(const std::filesystem::path& path, const std::string& text, std::ostream& err)
+{
+    std::ofstream file(path, std::ios::binary);
+    file << text;
+    if (!file) {
+        err << "kinetoscope-cli: cannot write " << path.string() << '\n';
+        return false;
+    }
+    return true;
+}
+
+std::string stem(const std::string& fileName)
+{
+    return fileName.substr(0, fileName.size() - 5); // drop ".json"
+}
+
+} // namespace
+
+int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    CliArgs parsed(args, { "--ranks", "--iterations", "--only", "--format", "--out", "--threads" }, { "--hta-compat" });
+    const char* usage = "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
+                        "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps]\n"
+                        "       [--format table|csv|json] [--out DIR] [--threads N]\n";
+    if (!parsed.ok() || parsed.positional().empty()) {
+        err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error()) << '\n' << usage;
+        return 2;
+    }
+    core::AnalysisOptions options;
+    options.mode = parsed.flag("--hta-compat") ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
+    std::string listError;
+    options.ranks = parseNumberList(parsed.value("--ranks"), listError);
+    options.iterations = parseNumberList(parsed.value("--iterations"), listError);
+    const std::string format = parsed.value("--format").value_or("table");
+    if (!listError.empty() || (format != "table" && format != "csv" && format != "json")) {
+        err << "kinetoscope-cli analyze: " << (listError.empty() ? "unknown format '" + format + "'" : listError) << '\n'
+            << usage;
+        return 2;
+    }
+    std::set<std::string> only;
+    if (auto o = parsed.value("--only")) {
+        const auto ids = core::analysisIds();
+        std::size_t pos = 0;
+        while (pos <= o->size()) {
+            const std::size_t comma = std::min(o->find(',', pos), o->size());
+            const std::string id = o->substr(pos, comma - pos);
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+                err << "kinetoscope-cli analyze: unknown analysis '" << id << "'\n" << usage;
+                return 2;
+            }
+            only.insert(id);
+            pos = comma + 1;
+        }
+    }
+
+    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return 1;
+    auto frames = core::buildFrames(*loaded, options);
+    if (!frames) {
+        err << "kinetoscope-cli: " << frames.error().describe() << '\n';
+        return 1;
+    }
+    std::vector<std::int64_t> rankList;
+    for (const auto& f : frames.value().ranks)
+        rankList.push_back(f.rank);
+
+    const std::optional<std::string> outDir = parsed.value("--out");
+    if (outDir) {
+        std::error_code ec;
+        std::filesystem::create_directories(*outDir, ec);
+        if (ec) {
+            err << "kinetoscope-cli: cannot create " << *outDir << ": " << ec.message() << '\n';
+            return 1;
+        }
+    }
+    for (const core::AnalysisCall& call : core::analysisCalls(options, rankList)) {
+        if (!only.empty() && !only.count(call.id))
+            continue;
+        const core::AnalysisOutput result = call.run(frames.value(), call.options);
+        if (!result.ok)
+            out << call.htaCall << ": not applicable: " << result.error << '\n';
+        if (format == "json") {
+            const std::string json = core::htaCallJson(call.htaCall, call.argsJson, result);
+            if (outDir) {
+                if (!writeFile(std::filesystem::path(*outDir) / call.fileName, json, err))
+                    return 1;
+            } else {
+                out << json;
+            }
+        } else if (result.ok && format == "csv") {
+            for (const auto& [suffix, table] : core::framesOf(result.result)) {
+                const std::string csv = core::tableAsCsv(*table);
+                if (outDir) {
+                    if (!writeFile(std::filesystem::path(*outDir) / (stem(call.fileName) + suffix + ".csv"), csv, err))
+                        return 1;
+                } else {
+                    out << "# " << stem(call.fileName) << suffix << '\n' << csv << '\n';
+                }
+            }
+        } else if (result.ok) {
+            const std::string text = core::resultAsText(stem(call.fileName), result.result);
+            if (outDir) {
+                if (!writeFile(std::filesystem::path(*outDir) / (stem(call.fileName) + ".txt"), text, err))
+                    return 1;
+            } else {
+                out << text;
+            }
+        }
+    }
+    return 0;
+}
+
+} // namespace ks::cli

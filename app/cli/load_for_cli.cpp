@@ -1,0 +1,37 @@
+#include "app/cli/load_for_cli.h"
+
+#include "app/common/thread_pool_parallel_for.h"
+#include "core/io/trace_set_loader.h"
+
+#include <ostream>
+
+namespace ks::cli {
+
+std::optional<core::TraceSet> loadForCli(const std::vector<std::string>& paths, const std::optional<std::string>& threads,
+    std::ostream& err)
+{
+    unsigned threadCount = 0;
+    if (threads) {
+        try {
+            threadCount = static_cast<unsigned>(std::stoul(*threads));
+        } catch (...) {
+            err << "kinetoscope-cli: --threads needs a number\n";
+            return std::nullopt;
+        }
+    }
+    auto result = core::loadTraceSet(paths, core::LoadOptions {}, nullptr, nullptr,
+        [threadCount](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body, threadCount);
+        });
+    if (!result) {
+        err << "kinetoscope-cli: " << result.error().describe() << '\n';
+        return std::nullopt;
+    }
+    for (const auto& f : result.value().failures)
+        err << "kinetoscope-cli: " << f.describe() << '\n';
+    if (result.value().ranks.empty())
+        return std::nullopt;
+    return std::move(result).value();
+}
+
+} // namespace ks::cli

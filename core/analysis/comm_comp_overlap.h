@@ -1,0 +1,12 @@
+#pragma once
+
+#include "core/analysis/hta_frame.h"
+#include "core/analysis/hta_result.h"
+
+namespace ks::core {
+
+// A4 communication/computation overlap (§6): per rank overlap %.
+// Both modes: options.mode selects HTA 0.6.1's quirks or Kinetoscope's fixes.
+AnalysisOutput commCompOverlap(const FrameSet& frames, const AnalysisOptions& options);
+
+} // namespace ks::core

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/analysis/table.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ks::core {
+
+// The shape of one HTA call's return value, as ../shared/reference encodes it:
+// a data frame, a tuple or list of values, a dict keyed by rank, a scalar, or None.
+struct HtaResult
+{
+    enum class Kind : std::uint8_t { DataFrame, Tuple, List, Dict, Scalar, None, RawJson };
+
+    Kind kind = Kind::None;
+    Table frame;                                            // DataFrame
+    std::vector<HtaResult> items;                           // Tuple, List
+    std::vector<std::pair<std::string, HtaResult>> entries; // Dict
+    Cell scalar;                                            // Scalar
+    std::string rawJson;                                    // RawJson
+
+    static HtaResult dataFrame(Table table)
+    {
+        HtaResult r;
+        r.kind = Kind::DataFrame;
+        r.frame = std::move(table);
+        return r;
+    }
+    static HtaResult none() { return {}; }
+};
+
+// One analysis call's outcome: a result, or why it does not apply.
+struct AnalysisOutput
+{
+    bool ok = true;
+    std::string error; // when !ok: a clear "not applicable" reason
+    HtaResult result;
+
+    static AnalysisOutput notApplicable(std::string why)
+    {
+        AnalysisOutput o;
+        o.ok = false;
+        o.error = std::move(why);
+        return o;
+    }
+    static AnalysisOutput of(HtaResult r)
+    {
+        AnalysisOutput o;
+        o.result = std::move(r);
+        return o;
+    }
+};
+
+} // namespace ks::core
