@@ -2,6 +2,8 @@
 
 #include "core/io/fixed_point.h"
 
+#include <simdjson.h>
+
 #include <cstring>
 
 namespace ks::core {
@@ -84,20 +86,47 @@ bool readString(od::value value, std::string_view& out, RawEvent& e, std::string
 
 } // namespace
 
+class EventParser::Impl
+{
+public:
+    Impl(std::string path, RankBuilder& builder)
+        : m_path(std::move(path))
+        , m_builder(builder)
+    {
+    }
+
+    std::optional<Error> parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset);
+
+private:
+    std::optional<Error> parseEvent(od::object object, std::uint64_t eventIndex);
+    Error errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const;
+
+    std::string m_path;
+    RankBuilder& m_builder;
+    od::parser m_parser;
+    std::vector<char> m_padded; // '[' + elements + ']' + padding
+};
+
 EventParser::EventParser(std::string path, RankBuilder& builder)
-    : m_path(std::move(path))
-    , m_builder(builder)
+    : m_impl(std::make_unique<Impl>(std::move(path), builder))
 {
 }
 
-Error EventParser::errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
+EventParser::~EventParser() = default;
+
+std::optional<Error> EventParser::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
+{
+    return m_impl->parse(elements, firstIndex, byteOffset);
+}
+
+Error EventParser::Impl::errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
 {
     return Error { ErrorCode::NotJson,
         std::string("not JSON: ") + simdjson::error_message(code) + " in traceEvents[" + std::to_string(eventIndex) + "]",
         m_path, byteOffset };
 }
 
-std::optional<Error> EventParser::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
+std::optional<Error> EventParser::Impl::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
 {
     const std::size_t length = elements.size() + 2;
     if (m_padded.size() < length + simdjson::SIMDJSON_PADDING)
@@ -139,7 +168,7 @@ std::optional<Error> EventParser::parse(std::string_view elements, std::uint64_t
     return std::nullopt;
 }
 
-std::optional<Error> EventParser::parseEvent(od::object object, std::uint64_t eventIndex)
+std::optional<Error> EventParser::Impl::parseEvent(od::object object, std::uint64_t eventIndex)
 {
     RawEvent e;
     e.eventIndex = eventIndex;

@@ -3,8 +3,7 @@
 #include "core/common/result.h"
 #include "core/io/rank_builder.h"
 
-#include <simdjson.h>
-
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,22 +14,24 @@ namespace ks::core {
 // Parses pieces of the traceEvents array with simdjson on-demand and feeds each
 // event to a RankBuilder. One parser per rank; reused across pieces so its
 // buffers are allocated once.
+//
+// simdjson stays out of this header: the parser's translation unit is built
+// for the host's SIMD level, and its simdjson types differ from those other
+// translation units would see.
 class EventParser
 {
 public:
     EventParser(std::string path, RankBuilder& builder);
+    ~EventParser();
+    EventParser(const EventParser&) = delete;
+    EventParser& operator=(const EventParser&) = delete;
 
     // `elements`: complete array elements separated by commas (see TraceEventsHandler).
     std::optional<Error> parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset);
 
 private:
-    std::optional<Error> parseEvent(simdjson::ondemand::object object, std::uint64_t eventIndex);
-    Error errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const;
-
-    std::string m_path;
-    RankBuilder& m_builder;
-    simdjson::ondemand::parser m_parser;
-    std::vector<char> m_padded; // '[' + elements + ']' + padding
+    class Impl;
+    std::unique_ptr<Impl> m_impl;
 };
 
 } // namespace ks::core
