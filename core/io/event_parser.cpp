@@ -75,6 +75,58 @@ std::optional<std::int64_t> readTime(od::value value, RawEvent& e, std::string_v
     return ns;
 }
 
+// One args member the analyses need, read straight from simdjson's value.
+void readTypedArg(od::value value, TypedArgKey key, TypedArgs& typed)
+{
+    od::json_type type;
+    if (value.type().get(type))
+        return;
+    if (type == od::json_type::string) {
+        std::string_view s;
+        if (!value.get_string().get(s))
+            assignTextArg(typed, key, std::string(s));
+        return;
+    }
+    if (type != od::json_type::number)
+        return;
+    if (!isRealArg(key)) {
+        std::int64_t i = 0;
+        if (!value.get_int64().get(i)) {
+            assignIntArg(typed, key, i);
+            return;
+        }
+    }
+    double d = 0;
+    if (!value.get_double().get(d))
+        assignRealArg(typed, key, d);
+}
+
+// Walks the args object once: typed members are read as values, and the
+// object's raw text is delimited by its first token and the parser's position
+// after its closing brace (raw_json() would consume the object unread).
+bool readArgs(od::value value, od::document& doc, RawEvent& e)
+{
+    const char* begin = value.raw_json_token().data();
+    od::object args;
+    if (value.get_object().get(args))
+        return false;
+    for (auto memberResult : args) {
+        od::field member;
+        if (std::move(memberResult).get(member))
+            return false;
+        const TypedArgKey key = typedArgKey(rawKey(member));
+        if (key != TypedArgKey::None)
+            readTypedArg(member.value(), key, e.typed);
+    }
+    const char* end = nullptr;
+    if (doc.current_location().get(end))
+        return false;
+    while (end > begin && end[-1] != '}')
+        --end;
+    e.argsText = std::string_view(begin, static_cast<std::size_t>(end - begin));
+    return true;
+}
+
 bool readString(od::value value, std::string_view& out, RawEvent& e, std::string_view fieldName)
 {
     if (!value.get_string().get(out))
@@ -98,7 +150,7 @@ public:
     std::optional<Error> parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset);
 
 private:
-    std::optional<Error> parseEvent(od::object object, std::uint64_t eventIndex);
+    std::optional<Error> parseEvent(od::object object, od::document& doc, std::uint64_t eventIndex);
     Error errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const;
 
     std::string m_path;
@@ -159,7 +211,7 @@ std::optional<Error> EventParser::Impl::parse(std::string_view elements, std::ui
             e.eventIndex = index;
             e.wrongTypeField = "event (not an object)";
             m_builder.add(e);
-        } else if (auto err = parseEvent(object, index)) {
+        } else if (auto err = parseEvent(object, doc, index)) {
             err->byteOffset = where();
             return err;
         }
@@ -168,7 +220,7 @@ std::optional<Error> EventParser::Impl::parse(std::string_view elements, std::ui
     return std::nullopt;
 }
 
-std::optional<Error> EventParser::Impl::parseEvent(od::object object, std::uint64_t eventIndex)
+std::optional<Error> EventParser::Impl::parseEvent(od::object object, od::document& doc, std::uint64_t eventIndex)
 {
     RawEvent e;
     e.eventIndex = eventIndex;
@@ -225,13 +277,9 @@ std::optional<Error> EventParser::Impl::parseEvent(od::object object, std::uint6
             if (key == "name") {
                 e.hasName = readString(value, e.name, e, "name");
             } else if (key == "args") {
-                od::object args;
-                if (!value.get_object().get(args)) {
-                    if (!args.raw_json().get(e.argsText))
-                        e.hasArgs = true;
-                } else if (e.wrongTypeField.empty()) {
+                e.hasArgs = readArgs(value, doc, e);
+                if (!e.hasArgs && e.wrongTypeField.empty())
                     e.wrongTypeField = "args";
-                }
             }
             break;
         default:

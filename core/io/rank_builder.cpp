@@ -181,9 +181,8 @@ bool RankBuilder::requireTimedFields(const RawEvent& e)
     return false;
 }
 
-std::uint32_t RankBuilder::addActivity(std::string_view argsText)
+std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
 {
-    const TypedArgs a = extractTypedArgs(argsText);
     if (!a.hasActivity())
         return kNoRow;
     ActivityArgs& act = m_trace.activity;
@@ -253,7 +252,7 @@ void RankBuilder::addComplete(const RawEvent& e)
     }
     const std::uint32_t track = stagingTrackFor(e);
     const std::uint32_t argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
-    const std::uint32_t activityRef = e.hasArgs ? addActivity(e.argsText) : kNoRow;
+    const std::uint32_t activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
     pushSlice(*e.tsNs, dur, m_trace.strings.intern(e.name), e.hasCategory ? categoryIndex(e.category) : 0, track,
         flags, static_cast<std::uint32_t>(e.eventIndex), argsRef, activityRef);
 }
@@ -269,7 +268,7 @@ void RankBuilder::addBegin(const RawEvent& e)
     b.category = e.hasCategory ? categoryIndex(e.category) : 0;
     b.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
     b.argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
-    b.activityRef = e.hasArgs ? addActivity(e.argsText) : kNoRow;
+    b.activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
     m_tracks[track].openBegins.push_back(b);
 }
 

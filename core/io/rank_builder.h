@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/io/raw_event.h"
+#include "core/io/typed_args.h"
 #include "core/model/rank_trace.h"
 
 #include <array>
@@ -76,7 +77,7 @@ private:
     void noteTime(std::int64_t t);
     std::uint32_t stagingTrackFor(const RawEvent& e);
     std::uint16_t categoryIndex(std::string_view category);
-    std::uint32_t addActivity(std::string_view argsText);
+    std::uint32_t addActivity(const TypedArgs& a);
     void pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category, std::uint32_t track,
         std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef, std::uint32_t activityRef);
     void closeOpenBegins();

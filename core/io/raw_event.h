@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/typed_args.h"
 #include "core/model/track.h"
 
 #include <cstdint>
@@ -35,6 +36,7 @@ struct RawEvent
     char scope = 0;     // instants: 't', 'p', 'g'
     bool hasArgs = false;
     std::string_view argsText; // raw JSON of the args object
+    TypedArgs typed;           // the args analyses need, extracted while parsing
     std::string_view wrongTypeField; // first field with an unexpected type, if any
 };
 

@@ -38,69 +38,135 @@ std::optional<std::string> tokenToString(std::string_view token)
     return json::unescapeString(token);
 }
 
+TypedArgKey typedArgKey(std::string_view key)
+{
+    // Dispatch on length first: most args keys are rejected by one compare.
+    switch (key.size()) {
+    case 3:
+        return key == "Seq" ? TypedArgKey::SequenceNumber : TypedArgKey::None;
+    case 4:
+        return key == "Rank" ? TypedArgKey::ProcessRank : TypedArgKey::None;
+    case 5:
+        return key == "bytes" ? TypedArgKey::Bytes : key == "dtype" ? TypedArgKey::Dtype : TypedArgKey::None;
+    case 6:
+        return key == "stream" ? TypedArgKey::Stream : key == "device" ? TypedArgKey::Device : TypedArgKey::None;
+    case 10:
+        return key == "Group size" ? TypedArgKey::GroupSize : TypedArgKey::None;
+    case 11:
+        return key == "correlation" ? TypedArgKey::Correlation
+            : key == "External id"  ? TypedArgKey::ExternalId
+                                    : TypedArgKey::None;
+    case 13:
+        return key == "In msg nelems" ? TypedArgKey::InMsgNelems : TypedArgKey::None;
+    case 14:
+        return key == "Out msg nelems" ? TypedArgKey::OutMsgNelems
+            : key == "wait_on_stream"  ? TypedArgKey::WaitOnStream
+                                       : TypedArgKey::None;
+    case 15:
+        return key == "Collective name" ? TypedArgKey::CollectiveName : TypedArgKey::None;
+    case 18:
+        return key == "Process Group Name" ? TypedArgKey::ProcessGroupName : TypedArgKey::None;
+    case 23:
+        return key == "memory bandwidth (GB/s)" ? TypedArgKey::MemoryBandwidth : TypedArgKey::None;
+    case 33:
+        return key == "wait_on_cuda_event_record_corr_id" ? TypedArgKey::WaitOnEventRecord : TypedArgKey::None;
+    default:
+        return TypedArgKey::None;
+    }
+}
+
+bool isTextArg(TypedArgKey key)
+{
+    return key == TypedArgKey::CollectiveName || key == TypedArgKey::Dtype || key == TypedArgKey::ProcessGroupName;
+}
+
+bool isRealArg(TypedArgKey key)
+{
+    return key == TypedArgKey::MemoryBandwidth;
+}
+
+void assignIntArg(TypedArgs& a, TypedArgKey key, std::int64_t v)
+{
+    switch (key) {
+    case TypedArgKey::Stream:
+        a.stream = v;
+        break;
+    case TypedArgKey::Correlation:
+        a.correlation = v;
+        break;
+    case TypedArgKey::ExternalId:
+        a.externalId = v;
+        break;
+    case TypedArgKey::Device:
+        a.device = v;
+        break;
+    case TypedArgKey::Bytes:
+        a.bytes = v;
+        break;
+    case TypedArgKey::WaitOnStream:
+        a.waitOnStream = v;
+        break;
+    case TypedArgKey::WaitOnEventRecord:
+        a.waitOnEventRecordCorrelation = v;
+        break;
+    case TypedArgKey::InMsgNelems:
+        a.inMsgNelems = v;
+        break;
+    case TypedArgKey::OutMsgNelems:
+        a.outMsgNelems = v;
+        break;
+    case TypedArgKey::GroupSize:
+        a.groupSize = v;
+        break;
+    case TypedArgKey::ProcessRank:
+        a.processRank = v;
+        break;
+    case TypedArgKey::SequenceNumber:
+        a.sequenceNumber = v;
+        break;
+    case TypedArgKey::MemoryBandwidth:
+        a.memoryBandwidthGBps = static_cast<double>(v);
+        break;
+    default:
+        break;
+    }
+}
+
+void assignRealArg(TypedArgs& a, TypedArgKey key, double v)
+{
+    if (key == TypedArgKey::MemoryBandwidth)
+        a.memoryBandwidthGBps = v;
+    else if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.2e18)
+        assignIntArg(a, key, static_cast<std::int64_t>(v));
+}
+
+void assignTextArg(TypedArgs& a, TypedArgKey key, std::string v)
+{
+    if (key == TypedArgKey::CollectiveName)
+        a.collectiveName = std::move(v);
+    else if (key == TypedArgKey::Dtype)
+        a.dtype = std::move(v);
+    else if (key == TypedArgKey::ProcessGroupName)
+        a.processGroupName = std::move(v);
+    else if (auto n = tokenToInt("\"" + v + "\""))
+        assignIntArg(a, key, *n); // "stream": "7"
+}
+
 TypedArgs extractTypedArgs(std::string_view argsText)
 {
     TypedArgs a;
     forEachMember(argsText, [&a](std::string_view key, std::string_view value) {
-        switch (key.size()) {
-        case 3:
-            if (key == "Seq")
-                a.sequenceNumber = tokenToInt(value);
-            break;
-        case 4:
-            if (key == "Rank")
-                a.processRank = tokenToInt(value);
-            break;
-        case 5:
-            if (key == "bytes")
-                a.bytes = tokenToInt(value);
-            else if (key == "dtype")
-                a.dtype = tokenToString(value);
-            break;
-        case 6:
-            if (key == "stream")
-                a.stream = tokenToInt(value);
-            else if (key == "device")
-                a.device = tokenToInt(value);
-            break;
-        case 10:
-            if (key == "Group size")
-                a.groupSize = tokenToInt(value);
-            break;
-        case 11:
-            if (key == "correlation")
-                a.correlation = tokenToInt(value);
-            else if (key == "External id")
-                a.externalId = tokenToInt(value);
-            break;
-        case 13:
-            if (key == "In msg nelems")
-                a.inMsgNelems = tokenToInt(value);
-            break;
-        case 14:
-            if (key == "Out msg nelems")
-                a.outMsgNelems = tokenToInt(value);
-            else if (key == "wait_on_stream")
-                a.waitOnStream = tokenToInt(value);
-            break;
-        case 15:
-            if (key == "Collective name")
-                a.collectiveName = tokenToString(value);
-            break;
-        case 18:
-            if (key == "Process Group Name")
-                a.processGroupName = tokenToString(value);
-            break;
-        case 23:
-            if (key == "memory bandwidth (GB/s)")
-                a.memoryBandwidthGBps = tokenToDouble(value);
-            break;
-        case 33:
-            if (key == "wait_on_cuda_event_record_corr_id")
-                a.waitOnEventRecordCorrelation = tokenToInt(value);
-            break;
-        default:
-            break;
+        const TypedArgKey k = typedArgKey(key);
+        if (k == TypedArgKey::None)
+            return;
+        if (isTextArg(k) || (!value.empty() && value.front() == '"')) {
+            if (auto s = tokenToString(value))
+                assignTextArg(a, k, std::move(*s));
+        } else if (isRealArg(k)) {
+            if (auto d = tokenToDouble(value))
+                a.memoryBandwidthGBps = *d;
+        } else if (auto i = tokenToInt(value)) {
+            assignIntArg(a, k, *i);
         }
     });
     return a;

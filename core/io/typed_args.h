@@ -37,6 +37,19 @@ struct TypedArgs
     }
 };
 
+// Which typed arg a key names; None for args kept only as text.
+enum class TypedArgKey : std::uint8_t {
+    None, Stream, Correlation, ExternalId, Device, Bytes, MemoryBandwidth, WaitOnStream, WaitOnEventRecord,
+    CollectiveName, InMsgNelems, OutMsgNelems, Dtype, GroupSize, ProcessRank, ProcessGroupName, SequenceNumber
+};
+
+TypedArgKey typedArgKey(std::string_view key);
+bool isTextArg(TypedArgKey key);     // stored from a JSON string
+bool isRealArg(TypedArgKey key);     // stored as double
+void assignIntArg(TypedArgs& args, TypedArgKey key, std::int64_t value);
+void assignRealArg(TypedArgs& args, TypedArgKey key, double value);
+void assignTextArg(TypedArgs& args, TypedArgKey key, std::string value);
+
 // Calls visit(key, rawValueToken) for each member of a JSON object text. Keys
 // are unescaped only when they contain escapes. Returns false on malformed text.
 template <typename Visit>

@@ -1,0 +1,176 @@
+// The HTA-compatible frame against HTA's own load summary on every shared
+// trace (rows kept per category, streams, iterations, aligned time range),
+// plus the loading quirks on small traces: Q1 rounding, Q2 last-step drop.
+
+#include "analysis_test_support.h"
+
+#include <simdjson.h>
+
+#include <QDir>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace ks;
+
+namespace {
+
+QString sharedDir()
+{
+    return QStringLiteral(KS_SHARED_DIR);
+}
+
+std::int64_t usToNs(double us)
+{
+    return static_cast<std::int64_t>(std::llround(us * 1000.0));
+}
+
+} // namespace
+
+class TestHtaFrame : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesHtaLoadSummary_data();
+    void matchesHtaLoadSummary();
+    void nsRoundingOnlyInCompatMode();
+    void lastStepDroppedOnlyInCompatMode();
+    void iterationSelection();
+};
+
+void TestHtaFrame::matchesHtaLoadSummary_data()
+{
+    QTest::addColumn<QString>("folder");
+    const QDir traces(sharedDir() + QStringLiteral("/traces"));
+    if (!traces.exists())
+        return;
+    for (const QString& name : traces.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        QTest::newRow(name.toUtf8().constData()) << name;
+}
+
+void TestHtaFrame::matchesHtaLoadSummary()
+{
+    QFETCH(QString, folder);
+    const QString summaryPath = sharedDir() + QStringLiteral("/reference/") + folder + QStringLiteral("/load_summary.json");
+    if (!QFileInfo::exists(summaryPath))
+        QSKIP("shared reference folder absent: ../shared/reference");
+    auto loaded = core::loadTraceSet({ (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
+    QVERIFY(loaded.ok());
+    core::AnalysisOptions options;
+    options.mode = core::AnalysisMode::HtaCompat;
+    auto frames = core::buildFrames(loaded.value(), options);
+    QVERIFY(frames.ok());
+
+    simdjson::dom::parser parser;
+    simdjson::dom::element summary = parser.load(summaryPath.toStdString());
+    std::map<std::int64_t, const core::RankFrame*> byRank;
+    for (const auto& f : frames.value().ranks)
+        byRank[f.rank] = &f;
+    simdjson::dom::object perRank = summary["per_rank"];
+    QCOMPARE(byRank.size(), perRank.size());
+    double minTs = 0;
+    if (!summary["min_ts"].get(minTs))
+        QCOMPARE(frames.value().minTs, usToNs(minTs));
+    for (auto [key, expected] : perRank) {
+        const std::int64_t rank = std::stoll(std::string(key));
+        QVERIFY2(byRank.count(rank), "rank missing");
+        const core::RankFrame& f = *byRank[rank];
+        QCOMPARE(static_cast<std::int64_t>(f.rows.size()), int64_t(expected["n_rows_after_load"]));
+        std::map<std::string, std::int64_t> cats;
+        std::set<std::int64_t> streams, iterations;
+        std::int64_t tsMin = INT64_MAX, tsMax = INT64_MIN;
+        for (const auto& row : f.rows) {
+            ++cats[std::string(f.category(row))];
+            streams.insert(row.stream);
+            if (row.iteration >= 0)
+                iterations.insert(row.iteration);
+            tsMin = std::min(tsMin, row.ts);
+            tsMax = std::max(tsMax, row.ts);
+        }
+        for (auto [cat, n] : simdjson::dom::object(expected["rows_by_cat"]))
+            QCOMPARE(cats[std::string(cat)], int64_t(n));
+        std::set<std::int64_t> expectedStreams, expectedIterations;
+        for (auto s : simdjson::dom::array(expected["streams"]))
+            expectedStreams.insert(int64_t(s));
+        for (auto s : simdjson::dom::array(expected["iterations"]))
+            expectedIterations.insert(int64_t(s));
+        QCOMPARE(streams, expectedStreams);
+        QCOMPARE(iterations, expectedIterations);
+        QCOMPARE(tsMin, usToNs(double(expected["ts_min"])));
+        QCOMPARE(tsMax, usToNs(double(expected["ts_max"])));
+    }
+}
+
+void TestHtaFrame::nsRoundingOnlyInCompatMode()
+{
+    // A 0.5 µs kernel inside one microsecond: HTA ceils ts and floors the end,
+    // giving dur -1 µs (Q1); default mode keeps the exact nanoseconds.
+    QTemporaryDir dir;
+    const auto set = tests::loadRanks(dir,
+        { tests::kinetoDocument(0,
+            { R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1000.2,"dur":0.5,"args":{"stream":7,"correlation":1}})",
+                R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":999,"dur":3})" }) });
+    const auto compat = tests::frames(set, core::AnalysisMode::HtaCompat);
+    const auto exact = tests::frames(set, core::AnalysisMode::Default);
+    auto kernelOf = [](const core::FrameSet& f) {
+        for (const auto& row : f.ranks[0].rows)
+            if (f.ranks[0].name(row) == "k")
+                return row;
+        return core::FrameRow {};
+    };
+    // compat: ts ceil(1000.2) = 1001, end floor(1000.7) = 1000 -> dur -1 µs; aligned on min ts 999
+    QCOMPARE(kernelOf(compat).ts, 2000);
+    QCOMPARE(kernelOf(compat).dur, -1000);
+    QCOMPARE(kernelOf(exact).ts, 1200);
+    QCOMPARE(kernelOf(exact).dur, 500);
+}
+
+void TestHtaFrame::lastStepDroppedOnlyInCompatMode()
+{
+    // Two steps; the kernel launched in the last one is dropped by HTA (Q2).
+    QTemporaryDir dir;
+    const auto set = tests::loadRanks(dir,
+        { tests::kinetoDocument(0,
+            { R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100})",
+                R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100})",
+                R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":1}})",
+                R"({"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":20,"dur":5,"args":{"stream":7,"correlation":1}})",
+                R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":110,"dur":5,"args":{"correlation":2}})",
+                R"({"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":120,"dur":5,"args":{"stream":7,"correlation":2}})" }) });
+    const auto compat = tests::frames(set, core::AnalysisMode::HtaCompat);
+    const auto exact = tests::frames(set, core::AnalysisMode::Default);
+    QVERIFY(compat.filteredToCompleteSteps);
+    QCOMPARE(compat.ranks[0].rows.size(), std::size_t(3)); // k1, ProfilerStep#1, its launch
+    QCOMPARE(compat.ranks[0].name(compat.ranks[0].rows[0]), std::string_view("k1")); // GPU rows first
+    QCOMPARE(exact.ranks[0].rows.size(), std::size_t(6));
+    QCOMPARE(exact.iterations, (std::vector<std::int64_t> { 1, 2 }));
+    const core::FrameRow* k2 = nullptr;
+    for (const auto& row : exact.ranks[0].rows)
+        if (exact.ranks[0].name(row) == "k2")
+            k2 = &row;
+    QVERIFY(k2);
+    QCOMPARE(k2->iteration, 2); // through its launch
+}
+
+void TestHtaFrame::iterationSelection()
+{
+    QTemporaryDir dir;
+    const auto set = tests::loadRanks(dir,
+        { tests::kinetoDocument(0,
+            { R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100})",
+                R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100})",
+                R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5})",
+                R"({"ph":"X","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":110,"dur":5})" }) });
+    core::AnalysisOptions options;
+    options.iterations = std::vector<std::int64_t> { 2 };
+    auto f = core::buildFrames(set, options);
+    QVERIFY(f.ok());
+    QCOMPARE(f.value().ranks[0].rows.size(), std::size_t(2));
+    for (const auto& row : f.value().ranks[0].rows)
+        QCOMPARE(row.iteration, 2);
+}
+
+QTEST_GUILESS_MAIN(TestHtaFrame)
+#include "tst_hta_frame.moc"
