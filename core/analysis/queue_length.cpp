@@ -1,20 +1,273 @@
 #include "core/analysis/queue_length.h"
 
+#include "core/analysis/counters_support.h"
+#include "core/analysis/pandas_numerics.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
 namespace ks::core {
 
-AnalysisOutput queueLengthTimeSeries(const FrameSet&, const AnalysisOptions&)
+namespace {
+
+// Runtime calls that enqueue work on a stream (HTA's get_runtime_launch_events_mask).
+constexpr std::array<std::string_view, 12> kLaunchNames = {
+    "cudaLaunchKernel",
+    "cudaLaunchKernelExC",
+    "cuLaunchKernel",
+    "cuLaunchKernelEx",
+    "cudaMemcpyAsync",
+    "cudaMemsetAsync",
+    "hipLaunchKernel",
+    "hipExtModuleLaunchKernel",
+    "hipMemcpyAsync",
+    "hipMemsetAsync",
+    "hipMemcpyWithStream",
+    "runFunction - job_prep_and_submit_for_execution",
+};
+
+bool isLaunch(const RankFrame& frame, const FrameRow& row)
 {
-    return AnalysisOutput::notApplicable("not implemented yet");
+    if (row.indexCorrelation <= 0)
+        return false;
+    const std::string_view name = frame.name(row);
+    return std::find(kLaunchNames.begin(), kLaunchNames.end(), name) != kLaunchNames.end();
 }
 
-AnalysisOutput queueLengthSummary(const FrameSet&, const AnalysisOptions&)
+// One change of a stream's queue: +1 when a launch starts, -1 when its GPU work starts.
+struct QueuePoint
 {
-    return AnalysisOutput::notApplicable("not implemented yet");
+    std::uint32_t row = 0;    // the launch or GPU row (event index, ts)
+    std::uint32_t gpuRow = 0; // the GPU row that gives stream, pid and tid
+    int delta = 0;
+    std::int64_t queueLength = 0;
+};
+
+// One rank's series: points by ascending stream, in time order within a stream.
+struct QueueSeries
+{
+    const RankFrame* frame = nullptr;
+    std::vector<QueuePoint> points;
+
+    std::int64_t streamOf(const QueuePoint& p) const { return frame->rows[p.gpuRow].stream; }
+};
+
+// Launch points (one per matching GPU row, as pandas' left join repeats the
+// launch) then GPU points, both in row order; HTA concatenates them so.
+Result<std::vector<QueuePoint>> collectPoints(const RankFrame& frame, bool compat)
+{
+    auto isGpu = [compat](const FrameRow& r) { return compat ? r.stream != -1 : r.device; };
+    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> gpuByCorrelation;
+    for (std::uint32_t i = 0; i < frame.rows.size(); ++i)
+        if (isGpu(frame.rows[i]))
+            gpuByCorrelation[frame.rows[i].correlation].push_back(i);
+    std::vector<QueuePoint> points;
+    std::unordered_set<std::int64_t> launched;
+    std::size_t launchRows = 0;
+    for (std::uint32_t i = 0; i < frame.rows.size(); ++i) {
+        const FrameRow& row = frame.rows[i];
+        if (!isLaunch(frame, row))
+            continue;
+        launched.insert(row.correlation);
+        auto it = gpuByCorrelation.find(row.correlation);
+        if (it == gpuByCorrelation.end()) {
+            ++launchRows; // pandas keeps it with a NaN stream; groupby then drops it
+            continue;
+        }
+        for (std::uint32_t g : it->second) {
+            points.push_back({ i, g, +1, 0 });
+            ++launchRows;
+        }
+    }
+    std::size_t gpuRows = 0;
+    for (std::uint32_t i = 0; i < frame.rows.size(); ++i) {
+        if (isGpu(frame.rows[i]) && launched.count(frame.rows[i].correlation)) {
+            points.push_back({ i, i, -1, 0 });
+            ++gpuRows;
+        }
+    }
+    if (compat && launchRows != gpuRows)
+        return Error { ErrorCode::NotApplicable,
+            "HTA's queue-length check fails on rank " + std::to_string(frame.rank) + ": "
+                + std::to_string(launchRows) + " launch rows but " + std::to_string(gpuRows) + " GPU rows",
+            frame.trace->path, {} };
+    return points;
 }
 
-AnalysisOutput timeBlockedOnFullQueue(const FrameSet&, const AnalysisOptions&)
+// Q9: HTA's order at equal timestamps is numpy's unstable quicksort; default
+// mode puts decrements before increments there, otherwise keeping input order.
+void sortByTime(const RankFrame& frame, std::vector<QueuePoint>& points, bool compat)
 {
-    return AnalysisOutput::notApplicable("not implemented yet");
+    if (compat) {
+        std::vector<double> keys;
+        keys.reserve(points.size());
+        for (const QueuePoint& p : points)
+            keys.push_back(static_cast<double>(frame.rows[p.row].ts)); // whole µs in ns: same order as HTA's µs
+        std::vector<QueuePoint> sorted;
+        sorted.reserve(points.size());
+        for (std::uint32_t i : counters::quicksortArgsort(keys))
+            sorted.push_back(points[i]);
+        points = std::move(sorted);
+        return;
+    }
+    std::stable_sort(points.begin(), points.end(), [&frame](const QueuePoint& a, const QueuePoint& b) {
+        const std::int64_t ta = frame.rows[a.row].ts;
+        const std::int64_t tb = frame.rows[b.row].ts;
+        return ta != tb ? ta < tb : a.delta < b.delta;
+    });
+}
+
+Result<QueueSeries> queueSeries(const RankFrame& frame, bool compat)
+{
+    auto points = collectPoints(frame, compat);
+    if (!points)
+        return points.error();
+    QueueSeries series;
+    series.frame = &frame;
+    series.points = std::move(points).value();
+    sortByTime(frame, series.points, compat);
+    // groupby("stream"): ascending streams, time order kept inside each.
+    std::stable_sort(series.points.begin(), series.points.end(),
+        [&series](const QueuePoint& a, const QueuePoint& b) { return series.streamOf(a) < series.streamOf(b); });
+    std::int64_t running = 0;
+    for (std::size_t i = 0; i < series.points.size(); ++i) {
+        if (i == 0 || series.streamOf(series.points[i]) != series.streamOf(series.points[i - 1]))
+            running = 0;
+        running += series.points[i].delta;
+        series.points[i].queueLength = running;
+    }
+    return series;
+}
+
+// Every rank's series, ranks without points left out (HTA drops their None).
+Result<std::vector<QueueSeries>> allSeries(const FrameSet& frames)
+{
+    const bool compat = frames.mode == AnalysisMode::HtaCompat;
+    std::vector<QueueSeries> all;
+    for (const RankFrame& frame : frames.ranks) {
+        auto series = queueSeries(frame, compat);
+        if (!series)
+            return series.error();
+        if (!series.value().points.empty())
+            all.push_back(std::move(series).value());
+    }
+    return all;
+}
+
+Table seriesTable(const QueueSeries& series)
+{
+    const RankFrame& frame = *series.frame;
+    Table t;
+    t.name = "queue_length_rank_" + std::to_string(frame.rank);
+    t.columns = { { "index", "" }, { "ts", "us" }, { "pid", "" }, { "tid", "" }, { "stream", "" },
+        { "queue_length", "" } };
+    t.indexColumns = { "index" };
+    for (const QueuePoint& p : series.points) {
+        const FrameRow& row = frame.rows[p.row];
+        const FrameRow& gpu = frame.rows[p.gpuRow];
+        const ThreadKey& key = counters::threadKeyOf(frame, gpu);
+        t.addRow({ static_cast<std::int64_t>(row.eventIndex), counters::microsecondsCell(row.ts, frame.floatTimestamps),
+            counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
+            counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), gpu.stream, p.queueLength });
+    }
+    return t;
+}
+
+Cell optionalCell(const std::optional<double>& v)
+{
+    return v ? Cell(*v) : Cell();
+}
+
+} // namespace
+
+AnalysisOutput queueLengthTimeSeries(const FrameSet& frames, const AnalysisOptions&)
+{
+    auto all = allSeries(frames);
+    if (!all)
+        return AnalysisOutput::notApplicable(all.error().message);
+    HtaResult dict;
+    dict.kind = HtaResult::Kind::Dict;
+    for (const QueueSeries& series : all.value())
+        dict.entries.emplace_back(std::to_string(series.frame->rank), HtaResult::dataFrame(seriesTable(series)));
+    return AnalysisOutput::of(dict);
+}
+
+AnalysisOutput queueLengthSummary(const FrameSet& frames, const AnalysisOptions&)
+{
+    auto all = allSeries(frames);
+    if (!all)
+        return AnalysisOutput::notApplicable(all.error().message);
+    if (all.value().empty())
+        return AnalysisOutput::of(HtaResult::none());
+    Table t;
+    t.name = "queue_length_summary";
+    t.columns = { { "rank", "" }, { "stream", "" } };
+    for (const char* stat : { "count", "mean", "std", "min", "25%", "50%", "75%", "max" })
+        t.columns.push_back({ std::string("queue_length.") + stat, "" });
+    t.indexColumns = { "rank", "stream" };
+    for (const QueueSeries& series : all.value()) {
+        const auto& points = series.points;
+        for (std::size_t begin = 0; begin < points.size();) {
+            const std::int64_t stream = series.streamOf(points[begin]);
+            std::vector<double> values;
+            std::size_t end = begin;
+            for (; end < points.size() && series.streamOf(points[end]) == stream; ++end)
+                values.push_back(static_cast<double>(points[end].queueLength));
+            const Describe d = describe(std::move(values));
+            t.addRow({ series.frame->rank, stream, static_cast<double>(d.count), optionalCell(d.mean),
+                optionalCell(d.std), optionalCell(d.min), optionalCell(d.q25), optionalCell(d.q50),
+                optionalCell(d.q75), optionalCell(d.max) });
+            begin = end;
+        }
+    }
+    return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
+}
+
+AnalysisOutput timeBlockedOnFullQueue(const FrameSet& frames, const AnalysisOptions& options)
+{
+    auto all = allSeries(frames);
+    if (!all)
+        return AnalysisOutput::notApplicable(all.error().message);
+    Table t;
+    t.name = "time_blocked_on_full_queue";
+    t.columns = { { "rank", "" }, { "stream", "" }, { "duration_at_max_queue_length", "us" },
+        { "relative_duration_at_max_queue_length", "" } };
+    for (const QueueSeries& series : all.value()) {
+        const RankFrame& frame = *series.frame;
+        const auto [first, last] = std::minmax_element(frame.rows.begin(), frame.rows.end(),
+            [](const FrameRow& a, const FrameRow& b) { return a.ts < b.ts; });
+        const double spanUs = static_cast<double>(last->ts - first->ts) / 1000.0;
+        std::vector<std::vector<Cell>> rankRows;
+        const auto& points = series.points;
+        for (std::size_t begin = 0; begin < points.size();) {
+            const std::int64_t stream = series.streamOf(points[begin]);
+            std::size_t end = begin;
+            bool full = false;
+            std::int64_t blockedNs = 0;
+            for (; end < points.size() && series.streamOf(points[end]) == stream; ++end) {
+                if (points[end].queueLength < options.queue.maxQueueLength)
+                    continue;
+                full = true;
+                // The stream stays at this value until its next point; the last point has no duration.
+                if (end + 1 < points.size() && series.streamOf(points[end + 1]) == stream)
+                    blockedNs += frame.rows[points[end + 1].row].ts - frame.rows[points[end].row].ts;
+            }
+            if (full) {
+                const double blockedUs = static_cast<double>(blockedNs) / 1000.0;
+                rankRows.push_back({ frame.rank, stream, blockedUs, blockedUs / spanUs });
+            }
+            begin = end;
+        }
+        // Q13: HTA keys its result by rank, so each stream overwrites the previous one.
+        if (frames.mode == AnalysisMode::HtaCompat && rankRows.size() > 1)
+            rankRows.erase(rankRows.begin(), rankRows.end() - 1);
+        for (auto& row : rankRows)
+            t.addRow(std::move(row));
+    }
+    return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
 }
 
 } // namespace ks::core

@@ -188,7 +188,6 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
     ActivityArgs& act = m_trace.activity;
     const auto row = static_cast<std::uint32_t>(act.size());
     act.correlation.push_back(a.correlation.value_or(-1));
-    act.externalId.push_back(a.externalId.value_or(-1));
     const std::int64_t stream = a.stream.value_or(-1);
     act.stream.push_back(stream);
     if (!a.hasExtra()) {

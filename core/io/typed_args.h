@@ -29,10 +29,10 @@ struct TypedArgs
     std::optional<std::string> processGroupName;
     std::optional<std::int64_t> sequenceNumber;
 
-    bool hasActivity() const { return stream || correlation || externalId || hasExtra(); }
+    bool hasActivity() const { return stream || correlation || hasExtra(); }
     bool hasExtra() const
     {
-        return device || bytes || memoryBandwidthGBps || waitOnStream || waitOnEventRecordCorrelation || collectiveName
+        return bytes || memoryBandwidthGBps || waitOnStream || waitOnEventRecordCorrelation || collectiveName
             || inMsgNelems || outMsgNelems || dtype || groupSize || processRank || processGroupName || sequenceNumber;
     }
 };

@@ -18,7 +18,7 @@ std::size_t SliceTable::bytesUsed() const
 
 std::size_t ActivityArgs::bytesUsed() const
 {
-    return bytesOf(correlation) + bytesOf(externalId) + bytesOf(stream) + bytesOf(extraRef);
+    return bytesOf(correlation) + bytesOf(stream) + bytesOf(extraRef);
 }
 
 std::size_t ExtraArgs::bytesUsed() const

@@ -49,11 +49,12 @@ struct SliceTable
     std::size_t bytesUsed() const;
 };
 
-// Typed args the analyses need. One row per event that carries any of them.
+// Typed args the analyses need. One row per event with a stream or a
+// correlation (launches, GPU work, syncs): a minority of events. Other args,
+// such as External id, are read from ArgsStore on demand.
 struct ActivityArgs
 {
     std::vector<std::int64_t> correlation;   // -1 when absent
-    std::vector<std::int64_t> externalId;    // -1 when absent
     std::vector<std::int64_t> stream;        // -1 when absent or not numeric (4294967295 is kept: HTA counts it)
     std::vector<std::uint32_t> extraRef;     // row in ExtraArgs or kNoRow
 

@@ -1,5 +1,7 @@
 #include "core/model/rank_trace.h"
 
+#include "core/io/typed_args.h"
+
 #include <algorithm>
 
 namespace ks::core {
@@ -71,8 +73,11 @@ std::int64_t RankTrace::correlation(std::uint32_t slice) const
 
 std::int64_t RankTrace::externalId(std::uint32_t slice) const
 {
-    const std::uint32_t row = slices.activityRef[slice];
-    return row == kNoRow ? -1 : activity.externalId[row];
+    // Rarely needed (details, diff by op): decoded from the kept args text.
+    const std::uint32_t row = slices.argsRef[slice];
+    if (row == kNoRow)
+        return -1;
+    return extractTypedArgs(args.raw(row)).externalId.value_or(-1);
 }
 
 std::int64_t RankTrace::stream(std::uint32_t slice) const

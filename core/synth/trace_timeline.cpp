@@ -58,7 +58,7 @@ int TraceTimeline::openOp(HostThread t, RecordKind kind, std::uint32_t name, int
 {
     ThreadState& state = thread(t);
     // Eager-mode overhead (Python, dispatcher, RecordFunction) around each op.
-    state.now += m_rng->around(1500, 0.5);
+    state.now += m_rng->around(3000, 0.5);
     const int handle = static_cast<int>(m_out->size());
     StepRecord& record = push(kind);
     record.name = name;
@@ -71,7 +71,7 @@ int TraceTimeline::openOp(HostThread t, RecordKind kind, std::uint32_t name, int
     record.v2 = -1;
     record.text = text;
     state.openOps.push_back(handle);
-    state.now += m_rng->around(2200, 0.5);
+    state.now += m_rng->around(4000, 0.5);
     return handle;
 }
 
@@ -81,7 +81,7 @@ void TraceTimeline::closeOp(int handle)
     ThreadState& state = record.tid == m_layout.mainTid ? thread(HostThread::Main) : thread(HostThread::Backward);
     assert(!state.openOps.empty() && state.openOps.back() == handle);
     state.openOps.pop_back();
-    state.now += m_rng->around(1200, 0.5);
+    state.now += m_rng->around(2500, 0.5);
     record.dur = state.now - record.ts;
 }
 

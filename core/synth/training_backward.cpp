@@ -124,10 +124,12 @@ void TrainingStepSimulator::backwardGemm(const SavedNode& node)
     leaf(kBw, "aten::t", us(2), m_texts.activation);
     const int dgrad = open(kBw, "aten::mm", m_texts.activation);
     newGrad(node.kind == NodeKind::Mm ? T * H * kHalf : node.bytes);
+    m_timeline.runtimeCall(kBw, RuntimeApi::StreamIsCapturing, us(1.2, 0.3));
     m_timeline.launchKernel(kBw, KernelId::GemmDgrad, kCompute, us(gemm * 1.05));
     m_timeline.closeOp(dgrad);
     leaf(kBw, "aten::t", us(2), m_texts.activation);
     const int wgrad = open(kBw, "aten::mm", m_texts.activation);
+    m_timeline.runtimeCall(kBw, RuntimeApi::StreamIsCapturing, us(1.2, 0.3));
     m_timeline.launchKernel(kBw, KernelId::GemmWgrad, kCompute, us(gemm * 1.1));
     m_timeline.closeOp(wgrad);
     if (node.kind == NodeKind::Addmm) {
@@ -155,6 +157,7 @@ void TrainingStepSimulator::backwardAttention()
         leaf(kBw, "aten::empty_like", us(2.5), m_texts.attention);
     newGrad(T * 3 * H * kHalf);
     m_timeline.launchKernel(kBw, KernelId::FlashBackwardDotDoO, kCompute, us(6));
+    m_timeline.runtimeCall(kBw, RuntimeApi::FuncSetAttribute, us(2.5, 0.3));
     m_timeline.launchKernel(kBw, KernelId::FlashBackwardDqDkDv, kCompute, us(140));
     m_timeline.launchKernel(kBw, KernelId::FlashBackwardConvertDq, kCompute, us(5));
     m_timeline.closeOp(inner);
