@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 namespace ks::core {
 
@@ -163,7 +164,7 @@ AnalysisOutput memoryBwSummary(const FrameSet& frames, const AnalysisOptions&)
     t.name = "memory_bw_summary";
     t.columns = { { "rank", "" }, { "name", "" } };
     for (const char* stat : { "count", "mean", "std", "min", "25%", "50%", "75%", "max" })
-        t.columns.push_back({ std::string("memory_bw_gbps.") + stat, "GB/s" });
+        t.columns.push_back({ std::string("memory_bw_gbps.") + stat, std::string_view(stat) == "count" ? "" : "GB/s" });
     t.indexColumns = { "rank", "name" };
     for (const BwSeries& series : all) {
         const auto& points = series.points;
