@@ -93,7 +93,8 @@ std::vector<IdleKernel> idleKernels(const RankFrame& frame, bool compat)
 // overlapping kernels give negative gaps; default mode from the latest end so far, never negative.
 std::vector<IdleGap> classifyStream(std::vector<IdleKernel> kernels, double delayUs, bool compat)
 {
-    std::stable_sort(kernels.begin(), kernels.end(), [](const IdleKernel& a, const IdleKernel& b) { return a.ts < b.ts; });
+    std::stable_sort(
+        kernels.begin(), kernels.end(), [](const IdleKernel& a, const IdleKernel& b) { return a.ts < b.ts; });
     const double delayNs = delayUs * 1000.0; // Q10: the threshold is in µs in both modes
     std::vector<IdleGap> gaps;
     gaps.reserve(kernels.size());
@@ -249,7 +250,8 @@ AnalysisOutput idleTimeBreakdown(const FrameSet& frames, const AnalysisOptions& 
     HtaResult result;
     result.kind = HtaResult::Kind::Tuple;
     result.items.push_back(HtaResult::dataFrame(std::move(breakdown)));
-    result.items.push_back(options.idle.showIntervalStats ? HtaResult::dataFrame(std::move(intervals)) : HtaResult::none());
+    result.items.push_back(
+        options.idle.showIntervalStats ? HtaResult::dataFrame(std::move(intervals)) : HtaResult::none());
     return AnalysisOutput::of(std::move(result));
 }
 
