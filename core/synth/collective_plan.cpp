@@ -19,7 +19,8 @@ std::int64_t collectiveTransferNs(const SynthJobShape& shape, int step, int k)
         const double hops = std::bit_width(static_cast<unsigned>(world));
         ns = 10000 + 2000 * hops + 2.0 * (world - 1) / world * bytes / busGbPerSecond;
     }
-    SynthRng rng(mixSeed(shape.seed, 0xC011, static_cast<std::uint64_t>(step), static_cast<std::uint64_t>(k)));
+    SynthRng rng(
+        mixSeed(shape.seed, 0xC011, static_cast<std::uint64_t>(step), static_cast<std::uint64_t>(k)));
     return rng.around(static_cast<std::int64_t>(ns), 0.1);
 }
 

@@ -21,7 +21,11 @@ struct CollectivePlan
     std::vector<std::int64_t> ends; // steps x perStep
     std::vector<std::int64_t> stepStarts; // ranks x (steps + 1): a check for the writing pass
 
-    const std::int64_t* stepEnds(int step) const { return ends.data() + static_cast<std::size_t>(step) * perStep; }
+    const std::int64_t* stepEnds(int step) const
+    {
+        return ends.data() + static_cast<std::size_t>(step) * perStep;
+    }
+
     std::int64_t stepStart(int rank, int step) const
     {
         return stepStarts[static_cast<std::size_t>(rank) * static_cast<std::size_t>(steps + 1)

@@ -70,7 +70,9 @@ public:
 
     // Hands buffered bytes to the sink. False once the sink failed.
     bool flush();
+
     bool ok() const { return !m_sink.error(); }
+
     std::uint64_t bytesWritten() const { return m_flushed + m_used; }
 
 private:
@@ -80,6 +82,7 @@ private:
             makeRoom(n);
         return m_buffer.data() + m_used;
     }
+
     void makeRoom(std::size_t n);
 
     OutputSink& m_sink;

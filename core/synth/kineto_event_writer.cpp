@@ -8,35 +8,35 @@ namespace ks::core {
 
 namespace {
 
-constexpr int kDevicesPerNode = 8;
+    constexpr int kDevicesPerNode = 8;
 
-std::string_view syncName(SyncKind kind)
-{
-    switch (kind) {
-    case SyncKind::StreamSync:
-        return "Stream Sync";
-    case SyncKind::EventSync:
-        return "Event Sync";
-    case SyncKind::ContextSync:
-        return "Context Sync";
-    case SyncKind::StreamWaitEvent:
-        return "Stream Wait Event";
+    std::string_view syncName(SyncKind kind)
+    {
+        switch (kind) {
+        case SyncKind::StreamSync:
+            return "Stream Sync";
+        case SyncKind::EventSync:
+            return "Event Sync";
+        case SyncKind::ContextSync:
+            return "Context Sync";
+        case SyncKind::StreamWaitEvent:
+            return "Stream Wait Event";
+        }
+        return "Unknown Sync";
     }
-    return "Unknown Sync";
-}
 
-std::string_view memcpyName(MemcpyKind kind)
-{
-    switch (kind) {
-    case MemcpyKind::HtoD:
-        return "Memcpy HtoD (Pageable -> Device)";
-    case MemcpyKind::DtoH:
-        return "Memcpy DtoH (Device -> Pageable)";
-    case MemcpyKind::DtoD:
-        return "Memcpy DtoD (Device -> Device)";
+    std::string_view memcpyName(MemcpyKind kind)
+    {
+        switch (kind) {
+        case MemcpyKind::HtoD:
+            return "Memcpy HtoD (Pageable -> Device)";
+        case MemcpyKind::DtoH:
+            return "Memcpy DtoH (Device -> Pageable)";
+        case MemcpyKind::DtoD:
+            return "Memcpy DtoD (Device -> Device)";
+        }
+        return "Memcpy Unknown";
     }
-    return "Memcpy Unknown";
-}
 
 } // namespace
 
@@ -207,7 +207,8 @@ void KinetoEventWriter::writePython(const StepRecord& record)
 
 void KinetoEventWriter::writeMemory(const StepRecord& record)
 {
-    m_out.raw("\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n    \"pid\": ");
+    m_out.raw("\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n    "
+              "\"pid\": ");
     m_out.integer(m_layout.pid);
     m_out.raw(", \"tid\": ");
     m_out.integer(record.tid);
@@ -238,7 +239,8 @@ void KinetoEventWriter::writeFlow(const StepRecord& record)
     m_out.integer(record.tid);
     m_out.raw(", \"ts\": ");
     m_out.microseconds(m_origin + record.ts);
-    m_out.raw(ac2g ? ",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\"" : ",\n    \"cat\": \"fwdbwd\", \"name\": \"fwdbwd\"");
+    m_out.raw(ac2g ? ",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\""
+                   : ",\n    \"cat\": \"fwdbwd\", \"name\": \"fwdbwd\"");
     if (!start)
         m_out.raw(", \"bp\": \"e\"");
 }
@@ -287,7 +289,8 @@ void KinetoEventWriter::writeKernel(const StepRecord& record)
 void KinetoEventWriter::writeCopy(const StepRecord& record)
 {
     const bool memset = record.kind == RecordKind::Memset;
-    const std::string_view name = memset ? "Memset (Device)" : memcpyName(static_cast<MemcpyKind>(record.sub));
+    const std::string_view name =
+        memset ? "Memset (Device)" : memcpyName(static_cast<MemcpyKind>(record.sub));
     completeEventHead(memset ? "gpu_memset" : "gpu_memcpy", name, m_layout.device, record);
     deviceArgs(record);
     m_out.raw(",      \"bytes\": ");
@@ -366,7 +369,8 @@ void KinetoEventWriter::metadata(std::string_view name, std::int64_t ts, std::in
     m_out.raw("\n    }\n  }");
 }
 
-void KinetoEventWriter::writeFooter(std::int64_t profilerStart, std::int64_t profilerEnd, std::string_view traceName)
+void KinetoEventWriter::writeFooter(
+    std::int64_t profilerStart, std::int64_t profilerEnd, std::string_view traceName)
 {
     const std::int64_t t0 = profilerStart;
     metadata("process_name", t0, m_layout.pid, 0, "name", "python3.10");
@@ -380,7 +384,8 @@ void KinetoEventWriter::writeFooter(std::int64_t profilerStart, std::int64_t pro
     metadata("thread_name", t0, m_layout.device, -1, "name", "Device " + std::to_string(m_layout.device));
     metadata("thread_sort_index", t0, m_layout.device, -1, "sort_index", -1);
     for (const int stream : RankLayout::kStreams) {
-        metadata("thread_name", t0, m_layout.device, stream, "name", "stream " + std::to_string(stream) + " ");
+        metadata(
+            "thread_name", t0, m_layout.device, stream, "name", "stream " + std::to_string(stream) + " ");
         metadata("thread_sort_index", t0, m_layout.device, stream, "sort_index", stream);
     }
     metadata("thread_name", t0, m_layout.pid, m_layout.mainTid, "name",
@@ -395,19 +400,22 @@ void KinetoEventWriter::writeFooter(std::int64_t profilerStart, std::int64_t pro
     m_out.microseconds(m_origin + t0);
     m_out.raw(", \"dur\": ");
     m_out.microseconds(profilerEnd - t0);
-    m_out.raw(",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n    \"name\": \"PyTorch Profiler (0)\",\n"
-              "    \"args\": {\n      \"Op count\": 0\n    }\n  }");
+    m_out.raw(
+        ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n    \"name\": \"PyTorch Profiler (0)\",\n"
+        "    \"args\": {\n      \"Op count\": 0\n    }\n  }");
     beginEvent();
     m_out.raw("\"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": ");
     m_out.microseconds(m_origin + t0);
-    m_out.raw(",\n    \"pid\": \"Spans\", \"tid\": 0,\n    \"args\": {\n      \"sort_index\": 536870912\n    }\n  }");
+    m_out.raw(",\n    \"pid\": \"Spans\", \"tid\": 0,\n    \"args\": {\n      \"sort_index\": 536870912\n    "
+              "}\n  }");
     beginEvent();
     m_out.raw("\"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\",\n"
               "    \"pid\": \"Traces\", \"tid\": \"Trace PyTorch Profiler\", \"ts\": ");
     m_out.microseconds(m_origin + t0);
     m_out.raw("\n  }");
     beginEvent();
-    m_out.raw("\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n    \"pid\": \"\", \"tid\": \"\", \"ts\": ");
+    m_out.raw("\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n    \"pid\": \"\", \"tid\": "
+              "\"\", \"ts\": ");
     m_out.microseconds(m_origin + profilerEnd);
     m_out.raw("\n  }\n  ],\n  \"traceName\": ");
     m_out.quoted(traceName);

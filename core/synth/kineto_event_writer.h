@@ -28,6 +28,7 @@ public:
     void writeHeader(const SynthJobShape& shape);
     void writeStep(const StepRecords& records);
     void writeFooter(std::int64_t profilerStart, std::int64_t profilerEnd, std::string_view traceName);
+
     std::uint64_t events() const { return m_events; }
 
 private:
@@ -43,8 +44,8 @@ private:
     void writeSync(const StepRecord& record);
     void writeGpuAnnotation(const StepRecord& record);
     // `"ph": "X", "cat": ..., "name": ..., "pid": ..., "tid": ...,\n "ts": ..., "dur": ...,\n "args": {\n`
-    void completeEventHead(std::string_view category, std::string_view name, std::int64_t pid,
-        const StepRecord& record);
+    void completeEventHead(
+        std::string_view category, std::string_view name, std::int64_t pid, const StepRecord& record);
     void deviceArgs(const StepRecord& record);
     void metadata(std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid,
         std::string_view key, std::string_view quotedValue);

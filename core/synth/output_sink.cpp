@@ -11,171 +11,175 @@ namespace ks::core {
 
 namespace {
 
-Error ioError(const std::string& path, const std::string& what)
-{
-    Error error;
-    error.code = ErrorCode::Unreadable;
-    error.path = path;
-    error.message = what;
-    return error;
-}
-
-// Owns the FILE*; the JsonWriter already buffers, so stdio's own buffer is off.
-class FileHandle
-{
-public:
-    explicit FileHandle(std::FILE* file)
-        : m_file(file)
+    Error ioError(const std::string& path, const std::string& what)
     {
-        std::setvbuf(m_file, nullptr, _IONBF, 0);
-    }
-    ~FileHandle()
-    {
-        if (m_file)
-            std::fclose(m_file);
-    }
-    FileHandle(const FileHandle&) = delete;
-    FileHandle& operator=(const FileHandle&) = delete;
-
-    bool write(const char* data, std::size_t size) { return std::fwrite(data, 1, size, m_file) == size; }
-    bool close()
-    {
-        const bool ok = std::fclose(m_file) == 0;
-        m_file = nullptr;
-        return ok;
+        Error error;
+        error.code = ErrorCode::Unreadable;
+        error.path = path;
+        error.message = what;
+        return error;
     }
 
-private:
-    std::FILE* m_file;
-};
-
-class PlainFileSink : public OutputSink
-{
-public:
-    PlainFileSink(std::string path, std::FILE* file)
-        : m_path(std::move(path))
-        , m_file(file)
+    // Owns the FILE*; the JsonWriter already buffers, so stdio's own buffer is off.
+    class FileHandle
     {
-    }
-
-    bool write(const char* data, std::size_t size) override
-    {
-        if (m_error)
-            return false;
-        if (!m_file.write(data, size)) {
-            m_error = ioError(m_path, std::string("cannot write: ") + std::strerror(errno));
-            return false;
+    public:
+        explicit FileHandle(std::FILE* file)
+            : m_file(file)
+        {
+            std::setvbuf(m_file, nullptr, _IONBF, 0);
         }
-        m_bytes += size;
-        return true;
-    }
 
-    bool finish() override
-    {
-        if (m_error)
-            return false;
-        if (!m_file.close()) {
-            m_error = ioError(m_path, std::string("cannot close: ") + std::strerror(errno));
-            return false;
+        ~FileHandle()
+        {
+            if (m_file)
+                std::fclose(m_file);
         }
-        return true;
-    }
 
-    std::uint64_t bytesOut() const override { return m_bytes; }
+        FileHandle(const FileHandle&) = delete;
+        FileHandle& operator=(const FileHandle&) = delete;
 
-private:
-    std::string m_path;
-    FileHandle m_file;
-    std::uint64_t m_bytes = 0;
-};
+        bool write(const char* data, std::size_t size) { return std::fwrite(data, 1, size, m_file) == size; }
 
-class GzipFileSink : public OutputSink
-{
-public:
-    GzipFileSink(std::string path, std::FILE* file, int level)
-        : m_path(std::move(path))
-        , m_file(file)
-        , m_out(kOutChunk)
+        bool close()
+        {
+            const bool ok = std::fclose(m_file) == 0;
+            m_file = nullptr;
+            return ok;
+        }
+
+    private:
+        std::FILE* m_file;
+    };
+
+    class PlainFileSink : public OutputSink
     {
-        // windowBits 15 + 16: write a gzip header and trailer, not a zlib one.
-        if (deflateInit2(&m_stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-            m_error = ioError(m_path, "cannot initialise zlib deflate");
-        else
-            m_initialised = true;
-    }
+    public:
+        PlainFileSink(std::string path, std::FILE* file)
+            : m_path(std::move(path))
+            , m_file(file)
+        {
+        }
 
-    ~GzipFileSink() override
-    {
-        if (m_initialised)
-            deflateEnd(&m_stream);
-    }
-
-    bool write(const char* data, std::size_t size) override
-    {
-        // zlib takes 32-bit lengths: feed large buffers in slices.
-        while (size > 0 && !m_error) {
-            const auto slice = static_cast<uInt>(size > (1u << 30) ? (1u << 30) : size);
-            m_stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
-            m_stream.avail_in = slice;
-            if (!pump(Z_NO_FLUSH))
+        bool write(const char* data, std::size_t size) override
+        {
+            if (m_error)
                 return false;
-            data += slice;
-            size -= slice;
-        }
-        return !m_error;
-    }
-
-    bool finish() override
-    {
-        if (m_error)
-            return false;
-        m_stream.next_in = nullptr;
-        m_stream.avail_in = 0;
-        if (!pump(Z_FINISH))
-            return false;
-        if (!m_file.close()) {
-            m_error = ioError(m_path, std::string("cannot close: ") + std::strerror(errno));
-            return false;
-        }
-        return true;
-    }
-
-    std::uint64_t bytesOut() const override { return m_bytes; }
-
-private:
-    static constexpr std::size_t kOutChunk = 256 * 1024;
-
-    // Runs deflate until the input is consumed (or, for Z_FINISH, the stream ends).
-    bool pump(int flush)
-    {
-        for (;;) {
-            m_stream.next_out = reinterpret_cast<Bytef*>(m_out.data());
-            m_stream.avail_out = static_cast<uInt>(m_out.size());
-            const int rc = deflate(&m_stream, flush);
-            if (rc == Z_STREAM_ERROR) {
-                m_error = ioError(m_path, "zlib deflate failed");
+            if (!m_file.write(data, size)) {
+                m_error = ioError(m_path, std::string("cannot write: ") + std::strerror(errno));
                 return false;
             }
-            const std::size_t produced = m_out.size() - m_stream.avail_out;
-            if (produced > 0) {
-                if (!m_file.write(m_out.data(), produced)) {
-                    m_error = ioError(m_path, std::string("cannot write: ") + std::strerror(errno));
+            m_bytes += size;
+            return true;
+        }
+
+        bool finish() override
+        {
+            if (m_error)
+                return false;
+            if (!m_file.close()) {
+                m_error = ioError(m_path, std::string("cannot close: ") + std::strerror(errno));
+                return false;
+            }
+            return true;
+        }
+
+        std::uint64_t bytesOut() const override { return m_bytes; }
+
+    private:
+        std::string m_path;
+        FileHandle m_file;
+        std::uint64_t m_bytes = 0;
+    };
+
+    class GzipFileSink : public OutputSink
+    {
+    public:
+        GzipFileSink(std::string path, std::FILE* file, int level)
+            : m_path(std::move(path))
+            , m_file(file)
+            , m_out(kOutChunk)
+        {
+            // windowBits 15 + 16: write a gzip header and trailer, not a zlib one.
+            if (deflateInit2(&m_stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+                m_error = ioError(m_path, "cannot initialise zlib deflate");
+            else
+                m_initialised = true;
+        }
+
+        ~GzipFileSink() override
+        {
+            if (m_initialised)
+                deflateEnd(&m_stream);
+        }
+
+        bool write(const char* data, std::size_t size) override
+        {
+            // zlib takes 32-bit lengths: feed large buffers in slices.
+            while (size > 0 && !m_error) {
+                const auto slice = static_cast<uInt>(size > (1u << 30) ? (1u << 30) : size);
+                m_stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+                m_stream.avail_in = slice;
+                if (!pump(Z_NO_FLUSH))
+                    return false;
+                data += slice;
+                size -= slice;
+            }
+            return !m_error;
+        }
+
+        bool finish() override
+        {
+            if (m_error)
+                return false;
+            m_stream.next_in = nullptr;
+            m_stream.avail_in = 0;
+            if (!pump(Z_FINISH))
+                return false;
+            if (!m_file.close()) {
+                m_error = ioError(m_path, std::string("cannot close: ") + std::strerror(errno));
+                return false;
+            }
+            return true;
+        }
+
+        std::uint64_t bytesOut() const override { return m_bytes; }
+
+    private:
+        static constexpr std::size_t kOutChunk = 256 * 1024;
+
+        // Runs deflate until the input is consumed (or, for Z_FINISH, the stream ends).
+        bool pump(int flush)
+        {
+            for (;;) {
+                m_stream.next_out = reinterpret_cast<Bytef*>(m_out.data());
+                m_stream.avail_out = static_cast<uInt>(m_out.size());
+                const int rc = deflate(&m_stream, flush);
+                if (rc == Z_STREAM_ERROR) {
+                    m_error = ioError(m_path, "zlib deflate failed");
                     return false;
                 }
-                m_bytes += produced;
+                const std::size_t produced = m_out.size() - m_stream.avail_out;
+                if (produced > 0) {
+                    if (!m_file.write(m_out.data(), produced)) {
+                        m_error = ioError(m_path, std::string("cannot write: ") + std::strerror(errno));
+                        return false;
+                    }
+                    m_bytes += produced;
+                }
+                if (flush == Z_FINISH ? rc == Z_STREAM_END
+                                      : (m_stream.avail_in == 0 && m_stream.avail_out != 0))
+                    return true;
             }
-            if (flush == Z_FINISH ? rc == Z_STREAM_END : (m_stream.avail_in == 0 && m_stream.avail_out != 0))
-                return true;
         }
-    }
 
-    std::string m_path;
-    FileHandle m_file;
-    std::vector<char> m_out;
-    z_stream m_stream {};
-    bool m_initialised = false;
-    std::uint64_t m_bytes = 0;
-};
+        std::string m_path;
+        FileHandle m_file;
+        std::vector<char> m_out;
+        z_stream m_stream {};
+        bool m_initialised = false;
+        std::uint64_t m_bytes = 0;
+    };
 
 } // namespace
 

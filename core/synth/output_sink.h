@@ -39,7 +39,9 @@ public:
         m_bytes += size;
         return true;
     }
+
     bool finish() override { return true; }
+
     std::uint64_t bytesOut() const override { return m_bytes; }
 
 private:

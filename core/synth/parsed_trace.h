@@ -14,7 +14,8 @@
 namespace ks::core {
 
 // What the scaler must rewrite in a copy; everything else is copied verbatim.
-enum class FieldRole : std::uint8_t {
+enum class FieldRole : std::uint8_t
+{
     Other,
     Ts,
     FlowId,
@@ -73,7 +74,8 @@ struct ParsedTrace
     std::int64_t maxStep = 0;
 };
 
-Result<std::unique_ptr<ParsedTrace>> parseTraceForScaling(simdjson::padded_string text, const std::string& path);
+Result<std::unique_ptr<ParsedTrace>> parseTraceForScaling(
+    simdjson::padded_string text, const std::string& path);
 
 // Exact parse of a JSON integer token; false for anything else.
 bool parseIntegerToken(std::string_view token, std::int64_t& value);

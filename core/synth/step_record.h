@@ -10,22 +10,27 @@ namespace ks::core {
 // children ran); the KinetoEventWriter then formats them. Generic fields keep
 // the record small (80 bytes); their meaning per kind:
 //
-// | kind              | name          | tid             | id          | v0             | v1              | v2            | v3            |
+// | kind              | name          | tid             | id          | v0             | v1              | v2
+// | v3            |
 // |-------------------|---------------|-----------------|-------------|----------------|-----------------|---------------|---------------|
-// | CpuOp, UserAnnot. | name          | thread          | Ev Idx      | Record fn id   | Sequence number | collective Seq| -             |
-// | PythonFunction    | name          | thread          | Python id   | parent id      | Ev Idx          | -             | -             |
-// | Memory            | -             | thread          | -           | Bytes (+/-)    | Addr            | Total Alloc.  | Total Reserved|
-// | FlowStart/End     | -             | thread / stream | flow id     | on device? 0/1 | -               | -             | -             |
-// | Runtime           | runtime api   | thread          | correlation | -              | -               | -             | -             |
-// | Kernel            | kernel spec   | stream          | correlation | -              | -               | -             | -             |
-// | Memcpy, Memset    | -             | stream          | correlation | bytes          | -               | -             | -             |
-// | Sync              | -             | stream or -1    | correlation | wait_on_stream | wait corr. id   | event id      | -             |
-// | GpuUserAnnotation | name          | stream          | -           | -              | -               | -             | -             |
+// | CpuOp, UserAnnot. | name          | thread          | Ev Idx      | Record fn id   | Sequence number |
+// collective Seq| -             | | PythonFunction    | name          | thread          | Python id   |
+// parent id      | Ev Idx          | -             | -             | | Memory            | -             |
+// thread          | -           | Bytes (+/-)    | Addr            | Total Alloc.  | Total Reserved| |
+// FlowStart/End     | -             | thread / stream | flow id     | on device? 0/1 | -               | - |
+// -             | | Runtime           | runtime api   | thread          | correlation | -              | - |
+// -             | -             | | Kernel            | kernel spec   | stream          | correlation | - | -
+// | -             | -             | | Memcpy, Memset    | -             | stream          | correlation |
+// bytes          | -               | -             | -             | | Sync              | -             |
+// stream or -1    | correlation | wait_on_stream | wait corr. id   | event id      | -             | |
+// GpuUserAnnotation | name          | stream          | -           | -              | -               | - |
+// -             |
 //
 // `sub` is the Fwd thread id for ops, the FlowCategory for flows, the
 // MemcpyKind for copies and the SyncKind for syncs. `text` indexes extra
 // pre-rendered args (input shapes, collective parameters), -1 for none.
-enum class RecordKind : std::uint8_t {
+enum class RecordKind : std::uint8_t
+{
     CpuOp,
     UserAnnotation,
     PythonFunction,
@@ -40,9 +45,24 @@ enum class RecordKind : std::uint8_t {
     GpuUserAnnotation,
 };
 
-enum class FlowCategory : std::uint8_t { Ac2g, FwdBwd };
-enum class MemcpyKind : std::uint8_t { HtoD, DtoH, DtoD };
-enum class SyncKind : std::uint8_t { StreamSync, EventSync, ContextSync, StreamWaitEvent };
+enum class FlowCategory : std::uint8_t
+{
+    Ac2g,
+    FwdBwd
+};
+enum class MemcpyKind : std::uint8_t
+{
+    HtoD,
+    DtoH,
+    DtoD
+};
+enum class SyncKind : std::uint8_t
+{
+    StreamSync,
+    EventSync,
+    ContextSync,
+    StreamWaitEvent
+};
 
 struct StepRecord
 {

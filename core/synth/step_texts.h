@@ -13,7 +13,15 @@ struct SynthJobShape;
 // so even thousands of simulated ranks share one copy.
 struct StepTexts
 {
-    enum Linear { kQkv, kOutProj, kFc1, kFc2, kLmHead, kLinearCount };
+    enum Linear
+    {
+        kQkv,
+        kOutProj,
+        kFc1,
+        kFc2,
+        kLmHead,
+        kLinearCount
+    };
 
     std::vector<std::string> texts;
     int linear[kLinearCount] {};

@@ -7,12 +7,12 @@ namespace ks::core {
 
 namespace {
 
-constexpr std::int64_t kUs = 1000;
+    constexpr std::int64_t kUs = 1000;
 
-// The caching allocator reserves whole segments from the driver.
-constexpr std::int64_t kSegment = 20 * 1024 * 1024;
-constexpr std::uint64_t kHeapBase = 0x7f2a40000000ULL;
-constexpr std::uint64_t kHeapSpan = 1ULL << 36;
+    // The caching allocator reserves whole segments from the driver.
+    constexpr std::int64_t kSegment = 20 * 1024 * 1024;
+    constexpr std::uint64_t kHeapBase = 0x7f2a40000000ULL;
+    constexpr std::uint64_t kHeapSpan = 1ULL << 36;
 
 } // namespace
 
@@ -78,7 +78,8 @@ int TraceTimeline::openOp(HostThread t, RecordKind kind, std::uint32_t name, int
 void TraceTimeline::closeOp(int handle)
 {
     StepRecord& record = (*m_out)[static_cast<std::size_t>(handle)];
-    ThreadState& state = record.tid == m_layout.mainTid ? thread(HostThread::Main) : thread(HostThread::Backward);
+    ThreadState& state =
+        record.tid == m_layout.mainTid ? thread(HostThread::Main) : thread(HostThread::Backward);
     assert(!state.openOps.empty() && state.openOps.back() == handle);
     state.openOps.pop_back();
     state.now += m_rng->around(2500, 0.5);
@@ -218,8 +219,8 @@ void TraceTimeline::launchKernel(HostThread t, KernelId kernel, int stream, std:
     ac2g(t, launch, stream, start);
 }
 
-std::int64_t TraceTimeline::launchCollective(HostThread t, int stream, int text, std::int64_t readyFloor,
-    std::int64_t previousEnd, std::int64_t end)
+std::int64_t TraceTimeline::launchCollective(
+    HostThread t, int stream, int text, std::int64_t readyFloor, std::int64_t previousEnd, std::int64_t end)
 {
     const std::size_t call = runtime(t, RuntimeApi::LaunchKernel, m_rng->around(7 * kUs, 0.35));
     const StepRecord launch = (*m_out)[call];
@@ -244,7 +245,8 @@ void TraceTimeline::memcpy(HostThread t, MemcpyKind kind, int stream, std::int64
     const StepRecord launch = (*m_out)[call];
     const std::int64_t start = deviceStart(launch.ts, stream);
     // GB/s is bytes per ns; a fixed ~1.3 us per copy dominates small ones.
-    const auto dur = m_rng->around(1300 + static_cast<std::int64_t>(static_cast<double>(bytes) / gbPerSecond), 0.1);
+    const auto dur =
+        m_rng->around(1300 + static_cast<std::int64_t>(static_cast<double>(bytes) / gbPerSecond), 0.1);
     StepRecord& record = push(RecordKind::Memcpy);
     record.sub = static_cast<std::uint8_t>(kind);
     record.tid = stream;
@@ -327,8 +329,8 @@ void TraceTimeline::eventSynchronize(HostThread t, const EventMark& event)
 {
     ThreadState& state = thread(t);
     const std::int64_t callStart = state.now + 350;
-    const std::int64_t done
-        = std::max(callStart + m_rng->around(3 * kUs, 0.4), event.readyAt + m_rng->around(2 * kUs, 0.4));
+    const std::int64_t done =
+        std::max(callStart + m_rng->around(3 * kUs, 0.4), event.readyAt + m_rng->around(2 * kUs, 0.4));
     const std::size_t call = runtime(t, RuntimeApi::EventSynchronize, done - callStart);
     const StepRecord launch = (*m_out)[call];
     syncRecord(SyncKind::EventSync, -1, launch, &event);
@@ -340,8 +342,8 @@ void TraceTimeline::deviceSynchronize(HostThread t)
     ThreadState& state = thread(t);
     const std::int64_t callStart = state.now + 350;
     const std::int64_t idle = *std::max_element(m_streamFree.begin(), m_streamFree.end());
-    const std::int64_t done
-        = std::max(callStart + m_rng->around(4 * kUs, 0.4), idle + m_rng->around(3 * kUs, 0.4));
+    const std::int64_t done =
+        std::max(callStart + m_rng->around(4 * kUs, 0.4), idle + m_rng->around(3 * kUs, 0.4));
     const std::size_t call = runtime(t, RuntimeApi::DeviceSynchronize, done - callStart);
     const StepRecord launch = (*m_out)[call];
     syncRecord(SyncKind::ContextSync, -1, launch, nullptr);

@@ -26,7 +26,11 @@ struct RankLayout
     std::int32_t backwardTid = 0; // the autograd engine's device thread
 };
 
-enum class HostThread : std::uint8_t { Main, Backward };
+enum class HostThread : std::uint8_t
+{
+    Main,
+    Backward
+};
 
 // A cudaEventRecord: which stream, and when the GPU reaches it.
 struct EventMark
@@ -51,7 +55,9 @@ public:
     void attach(StepRecords& out, SynthRng& rng);
 
     std::int64_t now(HostThread thread) const { return m_threads[index(thread)].now; }
+
     void setNow(HostThread thread, std::int64_t ns) { m_threads[index(thread)].now = ns; }
+
     // CPU time spent in the current op.
     void work(HostThread thread, std::int64_t ns) { m_threads[index(thread)].now += ns; }
 
@@ -60,6 +66,7 @@ public:
     void closeOp(int handle);
     void setSequence(int handle, std::int64_t sequenceNumber, int fwdThreadId);
     void setCollectiveSeq(int handle, std::int64_t seq);
+
     const StepRecord& record(int handle) const { return (*m_out)[static_cast<std::size_t>(handle)]; }
 
     // python_function events on the main thread.
@@ -104,6 +111,7 @@ private:
         std::int64_t now = 0;
         std::vector<int> openOps; // handles, innermost last
     };
+
     struct GpuSpan
     {
         int stream = 0;
@@ -114,8 +122,11 @@ private:
     };
 
     static std::size_t index(HostThread thread) { return static_cast<std::size_t>(thread); }
+
     static std::size_t streamIndex(int stream);
+
     ThreadState& thread(HostThread t) { return m_threads[index(t)]; }
+
     StepRecord& push(RecordKind kind);
     std::int64_t currentExternalId(HostThread t) const;
     // A runtime call starting shortly after `now`, lasting `durNs`; returns its record's index.

@@ -7,19 +7,19 @@ namespace ks::core {
 
 namespace {
 
-struct LaunchConfig
-{
-    std::string_view name;
-    int registers;
-    int sharedMemory;
-    std::string_view blocksPerSm; // Kineto prints these floats with 6 decimals
-    std::string_view warpsPerSm;
-    std::array<int, 3> grid;
-    std::array<int, 3> block;
-    int occupancy;
-};
+    struct LaunchConfig
+    {
+        std::string_view name;
+        int registers;
+        int sharedMemory;
+        std::string_view blocksPerSm; // Kineto prints these floats with 6 decimals
+        std::string_view warpsPerSm;
+        std::array<int, 3> grid;
+        std::array<int, 3> block;
+        int occupancy;
+    };
 
-// clang-format off
+    // clang-format off
 constexpr std::array<LaunchConfig, static_cast<std::size_t>(KernelId::Count)> kKernels = {{
     {"ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", 238, 81920, "1.185185", "9.481481", {32, 16, 1}, {256, 1, 1}, 12},
     {"ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn", 234, 98304, "1.185185", "9.481481", {16, 32, 1}, {256, 1, 1}, 12},
@@ -61,35 +61,43 @@ constexpr std::array<RuntimeSpec, static_cast<std::size_t>(RuntimeApi::Count)> k
     {"cudaStreamIsCapturing", 317},
     {"cudaFuncSetAttribute", 239},
 }};
-// clang-format on
 
-std::string renderLaunchArgs(const LaunchConfig& config)
-{
-    auto triple = [](const std::array<int, 3>& v) {
-        return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
-    };
-    std::string text;
-    text += "\"registers per thread\": " + std::to_string(config.registers);
-    text += ",      \"shared memory\": " + std::to_string(config.sharedMemory);
-    text += ",      \"blocks per SM\": " + std::string(config.blocksPerSm);
-    text += ",      \"warps per SM\": " + std::string(config.warpsPerSm);
-    text += ",      \"grid\": " + triple(config.grid);
-    text += ",      \"block\": " + triple(config.block);
-    text += ",      \"est. achieved occupancy %\": " + std::to_string(config.occupancy);
-    return text;
-}
+    // clang-format on
 
-const std::array<KernelSpec, static_cast<std::size_t>(KernelId::Count)>& kernelSpecs()
-{
-    // Built once; thread-safe initialisation of a function-local static.
-    static const auto specs = [] {
-        std::array<KernelSpec, static_cast<std::size_t>(KernelId::Count)> out;
-        for (std::size_t i = 0; i < kKernels.size(); ++i)
-            out[i] = KernelSpec { kKernels[i].name, renderLaunchArgs(kKernels[i]) };
-        return out;
-    }();
-    return specs;
-}
+    std::string renderLaunchArgs(const LaunchConfig& config)
+    {
+        auto triple = [](const std::array<int, 3>& v) {
+            std::string text = "[";
+            text += std::to_string(v[0]);
+            text += ", ";
+            text += std::to_string(v[1]);
+            text += ", ";
+            text += std::to_string(v[2]);
+            text += ']';
+            return text;
+        };
+        std::string text;
+        text += "\"registers per thread\": " + std::to_string(config.registers);
+        text += ",      \"shared memory\": " + std::to_string(config.sharedMemory);
+        text += ",      \"blocks per SM\": " + std::string(config.blocksPerSm);
+        text += ",      \"warps per SM\": " + std::string(config.warpsPerSm);
+        text += ",      \"grid\": " + triple(config.grid);
+        text += ",      \"block\": " + triple(config.block);
+        text += ",      \"est. achieved occupancy %\": " + std::to_string(config.occupancy);
+        return text;
+    }
+
+    const std::array<KernelSpec, static_cast<std::size_t>(KernelId::Count)>& kernelSpecs()
+    {
+        // Built once; thread-safe initialisation of a function-local static.
+        static const auto specs = [] {
+            std::array<KernelSpec, static_cast<std::size_t>(KernelId::Count)> out;
+            for (std::size_t i = 0; i < kKernels.size(); ++i)
+                out[i] = KernelSpec { kKernels[i].name, renderLaunchArgs(kKernels[i]) };
+            return out;
+        }();
+        return specs;
+    }
 
 } // namespace
 

@@ -12,7 +12,8 @@ namespace ks::core {
 // configurations are those PyTorch 2.x / cuBLAS / FlashAttention / NCCL kernels
 // show in real Kineto traces, so kernel classification and name handling are
 // exercised on realistic (long, templated) strings.
-enum class KernelId : std::uint8_t {
+enum class KernelId : std::uint8_t
+{
     GemmForward,
     GemmDgrad,
     GemmWgrad,
@@ -51,7 +52,8 @@ struct KernelSpec
 
 const KernelSpec& kernelSpec(KernelId id);
 
-enum class RuntimeApi : std::uint8_t {
+enum class RuntimeApi : std::uint8_t
+{
     LaunchKernel,
     MemcpyAsync,
     MemsetAsync,
@@ -80,7 +82,9 @@ class NameTable
 {
 public:
     std::uint32_t intern(std::string_view name);
+
     std::string_view at(std::uint32_t index) const { return m_names[index]; }
+
     std::size_t size() const { return m_names.size(); }
 
 private:

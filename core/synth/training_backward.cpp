@@ -8,14 +8,14 @@ namespace ks::core {
 
 namespace {
 
-constexpr std::int64_t T = SynthJobShape::kTokens;
-constexpr std::int64_t H = SynthJobShape::kHidden;
-constexpr std::int64_t V = SynthJobShape::kVocab;
-constexpr std::int64_t kHalf = 2;
-constexpr int kCompute = RankLayout::kComputeStream;
-constexpr int kComm = RankLayout::kCommStream;
-constexpr HostThread kBw = HostThread::Backward;
-constexpr HostThread kMain = HostThread::Main;
+    constexpr std::int64_t T = SynthJobShape::kTokens;
+    constexpr std::int64_t H = SynthJobShape::kHidden;
+    constexpr std::int64_t V = SynthJobShape::kVocab;
+    constexpr std::int64_t kHalf = 2;
+    constexpr int kCompute = RankLayout::kComputeStream;
+    constexpr int kComm = RankLayout::kCommStream;
+    constexpr HostThread kBw = HostThread::Backward;
+    constexpr HostThread kMain = HostThread::Main;
 
 } // namespace
 
@@ -173,6 +173,7 @@ void TrainingStepSimulator::backwardSimple(const SavedNode& node)
         double kernelUs;
         std::int64_t gradBytes;
     };
+
     Step step {};
     switch (node.kind) {
     case NodeKind::Split:
@@ -224,7 +225,8 @@ void TrainingStepSimulator::backwardEmbedding()
 void TrainingStepSimulator::accumulateGrad(int parameters)
 {
     for (int i = 0; i < parameters; ++i) {
-        const int evaluate = open(kBw, "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad");
+        const int evaluate =
+            open(kBw, "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad");
         const int accumulate = open(kBw, "torch::autograd::AccumulateGrad");
         const int detach = open(kBw, "aten::detach");
         leaf(kBw, "detach", us(1.5));
@@ -234,7 +236,8 @@ void TrainingStepSimulator::accumulateGrad(int parameters)
     }
 }
 
-void TrainingStepSimulator::allReduce(int k, const std::int64_t* collectiveEnds, std::vector<std::int64_t>& arrivals)
+void TrainingStepSimulator::allReduce(
+    int k, const std::int64_t* collectiveEnds, std::vector<std::int64_t>& arrivals)
 {
     const auto index = static_cast<std::size_t>(k);
     const int c10d = open(kBw, "c10d::allreduce_");
@@ -255,7 +258,8 @@ void TrainingStepSimulator::allReduce(int k, const std::int64_t* collectiveEnds,
         previousEnd = k == 0 ? m_lastCollectiveEnd : collectiveEnds[index - 1];
         end = collectiveEnds[index];
     }
-    arrivals[index] = m_timeline.launchCollective(kBw, kComm, m_texts.commKernel[index], gradsReady.readyAt, previousEnd, end);
+    arrivals[index] = m_timeline.launchCollective(
+        kBw, kComm, m_texts.commKernel[index], gradsReady.readyAt, previousEnd, end);
     const StepRecord& label = m_timeline.record(annotation);
     m_timeline.closeGpuSpan(span, label.name, label.externalId);
     m_commDone = m_timeline.recordEvent(kBw, kComm); // the work's end event
@@ -271,7 +275,8 @@ void TrainingStepSimulator::finalizeBackward(std::int64_t lastCollectiveEnd)
     commDone.readyAt = lastCollectiveEnd;
     m_lastCollectiveEnd = lastCollectiveEnd;
 
-    const int finalize = m_timeline.openOp(kBw, RecordKind::UserAnnotation, name("torch.distributed.ddp.reducer::finalize_backward"));
+    const int finalize = m_timeline.openOp(
+        kBw, RecordKind::UserAnnotation, name("torch.distributed.ddp.reducer::finalize_backward"));
     m_timeline.streamWaitEvent(kBw, kCompute, commDone);
     for (int k = 0; k < m_shape.collectivesPerStep(); ++k) {
         const int bucket = open(kBw, "torch.distributed.ddp.reducer::copy_bucket_to_grad");

@@ -6,25 +6,25 @@ namespace ks::core {
 
 namespace {
 
-constexpr std::int64_t kUs = 1000;
-constexpr std::int64_t T = SynthJobShape::kTokens;
-constexpr std::int64_t H = SynthJobShape::kHidden;
-constexpr std::int64_t V = SynthJobShape::kVocab;
-constexpr std::int64_t kHalf = 2; // bytes per fp16 activation element
-constexpr int kCompute = RankLayout::kComputeStream;
-constexpr int kCopy = RankLayout::kCopyStream;
+    constexpr std::int64_t kUs = 1000;
+    constexpr std::int64_t T = SynthJobShape::kTokens;
+    constexpr std::int64_t H = SynthJobShape::kHidden;
+    constexpr std::int64_t V = SynthJobShape::kVocab;
+    constexpr std::int64_t kHalf = 2; // bytes per fp16 activation element
+    constexpr int kCompute = RankLayout::kComputeStream;
+    constexpr int kCopy = RankLayout::kCopyStream;
 
-RankLayout makeLayout(std::uint64_t seed, int rank)
-{
-    RankLayout layout;
-    layout.rank = rank;
-    layout.device = rank % 8; // eight GPUs per node
-    const std::uint64_t h = mixSeed(seed, 0x9e1d, static_cast<std::uint64_t>(rank));
-    layout.pid = static_cast<std::int32_t>(100000 + h % 3000000);
-    layout.mainTid = layout.pid;
-    layout.backwardTid = layout.pid + 1000 + static_cast<std::int32_t>((h >> 32) % 90000);
-    return layout;
-}
+    RankLayout makeLayout(std::uint64_t seed, int rank)
+    {
+        RankLayout layout;
+        layout.rank = rank;
+        layout.device = rank % 8; // eight GPUs per node
+        const std::uint64_t h = mixSeed(seed, 0x9e1d, static_cast<std::uint64_t>(rank));
+        layout.pid = static_cast<std::int32_t>(100000 + h % 3000000);
+        layout.mainTid = layout.pid;
+        layout.backwardTid = layout.pid + 1000 + static_cast<std::int32_t>((h >> 32) % 90000);
+        return layout;
+    }
 
 } // namespace
 
@@ -77,7 +77,8 @@ TrainingStepSimulator::ForwardOp TrainingStepSimulator::openForward(std::string_
     return result;
 }
 
-void TrainingStepSimulator::save(NodeKind kind, int group, const ForwardOp& op, std::int64_t bytes, std::int64_t gemmUs)
+void TrainingStepSimulator::save(
+    NodeKind kind, int group, const ForwardOp& op, std::int64_t bytes, std::int64_t gemmUs)
 {
     const std::uint64_t addr = bytes > 0 ? m_timeline.allocate(HostThread::Main, bytes) : 0;
     m_saved.push_back(SavedNode { kind, group, op.sequence, op.flowId, addr, bytes, gemmUs });
@@ -116,7 +117,8 @@ void TrainingStepSimulator::pythonClose(int handle)
 void TrainingStepSimulator::runForwardBackward(
     int step, const std::int64_t* collectiveEnds, StepRecords& out, std::vector<std::int64_t>& arrivals)
 {
-    SynthRng rng(mixSeed(m_shape.seed, static_cast<std::uint64_t>(m_layout.rank), static_cast<std::uint64_t>(step), 1));
+    SynthRng rng(mixSeed(
+        m_shape.seed, static_cast<std::uint64_t>(m_layout.rank), static_cast<std::uint64_t>(step), 1));
     m_rng = &rng;
     m_timeline.attach(out, rng);
     m_timeline.setNow(HostThread::Main, m_nextStepStart);
@@ -134,7 +136,8 @@ void TrainingStepSimulator::runForwardBackward(
 
 void TrainingStepSimulator::runOptimizer(int step, std::int64_t lastCollectiveEnd, StepRecords& out)
 {
-    SynthRng rng(mixSeed(m_shape.seed, static_cast<std::uint64_t>(m_layout.rank), static_cast<std::uint64_t>(step), 2));
+    SynthRng rng(mixSeed(
+        m_shape.seed, static_cast<std::uint64_t>(m_layout.rank), static_cast<std::uint64_t>(step), 2));
     m_rng = &rng;
     m_timeline.attach(out, rng);
     finalizeBackward(lastCollectiveEnd);
@@ -228,20 +231,21 @@ void TrainingStepSimulator::forwardBlock(int layer)
     const int block = pythonOpen("nn.Module: Block_" + index);
     forwardLayerNorm(group, "nn.Module: LayerNorm_" + std::to_string(2 * layer));
     const int attention = pythonOpen("nn.Module: CausalSelfAttention_" + index);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer), StepTexts::kQkv,
-        T * 3 * H * kHalf, 90);
+    forwardLinear(
+        group, "nn.Module: Linear_" + std::to_string(4 * layer), StepTexts::kQkv, T * 3 * H * kHalf, 90);
     forwardAttentionCore(group);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 1), StepTexts::kOutProj, T * H * kHalf, 32);
+    forwardLinear(
+        group, "nn.Module: Linear_" + std::to_string(4 * layer + 1), StepTexts::kOutProj, T * H * kHalf, 32);
     forwardElementwise(group, NodeKind::Dropout);
     pythonClose(attention);
     forwardElementwise(group, NodeKind::Add);
     forwardLayerNorm(group, "nn.Module: LayerNorm_" + std::to_string(2 * layer + 1));
     const int mlp = pythonOpen("nn.Module: MLP_" + index);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 2), StepTexts::kFc1,
-        T * 4 * H * kHalf, 120);
+    forwardLinear(
+        group, "nn.Module: Linear_" + std::to_string(4 * layer + 2), StepTexts::kFc1, T * 4 * H * kHalf, 120);
     forwardElementwise(group, NodeKind::Gelu);
-    forwardLinear(group, "nn.Module: Linear_" + std::to_string(4 * layer + 3), StepTexts::kFc2,
-        T * H * kHalf, 120);
+    forwardLinear(
+        group, "nn.Module: Linear_" + std::to_string(4 * layer + 3), StepTexts::kFc2, T * H * kHalf, 120);
     forwardElementwise(group, NodeKind::Dropout);
     pythonClose(mlp);
     forwardElementwise(group, NodeKind::Add);
@@ -336,7 +340,8 @@ void TrainingStepSimulator::forwardElementwise(int group, NodeKind kind)
         return;
     }
     const bool gelu = kind == NodeKind::Gelu;
-    const ForwardOp op = openForward(gelu ? "aten::gelu" : "aten::add", gelu ? m_texts.wideActivation : m_texts.activation);
+    const ForwardOp op =
+        openForward(gelu ? "aten::gelu" : "aten::add", gelu ? m_texts.wideActivation : m_texts.activation);
     m_timeline.launchKernel(main, gelu ? KernelId::Gelu : KernelId::Add, kCompute, us(gelu ? 14 : 7));
     m_timeline.closeOp(op.handle);
     save(kind, group, op, gelu ? T * 4 * H * kHalf : T * H * kHalf);

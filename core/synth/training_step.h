@@ -29,6 +29,7 @@ struct SynthJobShape
 
     // One DDP bucket per layer, plus the head (final norm + lm head) and the embeddings.
     int collectivesPerStep() const { return layers + 2; }
+
     // Gradient elements all-reduced by collective k of a step (backward order).
     std::int64_t collectiveElements(int k) const;
 };
@@ -46,20 +47,25 @@ public:
     TrainingStepSimulator(const SynthJobShape& shape, int rank, const StepTexts& texts);
 
     const RankLayout& layout() const { return m_layout; }
+
     const NameTable& names() const { return m_names; }
+
     const std::vector<std::string>& texts() const { return m_texts.texts; }
+
     std::int64_t profilerStart() const { return m_profilerStart; }
+
     std::int64_t nextStepStart() const { return m_nextStepStart; }
 
     // `collectiveEnds`: when each of this step's collectives ends (all ranks
     // agree), or nullptr while planning. `arrivals` receives, per collective,
     // when this rank's NCCL kernel could start.
-    void runForwardBackward(int step, const std::int64_t* collectiveEnds, StepRecords& out,
-        std::vector<std::int64_t>& arrivals);
+    void runForwardBackward(
+        int step, const std::int64_t* collectiveEnds, StepRecords& out, std::vector<std::int64_t>& arrivals);
     void runOptimizer(int step, std::int64_t lastCollectiveEnd, StepRecords& out);
 
 private:
-    enum class NodeKind : std::uint8_t {
+    enum class NodeKind : std::uint8_t
+    {
         Embedding,
         LayerNorm,
         Addmm,
@@ -73,6 +79,7 @@ private:
         LogSoftmax,
         NllLoss,
     };
+
     // A forward op that created an autograd node; backward replays these in reverse.
     struct SavedNode
     {
@@ -84,6 +91,7 @@ private:
         std::int64_t bytes;
         std::int64_t gemmUs; // forward GEMM time, for Addmm / Mm
     };
+
     struct ForwardOp
     {
         int handle;
@@ -109,8 +117,8 @@ private:
     void zeroGrad();
     void forward();
     void forwardBlock(int layer);
-    void forwardLinear(
-        int group, std::string_view module, StepTexts::Linear which, std::int64_t outBytes, std::int64_t gemmUs);
+    void forwardLinear(int group, std::string_view module, StepTexts::Linear which, std::int64_t outBytes,
+        std::int64_t gemmUs);
     void forwardLayerNorm(int group, std::string_view module);
     void forwardAttentionCore(int group);
     void forwardElementwise(int group, NodeKind kind);
@@ -156,7 +164,6 @@ private:
     int m_backwardSpan = -1;
     int m_trainPython = -1;
     int m_backwardPython = -1;
-
 };
 
 } // namespace ks::core
