@@ -14,7 +14,7 @@ shared="$here/../../shared/traces"
 [ -f "$data/synth-150/rank-0.pt.trace.json.gz" ] || "$cli" synth --ranks 1 --size-mb 150 --gzip --seed 7 --out "$data/synth-150" >/dev/null
 inputs=("$data/synth-150/rank-0.pt.trace.json.gz")
 if [ -d "$shared" ]; then
-    [ -f "$data/scaled-control/scaled.json.gz" ] || {
+    [ -f "$data/scaled-control/control.x40.pt.trace.json.gz" ] || {
         mkdir -p "$data/scaled-control"
         "$cli" synth --from "$shared/diff_control/control.json.gz" --copies 40 --gzip --out "$data/scaled-control" >/dev/null
     }

@@ -264,8 +264,11 @@ Result<FrameSet> buildFrames(const TraceSet& traces, const AnalysisOptions& opti
         frame.rank = trace->rank;
         frame.trace = trace;
         frame.rows = selectRows(*trace, compat);
-        frame.floatTimestamps = trace->counts.fractionalTimestamps || trace->counts.eventWithoutTimestamp;
-        frame.floatDurations = frame.floatTimestamps || trace->counts.fractionalDurations;
+        // pandas column types: a NaN makes a column float; HTA's ns rounding
+        // (Q1) leaves ts integral but dur float.
+        const bool rounded = trace->counts.fractionalTimestamps || trace->counts.eventWithoutTimestamp;
+        frame.floatTimestamps = trace->counts.eventWithoutTimestamp;
+        frame.floatDurations = rounded || trace->counts.fractionalDurations || trace->counts.eventWithoutDuration;
         if (compat && frame.rows.empty())
             continue; // HTA removes ranks without rows
         linkCorrelations(frame);

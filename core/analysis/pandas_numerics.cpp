@@ -23,8 +23,11 @@ double quantileSorted(const std::vector<double>& sorted, double p)
     const auto lower = static_cast<std::size_t>(std::floor(position));
     const std::size_t upper = std::min(lower + 1, sorted.size() - 1);
     const double fraction = position - static_cast<double>(lower);
-    // numpy's linear method: a + (b - a) * fraction
-    return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction;
+    // numpy's _lerp: a + (b - a) * t, computed from the upper end when t >= 0.5
+    const double a = sorted[lower];
+    const double b = sorted[upper];
+    const double diff = b - a;
+    return fraction >= 0.5 ? b - diff * (1.0 - fraction) : a + diff * fraction;
 }
 
 double pairwiseSum(const std::vector<double>& values)
@@ -59,14 +62,18 @@ double pairwiseSum(const std::vector<double>& values)
 
 std::optional<double> sampleStd(const std::vector<double>& values)
 {
+    // pandas computes std through bottleneck's nanstd: two passes with plain
+    // running sums (not numpy's pairwise sum).
     if (values.size() < 2)
         return std::nullopt;
-    const double mean = pairwiseSum(values) / static_cast<double>(values.size());
-    std::vector<double> squares;
-    squares.reserve(values.size());
+    double sum = 0.0;
     for (double v : values)
-        squares.push_back((v - mean) * (v - mean));
-    return std::sqrt(pairwiseSum(squares) / static_cast<double>(values.size() - 1));
+        sum += v;
+    const double mean = sum / static_cast<double>(values.size());
+    double squares = 0.0;
+    for (double v : values)
+        squares += (v - mean) * (v - mean);
+    return std::sqrt(squares / static_cast<double>(values.size() - 1));
 }
 
 Describe describe(std::vector<double> values)

@@ -128,6 +128,7 @@ void RankBuilder::add(const RawEvent& e)
     counts.fractionalTimestamps = counts.fractionalTimestamps || e.tsFractional;
     counts.fractionalDurations = counts.fractionalDurations || e.durFractional;
     counts.eventWithoutTimestamp = counts.eventWithoutTimestamp || !e.tsNs;
+    counts.eventWithoutDuration = counts.eventWithoutDuration || !e.durNs;
     if (!e.wrongTypeField.empty())
         m_trace.diagnostics.add(DiagnosticKind::WrongFieldType,
             "field '" + std::string(e.wrongTypeField) + "' has the wrong type in " + describe(e),

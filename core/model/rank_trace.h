@@ -37,6 +37,7 @@ struct ReadCounts
     bool fractionalTimestamps = false;
     bool fractionalDurations = false;
     bool eventWithoutTimestamp = false; // any traceEvents element without ts (pandas: NaN -> float)
+    bool eventWithoutDuration = false;  // any element without dur (metadata, instants, flows): dur is float in pandas
 };
 
 // One rank's trace, immutable once built and shared read-only across threads.
