@@ -36,7 +36,9 @@ std::string launch(const std::string& name, std::int64_t ts, std::int64_t dur, i
 
 std::string kernel(std::int64_t ts, std::int64_t dur, int stream, int correlation, const std::string& cat = "kernel")
 {
-    return slice(cat, "k" + std::to_string(correlation), ts, dur, stream,
+    std::string name = "k";
+    name += std::to_string(correlation); // "k" + to_string trips GCC 12's -Wrestrict false positive
+    return slice(cat, name, ts, dur, stream,
         R"({"stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation) + "}");
 }
 
