@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace ks::app {
+
+// What `kinetoscope [options] PATH…` asked for.
+struct GuiOptions
+{
+    QStringList paths; // files and folders to open, as one trace set
+    QString screenshotPath; // hidden: grab the window to this PNG once loading ends, then quit
+    int screenshotAfterMs = -1; // hidden: grab after this delay instead of when loading ends
+    QSize windowSize; // hidden: initial window size (for reproducible screenshots)
+};
+
+// Parses the arguments (argv including the program name). Exits the process for
+// --help and --version, like every command-line tool; returns false and sets
+// `error` on bad input.
+bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QString& error);
+
+} // namespace ks::app

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "core/io/trace_set_loader.h"
+#include "core/model/trace_set.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+#include <memory>
+
+template <typename T>
+class QFutureWatcher;
+
+namespace ks::app {
+
+using TraceSetPtr = std::shared_ptr<const ks::core::TraceSet>;
+
+// A snapshot of a running load, for the progress bar.
+struct LoadStatus
+{
+    QStringList paths;
+    QString stage; // "reading", "parsing", ... as the core names it
+    quint64 bytesDone = 0; // bytes read from disk (compressed bytes for .gz)
+    quint64 bytesTotal = 0; // 0 while unknown
+    int ranksDone = 0;
+    int ranksTotal = 0;
+    qint64 elapsedMs = 0;
+    qint64 remainingMs = -1; // -1 while it cannot be estimated yet
+
+    // Fraction of bytes done, or -1 when the total is unknown.
+    double fraction() const;
+};
+
+struct LoadOutcome;
+class LoadProgressState;
+
+// Loads trace sets off the GUI thread: QtConcurrent::run with a QPromise, watched
+// by a QFutureWatcher. The core sees only a ProgressSink and a CancelToken; ranks
+// load in parallel on a private thread pool. Every start() begins a new generation:
+// a load that was cancelled or replaced may still be finishing in the background,
+// and its result is dropped on arrival, so the window never waits for it.
+class LoadController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit LoadController(QObject* parent = nullptr);
+    ~LoadController() override;
+
+    // Starts loading; a load already running is cancelled and forgotten.
+    void start(const QStringList& paths);
+    // Cancels the running load. Returns at once: the window is usable again
+    // right away even if the core takes a moment to notice.
+    void cancel();
+
+    bool isLoading() const;
+    LoadStatus status() const;
+
+    void setLoadOptions(const core::LoadOptions& options) { m_options = options; }
+
+    // How many ranks load at once (default: QThread::idealThreadCount()).
+    void setMaxParallelRanks(int ranks) { m_maxParallelRanks = ranks; }
+
+signals:
+    void loadStarted(const QStringList& paths);
+    void progressChanged(const ks::app::LoadStatus& status);
+    // The set may hold failures beside the ranks that loaded.
+    void loadFinished(ks::app::TraceSetPtr set, const QStringList& paths, qint64 elapsedMs);
+    void loadFailed(const QString& message, const QStringList& paths);
+    void loadCancelled(const QStringList& paths);
+    void loadingChanged(bool loading);
+
+private:
+    struct Job;
+
+    void onJobFinished(int generation);
+    void abandonCurrentJob();
+    void emitProgress();
+
+    core::LoadOptions m_options;
+    int m_maxParallelRanks = 0;
+    int m_generation = 0;
+    std::unique_ptr<Job> m_job;
+    QTimer m_tick; // refreshes elapsed time and progress between core reports
+};
+
+} // namespace ks::app
+
+Q_DECLARE_METATYPE(ks::app::LoadStatus)
+Q_DECLARE_METATYPE(ks::app::TraceSetPtr)

@@ -1,0 +1,59 @@
+#include "app/gui/command_line.h"
+#include "app/gui/main_window.h"
+
+#include <QApplication>
+#include <QIcon>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+// Hidden --screenshot: grab the window once the load ended (or at once when
+// nothing is loading), then quit. Used for the README and to review the UI
+// headless under xvfb.
+void scheduleScreenshot(ks::app::MainWindow* window, const QString& path, int afterMs)
+{
+    auto grab = [window, path, afterMs] {
+        // Let the layout settle and pending paints happen before grabbing.
+        QTimer::singleShot(afterMs >= 0 ? afterMs : 400, window, [window, path] {
+            const bool saved = window->grab().save(path, "PNG");
+            if (!saved)
+                std::fprintf(stderr, "kinetoscope: could not write %s\n", qPrintable(path));
+            QCoreApplication::exit(saved ? 0 : 1);
+        });
+    };
+    if (window->isLoading() && afterMs < 0)
+        QObject::connect(window, &ks::app::MainWindow::loadEnded, window, grab, Qt::SingleShotConnection);
+    else
+        grab();
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("kinetoscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(KS_VERSION));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Kinetoscope"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.kinetoscope.Kinetoscope"));
+    QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/kinetoscope/icons/kinetoscope.svg")));
+
+    ks::app::GuiOptions options;
+    QString error;
+    if (!ks::app::parseGuiCommandLine(QCoreApplication::arguments(), options, error)) {
+        std::fprintf(stderr, "kinetoscope: %s\n", qPrintable(error));
+        return 2;
+    }
+
+    ks::app::MainWindow window;
+    if (options.windowSize.isValid())
+        window.resize(options.windowSize);
+    window.show();
+    window.openPaths(options.paths);
+    if (!options.screenshotPath.isEmpty())
+        scheduleScreenshot(&window, options.screenshotPath, options.screenshotAfterMs);
+    return QApplication::exec();
+}

@@ -1,0 +1,350 @@
+#include "app/gui/main_window.h"
+
+#include "app/gui/load_progress_bar.h"
+#include "app/gui/recent_files.h"
+#include "app/gui/shortcuts_dialog.h"
+#include "app/gui/welcome_page.h"
+#include "widgets/common/diagnostics_panel.h"
+#include "widgets/common/format.h"
+#include "widgets/common/message_bar.h"
+#include "widgets/common/trace_set_summary_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace ks::app {
+
+namespace {
+
+    constexpr int kStateVersion = 1;
+    const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+    const QString kStateKey = QStringLiteral("mainWindow/state");
+    const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
+
+    // The local files and folders of a drag, in the order given.
+    QStringList localPaths(const QMimeData* mime)
+    {
+        QStringList paths;
+        if (!mime || !mime->hasUrls())
+            return paths;
+        for (const QUrl& url : mime->urls()) {
+            if (url.isLocalFile() && QFileInfo::exists(url.toLocalFile()))
+                paths.append(url.toLocalFile());
+        }
+        return paths;
+    }
+
+    // The platform's keys for a standard action, or the usual Linux key where the
+// platform theme binds none (Quit and FullScreen are unbound without a desktop theme).
+QList<QKeySequence> standardKeys(QKeySequence::StandardKey key, const QKeySequence& fallback)
+{
+    QList<QKeySequence> keys = QKeySequence::keyBindings(key);
+    if (keys.isEmpty())
+        keys.append(fallback);
+    return keys;
+}
+
+QAction* makeAction(QObject* parent, QStyle::StandardPixmap icon, const QString& text, const QString& tip)
+    {
+        auto* action = new QAction(QApplication::style()->standardIcon(icon), text, parent);
+        action->setStatusTip(tip);
+        return action;
+    }
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_loader(new LoadController(this))
+    , m_recent(new RecentFiles(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    setupActions();
+    setupCentralWidget();
+    setupDocks();
+    setupMenus();
+    setupConnections();
+    m_defaultState = saveState(kStateVersion);
+    restoreSettings();
+    rebuildRecentMenu();
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setupActions()
+{
+    m_openFileAction = makeAction(this, QStyle::SP_DialogOpenButton, tr("&Open File…"),
+        tr("Open one or more trace files (.json, .json.gz)"));
+    m_openFileAction->setShortcut(QKeySequence::Open);
+    m_openFolderAction = makeAction(
+        this, QStyle::SP_DirOpenIcon, tr("Open &Folder…"), tr("Open a folder with one trace file per rank"));
+    m_openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_reloadAction =
+        makeAction(this, QStyle::SP_BrowserReload, tr("&Reload"), tr("Load the open trace again from disk"));
+    m_reloadAction->setShortcut(QKeySequence::Refresh);
+    m_closeAction =
+        makeAction(this, QStyle::SP_DialogCloseButton, tr("&Close Trace"), tr("Close the open trace"));
+    m_closeAction->setShortcut(QKeySequence::Close);
+    m_cancelAction =
+        makeAction(this, QStyle::SP_BrowserStop, tr("C&ancel Loading"), tr("Stop the running load"));
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_quitAction = makeAction(this, QStyle::SP_DialogCloseButton, tr("&Quit"), tr("Quit Kinetoscope"));
+    m_quitAction->setShortcuts(standardKeys(QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q)));
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    m_clearRecentAction = new QAction(tr("Clear &Recent"), this);
+
+    m_fullScreenAction = new QAction(tr("&Full Screen"), this);
+    m_fullScreenAction->setShortcuts(standardKeys(QKeySequence::FullScreen, QKeySequence(Qt::Key_F11)));
+    m_fullScreenAction->setCheckable(true);
+    m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
+    m_resetLayoutAction->setStatusTip(tr("Put the panels back where they were at first start"));
+
+    m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
+    m_shortcutsAction->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_Slash), QKeySequence(Qt::Key_F1) });
+    m_aboutAction = new QAction(tr("&About Kinetoscope"), this);
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    m_aboutQtAction = new QAction(tr("About &Qt"), this);
+    m_aboutQtAction->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::setupMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openFileAction);
+    file->addAction(m_openFolderAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addSeparator();
+    file->addAction(m_reloadAction);
+    file->addAction(m_closeAction);
+    file->addAction(m_cancelAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(m_showDiagnosticsAction);
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_fullScreenAction);
+    m_viewMenu->addAction(m_resetLayoutAction);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_shortcutsAction);
+    help->addSeparator();
+    help->addAction(m_aboutAction);
+    help->addAction(m_aboutQtAction);
+}
+
+void MainWindow::setupCentralWidget()
+{
+    m_messages = new widgets::MessageBar(this);
+    m_progress = new LoadProgressBar(this);
+    m_welcome = new WelcomePage(m_openFileAction, m_openFolderAction, this);
+    m_summary = new widgets::TraceSetSummaryView(this);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_welcome);
+    m_pages->addWidget(m_summary);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* bars = new QVBoxLayout;
+    bars->setContentsMargins(8, 6, 8, 0);
+    bars->setSpacing(6);
+    bars->addWidget(m_messages);
+    bars->addWidget(m_progress);
+    layout->addLayout(bars);
+    layout->addWidget(m_pages, 1);
+    setCentralWidget(central);
+
+    m_statusSummary = new QLabel(this);
+    m_statusSummary->setObjectName(QStringLiteral("statusSummary"));
+    statusBar()->addPermanentWidget(m_statusSummary);
+}
+
+void MainWindow::setupDocks()
+{
+    m_diagnostics = new widgets::DiagnosticsPanel(this);
+    m_diagnosticsDock = new QDockWidget(tr("Import Diagnostics"), this);
+    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
+    m_diagnosticsDock->setWidget(m_diagnostics);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
+    resizeDocks({ m_diagnosticsDock }, { 170 }, Qt::Vertical);
+    m_showDiagnosticsAction = m_diagnosticsDock->toggleViewAction();
+    m_showDiagnosticsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_showDiagnosticsAction->setStatusTip(tr("Show or hide what the importer found in each rank"));
+}
+
+void MainWindow::setupConnections()
+{
+    connect(m_openFileAction, &QAction::triggered, this, &MainWindow::openFileDialog);
+    connect(m_openFolderAction, &QAction::triggered, this, &MainWindow::openFolderDialog);
+    connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reload);
+    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeTrace);
+    connect(m_cancelAction, &QAction::triggered, m_loader, &LoadController::cancel);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+    connect(m_clearRecentAction, &QAction::triggered, m_recent, &RecentFiles::clear);
+    connect(m_fullScreenAction, &QAction::toggled, this, [this](bool on) {
+        setWindowState(on ? windowState() | Qt::WindowFullScreen : windowState() & ~Qt::WindowFullScreen);
+    });
+    connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+    connect(m_shortcutsAction, &QAction::triggered, this, &MainWindow::showShortcuts);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(m_aboutQtAction, &QAction::triggered, qApp, &QApplication::aboutQt);
+
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
+    connect(m_welcome, &WelcomePage::recentActivated, this, &MainWindow::openPaths);
+    connect(m_progress, &LoadProgressBar::cancelRequested, m_loader, &LoadController::cancel);
+
+    connect(m_loader, &LoadController::loadStarted, this, &MainWindow::onLoadStarted);
+    connect(m_loader, &LoadController::progressChanged, m_progress, &LoadProgressBar::setStatus);
+    connect(m_loader, &LoadController::loadFinished, this, &MainWindow::onLoadFinished);
+    connect(m_loader, &LoadController::loadFailed, this, &MainWindow::onLoadFailed);
+    connect(m_loader, &LoadController::loadCancelled, this, &MainWindow::onLoadCancelled);
+    connect(m_loader, &LoadController::loadingChanged, this, &MainWindow::onLoadingChanged);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState(kStateVersion));
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState, kStateVersion);
+    m_diagnosticsDock->show();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_loader->cancel();
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!localPaths(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event)
+{
+    if (!localPaths(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList paths = localPaths(event->mimeData());
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openPaths(paths);
+}
+
+QString MainWindow::startDirectory() const
+{
+    if (!m_paths.isEmpty())
+        return QFileInfo(m_paths.front()).absolutePath();
+    return QSettings().value(kLastDirKey, QDir::homePath()).toString();
+}
+
+void MainWindow::rememberDirectory(const QString& path)
+{
+    QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
+}
+
+void MainWindow::openFileDialog()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace Files"), startDirectory(),
+        tr("Kineto traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    rememberDirectory(files.front());
+    openPaths(files);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Trace Folder"), startDirectory());
+    if (folder.isEmpty())
+        return;
+    rememberDirectory(folder);
+    openPaths({ folder });
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QList<QStringList> entries = m_recent->entries();
+    for (int i = 0; i < entries.size(); ++i) {
+        const QStringList paths = entries[i];
+        // &1 … &9, then &0: each entry is one keystroke away once the menu is open.
+        const QString label = i < 10
+            ? QStringLiteral("&%1  %2").arg((i + 1) % 10).arg(widgets::displayNames(paths))
+            : widgets::displayNames(paths);
+        QAction* action = m_recentMenu->addAction(label);
+        action->setToolTip(QDir::toNativeSeparators(paths.join(QChar(u'\n'))));
+        action->setStatusTip(QDir::toNativeSeparators(paths.join(QStringLiteral(", "))));
+        connect(action, &QAction::triggered, this, [this, paths] { openPaths(paths); });
+    }
+    if (!entries.isEmpty())
+        m_recentMenu->addSeparator();
+    m_recentMenu->addAction(m_clearRecentAction);
+    m_recentMenu->setToolTipsVisible(true);
+    m_clearRecentAction->setEnabled(!entries.isEmpty());
+    m_welcome->setRecent(entries);
+}
+
+void MainWindow::showShortcuts()
+{
+    if (!m_shortcutsDialog) {
+        m_shortcutsDialog = new ShortcutsDialog(menuBar(), this);
+        m_shortcutsDialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_shortcutsDialog->show();
+    m_shortcutsDialog->raise();
+    m_shortcutsDialog->activateWindow();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Kinetoscope"),
+        tr("<h3>Kinetoscope %1</h3>"
+           "<p>A fast desktop viewer for PyTorch profiler (Kineto) traces: one file per rank, "
+           "a folder per job, any size.</p>"
+           "<p>Built with Qt %2.</p>")
+            .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+} // namespace ks::app

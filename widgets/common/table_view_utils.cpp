@@ -1,0 +1,81 @@
+#include "widgets/common/table_view_utils.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QStringList>
+#include <QTableView>
+
+#include <algorithm>
+
+namespace ks::widgets {
+
+void setupTableView(QTableView* view)
+{
+    view->setSortingEnabled(true);
+    view->setAlternatingRowColors(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    view->verticalHeader()->setVisible(false);
+    // Rows as tall as the text, not the style's default (tables here can be long).
+    const int rowHeight = view->fontMetrics().height() + 6;
+    view->verticalHeader()->setDefaultSectionSize(rowHeight);
+    view->verticalHeader()->setMinimumSectionSize(rowHeight);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    view->horizontalHeader()->setSortIndicatorShown(true);
+}
+
+QString selectedRowsAsTsv(const QAbstractItemView* view)
+{
+    const QAbstractItemModel* model = view->model();
+    if (!model)
+        return {};
+    QList<int> rows;
+    if (view->selectionModel()) {
+        for (const QModelIndex& index : view->selectionModel()->selectedRows())
+            rows.append(index.row());
+    }
+    if (rows.isEmpty()) {
+        for (int row = 0; row < model->rowCount(); ++row)
+            rows.append(row);
+    }
+    std::sort(rows.begin(), rows.end());
+    const auto clean = [](QString text) {
+        return text.replace(QChar(u'\t'), QChar(u' ')).replace(QChar(u'\n'), QChar(u' '));
+    };
+    QStringList lines;
+    QStringList cells;
+    for (int column = 0; column < model->columnCount(); ++column)
+        cells.append(clean(model->headerData(column, Qt::Horizontal).toString()));
+    lines.append(cells.join(QChar(u'\t')));
+    for (int row : rows) {
+        cells.clear();
+        for (int column = 0; column < model->columnCount(); ++column)
+            cells.append(clean(model->index(row, column).data().toString()));
+        lines.append(cells.join(QChar(u'\t')));
+    }
+    return lines.join(QChar(u'\n')) + QChar(u'\n');
+}
+
+void copySelectedRows(const QAbstractItemView* view)
+{
+    QGuiApplication::clipboard()->setText(selectedRowsAsTsv(view));
+}
+
+void addCopyAction(QAbstractItemView* view)
+{
+    auto* copy = new QAction(QObject::tr("Copy Rows"), view);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    QObject::connect(copy, &QAction::triggered, view, [view] { copySelectedRows(view); });
+    view->addAction(copy);
+    view->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+} // namespace ks::widgets
