@@ -17,9 +17,13 @@ namespace {
 std::string rankListJson(const std::vector<std::int64_t>& ranks)
 {
     std::string out = "[";
-    for (std::size_t i = 0; i < ranks.size(); ++i)
-        out += (i ? "," : "") + std::to_string(ranks[i]);
-    return out + "]";
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        if (i)
+            out += ',';
+        out += std::to_string(ranks[i]);
+    }
+    out += ']';
+    return out;
 }
 
 } // namespace
