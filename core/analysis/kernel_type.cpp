@@ -68,7 +68,15 @@ KernelType classifyKernelDefault(std::string_view category, std::string_view n)
     if (startsWith(n, "nccl") || startsWith(n, "rccl") || startsWith(n, "hccl") || contains(n, "ncclKernel")
         || contains(n, "ncclDevKernel"))
         return KernelType::Communication;
-    if (category == "kernel" || category == "Kernel" || category == "mtia_ccp_events")
+    if (category == "mtia_ccp_events") {
+        // MTIA puts transfers and event waits in the same category as kernels.
+        if (startsWith(n, "dma"))
+            return KernelType::Memory;
+        if (startsWith(n, "event_"))
+            return KernelType::Other;
+        return KernelType::Computation;
+    }
+    if (category == "kernel" || category == "Kernel")
         return KernelType::Computation;
     // Not device activity: keep HTA's name rules for anything else that reaches here.
     return classifyKernelHta(n);
