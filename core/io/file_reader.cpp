@@ -14,6 +14,9 @@ Result<FileReader> FileReader::open(const std::string& path)
         return Error { ErrorCode::Unreadable, std::string("cannot open: ") + std::strerror(errno), path, {} };
     if (S_ISDIR(st.st_mode))
         return Error { ErrorCode::Unreadable, "is a folder, not a file", path, {} };
+    // A FIFO or device would block or never end: only regular files are traces.
+    if (!S_ISREG(st.st_mode))
+        return Error { ErrorCode::Unreadable, "not a regular file (a pipe, socket or device)", path, {} };
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
         return Error { ErrorCode::Unreadable, std::string("cannot open: ") + std::strerror(errno), path, {} };

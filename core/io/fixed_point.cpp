@@ -1,24 +1,76 @@
 #include "core/io/fixed_point.h"
 
-#include <charconv>
-#include <cmath>
+#include <algorithm>
 #include <limits>
+#include <string>
 
 namespace ks::core {
 
 namespace {
 
-// Slow path for exponents: exact enough for the rare writer that uses them.
-std::optional<std::int64_t> viaDouble(std::string_view token)
+constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+// Exact conversion of any decimal token (with an exponent) to ns: the digits
+// are kept as text and the decimal point is moved, never rounded through a double.
+std::optional<std::int64_t> withExponent(std::string_view token, bool negative, std::size_t start)
 {
-    double value = 0;
-    auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-    if (ec != std::errc() || ptr != token.data() + token.size() || !std::isfinite(value))
+    std::string digits;
+    int pointShift = 0; // position of the decimal point relative to the end of `digits`
+    std::size_t i = start;
+    bool seenPoint = false;
+    for (; i < token.size(); ++i) {
+        const char c = token[i];
+        if (c >= '0' && c <= '9') {
+            digits += c;
+            if (seenPoint)
+                --pointShift;
+        } else if (c == '.' && !seenPoint) {
+            seenPoint = true;
+        } else {
+            break;
+        }
+    }
+    if (digits.empty() || i >= token.size() || (token[i] != 'e' && token[i] != 'E'))
         return std::nullopt;
-    const double ns = std::round(value * 1000.0);
-    if (std::fabs(ns) >= 9.2e18)
+    ++i;
+    bool negativeExponent = false;
+    if (i < token.size() && (token[i] == '+' || token[i] == '-'))
+        negativeExponent = token[i++] == '-';
+    int exponent = 0;
+    std::size_t exponentDigits = 0;
+    for (; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i, ++exponentDigits) {
+        if (exponent > 10000)
+            return std::nullopt;
+        exponent = exponent * 10 + (token[i] - '0');
+    }
+    if (exponentDigits == 0 || i != token.size())
         return std::nullopt;
-    return static_cast<std::int64_t>(ns);
+    // value = digits * 10^(pointShift + exponent) µs = digits * 10^(shift) ns
+    int shift = pointShift + (negativeExponent ? -exponent : exponent) + 3;
+    std::uint64_t value = 0;
+    bool roundUp = false;
+    const int kept = static_cast<int>(digits.size()) + std::min(shift, 0);
+    for (int k = 0; k < static_cast<int>(digits.size()); ++k) {
+        const auto d = static_cast<std::uint64_t>(digits[static_cast<std::size_t>(k)] - '0');
+        if (k < kept) {
+            if (value > (kMax - d) / 10)
+                return std::nullopt;
+            value = value * 10 + d;
+        } else if (k == kept) {
+            roundUp = d >= 5;
+        }
+    }
+    for (; shift > 0; --shift) {
+        if (value > kMax / 10)
+            return std::nullopt;
+        value *= 10;
+    }
+    if (roundUp)
+        ++value;
+    if (value > kMax)
+        return std::nullopt;
+    const auto signedValue = static_cast<std::int64_t>(value);
+    return negative ? -signedValue : signedValue;
 }
 
 } // namespace
@@ -36,11 +88,12 @@ std::optional<std::int64_t> microsecondsTextToNanoseconds(std::string_view token
         ++i;
     if (i >= token.size())
         return std::nullopt;
-    constexpr std::uint64_t kLimit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / 10;
+    if (token.find_first_of("eE", i) != std::string_view::npos)
+        return withExponent(token, negative, i);
     std::uint64_t whole = 0;
     std::size_t digits = 0;
     for (; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i, ++digits) {
-        if (whole > kLimit / 1000)
+        if (whole > kMax / 10000)
             return std::nullopt;
         whole = whole * 10 + static_cast<std::uint64_t>(token[i] - '0');
     }
@@ -65,13 +118,11 @@ std::optional<std::int64_t> microsecondsTextToNanoseconds(std::string_view token
         if (roundUp)
             ++fraction;
     }
-    if (i < token.size()) {
-        if (token[i] == 'e' || token[i] == 'E')
-            return viaDouble(token);
+    if (i < token.size())
         return std::nullopt;
-    }
-    const std::uint64_t ns = whole * 1000 + fraction;
-    const auto value = static_cast<std::int64_t>(ns);
+    if (whole > (kMax - fraction) / 1000)
+        return std::nullopt;
+    const auto value = static_cast<std::int64_t>(whole * 1000 + fraction);
     return negative ? -value : value;
 }
 

@@ -134,6 +134,8 @@ void RankBuilder::add(const RawEvent& e)
             "field '" + std::string(e.wrongTypeField) + "' has the wrong type in " + describe(e),
             static_cast<std::int64_t>(e.eventIndex));
     if (e.phase == 0) {
+        if (!e.wrongTypeField.empty())
+            return; // already counted: the element is not an event object, or ph has the wrong type
         m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ph' in " + describe(e),
             static_cast<std::int64_t>(e.eventIndex));
         return;

@@ -1,6 +1,7 @@
 #include "core/io/rank_layout.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 #include <unordered_map>
 
@@ -39,6 +40,9 @@ Track describeTrack(RankTrace& trace, const RankBuilder::StagingTrack& staging, 
     for (const auto& [k, v] : names.threadNames)
         if (k == staging.key)
             threadName = v;
+    // Kineto writes "stream 7 " with a trailing space.
+    while (!threadName.empty() && std::isspace(static_cast<unsigned char>(threadName.back())))
+        threadName.pop_back();
     t.threadSortIndex = staging.key.tid;
     for (const auto& [k, v] : names.threadSort)
         if (k == staging.key)

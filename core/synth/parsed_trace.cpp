@@ -158,7 +158,7 @@ namespace {
 
         bool event(ondemand::object object)
         {
-            RawEvent event;
+            SourceEvent event;
             event.firstField = static_cast<std::uint32_t>(m_trace.fields.size());
             event.firstArg = static_cast<std::uint32_t>(m_trace.args.size());
             std::int64_t ts = 0;

@@ -38,7 +38,7 @@ struct RawField
     FieldRole role = FieldRole::Other;
 };
 
-struct RawEvent
+struct SourceEvent
 {
     std::uint32_t firstField = 0;
     std::uint32_t fieldCount = 0;
@@ -59,7 +59,7 @@ struct ParsedTrace
     std::size_t eventsPosition = 0; // traceEvents came before topLevel[eventsPosition]
     std::vector<RawField> fields;
     std::vector<RawField> args;
-    std::vector<RawEvent> events;
+    std::vector<SourceEvent> events;
 
     bool haveTime = false;
     std::int64_t minTsNs = 0;

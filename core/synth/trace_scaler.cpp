@@ -61,7 +61,7 @@ namespace {
             m_out.raw(m_topLevelKeys++ > 0 ? ",\n  \"traceEvents\": [" : "\n  \"traceEvents\": [");
             for (int copy = 0; copy < copies && m_out.ok(); ++copy) {
                 const CopyOffsets offsets = offsetsFor(m_trace, copy);
-                for (const RawEvent& event : m_trace.events)
+                for (const SourceEvent& event : m_trace.events)
                     if (copy == 0 || !event.metadata)
                         writeEvent(event, offsets);
             }
@@ -82,7 +82,7 @@ namespace {
             m_out.raw(field.value);
         }
 
-        void writeEvent(const RawEvent& event, const CopyOffsets& offsets)
+        void writeEvent(const SourceEvent& event, const CopyOffsets& offsets)
         {
             m_out.raw(m_events == 0 ? "\n  {\n    " : ",\n  {\n    ");
             ++m_events;
@@ -102,7 +102,7 @@ namespace {
             m_out.raw("\n  }");
         }
 
-        void writeArgs(const RawEvent& event, const CopyOffsets& offsets)
+        void writeArgs(const SourceEvent& event, const CopyOffsets& offsets)
         {
             if (event.argCount == 0) {
                 m_out.raw("{}");
