@@ -1,6 +1,7 @@
 #include "core/analysis/hta_frame.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -173,6 +174,30 @@ Result<bool> assignIterations(RankFrame& frame)
     return true;
 }
 
+// Q8: HTA finds the rank with the text regex `"rank":\s+(\d+)` (whitespace
+// required after the colon), first match in the file, else 0. Kineto writes
+// distributedInfo before traceEvents, so its raw text is where the match is.
+std::int64_t htaRank(const RankTrace& trace)
+{
+    for (const auto& [key, raw] : trace.metadata.rawKeys) {
+        if (key != "distributedInfo")
+            continue;
+        for (std::size_t at = raw.find("\"rank\":"); at != std::string::npos; at = raw.find("\"rank\":", at + 1)) {
+            std::size_t i = at + 7;
+            const std::size_t spaces = i;
+            while (i < raw.size() && std::isspace(static_cast<unsigned char>(raw[i])))
+                ++i;
+            if (i == spaces || i >= raw.size() || !std::isdigit(static_cast<unsigned char>(raw[i])))
+                continue;
+            std::int64_t rank = 0;
+            for (; i < raw.size() && std::isdigit(static_cast<unsigned char>(raw[i])); ++i)
+                rank = rank * 10 + (raw[i] - '0');
+            return rank;
+        }
+    }
+    return 0;
+}
+
 std::string inferDeviceType(const RankTrace& trace)
 {
     if (trace.metadata.backend && trace.metadata.backend->find("mtia:hccl") != std::string::npos)
@@ -257,11 +282,21 @@ Result<FrameSet> buildFrames(const TraceSet& traces, const AnalysisOptions& opti
     const bool compat = options.htaCompat();
     std::set<std::string> stepNames;
     bool anyRow = false;
+    std::vector<std::shared_ptr<const RankTrace>> selected;
     for (const auto& trace : traces.ranks) {
-        if (options.ranks && std::find(options.ranks->begin(), options.ranks->end(), trace->rank) == options.ranks->end())
+        const std::int64_t rank = compat ? htaRank(*trace) : trace->rank;
+        if (options.ranks && std::find(options.ranks->begin(), options.ranks->end(), rank) == options.ranks->end())
             continue;
+        if (compat) // HTA keeps one file per rank: the one listed last
+            std::erase_if(selected, [rank](const auto& t) { return htaRank(*t) == rank; });
+        selected.push_back(trace);
+    }
+    if (compat)
+        std::stable_sort(selected.begin(), selected.end(),
+            [](const auto& a, const auto& b) { return htaRank(*a) < htaRank(*b); });
+    for (const auto& trace : selected) {
         RankFrame frame;
-        frame.rank = trace->rank;
+        frame.rank = compat ? htaRank(*trace) : trace->rank;
         frame.trace = trace;
         frame.rows = selectRows(*trace, compat);
         // pandas column types: a NaN makes a column float; HTA's ns rounding

@@ -38,6 +38,7 @@ private slots:
     void nsRoundingOnlyInCompatMode();
     void lastStepDroppedOnlyInCompatMode();
     void iterationSelection();
+    void rankByHtaRegexOnlyInCompatMode();
 };
 
 void TestHtaFrame::matchesHtaLoadSummary_data()
@@ -174,6 +175,23 @@ void TestHtaFrame::iterationSelection()
     QCOMPARE(f.value().ranks[0].rows.size(), std::size_t(2));
     for (const auto& row : f.value().ranks[0].rows)
         QCOMPARE(row.iteration, 2);
+}
+
+void TestHtaFrame::rankByHtaRegexOnlyInCompatMode()
+{
+    // Q8: minified `"rank":3` has no space after the colon; HTA's regex misses
+    // it and falls back to rank 0. Kinetoscope reads distributedInfo.rank.
+    QTemporaryDir dir;
+    const std::string minified = R"({"distributedInfo":{"rank":3},"traceEvents":[)"
+                                 R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5}]})";
+    const auto set = tests::loadRanks(dir, { minified });
+    QCOMPARE(tests::frames(set, core::AnalysisMode::Default).ranks[0].rank, 3);
+    QCOMPARE(tests::frames(set, core::AnalysisMode::HtaCompat).ranks[0].rank, 0);
+
+    QTemporaryDir spaced;
+    const std::string pretty = R"({"distributedInfo": {"rank": 3}, "traceEvents": [)"
+                               R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5}]})";
+    QCOMPARE(tests::frames(tests::loadRanks(spaced, { pretty }), core::AnalysisMode::HtaCompat).ranks[0].rank, 3);
 }
 
 QTEST_GUILESS_MAIN(TestHtaFrame)
