@@ -54,6 +54,27 @@ RankBuilder::RankBuilder(std::string path)
     categoryIndex({}); // index 0: events without a category
 }
 
+void RankBuilder::reserveFor(std::uint64_t events)
+{
+    // Kineto: about 2/3 of events are slices, 1/3 flows, 45 % of slices carry a stream or correlation.
+    const auto slices = static_cast<std::size_t>(events * 7 / 10);
+    SliceTable& s = m_trace.slices;
+    s.start.reserve(slices);
+    s.name.reserve(slices);
+    s.category.reserve(slices);
+    s.flags.reserve(slices);
+    s.eventIndex.reserve(slices);
+    s.argsRef.reserve(slices);
+    s.activityRef.reserve(slices);
+    m_sliceDur.reserve(slices);
+    m_sliceTrack.reserve(slices);
+    const std::size_t activity = slices / 2;
+    m_trace.activity.correlation.reserve(activity);
+    m_trace.activity.stream.reserve(activity);
+    m_trace.activity.extraRef.reserve(activity);
+    m_flows.reserve(static_cast<std::size_t>(events * 4 / 10));
+}
+
 void RankBuilder::setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip)
 {
     m_trace.counts.jsonBytes = jsonBytes;

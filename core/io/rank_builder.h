@@ -19,6 +19,10 @@ class RankBuilder
 public:
     explicit RankBuilder(std::string path);
 
+    // Reserves columns for about `events` events: growth by doubling would copy
+    // and page-fault the columns several times on a multi-GB rank. Reserving
+    // only takes address space; untouched pages cost no memory.
+    void reserveFor(std::uint64_t events);
     void add(const RawEvent& event);
     void setMetadata(RankMetadata metadata) { m_trace.metadata = std::move(metadata); }
     void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
