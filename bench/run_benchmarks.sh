@@ -28,3 +28,16 @@ if [ "${KS_BENCH_BIG:-0}" = "1" ]; then
 fi
 echo "## B1/B3/B4: load one rank (machine: $(nproc) cores, $(date -u +%Y-%m-%d))"
 "$build/bench/kinetoscope-bench-load" --runs "${KS_BENCH_RUNS:-3}" "${inputs[@]}"
+
+# B2/B6: a folder of 8 x 150 MB ranks, all analyses.
+[ -f "$data/synth-8x150/rank-7.pt.trace.json.gz" ] || "$cli" synth --ranks 8 --size-mb 150 --gzip --seed 3 --out "$data/synth-8x150" >/dev/null
+echo
+echo "## B2/B6: open a folder and compute A1-A6"
+"$build/bench/kinetoscope-bench-analyses" "$data/synth-8x150"
+"$build/bench/kinetoscope-bench-analyses" "$data/synth-8x150" --hta-compat
+if [ -d "$shared" ]; then
+    echo "## B6 on a real trace (HTA's own times on it: ../shared/reference/diff_control/timings.json)"
+    for t in diff_control ns_resolution; do
+        "$build/bench/kinetoscope-bench-analyses" "$shared/$t" --hta-compat --hta-timings "$shared/../reference/$t/timings.json"
+    done
+fi
