@@ -2,6 +2,7 @@
 // `gzip -dc FILE >/dev/null` run on the same file in the same process run.
 // Prints one Markdown table row per file and mode.
 
+#include "app/common/thread_pool_parallel_for.h"
 #include "bench/bench_timing.h"
 #include "core/io/input_stream.h"
 #include "core/io/trace_set_loader.h"
@@ -24,7 +25,7 @@ struct StoreFigures
 };
 
 // Loads in a child and sends the store figures back through a pipe.
-ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, StoreFigures& figures)
+ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, bool pipelined, StoreFigures& figures)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -33,6 +34,8 @@ ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, StoreFigures& f
         close(fds[0]);
         ks::core::LoadOptions options;
         options.preferZlib = zlib;
+        if (pipelined)
+            options.background = ks::app::makeThreadBackgroundWork;
         auto r = ks::core::loadRankFile(path, options, nullptr, nullptr);
         if (!r) {
             std::fprintf(stderr, "%s\n", r.error().describe().c_str());
@@ -80,13 +83,19 @@ int main(int argc, char** argv)
         for (int r = 0; r < runs; ++r)
             gzipTimes.push_back(ks::bench::runCommand(gzipCommand).seconds);
         const double gzipSeconds = ks::bench::median(gzipTimes);
-        for (const bool zlib : { false, true }) {
+        struct Mode
+        {
+            bool zlib;
+            bool pipelined;
+        };
+        for (const Mode mode : { Mode { false, true }, Mode { false, false }, Mode { true, false } }) {
+            const bool zlib = mode.zlib;
             std::vector<double> times;
             long peak = 0;
             StoreFigures f;
             bool ok = true;
             for (int r = 0; r < runs; ++r) {
-                const auto run = loadOnce(file, zlib, f);
+                const auto run = loadOnce(file, zlib, mode.pipelined, f);
                 ok = ok && run.exitCode == 0;
                 times.push_back(run.seconds);
                 peak = std::max(peak, run.peakRssKb);
@@ -98,7 +107,7 @@ int main(int argc, char** argv)
             const double t = ks::bench::median(times);
             const double mb = static_cast<double>(f.jsonBytes) / 1e6;
             std::printf("| %s | %s | %.0f | %llu | %.3f | %.0f | %.2f | %.3f | %.2f | %.0f | %.1f | %llu |\n", file.c_str(),
-                zlib ? "zlib" : (ks::core::isalAvailable() ? "isa-l" : "zlib"), mb, f.events, t, mb / t,
+                zlib ? "zlib, 1 thread" : (ks::core::isalAvailable() ? (mode.pipelined ? "isa-l, 2 threads" : "isa-l, 1 thread") : "zlib"), mb, f.events, t, mb / t,
                 static_cast<double>(f.events) / t / 1e6, gzipSeconds, t / gzipSeconds,
                 static_cast<double>(peak) / 1024.0,
                 static_cast<double>(f.storeBytes) / static_cast<double>(f.kept ? f.kept : 1), f.kept);

@@ -19,7 +19,9 @@ std::optional<core::TraceSet> loadForCli(const std::vector<std::string>& paths, 
             return std::nullopt;
         }
     }
-    auto result = core::loadTraceSet(paths, core::LoadOptions {}, nullptr, nullptr,
+    core::LoadOptions options;
+    options.background = app::makeThreadBackgroundWork;
+    auto result = core::loadTraceSet(paths, options, nullptr, nullptr,
         [threadCount](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threadCount);
         });

@@ -32,4 +32,28 @@ void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>&
         t.join();
 }
 
+namespace {
+
+class ThreadBackgroundWork final : public core::BackgroundWork
+{
+public:
+    ~ThreadBackgroundWork() override { wait(); }
+    void start(std::function<void()> work) override { m_thread = std::thread(std::move(work)); }
+    void wait() override
+    {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+private:
+    std::thread m_thread;
+};
+
+} // namespace
+
+std::unique_ptr<core::BackgroundWork> makeThreadBackgroundWork()
+{
+    return std::make_unique<ThreadBackgroundWork>();
+}
+
 } // namespace ks::app

@@ -1,12 +1,18 @@
 #pragma once
 
+#include "core/common/background_work.h"
+
 #include <cstddef>
 #include <functional>
+#include <memory>
 
 namespace ks::app {
 
 // Runs body(i) for i in [0, n) on up to `threads` std::threads (0 = all cores).
 // Matches ks::core::ParallelFor.
 void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>& body, unsigned threads = 0);
+
+// A std::thread for the core's BackgroundWork (pipelined loading).
+std::unique_ptr<core::BackgroundWork> makeThreadBackgroundWork();
 
 } // namespace ks::app

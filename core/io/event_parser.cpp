@@ -148,6 +148,8 @@ public:
     }
 
     std::optional<Error> parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset);
+    std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex,
+        std::uint64_t byteOffset);
 
 private:
     std::optional<Error> parseEvent(od::object object, od::document& doc, std::uint64_t eventIndex);
@@ -178,18 +180,36 @@ Error EventParser::Impl::errorAt(simdjson::error_code code, std::uint64_t byteOf
         m_path, byteOffset };
 }
 
-std::optional<Error> EventParser::Impl::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
+std::size_t EventParser::prepare(std::string_view elements, std::vector<char>& buffer)
 {
     const std::size_t length = elements.size() + 2;
-    if (m_padded.size() < length + simdjson::SIMDJSON_PADDING)
-        m_padded.resize(length + length / 4 + simdjson::SIMDJSON_PADDING);
-    m_padded[0] = '[';
-    std::memcpy(m_padded.data() + 1, elements.data(), elements.size());
-    m_padded[length - 1] = ']';
-    std::memset(m_padded.data() + length, ' ', simdjson::SIMDJSON_PADDING);
+    if (buffer.size() < length + simdjson::SIMDJSON_PADDING)
+        buffer.resize(length + length / 4 + simdjson::SIMDJSON_PADDING);
+    buffer[0] = '[';
+    std::memcpy(buffer.data() + 1, elements.data(), elements.size());
+    buffer[length - 1] = ']';
+    std::memset(buffer.data() + length, ' ', simdjson::SIMDJSON_PADDING);
+    return length;
+}
 
+std::optional<Error> EventParser::parsePrepared(const std::vector<char>& buffer, std::size_t length,
+    std::uint64_t firstIndex, std::uint64_t byteOffset)
+{
+    return m_impl->parsePrepared(buffer, length, firstIndex, byteOffset);
+}
+
+std::optional<Error> EventParser::Impl::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
+{
+    const std::size_t length = EventParser::prepare(elements, m_padded);
+    return parsePrepared(m_padded, length, firstIndex, byteOffset);
+}
+
+std::optional<Error> EventParser::Impl::parsePrepared(const std::vector<char>& buffer, std::size_t length,
+    std::uint64_t firstIndex, std::uint64_t byteOffset)
+{
+    const char* const data = buffer.data();
     od::document doc;
-    if (auto err = m_parser.iterate(m_padded.data(), length, m_padded.size()).get(doc))
+    if (auto err = m_parser.iterate(data, length, buffer.size()).get(doc))
         return errorAt(err, byteOffset, firstIndex);
     od::array array;
     if (auto err = doc.get_array().get(array))
@@ -200,7 +220,7 @@ std::optional<Error> EventParser::Impl::parse(std::string_view elements, std::ui
         auto where = [&]() -> std::uint64_t {
             const char* loc = nullptr;
             if (!doc.current_location().get(loc))
-                return byteOffset + static_cast<std::uint64_t>(loc - m_padded.data() - 1);
+                return byteOffset + static_cast<std::uint64_t>(loc - data - 1);
             return byteOffset;
         };
         if (auto err = std::move(element).get(value))

@@ -3,6 +3,7 @@
 #include "core/io/event_parser.h"
 #include "core/io/input_stream.h"
 #include "core/io/metadata_parser.h"
+#include "core/io/pipelined_read.h"
 #include "core/io/rank_builder.h"
 #include "core/io/rank_detection.h"
 #include "core/io/trace_events_splitter.h"
@@ -40,6 +41,7 @@ public:
     }
 
     RankMetadata takeMetadata() { return std::move(m_metadata); }
+    EventParser& parser() { return m_parser; }
 
 private:
     EventParser m_parser;
@@ -232,14 +234,18 @@ Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& optio
     RankBuilder builder(path);
     builder.reserveFor(estimatedEvents(path, *input.value()));
     RankHandler handler(path, builder);
-    auto summary = splitTraceEvents(*input.value(), path, handler, options.chunkBytes, progress, cancel);
+    std::unique_ptr<BackgroundWork> background = options.background ? options.background() : nullptr;
+    RankMetadata pipelinedMetadata;
+    auto summary = background ? readPipelined(*input.value(), path, handler.parser(), pipelinedMetadata,
+                                    options.chunkBytes, progress, cancel, *background)
+                              : splitTraceEvents(*input.value(), path, handler, options.chunkBytes, progress, cancel);
     if (!summary)
         return summary.error();
     if (cancel && cancel->isCancelled())
         return Error { ErrorCode::Cancelled, "cancelled", path, {} };
     if (progress)
         progress->report(LoadProgress { "indexing", input.value()->fileBytesRead(), input.value()->fileBytesTotal(), 0, 0 });
-    builder.setMetadata(handler.takeMetadata());
+    builder.setMetadata(background ? std::move(pipelinedMetadata) : handler.takeMetadata());
     builder.setReadCounts(summary.value().jsonBytes, input.value()->fileBytesTotal(), input.value()->isGzip());
     RankTrace trace = builder.finish();
     assignRank(trace, 0);

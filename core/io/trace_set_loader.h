@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/background_work.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
 #include "core/model/trace_set.h"
@@ -22,6 +23,9 @@ struct LoadOptions
 {
     std::size_t chunkBytes = 4u << 20; // inflated JSON per parse chunk
     bool preferZlib = false;           // use zlib even when ISA-L is available (tests both paths)
+    // When given, each rank inflates and splits on a second thread while the
+    // calling thread parses (about 1.4x faster on one large rank).
+    BackgroundWorkFactory background;
 };
 
 // Loads files and folders (each folder = its .json/.json.gz files, one per rank).

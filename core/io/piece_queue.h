@@ -1,0 +1,51 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace ks::core {
+
+// A piece of traceEvents ready for the parser: '[' + elements + ']' + padding.
+struct PreparedPiece
+{
+    std::vector<char> buffer;
+    std::size_t length = 0;
+    std::uint64_t firstIndex = 0;
+    std::uint64_t byteOffset = 0;
+};
+
+// Bounded hand-over of pieces from the reading thread to the parsing thread.
+// Buffers are recycled so a multi-GB load allocates a handful of them.
+class PieceQueue
+{
+public:
+    explicit PieceQueue(std::size_t capacity)
+        : m_capacity(capacity)
+    {
+    }
+
+    // Blocks while full; returns false when the consumer has stopped.
+    bool push(PreparedPiece piece);
+    // Blocks while empty; nullopt once the producer has finished and all is consumed.
+    std::optional<PreparedPiece> pop();
+    void finish();      // producer: no more pieces
+    void stop();        // consumer: stop producing (error or cancel)
+    bool stopped() const;
+    std::vector<char> spareBuffer(); // a recycled buffer, or an empty one
+    void recycle(std::vector<char> buffer);
+
+private:
+    std::size_t m_capacity;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<PreparedPiece> m_pieces;
+    std::vector<std::vector<char>> m_spares;
+    bool m_finished = false;
+    bool m_stopped = false;
+};
+
+} // namespace ks::core
