@@ -10,6 +10,7 @@ namespace ks::cli {
 // Errors go to `err` as one line naming the file and what is wrong.
 int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace ks::cli

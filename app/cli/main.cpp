@@ -15,6 +15,9 @@ void printUsage(std::ostream& out)
            "          [--format table|csv|json] [--out DIR]\n"
            "                                  HTA's analyses: temporal, idle, kernels, overlap,\n"
            "                                  memory-bw, queue-length, launch-stats, steps\n"
+           "  critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B] [--hta-compat]\n"
+           "          [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR]\n"
+           "                                  critical path of one rank, sync dependencies, overlaid trace\n"
            "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K]\n"
            "  synth --from TRACE --copies N --out DIR [--gzip]\n"
            "                                  write realistic synthetic Kineto traces\n"
@@ -35,6 +38,8 @@ int main(int argc, char** argv)
         return ks::cli::runInfoCommand(args, std::cout, std::cerr);
     if (command == "analyze")
         return ks::cli::runAnalyzeCommand(args, std::cout, std::cerr);
+    if (command == "critical-path")
+        return ks::cli::runCriticalPathCommand(args, std::cout, std::cerr);
     if (command == "synth")
         return ks::cli::runSynthCommand(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {

@@ -1,0 +1,208 @@
+// `kinetoscope-cli critical-path`: A8, the critical path of one rank over an
+// annotation instance, with its synchronization dependencies; optionally the
+// trace with the path overlaid.
+#include "app/cli/cli_args.h"
+#include "app/cli/commands.h"
+#include "app/cli/json_out.h"
+#include "app/cli/load_for_cli.h"
+#include "core/analysis/critical_path.h"
+#include "core/report/critical_path_trace_writer.h"
+#include "core/report/hta_json_writer.h"
+#include "core/report/table_text.h"
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+namespace ks::cli {
+
+namespace {
+
+constexpr const char* kUsage
+    = "usage: kinetoscope-cli critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B]\n"
+      "       [--hta-compat] [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR] [--threads N]\n"
+      "  --annotation: events whose name contains A bound the window (default \"\": the whole trace)\n"
+      "  --instance:   which of them (0-based, HTA's row order in --hta-compat), or an inclusive range A:B\n";
+
+bool parseInteger(const std::string& text, std::int64_t& value)
+{
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+    return r.ec == std::errc() && r.ptr == text.data() + text.size();
+}
+
+bool parseInstance(const std::string& text, core::CriticalPathInstance& instance)
+{
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos) {
+        if (!parseInteger(text, instance.first))
+            return false;
+        instance.last = instance.first;
+        return true;
+    }
+    return parseInteger(text.substr(0, colon), instance.first) && parseInteger(text.substr(colon + 1), instance.last);
+}
+
+// HTA's keyword arguments, as the reference files record them.
+std::string argsJson(std::int64_t rank, const std::string& annotation, const core::CriticalPathInstance& instance)
+{
+    std::string out = "{\"rank\":";
+    out += std::to_string(rank);
+    out += ",\"annotation\":";
+    out += jsonQuote(annotation);
+    out += ",\"instance_id\":";
+    if (instance.first == instance.last) {
+        out += std::to_string(instance.first);
+    } else {
+        out += '[';
+        out += std::to_string(instance.first);
+        out += ',';
+        out += std::to_string(instance.last);
+        out += ']';
+    }
+    out += '}';
+    return out;
+}
+
+std::string callJson(const std::string& args, const core::Result<core::CriticalPathGraph>& graph)
+{
+    std::string out = "{\"call\":\"critical_path_analysis\",\"args\":" + args;
+    if (!graph)
+        return out + ",\"ok\":false,\"error\":" + jsonQuote(graph.error().message) + ",\"result\":null}\n";
+    std::string warnings;
+    for (const std::string& w : graph.value().warnings) {
+        if (!warnings.empty())
+            warnings += ',';
+        warnings += jsonQuote(w);
+    }
+    return out + ",\"ok\":true,\"warnings\":[" + warnings + "],\"result\":" + core::criticalPathResultJson(graph.value())
+        + "}\n";
+}
+
+bool writeText(const std::filesystem::path& path, const std::string& text, std::ostream& err)
+{
+    std::ofstream file(path, std::ios::binary);
+    file << text;
+    if (!file) {
+        err << "kinetoscope-cli: cannot write " << path.string() << '\n';
+        return false;
+    }
+    return true;
+}
+
+// Everything but the per-edge breakdown, which is for csv/json.
+std::string tablesText(const core::HtaResult& result)
+{
+    std::string text;
+    for (const auto& [name, item] : result.entries)
+        if (name != "breakdown")
+            text += core::resultAsText(name, item);
+    return text;
+}
+
+int emit(const std::string& format, const std::optional<std::string>& outDir, const std::string& args,
+    const core::Result<core::CriticalPathGraph>& graph, std::ostream& out, std::ostream& err)
+{
+    if (outDir) {
+        std::error_code ec;
+        std::filesystem::create_directories(*outDir, ec);
+        if (ec) {
+            err << "kinetoscope-cli: cannot create " << *outDir << ": " << ec.message() << '\n';
+            return 1;
+        }
+    }
+    const std::filesystem::path dir(outDir.value_or("."));
+    if (format == "json")
+        return outDir ? (writeText(dir / "critical_path_analysis.json", callJson(args, graph), err) ? 0 : 1)
+                      : (out << callJson(args, graph), 0);
+    if (!graph) {
+        out << "critical_path_analysis: not applicable: " << graph.error().message << '\n';
+        return 0;
+    }
+    const core::AnalysisOutput tables = core::criticalPathTables(graph.value());
+    if (format == "csv") {
+        for (const auto& [suffix, table] : core::framesOf(tables.result)) {
+            const std::string csv = core::tableAsCsv(*table);
+            if (!outDir)
+                out << "# critical_path" << suffix << '\n' << csv << '\n';
+            else if (!writeText(dir / ("critical_path" + suffix + ".csv"), csv, err))
+                return 1;
+        }
+        return 0;
+    }
+    std::string text = tablesText(tables.result);
+    for (const std::string& p : graph.value().problems)
+        text += "problem: " + p + '\n';
+    for (const std::string& w : graph.value().warnings)
+        text += "warning: " + w + '\n';
+    if (outDir)
+        return writeText(dir / "critical_path_analysis.txt", text, err) ? 0 : 1;
+    out << text;
+    return 0;
+}
+
+} // namespace
+
+int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    CliArgs parsed(args, { "--rank", "--annotation", "--instance", "--write-trace", "--format", "--out", "--threads" },
+        { "--hta-compat" });
+    if (!parsed.ok() || parsed.positional().empty()) {
+        err << "kinetoscope-cli critical-path: " << (parsed.ok() ? "give at least one PATH" : parsed.error()) << '\n'
+            << kUsage;
+        return 2;
+    }
+    core::AnalysisOptions options;
+    options.mode = parsed.flag("--hta-compat") ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
+    const std::string annotation = parsed.value("--annotation").value_or("");
+    const std::string format = parsed.value("--format").value_or("table");
+    core::CriticalPathInstance instance;
+    std::optional<std::int64_t> rank;
+    std::string problem;
+    if (auto text = parsed.value("--instance"); text && !parseInstance(*text, instance))
+        problem = "--instance needs I or A:B, got '" + *text + "'";
+    if (auto text = parsed.value("--rank")) {
+        std::int64_t value = 0;
+        if (parseInteger(*text, value))
+            rank = value;
+        else
+            problem = "--rank needs a number, got '" + *text + "'";
+    }
+    if (format != "table" && format != "csv" && format != "json")
+        problem = "unknown format '" + format + "'";
+    if (!problem.empty()) {
+        err << "kinetoscope-cli critical-path: " << problem << '\n' << kUsage;
+        return 2;
+    }
+
+    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return 1;
+    auto frames = core::buildFrames(*loaded, options);
+    if (!frames) {
+        err << "kinetoscope-cli: " << frames.error().describe() << '\n';
+        return 1;
+    }
+    if (!rank)
+        rank = frames.value().ranks.empty() ? 0 : frames.value().ranks.front().rank;
+    const auto graph = core::buildCriticalPath(frames.value(), *rank, annotation, instance, options);
+    if (const int rc = emit(format, parsed.value("--out"), argsJson(*rank, annotation, instance), graph, out, err))
+        return rc;
+    if (auto tracePath = parsed.value("--write-trace")) {
+        if (!graph) {
+            err << "kinetoscope-cli: no trace written: " << graph.error().message << '\n';
+            return 1;
+        }
+        auto written = core::writeCriticalPathTrace(graph.value(), *tracePath);
+        if (!written) {
+            err << "kinetoscope-cli: " << written.error().describe() << '\n';
+            return 1;
+        }
+        err << "wrote " << *tracePath << ": " << written.value().events << " events, "
+            << written.value().markedEvents << " on the critical path, " << written.value().flowEvents / 2
+            << " path edges as flow arrows\n";
+    }
+    return 0;
+}
+
+} // namespace ks::cli

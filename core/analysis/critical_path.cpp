@@ -1,0 +1,435 @@
+#include "core/analysis/critical_path.h"
+
+#include "core/analysis/counters_support.h"
+#include "core/analysis/critical_path_internal.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <numeric>
+#include <unordered_set>
+
+namespace ks::core {
+
+namespace {
+
+constexpr std::int64_t kNoWindowEnd = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kToleratedNegativeNs = -1000; // HTA zeroes weights of -1 µs (ns rounding, Q1)
+
+// Runtime calls that wait for the GPU: their span is time spent waiting, not working.
+constexpr std::array<std::string_view, 6> kBlockingCalls = {
+    "cudaDeviceSynchronize",
+    "cudaStreamSynchronize",
+    "cudaEventQuery",
+    "cudaEventSynchronize",
+    "cudaMemcpy",
+    "cudaMemcpyAsync",
+};
+
+Error notApplicable(std::string message)
+{
+    return Error { ErrorCode::NotApplicable, std::move(message), {}, {} };
+}
+
+struct Window
+{
+    std::int64_t start = 0;
+    std::int64_t end = kNoWindowEnd;
+};
+
+// §11.1: "" spans the whole trace (HTA's stale end column makes the end
+// unbounded); otherwise instances first..last of the rows whose name contains
+// the annotation, in HTA's row order (time order in default mode).
+Result<Window> findWindow(const RankFrame& frame, const std::string& annotation, CriticalPathInstance instance,
+    bool compat)
+{
+    Window w;
+    if (frame.rows.empty())
+        return notApplicable("rank " + std::to_string(frame.rank) + " has no events");
+    if (annotation.empty()) {
+        w.start = std::min_element(frame.rows.begin(), frame.rows.end(), [](const FrameRow& a, const FrameRow& b) {
+            return a.ts < b.ts;
+        })->ts;
+        return w;
+    }
+    std::vector<const FrameRow*> instances;
+    for (const FrameRow& row : frame.rows)
+        if (frame.name(row).find(annotation) != std::string_view::npos)
+            instances.push_back(&row);
+    if (!compat)
+        std::stable_sort(instances.begin(), instances.end(),
+            [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
+    if (instances.empty())
+        return notApplicable("annotation '" + annotation + "' not found on rank " + std::to_string(frame.rank));
+    const auto count = static_cast<std::int64_t>(instances.size());
+    if (instance.first < 0 || instance.first >= count || instance.last < instance.first)
+        return notApplicable("instance " + std::to_string(instance.first) + " of annotation '" + annotation
+            + "' not found on rank " + std::to_string(frame.rank) + ": it has " + std::to_string(count)
+            + " instances (0.." + std::to_string(count - 1) + ")");
+    const std::int64_t last = std::min(instance.last, count - 1);
+    w.start = std::numeric_limits<std::int64_t>::max();
+    w.end = std::numeric_limits<std::int64_t>::min();
+    for (std::int64_t i = instance.first; i <= last; ++i) {
+        w.start = std::min(w.start, instances[static_cast<std::size_t>(i)]->ts);
+        w.end = std::max(w.end, instances[static_cast<std::size_t>(i)]->end());
+    }
+    return w;
+}
+
+// Host rows starting in the window with a positive duration, and GPU rows
+// whose launch is one of them (Stream Wait Event rows regardless), by event index.
+std::vector<std::uint32_t> clipRows(const cp::GraphContext& ctx, const Window& w)
+{
+    std::vector<std::uint32_t> kept;
+    std::unordered_set<std::int64_t> launched;
+    for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
+        const FrameRow& row = ctx.row(r);
+        if (!ctx.isHostRow(r) || row.ts < w.start || row.ts > w.end || row.dur <= 0)
+            continue;
+        kept.push_back(r);
+        launched.insert(row.indexCorrelation);
+    }
+    for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
+        if (ctx.isHostRow(r))
+            continue;
+        if (launched.count(ctx.row(r).eventIndex) || ctx.name(r) == "Stream Wait Event")
+            kept.push_back(r);
+    }
+    std::sort(kept.begin(), kept.end(),
+        [&ctx](std::uint32_t a, std::uint32_t b) { return ctx.row(a).eventIndex < ctx.row(b).eventIndex; });
+    return kept;
+}
+
+bool hasNodes(const cp::GraphContext& ctx, std::uint32_t r)
+{
+    const std::string_view cat = ctx.category(r);
+    if (cat == "cpu_op" || cat == "cuda_runtime" || cat == "cuda_driver")
+        return true;
+    // cuda_sync records are handled as synchronization points, never as nodes.
+    return ctx.isGpuWork(r) && ctx.row(r).indexCorrelation >= 0 && cat != cp::kCudaSyncCategory;
+}
+
+// §11.2: a start and an end node per event, numbered by (ts, event index), start first.
+void createNodes(cp::GraphContext& ctx)
+{
+    struct Pending
+    {
+        std::int64_t ts;
+        std::int64_t eventIndex;
+        std::uint32_t row;
+        bool isStart;
+    };
+    std::vector<Pending> pending;
+    for (const std::uint32_t r : ctx.clipped)
+        if (hasNodes(ctx, r))
+            pending.push_back({ ctx.row(r).ts, ctx.row(r).eventIndex, r, true });
+    const std::size_t starts = pending.size();
+    for (std::size_t i = 0; i < starts; ++i)
+        pending.push_back({ ctx.row(pending[i].row).end(), pending[i].eventIndex, pending[i].row, false });
+    std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+        return a.ts != b.ts ? a.ts < b.ts : a.eventIndex < b.eventIndex;
+    });
+    CriticalPathGraph& g = ctx.graph;
+    g.nodes.reserve(pending.size());
+    std::vector<std::int32_t> startOf(ctx.frame.rows.size(), cp::kNoNode);
+    for (const Pending& p : pending) {
+        const auto id = static_cast<std::int32_t>(g.nodes.size());
+        const std::string_view name = ctx.name(p.row);
+        const bool blocking = std::find(kBlockingCalls.begin(), kBlockingCalls.end(), name) != kBlockingCalls.end();
+        g.nodes.push_back({ p.row, p.eventIndex, p.ts, p.isStart, blocking });
+        if (p.isStart)
+            startOf[p.row] = id;
+        else
+            ctx.setNodes(p.row, startOf[p.row], id);
+    }
+    g.successors.resize(g.nodes.size());
+    g.predecessors.resize(g.nodes.size());
+}
+
+// §11.6: tolerated negative weights become 0 in the graph; larger negatives,
+// synchronization between two events of one stream, and cycles invalidate it.
+bool validateGraph(cp::GraphContext& ctx)
+{
+    CriticalPathGraph& g = ctx.graph;
+    bool valid = true;
+    for (const std::uint32_t id : g.edgesInGraphOrder()) {
+        CpEdge& e = g.edges[id];
+        if (e.weight < 0 && e.weight >= kToleratedNegativeNs) {
+            e.graphWeight = 0;
+        } else if (e.weight < kToleratedNegativeNs) {
+            g.problems.push_back("edge from event " + std::to_string(g.nodes[e.src].eventIndex) + " to event "
+                + std::to_string(g.nodes[e.dst].eventIndex) + " has a negative weight ("
+                + std::to_string(e.weight) + " ns)");
+            valid = false;
+        }
+        if (e.type == CpEdgeType::SyncDependency) {
+            const std::int64_t srcStream = ctx.row(g.nodes[e.src].row).stream;
+            const std::int64_t dstStream = ctx.row(g.nodes[e.dst].row).stream;
+            if (srcStream != -1 && srcStream == dstStream) {
+                g.problems.push_back("synchronization edge between events " + std::to_string(g.nodes[e.src].eventIndex)
+                    + " and " + std::to_string(g.nodes[e.dst].eventIndex) + " on the same stream "
+                    + std::to_string(srcStream));
+                valid = false;
+            }
+        }
+    }
+    return valid;
+}
+
+// networkx's topological_sort: Kahn by generations, sources in node order,
+// children in adjacency order. Shorter than the node count when there is a cycle.
+std::vector<std::uint32_t> topologicalOrder(const CriticalPathGraph& g)
+{
+    std::vector<std::uint32_t> indegree(g.nodes.size());
+    for (std::size_t v = 0; v < g.nodes.size(); ++v)
+        indegree[v] = static_cast<std::uint32_t>(g.predecessors[v].size());
+    std::vector<std::uint32_t> order;
+    order.reserve(g.nodes.size());
+    std::vector<std::uint32_t> generation;
+    for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
+        if (indegree[v] == 0)
+            generation.push_back(v);
+    std::vector<std::uint32_t> next;
+    while (!generation.empty()) {
+        next.clear();
+        for (const std::uint32_t v : generation) {
+            order.push_back(v);
+            for (const std::uint32_t e : g.successors[v])
+                if (--indegree[g.edges[e].dst] == 0)
+                    next.push_back(g.edges[e].dst);
+        }
+        generation.swap(next);
+    }
+    return order;
+}
+
+// networkx's dag_longest_path: first best predecessor, negative distances
+// restart at the node, the path ends at the first node of maximal distance.
+void longestPath(CriticalPathGraph& g, const std::vector<std::uint32_t>& order)
+{
+    constexpr std::uint32_t kSelf = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::int64_t> dist(g.nodes.size(), 0);
+    std::vector<std::uint32_t> via(g.nodes.size(), kSelf); // edge id of the best predecessor
+    for (const std::uint32_t v : order) {
+        bool any = false;
+        std::int64_t best = 0;
+        std::uint32_t bestEdge = kSelf;
+        for (const std::uint32_t e : g.predecessors[v]) {
+            const std::int64_t d = dist[g.edges[e].src] + g.edges[e].graphWeight;
+            if (!any || d > best) {
+                any = true;
+                best = d;
+                bestEdge = e;
+            }
+        }
+        if (any && best >= 0) {
+            dist[v] = best;
+            via[v] = bestEdge;
+        }
+    }
+    std::uint32_t end = order.front();
+    for (const std::uint32_t v : order)
+        if (dist[v] > dist[end])
+            end = v;
+    g.pathWeight = dist[end];
+    for (std::uint32_t v = end; via[v] != kSelf; v = g.edges[via[v]].src)
+        g.pathEdges.push_back(via[v]);
+    std::reverse(g.pathEdges.begin(), g.pathEdges.end());
+    g.pathNodes.push_back(g.pathEdges.empty() ? end : g.edges[g.pathEdges.front()].src);
+    for (const std::uint32_t e : g.pathEdges)
+        g.pathNodes.push_back(g.edges[e].dst);
+}
+
+} // namespace
+
+namespace cp {
+
+GraphContext::GraphContext(const FrameSet& frameSet, const RankFrame& rankFrame, CriticalPathGraph& g)
+    : frames(frameSet)
+    , frame(rankFrame)
+    , graph(g)
+    , compat(frameSet.mode == AnalysisMode::HtaCompat)
+    , m_startNode(rankFrame.rows.size(), kNoNode)
+    , m_endNode(rankFrame.rows.size(), kNoNode)
+{
+}
+
+std::optional<std::uint32_t> GraphContext::rowOfEvent(std::int64_t eventIndex) const
+{
+    const FrameRow* row = frame.rowOfEvent(eventIndex);
+    if (!row)
+        return std::nullopt;
+    return static_cast<std::uint32_t>(row - frame.rows.data());
+}
+
+bool GraphContext::isHostRow(std::uint32_t r) const
+{
+    if (compat)
+        return row(r).stream == -1;
+    return !row(r).device && category(r) != kCudaSyncCategory;
+}
+
+bool GraphContext::isGpuWork(std::uint32_t r) const
+{
+    return compat ? row(r).stream != -1 : row(r).device;
+}
+
+void GraphContext::setNodes(std::uint32_t r, std::int32_t start, std::int32_t end)
+{
+    m_startNode[r] = start;
+    m_endNode[r] = end;
+}
+
+std::int32_t GraphContext::startNodeOfEvent(std::int64_t eventIndex) const
+{
+    const auto r = rowOfEvent(eventIndex);
+    return r ? m_startNode[*r] : kNoNode;
+}
+
+std::int32_t GraphContext::endNodeOfEvent(std::int64_t eventIndex) const
+{
+    const auto r = rowOfEvent(eventIndex);
+    return r ? m_endNode[*r] : kNoNode;
+}
+
+std::uint32_t GraphContext::addEdge(std::uint32_t src, std::uint32_t dst, CpEdgeType type, bool zeroWeight)
+{
+    const bool weightless = zeroWeight || type == CpEdgeType::Dependency || type == CpEdgeType::SyncDependency;
+    const std::int64_t weight = weightless ? 0 : graph.nodes[dst].ts - graph.nodes[src].ts;
+    const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | dst;
+    auto [it, inserted] = m_edgeIds.try_emplace(key, static_cast<std::uint32_t>(graph.edges.size()));
+    if (inserted) {
+        graph.edges.push_back({ src, dst, type, weight, weight, -1 });
+        graph.successors[src].push_back(it->second);
+        graph.predecessors[dst].push_back(it->second);
+    } else {
+        // The attribution of the replaced edge stays, as HTA keeps it in a separate map.
+        CpEdge& e = graph.edges[it->second];
+        e.type = type;
+        e.weight = weight;
+        e.graphWeight = weight;
+    }
+    return it->second;
+}
+
+void GraphContext::attributeEdge(std::uint32_t edgeId, std::int64_t sourceParentEvent)
+{
+    CpEdge& e = graph.edges[edgeId];
+    if (e.type != CpEdgeType::Operator && e.type != CpEdgeType::KernelKernelDelay)
+        return;
+    const CpNode& src = graph.nodes[e.src];
+    const CpNode& dst = graph.nodes[e.dst];
+    if (e.type == CpEdgeType::KernelKernelDelay || src.isStart)
+        e.attributedEvent = src.eventIndex;
+    else if (!dst.isStart)
+        e.attributedEvent = dst.eventIndex;
+    else
+        e.attributedEvent = sourceParentEvent; // between two children: the parent's time
+}
+
+std::vector<std::uint32_t> sortOrder(const std::vector<std::int64_t>& keys, bool compat)
+{
+    if (compat) {
+        std::vector<double> asDouble(keys.begin(), keys.end());
+        return counters::quicksortArgsort(asDouble);
+    }
+    std::vector<std::uint32_t> order(keys.size());
+    std::iota(order.begin(), order.end(), 0U);
+    std::stable_sort(order.begin(), order.end(), [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    return order;
+}
+
+} // namespace cp
+
+std::string_view cpEdgeTypeName(CpEdgeType type)
+{
+    switch (type) {
+    case CpEdgeType::Operator:
+        return "critical_path_operator";
+    case CpEdgeType::Dependency:
+        return "critical_path_dependency";
+    case CpEdgeType::KernelLaunchDelay:
+        return "critical_path_kernel_launch_delay";
+    case CpEdgeType::KernelKernelDelay:
+        return "critical_path_kernel_kernel_delay";
+    case CpEdgeType::SyncDependency:
+        return "critical_path_sync_dependency";
+    }
+    return "";
+}
+
+std::vector<std::uint32_t> CriticalPathGraph::edgesInGraphOrder() const
+{
+    std::vector<std::uint32_t> ids;
+    ids.reserve(edges.size());
+    for (const auto& out : successors)
+        ids.insert(ids.end(), out.begin(), out.end());
+    return ids;
+}
+
+std::vector<std::uint32_t> CriticalPathGraph::syncEdges() const
+{
+    std::vector<std::uint32_t> ids;
+    for (const std::uint32_t id : edgesInGraphOrder())
+        if (edges[id].type == CpEdgeType::SyncDependency)
+            ids.push_back(id);
+    return ids;
+}
+
+bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
+{
+    return std::find(pathEdges.begin(), pathEdges.end(), edgeId) != pathEdges.end();
+}
+
+Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank, const std::string& annotation,
+    CriticalPathInstance instance, const AnalysisOptions&)
+{
+    const auto frameIt = std::find_if(frames.ranks.begin(), frames.ranks.end(),
+        [rank](const RankFrame& f) { return f.rank == rank; });
+    if (frameIt == frames.ranks.end())
+        return notApplicable("rank " + std::to_string(rank) + " is not in the trace");
+    const bool compat = frames.mode == AnalysisMode::HtaCompat;
+    auto window = findWindow(*frameIt, annotation, instance, compat);
+    if (!window)
+        return window.error();
+
+    CriticalPathGraph graph;
+    graph.mode = frames.mode;
+    graph.frame = &*frameIt;
+    graph.rank = rank;
+    graph.windowStart = window.value().start;
+    graph.windowEnd = window.value().end;
+    cp::GraphContext ctx(frames, *frameIt, graph);
+    ctx.clipped = clipRows(ctx, window.value());
+    graph.clippedRows = ctx.clipped.size();
+    createNodes(ctx);
+    cp::addRuntimeLockEdges(ctx);
+    cp::addCallStackEdges(ctx);
+    if (auto error = cp::addKernelEdges(ctx))
+        return *error;
+    if (graph.nodes.empty())
+        return notApplicable("no CPU operator, runtime call or GPU kernel in the window on rank " + std::to_string(rank));
+
+    graph.success = validateGraph(ctx);
+    if (graph.success) {
+        const std::vector<std::uint32_t> order = topologicalOrder(graph);
+        if (order.size() != graph.nodes.size()) {
+            graph.problems.push_back("the graph has a cycle");
+            graph.success = false;
+        } else {
+            longestPath(graph, order);
+        }
+    }
+    return graph;
+}
+
+AnalysisOutput criticalPath(const FrameSet& frames, std::int64_t rank, const std::string& annotation,
+    CriticalPathInstance instance, const AnalysisOptions& options)
+{
+    auto graph = buildCriticalPath(frames, rank, annotation, instance, options);
+    if (!graph)
+        return AnalysisOutput::notApplicable(graph.error().message);
+    return criticalPathTables(graph.value());
+}
+
+} // namespace ks::core

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "core/analysis/hta_frame.h"
+#include "core/analysis/hta_result.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::core {
+
+// A8 critical path (hta-semantics.md §11): the event graph of one rank over an
+// annotation instance, its longest path, and the GPU->CPU / GPU->GPU
+// synchronization dependencies found on the way.
+
+enum class CpEdgeType : std::uint8_t { Operator, Dependency, KernelLaunchDelay, KernelKernelDelay, SyncDependency };
+
+// HTA's names: "critical_path_operator", "critical_path_dependency", ...
+std::string_view cpEdgeTypeName(CpEdgeType type);
+
+// Which annotation instances bound the window: HTA's instance_id (a, b), inclusive.
+struct CriticalPathInstance
+{
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+};
+
+// A point in time of one event: its start or its end.
+struct CpNode
+{
+    std::uint32_t row = 0;        // row of the rank's frame
+    std::int64_t eventIndex = 0;  // position in traceEvents
+    std::int64_t ts = 0;          // ns, frame time base
+    bool isStart = false;
+    bool blocking = false;        // a synchronizing runtime call: its span weighs nothing
+};
+
+struct CpEdge
+{
+    std::uint32_t src = 0;
+    std::uint32_t dst = 0;
+    CpEdgeType type = CpEdgeType::Operator;
+    std::int64_t weight = 0;      // ns, as computed (HTA's edge object)
+    std::int64_t graphWeight = 0; // ns, as the longest path uses it (tolerated negatives become 0)
+    std::int64_t attributedEvent = -1; // event the span belongs to; -1 when none
+};
+
+// The graph of one rank and its longest path. Refers to the FrameSet's rank
+// frame, which must outlive it.
+struct CriticalPathGraph
+{
+    AnalysisMode mode = AnalysisMode::Default;
+    const RankFrame* frame = nullptr;
+    std::int64_t rank = 0;
+    std::size_t clippedRows = 0;
+    std::int64_t windowStart = 0; // ns
+    std::int64_t windowEnd = 0;   // ns (INT64_MAX: no end)
+
+    std::vector<CpNode> nodes; // numbered by (ts, event index), start before end
+    std::vector<CpEdge> edges; // in first-insertion order; re-adding an edge overwrites it in place
+    std::vector<std::vector<std::uint32_t>> successors;   // node -> edge ids, insertion order
+    std::vector<std::vector<std::uint32_t>> predecessors; // node -> edge ids, insertion order
+
+    bool success = false;
+    std::vector<std::string> problems; // why the graph is not valid (cycles, same-stream syncs, negative weights)
+    std::vector<std::string> warnings; // what HTA only logs (kernels without an incoming edge, ...)
+
+    std::vector<std::uint32_t> pathNodes;
+    std::vector<std::uint32_t> pathEdges; // edge ids along the path
+    std::int64_t pathWeight = 0;          // ns, sum of graph weights
+
+    // Every SYNC_DEPENDENCY edge, in graph order (node order, then insertion order).
+    std::vector<std::uint32_t> syncEdges() const;
+    // Edge ids in networkx's iteration order.
+    std::vector<std::uint32_t> edgesInGraphOrder() const;
+    bool onPath(std::uint32_t edgeId) const;
+};
+
+// Builds the graph and its longest path. Errors are "not applicable" reasons
+// (rank absent, annotation or instance not found, no kernel launches, HTA's
+// "Could not find runtime index"); an invalid graph is a result with success false.
+Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank, const std::string& annotation,
+    CriticalPathInstance instance, const AnalysisOptions& options);
+
+// The result as tables (dict): "summary", "edge_types", "summary_pct_by_bound_type",
+// "critical_path_edges", "sync_dependency_edges", "breakdown".
+AnalysisOutput criticalPath(const FrameSet& frames, std::int64_t rank, const std::string& annotation,
+    CriticalPathInstance instance, const AnalysisOptions& options);
+AnalysisOutput criticalPathTables(const CriticalPathGraph& graph);
+
+// The `result` object of ../shared/reference/*/critical_path_analysis__*.json.
+std::string criticalPathResultJson(const CriticalPathGraph& graph);
+
+// HTA's shorten_name: template and call arguments removed, last word kept;
+// memory names and names without brackets unchanged.
+std::string shortenNameHta(std::string_view name);
+
+} // namespace ks::core
