@@ -1,5 +1,7 @@
 #include "app/gui/load_controller.h"
 
+#include "app/common/thread_pool_parallel_for.h"
+
 #include "app/gui/qt_parallel_for.h"
 
 #include <QFutureWatcher>
@@ -125,6 +127,8 @@ LoadController::LoadController(QObject* parent)
 {
     qRegisterMetaType<LoadStatus>();
     qRegisterMetaType<TraceSetPtr>();
+    // Each rank inflates on a second thread while its worker parses.
+    m_options.background = app::makeThreadBackgroundWork;
     m_tick.setInterval(250);
     connect(&m_tick, &QTimer::timeout, this, &LoadController::emitProgress);
 }
