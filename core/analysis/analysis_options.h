@@ -41,6 +41,10 @@ struct AnalysisOptions
     AnalysisMode mode = AnalysisMode::Default;
     std::optional<std::vector<std::int64_t>> ranks;      // all when empty
     std::optional<std::vector<std::int64_t>> iterations; // A9: ProfilerStep numbers; all when empty
+    // HTA's TraceAnalysis(include_last_profiler_step=...). In HTA-compatible mode
+    // its stale `end` column makes it keep every CPU row (Q11); default mode keeps
+    // every event anyway.
+    bool includeLastProfilerStep = false;
     IdleTimeOptions idle;
     KernelBreakdownOptions kernels;
     LaunchStatsOptions launches;

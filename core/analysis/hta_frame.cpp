@@ -212,7 +212,7 @@ std::string inferDeviceType(const RankTrace& trace)
 }
 
 // Q2: keep CPU rows before the last step's start and the GPU rows they launched.
-void dropLastStep(RankFrame& frame, const std::set<std::string>& stepNames)
+void dropLastStep(RankFrame& frame, const std::set<std::string>& stepNames, bool includeLastStep)
 {
     std::vector<FrameRow> cpu, gpu;
     for (const FrameRow& row : frame.rows)
@@ -232,7 +232,9 @@ void dropLastStep(RankFrame& frame, const std::set<std::string>& stepNames)
     std::unordered_map<std::int64_t, std::int64_t> keptCorrelations;
     std::vector<FrameRow> keptCpu;
     for (const FrameRow& row : cpu) {
-        if (row.ts < *lastStart) {
+        // Q11: with include_last_profiler_step HTA compares aligned ts with its
+        // stale, still absolute `end`, so every CPU row passes.
+        if (includeLastStep || row.ts < *lastStart) {
             keptCpu.push_back(row);
             ++keptCorrelations[row.correlation];
         }
@@ -326,7 +328,7 @@ Result<FrameSet> buildFrames(const TraceSet& traces, const AnalysisOptions& opti
     if (compat && stepNames.size() >= 2 && set.deviceType != "MTIA") {
         set.filteredToCompleteSteps = true;
         for (RankFrame& frame : set.ranks)
-            dropLastStep(frame, stepNames);
+            dropLastStep(frame, stepNames, options.includeLastProfilerStep);
     }
     std::set<std::int64_t> iterations;
     for (RankFrame& frame : set.ranks) {

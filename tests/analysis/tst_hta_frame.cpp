@@ -39,6 +39,7 @@ private slots:
     void lastStepDroppedOnlyInCompatMode();
     void iterationSelection();
     void rankByHtaRegexOnlyInCompatMode();
+    void includeLastStepKeepsEveryCpuRowInCompatMode();
 };
 
 void TestHtaFrame::matchesHtaLoadSummary_data()
@@ -192,6 +193,29 @@ void TestHtaFrame::rankByHtaRegexOnlyInCompatMode()
     const std::string pretty = R"({"distributedInfo": {"rank": 3}, "traceEvents": [)"
                                R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5}]})";
     QCOMPARE(tests::frames(tests::loadRanks(spaced, { pretty }), core::AnalysisMode::HtaCompat).ranks[0].rank, 3);
+}
+
+void TestHtaFrame::includeLastStepKeepsEveryCpuRowInCompatMode()
+{
+    // Q11: HTA's include_last_profiler_step compares with a stale absolute end:
+    // it keeps every CPU row (even after the last step) but still drops GPU work
+    // without a launch. Default mode keeps everything, with one time base.
+    QTemporaryDir dir;
+    const auto set = tests::loadRanks(dir,
+        { tests::kinetoDocument(0,
+            { R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100})",
+                R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100})",
+                R"({"ph":"X","cat":"cpu_op","name":"after","pid":1,"tid":1,"ts":500,"dur":5})",
+                R"({"ph":"X","cat":"kernel","name":"orphan","pid":0,"tid":7,"ts":20,"dur":5,"args":{"stream":7,"correlation":9}})" }) });
+    core::AnalysisOptions options;
+    options.mode = core::AnalysisMode::HtaCompat;
+    options.includeLastProfilerStep = true;
+    auto compat = core::buildFrames(set, options);
+    QVERIFY(compat.ok());
+    QCOMPARE(compat.value().ranks[0].rows.size(), std::size_t(3)); // both steps and "after"; the orphan kernel is gone
+    options.includeLastProfilerStep = false;
+    QCOMPARE(core::buildFrames(set, options).value().ranks[0].rows.size(), std::size_t(1)); // only step 1
+    QCOMPARE(tests::frames(set, core::AnalysisMode::Default).ranks[0].rows.size(), std::size_t(4));
 }
 
 QTEST_GUILESS_MAIN(TestHtaFrame)
