@@ -1,8 +1,11 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/commands.h"
+#include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
 #include "core/analysis/analysis_catalog.h"
+#include "core/analysis/kernel_sequences.h"
 #include "core/report/hta_json_writer.h"
+#include "core/report/sequences_trace_writer.h"
 #include "core/report/table_text.h"
 
 #include <algorithm>
@@ -54,14 +57,46 @@ std::string stem(const std::string& fileName)
     return fileName.substr(0, fileName.size() - 5); // drop ".json"
 }
 
+// A7 (--kernel-sequences OP): HTA's get_frequent_cuda_kernel_sequences on the
+// first rank; the annotated trace goes to --out DIR, else next to the input.
+core::AnalysisCall kernelSequencesCall(const std::string& op, const core::KernelSequenceOptions& seq,
+    std::int64_t rank, const std::optional<std::string>& outDir, std::ostream& err)
+{
+    const std::string args = R"({"operator_name":)" + jsonQuote(op) + R"(,"output_dir":"<tmp>","rank":)"
+        + std::to_string(rank) + R"(,"visualize":false})";
+    auto run = [op, seq, rank, outDir, &err](const core::FrameSet& frames, const core::AnalysisOptions&) {
+        const core::KernelSequences result = core::kernelSequences(frames, rank, op, seq);
+        for (const core::RankFrame& frame : frames.ranks) {
+            if (frame.rank != rank || result.patterns.empty())
+                continue;
+            const std::string dir = outDir ? *outDir : std::filesystem::path(frame.trace->path).parent_path().string();
+            const std::string path = core::sequencesTracePath(frame.trace->path, dir);
+            core::SequencesTraceOptions writeOptions;
+            writeOptions.topK = seq.topK;
+            writeOptions.compressOtherEvents = seq.mode == core::AnalysisMode::HtaCompat;
+            if (auto written = core::writeSequencesTrace(frame, result, path, core::isGzipPath(path), writeOptions))
+                err << "kinetoscope-cli: annotated trace: " << path << '\n';
+            else
+                err << "kinetoscope-cli: " << written.error().describe() << '\n';
+        }
+        return result.output;
+    };
+    return { "sequences", "get_frequent_cuda_kernel_sequences", core::kernelSequencesFileName(op), args, {}, run };
+}
+
 } // namespace
 
 int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CliArgs parsed(args, { "--ranks", "--iterations", "--only", "--format", "--out", "--threads" }, { "--hta-compat" });
+    CliArgs parsed(args,
+        { "--ranks", "--iterations", "--only", "--format", "--out", "--threads", "--kernel-sequences",
+            "--sequences-top-k" },
+        { "--hta-compat", "--sequences-regex" });
     const char* usage = "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
                         "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps]\n"
-                        "       [--format table|csv|json] [--out DIR] [--threads N]\n";
+                        "       [--format table|csv|json] [--out DIR] [--threads N]\n"
+                        "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
+                        "         (frequent kernel sequences of OP; --only id: sequences)\n";
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error()) << '\n' << usage;
         return 2;
@@ -84,7 +119,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         while (pos <= o->size()) {
             const std::size_t comma = std::min(o->find(',', pos), o->size());
             const std::string id = o->substr(pos, comma - pos);
-            if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+            if (std::find(ids.begin(), ids.end(), id) == ids.end() && id != "sequences") {
                 err << "kinetoscope-cli analyze: unknown analysis '" << id << "'\n" << usage;
                 return 2;
             }
@@ -114,7 +149,21 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
             return 1;
         }
     }
-    for (const core::AnalysisCall& call : core::analysisCalls(options, rankList)) {
+    std::vector<core::AnalysisCall> calls = core::analysisCalls(options, rankList);
+    if (const auto op = parsed.value("--kernel-sequences")) {
+        core::KernelSequenceOptions seq;
+        seq.mode = options.mode;
+        seq.regex = parsed.flag("--sequences-regex");
+        try {
+            seq.topK = std::stoi(parsed.value("--sequences-top-k").value_or("5"));
+        } catch (...) {
+            err << "kinetoscope-cli analyze: --sequences-top-k needs a number\n" << usage;
+            return 2;
+        }
+        calls.push_back(kernelSequencesCall(*op, seq, rankList.empty() ? 0 : rankList.front(), outDir, err));
+        calls.back().options = options;
+    }
+    for (const core::AnalysisCall& call : calls) {
         if (!only.empty() && !only.count(call.id))
             continue;
         const core::AnalysisOutput result = call.run(frames.value(), call.options);

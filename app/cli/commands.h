@@ -9,6 +9,8 @@ namespace ks::cli {
 // Each subcommand: args after the subcommand name; returns the exit code.
 // Errors go to `err` as one line naming the file and what is wrong.
 int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runDiffCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runCountersCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -11,6 +11,11 @@ void printUsage(std::ostream& out)
     out << "usage: kinetoscope-cli <command> [options]\n\n"
            "commands:\n"
            "  info PATH... [--json]           files, ranks, events by phase and category, tracks, diagnostics\n"
+           "  diff CONTROL TEST [--hta-compat] [--ranks R,..] [--iterations I,..] [--device cpu|gpu|all]\n"
+           "          [--short-names] [--labels C,T] [--format table|csv|json] [--out DIR]\n"
+           "                                  trace diff: op/kernel counts and durations, ops added/deleted\n"
+           "  counters PATH... --write-trace [--out FILE|DIR] [--ranks R,..] [--hta-compat] [--gzip|--plain]\n"
+           "                                  trace with queue length and memory bandwidth counters\n"
            "  analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..] [--only IDS]\n"
            "          [--format table|csv|json] [--out DIR]\n"
            "                                  HTA's analyses: temporal, idle, kernels, overlap,\n"
@@ -36,6 +41,10 @@ int main(int argc, char** argv)
     const std::vector<std::string> args(argv + 2, argv + argc);
     if (command == "info")
         return ks::cli::runInfoCommand(args, std::cout, std::cerr);
+    if (command == "diff")
+        return ks::cli::runDiffCommand(args, std::cout, std::cerr);
+    if (command == "counters")
+        return ks::cli::runCountersCommand(args, std::cout, std::cerr);
     if (command == "analyze")
         return ks::cli::runAnalyzeCommand(args, std::cout, std::cerr);
     if (command == "critical-path")

@@ -12,13 +12,18 @@
 namespace ks::core {
 
 // Which rows a trace diff compares (HTA's DeviceType.CPU / GPU / ALL).
-enum class DiffDevice : std::uint8_t { Cpu, Gpu, All };
+enum class DiffDevice : std::uint8_t
+{
+    Cpu,
+    Gpu,
+    All
+};
 
 // One side of a diff: its label (column prefix) and the ranks and iterations taken.
 struct TraceDiffSide
 {
     std::string label;
-    std::optional<std::vector<std::int64_t>> ranks;      // default: the smallest rank
+    std::optional<std::vector<std::int64_t>> ranks; // default: the smallest rank
     std::optional<std::vector<std::int64_t>> iterations; // default: the smallest ProfilerStep number
 };
 
@@ -44,7 +49,8 @@ Result<DiffTrace> loadDiffTrace(const TraceSet& traces, AnalysisMode mode);
 
 // D1 (§12): HTA's TraceDiff.compare_traces. Per name (or short name): count and
 // total duration (µs) on each side, their differences and '+'/'-'/'=', sorted by name.
-AnalysisOutput compareTraces(const DiffTrace& control, const DiffTrace& test, const TraceDiffOptions& options);
+AnalysisOutput compareTraces(
+    const DiffTrace& control, const DiffTrace& test, const TraceDiffOptions& options);
 
 // HTA's TraceDiff.ops_diff: names added, deleted, increased, decreased, unchanged.
 AnalysisOutput opsDiff(const DiffTrace& control, const DiffTrace& test, const TraceDiffOptions& options);
