@@ -3,6 +3,7 @@
 // `gzip -dc` of the same files run in the same process run.
 
 #include "app/common/thread_pool_parallel_for.h"
+#include "app/common/allocator_tuning.h"
 #include "bench/bench_timing.h"
 #include "core/analysis/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
@@ -43,6 +44,7 @@ std::string gzipCommand(const std::vector<std::string>& paths)
 
 int main(int argc, char** argv)
 {
+    ks::app::tuneAllocatorForLargeTraces();
     bool compat = false;
     std::vector<std::string> paths;
     std::map<std::string, double> htaSeconds; // HTA's recorded time per call on the same input

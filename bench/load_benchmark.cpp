@@ -3,6 +3,7 @@
 // Prints one Markdown table row per file and mode.
 
 #include "app/common/thread_pool_parallel_for.h"
+#include "app/common/allocator_tuning.h"
 #include "bench/bench_timing.h"
 #include "core/io/input_stream.h"
 #include "core/io/trace_set_loader.h"
@@ -61,6 +62,7 @@ ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, bool pipelined,
 
 int main(int argc, char** argv)
 {
+    ks::app::tuneAllocatorForLargeTraces();
     int runs = 3;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {

@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/common/allocator_tuning.h"
 
 #include <iostream>
 #include <string>
@@ -33,6 +34,7 @@ void printUsage(std::ostream& out)
 
 int main(int argc, char** argv)
 {
+    ks::app::tuneAllocatorForLargeTraces();
     if (argc < 2) {
         printUsage(std::cerr);
         return 2;
