@@ -308,6 +308,7 @@ std::uint32_t GraphContext::addEdge(std::uint32_t src, std::uint32_t dst, CpEdge
         e.type = type;
         e.weight = weight;
         e.graphWeight = weight;
+        e.inferred = false;
     }
     return it->second;
 }

@@ -44,6 +44,7 @@ struct CpEdge
     std::int64_t weight = 0;      // ns, as computed (HTA's edge object)
     std::int64_t graphWeight = 0; // ns, as the longest path uses it (tolerated negatives become 0)
     std::int64_t attributedEvent = -1; // event the span belongs to; -1 when none
+    bool inferred = false;        // default mode: a sync dependency inferred without a cuda_sync record
 };
 
 // The graph of one rank and its longest path. Refers to the FrameSet's rank

@@ -422,11 +422,77 @@ std::optional<Error> KernelWalker::handleKernel(std::uint32_t r)
     return std::nullopt;
 }
 
+// GPU work of one stream for the inference below: by end time.
+struct StreamWork
+{
+    std::int64_t end = 0;
+    std::int64_t launchTs = 0;
+    std::uint32_t endNode = 0;
+};
+
+// The last work of a stream that ended by `callEnd` and was launched before `callStart`.
+const StreamWork* lastFinished(const std::vector<StreamWork>& work, std::int64_t callStart, std::int64_t callEnd)
+{
+    auto it = std::upper_bound(work.begin(), work.end(), callEnd, [](std::int64_t t, const StreamWork& w) { return t < w.end; });
+    while (it != work.begin()) {
+        --it;
+        if (it->launchTs < callStart)
+            return &*it;
+    }
+    return nullptr;
+}
+
+// Default mode: traces recorded without CUDA sync events (torch.profiler's
+// default) have no cuda_sync records, so HTA finds no GPU->CPU dependency.
+// A blocking call without a record returns once the work it waited for is
+// done: link the last work that finished by its end and was launched before it
+// started (on every stream for cudaDeviceSynchronize, the latest one otherwise).
+void addInferredSyncEdges(GraphContext& ctx)
+{
+    std::map<std::int64_t, std::vector<StreamWork>> byStream;
+    for (const std::uint32_t r : ctx.clipped) {
+        const FrameRow& row = ctx.row(r);
+        const auto launch = row.indexCorrelation > 0 ? ctx.rowOfEvent(row.indexCorrelation) : std::nullopt;
+        if (!row.device || ctx.endNode(r) == kNoNode || !launch)
+            continue;
+        byStream[row.stream].push_back({ row.end(), ctx.row(*launch).ts, static_cast<std::uint32_t>(ctx.endNode(r)) });
+    }
+    for (auto& [stream, work] : byStream)
+        std::stable_sort(work.begin(), work.end(), [](const StreamWork& a, const StreamWork& b) { return a.end < b.end; });
+    for (const std::uint32_t r : ctx.clipped) {
+        const std::string_view name = ctx.name(r);
+        const bool device = name == "cudaDeviceSynchronize";
+        if ((!device && name != "cudaStreamSynchronize" && name != "cudaEventSynchronize") || ctx.endNode(r) == kNoNode)
+            continue;
+        const auto partner = ctx.row(r).indexCorrelation > 0 ? ctx.rowOfEvent(ctx.row(r).indexCorrelation) : std::nullopt;
+        if (partner && ctx.category(*partner) == kCudaSyncCategory)
+            continue; // recorded: handled as HTA does
+        std::vector<const StreamWork*> sources;
+        for (const auto& [stream, work] : byStream) {
+            const StreamWork* w = lastFinished(work, ctx.row(r).ts, ctx.row(r).end());
+            if (!w)
+                continue;
+            if (device || sources.empty())
+                sources.push_back(w);
+            else if (w->end > sources.front()->end)
+                sources.front() = w;
+        }
+        for (const StreamWork* w : sources) {
+            const std::uint32_t id = ctx.addEdge(w->endNode, static_cast<std::uint32_t>(ctx.endNode(r)), CpEdgeType::SyncDependency);
+            ctx.graph.edges[id].inferred = true;
+        }
+    }
+}
+
 } // namespace
 
 std::optional<Error> addKernelEdges(GraphContext& ctx)
 {
-    return KernelWalker(ctx).run();
+    if (auto error = KernelWalker(ctx).run())
+        return error;
+    if (!ctx.compat)
+        addInferredSyncEdges(ctx);
+    return std::nullopt;
 }
 
 } // namespace ks::core::cp

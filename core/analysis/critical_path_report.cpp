@@ -179,14 +179,15 @@ Table syncEdgesTable(const CriticalPathGraph& g)
     t.name = "sync_dependency_edges";
     t.columns = { { "src_event", "" }, { "src_is_start", "" }, { "src_ts", "us" }, { "src_name", "" },
         { "src_stream", "" }, { "dst_event", "" }, { "dst_is_start", "" }, { "dst_ts", "us" }, { "dst_name", "" },
-        { "dst_stream", "" }, { "on_critical_path", "" } };
+        { "dst_stream", "" }, { "on_critical_path", "" }, { "inferred", "" } };
     for (const std::uint32_t id : g.syncEdges()) {
         const CpEdge& e = g.edges[id];
         const CpNode& s = g.nodes[e.src];
         const CpNode& d = g.nodes[e.dst];
         t.addRow({ s.eventIndex, std::int64_t { s.isStart }, microseconds(s.ts), nodeName(g, e.src),
             rowOfNode(g, e.src).stream, d.eventIndex, std::int64_t { d.isStart }, microseconds(d.ts),
-            nodeName(g, e.dst), rowOfNode(g, e.dst).stream, std::int64_t { g.onPath(id) } });
+            nodeName(g, e.dst), rowOfNode(g, e.dst).stream, std::int64_t { g.onPath(id) },
+            std::int64_t { e.inferred } });
     }
     return t;
 }
@@ -345,6 +346,10 @@ void appendSyncEdges(std::string& out, const CriticalPathGraph& g)
         appendCell(out, weightCell(g, e.weight));
         appendKey(out, "on_critical_path");
         out += g.onPath(id) ? "true" : "false";
+        if (!compatOf(g)) {
+            appendKey(out, "inferred");
+            out += e.inferred ? "true" : "false";
+        }
         out += '}';
     }
     out += ']';

@@ -1,0 +1,654 @@
+// A8 critical path: the graph, its longest path and the breakdown on tiny
+// hand-computed traces in both modes; each synchronization kind
+// (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventRecord +
+// cudaEventSynchronize, cudaStreamWaitEvent across streams), with and without
+// the cuda_sync records; validation reported, not asserted; the quirks that
+// differ between modes (Q1, Q3); the overlaid trace; real traces.
+
+#include "analysis_test_support.h"
+
+#include "core/analysis/critical_path.h"
+#include "core/report/critical_path_trace_writer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <set>
+
+using namespace ks;
+using core::AnalysisMode;
+using core::CpEdgeType;
+
+namespace {
+
+constexpr std::int64_t kBase = 1'000'000; // µs, added to every ts
+
+std::string number(double v)
+{
+    if (v == std::floor(v))
+        return std::to_string(static_cast<std::int64_t>(v));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+std::string event(const std::string& cat, const std::string& name, const std::string& pid, const std::string& tid,
+    double ts, double dur, const std::string& args = "")
+{
+    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + pid + R"(,"tid":)" + tid
+        + R"(,"ts":)" + number(static_cast<double>(kBase) + ts) + R"(,"dur":)" + number(dur) + R"(,"args":{)" + args
+        + "}}";
+}
+
+std::string cpuOp(const std::string& name, double ts, double dur, const std::string& args = "")
+{
+    return event("cpu_op", name, "1", "1", ts, dur, args);
+}
+
+std::string annotation(const std::string& name, double ts, double dur)
+{
+    return event("user_annotation", name, "1", "1", ts, dur);
+}
+
+std::string runtime(const std::string& name, double ts, double dur, int correlation)
+{
+    return event("cuda_runtime", name, "1", "1", ts, dur, R"("correlation":)" + std::to_string(correlation));
+}
+
+std::string kernel(const std::string& name, int stream, double ts, double dur, int correlation)
+{
+    return event("kernel", name, "0", std::to_string(stream), ts, dur,
+        R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation));
+}
+
+std::string syncRecord(const std::string& name, int stream, double ts, double dur, int correlation, int waitOnStream = -1,
+    int recordCorrelation = -1)
+{
+    std::string args = R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation);
+    if (waitOnStream >= 0)
+        args += R"(,"wait_on_stream":)" + std::to_string(waitOnStream) + R"(,"wait_on_cuda_event_record_corr_id":)"
+            + std::to_string(recordCorrelation);
+    return event("cuda_sync", name, "0", std::to_string(stream), ts, dur, args);
+}
+
+// A loaded trace and its graph; the graph refers to the frames, so they live together.
+struct Run
+{
+    QTemporaryDir dir;
+    std::optional<core::TraceSet> set;
+    std::optional<core::FrameSet> frames;
+    std::optional<core::Result<core::CriticalPathGraph>> result;
+
+    bool ok() const { return result->ok(); }
+    const core::CriticalPathGraph& graph() const { return result->value(); }
+    std::string error() const { return result->ok() ? std::string() : result->error().message; }
+};
+
+std::unique_ptr<Run> run(const std::vector<std::string>& events, AnalysisMode mode, const std::string& annotationText = "",
+    core::CriticalPathInstance instance = {})
+{
+    auto r = std::make_unique<Run>();
+    // traceEvents[0] is metadata: HTA reads a partner at event index 0 as "no partner".
+    std::vector<std::string> all { R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}})" };
+    all.insert(all.end(), events.begin(), events.end());
+    r->set = tests::loadRanks(r->dir, { tests::kinetoDocument(0, all) });
+    r->frames = tests::frames(*r->set, mode);
+    core::AnalysisOptions options;
+    options.mode = mode;
+    r->result = core::buildCriticalPath(*r->frames, 0, annotationText, instance, options);
+    return r;
+}
+
+int count(const core::CriticalPathGraph& g, CpEdgeType type)
+{
+    return static_cast<int>(std::count_if(g.edges.begin(), g.edges.end(), [type](const core::CpEdge& e) { return e.type == type; }));
+}
+
+const core::CpEdge* findEdge(const core::CriticalPathGraph& g, std::int64_t srcEvent, bool srcStart, std::int64_t dstEvent,
+    bool dstStart)
+{
+    for (const core::CpEdge& e : g.edges) {
+        const core::CpNode& s = g.nodes[e.src];
+        const core::CpNode& d = g.nodes[e.dst];
+        if (s.eventIndex == srcEvent && s.isStart == srcStart && d.eventIndex == dstEvent && d.isStart == dstStart)
+            return &e;
+    }
+    return nullptr;
+}
+
+// Sync edges as "src->dst" event pairs (ends unless noted), sorted.
+QStringList syncEdges(const core::CriticalPathGraph& g)
+{
+    QStringList list;
+    for (const std::uint32_t id : g.syncEdges()) {
+        const core::CpEdge& e = g.edges[id];
+        list << QStringLiteral("%1%2->%3%4")
+                    .arg(g.nodes[e.src].eventIndex)
+                    .arg(g.nodes[e.src].isStart ? "s" : "e")
+                    .arg(g.nodes[e.dst].eventIndex)
+                    .arg(g.nodes[e.dst].isStart ? "s" : "e");
+    }
+    list.sort();
+    return list;
+}
+
+double pathUs(const core::CriticalPathGraph& g)
+{
+    return static_cast<double>(g.pathWeight) / 1000.0;
+}
+
+// Bound type -> % of the path, from the result tables.
+std::map<std::string, double> boundPercent(const core::CriticalPathGraph& g)
+{
+    std::map<std::string, double> pct;
+    const core::AnalysisOutput out = core::criticalPathTables(g);
+    for (const auto& [name, item] : out.result.entries) {
+        if (name != "summary_pct_by_bound_type")
+            continue;
+        for (const auto& row : item.frame.rows)
+            pct[std::get<std::string>(row[0])] = *core::cellAsDouble(row[1]);
+    }
+    return pct;
+}
+
+// The basic trace: an op launching a kernel, then a stream synchronization.
+std::vector<std::string> launchAndStreamSync(bool withSyncRecord)
+{
+    std::vector<std::string> events = {
+        annotation("ProfilerStep#1", 0, 200),        // 1
+        cpuOp("aten::add", 10, 50),                  // 2
+        runtime("cudaLaunchKernel", 20, 10, 1),      // 3
+        kernel("add_kernel", 7, 40, 100, 1),         // 4
+        runtime("cudaStreamSynchronize", 70, 80, 2), // 5
+    };
+    if (withSyncRecord)
+        events.push_back(syncRecord("Stream Sync", 7, 70, 80, 2)); // 6
+    return events;
+}
+
+} // namespace
+
+class TestCriticalPath : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void graphAndPath_data();
+    void graphAndPath();
+    void streamSynchronize_data();
+    void streamSynchronize();
+    void deviceSynchronize_data();
+    void deviceSynchronize();
+    void eventSynchronize_data();
+    void eventSynchronize();
+    void streamWaitEventAcrossStreams_data();
+    void streamWaitEventAcrossStreams();
+    void syncOnOneStreamIsInvalid();
+    void negativeWeights();
+    void cycleIsReported();
+    void q1RoundedTimes();
+    void q3StreamZeroOperator();
+    void q14TopLevelGapsDoNotCount();
+    void notApplicable();
+    void annotationWindow();
+    void shortNames();
+    void overlaidTrace();
+    void recordedH100FindsSyncEdges();
+    void sharedEventSyncTrace();
+};
+
+void TestCriticalPath::graphAndPath_data()
+{
+    QTest::addColumn<AnalysisMode>("mode");
+    QTest::newRow("hta-compat") << AnalysisMode::HtaCompat;
+    QTest::newRow("default") << AnalysisMode::Default;
+}
+
+void TestCriticalPath::graphAndPath()
+{
+    QFETCH(AnalysisMode, mode);
+    const auto r = run(launchAndStreamSync(true), mode, "ProfilerStep", { 0, 0 });
+    QVERIFY2(r->ok(), r->error().c_str());
+    const auto& g = r->graph();
+    QVERIFY(g.success);
+    QCOMPARE(g.clippedRows, std::size_t { 6 });
+    QCOMPARE(g.nodes.size(), std::size_t { 8 }); // add, launch, kernel, sync call; not the annotation or the record
+    QCOMPARE(g.edges.size(), std::size_t { 8 });
+    QCOMPARE(count(g, CpEdgeType::Operator), 5);
+    QCOMPARE(count(g, CpEdgeType::Dependency), 1);
+    QCOMPARE(count(g, CpEdgeType::KernelLaunchDelay), 1);
+    QCOMPARE(count(g, CpEdgeType::SyncDependency), 1);
+    // The launch edge starts at the launch call's start and weighs 40 - 20.
+    QCOMPARE(findEdge(g, 3, true, 4, true)->weight, std::int64_t { 20'000 });
+    // A blocking call's span weighs nothing.
+    QCOMPARE(findEdge(g, 5, true, 5, false)->weight, std::int64_t { 0 });
+    // Path: add start -> launch start (10) -> kernel start (20) -> kernel end (100); the zero-weight
+    // sync edge after it is not taken: networkx ends at the first node of maximal distance.
+    QCOMPARE(pathUs(g), 130.0);
+    QCOMPARE(g.pathEdges.size(), std::size_t { 3 });
+    QCOMPARE(g.nodes[g.pathNodes.front()].eventIndex, std::int64_t { 2 });
+    QCOMPARE(g.nodes[g.pathNodes.back()].eventIndex, std::int64_t { 4 });
+    QVERIFY(!g.nodes[g.pathNodes.back()].isStart);
+    const auto pct = boundPercent(g);
+    QCOMPARE(pct.at("cpu_bound"), 10.0 / 130.0 * 100.0);
+    QCOMPARE(pct.at("gpu_kernel_launch_overhead"), 20.0 / 130.0 * 100.0);
+    QCOMPARE(pct.at("gpu_compute_bound"), 100.0 / 130.0 * 100.0);
+    QCOMPARE(pct.size(), std::size_t { 3 });
+}
+
+void TestCriticalPath::streamSynchronize_data()
+{
+    graphAndPath_data();
+}
+
+// cudaStreamSynchronize: the last kernel of the stream -> the end of the call.
+void TestCriticalPath::streamSynchronize()
+{
+    QFETCH(AnalysisMode, mode);
+    const auto withRecord = run(launchAndStreamSync(true), mode);
+    QVERIFY2(withRecord->ok(), withRecord->error().c_str());
+    QCOMPARE(syncEdges(withRecord->graph()), QStringList { QStringLiteral("4e->5e") });
+    QVERIFY(!withRecord->graph().edges[withRecord->graph().syncEdges().front()].inferred);
+
+    // Without CUDA sync events in the trace HTA finds nothing; default mode infers the same edge.
+    const auto without = run(launchAndStreamSync(false), mode);
+    QVERIFY2(without->ok(), without->error().c_str());
+    if (mode == AnalysisMode::HtaCompat) {
+        QVERIFY(syncEdges(without->graph()).isEmpty());
+    } else {
+        QCOMPARE(syncEdges(without->graph()), QStringList { QStringLiteral("4e->5e") });
+        QVERIFY(without->graph().edges[without->graph().syncEdges().front()].inferred);
+    }
+}
+
+void TestCriticalPath::deviceSynchronize_data()
+{
+    graphAndPath_data();
+}
+
+// cudaDeviceSynchronize (Context Sync): the last kernel of every stream -> the end of the call.
+void TestCriticalPath::deviceSynchronize()
+{
+    QFETCH(AnalysisMode, mode);
+    std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 0, 5, 1),          // 1
+        kernel("a", 7, 10, 50, 1),                     // 2
+        runtime("cudaLaunchKernel", 6, 5, 2),          // 3
+        kernel("b", 20, 15, 100, 2),                   // 4
+        runtime("cudaDeviceSynchronize", 12, 110, 3),  // 5
+        syncRecord("Context Sync", -1, 12, 110, 3),    // 6
+    };
+    const QStringList expected { QStringLiteral("2e->5e"), QStringLiteral("4e->5e") };
+    const auto r = run(events, mode);
+    QVERIFY2(r->ok(), r->error().c_str());
+    QCOMPARE(syncEdges(r->graph()), expected);
+    // first launch (5), chained to the second launch, its delay to b (15 - 6), b (100).
+    QCOMPARE(pathUs(r->graph()), 114.0);
+
+    events.pop_back();
+    const auto without = run(events, mode);
+    QVERIFY2(without->ok(), without->error().c_str());
+    QCOMPARE(syncEdges(without->graph()), mode == AnalysisMode::HtaCompat ? QStringList {} : expected);
+}
+
+void TestCriticalPath::eventSynchronize_data()
+{
+    graphAndPath_data();
+}
+
+// cudaEventRecord then cudaEventSynchronize (Event Sync): the work launched before
+// the record on the recorded stream -> the end of the synchronize call; not later work.
+void TestCriticalPath::eventSynchronize()
+{
+    QFETCH(AnalysisMode, mode);
+    std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 0, 5, 1),          // 1
+        kernel("a", 7, 10, 50, 1),                     // 2
+        runtime("cudaEventRecord", 8, 2, 2),           // 3
+        runtime("cudaLaunchKernel", 12, 3, 3),         // 4
+        kernel("b", 7, 61, 100, 3),                    // 5
+        runtime("cudaEventSynchronize", 20, 45, 4),    // 6
+        syncRecord("Event Sync", -1, 20, 45, 4, 7, 2), // 7
+    };
+    const auto r = run(events, mode);
+    QVERIFY2(r->ok(), r->error().c_str());
+    QCOMPARE(syncEdges(r->graph()), QStringList { QStringLiteral("2e->6e") });
+
+    events.pop_back();
+    const auto without = run(events, mode);
+    QVERIFY2(without->ok(), without->error().c_str());
+    QCOMPARE(syncEdges(without->graph()),
+        mode == AnalysisMode::HtaCompat ? QStringList {} : QStringList { QStringLiteral("2e->6e") });
+}
+
+void TestCriticalPath::streamWaitEventAcrossStreams_data()
+{
+    graphAndPath_data();
+}
+
+// cudaStreamWaitEvent (Stream Wait Event on stream 20 for an event recorded on
+// stream 7): the next kernel launched onto stream 20 waits for the kernel of stream 7.
+void TestCriticalPath::streamWaitEventAcrossStreams()
+{
+    QFETCH(AnalysisMode, mode);
+    const std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 0, 5, 1),                 // 1
+        kernel("a", 7, 10, 50, 1),                            // 2
+        runtime("cudaEventRecord", 6, 2, 2),                  // 3
+        runtime("cudaStreamWaitEvent", 9, 2, 3),              // 4
+        syncRecord("Stream Wait Event", 20, 11, 1, 3, 7, 2),  // 5
+        runtime("cudaLaunchKernel", 12, 3, 4),                // 6
+        kernel("b", 20, 61, 10, 4),                           // 7
+    };
+    const auto r = run(events, mode);
+    QVERIFY2(r->ok(), r->error().c_str());
+    const auto& g = r->graph();
+    QVERIFY(g.success);
+    QCOMPARE(syncEdges(g), QStringList { QStringLiteral("2e->7s") });
+    // b was launched long before a finished: no launch edge, the wait is what it waited for.
+    QCOMPARE(count(g, CpEdgeType::KernelLaunchDelay), 1);
+    QVERIFY(!findEdge(g, 6, true, 7, true));
+    QCOMPARE(pathUs(g), 10.0 + 50.0 + 10.0);
+}
+
+void TestCriticalPath::syncOnOneStreamIsInvalid()
+{
+    const std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 0, 5, 1),
+        kernel("a", 7, 10, 50, 1),
+        runtime("cudaEventRecord", 6, 2, 2),
+        runtime("cudaStreamWaitEvent", 9, 2, 3),
+        syncRecord("Stream Wait Event", 7, 11, 1, 3, 7, 2),
+        runtime("cudaLaunchKernel", 12, 3, 4),
+        kernel("b", 7, 61, 10, 4),
+    };
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        const auto r = run(events, mode);
+        QVERIFY2(r->ok(), r->error().c_str());
+        QVERIFY(!r->graph().success);
+        QVERIFY(r->graph().pathEdges.empty());
+        QCOMPARE(r->graph().problems.size(), std::size_t { 1 });
+        QVERIFY(r->graph().problems.front().find("same stream 7") != std::string::npos);
+    }
+}
+
+// A child ending after its parent makes a negative edge: -1 µs (ns rounding) is
+// tolerated as 0, more invalidates the graph.
+void TestCriticalPath::negativeWeights()
+{
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        for (const double parentDur : { 29.0, 25.0 }) {
+            const std::vector<std::string> events = {
+                cpuOp("parent", 0, parentDur),
+                cpuOp("child", 10, 20),
+                runtime("cudaLaunchKernel", 40, 5, 1),
+                kernel("k", 7, 50, 10, 1),
+            };
+            const auto r = run(events, mode);
+            QVERIFY2(r->ok(), r->error().c_str());
+            const auto& g = r->graph();
+            const core::CpEdge* e = findEdge(g, 2, false, 1, false);
+            QVERIFY(e);
+            QCOMPARE(e->weight, static_cast<std::int64_t>((parentDur - 30.0) * 1000.0));
+            if (parentDur == 29.0) {
+                QVERIFY(g.success);
+                QCOMPARE(e->graphWeight, std::int64_t { 0 });
+            } else {
+                QVERIFY(!g.success);
+                QVERIFY(g.problems.front().find("negative weight") != std::string::npos);
+            }
+        }
+    }
+}
+
+// An event synchronize that refers to work launched after it closes a cycle.
+void TestCriticalPath::cycleIsReported()
+{
+    const std::vector<std::string> events = {
+        runtime("cudaEventSynchronize", 10, 10, 1),    // 0
+        syncRecord("Event Sync", -1, 12, 8, 1, 7, 3),  // 1
+        runtime("cudaLaunchKernel", 30, 5, 2),         // 2
+        kernel("k", 7, 40, 10, 2),                     // 3
+        runtime("cudaEventRecord", 36, 2, 3),          // 4
+    };
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        const auto r = run(events, mode);
+        QVERIFY2(r->ok(), r->error().c_str());
+        QVERIFY(!r->graph().success);
+        QCOMPARE(r->graph().problems, std::vector<std::string> { "the graph has a cycle" });
+    }
+}
+
+// Q1: HTA rounds sub-µs times (ts up, end down); default mode keeps exact ns.
+void TestCriticalPath::q1RoundedTimes()
+{
+    const std::vector<std::string> events = {
+        cpuOp("aten::x", 10.2, 5.5),             // 1: HTA 11..15, exact 10.2..15.7
+        runtime("cudaLaunchKernel", 20, 2, 1),   // 2
+        kernel("k", 7, 25, 3, 1),                // 3
+    };
+    const auto compat = run(events, AnalysisMode::HtaCompat);
+    const auto exact = run(events, AnalysisMode::Default);
+    QVERIFY(compat->ok() && exact->ok());
+    QCOMPARE(findEdge(compat->graph(), 1, true, 1, false)->weight, std::int64_t { 4'000 });
+    QCOMPARE(findEdge(exact->graph(), 1, true, 1, false)->weight, std::int64_t { 5'500 });
+    // op, zero-weight chaining to the launch, launch delay 5, kernel 3.
+    QCOMPARE(pathUs(compat->graph()), 12.0);
+    QCOMPARE(pathUs(exact->graph()), 13.5);
+}
+
+// Q3: HTA takes any row with a stream for GPU work, so a Triton launcher
+// cpu_op with stream 0 leaves the CPU side; default mode keeps it on its thread.
+void TestCriticalPath::q3StreamZeroOperator()
+{
+    const std::vector<std::string> events = {
+        cpuOp("aten::foo", 0, 30),                          // 1
+        runtime("cudaLaunchKernel", 5, 5, 1),               // 2
+        kernel("k", 7, 15, 10, 1),                          // 3
+        cpuOp("triton_launcher", 40, 10, R"("stream":0)"),  // 4
+    };
+    const auto compat = run(events, AnalysisMode::HtaCompat);
+    const auto fixed = run(events, AnalysisMode::Default);
+    QVERIFY(compat->ok() && fixed->ok());
+    QCOMPARE(compat->graph().nodes.size(), std::size_t { 6 });
+    QCOMPARE(fixed->graph().nodes.size(), std::size_t { 8 });
+    QVERIFY(!findEdge(compat->graph(), 1, false, 4, true));
+    QCOMPARE(findEdge(fixed->graph(), 1, false, 4, true)->type, CpEdgeType::Dependency);
+    QCOMPARE(findEdge(fixed->graph(), 4, true, 4, false)->weight, std::int64_t { 10'000 });
+}
+
+// Q14 (kept in both modes): consecutive top-level operators are chained with
+// zero-weight dependencies, so CPU gaps between them never count.
+void TestCriticalPath::q14TopLevelGapsDoNotCount()
+{
+    const std::vector<std::string> events = {
+        cpuOp("first", 0, 10),
+        cpuOp("second", 100, 10),
+        runtime("cudaLaunchKernel", 200, 5, 1),
+        kernel("k", 7, 210, 1, 1),
+    };
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        const auto r = run(events, mode);
+        QVERIFY(r->ok());
+        const core::CpEdge* gap = findEdge(r->graph(), 1, false, 2, true);
+        QVERIFY(gap);
+        QCOMPARE(gap->type, CpEdgeType::Dependency);
+        QCOMPARE(gap->weight, std::int64_t { 0 });
+        QCOMPARE(pathUs(r->graph()), 10.0 + 10.0 + 10.0 + 1.0);
+    }
+}
+
+void TestCriticalPath::notApplicable()
+{
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        const auto cpuOnly = run({ cpuOp("a", 0, 10), cpuOp("b", 20, 10) }, mode);
+        QVERIFY(!cpuOnly->ok());
+        QVERIFY(cpuOnly->error().find("Queue length time series is required") != std::string::npos);
+
+        const auto noAnnotation = run(launchAndStreamSync(true), mode, "Nope");
+        QVERIFY(!noAnnotation->ok());
+        QVERIFY(noAnnotation->error().find("annotation 'Nope' not found") != std::string::npos);
+
+        const auto noInstance = run(launchAndStreamSync(true), mode, "ProfilerStep", { 3, 3 });
+        QVERIFY(!noInstance->ok());
+        QVERIFY(noInstance->error().find("it has 1 instances") != std::string::npos);
+    }
+    core::FrameSet empty;
+    QVERIFY(!core::buildCriticalPath(empty, 5, "", {}, {}).ok());
+    QVERIFY(!core::criticalPath(empty, 5, "", {}, {}).ok);
+}
+
+// The window: CPU events starting in the annotation instance, GPU work launched from them.
+void TestCriticalPath::annotationWindow()
+{
+    const std::vector<std::string> events = {
+        annotation("ProfilerStep#1", 0, 50),     // 1
+        annotation("ProfilerStep#2", 50, 50),    // 2 (HTA drops the last step at load)
+        annotation("ProfilerStep#3", 100, 50),   // 3
+        cpuOp("early", 10, 10),                  // 4
+        runtime("cudaLaunchKernel", 60, 5, 1),   // 5
+        kernel("k", 7, 120, 5, 1),               // 6: runs in step 3, launched in step 2
+        cpuOp("late", 110, 10),                  // 7
+    };
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        const auto r = run(events, mode, "ProfilerStep", { 1, 1 });
+        QVERIFY2(r->ok(), r->error().c_str());
+        const auto& g = r->graph();
+        QCOMPARE(g.windowStart, std::int64_t { 50'000 });
+        QCOMPARE(g.windowEnd, std::int64_t { 100'000 });
+        QCOMPARE(g.nodes.size(), std::size_t { 4 }); // the launch and its kernel
+        QVERIFY(findEdge(g, 5, true, 6, true));
+    }
+}
+
+void TestCriticalPath::shortNames()
+{
+    QCOMPARE(core::shortenNameHta("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float> >(int)"),
+        std::string("at::native::vectorized_elementwise_kernel"));
+    QCOMPARE(core::shortenNameHta("autograd::engine::evaluate_function: torch::autograd::CppNode<Foo>"),
+        std::string("torch::autograd::CppNode"));
+    QCOMPARE(core::shortenNameHta("autograd::engine::evaluate_function: ClampBackward1"),
+        std::string("autograd::engine::evaluate_function: ClampBackward1"));
+    QCOMPARE(core::shortenNameHta("Memcpy DtoH (Device -> Pageable)"), std::string("Memcpy DtoH (Device -> Pageable)"));
+    QCOMPARE(core::shortenNameHta("## forward ##"), std::string("## forward ##"));
+}
+
+void TestCriticalPath::overlaidTrace()
+{
+    const auto r = run(launchAndStreamSync(true), AnalysisMode::Default);
+    QVERIFY(r->ok());
+    const auto& g = r->graph();
+    const std::string input = g.frame->trace->path;
+    QFile in(QString::fromStdString(input));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray before = in.readAll();
+    in.close();
+
+    QVERIFY(!core::writeCriticalPathTrace(g, input).ok()); // never the input
+
+    const std::string plain = r->dir.path().toStdString() + "/out/overlay.json";
+    QVERIFY(QDir().mkpath(r->dir.path() + "/out"));
+    auto written = core::writeCriticalPathTrace(g, plain);
+    QVERIFY2(written.ok(), written.ok() ? "" : written.error().describe().c_str());
+    QCOMPARE(written.value().events, std::uint64_t { 7 });
+    QCOMPARE(written.value().markedEvents, std::uint64_t { 3 }); // add, its launch, the kernel
+    QCOMPARE(written.value().flowEvents, std::uint64_t { 2 });   // the launch edge
+    QFile out(QString::fromStdString(plain));
+    QVERIFY(out.open(QIODevice::ReadOnly));
+    const QJsonDocument doc = QJsonDocument::fromJson(out.readAll());
+    QVERIFY(doc.isObject());
+    QCOMPARE(doc.object().value(QStringLiteral("schemaVersion")).toInt(), 1);
+    const QJsonArray traceEvents = doc.object().value(QStringLiteral("traceEvents")).toArray();
+    QCOMPARE(traceEvents.size(), 9);
+    int critical = 0;
+    int flowStarts = 0;
+    for (const auto& v : traceEvents) {
+        const QJsonObject e = v.toObject();
+        critical += e.value(QStringLiteral("args")).toObject().value(QStringLiteral("critical")).toInt();
+        flowStarts += e.value(QStringLiteral("ph")).toString() == QStringLiteral("s");
+    }
+    QCOMPARE(critical, 3);
+    QCOMPARE(flowStarts, 1);
+    QVERIFY(!traceEvents[0].toObject().value(QStringLiteral("args")).toObject().contains(QStringLiteral("critical")));
+
+    const std::string gz = r->dir.path().toStdString() + "/out/overlay.json.gz";
+    QVERIFY(core::writeCriticalPathTrace(g, gz).ok());
+    QFile gzFile(QString::fromStdString(gz));
+    QVERIFY(gzFile.open(QIODevice::ReadOnly));
+    QCOMPARE(gzFile.read(2), QByteArray("\x1f\x8b", 2));
+    auto reread = core::loadTraceSet({ gz }, {}, nullptr, nullptr);
+    QVERIFY(reread.ok());
+    QCOMPARE(reread.value().ranks.front()->counts.events, std::uint64_t { 9 });
+
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QCOMPARE(in.readAll(), before);
+}
+
+// Recorded with torch.profiler's defaults, so without CUDA sync events: HTA's
+// graph has no sync dependency; default mode infers them from the blocking calls.
+void TestCriticalPath::recordedH100FindsSyncEdges()
+{
+    const std::string dir = (std::filesystem::path(__FILE__).parent_path() / "../data/recorded_h100").string();
+    if (!std::filesystem::exists(dir))
+        QSKIP("tests/data/recorded_h100 is absent");
+    auto set = core::loadTraceSet({ dir }, {}, nullptr, nullptr);
+    QVERIFY(set.ok());
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        const core::FrameSet frames = tests::frames(set.value(), mode);
+        for (const std::int64_t rank : { 0, 1 }) {
+            auto g = core::buildCriticalPath(frames, rank, "", {}, {});
+            QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
+            QVERIFY(g.value().success);
+            QVERIFY(g.value().pathWeight > 0);
+            const auto syncs = g.value().syncEdges();
+            if (mode == AnalysisMode::HtaCompat) {
+                QVERIFY(syncs.empty());
+                continue;
+            }
+            std::set<std::string> callers;
+            bool anyOnPath = false;
+            for (const std::uint32_t id : syncs) {
+                const core::CpEdge& e = g.value().edges[id];
+                QVERIFY(e.inferred);
+                QVERIFY(g.value().nodes[e.src].ts <= g.value().nodes[e.dst].ts);
+                callers.insert(std::string(frames.ranks[static_cast<std::size_t>(rank)].name(
+                    frames.ranks[static_cast<std::size_t>(rank)].rows[g.value().nodes[e.dst].row])));
+                anyOnPath = anyOnPath || g.value().onPath(id);
+            }
+            QCOMPARE(callers,
+                (std::set<std::string> { "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaStreamSynchronize" }));
+            QVERIFY(anyOnPath);
+        }
+    }
+}
+
+// HTA's own numbers on the shared cuda_event_sync trace (the full comparison is
+// tests/conformance/compare_critical_path.py).
+void TestCriticalPath::sharedEventSyncTrace()
+{
+    const std::string dir = std::string(KS_SHARED_DIR) + "/traces/cuda_event_sync";
+    if (!std::filesystem::exists(dir))
+        QSKIP("../shared/traces is absent");
+    auto set = core::loadTraceSet({ dir }, {}, nullptr, nullptr);
+    QVERIFY(set.ok());
+    const core::FrameSet frames = tests::frames(set.value(), AnalysisMode::HtaCompat);
+    auto g = core::buildCriticalPath(frames, 0, "ProfilerStep", { 0, 0 }, {});
+    QVERIFY(g.ok());
+    QCOMPARE(g.value().nodes.size(), std::size_t { 54 });
+    QCOMPARE(g.value().edges.size(), std::size_t { 57 });
+    QCOMPARE(pathUs(g.value()), 2411.0);
+    QCOMPARE(syncEdges(g.value()),
+        (QStringList { QStringLiteral("23e->29e"), QStringLiteral("33e->41e"), QStringLiteral("33e->45e"),
+            QStringLiteral("33e->51e") }));
+}
+
+QTEST_GUILESS_MAIN(TestCriticalPath)
+#include "tst_critical_path.moc"
