@@ -131,6 +131,7 @@ void createNodes(cp::GraphContext& ctx)
     });
     CriticalPathGraph& g = ctx.graph;
     g.nodes.reserve(pending.size());
+    ctx.reserveEdges(pending.size() + pending.size() / 4); // about one edge per node
     std::vector<std::int32_t> startOf(ctx.frame.rows.size(), cp::kNoNode);
     for (const Pending& p : pending) {
         const auto id = static_cast<std::int32_t>(g.nodes.size());
@@ -142,8 +143,6 @@ void createNodes(cp::GraphContext& ctx)
         else
             ctx.setNodes(p.row, startOf[p.row], id);
     }
-    g.successors.resize(g.nodes.size());
-    g.predecessors.resize(g.nodes.size());
 }
 
 // §11.6: tolerated negative weights become 0 in the graph; larger negatives,
@@ -181,8 +180,8 @@ bool validateGraph(cp::GraphContext& ctx)
 std::vector<std::uint32_t> topologicalOrder(const CriticalPathGraph& g)
 {
     std::vector<std::uint32_t> indegree(g.nodes.size());
-    for (std::size_t v = 0; v < g.nodes.size(); ++v)
-        indegree[v] = static_cast<std::uint32_t>(g.predecessors[v].size());
+    for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
+        indegree[v] = static_cast<std::uint32_t>(g.predecessorsOf(v).size());
     std::vector<std::uint32_t> order;
     order.reserve(g.nodes.size());
     std::vector<std::uint32_t> generation;
@@ -194,7 +193,7 @@ std::vector<std::uint32_t> topologicalOrder(const CriticalPathGraph& g)
         next.clear();
         for (const std::uint32_t v : generation) {
             order.push_back(v);
-            for (const std::uint32_t e : g.successors[v])
+            for (const std::uint32_t e : g.successorsOf(v))
                 if (--indegree[g.edges[e].dst] == 0)
                     next.push_back(g.edges[e].dst);
         }
@@ -214,7 +213,7 @@ void longestPath(CriticalPathGraph& g, const std::vector<std::uint32_t>& order)
         bool any = false;
         std::int64_t best = 0;
         std::uint32_t bestEdge = kSelf;
-        for (const std::uint32_t e : g.predecessors[v]) {
+        for (const std::uint32_t e : g.predecessorsOf(v)) {
             const std::int64_t d = dist[g.edges[e].src] + g.edges[e].graphWeight;
             if (!any || d > best) {
                 any = true;
@@ -236,8 +235,11 @@ void longestPath(CriticalPathGraph& g, const std::vector<std::uint32_t>& order)
         g.pathEdges.push_back(via[v]);
     std::reverse(g.pathEdges.begin(), g.pathEdges.end());
     g.pathNodes.push_back(g.pathEdges.empty() ? end : g.edges[g.pathEdges.front()].src);
-    for (const std::uint32_t e : g.pathEdges)
+    g.edgeOnPath.assign(g.edges.size(), false);
+    for (const std::uint32_t e : g.pathEdges) {
         g.pathNodes.push_back(g.edges[e].dst);
+        g.edgeOnPath[e] = true;
+    }
 }
 
 } // namespace
@@ -300,8 +302,6 @@ std::uint32_t GraphContext::addEdge(std::uint32_t src, std::uint32_t dst, CpEdge
     auto [it, inserted] = m_edgeIds.try_emplace(key, static_cast<std::uint32_t>(graph.edges.size()));
     if (inserted) {
         graph.edges.push_back({ src, dst, type, weight, weight, -1 });
-        graph.successors[src].push_back(it->second);
-        graph.predecessors[dst].push_back(it->second);
     } else {
         // The attribution of the replaced edge stays, as HTA keeps it in a separate map.
         CpEdge& e = graph.edges[it->second];
@@ -359,13 +359,40 @@ std::string_view cpEdgeTypeName(CpEdgeType type)
     return "";
 }
 
-std::vector<std::uint32_t> CriticalPathGraph::edgesInGraphOrder() const
+namespace {
+
+// Counting sort of edge ids by one end, stable: ids stay in insertion order per node.
+void compressedRows(const std::vector<CpEdge>& edges, std::size_t nodes, bool bySource,
+    std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& ids)
 {
-    std::vector<std::uint32_t> ids;
-    ids.reserve(edges.size());
-    for (const auto& out : successors)
-        ids.insert(ids.end(), out.begin(), out.end());
-    return ids;
+    offsets.assign(nodes + 1, 0);
+    for (const CpEdge& e : edges)
+        ++offsets[(bySource ? e.src : e.dst) + 1];
+    for (std::size_t v = 0; v < nodes; ++v)
+        offsets[v + 1] += offsets[v];
+    ids.resize(edges.size());
+    std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
+    for (std::uint32_t id = 0; id < edges.size(); ++id)
+        ids[next[bySource ? edges[id].src : edges[id].dst]++] = id;
+}
+
+} // namespace
+
+void CriticalPathGraph::indexAdjacency()
+{
+    compressedRows(edges, nodes.size(), true, successorOffsets, successorEdges);
+    compressedRows(edges, nodes.size(), false, predecessorOffsets, predecessorEdges);
+}
+
+std::span<const std::uint32_t> CriticalPathGraph::successorsOf(std::uint32_t node) const
+{
+    return { successorEdges.data() + successorOffsets[node], successorOffsets[node + 1] - successorOffsets[node] };
+}
+
+std::span<const std::uint32_t> CriticalPathGraph::predecessorsOf(std::uint32_t node) const
+{
+    return { predecessorEdges.data() + predecessorOffsets[node],
+        predecessorOffsets[node + 1] - predecessorOffsets[node] };
 }
 
 std::vector<std::uint32_t> CriticalPathGraph::syncEdges() const
@@ -379,7 +406,7 @@ std::vector<std::uint32_t> CriticalPathGraph::syncEdges() const
 
 bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
 {
-    return std::find(pathEdges.begin(), pathEdges.end(), edgeId) != pathEdges.end();
+    return edgeId < edgeOnPath.size() && edgeOnPath[edgeId];
 }
 
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank, const std::string& annotation,
@@ -410,6 +437,7 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
         return *error;
     if (graph.nodes.empty())
         return notApplicable("no CPU operator, runtime call or GPU kernel in the window on rank " + std::to_string(rank));
+    graph.indexAdjacency();
 
     graph.success = validateGraph(ctx);
     if (graph.success) {

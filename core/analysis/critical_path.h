@@ -4,6 +4,7 @@
 #include "core/analysis/hta_result.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,8 +61,13 @@ struct CriticalPathGraph
 
     std::vector<CpNode> nodes; // numbered by (ts, event index), start before end
     std::vector<CpEdge> edges; // in first-insertion order; re-adding an edge overwrites it in place
-    std::vector<std::vector<std::uint32_t>> successors;   // node -> edge ids, insertion order
-    std::vector<std::vector<std::uint32_t>> predecessors; // node -> edge ids, insertion order
+    // Adjacency in compressed rows, edge ids in insertion order (networkx's
+    // adjacency order): the out-edges of node v are
+    // successorEdges[successorOffsets[v] .. successorOffsets[v + 1]).
+    std::vector<std::uint32_t> successorOffsets;
+    std::vector<std::uint32_t> successorEdges;
+    std::vector<std::uint32_t> predecessorOffsets;
+    std::vector<std::uint32_t> predecessorEdges;
 
     bool success = false;
     std::vector<std::string> problems; // why the graph is not valid (cycles, same-stream syncs, negative weights)
@@ -69,12 +75,17 @@ struct CriticalPathGraph
 
     std::vector<std::uint32_t> pathNodes;
     std::vector<std::uint32_t> pathEdges; // edge ids along the path
+    std::vector<bool> edgeOnPath;         // edge id -> on the path
     std::int64_t pathWeight = 0;          // ns, sum of graph weights
 
     // Every SYNC_DEPENDENCY edge, in graph order (node order, then insertion order).
     std::vector<std::uint32_t> syncEdges() const;
-    // Edge ids in networkx's iteration order.
-    std::vector<std::uint32_t> edgesInGraphOrder() const;
+    // Edge ids in networkx's iteration order (node order, then insertion order).
+    const std::vector<std::uint32_t>& edgesInGraphOrder() const { return successorEdges; }
+    std::span<const std::uint32_t> successorsOf(std::uint32_t node) const;
+    std::span<const std::uint32_t> predecessorsOf(std::uint32_t node) const;
+    // Builds the adjacency from `edges`; called once the edges are complete.
+    void indexAdjacency();
     bool onPath(std::uint32_t edgeId) const;
 };
 

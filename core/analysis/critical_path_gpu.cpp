@@ -203,10 +203,13 @@ std::map<std::int64_t, std::int64_t> nextLaunchOfStreamWaits(const GraphContext&
 // Queue length at each launch and kernel start (§8), over the whole rank.
 Result<std::unordered_map<std::int64_t, std::int64_t>> queueLengths(const GraphContext& ctx)
 {
+    // The series of one rank: the frame set itself when it holds only this rank.
     FrameSet one;
-    one.mode = ctx.frames.mode;
-    one.ranks.push_back(ctx.frame);
-    const AnalysisOutput out = queueLengthTimeSeries(one, AnalysisOptions {});
+    if (ctx.frames.ranks.size() != 1) {
+        one.mode = ctx.frames.mode;
+        one.ranks.push_back(ctx.frame);
+    }
+    const AnalysisOutput out = queueLengthTimeSeries(ctx.frames.ranks.size() == 1 ? ctx.frames : one, AnalysisOptions {});
     if (!out.ok)
         return Error { ErrorCode::NotApplicable, out.error, {}, {} };
     if (out.result.entries.empty())

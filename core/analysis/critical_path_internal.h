@@ -50,6 +50,11 @@ public:
     // networkx DiGraph.add_edge: a second edge between the same nodes replaces
     // the first in place (same adjacency position).
     std::uint32_t addEdge(std::uint32_t src, std::uint32_t dst, CpEdgeType type, bool zeroWeight = false);
+    void reserveEdges(std::size_t n)
+    {
+        m_edgeIds.reserve(n);
+        graph.edges.reserve(n);
+    }
     // HTA's _attribute_edge: spans and kernel-kernel gaps belong to an event.
     void attributeEdge(std::uint32_t edgeId, std::int64_t sourceParentEvent);
 
