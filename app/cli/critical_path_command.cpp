@@ -121,11 +121,11 @@ int emit(const std::string& format, const std::optional<std::string>& outDir, co
     }
     const core::AnalysisOutput tables = core::criticalPathTables(graph.value());
     if (format == "csv") {
-        for (const auto& [suffix, table] : core::framesOf(tables.result)) {
-            const std::string csv = core::tableAsCsv(*table);
+        for (const auto& [name, item] : tables.result.entries) {
+            const std::string csv = core::tableAsCsv(item.frame);
             if (!outDir)
-                out << "# critical_path" << suffix << '\n' << csv << '\n';
-            else if (!writeText(dir / ("critical_path" + suffix + ".csv"), csv, err))
+                out << "# critical_path_" << name << '\n' << csv << '\n';
+            else if (!writeText(dir / ("critical_path_" + name + ".csv"), csv, err))
                 return 1;
         }
         return 0;

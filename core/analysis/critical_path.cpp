@@ -417,6 +417,11 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
     if (frameIt == frames.ranks.end())
         return notApplicable("rank " + std::to_string(rank) + " is not in the trace");
     const bool compat = frames.mode == AnalysisMode::HtaCompat;
+    // MTIA runtime calls overlap across threads and are not CUDA launches: the
+    // graph's model does not hold (HTA fails on them too, see addKernelEdges).
+    if (!compat && frames.deviceType == "MTIA")
+        return notApplicable("the critical path models CUDA and ROCm runtimes; rank " + std::to_string(rank)
+            + " is an MTIA trace");
     auto window = findWindow(*frameIt, annotation, instance, compat);
     if (!window)
         return window.error();

@@ -18,6 +18,8 @@ namespace {
 
 constexpr std::size_t kFlushBytes = 1 << 20;
 constexpr std::size_t kChunkBytes = 8 << 20;
+// Flow ids of the path arrows, far above Kineto's correlation ids so they never join its ac2g flows.
+constexpr std::uint64_t kFlowIdBase = 1'000'000'000'000ULL;
 
 Error writerError(const std::string& path, std::string message)
 {
@@ -109,7 +111,7 @@ std::string flowEvent(const CriticalPathGraph& g, std::uint32_t node, const CpEd
     const std::int64_t ts = n.isStart ? begin : begin + dur - std::min<std::int64_t>(1000, dur);
     const ThreadKey& key = trace.tracks[trace.trackOf(slice).value].key;
     std::string out = start ? R"({"ph":"s",)" : R"({"ph":"f","bp":"e",)";
-    out += "\"id\":" + std::to_string(id) + ",\"pid\":" + threadValue(trace, key.pid, key.pidIsName)
+    out += "\"id\":" + std::to_string(kFlowIdBase + id) + ",\"pid\":" + threadValue(trace, key.pid, key.pidIsName)
         + ",\"tid\":" + threadValue(trace, key.tid, key.tidIsName) + ",\"ts\":" + microsecondsText(ts)
         + ",\"cat\":" + jsonText(cpEdgeTypeName(e.type)) + R"(,"name":"critical_path","args":{"weight_us":)"
         + microsecondsText(e.weight) + "}}";
