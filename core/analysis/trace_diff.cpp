@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace ks::core {
 
@@ -96,15 +97,22 @@ namespace {
             if (!rankSet.count(frame.rank))
                 continue;
             summary.floatDurations = summary.floatDurations || frame.floatDurations;
+            // Totals per interned name first: no string per row.
+            std::unordered_map<std::uint32_t, NameTotals> byId;
             for (const FrameRow& row : frame.rows) {
                 if (!allIterations && !iterationSet.count(row.iteration))
                     continue;
                 if (!takesRow(row, options.device, options.mode))
                     continue;
-                const std::string_view name = frame.name(row);
-                NameTotals& t = summary.byName[options.shortNames ? shortenName(name) : std::string(name)];
+                NameTotals& t = byId[frame.trace->slices.name[row.slice].value];
                 ++t.count;
                 t.durationNs += row.dur;
+            }
+            for (const auto& [id, totals] : byId) {
+                const std::string_view name = frame.trace->name(NameId(id));
+                NameTotals& t = summary.byName[options.shortNames ? shortenName(name) : std::string(name)];
+                t.count += totals.count;
+                t.durationNs += totals.durationNs;
             }
         }
         return summary;
