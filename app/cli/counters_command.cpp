@@ -106,6 +106,10 @@ int runCountersCommand(const std::vector<std::string>& args, std::ostream& out, 
         else if (outArg)
             target = *outArg;
         const bool gzip = parsed.flag("--gzip") || (!parsed.flag("--plain") && core::isGzipPath(target));
+        if (const auto parent = std::filesystem::path(target).parent_path(); !parent.empty()) {
+            std::error_code ec;
+            std::filesystem::create_directories(parent, ec);
+        }
         core::TraceWriteRequest request;
         request.inputPath = frame->trace->path;
         request.outputPath = target;

@@ -57,7 +57,7 @@ namespace {
         void addNode(std::int64_t index, CallNode node);
         void addEdge(std::int64_t parent, std::int64_t child, NodeDevice device, std::int64_t rootIndex);
         Result<bool> nest(const CallStack& stack);
-        void linkKernels(const CallStack& stack);
+        std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> kernelLinks() const;
         Result<bool> connectStacks();
         Result<bool> moveFirstLayer(CallStack& bwd, std::int64_t newParent);
         void updateParent(const std::vector<std::int64_t>& indices, std::int64_t newParent);
@@ -186,16 +186,23 @@ namespace {
         return true;
     }
 
-    void Builder::linkKernels(const CallStack& stack)
+    // HTA's _link_cpu_and_gpu, for every thread at once: GPU rows (frame order)
+    // go under their launch, bucketed by the thread the launch belongs to.
+    std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> Builder::kernelLinks() const
     {
-        std::unordered_set<std::int64_t> inThread;
-        for (std::uint32_t r : stack.rows)
-            inThread.insert(m_frame.rows[r].eventIndex);
+        std::unordered_map<std::int64_t, std::size_t> stackOfEvent;
+        for (std::size_t s = 0; s < m_graph.stacks.size(); ++s)
+            for (std::uint32_t r : m_graph.stacks[s].rows)
+                stackOfEvent.emplace(m_frame.rows[r].eventIndex, s);
+        std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> links(m_graph.stacks.size());
         for (const FrameRow& row : m_frame.rows) {
             const bool launched = m_compat ? row.stream > 0 : row.device;
-            if (launched && row.indexCorrelation > 0 && inThread.count(row.indexCorrelation))
-                addEdge(row.indexCorrelation, row.eventIndex, NodeDevice::Gpu, stack.rootIndex);
+            if (!launched || row.indexCorrelation <= 0)
+                continue;
+            if (auto it = stackOfEvent.find(row.indexCorrelation); it != stackOfEvent.end())
+                links[it->second].emplace_back(row.indexCorrelation, row.eventIndex);
         }
+        return links;
     }
 
     // HTA's _connect_stacks: with exactly one "main" and one "bwd" thread (sorted by
@@ -373,10 +380,13 @@ namespace {
     Result<CallGraph> Builder::run()
     {
         groupThreads();
-        for (const CallStack& stack : m_graph.stacks) {
+        const auto links = kernelLinks();
+        for (std::size_t s = 0; s < m_graph.stacks.size(); ++s) {
+            const CallStack& stack = m_graph.stacks[s];
             if (auto nested = nest(stack); !nested)
                 return nested.error();
-            linkKernels(stack);
+            for (const auto& [launch, gpu] : links[s])
+                addEdge(launch, gpu, NodeDevice::Gpu, stack.rootIndex);
         }
         if (auto connected = connectStacks(); !connected)
             return connected.error();

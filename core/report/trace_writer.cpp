@@ -222,7 +222,8 @@ Result<TraceWriteSummary> writeTrace(const TraceWriteRequest& request)
     {
         OutputFile out;
         if (auto e = out.open(partial, request.gzip))
-            return *e;
+            return writeError(
+                request.outputPath, e->message.substr(std::string_view("cannot write: ").size()));
         CopyHandler handler(out, request.editor);
         auto split =
             splitTraceEvents(*input.value(), request.inputPath, handler, kChunkBytes, nullptr, nullptr);
