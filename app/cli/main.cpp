@@ -21,6 +21,8 @@ void printUsage(std::ostream& out)
            "          [--format table|csv|json] [--out DIR]\n"
            "                                  HTA's analyses: temporal, idle, kernels, overlap,\n"
            "                                  memory-bw, queue-length, launch-stats, steps\n"
+           "          [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
+           "                                  frequent CUDA kernel sequences of OP, annotated trace\n"
            "  critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B] [--hta-compat]\n"
            "          [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR]\n"
            "                                  critical path of one rank, sync dependencies, overlaid trace\n"
