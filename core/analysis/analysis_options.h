@@ -45,6 +45,8 @@ struct AnalysisOptions
     // its stale `end` column makes it keep every CPU row (Q11); default mode keeps
     // every event anyway.
     bool includeLastProfilerStep = false;
+    // HTA's trace diff loads with parse_traces() only: no last-step filter (Q2).
+    bool diffLoading = false;
     IdleTimeOptions idle;
     KernelBreakdownOptions kernels;
     LaunchStatsOptions launches;

@@ -325,7 +325,7 @@ Result<FrameSet> buildFrames(const TraceSet& traces, const AnalysisOptions& opti
     for (RankFrame& frame : set.ranks)
         for (FrameRow& row : frame.rows)
             row.ts -= set.minTs;
-    if (compat && stepNames.size() >= 2 && set.deviceType != "MTIA") {
+    if (compat && !options.diffLoading && stepNames.size() >= 2 && set.deviceType != "MTIA") {
         set.filteredToCompleteSteps = true;
         for (RankFrame& frame : set.ranks)
             dropLastStep(frame, stepNames, options.includeLastProfilerStep);

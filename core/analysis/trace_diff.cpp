@@ -13,12 +13,6 @@ namespace {
     // ProfilerStep (§12). buildFrames does both in HTA-compatible mode unless told
     // otherwise; the flag is set where the options have it (proposed field, see
     // the issue-4 report), so this file builds before and after it exists.
-    template <typename Options>
-    void requestDiffLoading(Options& options)
-    {
-        if constexpr (requires { options.diffLoading = true; })
-            options.diffLoading = true;
-    }
 
     // HTA reads iterations from the symbol table: int(name.replace("ProfilerStep#", "")).
     std::optional<std::int64_t> stepSymbolNumber(std::string_view name)
@@ -251,7 +245,7 @@ Result<DiffTrace> loadDiffTrace(const TraceSet& traces, AnalysisMode mode)
 {
     AnalysisOptions options;
     options.mode = mode;
-    requestDiffLoading(options);
+    options.diffLoading = true;
     auto frames = buildFrames(traces, options);
     if (!frames)
         return frames.error();

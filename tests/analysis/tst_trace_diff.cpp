@@ -135,15 +135,6 @@ std::vector<std::string> listOf(const core::HtaResult& dict, const std::string& 
     return out;
 }
 
-template <typename Options>
-constexpr bool hasDiffLoading()
-{
-    return requires(Options o)
-    {
-        o.diffLoading;
-    };
-}
-
 } // namespace
 
 class TstTraceDiff : public QObject
@@ -267,10 +258,6 @@ private slots:
         auto o = options(core::AnalysisMode::HtaCompat);
         o.control.iterations = std::vector<std::int64_t> { 2 };
         const core::Table t = p.compare(o).result.frame;
-        if (!hasDiffLoading<core::AnalysisOptions>())
-            QEXPECT_FAIL("",
-                "buildFrames applies HTA's last-step filter until AnalysisOptions::diffLoading exists",
-                Continue);
         QCOMPARE(rowOf(t, "aten::mm"), (std::vector<double> { 1, 50, 3, 60, 2, 10 }));
     }
 
