@@ -4,6 +4,7 @@
 // cudaStreamSynchronize and cudaDeviceSynchronize.
 
 #include "core/analysis/counters_support.h"
+#include "core/analysis/launch_apis.h"
 #include "core/analysis/critical_path_internal.h"
 #include "core/analysis/queue_length.h"
 
@@ -18,21 +19,6 @@ namespace ks::core::cp {
 namespace {
 
 constexpr std::int64_t kMaxKernelKernelGapNs = 1'500'000; // HTA: longer gaps are not kernel-kernel delays
-
-constexpr std::array<std::string_view, 12> kLaunchNames = {
-    "cudaLaunchKernel",
-    "cudaLaunchKernelExC",
-    "cuLaunchKernel",
-    "cuLaunchKernelEx",
-    "cudaMemcpyAsync",
-    "cudaMemsetAsync",
-    "hipLaunchKernel",
-    "hipExtModuleLaunchKernel",
-    "hipMemcpyAsync",
-    "hipMemsetAsync",
-    "hipMemcpyWithStream",
-    "runFunction - job_prep_and_submit_for_execution",
-};
 
 using PidKey = std::pair<bool, std::int64_t>; // pid is text, pid
 
@@ -85,7 +71,7 @@ std::vector<Launch> launchesInTimeOrder(const GraphContext& ctx)
     for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
         if (ctx.row(r).indexCorrelation <= 0)
             continue;
-        if (std::find(kLaunchNames.begin(), kLaunchNames.end(), ctx.name(r)) == kLaunchNames.end())
+        if (std::find(kHtaStreamLaunchNames.begin(), kHtaStreamLaunchNames.end(), ctx.name(r)) == kHtaStreamLaunchNames.end())
             continue;
         candidates.push_back(r);
         ts.push_back(ctx.row(r).ts);

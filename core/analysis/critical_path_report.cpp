@@ -2,6 +2,8 @@
 // breakdown by bound type, and the JSON object of ../shared/reference.
 
 #include "core/analysis/counters_support.h"
+
+#include "core/common/json_text.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/kernel_type.h"
 #include "core/report/hta_json_writer.h"
@@ -231,24 +233,6 @@ Table breakdownTable(const CriticalPathGraph& g)
 
 // --- JSON in the encoding of ../shared/reference -------------------------------
 
-void appendQuoted(std::string& out, std::string_view text)
-{
-    out += '"';
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-            out += buf;
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
-}
-
 void appendCell(std::string& out, const Cell& cell)
 {
     if (std::holds_alternative<std::monostate>(cell))
@@ -258,14 +242,14 @@ void appendCell(std::string& out, const Cell& cell)
     else if (const auto* d = std::get_if<double>(&cell))
         out += pythonFloatText(*d);
     else
-        appendQuoted(out, std::get<std::string>(cell));
+        appendJsonString(out, std::get<std::string>(cell));
 }
 
 void appendKey(std::string& out, std::string_view key)
 {
     if (out.back() != '{')
         out += ',';
-    appendQuoted(out, key);
+    appendJsonString(out, key);
     out += ':';
 }
 
@@ -275,9 +259,9 @@ void appendEventInfo(std::string& out, const CriticalPathGraph& g, std::uint32_t
     const ThreadKey& key = counters::threadKeyOf(*g.frame, row);
     out += '{';
     appendKey(out, "name");
-    appendQuoted(out, g.frame->name(row));
+    appendJsonString(out, g.frame->name(row));
     appendKey(out, "cat");
-    appendQuoted(out, g.frame->category(row));
+    appendJsonString(out, g.frame->category(row));
     appendKey(out, "stream");
     out += std::to_string(row.stream);
     appendKey(out, "pid");
@@ -305,7 +289,7 @@ void appendPathEdges(std::string& out, const CriticalPathGraph& g)
         out += i ? ",{" : "{";
         appendEdgeEnds(out, g, e);
         appendKey(out, "src_name");
-        appendQuoted(out, nodeName(g, e.src));
+        appendJsonString(out, nodeName(g, e.src));
         appendKey(out, "dst_event");
         out += std::to_string(g.nodes[e.dst].eventIndex);
         appendKey(out, "dst_is_start");
@@ -313,9 +297,9 @@ void appendPathEdges(std::string& out, const CriticalPathGraph& g)
         appendKey(out, "dst_ts");
         out += pythonFloatText(microseconds(g.nodes[e.dst].ts));
         appendKey(out, "dst_name");
-        appendQuoted(out, nodeName(g, e.dst));
+        appendJsonString(out, nodeName(g, e.dst));
         appendKey(out, "type");
-        appendQuoted(out, cpEdgeTypeName(e.type));
+        appendJsonString(out, cpEdgeTypeName(e.type));
         appendKey(out, "weight");
         appendCell(out, weightCell(g, e.graphWeight));
         appendKey(out, "edge_object_weight");
@@ -370,7 +354,7 @@ void appendAllEdges(std::string& out, const CriticalPathGraph& g)
         first = false;
         out += std::to_string(g.nodes[e.src].eventIndex) + (g.nodes[e.src].isStart ? ",true," : ",false,");
         out += std::to_string(g.nodes[e.dst].eventIndex) + (g.nodes[e.dst].isStart ? ",true," : ",false,");
-        appendQuoted(out, cpEdgeTypeName(e.type).substr(std::string_view("critical_path_").size()));
+        appendJsonString(out, cpEdgeTypeName(e.type).substr(std::string_view("critical_path_").size()));
         out += ',';
         appendCell(out, weightCell(g, e.graphWeight));
         out += ',';
@@ -411,7 +395,7 @@ void appendBoundTypes(std::string& out, const CriticalPathGraph& g)
         out += first ? "{" : ",{";
         first = false;
         appendKey(out, "bound_by");
-        appendQuoted(out, bound);
+        appendJsonString(out, bound);
         appendKey(out, "duration");
         out += pythonFloatText(percentOf(ns, total));
         out += '}';
@@ -511,7 +495,7 @@ std::string criticalPathResultJson(const CriticalPathGraph& g)
     for (std::size_t i = 0; i < g.problems.size(); ++i) {
         if (i)
             out += ',';
-        appendQuoted(out, g.problems[i]);
+        appendJsonString(out, g.problems[i]);
     }
     out += "]}";
     return out;

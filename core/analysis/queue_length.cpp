@@ -1,4 +1,5 @@
 #include "core/analysis/queue_length.h"
+#include "core/analysis/launch_apis.h"
 
 #include "core/analysis/counters_support.h"
 #include "core/analysis/pandas_numerics.h"
@@ -11,28 +12,12 @@ namespace ks::core {
 
 namespace {
 
-// Runtime calls that enqueue work on a stream (HTA's get_runtime_launch_events_mask).
-constexpr std::array<std::string_view, 12> kLaunchNames = {
-    "cudaLaunchKernel",
-    "cudaLaunchKernelExC",
-    "cuLaunchKernel",
-    "cuLaunchKernelEx",
-    "cudaMemcpyAsync",
-    "cudaMemsetAsync",
-    "hipLaunchKernel",
-    "hipExtModuleLaunchKernel",
-    "hipMemcpyAsync",
-    "hipMemsetAsync",
-    "hipMemcpyWithStream",
-    "runFunction - job_prep_and_submit_for_execution",
-};
-
 // The launch names as ids of this rank's string pool: comparing ids per row
 // instead of strings.
 std::vector<NameId> launchNameIds(const RankFrame& frame)
 {
     std::vector<NameId> ids;
-    for (const std::string_view name : kLaunchNames)
+    for (const std::string_view name : kHtaStreamLaunchNames)
         if (const NameId id = frame.trace->strings.find(name); id.valid())
             ids.push_back(id);
     return ids;

@@ -1,5 +1,7 @@
 #include "core/report/hta_json_writer.h"
 
+#include "core/common/json_text.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -7,39 +9,6 @@
 namespace ks::core {
 
 namespace {
-
-void appendQuoted(std::string& out, std::string_view text)
-{
-    out += '"';
-    for (const char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
-}
 
 void appendCell(std::string& out, const Cell& cell)
 {
@@ -50,7 +19,7 @@ void appendCell(std::string& out, const Cell& cell)
     } else if (const auto* d = std::get_if<double>(&cell)) {
         out += pythonFloatText(*d);
     } else {
-        appendQuoted(out, std::get<std::string>(cell));
+        appendJsonString(out, std::get<std::string>(cell));
     }
 }
 
@@ -60,13 +29,13 @@ void appendFrame(std::string& out, const Table& t)
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
         if (c)
             out += ',';
-        appendQuoted(out, t.columns[c].name);
+        appendJsonString(out, t.columns[c].name);
     }
     out += R"(],"index_columns":[)";
     for (std::size_t c = 0; c < t.indexColumns.size(); ++c) {
         if (c)
             out += ',';
-        appendQuoted(out, t.indexColumns[c]);
+        appendJsonString(out, t.indexColumns[c]);
     }
     out += R"(],"n_rows":)" + std::to_string(t.rows.size()) + R"(,"records":[)";
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
@@ -74,7 +43,7 @@ void appendFrame(std::string& out, const Table& t)
         for (std::size_t c = 0; c < t.columns.size() && c < t.rows[r].size(); ++c) {
             if (c)
                 out += ',';
-            appendQuoted(out, t.columns[c].name);
+            appendJsonString(out, t.columns[c].name);
             out += ':';
             appendCell(out, t.rows[r][c]);
         }
@@ -104,7 +73,7 @@ void appendResult(std::string& out, const HtaResult& r)
         for (std::size_t i = 0; i < r.entries.size(); ++i) {
             if (i)
                 out += ',';
-            appendQuoted(out, r.entries[i].first);
+            appendJsonString(out, r.entries[i].first);
             out += ':';
             appendResult(out, r.entries[i].second);
         }
@@ -151,12 +120,12 @@ std::string htaResultJson(const HtaResult& result)
 std::string htaCallJson(const std::string& call, const std::string& argsJson, const AnalysisOutput& output)
 {
     std::string out = "{\"call\":";
-    appendQuoted(out, call);
+    appendJsonString(out, call);
     out += ",\"args\":" + (argsJson.empty() ? std::string("{}") : argsJson);
     out += output.ok ? ",\"ok\":true" : ",\"ok\":false";
     if (!output.ok) {
         out += ",\"error\":";
-        appendQuoted(out, output.error);
+        appendJsonString(out, output.error);
     }
     out += ",\"result\":";
     appendResult(out, output.ok ? output.result : HtaResult::none());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/common/json_text.h"
+
 // Streaming writer of augmented Kineto traces: re-reads the input with the
 // reader's splitter (bounded memory whatever the size), copies every event,
 // lets an editor rewrite some of them, appends new events at the end of
@@ -52,8 +54,6 @@ bool isGzipPath(const std::string& path);
 // (x.json.gz -> x_with_counters.json.gz); a name without ".json" gets suffix + ".json".
 std::string suffixedTracePath(const std::string& path, const std::string& suffix);
 
-// JSON string literal of `text` (quotes included), UTF-8 bytes kept as they are.
-void appendJsonString(std::string& out, std::string_view text);
 
 // The top-level members of a JSON object's text: raw key (quoted) and raw value.
 struct JsonMember
