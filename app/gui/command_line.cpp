@@ -29,6 +29,11 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
         QCoreApplication::translate("main", "Take the screenshot after this many milliseconds."),
         QStringLiteral("ms"));
     after.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption view(QStringLiteral("view"),
+        QCoreApplication::translate("main", "Timeline state to apply once ready (range=A:B ms;select=kernel;search=TEXT;…)."),
+        QStringLiteral("commands"));
+    view.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(view);
     parser.addOption(screenshot);
     parser.addOption(size);
     parser.addOption(after);
@@ -36,6 +41,7 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
     parser.process(arguments); // handles --help and --version, and exits on unknown options
     options.paths = parser.positionalArguments();
     options.screenshotPath = parser.value(screenshot);
+    options.viewCommands = parser.value(view);
     if (parser.isSet(after)) {
         bool ok = false;
         options.screenshotAfterMs = parser.value(after).toInt(&ok);

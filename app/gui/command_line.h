@@ -13,6 +13,7 @@ struct GuiOptions
     QString screenshotPath; // hidden: grab the window to this PNG once loading ends, then quit
     int screenshotAfterMs = -1; // hidden: grab after this delay instead of when loading ends
     QSize windowSize; // hidden: initial window size (for reproducible screenshots)
+    QString viewCommands; // hidden: timeline state for screenshots, e.g. "range=10:12;select=kernel"
 };
 
 // Parses the arguments (argv including the program name). Exits the process for

@@ -13,9 +13,10 @@ namespace {
 // Hidden --screenshot: grab the window once the load ended (or at once when
 // nothing is loading), then quit. Used for the README and to review the UI
 // headless under xvfb.
-void scheduleScreenshot(ks::app::MainWindow* window, const QString& path, int afterMs)
+void scheduleScreenshot(ks::app::MainWindow* window, const QString& path, int afterMs, const QString& commands)
 {
-    auto grab = [window, path, afterMs] {
+    auto grab = [window, path, afterMs, commands] {
+        window->applyViewCommands(commands);
         // Let the layout settle and pending paints happen before grabbing.
         QTimer::singleShot(afterMs >= 0 ? afterMs : 400, window, [window, path] {
             const bool saved = window->grab().save(path, "PNG");
@@ -25,7 +26,7 @@ void scheduleScreenshot(ks::app::MainWindow* window, const QString& path, int af
         });
     };
     if (window->isLoading() && afterMs < 0)
-        QObject::connect(window, &ks::app::MainWindow::loadEnded, window, grab, Qt::SingleShotConnection);
+        QObject::connect(window, &ks::app::MainWindow::viewReady, window, grab, Qt::SingleShotConnection);
     else
         grab();
 }
@@ -56,6 +57,9 @@ int main(int argc, char* argv[])
     window.show();
     window.openPaths(options.paths);
     if (!options.screenshotPath.isEmpty())
-        scheduleScreenshot(&window, options.screenshotPath, options.screenshotAfterMs);
+        scheduleScreenshot(&window, options.screenshotPath, options.screenshotAfterMs, options.viewCommands);
+    else if (!options.viewCommands.isEmpty())
+        QObject::connect(&window, &ks::app::MainWindow::viewReady, &window,
+            [&window, commands = options.viewCommands] { window.applyViewCommands(commands); }, Qt::SingleShotConnection);
     return QApplication::exec();
 }

@@ -8,6 +8,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/timeline/timeline_widget.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,6 +26,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -32,7 +34,7 @@ namespace ks::app {
 
 namespace {
 
-    constexpr int kStateVersion = 1;
+    constexpr int kStateVersion = 2; // 2: timeline docks
     const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
     const QString kStateKey = QStringLiteral("mainWindow/state");
     const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
@@ -77,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     setupActions();
+    setupTimeline();
     setupCentralWidget();
     setupDocks();
     setupMenus();
@@ -138,9 +141,11 @@ void MainWindow::setupMenus()
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
     file->addSeparator();
+    QAction* quitSeparator = file->addSeparator();
     file->addAction(m_quitAction);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
+    setupTimelineActions(m_viewMenu, file, quitSeparator);
     m_viewMenu->addAction(m_showDiagnosticsAction);
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_fullScreenAction);
@@ -161,7 +166,7 @@ void MainWindow::setupCentralWidget()
     m_summary = new widgets::TraceSetSummaryView(this);
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(m_welcome);
-    m_pages->addWidget(m_summary);
+    m_pages->addWidget(m_timeline);
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -192,6 +197,7 @@ void MainWindow::setupDocks()
     m_showDiagnosticsAction = m_diagnosticsDock->toggleViewAction();
     m_showDiagnosticsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     m_showDiagnosticsAction->setStatusTip(tr("Show or hide what the importer found in each rank"));
+    setupTimelineDocks();
 }
 
 void MainWindow::setupConnections()
@@ -221,6 +227,7 @@ void MainWindow::setupConnections()
     connect(m_loader, &LoadController::loadFailed, this, &MainWindow::onLoadFailed);
     connect(m_loader, &LoadController::loadCancelled, this, &MainWindow::onLoadCancelled);
     connect(m_loader, &LoadController::loadingChanged, this, &MainWindow::onLoadingChanged);
+    connectTimeline();
 }
 
 void MainWindow::restoreSettings()
@@ -228,7 +235,7 @@ void MainWindow::restoreSettings()
     QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
         resize(1280, 800);
-    restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    m_layoutRestored = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
 }
 
 void MainWindow::saveSettings() const
@@ -242,6 +249,20 @@ void MainWindow::resetLayout()
 {
     restoreState(m_defaultState, kStateVersion);
     m_diagnosticsDock->show();
+    for (QDockWidget* dock : m_panelDocks)
+        dock->show();
+    applyDefaultDockSizes();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_shownOnce)
+        return;
+    m_shownOnce = true;
+    // Dock sizes only hold once the window has its real size.
+    if (!m_layoutRestored)
+        QTimer::singleShot(0, this, &MainWindow::applyDefaultDockSizes);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -7,6 +7,8 @@
 #include <QStringList>
 
 class QAction;
+class QKeySequence;
+class QModelIndex;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -15,6 +17,12 @@ class QStackedWidget;
 namespace ks::widgets {
 class DiagnosticsPanel;
 class MessageBar;
+class RangeAggregationPanel;
+class RankListPanel;
+class SearchResultsPanel;
+class SliceDetailsPanel;
+class TimelineViewState;
+class TimelineWidget;
 class TraceSetSummaryView;
 } // namespace ks::widgets
 
@@ -63,12 +71,33 @@ public:
 
     QAction* cancelAction() const { return m_cancelAction; }
 
+    widgets::TimelineWidget* timeline() const { return m_timeline; }
+
+    widgets::TimelineViewState* timelineState() const { return m_timelineState; }
+
+    widgets::SliceDetailsPanel* detailsPanel() const { return m_details; }
+
+    widgets::SearchResultsPanel* searchPanel() const { return m_searchResults; }
+
+    widgets::RangeAggregationPanel* rangePanel() const { return m_range; }
+
+    // Hidden, for screenshots and demos: "range=10:12;search=nccl;select=kernel"
+    // (see applyViewCommands in main_window_timeline.cpp).
+    void applyViewCommands(const QString& commands);
+
+    // Writes the visible timeline, as shown, to a PNG or SVG (by the extension).
+    bool exportView(const QString& path);
+
 signals:
     // A load ended: finished (views updated), failed or cancelled.
     void loadEnded();
+    // The views are complete: the timeline of a loaded trace set is prepared
+    // (counters included), or a load ended without a trace.
+    void viewReady();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -87,8 +116,17 @@ private:
     void reload();
     void rebuildRecentMenu();
     void showAbout();
+    void setupTimeline();
+    void setupTimelineDocks();
+    void setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before);
+    void connectTimeline();
+    QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area,
+        const QKeySequence& key);
+    void exportViewDialog(bool svg);
+    void showDiagnosticExample(const QModelIndex& index);
     void showShortcuts();
     void resetLayout();
+    void applyDefaultDockSizes();
 
     void onLoadStarted(const QStringList& paths);
     void onLoadFinished(const TraceSetPtr& set, const QStringList& paths, qint64 elapsedMs);
@@ -113,9 +151,23 @@ private:
     widgets::TraceSetSummaryView* m_summary = nullptr;
     widgets::DiagnosticsPanel* m_diagnostics = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;
+    widgets::TimelineViewState* m_timelineState = nullptr;
+    widgets::TimelineWidget* m_timeline = nullptr;
+    widgets::SliceDetailsPanel* m_details = nullptr;
+    widgets::SearchResultsPanel* m_searchResults = nullptr;
+    widgets::RangeAggregationPanel* m_range = nullptr;
+    widgets::RankListPanel* m_rankList = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    QDockWidget* m_searchDock = nullptr;
+    QDockWidget* m_rangeDock = nullptr;
+    QDockWidget* m_ranksDock = nullptr;
+    QDockWidget* m_summaryDock = nullptr;
+    QList<QDockWidget*> m_panelDocks;
     QLabel* m_statusSummary = nullptr;
     QPointer<ShortcutsDialog> m_shortcutsDialog;
     QByteArray m_defaultState;
+    bool m_layoutRestored = false;
+    bool m_shownOnce = false;
 
     QAction* m_openFileAction = nullptr;
     QAction* m_openFolderAction = nullptr;

@@ -7,6 +7,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/timeline/timeline_widget.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -47,6 +48,7 @@ void MainWindow::closeTrace()
     m_paths.clear();
     m_summary->setTraceSet(nullptr, QString());
     m_diagnostics->setTraceSet(nullptr);
+    m_timeline->setTraceSet(nullptr);
     m_messages->clearMessage();
     m_pages->setCurrentWidget(m_welcome);
     m_statusSummary->clear();
@@ -78,7 +80,10 @@ void MainWindow::onLoadFinished(const TraceSetPtr& set, const QStringList& paths
     m_paths = paths;
     m_summary->setTraceSet(set, widgets::displayNames(paths));
     m_diagnostics->setTraceSet(set);
-    m_pages->setCurrentWidget(m_summary);
+    m_timeline->setTraceSet(set);
+    m_pages->setCurrentWidget(set->ranks.empty() ? static_cast<QWidget*>(m_welcome) : m_timeline);
+    if (set->ranks.empty())
+        m_summaryDock->show();
     m_recent->add(paths);
     reportFailures(*set);
 
@@ -159,8 +164,11 @@ void MainWindow::onLoadingChanged(bool loading)
 {
     m_progress->setVisible(loading);
     updateActions();
-    if (!loading)
+    if (!loading) {
         emit loadEnded();
+        if (!m_timeline->isPreparing())
+            emit viewReady();
+    }
 }
 
 void MainWindow::updateTitle()

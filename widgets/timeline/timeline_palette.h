@@ -1,0 +1,87 @@
+#pragma once
+
+#include "widgets/timeline/timeline_types.h"
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace ks::widgets {
+
+// Colour keys of slices. Keys below kNameKeyBase are kinds of work (T10); keys
+// from kNameKeyBase on are the stable name palette.
+enum class SliceKind : std::uint8_t {
+    Compute,       // GPU kernel
+    Communication, // NCCL/RCCL/HCCL kernel
+    Memory,        // memcpy / memset / DMA
+    Sync,          // cuda_sync, stream waits, event waits
+    GpuOther,      // gpu_user_annotation and other GPU work
+    CpuOp,         // cpu_op, Operator
+    Runtime,       // cuda_runtime / cuda_driver: launches and syncs on the host
+    Python,        // python_function
+    Annotation,    // user_annotation, ProfilerStep
+    CpuOther,
+    Count_
+};
+
+constexpr std::uint8_t kNameKeyBase = 16;
+constexpr std::uint8_t kNamePaletteSize = 24;
+
+QString sliceKindName(SliceKind kind);
+// The kind of one slice from its track, category and name (core's kernel classification for GPU work).
+SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_view name);
+// Stable across runs and machines (FNV-1a of the UTF-8 name): the same kernel
+// always gets the same colour.
+std::uint8_t nameColorKey(std::string_view name);
+
+// Every colour the timeline paints with, derived once from the widget palette so
+// light and dark themes both work. Shades are pre-blended with the background:
+// painting stays opaque fillRects without alpha.
+class TimelinePalette
+{
+public:
+    static constexpr int kShades = 4; // occupancy levels of merged blocks; kShades - 1 = solid
+
+    explicit TimelinePalette(const QPalette& palette = {});
+
+    const QColor& fill(std::uint8_t key, int shade = kShades - 1) const;
+    const QColor& dimmed(std::uint8_t key) const; // search active, not a match
+    const QColor& text(std::uint8_t key) const;
+    QColor kindColor(SliceKind kind) const { return fill(static_cast<std::uint8_t>(kind)); }
+
+    bool dark() const { return m_dark; }
+    QColor background;
+    QColor alternateBackground;
+    QColor headerBackground;
+    QColor labelBackground;
+    QColor gridLine;
+    QColor separator;
+    QColor foreground;
+    QColor mutedText;
+    QColor selection;
+    QColor highlight;
+    QColor rangeFill;
+    QColor rangeEdge;
+    QColor cursor;
+    QColor flow;
+    QColor counterFill;
+    QColor counterLine;
+
+private:
+    void setKey(std::uint8_t key, const QColor& base);
+
+    bool m_dark = false;
+    std::array<std::array<QColor, kShades>, 256> m_fill {};
+    std::array<QColor, 256> m_dimmed {};
+    std::array<QColor, 256> m_text {};
+};
+
+// The legend entries of a mode: kinds present in the data.
+std::vector<SliceKind> legendKinds();
+
+} // namespace ks::widgets

@@ -1,0 +1,316 @@
+#include "widgets/timeline/timeline_widget.h"
+
+#include "core/model/trace_set.h"
+#include "widgets/common/format.h"
+#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/timeline_export.h"
+#include "widgets/timeline/timeline_legend.h"
+#include "widgets/timeline/timeline_search.h"
+#include "widgets/timeline/timeline_view.h"
+#include "widgets/timeline/timeline_view_state.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ks::widgets {
+
+namespace {
+
+    QToolButton* toolButton(QWidget* parent, QStyle::StandardPixmap icon, const QString& tip)
+    {
+        auto* b = new QToolButton(parent);
+        b->setIcon(parent->style()->standardIcon(icon));
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        return b;
+    }
+
+} // namespace
+
+TimelineWidget::TimelineWidget(TimelineViewState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_view(new TimelineView(state, this))
+    , m_scroll(new QScrollBar(Qt::Vertical, this))
+    , m_searchDebounce(new QTimer(this))
+{
+    setObjectName(QStringLiteral("timelineWidget"));
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 4);
+    bar->setSpacing(4);
+    setupToolbar(bar);
+    auto* body = new QHBoxLayout;
+    body->setContentsMargins(0, 0, 0, 0);
+    body->setSpacing(0);
+    body->addWidget(m_view, 1);
+    body->addWidget(m_scroll);
+    // Under the view: the colour legend and what is under the mouse.
+    auto* footer = new QHBoxLayout;
+    footer->setContentsMargins(8, 2, 8, 2);
+    footer->addWidget(m_legend);
+    footer->addStretch(1);
+    footer->addWidget(m_hover);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addLayout(body, 1);
+    layout->addLayout(footer);
+    m_searchDebounce->setSingleShot(true);
+    m_searchDebounce->setInterval(250);
+    setupConnections();
+    updateScrollBar();
+}
+
+TimelineWidget::~TimelineWidget() = default;
+
+void TimelineWidget::setupToolbar(QHBoxLayout* bar)
+{
+    m_back = toolButton(this, QStyle::SP_ArrowBack, tr("Back in zoom history (Alt+Left)"));
+    m_forward = toolButton(this, QStyle::SP_ArrowForward, tr("Forward in zoom history (Alt+Right)"));
+    m_fit = new QToolButton(this);
+    m_fit->setText(tr("Fit"));
+    m_fit->setToolTip(tr("Show the whole trace (F)"));
+    m_fit->setAutoRaise(true);
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("timelineSearch"));
+    m_search->setPlaceholderText(tr("Search slices by name (Ctrl+F)…"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(220);
+    m_regex = m_search->addAction(QIcon(), QLineEdit::TrailingPosition);
+    m_regex->setText(QStringLiteral(".*"));
+    m_regex->setCheckable(true);
+    m_regex->setToolTip(tr("Regular expression"));
+    m_caseSensitive = new QAction(QStringLiteral("Aa"), this);
+    m_caseSensitive->setCheckable(true);
+    m_caseSensitive->setToolTip(tr("Match case"));
+    auto* regexButton = new QToolButton(this);
+    regexButton->setDefaultAction(m_regex);
+    regexButton->setAutoRaise(true);
+    auto* caseButton = new QToolButton(this);
+    caseButton->setDefaultAction(m_caseSensitive);
+    caseButton->setAutoRaise(true);
+    m_prev = toolButton(this, QStyle::SP_ArrowUp, tr("Previous match (Shift+Enter)"));
+    m_next = toolButton(this, QStyle::SP_ArrowDown, tr("Next match (Enter)"));
+    m_matches = new QLabel(this);
+    m_matches->setObjectName(QStringLiteral("timelineMatches"));
+    m_matches->setMinimumWidth(110);
+    m_colorMode = new QComboBox(this);
+    m_colorMode->addItem(tr("By kind"), int(ColorMode::KernelType));
+    m_colorMode->addItem(tr("By name"), int(ColorMode::Name));
+    m_colorMode->setToolTip(tr("Colour slices by kind of work or by name (C)"));
+    m_alignment = new QComboBox(this);
+    m_alignment->addItem(tr("Recorded time"), int(Alignment::AsRecorded));
+    m_alignment->addItem(tr("Aligned starts"), int(Alignment::RankStart));
+    m_alignment->setToolTip(tr("Ranks at their recorded timestamps, or each shifted to start with the earliest (R)"));
+    m_flows = new QToolButton(this);
+    m_flows->setText(tr("All Flows"));
+    m_flows->setCheckable(true);
+    m_flows->setAutoRaise(true);
+    m_flows->setToolTip(tr("Draw launch → kernel arrows for every kernel in view (the selected slice's are always drawn)"));
+    m_legend = new TimelineLegend(this);
+    m_hover = new QLabel(this);
+    m_hover->setObjectName(QStringLiteral("timelineHover"));
+    m_hover->setTextFormat(Qt::PlainText);
+    for (QWidget* w : std::initializer_list<QWidget*> { m_back, m_forward, m_fit })
+        bar->addWidget(w);
+    bar->addSpacing(8);
+    for (QWidget* w : std::initializer_list<QWidget*> { m_search, regexButton, caseButton, m_prev, m_next, m_matches })
+        bar->addWidget(w);
+    regexButton->hide(); // the trailing action in the field is enough
+    bar->addSpacing(8);
+    bar->addWidget(m_colorMode);
+    bar->addWidget(m_alignment);
+    bar->addWidget(m_flows);
+    bar->addStretch(1);
+}
+
+void TimelineWidget::setupConnections()
+{
+    connect(m_back, &QToolButton::clicked, m_state, &TimelineViewState::goBack);
+    connect(m_forward, &QToolButton::clicked, m_state, &TimelineViewState::goForward);
+    connect(m_fit, &QToolButton::clicked, m_state, &TimelineViewState::fitAll);
+    connect(m_state, &TimelineViewState::historyChanged, this, [this] {
+        m_back->setEnabled(m_state->canGoBack());
+        m_forward->setEnabled(m_state->canGoForward());
+    });
+    connect(m_search, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
+    connect(m_regex, &QAction::toggled, this, [this] { searchNow(); });
+    connect(m_caseSensitive, &QAction::toggled, this, [this] { searchNow(); });
+    connect(m_searchDebounce, &QTimer::timeout, this, [this] { searchNow(); });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        if (m_searchDebounce->isActive())
+            searchNow(true);
+        stepSearch(true);
+    });
+    connect(m_prev, &QToolButton::clicked, this, [this] { stepSearch(false); });
+    connect(m_next, &QToolButton::clicked, this, [this] { stepSearch(true); });
+    connect(m_view, &TimelineView::searchStepRequested, this, &TimelineWidget::stepSearch);
+    connect(m_view, &TimelineView::searchFocusRequested, this, &TimelineWidget::focusSearch);
+    connect(m_colorMode, &QComboBox::currentIndexChanged, this,
+        [this] { m_state->setColorMode(ColorMode(m_colorMode->currentData().toInt())); });
+    connect(m_alignment, &QComboBox::currentIndexChanged, this,
+        [this] { m_state->setAlignment(Alignment(m_alignment->currentData().toInt())); });
+    connect(m_flows, &QToolButton::toggled, m_state, &TimelineViewState::setShowAllFlows);
+    connect(m_state, &TimelineViewState::appearanceChanged, this, [this] {
+        m_colorMode->setCurrentIndex(m_colorMode->findData(int(m_state->colorMode())));
+        m_flows->setChecked(m_state->showAllFlows());
+        m_legend->setColorMode(m_state->colorMode());
+    });
+    connect(m_state, &TimelineViewState::alignmentChanged, this, [this] {
+        m_alignment->setCurrentIndex(m_alignment->findData(int(m_state->alignment())));
+        if (m_results && !m_results->query.isEmpty())
+            searchNow(); // matches are ordered in display time
+    });
+    connect(m_state, &TimelineViewState::selectedSliceChanged, this, &TimelineWidget::updateMatchLabel);
+    connect(m_view, &TimelineView::hoverTextChanged, m_hover, &QLabel::setText);
+    connect(m_view, &TimelineView::contentHeightChanged, this, &TimelineWidget::updateScrollBar);
+    connect(m_view, &TimelineView::scrollYChanged, m_scroll, &QScrollBar::setValue);
+    connect(m_scroll, &QScrollBar::valueChanged, m_view, &TimelineView::setScrollY);
+}
+
+void TimelineWidget::updateScrollBar()
+{
+    const int page = m_view->scrollViewportHeight();
+    m_scroll->setRange(0, std::max(0, m_view->contentHeight() - page));
+    m_scroll->setPageStep(std::max(1, page));
+    m_scroll->setSingleStep(18);
+    m_scroll->setValue(m_view->scrollY());
+}
+
+void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
+{
+    const std::uint64_t generation = ++m_generation;
+    if (!set) {
+        m_preparing = false;
+        setData(nullptr);
+        return;
+    }
+    m_preparing = true;
+    QtConcurrent::run([set] { return std::shared_ptr<const TimelineData>(TimelineData::build(set)); })
+        .then(this, [this, generation](std::shared_ptr<const TimelineData> data) {
+            if (generation != m_generation)
+                return; // a newer trace set replaced this one
+            setData(data);
+            startAnalysisCounters(data, generation);
+        });
+}
+
+void TimelineWidget::startAnalysisCounters(std::shared_ptr<const TimelineData> data, std::uint64_t generation)
+{
+    QtConcurrent::run([data] {
+        std::vector<CounterTracks> perRank(static_cast<std::size_t>(data->rankCount()));
+        runInParallel(perRank.size(), [&](std::size_t r) { perRank[r] = buildAnalysisCounters(*data->set, static_cast<int>(r)); });
+        return std::shared_ptr<const TimelineData>(data->withAnalysisCounters(std::move(perRank)));
+    }).then(this, [this, generation](std::shared_ptr<const TimelineData> full) {
+        if (generation != m_generation)
+            return;
+        setData(full, false);
+        m_preparing = false;
+        emit ready();
+    });
+}
+
+void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool resetView)
+{
+    m_data = std::move(data);
+    if (resetView) {
+        m_state->reset(m_data ? m_data->displayBounds(m_state->alignment()) : TimeRange { 0, 1 });
+        m_results.reset();
+        m_view->setSearch(nullptr);
+    }
+    m_view->setData(m_data);
+    m_legend->setKinds(m_data ? m_data->kindMask() : ~0u);
+    updateMatchLabel();
+    if (resetView && !m_search->text().isEmpty())
+        searchNow();
+    emit dataChanged();
+}
+
+void TimelineWidget::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void TimelineWidget::searchNow(bool wait)
+{
+    m_searchDebounce->stop();
+    const std::uint64_t generation = ++m_searchGeneration;
+    if (!m_data)
+        return;
+    SearchQuery query;
+    query.text = m_search->text();
+    query.regex = m_regex->isChecked();
+    query.caseSensitive = m_caseSensitive->isChecked();
+    const Alignment alignment = m_state->alignment();
+    auto data = m_data;
+    if (wait || query.isEmpty()) {
+        applySearch(runSearch(*data, query, alignment));
+        return;
+    }
+    m_matches->setText(tr("searching…"));
+    QtConcurrent::run([data, query, alignment] { return runSearch(*data, query, alignment); })
+        .then(this, [this, generation](std::shared_ptr<const SearchResults> results) {
+            if (generation == m_searchGeneration)
+                applySearch(std::move(results));
+        });
+}
+
+void TimelineWidget::applySearch(std::shared_ptr<const SearchResults> results)
+{
+    m_results = std::move(results);
+    m_view->setSearch(m_results);
+    m_search->setToolTip(m_results && !m_results->error.isEmpty() ? m_results->error : QString());
+    updateMatchLabel();
+    emit searchResultsChanged();
+}
+
+void TimelineWidget::stepSearch(bool forward)
+{
+    if (!m_results || !m_data || m_results->ordered.empty())
+        return;
+    const std::ptrdiff_t next = m_results->nextIndex(*m_data, m_state->selectedSlice(), forward);
+    if (next >= 0)
+        m_view->revealSlice(m_results->ordered[static_cast<std::size_t>(next)]);
+}
+
+void TimelineWidget::updateMatchLabel()
+{
+    const bool has = m_results && !m_results->query.isEmpty();
+    m_prev->setEnabled(has && m_results->size() > 0);
+    m_next->setEnabled(has && m_results->size() > 0);
+    if (!has) {
+        m_matches->clear();
+        return;
+    }
+    if (!m_results->error.isEmpty()) {
+        m_matches->setText(tr("invalid pattern"));
+        return;
+    }
+    const std::ptrdiff_t at = m_data ? m_results->indexOf(*m_data, m_state->selectedSlice()) : -1;
+    const QString total = formatCount(m_results->size());
+    m_matches->setText(at >= 0 ? tr("%1 of %2").arg(formatCount(static_cast<std::uint64_t>(at + 1)), total)
+                               : tr("%1 matches").arg(total));
+}
+
+bool TimelineWidget::exportImage(const QString& path) const
+{
+    return exportTimelineImage(*m_view, path);
+}
+
+bool TimelineWidget::exportSvg(const QString& path) const
+{
+    return exportTimelineSvg(*m_view, path);
+}
+
+} // namespace ks::widgets

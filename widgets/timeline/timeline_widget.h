@@ -1,0 +1,102 @@
+#pragma once
+
+#include "widgets/timeline/timeline_types.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+class QLineEdit;
+class QScrollBar;
+class QTimer;
+class QToolButton;
+
+namespace ks::core {
+struct TraceSet;
+}
+
+namespace ks::widgets {
+
+class SearchResults;
+class TimelineData;
+class TimelineLegend;
+class TimelineView;
+class TimelineViewState;
+
+// The timeline with its toolbar: history and fit buttons, search (T6), colour
+// mode and legend (T10), alignment (T8), flows (T4), and the vertical scroll
+// bar. Prepares TimelineData off the GUI thread when a trace set arrives, then
+// adds the analysis counters (queue length, bandwidth) when they are computed.
+class TimelineWidget : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TimelineWidget(TimelineViewState* state, QWidget* parent = nullptr);
+    ~TimelineWidget() override;
+
+    // Builds the timeline of a trace set in the background; null clears it.
+    void setTraceSet(std::shared_ptr<const core::TraceSet> set);
+    // Shows prepared data at once (tests, benchmark). resetView fits the view.
+    void setData(std::shared_ptr<const TimelineData> data, bool resetView = true);
+    std::shared_ptr<const TimelineData> data() const { return m_data; }
+    bool isPreparing() const { return m_preparing; }
+
+    TimelineView* view() const { return m_view; }
+    TimelineViewState* state() const { return m_state; }
+    QLineEdit* searchField() const { return m_search; }
+    std::shared_ptr<const SearchResults> searchResults() const { return m_results; }
+
+    void focusSearch();
+    // Runs the search in the field now (no debounce); blocks when `wait`.
+    void searchNow(bool wait = false);
+    void stepSearch(bool forward);
+
+    bool exportImage(const QString& path) const;
+    bool exportSvg(const QString& path) const;
+
+signals:
+    void dataChanged();
+    // The timeline of the last trace set is complete (counters included).
+    void ready();
+    void searchResultsChanged();
+
+private:
+    void setupToolbar(QHBoxLayout* bar);
+    void setupConnections();
+    void applySearch(std::shared_ptr<const SearchResults> results);
+    void updateMatchLabel();
+    void updateScrollBar();
+    void startAnalysisCounters(std::shared_ptr<const TimelineData> data, std::uint64_t generation);
+
+    TimelineViewState* m_state = nullptr;
+    TimelineView* m_view = nullptr;
+    QScrollBar* m_scroll = nullptr;
+    QToolButton* m_back = nullptr;
+    QToolButton* m_forward = nullptr;
+    QToolButton* m_fit = nullptr;
+    QLineEdit* m_search = nullptr;
+    QAction* m_regex = nullptr;
+    QAction* m_caseSensitive = nullptr;
+    QToolButton* m_prev = nullptr;
+    QToolButton* m_next = nullptr;
+    QLabel* m_matches = nullptr;
+    QComboBox* m_colorMode = nullptr;
+    QComboBox* m_alignment = nullptr;
+    QToolButton* m_flows = nullptr;
+    TimelineLegend* m_legend = nullptr;
+    QLabel* m_hover = nullptr;
+    QTimer* m_searchDebounce = nullptr;
+
+    std::shared_ptr<const TimelineData> m_data;
+    std::shared_ptr<const SearchResults> m_results;
+    std::uint64_t m_generation = 0;       // trace sets
+    std::uint64_t m_searchGeneration = 0; // searches
+    bool m_preparing = false;
+};
+
+} // namespace ks::widgets
