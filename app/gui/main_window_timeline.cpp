@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
 #include <QStatusBar>
 #include <QTableView>
 
@@ -99,7 +100,9 @@ void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction*
     fileMenu->insertAction(before, svg);
 
     widgets::TimelineView* view = m_timeline->view();
-    QMenu* menu = viewMenu->addMenu(tr("&Timeline"));
+    // A menu of its own: Help → Keyboard Shortcuts lists it as a group.
+    QMenu* menu = menuBar()->addMenu(tr("&Timeline"));
+    menu->setObjectName(QStringLiteral("timelineMenu"));
     // Single-key shortcuts act only while the timeline has focus: they must not
     // steal letters from the search field or the tables.
     auto add = [&](const QString& text, const QKeySequence& key, auto slot, bool local = true) {
@@ -320,9 +323,9 @@ void MainWindow::applyViewCommands(const QString& commands)
             m_timelineState->setAlignment(value == QStringLiteral("start") ? widgets::Alignment::RankStart : widgets::Alignment::AsRecorded);
         } else if (key == QStringLiteral("flows")) {
             m_timelineState->setShowAllFlows(value == QStringLiteral("all"));
-        } else if (key == QStringLiteral("collapse")) {
+        } else if (key == QStringLiteral("collapse") || key == QStringLiteral("expand")) {
             for (const QString& r : value.split(QChar(u','), Qt::SkipEmptyParts))
-                m_timelineState->setCollapsed(r.toInt(), true);
+                m_timelineState->setCollapsed(r.toInt(), key == QStringLiteral("collapse"));
         } else if (key == QStringLiteral("dock")) {
             for (QDockWidget* dock : m_panelDocks + QList<QDockWidget*> { m_diagnosticsDock }) {
                 if (dock->objectName() == value + QStringLiteral("Dock"))

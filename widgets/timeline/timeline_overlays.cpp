@@ -3,6 +3,7 @@
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/timeline_search.h"
 #include "widgets/timeline/timeline_renderer.h"
 #include "widgets/timeline/timeline_view_state.h"
 
@@ -194,7 +195,7 @@ void TimelineRenderer::paintRowLabel(
         p.fillRect(QRect(0, top, w, 1), m_palette.separator);
         // Disclosure triangle.
         const bool collapsed = state.isCollapsed(row.rank);
-        const QPointF c(12, top + row.height / 2.0);
+        const QPointF c(12, collapsed ? top + 13.0 : top + row.height / 2.0);
         QPolygonF tri;
         if (collapsed)
             tri << QPointF(c.x() - 3, c.y() - 5) << QPointF(c.x() + 3, c.y()) << QPointF(c.x() - 3, c.y() + 5);
@@ -205,19 +206,27 @@ void TimelineRenderer::paintRowLabel(
         p.setBrush(m_palette.mutedText);
         p.drawPolygon(tri);
         p.setRenderHint(QPainter::Antialiasing, false);
-        p.setFont(m_boldFont);
-        p.setPen(m_palette.foreground);
-        const QRect textRect(24, top, w - 30, row.height);
-        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, rt.label);
-        const int used = QFontMetrics(m_boldFont).horizontalAdvance(rt.label) + 8;
-        p.setFont(m_smallFont);
-        p.setPen(m_palette.mutedText);
         QString detail = rt.detail;
+        if (collapsed) {
+            int gpu = 0;
+            for (const core::Track& t : rt.trace->tracks)
+                gpu += t.kind == core::TrackKind::GpuStream ? 1 : 0;
+            detail = QStringLiteral("%1 streams · %2 threads").arg(gpu).arg(static_cast<int>(rt.trace->tracks.size()) - gpu);
+        }
         const int hidden = state.hiddenCount(row.rank);
         if (hidden > 0)
             detail = QStringLiteral("%1 hidden · ").arg(hidden) + detail;
-        p.drawText(textRect.adjusted(used, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-            QFontMetrics(m_smallFont).elidedText(detail, Qt::ElideMiddle, textRect.width() - used));
+        p.setFont(m_boldFont);
+        p.setPen(m_palette.foreground);
+        // Collapsed: the name over the details (the header is taller); expanded: one line.
+        const QRect nameRect(24, top + (collapsed ? 4 : 0), w - 30, collapsed ? 18 : row.height);
+        p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, rt.label);
+        const int used = collapsed ? 0 : QFontMetrics(m_boldFont).horizontalAdvance(rt.label) + 8;
+        const QRect detailRect = collapsed ? QRect(24, top + 22, w - 30, 16) : nameRect.adjusted(used, 0, 0, 0);
+        p.setFont(m_smallFont);
+        p.setPen(m_palette.mutedText);
+        p.drawText(detailRect, Qt::AlignVCenter | Qt::AlignLeft,
+            QFontMetrics(m_smallFont).elidedText(detail, Qt::ElideMiddle, detailRect.width()));
         return;
     }
     QString name;
@@ -284,6 +293,48 @@ void TimelineRenderer::paintLabels(
     p.fillRect(QRect(w - 1, 0, 1, g.height), m_palette.separator);
 }
 
+void TimelineRenderer::paintRulerMarks(
+    QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const TimelineViewState& state) const
+{
+    const int h = TimelineGeometry::kRulerHeight;
+    const int left = g.trackLeft();
+    // Search matches in view as ticks along the ruler's foot: where to look,
+    // even where the matches are too thin to see on their tracks.
+    if (m_search && !m_search->query.isEmpty() && !m_search->ordered.empty()) {
+        const TimeRange v = state.visibleRange();
+        auto displayStart = [this](SliceRef r) {
+            return m_data->trace(r.rank).slices.start[r.slice] - m_data->offset(r.rank, m_search->alignment);
+        };
+        const auto& ordered = m_search->ordered;
+        auto it = std::lower_bound(ordered.begin(), ordered.end(), v.start,
+            [&](SliceRef r, TimeNs t) { return displayStart(r) < t; });
+        const auto last = std::upper_bound(it, ordered.end(), v.end, [&](TimeNs t, SliceRef r) { return t < displayStart(r); });
+        // Past ~20k matches in view, sample: one tick per pixel is all that shows.
+        const std::ptrdiff_t count = last - it;
+        const std::ptrdiff_t stride = std::max<std::ptrdiff_t>(1, count / 20000);
+        int lastX = -1;
+        for (; it < last; it += stride) {
+            const int x = left + static_cast<int>(axis.x(displayStart(*it)));
+            if (x == lastX)
+                continue;
+            lastX = x;
+            p.fillRect(QRect(x, h - 5, 1, 4), m_palette.highlight.darker(115));
+        }
+    }
+    // The selected slice: a marker above it, findable at any zoom.
+    if (const auto xs = sliceX(g, state, state.selectedSlice())) {
+        const double x = left + std::clamp((xs->first + xs->second) / 2, 0.0, g.trackWidth());
+        QPolygonF tri;
+        tri << QPointF(x - 5, h - 9) << QPointF(x + 5, h - 9) << QPointF(x, h - 2);
+        p.save();
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setPen(Qt::NoPen);
+        p.setBrush(m_palette.selection);
+        p.drawPolygon(tri);
+        p.restore();
+    }
+}
+
 void TimelineRenderer::paintRuler(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis,
     const RulerScale& scale, const TimelineViewState& state) const
 {
@@ -314,6 +365,7 @@ void TimelineRenderer::paintRuler(QPainter& p, const TimelineGeometry& g, const 
             p.drawText(band, Qt::AlignCenter, text);
         }
     }
+    paintRulerMarks(p, g, axis, state);
     // The corner above the labels: the span of the view.
     p.fillRect(QRect(0, 0, left, h), m_palette.headerBackground);
     p.fillRect(QRect(left - 1, 0, 1, h), m_palette.separator);

@@ -129,6 +129,43 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         out.slices = buildSliceDrawList(m_data->rank(row.rank), row.index, params);
     } else if (row.kind == RowKind::Counter) {
         out.counters = buildCounterDrawList(m_data->rankCounters(row.rank)[row.index], key.raw, key.width);
+    } else {
+        // A collapsed rank's header shows its GPU streams in one band: an
+        // overview to compare ranks at a glance. `lane` is the stream's ordinal.
+        const RankTimeline& rt = m_data->rank(row.rank);
+        SliceDrawParams params;
+        params.raw = key.raw;
+        params.width = key.width;
+        params.mode = key.mode;
+        params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
+        std::uint16_t ordinal = 0;
+        for (std::uint32_t t = 0; t < rt.trace->tracks.size(); ++t) {
+            if (rt.trace->tracks[t].kind != core::TrackKind::GpuStream)
+                continue;
+            for (SliceDrawItem item : buildSliceDrawList(rt, t, params)) {
+                item.lane = ordinal;
+                out.slices.push_back(item);
+            }
+            ++ordinal;
+        }
+        // Lanes share the band: draw annotations first and kernels, copies and
+        // collectives over them, so the work itself shows.
+        auto priority = [&rt](const SliceDrawItem& item) {
+            switch (static_cast<SliceKind>(rt.sliceKind[item.slice])) {
+            case SliceKind::GpuOther:
+                return 0;
+            case SliceKind::Sync:
+                return 1;
+            case SliceKind::Compute:
+                return 2;
+            case SliceKind::Memory:
+                return 3;
+            default:
+                return 4;
+            }
+        };
+        std::stable_sort(out.slices.begin(), out.slices.end(),
+            [&](const SliceDrawItem& a, const SliceDrawItem& b) { return priority(a) < priority(b); });
     }
 }
 
@@ -143,7 +180,7 @@ void TimelineRenderer::prepare(const TimelineGeometry& g, const TimelineViewStat
     std::vector<DrawKey> keys;
     for (int index : visibleRows(g, layout)) {
         const TimelineRow& row = layout.rows()[static_cast<std::size_t>(index)];
-        if (row.kind == RowKind::RankHeader)
+        if (row.kind == RowKind::RankHeader && !state.isCollapsed(row.rank))
             continue;
         const DrawKey key = keyFor(g, state, row);
         CachedRow& cached = m_cache[row.key().packed()];
@@ -203,7 +240,7 @@ void TimelineRenderer::render(QPainter& p, const TimelineGeometry& g, const Time
         paintGrid(p, g, axis, scale);
         for (int index : rows) {
             const TimelineRow& row = layout.rows()[static_cast<std::size_t>(index)];
-            if (row.pinned != pinned || row.kind == RowKind::RankHeader)
+            if (row.pinned != pinned || (row.kind == RowKind::RankHeader && !state.isCollapsed(row.rank)))
                 continue;
             const auto it = m_cache.find(row.key().packed());
             if (it == m_cache.end())
@@ -211,8 +248,10 @@ void TimelineRenderer::render(QPainter& p, const TimelineGeometry& g, const Time
             const int top = g.rowTop(layout, row);
             if (row.kind == RowKind::Slices)
                 paintSliceRow(p, g, row, top, it->second);
-            else
+            else if (row.kind == RowKind::Counter)
                 paintCounterRow(p, g, row, top, it->second);
+            else
+                paintRankOverview(p, g, row, top, it->second);
             ++m_stats.rowsDrawn;
             m_stats.items += it->second.slices.size() + it->second.counters.size();
         }
@@ -292,6 +331,28 @@ void TimelineRenderer::paintSliceRow(
         p.fillRect(r, dim ? m_palette.dimmed(item.colorKey) : m_palette.fill(item.colorKey, item.shade));
         if (r.width() >= 24)
             paintSliceLabel(p, r, row, item, dim);
+    }
+}
+
+void TimelineRenderer::paintRankOverview(
+    QPainter& p, const TimelineGeometry& g, const TimelineRow& row, int top, const CachedRow& c) const
+{
+    int streams = 0;
+    for (const SliceDrawItem& item : c.slices)
+        streams = std::max(streams, item.lane + 1);
+    if (streams == 0)
+        return;
+    const int bandTop = top + 6;
+    const int bandHeight = row.height - 12;
+    const bool searching = m_search && !m_search->query.isEmpty();
+    for (const SliceDrawItem& item : c.slices) {
+        const int y0 = bandTop + item.lane * bandHeight / streams;
+        const int y1 = bandTop + (item.lane + 1) * bandHeight / streams;
+        const int xa = static_cast<int>(std::floor(item.x0));
+        const int xb = std::max(xa + 1, static_cast<int>(std::lround(item.x1)));
+        const bool dim = searching && !(item.flags & kDrawMatch);
+        p.fillRect(QRect(g.trackLeft() + xa, y0, xb - xa, std::max(1, y1 - y0 - (streams > 1 ? 1 : 0))),
+            dim ? m_palette.dimmed(item.colorKey) : m_palette.fill(item.colorKey, item.shade));
     }
 }
 

@@ -119,6 +119,7 @@ private:
     void paintRowBackground(QPainter& p, const TimelineGeometry& g, const TimelineRow& row, int top, int index) const;
     void paintSliceRow(QPainter& p, const TimelineGeometry& g, const TimelineRow& row, int top, const CachedRow& c) const;
     void paintSliceLabel(QPainter& p, const QRect& r, const TimelineRow& row, const SliceDrawItem& item, bool dim) const;
+    void paintRankOverview(QPainter& p, const TimelineGeometry& g, const TimelineRow& row, int top, const CachedRow& c) const;
     void paintCounterRow(QPainter& p, const TimelineGeometry& g, const TimelineRow& row, int top, const CachedRow& c) const;
     void paintGrid(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const RulerScale& scale) const;
     void paintSelectedRange(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const TimelineViewState& state) const;
@@ -133,6 +134,7 @@ private:
     void paintRowLabel(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TimelineRow& row, int top) const;
     void paintRuler(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const RulerScale& scale,
         const TimelineViewState& state) const;
+    void paintRulerMarks(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const TimelineViewState& state) const;
     const QString& sliceLabel(int rank, std::uint32_t slice) const;
 
     std::shared_ptr<const TimelineData> m_data;

@@ -25,6 +25,8 @@ namespace ks::widgets {
 
 namespace {
 
+    constexpr int kExpandedRanksAtOpen = 2;
+
     QToolButton* toolButton(QWidget* parent, QStyle::StandardPixmap icon, const QString& tip)
     {
         auto* b = new QToolButton(parent);
@@ -225,6 +227,9 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool rese
     m_data = std::move(data);
     if (resetView) {
         m_state->reset(m_data ? m_data->displayBounds(m_state->alignment()) : TimeRange { 0, 1 });
+        // Many ranks: start with one overview strip per rank; expand the ones to look into.
+        if (m_data && m_data->rankCount() > kExpandedRanksAtOpen)
+            m_state->setAllCollapsed(m_data->rankCount(), true);
         m_results.reset();
         m_view->setSearch(nullptr);
     }

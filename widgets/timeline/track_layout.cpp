@@ -7,7 +7,7 @@
 
 namespace ks::widgets {
 
-TimelineRow TrackLayout::makeRow(const TimelineData& data, TrackKey key) const
+TimelineRow TrackLayout::makeRow(const TimelineData& data, TrackKey key, bool collapsed) const
 {
     TimelineRow row;
     row.kind = key.kind;
@@ -15,7 +15,7 @@ TimelineRow TrackLayout::makeRow(const TimelineData& data, TrackKey key) const
     row.index = key.index;
     switch (key.kind) {
     case RowKind::RankHeader:
-        row.height = kHeaderHeight;
+        row.height = collapsed ? kCollapsedHeaderHeight : kHeaderHeight;
         break;
     case RowKind::Slices:
         row.lanes = std::max<std::uint32_t>(1, data.trace(key.rank).tracks[key.index].levelCount());
@@ -101,7 +101,7 @@ void TrackLayout::build(const TimelineData& data, const TimelineViewState& state
     for (int r = 0; r < data.rankCount(); ++r) {
         if (state.isRankHidden(r))
             continue;
-        TimelineRow header = makeRow(data, { r, RowKind::RankHeader, 0 });
+        TimelineRow header = makeRow(data, { r, RowKind::RankHeader, 0 }, state.isCollapsed(r));
         header.y = y;
         y += header.height;
         m_rows.push_back(header);

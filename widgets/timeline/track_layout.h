@@ -35,6 +35,7 @@ class TrackLayout
 {
 public:
     static constexpr int kHeaderHeight = 26;
+    static constexpr int kCollapsedHeaderHeight = 44; // room for the GPU overview band
     static constexpr int kLaneHeight = 18;
     static constexpr int kSlicePadding = 3; // above the first lane and below the last
     static constexpr int kCounterHeight = 34;
@@ -57,7 +58,7 @@ public:
     static QList<quint64> effectiveOrder(const TimelineData& data, const TimelineViewState& state, int rank);
 
 private:
-    TimelineRow makeRow(const TimelineData& data, TrackKey key) const;
+    TimelineRow makeRow(const TimelineData& data, TrackKey key, bool collapsed = false) const;
 
     std::vector<TimelineRow> m_rows;
     int m_pinnedHeight = 0;
