@@ -119,6 +119,7 @@ private:
     void setupTimeline();
     void setupTimelineDocks();
     void setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before);
+    void setupTimelineMenu();
     void connectTimeline();
     QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area,
         const QKeySequence& key);

@@ -98,7 +98,14 @@ void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction*
     connect(svg, &QAction::triggered, this, [this] { exportViewDialog(true); });
     fileMenu->insertAction(before, png);
     fileMenu->insertAction(before, svg);
+    setupTimelineMenu();
+    viewMenu->addSeparator();
+    for (QDockWidget* dock : m_panelDocks)
+        viewMenu->addAction(dock->toggleViewAction());
+}
 
+void MainWindow::setupTimelineMenu()
+{
     widgets::TimelineView* view = m_timeline->view();
     // A menu of its own: Help → Keyboard Shortcuts lists it as a group.
     QMenu* menu = menuBar()->addMenu(tr("&Timeline"));
@@ -154,10 +161,6 @@ void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction*
     });
     connect(m_timelineState, &TimelineViewState::alignmentChanged, align,
         [this, align] { align->setChecked(m_timelineState->alignment() == widgets::Alignment::RankStart); });
-
-    viewMenu->addSeparator();
-    for (QDockWidget* dock : m_panelDocks)
-        viewMenu->addAction(dock->toggleViewAction());
 }
 
 void MainWindow::connectTimeline()
@@ -312,6 +315,12 @@ void MainWindow::applyViewCommands(const QString& commands)
             m_range->recomputeNow();
         } else if (key == QStringLiteral("select") && value == QStringLiteral("kernel")) {
             view->revealSlice(longestLaunchedKernel(*timelineData, m_timelineState->visibleRange(), m_timelineState->alignment()));
+        } else if (key == QStringLiteral("pin") && value == QStringLiteral("launch")) {
+            // Pins the thread that launched the selected kernel: both ends of its flow on screen.
+            const widgets::SliceRef launch = widgets::linkedSlice(*timelineData, m_timelineState->selectedSlice(), false);
+            if (launch.valid())
+                m_timelineState->setPinned(
+                    { launch.rank, widgets::RowKind::Slices, timelineData->trace(launch.rank).trackOf(launch.slice).value }, true);
         } else if (key == QStringLiteral("search")) {
             m_timeline->searchField()->setText(value);
             m_timeline->searchNow(true);

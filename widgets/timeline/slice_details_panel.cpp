@@ -35,7 +35,7 @@ namespace {
     {
         QString html = QStringLiteral("<style>td{padding:1px 6px 1px 0; vertical-align:top} td.k{color:#7a7a7a;"
                                       "white-space:nowrap} .m{color:gray} h4{margin:10px 0 2px 0}</style>");
-        html += QStringLiteral("<p style='font-size:large'><b>%1</b></p><table>").arg(esc(d.name));
+        html += QStringLiteral("<p><b>%1</b></p><table>").arg(esc(d.name));
         html += row(QStringLiteral("Kind"), esc(d.kind) + QStringLiteral(" · ") + esc(d.category));
         html += row(QStringLiteral("Rank"), esc(d.rank));
         html += row(QStringLiteral("Track"), esc(d.track) + QStringLiteral(" · depth %1").arg(d.level));

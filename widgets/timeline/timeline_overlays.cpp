@@ -48,27 +48,40 @@ void TimelineRenderer::paintSelectedRange(
     p.fillRect(QRect(x1, 0, 1, g.height), m_palette.rangeEdge);
 }
 
-void TimelineRenderer::paintSelection(
-    QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout) const
+std::optional<QRect> TimelineRenderer::sliceRect(
+    const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout, SliceRef ref) const
 {
-    const SliceRef ref = state.selectedSlice();
     const auto xs = sliceX(g, state, ref);
     if (!xs)
-        return;
+        return std::nullopt;
     const core::RankTrace& t = m_data->trace(ref.rank);
     const int rowIndex = layout.findRow({ ref.rank, RowKind::Slices, t.trackOf(ref.slice).value });
     if (rowIndex < 0)
-        return;
+        return std::nullopt;
     const TimelineRow& row = layout.rows()[static_cast<std::size_t>(rowIndex)];
     const int top = g.rowTop(layout, row) + TrackLayout::laneTop(t.levelOf(ref.slice));
     const int xa = g.trackLeft() + static_cast<int>(std::floor(std::max(xs->first, -3.0)));
     const int xb = g.trackLeft() + static_cast<int>(std::ceil(std::min(xs->second, g.trackWidth() + 3)));
-    const QRect r(xa - 1, top, std::max(3, xb - xa + 2), TrackLayout::kLaneHeight);
+    return QRect(xa - 1, top, std::max(3, xb - xa + 2), TrackLayout::kLaneHeight);
+}
+
+void TimelineRenderer::paintSelection(
+    QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout) const
+{
     p.setBrush(Qt::NoBrush);
+    if (m_hover.valid() && m_hover != state.selectedSlice() && m_hover.rank < m_data->rankCount()) {
+        if (const auto r = sliceRect(g, state, layout, m_hover)) {
+            p.setPen(QPen(m_palette.foreground, 1));
+            p.drawRect(r->adjusted(0, 0, -1, -1));
+        }
+    }
+    const auto r = sliceRect(g, state, layout, state.selectedSlice());
+    if (!r)
+        return;
     p.setPen(QPen(m_palette.selection, 2));
-    p.drawRect(r.adjusted(0, 0, -1, -1));
+    p.drawRect(r->adjusted(0, 0, -1, -1));
     p.setPen(QPen(m_palette.background, 1));
-    p.drawRect(r.adjusted(2, 2, -3, -3));
+    p.drawRect(r->adjusted(2, 2, -3, -3));
 }
 
 std::optional<QPointF> TimelineRenderer::slicePoint(const TimelineGeometry& g, const TimelineViewState& state,
@@ -185,12 +198,11 @@ void TimelineRenderer::paintCursor(
     p.drawText(box, Qt::AlignCenter, label);
 }
 
-void TimelineRenderer::paintRowLabel(
-    QPainter& p, const TimelineGeometry&, const TimelineViewState& state, const TimelineRow& row, int top) const
+void TimelineRenderer::paintRankLabel(QPainter& p, const TimelineViewState& state, const TimelineRow& row, int top) const
 {
     const int w = TimelineGeometry::kLabelWidth;
     const RankTimeline& rt = m_data->rank(row.rank);
-    if (row.kind == RowKind::RankHeader) {
+    {
         p.fillRect(QRect(0, top, w, row.height), m_palette.headerBackground);
         p.fillRect(QRect(0, top, w, 1), m_palette.separator);
         // Disclosure triangle.
@@ -227,8 +239,18 @@ void TimelineRenderer::paintRowLabel(
         p.setPen(m_palette.mutedText);
         p.drawText(detailRect, Qt::AlignVCenter | Qt::AlignLeft,
             QFontMetrics(m_smallFont).elidedText(detail, Qt::ElideMiddle, detailRect.width()));
+    }
+}
+
+void TimelineRenderer::paintRowLabel(
+    QPainter& p, const TimelineGeometry&, const TimelineViewState& state, const TimelineRow& row, int top) const
+{
+    if (row.kind == RowKind::RankHeader) {
+        paintRankLabel(p, state, row, top);
         return;
     }
+    const int w = TimelineGeometry::kLabelWidth;
+    const RankTimeline& rt = m_data->rank(row.rank);
     QString name;
     QString sub;
     if (row.kind == RowKind::Slices) {

@@ -217,46 +217,15 @@ void TimelineRenderer::render(QPainter& p, const TimelineGeometry& g, const Time
     // Opaque axis-aligned rectangles: antialiasing would only blur edges and cost time.
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
-    const TimeAxis axis(state.visibleRange(), g.trackWidth());
-    const RulerScale scale = rulerScale(axis, m_data->traceStart);
+    m_axis = TimeAxis(state.visibleRange(), g.trackWidth());
+    m_scale = rulerScale(m_axis, m_data->traceStart);
+    const TimeAxis& axis = m_axis;
+    const RulerScale& scale = m_scale;
     m_stats.rowsDrawn = 0;
     m_stats.items = 0;
     const std::vector<int> rows = visibleRows(g, layout);
-    for (int pass = 0; pass < 2; ++pass) { // scrolled rows, then pinned rows on top
-        const bool pinned = pass == 1;
-        const int areaTop = pinned ? g.pinnedTop() : g.scrollTop(layout);
-        const int areaBottom = pinned ? g.scrollTop(layout) : g.height;
-        if (areaBottom <= areaTop)
-            continue;
-        p.save();
-        p.setClipRect(QRect(0, areaTop, g.width, areaBottom - areaTop));
-        for (int index : rows) {
-            const TimelineRow& row = layout.rows()[static_cast<std::size_t>(index)];
-            if (row.pinned != pinned)
-                continue;
-            const int top = g.rowTop(layout, row);
-            paintRowBackground(p, g, row, top, index);
-        }
-        paintGrid(p, g, axis, scale);
-        for (int index : rows) {
-            const TimelineRow& row = layout.rows()[static_cast<std::size_t>(index)];
-            if (row.pinned != pinned || (row.kind == RowKind::RankHeader && !state.isCollapsed(row.rank)))
-                continue;
-            const auto it = m_cache.find(row.key().packed());
-            if (it == m_cache.end())
-                continue;
-            const int top = g.rowTop(layout, row);
-            if (row.kind == RowKind::Slices)
-                paintSliceRow(p, g, row, top, it->second);
-            else if (row.kind == RowKind::Counter)
-                paintCounterRow(p, g, row, top, it->second);
-            else
-                paintRankOverview(p, g, row, top, it->second);
-            ++m_stats.rowsDrawn;
-            m_stats.items += it->second.slices.size() + it->second.counters.size();
-        }
-        p.restore();
-    }
+    paintRows(p, g, state, layout, rows, false); // scrolled rows,
+    paintRows(p, g, state, layout, rows, true);  // then pinned rows on top
     if (layout.pinnedHeight() > 0)
         p.fillRect(QRect(0, g.scrollTop(layout) - 1, g.width, 2), m_palette.separator);
     p.save();
@@ -271,6 +240,41 @@ void TimelineRenderer::render(QPainter& p, const TimelineGeometry& g, const Time
     m_stats.paintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     qCDebug(lcTimelinePaint) << "rows" << m_stats.rowsDrawn << "built" << m_stats.rowsBuilt << "items" << m_stats.items
                              << "build ms" << m_stats.buildMs << "paint ms" << m_stats.paintMs;
+}
+
+void TimelineRenderer::paintRows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
+    const TrackLayout& layout, const std::vector<int>& rows, bool pinned)
+{
+    const int areaTop = pinned ? g.pinnedTop() : g.scrollTop(layout);
+    const int areaBottom = pinned ? g.scrollTop(layout) : g.height;
+    if (areaBottom <= areaTop)
+        return;
+    p.save();
+    p.setClipRect(QRect(0, areaTop, g.width, areaBottom - areaTop));
+    for (int index : rows) {
+        const TimelineRow& row = layout.rows()[static_cast<std::size_t>(index)];
+        if (row.pinned == pinned)
+            paintRowBackground(p, g, row, g.rowTop(layout, row), index);
+    }
+    paintGrid(p, g, m_axis, m_scale);
+    for (int index : rows) {
+        const TimelineRow& row = layout.rows()[static_cast<std::size_t>(index)];
+        if (row.pinned != pinned || (row.kind == RowKind::RankHeader && !state.isCollapsed(row.rank)))
+            continue;
+        const auto it = m_cache.find(row.key().packed());
+        if (it == m_cache.end())
+            continue;
+        const int top = g.rowTop(layout, row);
+        if (row.kind == RowKind::Slices)
+            paintSliceRow(p, g, row, top, it->second);
+        else if (row.kind == RowKind::Counter)
+            paintCounterRow(p, g, row, top, it->second);
+        else
+            paintRankOverview(p, g, row, top, it->second);
+        ++m_stats.rowsDrawn;
+        m_stats.items += it->second.slices.size() + it->second.counters.size();
+    }
+    p.restore();
 }
 
 void TimelineRenderer::paintRowBackground(

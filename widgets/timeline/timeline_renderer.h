@@ -74,7 +74,7 @@ public:
     void setPalette(const TimelinePalette& palette) { m_palette = palette; }
     const TimelinePalette& palette() const { return m_palette; }
     void setFont(const QFont& font);
-    void setHoverRow(int row) { m_hoverRow = row; }
+    void setHoverSlice(SliceRef ref) { m_hover = ref; }
     void clearCache() { m_cache.clear(); }
 
     // Builds the missing draw lists of the rows on screen (in parallel when
@@ -116,6 +116,8 @@ private:
     DrawKey keyFor(const TimelineGeometry& g, const TimelineViewState& state, const TimelineRow& row) const;
     void buildRow(const TimelineRow& row, const DrawKey& key, CachedRow& out) const;
 
+    void paintRows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout,
+        const std::vector<int>& rows, bool pinned);
     void paintRowBackground(QPainter& p, const TimelineGeometry& g, const TimelineRow& row, int top, int index) const;
     void paintSliceRow(QPainter& p, const TimelineGeometry& g, const TimelineRow& row, int top, const CachedRow& c) const;
     void paintSliceLabel(QPainter& p, const QRect& r, const TimelineRow& row, const SliceDrawItem& item, bool dim) const;
@@ -124,6 +126,7 @@ private:
     void paintGrid(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const RulerScale& scale) const;
     void paintSelectedRange(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const TimelineViewState& state) const;
     void paintSelection(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout) const;
+    std::optional<QRect> sliceRect(const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout, SliceRef ref) const;
     void paintFlows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout) const;
     void paintFlow(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout,
         const FlowLink& link, bool emphasis) const;
@@ -131,6 +134,7 @@ private:
         SliceRef ref, bool atEnd) const;
     void paintCursor(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const TimelineViewState& state) const;
     void paintLabels(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout) const;
+    void paintRankLabel(QPainter& p, const TimelineViewState& state, const TimelineRow& row, int top) const;
     void paintRowLabel(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TimelineRow& row, int top) const;
     void paintRuler(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const RulerScale& scale,
         const TimelineViewState& state) const;
@@ -144,11 +148,13 @@ private:
     QFont m_smallFont;
     QFont m_boldFont;
     double m_charWidth = 7;
-    int m_hoverRow = -1;
+    SliceRef m_hover; // outlined under the mouse
     // Node-based: references stay valid while more rows are inserted.
     std::unordered_map<quint64, CachedRow> m_cache;
     mutable QHash<quint64, QString> m_labels; // (rank, name id) -> display name
     std::uint64_t m_frame = 0;
+    TimeAxis m_axis;     // of the frame being painted
+    RulerScale m_scale;
     RenderStats m_stats;
 };
 

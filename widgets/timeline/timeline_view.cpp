@@ -41,6 +41,8 @@ TimelineView::TimelineView(TimelineViewState* state, QWidget* parent)
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> data)
 {
+    m_hover = {};
+    m_renderer.setHoverSlice({});
     m_data = std::move(data);
     m_renderer.setData(m_data);
     relayout();

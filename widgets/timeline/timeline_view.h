@@ -80,6 +80,7 @@ private:
     enum class Drag { None, Pan, Range };
 
     void relayout();
+    bool navigationKey(QKeyEvent* event);
     void scrollToRow(int rowIndex);
     void clickRow(int rowIndex, QPoint pos);
     void updateHover(QPoint pos);
@@ -100,6 +101,7 @@ private:
     QPoint m_lastPos;
     bool m_moved = false;
     TimeNs m_rangeAnchor = 0;
+    SliceRef m_hover;
 };
 
 } // namespace ks::widgets

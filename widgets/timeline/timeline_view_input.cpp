@@ -136,6 +136,12 @@ void TimelineView::updateHover(QPoint pos)
         m_state->setCursorTime(timeAtX(pos.x()));
     else
         m_state->setCursorTime(std::nullopt);
+    const SliceRef hovered = m_drag == Drag::None ? sliceAt(pos) : SliceRef {};
+    if (hovered != m_hover) {
+        m_hover = hovered;
+        m_renderer.setHoverSlice(hovered);
+        update();
+    }
     emit hoverTextChanged(hoverText(pos));
 }
 
@@ -166,6 +172,8 @@ QString TimelineView::hoverText(QPoint pos) const
 void TimelineView::leaveEvent(QEvent* event)
 {
     m_state->setCursorTime(std::nullopt);
+    m_hover = {};
+    m_renderer.setHoverSlice({});
     emit hoverTextChanged(QString());
     QWidget::leaveEvent(event);
 }
@@ -195,53 +203,64 @@ void TimelineView::showTooltip(QPoint pos, QPoint globalPos)
         this);
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* event)
+bool TimelineView::navigationKey(QKeyEvent* event)
 {
     const QPoint local = mapFromGlobal(QCursor::pos());
     const TimelineGeometry g = geometryNow();
     const bool cursorInside = local.x() >= g.trackLeft() && local.x() < width() && local.y() >= 0 && local.y() < height();
+    // Keys zoom at the mouse when it is over the tracks, else at the middle.
     const double anchor = cursorInside ? local.x() : g.trackLeft() + g.trackWidth() / 2;
     const bool alt = event->modifiers() & Qt::AltModifier;
+    const double pan = g.trackWidth() * kKeyPanFraction;
     switch (event->key()) {
     case Qt::Key_W:
         zoomBy(kKeyZoom, anchor);
-        break;
+        return true;
     case Qt::Key_S:
         zoomBy(1.0 / kKeyZoom, anchor);
-        break;
+        return true;
     case Qt::Key_A:
-        panByPixels(-g.trackWidth() * kKeyPanFraction);
-        break;
+        panByPixels(-pan);
+        return true;
     case Qt::Key_D:
-        panByPixels(g.trackWidth() * kKeyPanFraction);
-        break;
+        panByPixels(pan);
+        return true;
     case Qt::Key_Left:
-        alt ? m_state->goBack() : panByPixels(-g.trackWidth() * kKeyPanFraction);
-        break;
+        alt ? m_state->goBack() : panByPixels(-pan);
+        return true;
     case Qt::Key_Right:
-        alt ? m_state->goForward() : panByPixels(g.trackWidth() * kKeyPanFraction);
-        break;
+        alt ? m_state->goForward() : panByPixels(pan);
+        return true;
     case Qt::Key_Up:
-        setScrollY(m_scrollY - TrackLayout::kLaneHeight * 3);
-        break;
     case Qt::Key_Down:
-        setScrollY(m_scrollY + TrackLayout::kLaneHeight * 3);
-        break;
+        setScrollY(m_scrollY + (event->key() == Qt::Key_Up ? -3 : 3) * TrackLayout::kLaneHeight);
+        return true;
     case Qt::Key_PageUp:
-        setScrollY(m_scrollY - scrollViewportHeight() * 9 / 10);
-        break;
     case Qt::Key_PageDown:
-        setScrollY(m_scrollY + scrollViewportHeight() * 9 / 10);
-        break;
+        setScrollY(m_scrollY + (event->key() == Qt::Key_PageUp ? -9 : 9) * scrollViewportHeight() / 10);
+        return true;
     case Qt::Key_F:
         m_state->fitAll();
-        break;
+        return true;
     case Qt::Key_Z:
         zoomToSelection();
-        break;
+        return true;
+    default:
+        return false;
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    if (m_data && navigationKey(event)) {
+        event->accept();
+        return;
+    }
+    switch (event->key()) {
     case Qt::Key_BracketRight:
     case Qt::Key_BracketLeft: {
-        const SliceRef next = linkedSlice(*m_data, m_state->selectedSlice(), event->key() == Qt::Key_BracketRight);
+        const SliceRef next = m_data ? linkedSlice(*m_data, m_state->selectedSlice(), event->key() == Qt::Key_BracketRight)
+                                     : SliceRef {};
         if (next.valid())
             revealSlice(next);
         break;
