@@ -35,8 +35,9 @@ namespace {
     QColor nameColor(int i)
     {
         const int hue = (i * 360 / kNamePaletteSize * 7) % 360; // stride 7 keeps neighbours apart
+        // Muted: names are many, and a wall of saturated colour tires the eye.
         const bool light = i % 2 == 1;
-        return QColor::fromHsl(hue, light ? 120 : 150, light ? 150 : 120);
+        return QColor::fromHsl(hue, light ? 95 : 115, light ? 158 : 128);
     }
 
 } // namespace
