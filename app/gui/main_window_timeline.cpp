@@ -40,8 +40,8 @@ void MainWindow::setupTimeline()
     m_timeline = new widgets::TimelineWidget(m_timelineState, this);
 }
 
-QDockWidget* MainWindow::addPanelDock(
-    QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area, const QKeySequence& key)
+QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& name,
+    Qt::DockWidgetArea area, const QKeySequence& key)
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(name);
@@ -60,8 +60,8 @@ void MainWindow::setupTimelineDocks()
     m_searchResults = new widgets::SearchResultsPanel(this);
     m_range = new widgets::RangeAggregationPanel(m_timelineState, this);
     m_rankList = new widgets::RankListPanel(m_timelineState, this);
-    m_detailsDock = addPanelDock(m_details, tr("Details"), QStringLiteral("detailsDock"), Qt::RightDockWidgetArea,
-        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_detailsDock = addPanelDock(m_details, tr("Details"), QStringLiteral("detailsDock"),
+        Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
     m_ranksDock = addPanelDock(m_rankList, tr("Ranks"), QStringLiteral("ranksDock"), Qt::RightDockWidgetArea,
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
     m_searchDock = addPanelDock(m_searchResults, tr("Search Results"), QStringLiteral("searchDock"),
@@ -123,15 +123,20 @@ void MainWindow::setupTimelineMenu()
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
-    const auto centre = [view] { return widgets::TimelineGeometry::kLabelWidth + view->geometryNow().trackWidth() / 2; };
+    const auto centre = [view] { return view->labelWidth() + view->geometryNow().trackWidth() / 2; };
     add(tr("Zoom In"), QKeySequence(Qt::Key_W), [view, centre] { view->zoomBy(0.8, centre()); });
     add(tr("Zoom Out"), QKeySequence(Qt::Key_S), [view, centre] { view->zoomBy(1.25, centre()); });
-    add(tr("Pan Left"), QKeySequence(Qt::Key_A), [view] { view->panByPixels(-view->geometryNow().trackWidth() * 0.15); });
-    add(tr("Pan Right"), QKeySequence(Qt::Key_D), [view] { view->panByPixels(view->geometryNow().trackWidth() * 0.15); });
+    add(tr("Pan Left"), QKeySequence(Qt::Key_A),
+        [view] { view->panByPixels(-view->geometryNow().trackWidth() * 0.15); });
+    add(tr("Pan Right"), QKeySequence(Qt::Key_D),
+        [view] { view->panByPixels(view->geometryNow().trackWidth() * 0.15); });
     add(tr("Fit All"), QKeySequence(Qt::Key_F), [this] { m_timelineState->fitAll(); });
     add(tr("Zoom to Selection"), QKeySequence(Qt::Key_Z), [view] { view->zoomToSelection(); });
-    add(tr("Zoom Back"), QKeySequence(Qt::ALT | Qt::Key_Left), [this] { m_timelineState->goBack(); }, false);
-    add(tr("Zoom Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), [this] { m_timelineState->goForward(); }, false);
+    add(
+        tr("Zoom Back"), QKeySequence(Qt::ALT | Qt::Key_Left), [this] { m_timelineState->goBack(); }, false);
+    add(
+        tr("Zoom Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), [this] { m_timelineState->goForward(); },
+        false);
     menu->addSeparator();
     add(tr("Go to GPU Work"), QKeySequence(Qt::Key_BracketRight), [this, view] {
         view->revealSlice(widgets::linkedSlice(*m_timeline->data(), m_timelineState->selectedSlice(), true));
@@ -140,14 +145,24 @@ void MainWindow::setupTimelineMenu()
         view->revealSlice(widgets::linkedSlice(*m_timeline->data(), m_timelineState->selectedSlice(), false));
     });
     menu->addSeparator();
-    add(tr("Find Slices…"), QKeySequence::Find, [this] { m_timeline->focusSearch(); }, false);
-    add(tr("Next Match"), QKeySequence(Qt::Key_F3), [this] { m_timeline->stepSearch(true); }, false);
-    add(tr("Previous Match"), QKeySequence(Qt::SHIFT | Qt::Key_F3), [this] { m_timeline->stepSearch(false); }, false);
+    add(
+        tr("Find Slices…"), QKeySequence::Find, [this] { m_timeline->focusSearch(); }, false);
+    add(
+        tr("Next Match"), QKeySequence(Qt::Key_F3), [this] { m_timeline->stepSearch(true); }, false);
+    add(
+        tr("Previous Match"), QKeySequence(Qt::SHIFT | Qt::Key_F3), [this] { m_timeline->stepSearch(false); },
+        false);
     menu->addSeparator();
     QAction* byName = add(tr("Colour by Name"), QKeySequence(Qt::Key_C), [this](bool on) {
         m_timelineState->setColorMode(on ? widgets::ColorMode::Name : widgets::ColorMode::KernelType);
     });
     byName->setCheckable(true);
+    QAction* byPath = add(tr("Colour by Critical Path"), QKeySequence(Qt::Key_P), [this](bool on) {
+        m_timelineState->setColorMode(on ? widgets::ColorMode::CriticalPath : widgets::ColorMode::KernelType);
+    });
+    byPath->setCheckable(true);
+    byPath->setStatusTip(
+        tr("Each rank's critical path in one colour, everything else faded (computed on first use)"));
     QAction* flows = add(tr("Show All Flows in View"), QKeySequence(Qt::Key_L),
         [this](bool on) { m_timelineState->setShowAllFlows(on); });
     flows->setCheckable(true);
@@ -155,8 +170,14 @@ void MainWindow::setupTimelineMenu()
         m_timelineState->setAlignment(on ? widgets::Alignment::RankStart : widgets::Alignment::AsRecorded);
     });
     align->setCheckable(true);
-    connect(m_timelineState, &TimelineViewState::appearanceChanged, byName, [this, byName, flows] {
+    add(tr("Align Ranks on Selected Collective"), QKeySequence(Qt::SHIFT | Qt::Key_R), [this, view] {
+        if (!view->alignOn(m_timelineState->selectedSlice()))
+            statusBar()->showMessage(
+                tr("Select a GPU kernel (e.g. an nccl collective) to align the ranks on"), 5000);
+    });
+    connect(m_timelineState, &TimelineViewState::appearanceChanged, byName, [this, byName, byPath, flows] {
         byName->setChecked(m_timelineState->colorMode() == widgets::ColorMode::Name);
+        byPath->setChecked(m_timelineState->colorMode() == widgets::ColorMode::CriticalPath);
         flows->setChecked(m_timelineState->showAllFlows());
     });
     connect(m_timelineState, &TimelineViewState::alignmentChanged, align,
@@ -175,8 +196,10 @@ void MainWindow::connectTimeline()
         m_searchResults->setResults(timelineData, m_timeline->searchResults(), m_timelineState->alignment());
     });
     connect(m_timeline, &widgets::TimelineWidget::searchResultsChanged, this, [this] {
-        m_searchResults->setResults(m_timeline->data(), m_timeline->searchResults(), m_timelineState->alignment());
-        if (m_timeline->searchResults() && !m_timeline->searchResults()->query.isEmpty() && m_searchDock->isVisible())
+        m_searchResults->setResults(
+            m_timeline->data(), m_timeline->searchResults(), m_timelineState->alignment());
+        if (m_timeline->searchResults() && !m_timeline->searchResults()->query.isEmpty()
+            && m_searchDock->isVisible())
             m_searchDock->raise();
     });
     connect(m_timelineState, &TimelineViewState::selectedSliceChanged, m_searchResults,
@@ -220,10 +243,12 @@ void MainWindow::showDiagnosticExample(const QModelIndex& index)
             if (ref.valid()) {
                 m_timeline->view()->revealSlice(ref, true);
                 m_timeline->view()->setFocus();
-                statusBar()->showMessage(tr("Showing traceEvents[%1] of %2").arg(event).arg(timelineData->rank(r).label), 5000);
+                statusBar()->showMessage(
+                    tr("Showing traceEvents[%1] of %2").arg(event).arg(timelineData->rank(r).label), 5000);
             } else {
-                statusBar()->showMessage(event >= 0 ? tr("traceEvents[%1] is not a slice on the timeline").arg(event)
-                                                    : tr("This anomaly has no example event"),
+                statusBar()->showMessage(event >= 0
+                        ? tr("traceEvents[%1] is not a slice on the timeline").arg(event)
+                        : tr("This anomaly has no example event"),
                     5000);
             }
             return;
@@ -246,8 +271,9 @@ void MainWindow::exportViewDialog(bool svg)
     }
     const QString filter = svg ? tr("SVG drawing (*.svg)") : tr("PNG image (*.png)");
     const QString suffix = svg ? QStringLiteral(".svg") : QStringLiteral(".png");
-    QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export View as SVG") : tr("Export View as PNG"),
-        QDir::home().filePath(QStringLiteral("timeline") + suffix), filter);
+    QString path =
+        QFileDialog::getSaveFileName(this, svg ? tr("Export View as SVG") : tr("Export View as PNG"),
+            QDir::home().filePath(QStringLiteral("timeline") + suffix), filter);
     if (path.isEmpty())
         return;
     if (!path.endsWith(suffix, Qt::CaseInsensitive))
@@ -255,8 +281,8 @@ void MainWindow::exportViewDialog(bool svg)
     if (exportView(path))
         statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
     else
-        m_messages->showMessage(tr("Could not write %1").arg(QDir::toNativeSeparators(path)),
-            widgets::MessageBar::Type::Error);
+        m_messages->showMessage(
+            tr("Could not write %1").arg(QDir::toNativeSeparators(path)), widgets::MessageBar::Type::Error);
 }
 
 namespace {
@@ -271,11 +297,13 @@ namespace {
         const double b = parts.value(1).toDouble(&ok1);
         if (parts.size() != 2 || !ok0 || !ok1)
             return std::nullopt;
-        return widgets::TimeRange { origin + static_cast<core::TimeNs>(a * 1e6), origin + static_cast<core::TimeNs>(b * 1e6) };
+        return widgets::TimeRange { origin + static_cast<core::TimeNs>(a * 1e6),
+            origin + static_cast<core::TimeNs>(b * 1e6) };
     }
 
     // The longest launched GPU slice in the display range, for a demo selection.
-    widgets::SliceRef longestLaunchedKernel(const widgets::TimelineData& data, widgets::TimeRange range, widgets::Alignment a)
+    widgets::SliceRef longestLaunchedKernel(
+        const widgets::TimelineData& data, widgets::TimeRange range, const widgets::Alignment& a)
     {
         widgets::SliceRef best;
         core::TimeNs bestDur = -1;
@@ -285,12 +313,13 @@ namespace {
             for (std::uint32_t track = 0; track < t.tracks.size(); ++track) {
                 if (t.tracks[track].kind != core::TrackKind::GpuStream)
                     continue;
-                t.forEachSliceInRange(core::TrackId(track), range.start + off, range.end + off, [&](std::uint32_t s) {
-                    if (t.slices.duration(s) > bestDur && !t.linksTo(s).empty()) {
-                        bestDur = t.slices.duration(s);
-                        best = { r, s };
-                    }
-                });
+                t.forEachSliceInRange(
+                    core::TrackId(track), range.start + off, range.end + off, [&](std::uint32_t s) {
+                        if (t.slices.duration(s) > bestDur && !t.linksTo(s).empty()) {
+                            bestDur = t.slices.duration(s);
+                            best = { r, s };
+                        }
+                    });
             }
         }
         return best;
@@ -314,22 +343,30 @@ void MainWindow::applyViewCommands(const QString& commands)
             m_timelineState->setSelectedRange(msRange(value, timelineData->traceStart));
             m_range->recomputeNow();
         } else if (key == QStringLiteral("select") && value == QStringLiteral("kernel")) {
-            view->revealSlice(longestLaunchedKernel(*timelineData, m_timelineState->visibleRange(), m_timelineState->alignment()));
+            view->revealSlice(longestLaunchedKernel(
+                *timelineData, m_timelineState->visibleRange(), m_timelineState->alignment()));
         } else if (key == QStringLiteral("pin") && value == QStringLiteral("launch")) {
             // Pins the thread that launched the selected kernel: both ends of its flow on screen.
-            const widgets::SliceRef launch = widgets::linkedSlice(*timelineData, m_timelineState->selectedSlice(), false);
+            const widgets::SliceRef launch =
+                widgets::linkedSlice(*timelineData, m_timelineState->selectedSlice(), false);
             if (launch.valid())
-                m_timelineState->setPinned(
-                    { launch.rank, widgets::RowKind::Slices, timelineData->trace(launch.rank).trackOf(launch.slice).value }, true);
+                m_timelineState->setPinned({ launch.rank, widgets::RowKind::Slices,
+                                               timelineData->trace(launch.rank).trackOf(launch.slice).value },
+                    true);
         } else if (key == QStringLiteral("search")) {
             m_timeline->searchField()->setText(value);
             m_timeline->searchNow(true);
         } else if (key == QStringLiteral("next")) {
             m_timeline->stepSearch(true);
         } else if (key == QStringLiteral("color")) {
-            m_timelineState->setColorMode(value == QStringLiteral("name") ? widgets::ColorMode::Name : widgets::ColorMode::KernelType);
+            m_timelineState->setColorMode(value == QStringLiteral("name") ? widgets::ColorMode::Name
+                    : value == QStringLiteral("critical")                 ? widgets::ColorMode::CriticalPath
+                                                                          : widgets::ColorMode::KernelType);
+        } else if (key == QStringLiteral("align") && value == QStringLiteral("selected")) {
+            view->alignOn(m_timelineState->selectedSlice());
         } else if (key == QStringLiteral("align")) {
-            m_timelineState->setAlignment(value == QStringLiteral("start") ? widgets::Alignment::RankStart : widgets::Alignment::AsRecorded);
+            m_timelineState->setAlignment(value == QStringLiteral("start") ? widgets::Alignment::RankStart
+                                                                           : widgets::Alignment::AsRecorded);
         } else if (key == QStringLiteral("flows")) {
             m_timelineState->setShowAllFlows(value == QStringLiteral("all"));
         } else if (key == QStringLiteral("collapse") || key == QStringLiteral("expand")) {

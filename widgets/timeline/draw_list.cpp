@@ -1,6 +1,7 @@
 #include "widgets/timeline/draw_list.h"
 
 #include "widgets/timeline/counter_track.h"
+#include "widgets/timeline/critical_path_marks.h"
 #include "widgets/timeline/time_axis.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_search.h"
@@ -24,7 +25,10 @@ namespace {
         return 0;
     }
 
-    float clampX(double x, double width) { return static_cast<float>(std::clamp(x, -2.0, width + 2.0)); }
+    float clampX(double x, double width)
+    {
+        return static_cast<float>(std::clamp(x, -2.0, width + 2.0));
+    }
 
     // Walks one level of one track and appends its items.
     class LevelWalker
@@ -73,7 +77,7 @@ namespace {
             item.x1 = clampX(std::max(x1, x0 + 1.0), m_p.width);
             item.slice = i;
             item.lane = static_cast<std::uint16_t>(level);
-            item.colorKey = m_rank.colorKey(i, m_p.mode);
+            item.colorKey = keyOf(i, i, i + 1);
             if (m_p.matches && m_p.matches->matches(i))
                 item.flags |= kDrawMatch;
             m_out.push_back(item);
@@ -103,13 +107,24 @@ namespace {
             item.slice = summary.longest;
             item.count = j - i;
             item.lane = static_cast<std::uint16_t>(level);
-            item.colorKey = m_rank.colorKey(summary.longest, m_p.mode);
+            item.colorKey = keyOf(summary.longest, i, j);
             item.shade = shadeOf(summary.busy, m_slices.end(j - 1) - m_slices.start[i]);
             item.flags = kDrawMerged;
             if (m_p.matches && m_p.matches->countIn(i, j) > 0)
                 item.flags |= kDrawMatch;
             m_out.push_back(item);
             return j;
+        }
+
+        // The colour of an item drawing slices [first, last), `shown` the one it names.
+        std::uint8_t keyOf(std::uint32_t shown, std::uint32_t first, std::uint32_t last) const
+        {
+            if (m_p.mode != ColorMode::CriticalPath)
+                return m_rank.colorKey(shown, m_p.mode);
+            if (!m_p.criticalPath)
+                return m_rank.sliceKind[shown];
+            // A block is on the path when any slice in it is: short path kernels stay visible zoomed out.
+            return criticalPathKey(m_rank.sliceKind[shown], m_p.criticalPath->anyIn(first, last));
         }
 
         // Adjacent blocks of the same look become one rectangle: fewer fillRects.
@@ -120,8 +135,9 @@ namespace {
                 SliceDrawItem& cur = m_out[r];
                 if (w > firstItem) {
                     SliceDrawItem& prev = m_out[w - 1];
-                    if ((prev.flags & kDrawMerged) && (cur.flags & kDrawMerged) && prev.colorKey == cur.colorKey
-                        && prev.shade == cur.shade && prev.flags == cur.flags && cur.x0 - prev.x1 < 1.0f) {
+                    if ((prev.flags & kDrawMerged) && (cur.flags & kDrawMerged)
+                        && prev.colorKey == cur.colorKey && prev.shade == cur.shade && prev.flags == cur.flags
+                        && cur.x0 - prev.x1 < 1.0f) {
                         prev.x1 = std::max(prev.x1, cur.x1);
                         prev.count += cur.count;
                         if (m_slices.duration(cur.slice) > m_slices.duration(prev.slice))
@@ -145,7 +161,8 @@ namespace {
 
 } // namespace
 
-std::vector<SliceDrawItem> buildSliceDrawList(const RankTimeline& rank, std::uint32_t track, const SliceDrawParams& params)
+std::vector<SliceDrawItem> buildSliceDrawList(
+    const RankTimeline& rank, std::uint32_t track, const SliceDrawParams& params)
 {
     std::vector<SliceDrawItem> items;
     if (track >= rank.trace->tracks.size() || params.raw.isEmpty())
@@ -182,7 +199,8 @@ std::vector<CounterDrawItem> buildCounterDrawList(const CounterTrack& c, TimeRan
         // At least one point: rounding of columnEnd must not stall the walk.
         const auto k = std::max<std::ptrdiff_t>(
             cur + 2, std::lower_bound(c.ts.begin() + cur + 1, c.ts.end(), columnEnd) - c.ts.begin());
-        CounterTrack::MinMax mm = c.rangeMinMax(static_cast<std::uint32_t>(cur + 1), static_cast<std::uint32_t>(k));
+        CounterTrack::MinMax mm =
+            c.rangeMinMax(static_cast<std::uint32_t>(cur + 1), static_cast<std::uint32_t>(k));
         mm.min = std::min(mm.min, c.value[ci]);
         mm.max = std::max(mm.max, c.value[ci]);
         if (xa < column)
@@ -191,7 +209,8 @@ std::vector<CounterDrawItem> buildCounterDrawList(const CounterTrack& c, TimeRan
         cur = k - 1;
         if (k >= n) {
             // The last value holds to the right edge.
-            out.push_back({ static_cast<float>(column + 1.0), static_cast<float>(width), c.value.back(), c.value.back() });
+            out.push_back({ static_cast<float>(column + 1.0), static_cast<float>(width), c.value.back(),
+                c.value.back() });
             break;
         }
     }

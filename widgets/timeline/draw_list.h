@@ -10,10 +10,12 @@ namespace ks::widgets {
 class RankTimeline;
 struct CounterTrack;
 struct RankMatches;
+struct CriticalPathMarks;
 
-enum DrawFlag : std::uint8_t {
+enum DrawFlag : std::uint8_t
+{
     kDrawMerged = 1, // a block of several sub-pixel slices
-    kDrawMatch = 2,  // the slice, or a slice in the block, matches the search
+    kDrawMatch = 2, // the slice, or a slice in the block, matches the search
 };
 
 // One rectangle of a slice row: a slice, or a block of merged sub-pixel slices
@@ -41,10 +43,12 @@ struct CounterDrawItem
 
 struct SliceDrawParams
 {
-    TimeRange raw;        // the view in the rank's raw time
-    double width = 1;     // pixels of the track area
+    TimeRange raw; // the view in the rank's raw time
+    double width = 1; // pixels of the track area
     ColorMode mode = ColorMode::KernelType;
     const RankMatches* matches = nullptr; // search results of this rank, or null
+    // Critical path mode: the rank's path; null (not computed yet) draws kind colours.
+    const CriticalPathMarks* criticalPath = nullptr;
 };
 
 // Slices narrower than this are merged with their neighbours into blocks.
@@ -56,7 +60,8 @@ constexpr double kMergePx = 2.0;
 // skipped with one binary search and summarized with the level's pyramid.
 // Every slice intersecting the view lies inside the x extent of exactly one
 // item of its lane (tests check this).
-std::vector<SliceDrawItem> buildSliceDrawList(const RankTimeline& rank, std::uint32_t track, const SliceDrawParams& params);
+std::vector<SliceDrawItem> buildSliceDrawList(
+    const RankTimeline& rank, std::uint32_t track, const SliceDrawParams& params);
 
 // The step chart of a counter: O(width * log n) items.
 std::vector<CounterDrawItem> buildCounterDrawList(const CounterTrack& counter, TimeRange raw, double width);

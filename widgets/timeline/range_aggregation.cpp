@@ -21,7 +21,8 @@ namespace {
     };
 
     // Accumulates one track of one rank into acc (indexed by NameId).
-    std::uint64_t addTrack(const core::RankTrace& t, std::uint32_t track, TimeRange raw, std::vector<Acc>& acc)
+    std::uint64_t addTrack(
+        const core::RankTrace& t, std::uint32_t track, TimeRange raw, std::vector<Acc>& acc)
     {
         std::uint64_t n = 0;
         const core::Track& tr = t.tracks[track];
@@ -48,8 +49,8 @@ namespace {
 
 } // namespace
 
-RangeAggregate aggregateRange(
-    const TimelineData& data, TimeRange range, Alignment alignment, const std::function<bool(TrackKey)>& include)
+RangeAggregate aggregateRange(const TimelineData& data, TimeRange range, const Alignment& alignment,
+    const std::function<bool(TrackKey)>& include)
 {
     RangeAggregate result;
     result.range = range;

@@ -15,10 +15,10 @@ class TimelineData;
 struct AggregateRow
 {
     QString name;
-    bool gpu = false;       // GPU streams or CPU threads
+    bool gpu = false; // GPU streams or CPU threads
     std::uint64_t count = 0;
-    TimeNs total = 0;       // full durations
-    TimeNs inRange = 0;     // durations clipped to the range
+    TimeNs total = 0; // full durations
+    TimeNs inRange = 0; // durations clipped to the range
     TimeNs max = 0;
 
     double mean() const { return count ? static_cast<double>(total) / static_cast<double>(count) : 0.0; }
@@ -35,7 +35,7 @@ struct RangeAggregate
 // T5: what lies inside a time range, by name and track kind, over the tracks
 // `include` accepts (all when empty). A slice is inside when it overlaps the
 // range by more than zero time (zero-length slices: when they start in it).
-RangeAggregate aggregateRange(const TimelineData& data, TimeRange range, Alignment alignment,
+RangeAggregate aggregateRange(const TimelineData& data, TimeRange range, const Alignment& alignment,
     const std::function<bool(TrackKey)>& include = {});
 
 } // namespace ks::widgets

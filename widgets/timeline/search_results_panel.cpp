@@ -13,8 +13,8 @@
 
 namespace ks::widgets {
 
-void SearchResultsModel::setResults(
-    std::shared_ptr<const TimelineData> data, std::shared_ptr<const SearchResults> results, Alignment alignment)
+void SearchResultsModel::setResults(std::shared_ptr<const TimelineData> data,
+    std::shared_ptr<const SearchResults> results, const Alignment& alignment)
 {
     beginResetModel();
     m_data = std::move(data);
@@ -44,7 +44,8 @@ int SearchResultsModel::columnCount(const QModelIndex& parent) const
 
 QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::TextAlignmentRole))
+    if (!index.isValid()
+        || (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::TextAlignmentRole))
         return {};
     const SliceRef ref = sliceAt(index.row());
     if (!ref.valid())
@@ -56,7 +57,9 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
     const core::RankTrace& t = m_data->trace(ref.rank);
     switch (index.column()) {
     case StartColumn:
-        return QString(QStringLiteral("+") + formatPreciseTime(t.slices.start[ref.slice] - m_data->offset(ref.rank, m_alignment) - m_data->traceStart));
+        return QString(QStringLiteral("+")
+            + formatPreciseTime(
+                t.slices.start[ref.slice] - m_data->offset(ref.rank, m_alignment) - m_data->traceStart));
     case NameColumn:
         return toQString(t.sliceName(ref.slice));
     case RankColumn:
@@ -113,13 +116,15 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(m_summary);
     layout->addWidget(m_view, 1);
-    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& i) { emit sliceActivated(m_model->sliceAt(i.row())); });
-    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& i) { emit sliceActivated(m_model->sliceAt(i.row())); });
+    connect(m_view, &QTableView::activated, this,
+        [this](const QModelIndex& i) { emit sliceActivated(m_model->sliceAt(i.row())); });
+    connect(m_view, &QTableView::clicked, this,
+        [this](const QModelIndex& i) { emit sliceActivated(m_model->sliceAt(i.row())); });
     setResults(nullptr, nullptr, Alignment::AsRecorded);
 }
 
-void SearchResultsPanel::setResults(
-    std::shared_ptr<const TimelineData> timeline, std::shared_ptr<const SearchResults> results, Alignment alignment)
+void SearchResultsPanel::setResults(std::shared_ptr<const TimelineData> timeline,
+    std::shared_ptr<const SearchResults> results, const Alignment& alignment)
 {
     m_data = timeline;
     m_results = results;
@@ -129,7 +134,8 @@ void SearchResultsPanel::setResults(
     else if (!results->error.isEmpty())
         m_summary->setText(tr("Invalid pattern: %1").arg(results->error));
     else
-        m_summary->setText(tr("%1 slices match “%2”").arg(formatCount(results->size()), results->query.text.toHtmlEscaped()));
+        m_summary->setText(tr("%1 slices match “%2”")
+                               .arg(formatCount(results->size()), results->query.text.toHtmlEscaped()));
 }
 
 void SearchResultsPanel::setCurrentSlice(SliceRef ref)

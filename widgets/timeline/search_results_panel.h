@@ -22,12 +22,20 @@ class SearchResultsModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { StartColumn, NameColumn, RankColumn, TrackColumn, DurationColumn, ColumnCount };
+    enum Column
+    {
+        StartColumn,
+        NameColumn,
+        RankColumn,
+        TrackColumn,
+        DurationColumn,
+        ColumnCount
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 
     void setResults(std::shared_ptr<const TimelineData> data, std::shared_ptr<const SearchResults> results,
-        Alignment alignment);
+        const Alignment& alignment);
     SliceRef sliceAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -49,10 +57,12 @@ public:
     explicit SearchResultsPanel(QWidget* parent = nullptr);
 
     void setResults(std::shared_ptr<const TimelineData> data, std::shared_ptr<const SearchResults> results,
-        Alignment alignment);
+        const Alignment& alignment);
     // Highlights the row of a slice when it is a match.
     void setCurrentSlice(SliceRef ref);
+
     SearchResultsModel* model() const { return m_model; }
+
     QTableView* view() const { return m_view; }
 
 signals:

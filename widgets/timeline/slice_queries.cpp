@@ -102,7 +102,8 @@ std::vector<std::uint32_t> parentSlices(const core::RankTrace& trace, std::uint3
 
 namespace {
 
-    SliceDetails::Related related(const TimelineData& data, SliceRef ref, Alignment alignment, const QString& role)
+    SliceDetails::Related related(
+        const TimelineData& data, SliceRef ref, const Alignment& alignment, const QString& role)
     {
         const core::RankTrace& t = data.trace(ref.rank);
         SliceDetails::Related r;
@@ -138,7 +139,7 @@ namespace {
         if (v.isDouble()) {
             const double d = v.toDouble();
             return d == static_cast<double>(static_cast<qint64>(d)) ? QString::number(static_cast<qint64>(d))
-                                                                     : QString::number(d, 'g', 12);
+                                                                    : QString::number(d, 'g', 12);
         }
         if (v.isBool())
             return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
@@ -180,7 +181,7 @@ namespace {
 
 } // namespace
 
-SliceDetails describeSlice(const TimelineData& data, SliceRef ref, Alignment alignment)
+SliceDetails describeSlice(const TimelineData& data, SliceRef ref, const Alignment& alignment)
 {
     SliceDetails d;
     if (!ref.valid() || ref.rank >= data.rankCount() || ref.slice >= data.trace(ref.rank).slices.size())

@@ -27,7 +27,7 @@ std::optional<std::uint32_t> hitTestLevel(
 struct FlowLink
 {
     SliceRef from; // the CPU launch (or forward op)
-    SliceRef to;   // the GPU work (or backward op)
+    SliceRef to; // the GPU work (or backward op)
     core::LinkKind kind = core::LinkKind::LaunchFlow;
 };
 
@@ -38,7 +38,8 @@ std::vector<FlowLink> flowLinksOf(const TimelineData& data, SliceRef ref);
 SliceRef linkedSlice(const TimelineData& data, SliceRef ref, bool outgoing);
 // Launch links whose GPU end lies in the raw range of a rank (for "all flows in
 // view"), at most `limit`.
-std::vector<FlowLink> launchLinksInRange(const TimelineData& data, int rank, TimeRange raw, std::size_t limit);
+std::vector<FlowLink> launchLinksInRange(
+    const TimelineData& data, int rank, TimeRange raw, std::size_t limit);
 
 // The slices enclosing a CPU slice, outermost first (its call stack).
 std::vector<std::uint32_t> parentSlices(const core::RankTrace& trace, std::uint32_t slice);
@@ -59,12 +60,12 @@ struct SliceDetails
     SliceRef ref;
     QString name;
     QString category;
-    QString kind;  // slice kind (Compute, CPU op, ...)
-    QString rank;  // "Rank 1"
+    QString kind; // slice kind (Compute, CPU op, ...)
+    QString rank; // "Rank 1"
     QString track; // "stream 7" / "thread 1234 (python)"
     QString file;
     std::uint32_t level = 0;
-    TimeNs start = 0;         // relative to the trace start, display time
+    TimeNs start = 0; // relative to the trace start, display time
     TimeNs absoluteStart = 0; // as recorded, ns
     TimeNs duration = 0;
     std::int64_t eventIndex = -1;
@@ -74,7 +75,7 @@ struct SliceDetails
     QList<Related> parents; // outermost first
 };
 
-SliceDetails describeSlice(const TimelineData& data, SliceRef ref, Alignment alignment);
+SliceDetails describeSlice(const TimelineData& data, SliceRef ref, const Alignment& alignment);
 
 // The slice of a rank with the given traceEvents index (for a diagnostics
 // example); invalid when no slice has it.

@@ -44,11 +44,13 @@ namespace {
     {
         const core::RankTrace& t = *rt.trace;
         rt.sliceKind.assign(t.slices.size(), static_cast<std::uint8_t>(SliceKind::CpuOther));
+
         struct Cached
         {
             std::uint16_t category = 0xFFFF;
             std::uint8_t kind = 0;
         };
+
         std::vector<Cached> cache[2];
         cache[0].resize(t.strings.size());
         cache[1].resize(t.strings.size());
@@ -61,7 +63,8 @@ namespace {
                 Cached& entry = c[name];
                 if (entry.category != category) {
                     entry.category = category;
-                    entry.kind = static_cast<std::uint8_t>(classifySlice(gpu, t.sliceCategory(i), t.sliceName(i)));
+                    entry.kind =
+                        static_cast<std::uint8_t>(classifySlice(gpu, t.sliceCategory(i), t.sliceName(i)));
                 }
                 rt.sliceKind[i] = entry.kind;
                 rt.kindMask |= 1u << entry.kind;
@@ -120,7 +123,8 @@ std::size_t RankTimeline::bytesUsed() const
     return bytes;
 }
 
-std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const core::TraceSet> set, const ParallelRunner& parallel)
+std::shared_ptr<TimelineData> TimelineData::build(
+    std::shared_ptr<const core::TraceSet> set, const ParallelRunner& parallel)
 {
     auto data = std::make_shared<TimelineData>();
     data->version = nextDataVersion();
@@ -151,9 +155,11 @@ std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const core::Tr
     });
     // Biggest tracks first so the parallel map does not end on one long item.
     std::sort(trackItems.begin(), trackItems.end(), [&](const auto& a, const auto& b) {
-        return ranks[a.first]->trace->tracks[a.second].sliceCount() > ranks[b.first]->trace->tracks[b.second].sliceCount();
+        return ranks[a.first]->trace->tracks[a.second].sliceCount()
+            > ranks[b.first]->trace->tracks[b.second].sliceCount();
     });
-    parallel(trackItems.size(), [&](std::size_t i) { buildSummaries(*ranks[trackItems[i].first], trackItems[i].second); });
+    parallel(trackItems.size(),
+        [&](std::size_t i) { buildSummaries(*ranks[trackItems[i].first], trackItems[i].second); });
     for (std::size_t r = 0; r < n; ++r) {
         data->ranks.push_back(std::move(ranks[r]));
         data->counters.push_back(std::move(counters[r]));
@@ -179,14 +185,34 @@ std::shared_ptr<TimelineData> TimelineData::withAnalysisCounters(std::vector<Cou
     return copy;
 }
 
-TimeNs TimelineData::offset(int rank, Alignment alignment) const
+std::shared_ptr<TimelineData> TimelineData::withCriticalPaths(std::vector<CriticalPathMarks> perRank) const
 {
-    if (alignment == Alignment::AsRecorded || rank < 0 || rank >= rankCount())
-        return 0;
-    return trace(rank).startNs - traceStart;
+    auto copy = std::make_shared<TimelineData>(*this);
+    copy->version = nextDataVersion();
+    copy->criticalPaths.clear();
+    for (CriticalPathMarks& marks : perRank)
+        copy->criticalPaths.push_back(std::make_shared<const CriticalPathMarks>(std::move(marks)));
+    return copy;
 }
 
-TimeRange TimelineData::displayBounds(Alignment alignment) const
+TimeNs TimelineData::offset(int rank, const Alignment& alignment) const
+{
+    if (rank < 0 || rank >= rankCount())
+        return 0;
+    switch (alignment.mode) {
+    case Alignment::Mode::AsRecorded:
+        return 0;
+    case Alignment::Mode::RankStart:
+        return trace(rank).startNs - traceStart;
+    case Alignment::Mode::Collective:
+        if (alignment.anchor && static_cast<std::size_t>(rank) < alignment.anchor->offsets.size())
+            return alignment.anchor->offsets[static_cast<std::size_t>(rank)];
+        return 0;
+    }
+    return 0;
+}
+
+TimeRange TimelineData::displayBounds(const Alignment& alignment) const
 {
     if (ranks.empty())
         return { 0, 1 };

@@ -2,6 +2,7 @@
 
 #include "core/model/trace_set.h"
 #include "widgets/timeline/counter_track.h"
+#include "widgets/timeline/critical_path_marks.h"
 #include "widgets/timeline/index_pyramid.h"
 #include "widgets/timeline/timeline_palette.h"
 #include "widgets/timeline/timeline_types.h"
@@ -21,7 +22,7 @@ struct SliceSummaryNode
 {
     TimeNs busy = 0;
     std::uint32_t longest = core::kNoRow; // absolute slice index
-    std::uint32_t longestDur = 0;         // saturated at 2^32 - 1 ns
+    std::uint32_t longestDur = 0; // saturated at 2^32 - 1 ns
 };
 
 using LevelSummary = IndexPyramid<SliceSummaryNode>;
@@ -32,21 +33,24 @@ class RankTimeline
 {
 public:
     std::shared_ptr<const core::RankTrace> trace;
-    int index = 0;       // position in TraceSet::ranks
-    QString label;       // "Rank 3"
-    QString detail;      // "NVIDIA H100 · rank-3.pt.trace.json.gz"
+    int index = 0; // position in TraceSet::ranks
+    QString label; // "Rank 3"
+    QString detail; // "NVIDIA H100 · rank-3.pt.trace.json.gz"
     std::vector<QString> trackNames;
     std::vector<std::uint8_t> sliceKind; // SliceKind of each slice
-    std::vector<std::uint8_t> nameKey;   // name palette key of each NameId
-    std::uint32_t kindMask = 0;          // bit k: some slice is of SliceKind k
+    std::vector<std::uint8_t> nameKey; // name palette key of each NameId
+    std::uint32_t kindMask = 0; // bit k: some slice is of SliceKind k
     std::vector<std::vector<LevelSummary>> summaries; // [track][level]
 
+    // Kind or name colour (critical path colours need the path: see draw_list.cpp).
     std::uint8_t colorKey(std::uint32_t slice, ColorMode mode) const
     {
-        return mode == ColorMode::KernelType ? sliceKind[slice] : nameKey[trace->slices.name[slice].value];
+        return mode == ColorMode::Name ? nameKey[trace->slices.name[slice].value] : sliceKind[slice];
     }
+
     // Folds the summary of slices [a, b) (absolute, inside one level) into acc.
-    void summarize(std::uint32_t track, std::uint32_t level, std::uint32_t a, std::uint32_t b, SliceSummaryNode& acc) const;
+    void summarize(std::uint32_t track, std::uint32_t level, std::uint32_t a, std::uint32_t b,
+        SliceSummaryNode& acc) const;
     std::size_t bytesUsed() const;
 };
 
@@ -64,21 +68,37 @@ public:
         std::shared_ptr<const core::TraceSet> set, const ParallelRunner& parallel = runInParallel);
     // A copy with the analysis counters (queue length, bandwidth) added; version + 1.
     std::shared_ptr<TimelineData> withAnalysisCounters(std::vector<CounterTracks> perRank) const;
+    // A copy with every rank's critical path (T10); version + 1.
+    std::shared_ptr<TimelineData> withCriticalPaths(std::vector<CriticalPathMarks> perRank) const;
 
     std::shared_ptr<const core::TraceSet> set;
     std::vector<std::shared_ptr<const RankTimeline>> ranks;
     std::vector<std::shared_ptr<const CounterTracks>> counters; // per rank
+    std::vector<std::shared_ptr<const CriticalPathMarks>> criticalPaths; // per rank; empty until computed
     TimeNs traceStart = 0; // earliest event of any rank: the ruler's 0
     TimeNs traceEnd = 0;
     std::uint64_t version = 0;
 
     int rankCount() const { return static_cast<int>(ranks.size()); }
+
     const core::RankTrace& trace(int rank) const { return *ranks[static_cast<std::size_t>(rank)]->trace; }
+
     const RankTimeline& rank(int r) const { return *ranks[static_cast<std::size_t>(r)]; }
+
     const CounterTracks& rankCounters(int r) const { return *counters[static_cast<std::size_t>(r)]; }
+
+    const CriticalPathMarks* criticalPath(int r) const
+    {
+        return static_cast<std::size_t>(r) < criticalPaths.size()
+            ? criticalPaths[static_cast<std::size_t>(r)].get()
+            : nullptr;
+    }
+
+    bool hasCriticalPaths() const { return !criticalPaths.empty(); }
+
     // display time = raw time - offset
-    TimeNs offset(int rank, Alignment alignment) const;
-    TimeRange displayBounds(Alignment alignment) const;
+    TimeNs offset(int rank, const Alignment& alignment) const;
+    TimeRange displayBounds(const Alignment& alignment) const;
     std::size_t sliceCount() const;
     std::uint32_t kindMask() const; // kinds present in any rank (legend)
 };

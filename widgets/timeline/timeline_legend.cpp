@@ -37,12 +37,32 @@ void TimelineLegend::setKinds(std::uint32_t mask)
     update();
 }
 
-std::vector<SliceKind> TimelineLegend::kinds() const
+void TimelineLegend::setNote(const QString& note)
 {
-    std::vector<SliceKind> out;
-    for (SliceKind kind : legendKinds()) {
-        if (m_mask & (1u << static_cast<unsigned>(kind)))
-            out.push_back(kind);
+    m_note = note;
+    setToolTip(note);
+    updateGeometry();
+    update();
+}
+
+std::vector<TimelineLegend::Entry> TimelineLegend::entries() const
+{
+    std::vector<Entry> out;
+    switch (m_mode) {
+    case ColorMode::KernelType:
+        for (SliceKind kind : legendKinds()) {
+            if (m_mask & (1u << static_cast<unsigned>(kind)))
+                out.push_back({ m_palette.kindColor(kind), sliceKindName(kind) });
+        }
+        break;
+    case ColorMode::Name:
+        break;
+    case ColorMode::CriticalPath:
+        out.push_back(
+            { m_palette.kindColor(SliceKind::CriticalPath), sliceKindName(SliceKind::CriticalPath) });
+        out.push_back({ m_palette.fill(criticalPathKey(static_cast<std::uint8_t>(SliceKind::Compute), false)),
+            tr("Off the path (faded kind colours)") });
+        break;
     }
     return out;
 }
@@ -50,12 +70,11 @@ std::vector<SliceKind> TimelineLegend::kinds() const
 QSize TimelineLegend::sizeHint() const
 {
     const QFontMetrics fm(font());
-    if (m_mode == ColorMode::Name)
-        return { fm.horizontalAdvance(tr("Colours by name (stable across runs)")) + 8, fm.height() + 6 };
     int w = 0;
-    for (SliceKind kind : kinds())
-        w += kChip + 4 + fm.horizontalAdvance(sliceKindName(kind)) + kGap;
-    return { w, fm.height() + 6 };
+    for (const Entry& e : entries())
+        w += kChip + 4 + fm.horizontalAdvance(e.text) + kGap;
+    const QString note = m_mode == ColorMode::Name ? tr("Colours by name (stable across runs)") : m_note;
+    return { w + fm.horizontalAdvance(note) + 8, fm.height() + 6 };
 }
 
 void TimelineLegend::paintEvent(QPaintEvent*)
@@ -64,17 +83,19 @@ void TimelineLegend::paintEvent(QPaintEvent*)
     const QFontMetrics fm(font());
     const int cy = height() / 2;
     p.setPen(palette().color(QPalette::WindowText));
-    if (m_mode == ColorMode::Name) {
-        p.drawText(rect(), Qt::AlignVCenter | Qt::AlignLeft, tr("Colours by name (stable across runs)"));
-        return;
-    }
     int x = 0;
-    for (SliceKind kind : kinds()) {
-        p.fillRect(QRect(x, cy - kChip / 2, kChip, kChip), m_palette.kindColor(kind));
+    for (const Entry& e : entries()) {
+        p.fillRect(QRect(x, cy - kChip / 2, kChip, kChip), e.color);
         x += kChip + 4;
-        const QString text = sliceKindName(kind);
-        p.drawText(QRect(x, 0, fm.horizontalAdvance(text) + 2, height()), Qt::AlignVCenter | Qt::AlignLeft, text);
-        x += fm.horizontalAdvance(text) + kGap;
+        p.drawText(QRect(x, 0, fm.horizontalAdvance(e.text) + 2, height()), Qt::AlignVCenter | Qt::AlignLeft,
+            e.text);
+        x += fm.horizontalAdvance(e.text) + kGap;
+    }
+    const QString note = m_mode == ColorMode::Name ? tr("Colours by name (stable across runs)") : m_note;
+    if (!note.isEmpty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRect(x, 0, std::max(0, width() - x), height()), Qt::AlignVCenter | Qt::AlignLeft,
+            fm.elidedText(note, Qt::ElideRight, std::max(0, width() - x)));
     }
 }
 

@@ -3,8 +3,8 @@
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_search.h"
 #include "widgets/timeline/timeline_renderer.h"
+#include "widgets/timeline/timeline_search.h"
 #include "widgets/timeline/timeline_view_state.h"
 
 #include <QFontMetrics>
@@ -41,8 +41,10 @@ void TimelineRenderer::paintSelectedRange(
     const auto range = state.selectedRange();
     if (!range)
         return;
-    const int x0 = g.trackLeft() + static_cast<int>(std::lround(std::clamp(axis.x(range->start), -2.0, g.trackWidth() + 2)));
-    const int x1 = g.trackLeft() + static_cast<int>(std::lround(std::clamp(axis.x(range->end), -2.0, g.trackWidth() + 2)));
+    const int x0 = g.trackLeft()
+        + static_cast<int>(std::lround(std::clamp(axis.x(range->start), -2.0, g.trackWidth() + 2)));
+    const int x1 = g.trackLeft()
+        + static_cast<int>(std::lround(std::clamp(axis.x(range->end), -2.0, g.trackWidth() + 2)));
     p.fillRect(QRect(x0, 0, std::max(1, x1 - x0), g.height), m_palette.rangeFill);
     p.fillRect(QRect(x0, 0, 1, g.height), m_palette.rangeEdge);
     p.fillRect(QRect(x1, 0, 1, g.height), m_palette.rangeEdge);
@@ -108,8 +110,8 @@ std::optional<QPointF> TimelineRenderer::slicePoint(const TimelineGeometry& g, c
     return QPointF(g.trackLeft() + x, g.rowTop(layout, row) + laneY);
 }
 
-std::optional<QLineF> TimelineRenderer::flowLine(
-    const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout, const FlowLink& link) const
+std::optional<QLineF> TimelineRenderer::flowLine(const TimelineGeometry& g, const TimelineViewState& state,
+    const TrackLayout& layout, const FlowLink& link) const
 {
     if (!m_data || !link.from.valid() || !link.to.valid())
         return std::nullopt;
@@ -198,9 +200,10 @@ void TimelineRenderer::paintCursor(
     p.drawText(box, Qt::AlignCenter, label);
 }
 
-void TimelineRenderer::paintRankLabel(QPainter& p, const TimelineViewState& state, const TimelineRow& row, int top) const
+void TimelineRenderer::paintRankLabel(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
+    const TimelineRow& row, int top) const
 {
-    const int w = TimelineGeometry::kLabelWidth;
+    const int w = g.labelWidth;
     const RankTimeline& rt = m_data->rank(row.rank);
     {
         p.fillRect(QRect(0, top, w, row.height), m_palette.headerBackground);
@@ -210,9 +213,11 @@ void TimelineRenderer::paintRankLabel(QPainter& p, const TimelineViewState& stat
         const QPointF c(12, collapsed ? top + 13.0 : top + row.height / 2.0);
         QPolygonF tri;
         if (collapsed)
-            tri << QPointF(c.x() - 3, c.y() - 5) << QPointF(c.x() + 3, c.y()) << QPointF(c.x() - 3, c.y() + 5);
+            tri << QPointF(c.x() - 3, c.y() - 5) << QPointF(c.x() + 3, c.y())
+                << QPointF(c.x() - 3, c.y() + 5);
         else
-            tri << QPointF(c.x() - 5, c.y() - 3) << QPointF(c.x() + 5, c.y() - 3) << QPointF(c.x(), c.y() + 3);
+            tri << QPointF(c.x() - 5, c.y() - 3) << QPointF(c.x() + 5, c.y() - 3)
+                << QPointF(c.x(), c.y() + 3);
         p.setRenderHint(QPainter::Antialiasing, true);
         p.setPen(Qt::NoPen);
         p.setBrush(m_palette.mutedText);
@@ -223,7 +228,9 @@ void TimelineRenderer::paintRankLabel(QPainter& p, const TimelineViewState& stat
             int gpu = 0;
             for (const core::Track& t : rt.trace->tracks)
                 gpu += t.kind == core::TrackKind::GpuStream ? 1 : 0;
-            detail = QStringLiteral("%1 streams · %2 threads").arg(gpu).arg(static_cast<int>(rt.trace->tracks.size()) - gpu);
+            detail = QStringLiteral("%1 streams · %2 threads")
+                         .arg(gpu)
+                         .arg(static_cast<int>(rt.trace->tracks.size()) - gpu);
         }
         const int hidden = state.hiddenCount(row.rank);
         if (hidden > 0)
@@ -234,7 +241,8 @@ void TimelineRenderer::paintRankLabel(QPainter& p, const TimelineViewState& stat
         const QRect nameRect(24, top + (collapsed ? 4 : 0), w - 30, collapsed ? 18 : row.height);
         p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, rt.label);
         const int used = collapsed ? 0 : QFontMetrics(m_boldFont).horizontalAdvance(rt.label) + 8;
-        const QRect detailRect = collapsed ? QRect(24, top + 22, w - 30, 16) : nameRect.adjusted(used, 0, 0, 0);
+        const QRect detailRect =
+            collapsed ? QRect(24, top + 22, w - 30, 16) : nameRect.adjusted(used, 0, 0, 0);
         p.setFont(m_smallFont);
         p.setPen(m_palette.mutedText);
         p.drawText(detailRect, Qt::AlignVCenter | Qt::AlignLeft,
@@ -242,21 +250,22 @@ void TimelineRenderer::paintRankLabel(QPainter& p, const TimelineViewState& stat
     }
 }
 
-void TimelineRenderer::paintRowLabel(
-    QPainter& p, const TimelineGeometry&, const TimelineViewState& state, const TimelineRow& row, int top) const
+void TimelineRenderer::paintRowLabel(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
+    const TimelineRow& row, int top) const
 {
     if (row.kind == RowKind::RankHeader) {
-        paintRankLabel(p, state, row, top);
+        paintRankLabel(p, g, state, row, top);
         return;
     }
-    const int w = TimelineGeometry::kLabelWidth;
+    const int w = g.labelWidth;
     const RankTimeline& rt = m_data->rank(row.rank);
     QString name;
     QString sub;
     if (row.kind == RowKind::Slices) {
         const core::Track& track = rt.trace->tracks[row.index];
         name = rt.trackNames[row.index];
-        sub = track.kind == core::TrackKind::GpuStream ? QStringLiteral("GPU %1").arg(track.device) : QStringLiteral("CPU");
+        sub = track.kind == core::TrackKind::GpuStream ? QStringLiteral("GPU %1").arg(track.device)
+                                                       : QStringLiteral("CPU");
     } else {
         const CounterTrack& c = m_data->rankCounters(row.rank)[row.index];
         name = c.name;
@@ -283,10 +292,12 @@ void TimelineRenderer::paintRowLabel(
         p.setFont(m_font);
         p.setPen(m_palette.foreground);
         p.drawText(QRect(kIndent, lineY, w - kIndent - subWidth - 6, TrackLayout::kLaneHeight),
-            Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideMiddle, w - kIndent - subWidth - 6));
+            Qt::AlignVCenter | Qt::AlignLeft,
+            fm.elidedText(name, Qt::ElideMiddle, w - kIndent - subWidth - 6));
         p.setFont(m_smallFont);
         p.setPen(m_palette.mutedText);
-        p.drawText(QRect(w - subWidth - 6, lineY, subWidth, TrackLayout::kLaneHeight), Qt::AlignVCenter | Qt::AlignRight, sub);
+        p.drawText(QRect(w - subWidth - 6, lineY, subWidth, TrackLayout::kLaneHeight),
+            Qt::AlignVCenter | Qt::AlignRight, sub);
     }
     p.fillRect(QRect(kIndent, top + row.height - 1, w - kIndent, 1), m_palette.gridLine);
 }
@@ -294,7 +305,7 @@ void TimelineRenderer::paintRowLabel(
 void TimelineRenderer::paintLabels(
     QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout) const
 {
-    const int w = TimelineGeometry::kLabelWidth;
+    const int w = g.labelWidth;
     p.fillRect(QRect(0, TimelineGeometry::kRulerHeight, w, g.height), m_palette.labelBackground);
     const std::vector<int> rows = visibleRows(g, layout);
     for (int pass = 0; pass < 2; ++pass) {
@@ -330,7 +341,8 @@ void TimelineRenderer::paintRulerMarks(
         const auto& ordered = m_search->ordered;
         auto it = std::lower_bound(ordered.begin(), ordered.end(), v.start,
             [&](SliceRef r, TimeNs t) { return displayStart(r) < t; });
-        const auto last = std::upper_bound(it, ordered.end(), v.end, [&](TimeNs t, SliceRef r) { return t < displayStart(r); });
+        const auto last = std::upper_bound(
+            it, ordered.end(), v.end, [&](TimeNs t, SliceRef r) { return t < displayStart(r); });
         // Past ~20k matches in view, sample: one tick per pixel is all that shows.
         const std::ptrdiff_t count = last - it;
         const std::ptrdiff_t stride = std::max<std::ptrdiff_t>(1, count / 20000);
@@ -377,8 +389,10 @@ void TimelineRenderer::paintRuler(QPainter& p, const TimelineGeometry& g, const 
             formatTickLabel(t - m_data->traceStart, scale.majorStep));
     }
     if (const auto range = state.selectedRange()) {
-        const int x0 = left + static_cast<int>(std::lround(std::clamp(axis.x(range->start), -2.0, g.trackWidth() + 2)));
-        const int x1 = left + static_cast<int>(std::lround(std::clamp(axis.x(range->end), -2.0, g.trackWidth() + 2)));
+        const int x0 =
+            left + static_cast<int>(std::lround(std::clamp(axis.x(range->start), -2.0, g.trackWidth() + 2)));
+        const int x1 =
+            left + static_cast<int>(std::lround(std::clamp(axis.x(range->end), -2.0, g.trackWidth() + 2)));
         const QRect band(x0, h - 14, std::max(2, x1 - x0), 13);
         p.fillRect(band, m_palette.rangeEdge);
         const QString text = QStringLiteral("Δ ") + formatDuration(range->span());
@@ -393,7 +407,10 @@ void TimelineRenderer::paintRuler(QPainter& p, const TimelineGeometry& g, const 
     p.fillRect(QRect(left - 1, 0, 1, h), m_palette.separator);
     p.fillRect(QRect(0, h - 1, left, 1), m_palette.separator);
     p.setPen(m_palette.mutedText);
-    const QString alignment = state.alignment() == Alignment::RankStart ? QStringLiteral(" · ranks aligned") : QString();
+    const Alignment::Mode mode = state.alignment().mode;
+    const QString alignment = mode == Alignment::Mode::RankStart ? QStringLiteral(" · ranks aligned")
+        : mode == Alignment::Mode::Collective                    ? QStringLiteral(" · on collective")
+                                                                 : QString();
     p.drawText(QRect(10, 0, left - 16, h), Qt::AlignVCenter | Qt::AlignLeft,
         QStringLiteral("View ") + formatDuration(state.visibleRange().span()) + alignment);
 }

@@ -6,9 +6,15 @@ namespace ks::widgets {
 
 namespace {
 
-    bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+    bool startsWith(std::string_view s, std::string_view p)
+    {
+        return s.substr(0, p.size()) == p;
+    }
 
-    bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+    bool contains(std::string_view s, std::string_view p)
+    {
+        return s.find(p) != std::string_view::npos;
+    }
 
     QColor blend(const QColor& a, const QColor& b, double t)
     {
@@ -29,6 +35,7 @@ namespace {
         0xb3c0cc, // python: light slate
         0x3ea6a0, // annotation: teal
         0xa9a9a9, // CPU other
+        0xd81b60, // on the critical path: crimson, apart from every kind
     };
 
     // A 24-colour name palette: hues spread around the wheel at two lightness levels.
@@ -63,6 +70,8 @@ QString sliceKindName(SliceKind kind)
         return QStringLiteral("Python");
     case SliceKind::Annotation:
         return QStringLiteral("Annotation");
+    case SliceKind::CriticalPath:
+        return QStringLiteral("On critical path");
     case SliceKind::CpuOther:
     case SliceKind::Count_:
         break;
@@ -89,8 +98,8 @@ SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_vi
     }
     if (category == "cpu_op" || category == "Operator" || category == "cpu_instant_event")
         return SliceKind::CpuOp;
-    if (category == "cuda_runtime" || category == "cuda_driver" || category == "Runtime" || startsWith(name, "hip")
-        || startsWith(name, "cuda"))
+    if (category == "cuda_runtime" || category == "cuda_driver" || category == "Runtime"
+        || startsWith(name, "hip") || startsWith(name, "cuda"))
         return SliceKind::Runtime;
     if (category == "python_function")
         return SliceKind::Python;
@@ -132,6 +141,10 @@ TimelinePalette::TimelinePalette(const QPalette& palette)
         setKey(static_cast<std::uint8_t>(k), QColor::fromRgb(kKindColors[k]));
     for (std::uint8_t i = 0; i < kNamePaletteSize; ++i)
         setKey(static_cast<std::uint8_t>(kNameKeyBase + i), nameColor(i));
+    // Off the critical path: the kind's hue, faded most of the way into the background.
+    for (std::size_t k = 0; k < kKindColors.size(); ++k)
+        setKey(static_cast<std::uint8_t>(kOffPathKeyBase + k),
+            blend(background, QColor::fromRgb(kKindColors[k]), 0.3));
 }
 
 void TimelinePalette::setKey(std::uint8_t key, const QColor& base)
@@ -140,7 +153,8 @@ void TimelinePalette::setKey(std::uint8_t key, const QColor& base)
     // zoomed-out stream shows how busy it was, not just that something ran.
     constexpr std::array<double, kShades> kStrength { 0.38, 0.58, 0.8, 1.0 };
     for (int s = 0; s < kShades; ++s)
-        m_fill[key][static_cast<std::size_t>(s)] = blend(background, base, kStrength[static_cast<std::size_t>(s)]);
+        m_fill[key][static_cast<std::size_t>(s)] =
+            blend(background, base, kStrength[static_cast<std::size_t>(s)]);
     m_dimmed[key] = blend(background, base, 0.18);
     m_text[key] = base.lightnessF() > 0.62 ? QColor(0x20, 0x20, 0x20) : QColor(0xff, 0xff, 0xff);
 }
@@ -162,8 +176,8 @@ const QColor& TimelinePalette::text(std::uint8_t key) const
 
 std::vector<SliceKind> legendKinds()
 {
-    return { SliceKind::Compute, SliceKind::Communication, SliceKind::Memory, SliceKind::Sync, SliceKind::CpuOp,
-        SliceKind::Runtime, SliceKind::Python, SliceKind::Annotation };
+    return { SliceKind::Compute, SliceKind::Communication, SliceKind::Memory, SliceKind::Sync,
+        SliceKind::CpuOp, SliceKind::Runtime, SliceKind::Python, SliceKind::Annotation };
 }
 
 } // namespace ks::widgets

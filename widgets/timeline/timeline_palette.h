@@ -15,22 +15,34 @@ namespace ks::widgets {
 
 // Colour keys of slices. Keys below kNameKeyBase are kinds of work (T10); keys
 // from kNameKeyBase on are the stable name palette.
-enum class SliceKind : std::uint8_t {
-    Compute,       // GPU kernel
+enum class SliceKind : std::uint8_t
+{
+    Compute, // GPU kernel
     Communication, // NCCL/RCCL/HCCL kernel
-    Memory,        // memcpy / memset / DMA
-    Sync,          // cuda_sync, stream waits, event waits
-    GpuOther,      // gpu_user_annotation and other GPU work
-    CpuOp,         // cpu_op, Operator
-    Runtime,       // cuda_runtime / cuda_driver: launches and syncs on the host
-    Python,        // python_function
-    Annotation,    // user_annotation, ProfilerStep
+    Memory, // memcpy / memset / DMA
+    Sync, // cuda_sync, stream waits, event waits
+    GpuOther, // gpu_user_annotation and other GPU work
+    CpuOp, // cpu_op, Operator
+    Runtime, // cuda_runtime / cuda_driver: launches and syncs on the host
+    Python, // python_function
+    Annotation, // user_annotation, ProfilerStep
     CpuOther,
+    CriticalPath, // T10 critical path mode: on the path
     Count_
 };
 
 constexpr std::uint8_t kNameKeyBase = 16;
 constexpr std::uint8_t kNamePaletteSize = 24;
+// Critical path mode: slices off the path keep a faint colour of their kind,
+// key kOffPathKeyBase + kind, so the path stands out and the rest stays readable.
+constexpr std::uint8_t kOffPathKeyBase = 48;
+
+// The colour key of a slice in critical path mode.
+constexpr std::uint8_t criticalPathKey(std::uint8_t kind, bool onPath)
+{
+    return onPath ? static_cast<std::uint8_t>(SliceKind::CriticalPath)
+                  : static_cast<std::uint8_t>(kOffPathKeyBase + kind);
+}
 
 QString sliceKindName(SliceKind kind);
 // The kind of one slice from its track, category and name (core's kernel classification for GPU work).
@@ -52,9 +64,11 @@ public:
     const QColor& fill(std::uint8_t key, int shade = kShades - 1) const;
     const QColor& dimmed(std::uint8_t key) const; // search active, not a match
     const QColor& text(std::uint8_t key) const;
+
     QColor kindColor(SliceKind kind) const { return fill(static_cast<std::uint8_t>(kind)); }
 
     bool dark() const { return m_dark; }
+
     QColor background;
     QColor alternateBackground;
     QColor headerBackground;

@@ -126,6 +126,7 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         params.width = key.width;
         params.mode = key.mode;
         params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
+        params.criticalPath = m_data->criticalPath(row.rank);
         out.slices = buildSliceDrawList(m_data->rank(row.rank), row.index, params);
     } else if (row.kind == RowKind::Counter) {
         out.counters = buildCounterDrawList(m_data->rankCounters(row.rank)[row.index], key.raw, key.width);
@@ -138,6 +139,7 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         params.width = key.width;
         params.mode = key.mode;
         params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
+        params.criticalPath = m_data->criticalPath(row.rank);
         std::uint16_t ordinal = 0;
         for (std::uint32_t t = 0; t < rt.trace->tracks.size(); ++t) {
             if (rt.trace->tracks[t].kind != core::TrackKind::GpuStream)
@@ -169,7 +171,8 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
     }
 }
 
-void TimelineRenderer::prepare(const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout)
+void TimelineRenderer::prepare(
+    const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout)
 {
     if (!m_data)
         return;
@@ -206,7 +209,8 @@ void TimelineRenderer::prepare(const TimelineGeometry& g, const TimelineViewStat
     m_stats.buildMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }
 
-void TimelineRenderer::render(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout)
+void TimelineRenderer::render(
+    QPainter& p, const TimelineGeometry& g, const TimelineViewState& state, const TrackLayout& layout)
 {
     p.fillRect(QRect(0, 0, g.width, g.height), m_palette.background);
     if (!m_data)
@@ -225,7 +229,7 @@ void TimelineRenderer::render(QPainter& p, const TimelineGeometry& g, const Time
     m_stats.items = 0;
     const std::vector<int> rows = visibleRows(g, layout);
     paintRows(p, g, state, layout, rows, false); // scrolled rows,
-    paintRows(p, g, state, layout, rows, true);  // then pinned rows on top
+    paintRows(p, g, state, layout, rows, true); // then pinned rows on top
     if (layout.pinnedHeight() > 0)
         p.fillRect(QRect(0, g.scrollTop(layout) - 1, g.width, 2), m_palette.separator);
     p.save();
@@ -238,8 +242,9 @@ void TimelineRenderer::render(QPainter& p, const TimelineGeometry& g, const Time
     paintRuler(p, g, axis, scale, state);
     paintCursor(p, g, axis, state);
     m_stats.paintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    qCDebug(lcTimelinePaint) << "rows" << m_stats.rowsDrawn << "built" << m_stats.rowsBuilt << "items" << m_stats.items
-                             << "build ms" << m_stats.buildMs << "paint ms" << m_stats.paintMs;
+    qCDebug(lcTimelinePaint) << "rows" << m_stats.rowsDrawn << "built" << m_stats.rowsBuilt << "items"
+                             << m_stats.items << "build ms" << m_stats.buildMs << "paint ms"
+                             << m_stats.paintMs;
 }
 
 void TimelineRenderer::paintRows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
@@ -330,7 +335,8 @@ void TimelineRenderer::paintSliceRow(
         // A one-pixel gap between wide neighbours keeps back-to-back kernels apart.
         if (!(item.flags & kDrawMerged) && xb - xa >= 5)
             --xb;
-        const QRect r(left + xa, top + TrackLayout::laneTop(item.lane) + 1, xb - xa, TrackLayout::kLaneHeight - 2);
+        const QRect r(
+            left + xa, top + TrackLayout::laneTop(item.lane) + 1, xb - xa, TrackLayout::kLaneHeight - 2);
         const bool dim = searching && !(item.flags & kDrawMatch);
         p.fillRect(r, dim ? m_palette.dimmed(item.colorKey) : m_palette.fill(item.colorKey, item.shade));
         if (r.width() >= 24)
@@ -368,12 +374,15 @@ void TimelineRenderer::paintCounterRow(
     const double hi = counter.maxValue > lo ? counter.maxValue : lo + 1.0;
     const int plotTop = top + 5;
     const int plotHeight = row.height - 8;
-    auto yOf = [&](double v) { return plotTop + static_cast<int>(std::lround((hi - v) / (hi - lo) * plotHeight)); };
+    auto yOf = [&](double v) {
+        return plotTop + static_cast<int>(std::lround((hi - v) / (hi - lo) * plotHeight));
+    };
     const int base = yOf(std::clamp(0.0, lo, hi));
     const int left = g.trackLeft();
     for (const CounterDrawItem& item : c.counters) {
         const int xa = left + static_cast<int>(std::floor(item.x0));
-        const int xb = left + std::max(static_cast<int>(std::floor(item.x0)) + 1, static_cast<int>(std::lround(item.x1)));
+        const int xb = left
+            + std::max(static_cast<int>(std::floor(item.x0)) + 1, static_cast<int>(std::lround(item.x1)));
         const int yHi = yOf(item.hi);
         const int yLo = yOf(item.lo);
         if (yHi < base)
@@ -385,7 +394,8 @@ void TimelineRenderer::paintCounterRow(
     }
 }
 
-void TimelineRenderer::paintGrid(QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const RulerScale& scale) const
+void TimelineRenderer::paintGrid(
+    QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const RulerScale& scale) const
 {
     for (TimeNs t : scale.majors) {
         const int x = g.trackLeft() + static_cast<int>(std::lround(axis.x(t)));

@@ -37,7 +37,8 @@ namespace {
 
 } // namespace
 
-std::shared_ptr<const SearchResults> runSearch(const TimelineData& data, const SearchQuery& query, Alignment alignment)
+std::shared_ptr<const SearchResults> runSearch(
+    const TimelineData& data, const SearchQuery& query, const Alignment& alignment)
 {
     auto results = std::make_shared<SearchResults>();
     results->query = query;

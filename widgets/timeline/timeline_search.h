@@ -14,8 +14,8 @@ class TimelineData;
 // The matches of one rank: which names match, and the matching slices.
 struct RankMatches
 {
-    std::vector<char> byName;           // by NameId value
-    std::vector<std::uint32_t> slices;  // matching slice indices, ascending
+    std::vector<char> byName; // by NameId value
+    std::vector<std::uint32_t> slices; // matching slice indices, ascending
 
     bool matches(std::uint32_t slice) const;
     // Matching slices among [a, b): O(log m) because slice indices are sorted.
@@ -44,16 +44,20 @@ public:
     std::uint64_t generation = 0;
 
     std::size_t size() const { return ordered.size(); }
+
     const RankMatches* rank(int r) const
     {
-        return r >= 0 && static_cast<std::size_t>(r) < ranks.size() ? &ranks[static_cast<std::size_t>(r)] : nullptr;
+        return r >= 0 && static_cast<std::size_t>(r) < ranks.size() ? &ranks[static_cast<std::size_t>(r)]
+                                                                    : nullptr;
     }
+
     // The match to step to from `current` (by display start); -1 when none.
     std::ptrdiff_t nextIndex(const TimelineData& data, SliceRef current, bool forward) const;
     std::ptrdiff_t indexOf(const TimelineData& data, SliceRef ref) const;
 };
 
 // Runs a search. An empty query gives empty results (no highlight).
-std::shared_ptr<const SearchResults> runSearch(const TimelineData& data, const SearchQuery& query, Alignment alignment);
+std::shared_ptr<const SearchResults> runSearch(
+    const TimelineData& data, const SearchQuery& query, const Alignment& alignment);
 
 } // namespace ks::widgets

@@ -87,6 +87,7 @@ TimelineGeometry TimelineView::geometryNow() const
     g.width = width();
     g.height = height();
     g.scrollY = m_scrollY;
+    g.labelWidth = m_labelWidth;
     return g;
 }
 
@@ -150,7 +151,8 @@ SliceRef TimelineView::sliceAt(QPoint pos) const
     const TimeNs t = axis.timeAt(pos.x() - g.trackLeft()) + off;
     // 3 px either side: thin slices stay clickable at any zoom.
     const TimeNs tolerance = static_cast<TimeNs>(std::ceil(axis.nsForPixels(3.0)));
-    const auto hit = hitTestLevel(m_data->trace(row.rank), row.index, static_cast<std::uint32_t>(lane), t, tolerance);
+    const auto hit =
+        hitTestLevel(m_data->trace(row.rank), row.index, static_cast<std::uint32_t>(lane), t, tolerance);
     return hit ? SliceRef { row.rank, *hit } : SliceRef {};
 }
 
@@ -183,11 +185,12 @@ void TimelineView::revealSlice(SliceRef ref, bool frame)
     const TimeNs e = t.slices.end(ref.slice) - off;
     const TimeRange v = m_state->visibleRange();
     if (frame || e - s > v.span()) {
-        m_state->setVisibleRange(framedRange(s, e, m_state->bounds(), 0.15), TimelineViewState::History::Record);
+        m_state->setVisibleRange(
+            framedRange(s, e, m_state->bounds(), 0.15), TimelineViewState::History::Record);
     } else if (s < v.start || e > v.end) {
         const TimeNs centre = s + (e - s) / 2;
-        m_state->setVisibleRange({ centre - v.span() / 2, centre - v.span() / 2 + v.span() },
-            TimelineViewState::History::Record);
+        m_state->setVisibleRange(
+            { centre - v.span() / 2, centre - v.span() / 2 + v.span() }, TimelineViewState::History::Record);
     }
     scrollToRow(m_layout.findRow(key));
     update();

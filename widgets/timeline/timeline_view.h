@@ -26,16 +26,25 @@ public:
     explicit TimelineView(TimelineViewState* state, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TimelineData> data);
+
     std::shared_ptr<const TimelineData> data() const { return m_data; }
+
     void setSearch(std::shared_ptr<const SearchResults> search);
+
     TimelineViewState* state() const { return m_state; }
 
     int scrollY() const { return m_scrollY; }
+
     void setScrollY(int y);
+
     int contentHeight() const { return m_layout.contentHeight(); }
+
     int scrollViewportHeight() const;
+
     const TrackLayout& layout() const { return m_layout; }
+
     TimelineGeometry geometryNow() const;
+
     TimelineRenderer& renderer() { return m_renderer; }
 
     // Coordinates (widget x/y) and hit-testing, public for tests.
@@ -51,12 +60,21 @@ public:
     // Shows a rank (unhides and expands it) and scrolls its header to the top.
     void scrollToRank(int rank);
     void zoomBy(double factor, double anchorX);
+    // T8: shifts every rank so that its instance of ref's kernel (same name,
+    // same ordinal) starts with ref. False when ref is not GPU work.
+    bool alignOn(SliceRef ref);
+
+    // Width of the track-name column; the user drags its edge to change it.
+    int labelWidth() const { return m_labelWidth; }
+
+    void setLabelWidth(int width);
     void panByPixels(double dx);
     // Paints the view as shown into any paint device (image export, SVG).
     void renderTo(QPainter& painter, QSize size);
 
 signals:
     void contentHeightChanged();
+    void labelWidthChanged(int width);
     void scrollYChanged(int y);
     void searchFocusRequested();
     void searchStepRequested(bool forward);
@@ -77,9 +95,16 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    enum class Drag { None, Pan, Range };
+    enum class Drag
+    {
+        None,
+        Pan,
+        Range,
+        LabelEdge
+    };
 
     void relayout();
+    bool onLabelEdge(QPoint pos) const;
     bool navigationKey(QKeyEvent* event);
     void scrollToRow(int rowIndex);
     void clickRow(int rowIndex, QPoint pos);
@@ -102,6 +127,7 @@ private:
     bool m_moved = false;
     TimeNs m_rangeAnchor = 0;
     SliceRef m_hover;
+    int m_labelWidth = TimelineGeometry::kLabelWidth;
 };
 
 } // namespace ks::widgets

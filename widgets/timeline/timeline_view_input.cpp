@@ -16,6 +16,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ks::widgets {
@@ -25,13 +26,14 @@ namespace {
     constexpr double kKeyZoom = 0.8;
     constexpr double kKeyPanFraction = 0.15;
     constexpr int kDragThreshold = 4;
+    constexpr int kLabelEdgeGrip = 3; // px either side of the label column's edge
 } // namespace
 
 void TimelineView::wheelEvent(QWheelEvent* event)
 {
     const QPoint angle = event->angleDelta();
     const QPointF pos = event->position();
-    const bool overLabels = pos.x() < TimelineGeometry::kLabelWidth;
+    const bool overLabels = pos.x() < m_labelWidth;
     if (overLabels || (event->modifiers() & Qt::ShiftModifier)) {
         // Shift swaps the wheel axes on some platforms: take whichever moved.
         const int dy = angle.y() != 0 ? angle.y() : angle.x();
@@ -60,9 +62,13 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
         return;
     m_pressPos = m_lastPos = event->position().toPoint();
     m_moved = false;
-    const bool onRuler = m_pressPos.y() < TimelineGeometry::kRulerHeight && m_pressPos.x() >= TimelineGeometry::kLabelWidth;
+    if (onLabelEdge(m_pressPos)) {
+        m_drag = Drag::LabelEdge;
+        return;
+    }
+    const bool onRuler = m_pressPos.y() < TimelineGeometry::kRulerHeight && m_pressPos.x() >= m_labelWidth;
     const bool rangeDrag = onRuler || (event->modifiers() & Qt::ShiftModifier);
-    m_drag = m_pressPos.x() < TimelineGeometry::kLabelWidth ? Drag::None : (rangeDrag ? Drag::Range : Drag::Pan);
+    m_drag = m_pressPos.x() < m_labelWidth ? Drag::None : (rangeDrag ? Drag::Range : Drag::Pan);
     if (m_drag == Drag::Range)
         m_rangeAnchor = timeAtX(m_pressPos.x());
     if (m_drag == Drag::Pan)
@@ -74,6 +80,13 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     const QPoint pos = event->position().toPoint();
     if (m_drag != Drag::None && (pos - m_pressPos).manhattanLength() >= kDragThreshold)
         m_moved = true;
+    if (m_drag == Drag::LabelEdge) {
+        setLabelWidth(pos.x());
+        m_lastPos = pos;
+        return;
+    }
+    if (m_drag == Drag::None)
+        setCursor(onLabelEdge(pos) ? Qt::SplitHCursor : Qt::ArrowCursor);
     if (m_drag == Drag::Pan && m_moved) {
         panByPixels(m_lastPos.x() - pos.x());
         setScrollY(m_scrollY + m_lastPos.y() - pos.y());
@@ -93,7 +106,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     const Drag drag = m_drag;
     m_drag = Drag::None;
     unsetCursor();
-    if (m_moved)
+    if (m_moved || drag == Drag::LabelEdge)
         return;
     // A click, not a drag.
     const int index = rowAt(pos);
@@ -111,20 +124,42 @@ void TimelineView::clickRow(int rowIndex, QPoint pos)
         return;
     }
     const TimelineRow& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
-    if (row.kind == RowKind::RankHeader && pos.x() < TimelineGeometry::kLabelWidth) {
+    if (row.kind == RowKind::RankHeader && pos.x() < m_labelWidth) {
         m_state->setCollapsed(row.rank, !m_state->isCollapsed(row.rank));
         return;
     }
     m_state->setSelectedSlice(sliceAt(pos));
 }
 
+bool TimelineView::onLabelEdge(QPoint pos) const
+{
+    return std::abs(pos.x() - m_labelWidth) <= kLabelEdgeGrip;
+}
+
+void TimelineView::setLabelWidth(int width)
+{
+    // Leave the tracks at least a third of the view.
+    const int most = std::max(TimelineGeometry::kMinLabelWidth, this->width() * 2 / 3);
+    width = std::clamp(width, TimelineGeometry::kMinLabelWidth, most);
+    if (width == m_labelWidth)
+        return;
+    m_labelWidth = width;
+    update();
+    emit labelWidthChanged(width);
+}
+
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
 {
+    if (onLabelEdge(event->position().toPoint())) {
+        setLabelWidth(TimelineGeometry::kLabelWidth);
+        return;
+    }
     const QPoint pos = event->position().toPoint();
     const SliceRef ref = sliceAt(pos);
     if (ref.valid())
         revealSlice(ref, true);
-    else if (const int index = rowAt(pos); index >= 0 && m_layout.rows()[static_cast<std::size_t>(index)].kind == RowKind::RankHeader)
+    else if (const int index = rowAt(pos);
+             index >= 0 && m_layout.rows()[static_cast<std::size_t>(index)].kind == RowKind::RankHeader)
         m_state->setCollapsed(m_layout.rows()[static_cast<std::size_t>(index)].rank,
             !m_state->isCollapsed(m_layout.rows()[static_cast<std::size_t>(index)].rank));
 }
@@ -148,11 +183,12 @@ void TimelineView::updateHover(QPoint pos)
 QString TimelineView::hoverText(QPoint pos) const
 {
     const int index = rowAt(pos);
-    if (!m_data || index < 0 || pos.x() < TimelineGeometry::kLabelWidth)
+    if (!m_data || index < 0 || pos.x() < m_labelWidth)
         return {};
     const TimelineRow& row = m_layout.rows()[static_cast<std::size_t>(index)];
     const TimeNs t = timeAtX(pos.x());
-    QStringList parts { QStringLiteral("+") + formatPreciseTime(t - m_data->traceStart), m_data->rank(row.rank).label };
+    QStringList parts { QStringLiteral("+") + formatPreciseTime(t - m_data->traceStart),
+        m_data->rank(row.rank).label };
     if (row.kind == RowKind::Slices) {
         parts.append(m_data->rank(row.rank).trackNames[row.index]);
         const SliceRef ref = sliceAt(pos);
@@ -164,7 +200,8 @@ QString TimelineView::hoverText(QPoint pos) const
     } else if (row.kind == RowKind::Counter) {
         const CounterTrack& c = m_data->rankCounters(row.rank)[row.index];
         const std::ptrdiff_t at = c.pointAtOrBefore(t + m_data->offset(row.rank, m_state->alignment()));
-        parts.append(c.name + QStringLiteral(" = ") + (at >= 0 ? c.formatValue(c.value[static_cast<std::size_t>(at)]) : QStringLiteral("—")));
+        parts.append(c.name + QStringLiteral(" = ")
+            + (at >= 0 ? c.formatValue(c.value[static_cast<std::size_t>(at)]) : QStringLiteral("—")));
     }
     return parts.join(QStringLiteral("  ·  "));
 }
@@ -198,8 +235,9 @@ void TimelineView::showTooltip(QPoint pos, QPoint globalPos)
     const core::RankTrace& t = m_data->trace(ref.rank);
     const QString name = toQString(t.sliceName(ref.slice)).toHtmlEscaped();
     QToolTip::showText(globalPos,
-        QStringLiteral("<b>%1</b><br>%2 · %3").arg(name, formatDuration(t.slices.duration(ref.slice)),
-            toQString(t.sliceCategory(ref.slice)).toHtmlEscaped()),
+        QStringLiteral("<b>%1</b><br>%2 · %3")
+            .arg(name, formatDuration(t.slices.duration(ref.slice)),
+                toQString(t.sliceCategory(ref.slice)).toHtmlEscaped()),
         this);
 }
 
@@ -207,7 +245,8 @@ bool TimelineView::navigationKey(QKeyEvent* event)
 {
     const QPoint local = mapFromGlobal(QCursor::pos());
     const TimelineGeometry g = geometryNow();
-    const bool cursorInside = local.x() >= g.trackLeft() && local.x() < width() && local.y() >= 0 && local.y() < height();
+    const bool cursorInside =
+        local.x() >= g.trackLeft() && local.x() < width() && local.y() >= 0 && local.y() < height();
     // Keys zoom at the mouse when it is over the tracks, else at the middle.
     const double anchor = cursorInside ? local.x() : g.trackLeft() + g.trackWidth() / 2;
     const bool alt = event->modifiers() & Qt::AltModifier;
@@ -259,8 +298,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     switch (event->key()) {
     case Qt::Key_BracketRight:
     case Qt::Key_BracketLeft: {
-        const SliceRef next = m_data ? linkedSlice(*m_data, m_state->selectedSlice(), event->key() == Qt::Key_BracketRight)
-                                     : SliceRef {};
+        const SliceRef next = m_data
+            ? linkedSlice(*m_data, m_state->selectedSlice(), event->key() == Qt::Key_BracketRight)
+            : SliceRef {};
         if (next.valid())
             revealSlice(next);
         break;

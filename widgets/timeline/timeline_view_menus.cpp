@@ -1,6 +1,7 @@
 // TimelineView: context menus of slices and tracks (T1 hide, pin, reorder; T4 jumps).
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
+#include "widgets/timeline/rank_alignment.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/timeline/timeline_view_state.h"
@@ -30,9 +31,29 @@ void TimelineView::addSliceActions(QMenu& menu, SliceRef ref)
     menu.addAction(tr("Select Time Range of Slice"), this, [this, ref] {
         const core::RankTrace& tr = m_data->trace(ref.rank);
         const TimeNs off = m_data->offset(ref.rank, m_state->alignment());
-        m_state->setSelectedRange(TimeRange { tr.slices.start[ref.slice] - off, tr.slices.end(ref.slice) - off });
+        m_state->setSelectedRange(
+            TimeRange { tr.slices.start[ref.slice] - off, tr.slices.end(ref.slice) - off });
     });
+    if (canAlignOn(*m_data, ref)) {
+        const bool collective =
+            m_data->rank(ref.rank).sliceKind[ref.slice] == std::uint8_t(SliceKind::Communication);
+        menu.addAction(collective ? tr("Align Ranks on This Collective") : tr("Align Ranks on This Kernel"),
+            this, [this, ref] { alignOn(ref); });
+    }
     menu.addAction(tr("Copy Name"), this, [name] { QApplication::clipboard()->setText(name); });
+}
+
+bool TimelineView::alignOn(SliceRef ref)
+{
+    if (!m_data)
+        return false;
+    auto anchor = collectiveAnchor(*m_data, ref);
+    if (!anchor)
+        return false;
+    m_state->setAlignment(Alignment::onCollective(std::move(anchor)));
+    // The anchor does not move: ref's rank is the reference. Keep it selected and in view.
+    m_state->setSelectedSlice(ref);
+    return true;
 }
 
 void TimelineView::moveTrack(const TimelineRow& row, int delta)
@@ -60,9 +81,8 @@ void TimelineView::addTrackActions(QMenu& menu, const TimelineRow& row)
         const TrackKey key = row.key();
         menu.addAction(tr("Hide Track"), this, [this, key] { m_state->setHidden(key, true); });
         const bool pinned = m_state->isPinned(key);
-        menu.addAction(pinned ? tr("Unpin Track") : tr("Pin to Top"), this, [this, key, pinned] {
-            m_state->setPinned(key, !pinned);
-        });
+        menu.addAction(pinned ? tr("Unpin Track") : tr("Pin to Top"), this,
+            [this, key, pinned] { m_state->setPinned(key, !pinned); });
         if (!row.pinned) {
             menu.addAction(tr("Move Up"), this, [this, row] { moveTrack(row, -1); });
             menu.addAction(tr("Move Down"), this, [this, row] { moveTrack(row, 1); });
@@ -71,18 +91,21 @@ void TimelineView::addTrackActions(QMenu& menu, const TimelineRow& row)
         menu.addSeparator();
     }
     const int hidden = m_state->hiddenCount(rank);
-    QAction* showHidden = menu.addAction(tr("Show Hidden Tracks (%1)").arg(hidden), this, [this, rank] {
-        m_state->showAllTracks(rank);
-    });
+    QAction* showHidden = menu.addAction(
+        tr("Show Hidden Tracks (%1)").arg(hidden), this, [this, rank] { m_state->showAllTracks(rank); });
     showHidden->setEnabled(hidden > 0);
     menu.addAction(tr("Reset Track Order"), this, [this, rank] { m_state->setTrackOrder(rank, {}); });
     menu.addSeparator();
     const bool collapsed = m_state->isCollapsed(rank);
-    menu.addAction(collapsed ? tr("Expand %1").arg(m_data->rank(rank).label) : tr("Collapse %1").arg(m_data->rank(rank).label),
+    menu.addAction(collapsed ? tr("Expand %1").arg(m_data->rank(rank).label)
+                             : tr("Collapse %1").arg(m_data->rank(rank).label),
         this, [this, rank, collapsed] { m_state->setCollapsed(rank, !collapsed); });
-    menu.addAction(tr("Collapse All Ranks"), this, [this] { m_state->setAllCollapsed(m_data->rankCount(), true); });
-    menu.addAction(tr("Expand All Ranks"), this, [this] { m_state->setAllCollapsed(m_data->rankCount(), false); });
-    menu.addAction(tr("Hide %1").arg(m_data->rank(rank).label), this, [this, rank] { m_state->setRankHidden(rank, true); });
+    menu.addAction(
+        tr("Collapse All Ranks"), this, [this] { m_state->setAllCollapsed(m_data->rankCount(), true); });
+    menu.addAction(
+        tr("Expand All Ranks"), this, [this] { m_state->setAllCollapsed(m_data->rankCount(), false); });
+    menu.addAction(tr("Hide %1").arg(m_data->rank(rank).label), this,
+        [this, rank] { m_state->setRankHidden(rank, true); });
 }
 
 } // namespace ks::widgets

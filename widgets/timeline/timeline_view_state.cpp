@@ -206,7 +206,7 @@ void TimelineViewState::setRankHidden(int rank, bool hidden)
     emit layoutChanged();
 }
 
-void TimelineViewState::setAlignment(Alignment alignment)
+void TimelineViewState::setAlignment(const Alignment& alignment)
 {
     if (alignment == m_alignment)
         return;

@@ -23,8 +23,9 @@ class TimelineViewState : public QObject
 
 public:
     // How a range change enters the back/forward history.
-    enum class History {
-        Record,     // a jump (fit, zoom to selection, search step): always recorded
+    enum class History
+    {
+        Record, // a jump (fit, zoom to selection, search step): always recorded
         Continuous, // wheel, drag, keys: one record per gesture (changes > 1 s apart)
         None,
     };
@@ -34,47 +35,70 @@ public:
     // Data bounds in display time; resets the view to fit all and clears the history.
     void reset(TimeRange bounds);
     void setBounds(TimeRange bounds); // keeps the view (alignment change)
+
     TimeRange bounds() const { return m_bounds; }
 
     TimeRange visibleRange() const { return m_visible; }
+
     void setVisibleRange(TimeRange range, History history = History::Continuous);
     void fitAll();
+
     bool canGoBack() const { return !m_back.isEmpty(); }
+
     bool canGoForward() const { return !m_forward.isEmpty(); }
+
     void goBack();
     void goForward();
 
     SliceRef selectedSlice() const { return m_selected; }
+
     void setSelectedSlice(SliceRef ref);
 
     std::optional<TimeRange> selectedRange() const { return m_selectedRange; }
+
     void setSelectedRange(std::optional<TimeRange> range);
 
     std::optional<TimeNs> cursorTime() const { return m_cursor; }
+
     void setCursorTime(std::optional<TimeNs> t);
 
     // Track layout.
     bool isHidden(TrackKey key) const { return m_hidden.contains(key.packed()); }
+
     void setHidden(TrackKey key, bool hidden);
     void showAllTracks(int rank); // unhides every track of a rank (-1: of every rank)
     int hiddenCount(int rank) const;
+
     bool isPinned(TrackKey key) const { return m_pinned.contains(key.packed()); }
+
     void setPinned(TrackKey key, bool pinned);
+
     const QList<quint64>& pinned() const { return m_pinned; }
+
     bool isCollapsed(int rank) const { return m_collapsed.contains(rank); }
+
     void setCollapsed(int rank, bool collapsed);
     void setAllCollapsed(int rankCount, bool collapsed);
+
     // The user's order of a rank's tracks (packed keys); empty = default order.
     QList<quint64> trackOrder(int rank) const { return m_order.value(rank); }
+
     void setTrackOrder(int rank, const QList<quint64>& order);
+
     bool isRankHidden(int rank) const { return m_hiddenRanks.contains(rank); }
+
     void setRankHidden(int rank, bool hidden);
 
-    Alignment alignment() const { return m_alignment; }
-    void setAlignment(Alignment alignment);
+    const Alignment& alignment() const { return m_alignment; }
+
+    void setAlignment(const Alignment& alignment);
+
     ColorMode colorMode() const { return m_colorMode; }
+
     void setColorMode(ColorMode mode);
+
     bool showAllFlows() const { return m_allFlows; }
+
     void setShowAllFlows(bool on);
 
 signals:
@@ -83,7 +107,7 @@ signals:
     void selectedSliceChanged(ks::widgets::SliceRef ref);
     void selectedRangeChanged();
     void cursorTimeChanged();
-    void layoutChanged();     // hidden, pinned, order, collapsed
+    void layoutChanged(); // hidden, pinned, order, collapsed
     void appearanceChanged(); // colour mode, flows
     void alignmentChanged();
 

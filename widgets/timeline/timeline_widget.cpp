@@ -2,9 +2,11 @@
 
 #include "core/model/trace_set.h"
 #include "widgets/common/format.h"
+#include "widgets/timeline/critical_path_marks.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_export.h"
 #include "widgets/timeline/timeline_legend.h"
+#include "widgets/timeline/timeline_renderer.h"
 #include "widgets/timeline/timeline_search.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/timeline/timeline_view_state.h"
@@ -34,6 +36,11 @@ namespace {
         b->setToolTip(tip);
         b->setAutoRaise(true);
         return b;
+    }
+
+    QString elided(const QString& text, int chars)
+    {
+        return text.size() <= chars ? text : text.left(chars - 1) + QChar(u'…');
     }
 
 } // namespace
@@ -109,16 +116,25 @@ void TimelineWidget::setupToolbar(QHBoxLayout* bar)
     m_colorMode = new QComboBox(this);
     m_colorMode->addItem(tr("By kind"), int(ColorMode::KernelType));
     m_colorMode->addItem(tr("By name"), int(ColorMode::Name));
-    m_colorMode->setToolTip(tr("Colour slices by kind of work or by name (C)"));
+    m_colorMode->addItem(tr("Critical path"), int(ColorMode::CriticalPath));
+    m_colorMode->setObjectName(QStringLiteral("timelineColorMode"));
+    m_colorMode->setToolTip(
+        tr("Colour slices by kind of work, by name (C), or by whether they lie on their rank's "
+           "critical path (P; computed when first chosen)"));
     m_alignment = new QComboBox(this);
-    m_alignment->addItem(tr("Recorded time"), int(Alignment::AsRecorded));
-    m_alignment->addItem(tr("Aligned starts"), int(Alignment::RankStart));
-    m_alignment->setToolTip(tr("Ranks at their recorded timestamps, or each shifted to start with the earliest (R)"));
+    m_alignment->setObjectName(QStringLiteral("timelineAlignment"));
+    m_alignment->addItem(tr("Recorded time"), int(Alignment::Mode::AsRecorded));
+    m_alignment->addItem(tr("Aligned starts"), int(Alignment::Mode::RankStart));
+    m_alignment->setToolTip(
+        tr("Ranks at their recorded timestamps, each shifted to start with the earliest (R), "
+           "or on a collective (right-click a GPU kernel)"));
+    m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_flows = new QToolButton(this);
     m_flows->setText(tr("All Flows"));
     m_flows->setCheckable(true);
     m_flows->setAutoRaise(true);
-    m_flows->setToolTip(tr("Draw launch → kernel arrows for every kernel in view (the selected slice's are always drawn)"));
+    m_flows->setToolTip(
+        tr("Draw launch → kernel arrows for every kernel in view (the selected slice's are always drawn)"));
     m_legend = new TimelineLegend(this);
     m_hover = new QLabel(this);
     m_hover->setObjectName(QStringLiteral("timelineHover"));
@@ -126,7 +142,8 @@ void TimelineWidget::setupToolbar(QHBoxLayout* bar)
     for (QWidget* w : std::initializer_list<QWidget*> { m_back, m_forward, m_fit })
         bar->addWidget(w);
     bar->addSpacing(8);
-    for (QWidget* w : std::initializer_list<QWidget*> { m_search, regexButton, caseButton, m_prev, m_next, m_matches })
+    for (QWidget* w :
+        std::initializer_list<QWidget*> { m_search, regexButton, caseButton, m_prev, m_next, m_matches })
         bar->addWidget(w);
     regexButton->hide(); // the trailing action in the field is enough
     bar->addSpacing(8);
@@ -160,16 +177,30 @@ void TimelineWidget::setupConnections()
     connect(m_view, &TimelineView::searchFocusRequested, this, &TimelineWidget::focusSearch);
     connect(m_colorMode, &QComboBox::currentIndexChanged, this,
         [this] { m_state->setColorMode(ColorMode(m_colorMode->currentData().toInt())); });
-    connect(m_alignment, &QComboBox::currentIndexChanged, this,
-        [this] { m_state->setAlignment(Alignment(m_alignment->currentData().toInt())); });
+    connect(m_alignment, &QComboBox::activated, this, [this] {
+        switch (Alignment::Mode(m_alignment->currentData().toInt())) {
+        case Alignment::Mode::AsRecorded:
+            m_state->setAlignment(Alignment::AsRecorded);
+            break;
+        case Alignment::Mode::RankStart:
+            m_state->setAlignment(Alignment::RankStart);
+            break;
+        case Alignment::Mode::Collective:
+            if (m_lastAnchor)
+                m_state->setAlignment(Alignment::onCollective(m_lastAnchor));
+            break;
+        }
+    });
     connect(m_flows, &QToolButton::toggled, m_state, &TimelineViewState::setShowAllFlows);
     connect(m_state, &TimelineViewState::appearanceChanged, this, [this] {
         m_colorMode->setCurrentIndex(m_colorMode->findData(int(m_state->colorMode())));
         m_flows->setChecked(m_state->showAllFlows());
         m_legend->setColorMode(m_state->colorMode());
+        if (m_state->colorMode() == ColorMode::CriticalPath)
+            startCriticalPaths();
     });
     connect(m_state, &TimelineViewState::alignmentChanged, this, [this] {
-        m_alignment->setCurrentIndex(m_alignment->findData(int(m_state->alignment())));
+        syncAlignmentBox();
         if (m_results && !m_results->query.isEmpty())
             searchNow(); // matches are ordered in display time
     });
@@ -178,6 +209,35 @@ void TimelineWidget::setupConnections()
     connect(m_view, &TimelineView::contentHeightChanged, this, &TimelineWidget::updateScrollBar);
     connect(m_view, &TimelineView::scrollYChanged, m_scroll, &QScrollBar::setValue);
     connect(m_scroll, &QScrollBar::valueChanged, m_view, &TimelineView::setScrollY);
+}
+
+void TimelineWidget::syncAlignmentBox()
+{
+    const Alignment& a = m_state->alignment();
+    if (a.mode == Alignment::Mode::Collective && a.anchor)
+        m_lastAnchor = a.anchor;
+    const int collective = m_alignment->findData(int(Alignment::Mode::Collective));
+    if (m_lastAnchor) {
+        // The choice stays in the box: the user can go back to it after "Recorded time".
+        const QString text = tr("On %1 #%2")
+                                 .arg(elided(shortSliceName(m_lastAnchor->name), 28))
+                                 .arg(m_lastAnchor->ordinal + 1);
+        if (collective < 0)
+            m_alignment->addItem(text, int(Alignment::Mode::Collective));
+        else
+            m_alignment->setItemText(collective, text);
+        const int idx = m_alignment->findData(int(Alignment::Mode::Collective));
+        m_alignment->setItemData(idx,
+            tr("Each rank shifted so that instance #%1 of %2 starts together (%3 of %4 ranks have it)")
+                .arg(m_lastAnchor->ordinal + 1)
+                .arg(m_lastAnchor->name)
+                .arg(m_lastAnchor->ranksFound)
+                .arg(m_lastAnchor->offsets.size()),
+            Qt::ToolTipRole);
+    } else if (collective >= 0) {
+        m_alignment->removeItem(collective);
+    }
+    m_alignment->setCurrentIndex(m_alignment->findData(int(a.mode)));
 }
 
 void TimelineWidget::updateScrollBar()
@@ -198,34 +258,95 @@ void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
         return;
     }
     m_preparing = true;
-    QtConcurrent::run([set] { return std::shared_ptr<const TimelineData>(TimelineData::build(set)); })
-        .then(this, [this, generation](std::shared_ptr<const TimelineData> data) {
-            if (generation != m_generation)
-                return; // a newer trace set replaced this one
-            setData(data);
-            startAnalysisCounters(data, generation);
-        });
+    QtConcurrent::run([set] {
+        return std::shared_ptr<const TimelineData>(TimelineData::build(set));
+    }).then(this, [this, generation](std::shared_ptr<const TimelineData> data) {
+        if (generation != m_generation)
+            return; // a newer trace set replaced this one
+        setData(data);
+        startAnalysisCounters(data, generation);
+    });
 }
 
 void TimelineWidget::startAnalysisCounters(std::shared_ptr<const TimelineData> data, std::uint64_t generation)
 {
     QtConcurrent::run([data] {
         std::vector<CounterTracks> perRank(static_cast<std::size_t>(data->rankCount()));
-        runInParallel(perRank.size(), [&](std::size_t r) { perRank[r] = buildAnalysisCounters(*data->set, static_cast<int>(r)); });
-        return std::shared_ptr<const TimelineData>(data->withAnalysisCounters(std::move(perRank)));
-    }).then(this, [this, generation](std::shared_ptr<const TimelineData> full) {
+        runInParallel(perRank.size(),
+            [&](std::size_t r) { perRank[r] = buildAnalysisCounters(*data->set, static_cast<int>(r)); });
+        return perRank;
+    }).then(this, [this, generation](std::vector<CounterTracks> perRank) {
         if (generation != m_generation)
             return;
-        setData(full, false);
+        // Added to the data shown now: it may have gained the critical paths meanwhile.
+        setData(m_data->withAnalysisCounters(std::move(perRank)), false);
         m_preparing = false;
         emit ready();
     });
+}
+
+void TimelineWidget::startCriticalPaths()
+{
+    if (!m_data || !m_data->set || m_data->hasCriticalPaths()
+        || m_criticalPathGeneration == m_shownGeneration)
+        return;
+    const std::uint64_t generation = m_shownGeneration;
+    m_criticalPathGeneration = generation;
+    m_legend->setNote(tr("computing the critical path of %n rank(s)…", nullptr, m_data->rankCount()));
+    auto set = m_data->set;
+    QtConcurrent::run([set] {
+        std::vector<CriticalPathMarks> perRank(set->ranks.size());
+        runInParallel(perRank.size(),
+            [&](std::size_t r) { perRank[r] = computeCriticalPathMarks(*set, static_cast<int>(r)); });
+        return perRank;
+    }).then(this, [this, generation](std::vector<CriticalPathMarks> perRank) {
+        if (generation != m_shownGeneration)
+            return;
+        setData(m_data->withCriticalPaths(std::move(perRank)), false);
+        updateCriticalPathNote();
+        emit criticalPathsReady();
+    });
+}
+
+void TimelineWidget::updateCriticalPathNote()
+{
+    if (!m_data || !m_data->hasCriticalPaths())
+        return;
+    QStringList parts;
+    QStringList problems;
+    TimeNs shortest = -1;
+    TimeNs longest = 0;
+    std::size_t slices = 0;
+    for (int r = 0; r < m_data->rankCount(); ++r) {
+        const CriticalPathMarks* marks = m_data->criticalPath(r);
+        if (!marks->problem.isEmpty()) {
+            problems.append(m_data->rank(r).label + QStringLiteral(": ") + marks->problem);
+            continue;
+        }
+        shortest = shortest < 0 ? marks->pathWeight : std::min(shortest, marks->pathWeight);
+        longest = std::max(longest, marks->pathWeight);
+        slices += marks->slices.size();
+    }
+    if (shortest >= 0) {
+        parts.append(shortest == longest
+                ? tr("path %1").arg(formatDuration(longest))
+                : tr("paths %1 – %2").arg(formatDuration(shortest), formatDuration(longest)));
+        parts.append(tr("%1 slices on it").arg(formatCount(slices)));
+    }
+    parts += problems;
+    m_legend->setNote(parts.join(QStringLiteral(" · ")));
 }
 
 void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool resetView)
 {
     m_data = std::move(data);
     if (resetView) {
+        ++m_shownGeneration;
+        // An anchor names slices of the previous trace set.
+        m_lastAnchor.reset();
+        if (m_state->alignment().mode == Alignment::Mode::Collective)
+            m_state->setAlignment(Alignment::AsRecorded);
+        syncAlignmentBox();
         m_state->reset(m_data ? m_data->displayBounds(m_state->alignment()) : TimeRange { 0, 1 });
         // Many ranks: start with one overview strip per rank; expand the ones to look into.
         if (m_data && m_data->rankCount() > kExpandedRanksAtOpen)
@@ -238,6 +359,11 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool rese
     updateMatchLabel();
     if (resetView && !m_search->text().isEmpty())
         searchNow();
+    if (resetView) {
+        m_legend->setNote(QString());
+        if (m_state->colorMode() == ColorMode::CriticalPath)
+            startCriticalPaths();
+    }
     emit dataChanged();
 }
 
@@ -264,11 +390,12 @@ void TimelineWidget::searchNow(bool wait)
         return;
     }
     m_matches->setText(tr("searching…"));
-    QtConcurrent::run([data, query, alignment] { return runSearch(*data, query, alignment); })
-        .then(this, [this, generation](std::shared_ptr<const SearchResults> results) {
-            if (generation == m_searchGeneration)
-                applySearch(std::move(results));
-        });
+    QtConcurrent::run([data, query, alignment] {
+        return runSearch(*data, query, alignment);
+    }).then(this, [this, generation](std::shared_ptr<const SearchResults> results) {
+        if (generation == m_searchGeneration)
+            applySearch(std::move(results));
+    });
 }
 
 void TimelineWidget::applySearch(std::shared_ptr<const SearchResults> results)

@@ -43,18 +43,29 @@ public:
     void setTraceSet(std::shared_ptr<const core::TraceSet> set);
     // Shows prepared data at once (tests, benchmark). resetView fits the view.
     void setData(std::shared_ptr<const TimelineData> data, bool resetView = true);
+
     std::shared_ptr<const TimelineData> data() const { return m_data; }
+
     bool isPreparing() const { return m_preparing; }
 
     TimelineView* view() const { return m_view; }
+
     TimelineViewState* state() const { return m_state; }
+
     QLineEdit* searchField() const { return m_search; }
+
     std::shared_ptr<const SearchResults> searchResults() const { return m_results; }
 
     void focusSearch();
     // Runs the search in the field now (no debounce); blocks when `wait`.
     void searchNow(bool wait = false);
     void stepSearch(bool forward);
+
+    TimelineLegend* legend() const { return m_legend; }
+
+    // T10: computes every rank's critical path in the background (once per
+    // trace set); the critical path colour mode starts it.
+    void startCriticalPaths();
 
     bool exportImage(const QString& path) const;
     bool exportSvg(const QString& path) const;
@@ -64,6 +75,7 @@ signals:
     // The timeline of the last trace set is complete (counters included).
     void ready();
     void searchResultsChanged();
+    void criticalPathsReady();
 
 private:
     void setupToolbar(QHBoxLayout* bar);
@@ -71,6 +83,8 @@ private:
     void applySearch(std::shared_ptr<const SearchResults> results);
     void updateMatchLabel();
     void updateScrollBar();
+    void syncAlignmentBox();
+    void updateCriticalPathNote();
     void startAnalysisCounters(std::shared_ptr<const TimelineData> data, std::uint64_t generation);
 
     TimelineViewState* m_state = nullptr;
@@ -94,8 +108,12 @@ private:
 
     std::shared_ptr<const TimelineData> m_data;
     std::shared_ptr<const SearchResults> m_results;
-    std::uint64_t m_generation = 0;       // trace sets
+    std::shared_ptr<const CollectiveAnchor> m_lastAnchor; // the last collective aligned on
+    std::uint64_t m_generation = 0; // trace sets
     std::uint64_t m_searchGeneration = 0; // searches
+    std::uint64_t m_shownGeneration = 0; // data set with resetView (a new trace set)
+    std::uint64_t m_criticalPathGeneration =
+        0; // the shown data whose critical paths are computed or computing
     bool m_preparing = false;
 };
 
