@@ -68,7 +68,7 @@ bool parse(int argc, char** argv, Options& o)
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces();
+    ks::app::tuneAllocatorForLargeTraces(argv);
     Options o;
     if (!parse(argc, argv, o)) {
         std::fprintf(stderr, "usage: kinetoscope-bench-critical-path PATH... [--hta-compat] [--rank R] [--annotation A]\n"

@@ -62,7 +62,7 @@ ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, bool pipelined,
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces();
+    ks::app::tuneAllocatorForLargeTraces(argv);
     int runs = 3;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {

@@ -181,7 +181,7 @@ void runScenario(const Scenario& sc, const std::shared_ptr<const TimelineData>& 
 
 int main(int argc, char** argv)
 {
-    app::tuneAllocatorForLargeTraces();
+    app::tuneAllocatorForLargeTraces(argv);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication qapp(argc, argv);

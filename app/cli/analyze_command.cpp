@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
+#include "app/common/thread_pool_parallel_for.h"
 #include "core/analysis/analysis_catalog.h"
 #include "core/analysis/kernel_sequences.h"
 #include "core/report/hta_json_writer.h"
@@ -18,71 +19,101 @@ namespace ks::cli {
 
 namespace {
 
-std::optional<std::vector<std::int64_t>> parseNumberList(const std::optional<std::string>& text, std::string& error)
-{
-    if (!text)
-        return std::nullopt;
-    std::vector<std::int64_t> values;
-    std::size_t pos = 0;
-    while (pos <= text->size()) {
-        const std::size_t comma = std::min(text->find(',', pos), text->size());
-        const std::string item = text->substr(pos, comma - pos);
-        try {
-            std::size_t used = 0;
-            values.push_back(std::stoll(item, &used));
-            if (used != item.size())
-                throw std::invalid_argument(item);
-        } catch (...) {
-            error = "not a number list: '" + *text + "'";
+    std::optional<std::vector<std::int64_t>> parseNumberList(
+        const std::optional<std::string>& text, std::string& error)
+    {
+        if (!text)
             return std::nullopt;
+        std::vector<std::int64_t> values;
+        std::size_t pos = 0;
+        while (pos <= text->size()) {
+            const std::size_t comma = std::min(text->find(',', pos), text->size());
+            const std::string item = text->substr(pos, comma - pos);
+            try {
+                std::size_t used = 0;
+                values.push_back(std::stoll(item, &used));
+                if (used != item.size())
+                    throw std::invalid_argument(item);
+            } catch (...) {
+                error = "not a number list: '" + *text + "'";
+                return std::nullopt;
+            }
+            pos = comma + 1;
         }
-        pos = comma + 1;
+        return values;
     }
-    return values;
-}
 
-bool writeFile(const std::filesystem::path& path, const std::string& text, std::ostream& err)
-{
-    std::ofstream file(path, std::ios::binary);
-    file << text;
-    if (!file) {
-        err << "kinetoscope-cli: cannot write " << path.string() << '\n';
-        return false;
-    }
-    return true;
-}
-
-std::string stem(const std::string& fileName)
-{
-    return fileName.substr(0, fileName.size() - 5); // drop ".json"
-}
-
-// A7 (--kernel-sequences OP): HTA's get_frequent_cuda_kernel_sequences on the
-// first rank; the annotated trace goes to --out DIR, else next to the input.
-core::AnalysisCall kernelSequencesCall(const std::string& op, const core::KernelSequenceOptions& seq,
-    std::int64_t rank, const std::optional<std::string>& outDir, std::ostream& err)
-{
-    const std::string args = R"({"operator_name":)" + jsonQuote(op) + R"(,"output_dir":"<tmp>","rank":)"
-        + std::to_string(rank) + R"(,"visualize":false})";
-    auto run = [op, seq, rank, outDir, &err](const core::FrameSet& frames, const core::AnalysisOptions&) {
-        const core::KernelSequences result = core::kernelSequences(frames, rank, op, seq);
-        for (const core::RankFrame& frame : frames.ranks) {
-            if (frame.rank != rank || result.patterns.empty())
-                continue;
-            const std::string dir = outDir ? *outDir : std::filesystem::path(frame.trace->path).parent_path().string();
-            const std::string path = core::sequencesTracePath(frame.trace->path, dir);
-            core::SequencesTraceOptions writeOptions;
-            writeOptions.topK = seq.topK;
-            writeOptions.compressOtherEvents = seq.mode == core::AnalysisMode::HtaCompat;
-            if (auto written = core::writeSequencesTrace(frame, result, path, core::isGzipPath(path), writeOptions))
-                err << "kinetoscope-cli: annotated trace: " << path << '\n';
-            else
-                err << "kinetoscope-cli: " << written.error().describe() << '\n';
+    bool writeFile(const std::filesystem::path& path, const std::string& text, std::ostream& err)
+    {
+        std::ofstream file(path, std::ios::binary);
+        file << text;
+        if (!file) {
+            err << "kinetoscope-cli: cannot write " << path.string() << '\n';
+            return false;
         }
-        return result.output;
+        return true;
+    }
+
+    std::string stem(const std::string& fileName)
+    {
+        return fileName.substr(0, fileName.size() - 5); // drop ".json"
+    }
+
+    // A7 (--kernel-sequences OP): HTA's get_frequent_cuda_kernel_sequences on the
+    // first rank; the annotated trace goes to --out DIR, else next to the input.
+    core::AnalysisCall kernelSequencesCall(const std::string& op, const core::KernelSequenceOptions& seq,
+        std::int64_t rank, const std::optional<std::string>& outDir, std::ostream& err)
+    {
+        const std::string args = R"({"operator_name":)" + jsonQuote(op) + R"(,"output_dir":"<tmp>","rank":)"
+            + std::to_string(rank) + R"(,"visualize":false})";
+        auto run = [op, seq, rank, outDir, &err](const core::FrameSet& frames, const core::AnalysisOptions&) {
+            const core::KernelSequences result = core::kernelSequences(frames, rank, op, seq);
+            for (const core::RankFrame& frame : frames.ranks) {
+                if (frame.rank != rank || result.patterns.empty())
+                    continue;
+                const std::string dir =
+                    outDir ? *outDir : std::filesystem::path(frame.trace->path).parent_path().string();
+                const std::string path = core::sequencesTracePath(frame.trace->path, dir);
+                core::SequencesTraceOptions writeOptions;
+                writeOptions.topK = seq.topK;
+                writeOptions.compressOtherEvents = seq.mode == core::AnalysisMode::HtaCompat;
+                if (auto written =
+                        core::writeSequencesTrace(frame, result, path, core::isGzipPath(path), writeOptions))
+                    err << "kinetoscope-cli: annotated trace: " << path << '\n';
+                else
+                    err << "kinetoscope-cli: " << written.error().describe() << '\n';
+            }
+            return result.output;
+        };
+        return { "sequences", "get_frequent_cuda_kernel_sequences", core::kernelSequencesFileName(op), args,
+            {}, run };
+    }
+
+    // One call's outcome, formatted: file name (as under --out) -> text.
+    struct RenderedCall
+    {
+        std::string notApplicable;
+        std::vector<std::pair<std::string, std::string>> parts;
     };
-    return { "sequences", "get_frequent_cuda_kernel_sequences", core::kernelSequencesFileName(op), args, {}, run };
-}
+
+    RenderedCall renderCall(
+        const core::AnalysisCall& call, const core::FrameSet& frames, const std::string& format)
+    {
+        const core::AnalysisOutput result = call.run(frames, call.options);
+        RenderedCall r;
+        if (!result.ok)
+            r.notApplicable = result.error;
+        if (format == "json") {
+            r.parts.emplace_back(call.fileName, core::htaCallJson(call.htaCall, call.argsJson, result));
+        } else if (result.ok && format == "csv") {
+            for (const auto& [suffix, table] : core::framesOf(result.result))
+                r.parts.emplace_back(stem(call.fileName) + suffix + ".csv", core::tableAsCsv(*table));
+        } else if (result.ok) {
+            r.parts.emplace_back(
+                stem(call.fileName) + ".txt", core::resultAsText(stem(call.fileName), result.result));
+        }
+        return r;
+    }
 
 } // namespace
 
@@ -92,13 +123,16 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         { "--ranks", "--iterations", "--only", "--format", "--out", "--threads", "--kernel-sequences",
             "--sequences-top-k" },
         { "--hta-compat", "--sequences-regex" });
-    const char* usage = "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
-                        "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps]\n"
-                        "       [--format table|csv|json] [--out DIR] [--threads N]\n"
-                        "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
-                        "         (frequent kernel sequences of OP; --only id: sequences)\n";
+    const char* usage =
+        "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
+        "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps]\n"
+        "       [--format table|csv|json] [--out DIR] [--threads N]\n"
+        "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
+        "         (frequent kernel sequences of OP; --only id: sequences)\n";
     if (!parsed.ok() || parsed.positional().empty()) {
-        err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error()) << '\n' << usage;
+        err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error())
+            << '\n'
+            << usage;
         return 2;
     }
     core::AnalysisOptions options;
@@ -108,7 +142,8 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
     options.iterations = parseNumberList(parsed.value("--iterations"), listError);
     const std::string format = parsed.value("--format").value_or("table");
     if (!listError.empty() || (format != "table" && format != "csv" && format != "json")) {
-        err << "kinetoscope-cli analyze: " << (listError.empty() ? "unknown format '" + format + "'" : listError) << '\n'
+        err << "kinetoscope-cli analyze: "
+            << (listError.empty() ? "unknown format '" + format + "'" : listError) << '\n'
             << usage;
         return 2;
     }
@@ -131,7 +166,10 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;
-    auto frames = core::buildFrames(*loaded, options);
+    auto frames =
+        core::buildFrames(*loaded, options, [](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body);
+        });
     if (!frames) {
         err << "kinetoscope-cli: " << frames.error().describe() << '\n';
         return 1;
@@ -163,35 +201,29 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         calls.push_back(kernelSequencesCall(*op, seq, rankList.empty() ? 0 : rankList.front(), outDir, err));
         calls.back().options = options;
     }
-    for (const core::AnalysisCall& call : calls) {
-        if (!only.empty() && !only.count(call.id))
-            continue;
-        const core::AnalysisOutput result = call.run(frames.value(), call.options);
-        if (!result.ok)
-            out << call.htaCall << ": not applicable: " << result.error << '\n';
-        if (format == "json") {
-            const std::string json = core::htaCallJson(call.htaCall, call.argsJson, result);
+    std::vector<const core::AnalysisCall*> selected;
+    for (const core::AnalysisCall& call : calls)
+        if (only.empty() || only.count(call.id))
+            selected.push_back(&call);
+    // The calls only read the frames: compute and format them on all cores,
+    // then write in the catalog's order. The sequences call reports to `err`
+    // as it goes, so it runs alone.
+    std::vector<std::optional<RenderedCall>> rendered(selected.size());
+    app::parallelForOnThreads(selected.size(), [&](std::size_t i) {
+        if (selected[i]->id != "sequences")
+            rendered[i] = renderCall(*selected[i], frames.value(), format);
+    });
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+        if (!rendered[i])
+            rendered[i] = renderCall(*selected[i], frames.value(), format);
+        if (!rendered[i]->notApplicable.empty())
+            out << selected[i]->htaCall << ": not applicable: " << rendered[i]->notApplicable << '\n';
+        for (const auto& [name, text] : rendered[i]->parts) {
             if (outDir) {
-                if (!writeFile(std::filesystem::path(*outDir) / call.fileName, json, err))
+                if (!writeFile(std::filesystem::path(*outDir) / name, text, err))
                     return 1;
-            } else {
-                out << json;
-            }
-        } else if (result.ok && format == "csv") {
-            for (const auto& [suffix, table] : core::framesOf(result.result)) {
-                const std::string csv = core::tableAsCsv(*table);
-                if (outDir) {
-                    if (!writeFile(std::filesystem::path(*outDir) / (stem(call.fileName) + suffix + ".csv"), csv, err))
-                        return 1;
-                } else {
-                    out << "# " << stem(call.fileName) << suffix << '\n' << csv << '\n';
-                }
-            }
-        } else if (result.ok) {
-            const std::string text = core::resultAsText(stem(call.fileName), result.result);
-            if (outDir) {
-                if (!writeFile(std::filesystem::path(*outDir) / (stem(call.fileName) + ".txt"), text, err))
-                    return 1;
+            } else if (format == "csv") {
+                out << "# " << name.substr(0, name.size() - 4) << '\n' << text << '\n'; // name without ".csv"
             } else {
                 out << text;
             }

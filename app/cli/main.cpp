@@ -36,7 +36,7 @@ void printUsage(std::ostream& out)
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces();
+    ks::app::tuneAllocatorForLargeTraces(argv);
     if (argc < 2) {
         printUsage(std::cerr);
         return 2;

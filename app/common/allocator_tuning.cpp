@@ -1,15 +1,58 @@
 #include "app/common/allocator_tuning.h"
 
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#if defined(__GLIBC__)
 #include <malloc.h>
+#include <unistd.h>
+#endif
 
 namespace ks::app {
 
-void tuneAllocatorForLargeTraces()
+namespace {
+
+    constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb";
+
+    bool kernelOffersHugePages()
+    {
+        std::ifstream setting("/sys/kernel/mm/transparent_hugepage/enabled");
+        std::string text;
+        std::getline(setting, text);
+        return !text.empty() && text.find("[never]") == std::string::npos;
+    }
+
+#if defined(__GLIBC__)
+    void relaunchWithHugePages(char** argv)
+    {
+        const char* current = std::getenv("GLIBC_TUNABLES");
+        if (!argv || !argv[0] || (current && std::strstr(current, kHugePagesTunable))
+            || !kernelOffersHugePages())
+            return;
+        std::string tunables = current && *current ? std::string(current) + ":" : std::string();
+        tunables += std::string(kHugePagesTunable) + "=1";
+        if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0)
+            return;
+        execv("/proc/self/exe", argv); // returns only when it failed: carry on as we are
+        unsetenv("GLIBC_TUNABLES");
+        if (current)
+            setenv("GLIBC_TUNABLES", current, 1);
+    }
+#endif
+
+} // namespace
+
+void tuneAllocatorForLargeTraces(char** argv)
 {
 #if defined(__GLIBC__)
+    relaunchWithHugePages(argv);
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024); // glibc's maximum: big vectors come from the heap
     mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
     mallopt(M_TOP_PAD, 64 * 1024 * 1024);
+#else
+    (void)argv;
 #endif
 }
 

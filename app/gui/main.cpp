@@ -35,7 +35,7 @@ void scheduleScreenshot(ks::app::MainWindow* window, const QString& path, int af
 
 int main(int argc, char* argv[])
 {
-    ks::app::tuneAllocatorForLargeTraces();
+    ks::app::tuneAllocatorForLargeTraces(argv);
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
     QCoreApplication::setApplicationName(QStringLiteral("kinetoscope"));

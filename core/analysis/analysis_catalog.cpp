@@ -44,7 +44,7 @@ AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
             list.items.push_back(item);
         }
     }
-    return AnalysisOutput::of(list);
+    return AnalysisOutput::of(std::move(list));
 }
 
 std::vector<std::string> analysisIds()

@@ -152,7 +152,7 @@ AnalysisOutput memoryBwTimeSeries(const FrameSet& frames, const AnalysisOptions&
     dict.kind = HtaResult::Kind::Dict;
     for (const BwSeries& series : allSeries(frames))
         dict.entries.emplace_back(std::to_string(series.frame->rank), HtaResult::dataFrame(seriesTable(series, frames.mode == AnalysisMode::HtaCompat)));
-    return AnalysisOutput::of(dict);
+    return AnalysisOutput::of(std::move(dict));
 }
 
 AnalysisOutput memoryBwSummary(const FrameSet& frames, const AnalysisOptions&)

@@ -167,6 +167,7 @@ Table seriesTable(const QueueSeries& series)
     t.columns = { { "index", "" }, { "ts", "us" }, { "pid", "" }, { "tid", "" }, { "stream", "" },
         { "queue_length", "" } };
     t.indexColumns = { "index" };
+    t.rows.reserve(series.points.size());
     for (const QueuePoint& p : series.points) {
         const FrameRow& row = frame.rows[p.row];
         const FrameRow& gpu = frame.rows[p.gpuRow];
@@ -194,7 +195,7 @@ AnalysisOutput queueLengthTimeSeries(const FrameSet& frames, const AnalysisOptio
     dict.kind = HtaResult::Kind::Dict;
     for (const QueueSeries& series : all.value())
         dict.entries.emplace_back(std::to_string(series.frame->rank), HtaResult::dataFrame(seriesTable(series)));
-    return AnalysisOutput::of(dict);
+    return AnalysisOutput::of(std::move(dict));
 }
 
 AnalysisOutput queueLengthSummary(const FrameSet& frames, const AnalysisOptions&)

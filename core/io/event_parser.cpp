@@ -12,129 +12,133 @@ namespace od = simdjson::ondemand;
 
 namespace {
 
-// Keys are plain ASCII in Kineto traces; their raw text ends at the next quote.
-std::string_view rawKey(od::field& field)
-{
-    const char* k = field.key().raw();
-    const char* q = static_cast<const char*>(std::memchr(k, '"', 256));
-    return q ? std::string_view(k, static_cast<std::size_t>(q - k)) : std::string_view();
-}
+    // Keys are plain ASCII in Kineto traces; their raw text ends at the next quote.
+    // Keys are short, so a plain loop beats a memchr call per key.
+    std::string_view rawKey(od::field& field)
+    {
+        const char* k = field.key().raw();
+        for (std::size_t n = 0; n < 256; ++n)
+            if (k[n] == '"')
+                return std::string_view(k, n);
+        return {};
+    }
 
-// Reads pid/tid: integers, or strings (then kept as names).
-void readThreadField(od::value value, std::int64_t& number, bool& isName, std::string_view& text, RawEvent& e,
-    std::string_view fieldName)
-{
-    od::json_type type;
-    if (value.type().get(type))
-        return;
-    if (type == od::json_type::number) {
-        std::int64_t v = 0;
-        if (!value.get_int64().get(v)) {
-            number = v;
+    // Reads pid/tid: integers, or strings (then kept as names).
+    void readThreadField(od::value value, std::int64_t& number, bool& isName, std::string_view& text,
+        RawEvent& e, std::string_view fieldName)
+    {
+        od::json_type type;
+        if (value.type().get(type))
             return;
+        if (type == od::json_type::number) {
+            std::int64_t v = 0;
+            if (!value.get_int64().get(v)) {
+                number = v;
+                return;
+            }
+            double d = 0;
+            if (!value.get_double().get(d)) {
+                number = static_cast<std::int64_t>(d);
+                return;
+            }
+        } else if (type == od::json_type::string) {
+            if (!value.get_string().get(text)) {
+                isName = true;
+                return;
+            }
+        }
+        if (e.wrongTypeField.empty())
+            e.wrongTypeField = fieldName;
+    }
+
+    // ts/dur: exact nanoseconds from the number's text. Strings holding numbers are
+    // accepted but reported.
+    std::optional<std::int64_t> readTime(
+        od::value value, RawEvent& e, std::string_view fieldName, bool& fractional)
+    {
+        od::json_type type;
+        if (value.type().get(type))
+            return std::nullopt;
+        std::string_view text;
+        if (type == od::json_type::number) {
+            text = value.raw_json_token();
+        } else if (type == od::json_type::string) {
+            if (value.get_string().get(text))
+                return std::nullopt;
+            if (e.wrongTypeField.empty())
+                e.wrongTypeField = fieldName;
+        } else {
+            if (e.wrongTypeField.empty())
+                e.wrongTypeField = fieldName;
+            return std::nullopt;
+        }
+        fractional = text.find_first_of(".eE") != std::string_view::npos;
+        auto ns = microsecondsTextToNanoseconds(text);
+        if (!ns && e.wrongTypeField.empty())
+            e.wrongTypeField = fieldName;
+        return ns;
+    }
+
+    // One args member the analyses need, read straight from simdjson's value.
+    void readTypedArg(od::value value, TypedArgKey key, TypedArgs& typed)
+    {
+        od::json_type type;
+        if (value.type().get(type))
+            return;
+        if (type == od::json_type::string) {
+            std::string_view s;
+            if (!value.get_string().get(s))
+                assignTextArg(typed, key, std::string(s));
+            return;
+        }
+        if (type != od::json_type::number)
+            return;
+        if (!isRealArg(key)) {
+            std::int64_t i = 0;
+            if (!value.get_int64().get(i)) {
+                assignIntArg(typed, key, i);
+                return;
+            }
         }
         double d = 0;
-        if (!value.get_double().get(d)) {
-            number = static_cast<std::int64_t>(d);
-            return;
-        }
-    } else if (type == od::json_type::string) {
-        if (!value.get_string().get(text)) {
-            isName = true;
-            return;
-        }
+        if (!value.get_double().get(d))
+            assignRealArg(typed, key, d);
     }
-    if (e.wrongTypeField.empty())
-        e.wrongTypeField = fieldName;
-}
 
-// ts/dur: exact nanoseconds from the number's text. Strings holding numbers are
-// accepted but reported.
-std::optional<std::int64_t> readTime(od::value value, RawEvent& e, std::string_view fieldName, bool& fractional)
-{
-    od::json_type type;
-    if (value.type().get(type))
-        return std::nullopt;
-    std::string_view text;
-    if (type == od::json_type::number) {
-        text = value.raw_json_token();
-    } else if (type == od::json_type::string) {
-        if (value.get_string().get(text))
-            return std::nullopt;
-        if (e.wrongTypeField.empty())
-            e.wrongTypeField = fieldName;
-    } else {
-        if (e.wrongTypeField.empty())
-            e.wrongTypeField = fieldName;
-        return std::nullopt;
-    }
-    fractional = text.find_first_of(".eE") != std::string_view::npos;
-    auto ns = microsecondsTextToNanoseconds(text);
-    if (!ns && e.wrongTypeField.empty())
-        e.wrongTypeField = fieldName;
-    return ns;
-}
-
-// One args member the analyses need, read straight from simdjson's value.
-void readTypedArg(od::value value, TypedArgKey key, TypedArgs& typed)
-{
-    od::json_type type;
-    if (value.type().get(type))
-        return;
-    if (type == od::json_type::string) {
-        std::string_view s;
-        if (!value.get_string().get(s))
-            assignTextArg(typed, key, std::string(s));
-        return;
-    }
-    if (type != od::json_type::number)
-        return;
-    if (!isRealArg(key)) {
-        std::int64_t i = 0;
-        if (!value.get_int64().get(i)) {
-            assignIntArg(typed, key, i);
-            return;
-        }
-    }
-    double d = 0;
-    if (!value.get_double().get(d))
-        assignRealArg(typed, key, d);
-}
-
-// Walks the args object once: typed members are read as values, and the
-// object's raw text is delimited by its first token and the parser's position
-// after its closing brace (raw_json() would consume the object unread).
-bool readArgs(od::value value, od::document& doc, RawEvent& e)
-{
-    const char* begin = value.raw_json_token().data();
-    od::object args;
-    if (value.get_object().get(args))
-        return false;
-    for (auto memberResult : args) {
-        od::field member;
-        if (std::move(memberResult).get(member))
+    // Walks the args object once: typed members are read as values, and the
+    // object's raw text is delimited by its first token and the parser's position
+    // after its closing brace (raw_json() would consume the object unread).
+    bool readArgs(od::value value, od::document& doc, RawEvent& e)
+    {
+        const char* begin = value.raw_json_token().data();
+        od::object args;
+        if (value.get_object().get(args))
             return false;
-        const TypedArgKey key = typedArgKey(rawKey(member));
-        if (key != TypedArgKey::None)
-            readTypedArg(member.value(), key, e.typed);
-    }
-    const char* end = nullptr;
-    if (doc.current_location().get(end))
-        return false;
-    while (end > begin && end[-1] != '}')
-        --end;
-    e.argsText = std::string_view(begin, static_cast<std::size_t>(end - begin));
-    return true;
-}
-
-bool readString(od::value value, std::string_view& out, RawEvent& e, std::string_view fieldName)
-{
-    if (!value.get_string().get(out))
+        for (auto memberResult : args) {
+            od::field member;
+            if (std::move(memberResult).get(member))
+                return false;
+            const TypedArgKey key = typedArgKey(rawKey(member));
+            if (key != TypedArgKey::None)
+                readTypedArg(member.value(), key, e.typed);
+        }
+        const char* end = nullptr;
+        if (doc.current_location().get(end))
+            return false;
+        while (end > begin && end[-1] != '}')
+            --end;
+        e.argsText = std::string_view(begin, static_cast<std::size_t>(end - begin));
         return true;
-    if (e.wrongTypeField.empty())
-        e.wrongTypeField = fieldName;
-    return false;
-}
+    }
+
+    bool readString(od::value value, std::string_view& out, RawEvent& e, std::string_view fieldName)
+    {
+        if (!value.get_string().get(out))
+            return true;
+        if (e.wrongTypeField.empty())
+            e.wrongTypeField = fieldName;
+        return false;
+    }
 
 } // namespace
 
@@ -148,8 +152,8 @@ public:
     }
 
     std::optional<Error> parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset);
-    std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex,
-        std::uint64_t byteOffset);
+    std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length,
+        std::uint64_t firstIndex, std::uint64_t byteOffset);
 
 private:
     std::optional<Error> parseEvent(od::object object, od::document& doc, std::uint64_t eventIndex);
@@ -168,15 +172,18 @@ EventParser::EventParser(std::string path, RankBuilder& builder)
 
 EventParser::~EventParser() = default;
 
-std::optional<Error> EventParser::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
+std::optional<Error> EventParser::parse(
+    std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
 {
     return m_impl->parse(elements, firstIndex, byteOffset);
 }
 
-Error EventParser::Impl::errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
+Error EventParser::Impl::errorAt(
+    simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
 {
     return Error { ErrorCode::NotJson,
-        std::string("not JSON: ") + simdjson::error_message(code) + " in traceEvents[" + std::to_string(eventIndex) + "]",
+        std::string("not JSON: ") + simdjson::error_message(code) + " in traceEvents["
+            + std::to_string(eventIndex) + "]",
         m_path, byteOffset };
 }
 
@@ -192,20 +199,21 @@ std::size_t EventParser::prepare(std::string_view elements, std::vector<char>& b
     return length;
 }
 
-std::optional<Error> EventParser::parsePrepared(const std::vector<char>& buffer, std::size_t length,
-    std::uint64_t firstIndex, std::uint64_t byteOffset)
+std::optional<Error> EventParser::parsePrepared(
+    const std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex, std::uint64_t byteOffset)
 {
     return m_impl->parsePrepared(buffer, length, firstIndex, byteOffset);
 }
 
-std::optional<Error> EventParser::Impl::parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
+std::optional<Error> EventParser::Impl::parse(
+    std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset)
 {
     const std::size_t length = EventParser::prepare(elements, m_padded);
     return parsePrepared(m_padded, length, firstIndex, byteOffset);
 }
 
-std::optional<Error> EventParser::Impl::parsePrepared(const std::vector<char>& buffer, std::size_t length,
-    std::uint64_t firstIndex, std::uint64_t byteOffset)
+std::optional<Error> EventParser::Impl::parsePrepared(
+    const std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex, std::uint64_t byteOffset)
 {
     const char* const data = buffer.data();
     od::document doc;
@@ -240,7 +248,8 @@ std::optional<Error> EventParser::Impl::parsePrepared(const std::vector<char>& b
     return std::nullopt;
 }
 
-std::optional<Error> EventParser::Impl::parseEvent(od::object object, od::document& doc, std::uint64_t eventIndex)
+std::optional<Error> EventParser::Impl::parseEvent(
+    od::object object, od::document& doc, std::uint64_t eventIndex)
 {
     RawEvent e;
     e.eventIndex = eventIndex;

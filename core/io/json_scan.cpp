@@ -1,80 +1,165 @@
 #include "core/io/json_scan.h"
 
-#include <array>
+#include <cstdint>
 #include <cstring>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ks::core::json {
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-// Characters that matter outside strings when looking for the end of a composite.
-constexpr std::array<bool, 256> makeStructuralTable()
-{
-    std::array<bool, 256> t {};
-    t[static_cast<unsigned char>('"')] = true;
-    t[static_cast<unsigned char>('{')] = true;
-    t[static_cast<unsigned char>('}')] = true;
-    t[static_cast<unsigned char>('[')] = true;
-    t[static_cast<unsigned char>(']')] = true;
-    return t;
-}
-
-constexpr std::array<bool, 256> kStructural = makeStructuralTable();
-
-ScanResult scanComposite(std::string_view text, std::size_t pos)
-{
-    const char* const begin = text.data();
-    const char* const end = begin + text.size();
-    const char* p = begin + pos;
-    int depth = 0;
-    while (p < end) {
-        // Skip ordinary bytes quickly.
-        while (p < end && !kStructural[static_cast<unsigned char>(*p)])
-            ++p;
-        if (p == end)
-            break;
-        const char c = *p;
-        if (c == '"') {
-            const ScanResult s = scanString(text, static_cast<std::size_t>(p - begin));
-            if (s.status != ScanStatus::Complete)
-                return s;
-            p = begin + s.end;
-            continue;
-        }
-        if (c == '{' || c == '[') {
-            ++depth;
-        } else {
-            --depth;
-            if (depth == 0)
-                return { ScanStatus::Complete, static_cast<std::size_t>(p + 1 - begin) };
-            if (depth < 0)
-                return { ScanStatus::Invalid, static_cast<std::size_t>(p - begin) };
-        }
-        ++p;
+    bool isSpace(char c)
+    {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
-    return { ScanStatus::NeedMore, text.size() };
-}
 
-ScanResult scanScalar(std::string_view text, std::size_t pos)
-{
-    std::size_t i = pos;
-    while (i < text.size()) {
-        const char c = text[i];
-        if (c == ',' || c == '}' || c == ']' || isSpace(c))
-            return { i == pos ? ScanStatus::Invalid : ScanStatus::Complete, i };
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+'
-                || c == '.'))
-            return { ScanStatus::Invalid, i };
-        ++i;
+    // Where the characters that matter for finding the end of a composite sit in
+    // 64 bytes of text, one bit per byte.
+    struct BlockMasks
+    {
+        std::uint64_t quote = 0;
+        std::uint64_t backslash = 0;
+        std::uint64_t open = 0; // '{' or '['
+        std::uint64_t close = 0; // '}' or ']'
+    };
+
+    constexpr std::size_t kBlock = 64;
+
+    BlockMasks classifyBlock(const char* p)
+    {
+        BlockMasks m;
+#if defined(__SSE2__)
+        const __m128i quote = _mm_set1_epi8('"');
+        const __m128i backslash = _mm_set1_epi8('\\');
+        const __m128i openBrace = _mm_set1_epi8('{');
+        const __m128i openBracket = _mm_set1_epi8('[');
+        const __m128i closeBrace = _mm_set1_epi8('}');
+        const __m128i closeBracket = _mm_set1_epi8(']');
+        for (unsigned k = 0; k < 4; ++k) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+            auto bits = [&v](__m128i a) {
+                return static_cast<std::uint64_t>(
+                    static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, a))));
+            };
+            const unsigned shift = 16 * k;
+            m.quote |= bits(quote) << shift;
+            m.backslash |= bits(backslash) << shift;
+            m.open |= (bits(openBrace) | bits(openBracket)) << shift;
+            m.close |= (bits(closeBrace) | bits(closeBracket)) << shift;
+        }
+#else
+        for (unsigned i = 0; i < kBlock; ++i) {
+            const std::uint64_t bit = std::uint64_t(1) << i;
+            switch (p[i]) {
+            case '"':
+                m.quote |= bit;
+                break;
+            case '\\':
+                m.backslash |= bit;
+                break;
+            case '{':
+            case '[':
+                m.open |= bit;
+                break;
+            case '}':
+            case ']':
+                m.close |= bit;
+                break;
+            default:
+                break;
+            }
+        }
+#endif
+        return m;
     }
-    return { ScanStatus::NeedMore, text.size() };
-}
+
+    // Bits of the characters a backslash escapes. Backslashes are rare in traces,
+    // so a plain walk over the block is fast enough; `pending` carries an escape
+    // that crosses into the next block.
+    std::uint64_t escapedBits(std::uint64_t backslash, bool& pending)
+    {
+        std::uint64_t escaped = 0;
+        for (unsigned i = 0; i < kBlock; ++i) {
+            const std::uint64_t bit = std::uint64_t(1) << i;
+            if (pending) {
+                escaped |= bit;
+                pending = false;
+            } else if (backslash & bit) {
+                pending = true;
+            }
+        }
+        return escaped;
+    }
+
+    // Bit i = XOR of bits 0..i: 1 from an opening quote up to (not including) its closing quote.
+    std::uint64_t prefixXor(std::uint64_t x)
+    {
+        x ^= x << 1;
+        x ^= x << 2;
+        x ^= x << 4;
+        x ^= x << 8;
+        x ^= x << 16;
+        x ^= x << 32;
+        return x;
+    }
+
+    // Finds the matching close of the '{' or '[' at text[pos], 64 bytes at a time:
+    // quotes and brackets are found as bit masks, strings masked out with a
+    // prefix XOR, and only the remaining brackets are walked one by one.
+    ScanResult scanComposite(std::string_view text, std::size_t pos)
+    {
+        bool inString = false;
+        bool escapePending = false;
+        int depth = 0;
+        char tail[kBlock];
+        for (std::size_t at = pos; at < text.size(); at += kBlock) {
+            const std::size_t available = text.size() - at;
+            const char* block = text.data() + at;
+            if (available < kBlock) {
+                std::memset(tail, ' ', kBlock);
+                std::memcpy(tail, block, available);
+                block = tail;
+            }
+            BlockMasks m = classifyBlock(block);
+            if (m.backslash != 0 || escapePending)
+                m.quote &= ~escapedBits(m.backslash, escapePending);
+            const std::uint64_t strings = prefixXor(m.quote) ^ (inString ? ~std::uint64_t(0) : 0);
+            inString = (strings >> 63) != 0;
+            const std::uint64_t open = m.open & ~strings;
+            for (std::uint64_t brackets = (m.open | m.close) & ~strings; brackets != 0;
+                 brackets &= brackets - 1) {
+                const unsigned i = static_cast<unsigned>(__builtin_ctzll(brackets));
+                if (open & (std::uint64_t(1) << i)) {
+                    ++depth;
+                    continue;
+                }
+                if (--depth == 0)
+                    return { ScanStatus::Complete, at + i + 1 };
+                if (depth < 0)
+                    return { ScanStatus::Invalid, at + i };
+            }
+        }
+        return { ScanStatus::NeedMore, text.size() };
+    }
+
+    ScanResult scanScalar(std::string_view text, std::size_t pos)
+    {
+        std::size_t i = pos;
+        while (i < text.size()) {
+            const char c = text[i];
+            if (c == ',' || c == '}' || c == ']' || isSpace(c))
+                return { i == pos ? ScanStatus::Invalid : ScanStatus::Complete, i };
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'
+                    || c == '+' || c == '.'))
+                return { ScanStatus::Invalid, i };
+            ++i;
+        }
+        return { ScanStatus::NeedMore, text.size() };
+    }
 
 } // namespace
 
@@ -123,19 +208,19 @@ ScanResult scanValue(std::string_view text, std::size_t pos)
 
 namespace {
 
-void appendUtf8(std::string& out, unsigned code)
-{
-    if (code < 0x80) {
-        out += static_cast<char>(code);
-    } else if (code < 0x800) {
-        out += static_cast<char>(0xC0 | (code >> 6));
-        out += static_cast<char>(0x80 | (code & 0x3F));
-    } else {
-        out += static_cast<char>(0xE0 | (code >> 12));
-        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (code & 0x3F));
+    void appendUtf8(std::string& out, unsigned code)
+    {
+        if (code < 0x80) {
+            out += static_cast<char>(code);
+        } else if (code < 0x800) {
+            out += static_cast<char>(0xC0 | (code >> 6));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else {
+            out += static_cast<char>(0xE0 | (code >> 12));
+            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        }
     }
-}
 
 } // namespace
 

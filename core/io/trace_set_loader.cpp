@@ -219,12 +219,6 @@ std::uint64_t estimatedEvents(const std::string& path, const InputStream& input)
 
 } // namespace
 
-void runSequentially(std::size_t n, const std::function<void(std::size_t)>& body)
-{
-    for (std::size_t i = 0; i < n; ++i)
-        body(i);
-}
-
 Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& options, ProgressSink* progress,
     const CancelToken* cancel)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/background_work.h"
+#include "core/common/parallel_for.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
 #include "core/model/trace_set.h"
@@ -11,13 +12,6 @@
 #include <vector>
 
 namespace ks::core {
-
-// Runs body(i) for i in [0, n), possibly in parallel. The core has no threads of
-// its own: callers pass one (a thread pool in the CLI, QtConcurrent in the app).
-using ParallelFor = std::function<void(std::size_t n, const std::function<void(std::size_t)>& body)>;
-
-// Runs the bodies one after another.
-void runSequentially(std::size_t n, const std::function<void(std::size_t)>& body);
 
 struct LoadOptions
 {

@@ -6,6 +6,7 @@
 
 #include <QTest>
 
+#include <random>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,7 @@ private slots:
     void skipWhitespace();
     void unescapeString_data();
     void unescapeString();
+    void compositeMatchesByteByByteScan();
 };
 
 // moc reads raw string literals as ordinary strings and trips on the JSON
@@ -187,6 +189,77 @@ void TestJsonScan::unescapeString()
     QCOMPARE(s.has_value(), valid);
     if (valid)
         QCOMPARE(QByteArray::fromStdString(*s), expected);
+}
+
+namespace {
+
+// The reference: the end of the composite at text[0], one byte at a time.
+std::size_t byteByByteEnd(std::string_view text)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// Random nested objects whose strings hold brackets, quotes and runs of
+// backslashes at every offset, so escapes and strings cross the scanner's
+// 64-byte blocks in every way.
+std::string randomComposite(std::mt19937& rng, int depth)
+{
+    const char* pieces[] = { "{", "[", "}", "]", "\\\\", "\\\"", ",", ":", "x", " ", "\\u005c" };
+    auto randomString = [&] {
+        std::string s = "\"";
+        const int n = static_cast<int>(rng() % 90);
+        for (int i = 0; i < n; ++i)
+            s += pieces[rng() % (sizeof pieces / sizeof *pieces)];
+        return s + "\"";
+    };
+    std::string out = "{";
+    const int members = static_cast<int>(rng() % 6);
+    for (int m = 0; m < members; ++m) {
+        out += (m ? "," : "") + randomString() + ":";
+        if (depth < 4 && rng() % 3 == 0)
+            out += randomComposite(rng, depth + 1);
+        else if (rng() % 2)
+            out += randomString();
+        else
+            out += "[1, 2.5, " + randomString() + "]";
+    }
+    return out + "}";
+}
+
+} // namespace
+
+void TestJsonScan::compositeMatchesByteByByteScan()
+{
+    std::mt19937 rng(20261123);
+    for (int round = 0; round < 3000; ++round) {
+        const std::string value = randomComposite(rng, 0);
+        const std::string text = value + std::string(rng() % 70, ' ') + ", {\"next\": 1}";
+        const std::size_t expected = byteByByteEnd(text);
+        QCOMPARE(expected, value.size());
+        const auto r = json::scanValue(text, 0);
+        QCOMPARE(r.status, ScanStatus::Complete);
+        QCOMPARE(r.end, expected);
+        // Every cut before the end needs more input, never a wrong end.
+        const std::size_t cut = rng() % value.size();
+        QCOMPARE(json::scanValue(std::string_view(text).substr(0, cut), 0).status, ScanStatus::NeedMore);
+    }
 }
 
 #endif // Q_MOC_RUN
