@@ -8,6 +8,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/timeline/timeline_view.h"
 #include "widgets/timeline/timeline_widget.h"
 
 #include <QAction>
@@ -38,6 +39,7 @@ namespace {
     const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
     const QString kStateKey = QStringLiteral("mainWindow/state");
     const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
+    const QString kLabelWidthKey = QStringLiteral("timeline/labelWidth");
 
     // The local files and folders of a drag, in the order given.
     QStringList localPaths(const QMimeData* mime)
@@ -53,16 +55,16 @@ namespace {
     }
 
     // The platform's keys for a standard action, or the usual Linux key where the
-// platform theme binds none (Quit and FullScreen are unbound without a desktop theme).
-QList<QKeySequence> standardKeys(QKeySequence::StandardKey key, const QKeySequence& fallback)
-{
-    QList<QKeySequence> keys = QKeySequence::keyBindings(key);
-    if (keys.isEmpty())
-        keys.append(fallback);
-    return keys;
-}
+    // platform theme binds none (Quit and FullScreen are unbound without a desktop theme).
+    QList<QKeySequence> standardKeys(QKeySequence::StandardKey key, const QKeySequence& fallback)
+    {
+        QList<QKeySequence> keys = QKeySequence::keyBindings(key);
+        if (keys.isEmpty())
+            keys.append(fallback);
+        return keys;
+    }
 
-QAction* makeAction(QObject* parent, QStyle::StandardPixmap icon, const QString& text, const QString& tip)
+    QAction* makeAction(QObject* parent, QStyle::StandardPixmap icon, const QString& text, const QString& tip)
     {
         auto* action = new QAction(QApplication::style()->standardIcon(icon), text, parent);
         action->setStatusTip(tip);
@@ -236,6 +238,8 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
         resize(1280, 800);
     m_layoutRestored = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    if (const QVariant w = settings.value(kLabelWidthKey); w.isValid())
+        m_timeline->view()->setLabelWidth(w.toInt());
 }
 
 void MainWindow::saveSettings() const
@@ -243,6 +247,7 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState(kStateVersion));
+    settings.setValue(kLabelWidthKey, m_timeline->view()->labelWidth());
 }
 
 void MainWindow::resetLayout()

@@ -1,9 +1,8 @@
 // The timeline widget as a user drives it: background preparation, keys,
 // wheel and drags, search, panels, and export.
-#include "trace_fixtures.h"
-
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "trace_fixtures.h"
 #include "widgets/timeline/range_aggregation_panel.h"
 #include "widgets/timeline/search_results_panel.h"
 #include "widgets/timeline/slice_details_panel.h"
@@ -42,11 +41,13 @@ private:
     }
 
 private slots:
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
         for (int r = 0; r < 2; ++r)
-            QVERIFY(ks::test::writeFile(m_dir.filePath(QStringLiteral("rank%1.json").arg(r)), ks::test::tinyTrace(r, 2)));
+            QVERIFY(ks::test::writeFile(
+                m_dir.filePath(QStringLiteral("rank%1.json").arg(r)), ks::test::tinyTrace(r, 2)));
         auto loaded = core::loadTraceSet({ m_dir.path().toStdString() }, {}, nullptr, nullptr);
         QVERIFY(loaded);
         m_set = std::make_shared<const core::TraceSet>(std::move(loaded).value());
@@ -74,7 +75,8 @@ private slots:
         QVERIFY(!m_widget->isPreparing());
         QVERIFY(m_widget->data());
         QCOMPARE(m_widget->data()->rankCount(), 2);
-        QCOMPARE(m_state->visibleRange(), clampRange(m_widget->data()->displayBounds(Alignment::AsRecorded), m_state->bounds()));
+        QCOMPARE(m_state->visibleRange(),
+            clampRange(m_widget->data()->displayBounds(Alignment::AsRecorded), m_state->bounds()));
         // The tiny trace has a C counter and a queue length (launch + kernel).
         QVERIFY(m_widget->data()->rankCounters(0).size() >= 2);
         QVERIFY(view()->contentHeight() > 0);
@@ -212,6 +214,29 @@ private slots:
         QCOMPARE(view()->layout().rows().size(), std::size_t(1)); // rank 1's header
         view()->scrollToRank(0);
         QVERIFY(!m_state->isRankHidden(0));
+    }
+
+    void labelColumnResizesByDrag()
+    {
+        m_widget->setData(TimelineData::build(m_set));
+        const int y = view()->height() / 2;
+        const TimeNs atTrackLeft = view()->timeAtX(TimelineGeometry::kLabelWidth);
+        QTest::mousePress(view(), Qt::LeftButton, {}, QPoint(TimelineGeometry::kLabelWidth + 1, y));
+        QTest::mouseMove(view(), QPoint(320, y));
+        QTest::mouseRelease(view(), Qt::LeftButton, {}, QPoint(320, y));
+        QCOMPARE(view()->labelWidth(), 320);
+        QCOMPARE(view()->geometryNow().trackLeft(), 320);
+        // The time range is unchanged: the track area starts further right with the same start time.
+        QCOMPARE(view()->timeAtX(320), atTrackLeft);
+        QVERIFY(!m_state->selectedRange()); // not a range drag
+        // Bounded: the tracks keep at least a third of the view.
+        view()->setLabelWidth(5000);
+        QVERIFY(view()->labelWidth() <= view()->width() * 2 / 3);
+        view()->setLabelWidth(0);
+        QCOMPARE(view()->labelWidth(), TimelineGeometry::kMinLabelWidth);
+        // A double click on the edge restores the default.
+        QTest::mouseDClick(view(), Qt::LeftButton, {}, QPoint(TimelineGeometry::kMinLabelWidth, y));
+        QCOMPARE(view()->labelWidth(), int(TimelineGeometry::kLabelWidth));
     }
 };
 

@@ -138,8 +138,11 @@ bool TimelineView::onLabelEdge(QPoint pos) const
 
 void TimelineView::setLabelWidth(int width)
 {
-    // Leave the tracks at least a third of the view.
-    const int most = std::max(TimelineGeometry::kMinLabelWidth, this->width() * 2 / 3);
+    // Leave the tracks at least a third of the view (before it is shown its
+    // width means nothing: a restored setting is only kept sane).
+    constexpr int kMostBeforeShown = 800;
+    const int most =
+        isVisible() ? std::max(TimelineGeometry::kMinLabelWidth, this->width() * 2 / 3) : kMostBeforeShown;
     width = std::clamp(width, TimelineGeometry::kMinLabelWidth, most);
     if (width == m_labelWidth)
         return;

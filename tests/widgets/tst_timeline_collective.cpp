@@ -1,0 +1,236 @@
+// T8: aligning ranks on a chosen collective. The chosen instance of a kernel
+// must start at the same x on every rank that has it; ranks without it keep
+// their recorded times; the toolbar keeps the choice.
+#include "core/io/trace_set_loader.h"
+#include "core/model/rank_trace.h"
+#include "trace_fixtures.h"
+#include "widgets/timeline/rank_alignment.h"
+#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/timeline_view.h"
+#include "widgets/timeline/timeline_view_state.h"
+#include "widgets/timeline/timeline_widget.h"
+
+#include <QComboBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ks;
+using namespace ks::widgets;
+
+namespace {
+
+// One rank: a compute kernel and `instances` all-reduces on stream 7 at the
+// given µs, and a CPU op.
+QByteArray rankTrace(int rank, std::initializer_list<int> allReduceUs)
+{
+    QByteArray events = QByteArrayLiteral(
+        R"({"ph":"X","cat":"cpu_op","name":"aten::add","pid":10,"tid":11,"ts":900,"dur":20},)"
+        R"({"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":950,"dur":30,"args":{"stream":7,"device":0}})");
+    for (int us : allReduceUs)
+        events +=
+            QByteArrayLiteral(
+                R"x(,{"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)","pid":0,"tid":7,"ts":)x")
+            + QByteArray::number(us) + QByteArrayLiteral(R"(,"dur":40,"args":{"stream":7,"device":0}})");
+    return QByteArrayLiteral(R"({"schemaVersion":1,"distributedInfo":{"backend":"nccl","rank":)")
+        + QByteArray::number(rank) + QByteArrayLiteral(R"(,"world_size":2},"traceEvents":[)") + events
+        + QByteArrayLiteral("]}");
+}
+
+constexpr TimeNs kUs = 1000;
+
+} // namespace
+
+class TimelineCollectiveTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::shared_ptr<const TimelineData> m_data;
+
+    std::uint32_t instance(int rank, int ordinal) const
+    {
+        const core::RankTrace& t = m_data->trace(rank);
+        const auto all = gpuInstancesOfName(t, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)");
+        return static_cast<std::size_t>(ordinal) < all.size() ? all[static_cast<std::size_t>(ordinal)]
+                                                              : core::kNoRow;
+    }
+
+    static std::shared_ptr<const core::TraceSet> loadFolder(const QString& folder)
+    {
+        auto loaded = core::loadTraceSet({ folder.toStdString() }, {}, nullptr, nullptr);
+        return loaded ? std::make_shared<const core::TraceSet>(std::move(loaded).value()) : nullptr;
+    }
+
+private slots:
+
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        // Rank 1's clock runs 1000 µs ahead and it reaches each collective a little later; it has a 4th one.
+        QVERIFY(test::writeFile(
+            m_dir.filePath(QStringLiteral("rank0.json")), rankTrace(0, { 1100, 1300, 1500 })));
+        QVERIFY(test::writeFile(
+            m_dir.filePath(QStringLiteral("rank1.json")), rankTrace(1, { 2150, 2380, 2520, 2700 })));
+        auto set = loadFolder(m_dir.path());
+        QVERIFY(set && set->ranks.size() == 2);
+        m_data = TimelineData::build(set);
+        QCOMPARE(m_data->trace(0).rank, 0);
+    }
+
+    void instancesInTimeOrder()
+    {
+        const core::RankTrace& t = m_data->trace(1);
+        QCOMPARE(gpuInstancesOfName(t, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)").size(),
+            std::size_t(4));
+        QCOMPARE(t.slices.start[instance(1, 2)], 2520 * kUs);
+        QVERIFY(gpuInstancesOfName(t, "no such kernel").empty());
+    }
+
+    void anchorShiftsEachRankOntoTheReference()
+    {
+        const auto anchor = collectiveAnchor(*m_data, { 0, instance(0, 1) });
+        QVERIFY(anchor);
+        QCOMPARE(anchor->ordinal, 1);
+        QCOMPARE(anchor->referenceRank, 0);
+        QCOMPARE(anchor->ranksFound, 2);
+        QCOMPARE(anchor->offsets[0], TimeNs(0));
+        QCOMPARE(anchor->offsets[1], (2380 - 1300) * kUs);
+        const Alignment a = Alignment::onCollective(anchor);
+        QCOMPARE(m_data->offset(1, a), (2380 - 1300) * kUs);
+        // The other instances keep their own skew: only the chosen one lines up.
+        QCOMPARE(m_data->trace(1).slices.start[instance(1, 0)] - m_data->offset(1, a), 1070 * kUs);
+    }
+
+    void rankWithoutTheInstanceKeepsRecordedTime()
+    {
+        const auto anchor = collectiveAnchor(*m_data, { 1, instance(1, 3) });
+        QVERIFY(anchor);
+        QCOMPARE(anchor->ordinal, 3);
+        QCOMPARE(anchor->ranksFound, 1);
+        QCOMPARE(anchor->offsets[0], TimeNs(0));
+        QCOMPARE(anchor->offsets[1], TimeNs(0));
+    }
+
+    void onlyGpuWorkAnchors()
+    {
+        const core::RankTrace& t = m_data->trace(0);
+        std::uint32_t cpuOp = core::kNoRow;
+        for (std::uint32_t i = 0; i < t.slices.size(); ++i)
+            if (t.sliceName(i) == "aten::add")
+                cpuOp = i;
+        QVERIFY(cpuOp != core::kNoRow);
+        QVERIFY(!canAlignOn(*m_data, { 0, cpuOp }));
+        QVERIFY(!collectiveAnchor(*m_data, { 0, cpuOp }));
+        QVERIFY(!canAlignOn(*m_data, {}));
+
+        TimelineViewState state;
+        TimelineView view(&state);
+        view.setData(m_data);
+        QVERIFY(!view.alignOn({ 0, cpuOp }));
+        QCOMPARE(state.alignment(), Alignment::AsRecorded);
+    }
+
+    void alignedInstancesStartAtTheSameX()
+    {
+        TimelineViewState state;
+        TimelineView view(&state);
+        view.resize(TimelineGeometry::kLabelWidth + 1000, 400);
+        view.setData(m_data);
+        state.reset(m_data->displayBounds(state.alignment()));
+        const SliceRef ref0 { 0, instance(0, 2) };
+        const SliceRef ref1 { 1, instance(1, 2) };
+        const auto xOf = [&](SliceRef ref) { return view.renderer().sliceX(view.geometryNow(), state, ref); };
+        // As recorded the ranks are 1000 µs apart: both instances are not on screen together at this zoom.
+        state.setVisibleRange({ 1400 * kUs, 1700 * kUs }, TimelineViewState::History::None);
+        QVERIFY(xOf(ref0));
+        QVERIFY(!xOf(ref1));
+
+        QVERIFY(view.alignOn(ref0));
+        QCOMPARE(state.alignment().mode, Alignment::Mode::Collective);
+        QCOMPARE(state.selectedSlice(), ref0);
+        const auto x0 = xOf(ref0);
+        const auto x1 = xOf(ref1);
+        QVERIFY(x0 && x1);
+        QCOMPARE(x1->first, x0->first);
+        // The reference rank did not move.
+        QCOMPARE(x0->first, view.xOfTime(1500 * kUs) - view.geometryNow().trackLeft());
+        // Instances with another ordinal do not line up.
+        QVERIFY(xOf({ 1, instance(1, 1) })->first != xOf({ 0, instance(0, 1) })->first);
+        // The bounds follow the shifted ranks.
+        QCOMPARE(state.bounds(), m_data->displayBounds(state.alignment()));
+    }
+
+    void toolbarKeepsTheChoice()
+    {
+        TimelineViewState* state = new TimelineViewState;
+        TimelineWidget widget(state);
+        state->setParent(&widget);
+        widget.resize(1200, 600);
+        widget.setData(m_data);
+        auto* box = widget.findChild<QComboBox*>(QStringLiteral("timelineAlignment"));
+        QVERIFY(box);
+        QCOMPARE(box->count(), 2);
+        QVERIFY(widget.view()->alignOn({ 0, instance(0, 1) }));
+        QCOMPARE(box->count(), 3);
+        QVERIFY(box->currentText().startsWith(QStringLiteral("On ncclKernel_AllReduce")));
+        QVERIFY(box->currentText().endsWith(QStringLiteral("#2")));
+        const auto anchor = state->alignment().anchor;
+
+        box->setCurrentIndex(0);
+        emit box->activated(0);
+        QCOMPARE(state->alignment(), Alignment::AsRecorded);
+        QCOMPARE(box->count(), 3); // the collective stays offered
+        box->setCurrentIndex(2);
+        emit box->activated(2);
+        QCOMPARE(state->alignment().mode, Alignment::Mode::Collective);
+        QCOMPARE(state->alignment().anchor, anchor);
+
+        // A new trace set drops the anchor: it names slices of the old one.
+        widget.setData(TimelineData::build(m_data->set));
+        QCOMPARE(state->alignment(), Alignment::AsRecorded);
+        QCOMPARE(box->count(), 2);
+    }
+
+    void sharedTwoRankTraceLinesUpItsCollectives()
+    {
+        const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/two_ranks_sampled");
+        if (!QDir(folder).exists())
+            QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/two_ranks_sampled");
+        auto set = loadFolder(folder);
+        QVERIFY(set && set->ranks.size() == 2);
+        auto data = TimelineData::build(set);
+        const core::RankTrace& t0 = data->trace(0);
+        // The third NCCL kernel of rank 0, whatever its exact name.
+        std::uint32_t chosen = core::kNoRow;
+        std::vector<std::uint32_t> own;
+        for (std::uint32_t i = 0; i < t0.slices.size() && chosen == core::kNoRow; ++i) {
+            if (t0.sliceName(i).substr(0, 10) != "ncclKernel" || !canAlignOn(*data, { 0, i }))
+                continue;
+            own = gpuInstancesOfName(t0, t0.sliceName(i));
+            if (own.size() >= 3)
+                chosen = own[2];
+        }
+        QVERIFY(chosen != core::kNoRow);
+        const auto other = gpuInstancesOfName(data->trace(1), t0.sliceName(chosen));
+        QVERIFY(other.size() >= 3);
+
+        TimelineViewState state;
+        TimelineView view(&state);
+        view.resize(1400, 600);
+        view.setData(data);
+        state.reset(data->displayBounds(state.alignment()));
+        QVERIFY(view.alignOn({ 0, chosen }));
+        const TimeNs start0 = t0.slices.start[chosen] - data->offset(0, state.alignment());
+        const TimeNs start1 = data->trace(1).slices.start[other[2]] - data->offset(1, state.alignment());
+        QCOMPARE(start1, start0);
+        state.setVisibleRange({ start0 - 1000 * kUs, start0 + 1000 * kUs }, TimelineViewState::History::None);
+        const auto x0 = view.renderer().sliceX(view.geometryNow(), state, { 0, chosen });
+        const auto x1 = view.renderer().sliceX(view.geometryNow(), state, { 1, other[2] });
+        QVERIFY(x0 && x1);
+        QCOMPARE(x1->first, x0->first);
+    }
+};
+
+QTEST_MAIN(TimelineCollectiveTest)
+#include "tst_timeline_collective.moc"
