@@ -20,7 +20,11 @@ namespace ks::widgets {
 // Times are the rank's raw timestamps.
 struct CounterTrack
 {
-    enum class Placement : std::uint8_t { Gpu, Host }; // after the GPU streams, or after the CPU threads
+    enum class Placement : std::uint8_t
+    {
+        Gpu,
+        Host
+    }; // after the GPU streams, or after the CPU threads
 
     struct MinMax
     {
@@ -28,8 +32,8 @@ struct CounterTrack
         double max = -std::numeric_limits<double>::infinity();
     };
 
-    QString name;  // "GPU 0 memory allocated", "Queue length · stream 7", "Memcpy HtoD bandwidth"
-    QString unit;  // "B", "GB/s", ""
+    QString name; // "GPU 0 memory allocated", "Queue length · stream 7", "Memcpy HtoD bandwidth"
+    QString unit; // "B", "GB/s", ""
     Placement placement = Placement::Gpu;
     std::int64_t stream = -1; // queue length: the stream it belongs to (drawn right under it)
     std::vector<TimeNs> ts;
@@ -40,7 +44,9 @@ struct CounterTrack
 
     // Sorts by time if needed, computes the scale and the min/max pyramid.
     void finish();
+
     std::size_t size() const { return ts.size(); }
+
     // Index of the last point at or before t, or -1 when t precedes every point.
     std::ptrdiff_t pointAtOrBefore(TimeNs t) const;
     MinMax rangeMinMax(std::uint32_t a, std::uint32_t b) const;
@@ -53,9 +59,10 @@ using CounterTracks = std::vector<CounterTrack>;
 // [memory] allocator instants, and every C counter series.
 CounterTracks buildTraceCounters(const core::RankTrace& rank);
 
-// Counters from the core's analyses (A5) in default mode, one rank at a time to
-// bound memory: queue length per stream and memory bandwidth per copy kind.
-// `rankIndex` is the position in set.ranks. Slow on big ranks: call off the GUI thread.
+// Counters of the core's analyses (A5, default mode) computed straight from the
+// rank (core/analysis/counter_series.h): queue length per stream and memory
+// bandwidth per copy kind. `rankIndex` is the position in set.ranks. One pass
+// over the rank's slices and a sort of its launches: call off the GUI thread.
 CounterTracks buildAnalysisCounters(const core::TraceSet& set, int rankIndex);
 
 } // namespace ks::widgets

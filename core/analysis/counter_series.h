@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/model/rank_trace.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+// T7: the timeline's analysis counters of one rank, read straight from its
+// RankTrace: the same series as queueLengthTimeSeries and memoryBwTimeSeries
+// in default mode (hta-semantics.md: +1 at a launch / -1 when its GPU work
+// starts; +bandwidth at a copy's start / -bandwidth at its end; equal times
+// put decrements first), without building the analysis frame. Building the
+// frame costs seconds on ranks of millions of slices; these passes touch
+// only launches and GPU work.
+
+// One step series: the value from ts[i] until ts[i + 1].
+struct StepSeries
+{
+    std::string name; // queue length: the stream as text; bandwidth: "Memcpy HtoD", "Memset", ...
+    std::int64_t stream = -1; // queue length: the stream
+    std::vector<TimeNs> ts; // absolute ns (the rank's raw time), ascending
+    std::vector<double> value;
+};
+
+// Queue length per stream, streams ascending.
+std::vector<StepSeries> queueLengthSeries(const RankTrace& trace);
+
+// Memory bandwidth (GB/s) per copy kind, kinds in name order.
+std::vector<StepSeries> memoryBandwidthSeries(const RankTrace& trace);
+
+} // namespace ks::core

@@ -1,0 +1,139 @@
+// T7: the timeline's analysis counters (queue length per stream, memory
+// bandwidth per copy kind) are computed straight from the rank; they must be
+// the very series of the core's analyses in default mode.
+#include "core/analysis/analysis_options.h"
+#include "core/analysis/hta_frame.h"
+#include "core/analysis/memory_bandwidth.h"
+#include "core/analysis/queue_length.h"
+#include "core/io/trace_set_loader.h"
+#include "trace_fixtures.h"
+#include "widgets/common/format.h"
+#include "widgets/timeline/counter_track.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <map>
+
+using namespace ks;
+using namespace ks::widgets;
+
+namespace {
+
+std::shared_ptr<const core::TraceSet> loadPath(const QString& path)
+{
+    auto loaded = core::loadTraceSet({ path.toStdString() }, {}, nullptr, nullptr);
+    return loaded ? std::make_shared<const core::TraceSet>(std::move(loaded).value()) : nullptr;
+}
+
+// The series of an analysis table, one per key, as the timeline draws them:
+// absolute ns and the value at each point.
+using Series = std::map<QString, std::pair<std::vector<TimeNs>, std::vector<double>>>;
+
+Series fromTable(const core::AnalysisOutput& out, TimeNs minTs, const char* keyColumn,
+    const char* valueColumn, const QString& prefix, const QString& suffix)
+{
+    Series series;
+    if (!out.ok || out.result.kind != core::HtaResult::Kind::Dict || out.result.entries.empty())
+        return series;
+    const core::Table& t = out.result.entries.front().second.frame;
+    const std::size_t ts = t.columnIndex("ts");
+    const std::size_t key = t.columnIndex(keyColumn);
+    const std::size_t value = t.columnIndex(valueColumn);
+    for (const auto& row : t.rows) {
+        TimeNs ns = 0;
+        if (const auto* i = std::get_if<std::int64_t>(&row[ts]))
+            ns = minTs + *i * 1000;
+        else
+            ns = minTs + static_cast<TimeNs>(std::llround(std::get<double>(row[ts]) * 1000.0));
+        auto& s = series[prefix + toQString(core::cellAsText(row[key])) + suffix];
+        s.first.push_back(ns);
+        const double v = *core::cellAsDouble(row[value]);
+        s.second.push_back(std::abs(v) < 1e-9 ? 0.0 : v);
+    }
+    return series;
+}
+
+void compareWithAnalyses(const core::TraceSet& set)
+{
+    core::AnalysisOptions options;
+    options.mode = core::AnalysisMode::Default;
+    for (int r = 0; r < static_cast<int>(set.ranks.size()); ++r) {
+        core::TraceSet one;
+        one.ranks = { set.ranks[static_cast<std::size_t>(r)] };
+        auto frames = core::buildFrames(one, options);
+        QVERIFY(frames);
+        const TimeNs minTs = frames.value().minTs;
+        Series expected = fromTable(core::queueLengthTimeSeries(frames.value(), options), minTs, "stream",
+            "queue_length", QStringLiteral("Queue length · stream "), QString());
+        const Series bw = fromTable(core::memoryBwTimeSeries(frames.value(), options), minTs, "name",
+            "memory_bw_gbps", QString(), QStringLiteral(" bandwidth"));
+        expected.insert(bw.begin(), bw.end());
+
+        const CounterTracks tracks = buildAnalysisCounters(set, r);
+        QCOMPARE(tracks.size(), expected.size());
+        for (const CounterTrack& track : tracks) {
+            QVERIFY2(expected.count(track.name), qPrintable(track.name));
+            const auto& [ts, values] = expected.at(track.name);
+            QCOMPARE(track.ts, ts);
+            QCOMPARE(track.value.size(), values.size());
+            for (std::size_t i = 0; i < values.size(); ++i)
+                QVERIFY2(std::abs(track.value[i] - values[i]) <= 1e-9 * std::max(1.0, std::abs(values[i])),
+                    qPrintable(QStringLiteral("%1 point %2: %3 vs %4")
+                                   .arg(track.name)
+                                   .arg(i)
+                                   .arg(track.value[i])
+                                   .arg(values[i])));
+        }
+    }
+}
+
+} // namespace
+
+class TimelineCountersTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    void tinyTraceQueue()
+    {
+        QTemporaryDir dir;
+        QVERIFY(test::writeFile(dir.filePath(QStringLiteral("rank0.json")), test::tinyTrace(0, 1)));
+        auto set = loadPath(dir.path());
+        QVERIFY(set);
+        const CounterTracks tracks = buildAnalysisCounters(*set, 0);
+        QCOMPARE(tracks.size(), std::size_t(1));
+        QCOMPARE(tracks[0].name, QStringLiteral("Queue length · stream 7"));
+        QCOMPARE(tracks[0].stream, std::int64_t(7));
+        // +1 at the launch (1005 µs), back to 0 when the kernel starts (1012 µs).
+        QCOMPARE(tracks[0].ts, (std::vector<TimeNs> { 1'005'000, 1'012'000 }));
+        QCOMPARE(tracks[0].value, (std::vector<double> { 1.0, 0.0 }));
+        QVERIFY(buildAnalysisCounters(*set, 5).empty());
+        compareWithAnalyses(*set);
+    }
+
+    void sharedTracesMatchTheAnalyses_data()
+    {
+        QTest::addColumn<QString>("folder");
+        for (const char* name :
+            { "two_ranks_sampled", "cuda_event_sync_multi_stream", "amd_rocm", "nccl_ns_resolution" })
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void sharedTracesMatchTheAnalyses()
+    {
+        QFETCH(QString, folder);
+        const QString path = QStringLiteral(KS_SHARED_DIR "/traces/") + folder;
+        if (!QDir(path).exists())
+            QSKIP("The shared traces are absent");
+        auto set = loadPath(path);
+        QVERIFY(set);
+        compareWithAnalyses(*set);
+    }
+};
+
+QTEST_MAIN(TimelineCountersTest)
+#include "tst_timeline_counters.moc"
