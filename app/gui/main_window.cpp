@@ -103,6 +103,13 @@ void MainWindow::setupActions()
     m_openFolderAction = makeAction(
         this, QStyle::SP_DirOpenIcon, tr("Open &Folder…"), tr("Open a folder with one trace file per rank"));
     m_openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_newWindowAction = new QAction(tr("&New Window"), this);
+    m_newWindowAction->setShortcut(QKeySequence::New);
+    m_newWindowAction->setStatusTip(tr("Open another window, to look at a second trace beside this one"));
+    m_openInNewWindowAction = new QAction(tr("Open File in New &Window…"), this);
+    m_openInNewWindowAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
+    m_openInNewWindowAction->setStatusTip(
+        tr("Open trace files in a window of their own (or drop them with Ctrl held)"));
     m_reloadAction =
         makeAction(this, QStyle::SP_BrowserReload, tr("&Reload"), tr("Load the open trace again from disk"));
     m_reloadAction->setShortcut(QKeySequence::Refresh);
@@ -138,6 +145,9 @@ void MainWindow::setupMenus()
     file->addAction(m_openFolderAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addSeparator();
+    file->addAction(m_newWindowAction);
+    file->addAction(m_openInNewWindowAction);
     file->addSeparator();
     file->addAction(m_reloadAction);
     file->addAction(m_closeAction);
@@ -206,6 +216,16 @@ void MainWindow::setupConnections()
 {
     connect(m_openFileAction, &QAction::triggered, this, &MainWindow::openFileDialog);
     connect(m_openFolderAction, &QAction::triggered, this, &MainWindow::openFolderDialog);
+    connect(m_newWindowAction, &QAction::triggered, this, [this] { openInNewWindow({}); });
+    connect(m_openInNewWindowAction, &QAction::triggered, this, [this] {
+        const QStringList files =
+            QFileDialog::getOpenFileNames(this, tr("Open Trace Files in New Window"), startDirectory(),
+                tr("Kineto traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+        if (files.isEmpty())
+            return;
+        rememberDirectory(files.front());
+        openInNewWindow(files);
+    });
     connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reload);
     connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeTrace);
     connect(m_cancelAction, &QAction::triggered, m_loader, &LoadController::cancel);
@@ -295,7 +315,23 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
-    openPaths(paths);
+    // Ctrl+drop onto a window showing a trace keeps it: the drop opens beside it.
+    if ((event->modifiers() & Qt::ControlModifier) && m_set)
+        openInNewWindow(paths);
+    else
+        openPaths(paths);
+}
+
+MainWindow* MainWindow::openInNewWindow(const QStringList& paths)
+{
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    // Cascaded, so the new window does not hide exactly behind or over this one.
+    window->resize(size());
+    window->move(pos() + QPoint(32, 32));
+    window->show();
+    window->openPaths(paths);
+    return window;
 }
 
 QString MainWindow::startDirectory() const

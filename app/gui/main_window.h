@@ -48,6 +48,9 @@ public:
     // Opens files and folders together as one trace set (a folder = one file per rank).
     void openPaths(const QStringList& paths);
     void closeTrace();
+    // A second window (owned by itself, deleted when closed) opening `paths`
+    // when given: two traces side by side.
+    MainWindow* openInNewWindow(const QStringList& paths);
 
     TraceSetPtr traceSet() const { return m_set; }
 
@@ -121,8 +124,8 @@ private:
     void setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before);
     void setupTimelineMenu();
     void connectTimeline();
-    QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area,
-        const QKeySequence& key);
+    QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& name,
+        Qt::DockWidgetArea area, const QKeySequence& key);
     void exportViewDialog(bool svg);
     void showDiagnosticExample(const QModelIndex& index);
     void showShortcuts();
@@ -172,6 +175,8 @@ private:
 
     QAction* m_openFileAction = nullptr;
     QAction* m_openFolderAction = nullptr;
+    QAction* m_newWindowAction = nullptr;
+    QAction* m_openInNewWindowAction = nullptr;
     QAction* m_reloadAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_cancelAction = nullptr;

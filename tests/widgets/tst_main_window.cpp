@@ -12,11 +12,13 @@
 #include "widgets/common/trace_set_summary_view.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
 #include <QDropEvent>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPointer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -144,6 +146,46 @@ private slots:
         QCOMPARE(window.summaryView()->rankModel()->rankRowCount(), 3);
         QCOMPARE(window.currentPaths(), QStringList { folder });
         QCOMPARE(window.windowTitle(), QStringLiteral("dropped — Kinetoscope"));
+    }
+
+    void secondTraceOpensInANewWindow()
+    {
+        const QString first = writeRankFolder(QStringLiteral("first"), 2);
+        const QString second = writeRankFolder(QStringLiteral("second"), 1);
+        MainWindow window;
+        window.show();
+        window.openPaths({ first });
+        QVERIFY(waitForLoad(window));
+        QCOMPARE(window.windowTitle(), QStringLiteral("first — Kinetoscope"));
+
+        // Ctrl+drop keeps this trace and opens the dropped one beside it.
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(second) });
+        const QPointF pos(window.width() / 2.0, window.height() / 2.0);
+        QDragEnterEvent enter(pos.toPoint(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ControlModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QDropEvent drop(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::ControlModifier);
+        QCoreApplication::sendEvent(&window, &drop);
+        QVERIFY(drop.isAccepted());
+        QVERIFY(!window.isLoading());
+        QCOMPARE(window.currentPaths(), QStringList { first });
+        MainWindow* other = nullptr;
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* m = qobject_cast<MainWindow*>(w); m && m != &window)
+                other = m;
+        QVERIFY(other);
+        QVERIFY(other->testAttribute(Qt::WA_DeleteOnClose));
+        QVERIFY(waitForLoad(*other));
+        QCOMPARE(other->windowTitle(), QStringLiteral("second — Kinetoscope"));
+        QCOMPARE(window.windowTitle(), QStringLiteral("first — Kinetoscope"));
+
+        // File → New Window: an empty window; closing it deletes it.
+        QPointer<MainWindow> empty = window.openInNewWindow({});
+        QVERIFY(empty && !empty->traceSet());
+        QCOMPARE(empty->windowTitle(), QStringLiteral("Kinetoscope"));
+        other->close();
+        empty->close();
+        QTRY_VERIFY(!empty);
     }
 
     void ignoresDropsWithoutLocalFiles()
