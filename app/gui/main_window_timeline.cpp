@@ -353,6 +353,16 @@ void MainWindow::applyViewCommands(const QString& commands)
                 m_timelineState->setPinned({ launch.rank, widgets::RowKind::Slices,
                                                timelineData->trace(launch.rank).trackOf(launch.slice).value },
                     true);
+        } else if (key == QStringLiteral("around")) {
+            // The selected slice's start in the middle of a window of `value` ms.
+            const widgets::SliceRef ref = m_timelineState->selectedSlice();
+            if (ref.valid()) {
+                const core::TimeNs mid = timelineData->trace(ref.rank).slices.start[ref.slice]
+                    - timelineData->offset(ref.rank, m_timelineState->alignment());
+                const auto half = static_cast<core::TimeNs>(value.toDouble() * 5e5);
+                m_timelineState->setVisibleRange(
+                    { mid - half, mid + half }, TimelineViewState::History::Record);
+            }
         } else if (key == QStringLiteral("search")) {
             m_timeline->searchField()->setText(value);
             m_timeline->searchNow(true);
