@@ -108,6 +108,14 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     m_view->horizontalHeader()->setSectionResizeMode(SearchResultsModel::NameColumn, QHeaderView::Stretch);
+    // Widths from typical values, not ResizeToContents: that would measure every one of a million matches.
+    const QFontMetrics fm = fontMetrics();
+    m_view->setColumnWidth(
+        SearchResultsModel::StartColumn, fm.horizontalAdvance(QStringLiteral("+00000.000000 ms")) + 16);
+    m_view->setColumnWidth(SearchResultsModel::TrackColumn,
+        fm.horizontalAdvance(QStringLiteral("thread 0000000 (pt_main_thread)")) + 12);
+    m_view->setColumnWidth(
+        SearchResultsModel::DurationColumn, fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16);
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_summary->setContentsMargins(6, 3, 6, 3);
