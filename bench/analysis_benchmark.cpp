@@ -46,12 +46,15 @@ int main(int argc, char** argv)
 {
     ks::app::tuneAllocatorForLargeTraces(argv);
     bool compat = false;
+    unsigned threads = 0; // 0 = all cores; 1 gives each phase's CPU time on a busy machine
     std::vector<std::string> paths;
     std::map<std::string, double> htaSeconds; // HTA's recorded time per call on the same input
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--hta-compat") {
             compat = true;
+        } else if (a == "--threads" && i + 1 < argc) {
+            threads = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
         } else if (a == "--hta-timings" && i + 1 < argc) {
             simdjson::dom::parser parser;
             simdjson::dom::object timings;
@@ -75,14 +78,14 @@ int main(int argc, char** argv)
         return buf;
     };
     if (paths.empty()) {
-        std::fprintf(stderr, "usage: kinetoscope-bench-analyses PATH... [--hta-compat]\n");
+        std::fprintf(stderr, "usage: kinetoscope-bench-analyses PATH... [--hta-compat] [--threads N]\n");
         return 2;
     }
     const double gzipSeconds = ks::bench::runCommand(gzipCommand(paths)).seconds;
     const auto t0 = std::chrono::steady_clock::now();
     auto set = ks::core::loadTraceSet(
-        paths, {}, nullptr, nullptr, [](std::size_t n, const std::function<void(std::size_t)>& body) {
-            ks::app::parallelForOnThreads(n, body);
+        paths, {}, nullptr, nullptr, [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
+            ks::app::parallelForOnThreads(n, body, threads);
         });
     if (!set) {
         std::fprintf(stderr, "%s\n", set.error().describe().c_str());
@@ -92,8 +95,9 @@ int main(int argc, char** argv)
     ks::core::AnalysisOptions options;
     options.mode = compat ? ks::core::AnalysisMode::HtaCompat : ks::core::AnalysisMode::Default;
     const auto t1 = std::chrono::steady_clock::now();
-    const ks::core::ParallelFor onAllCores = [](std::size_t n, const std::function<void(std::size_t)>& body) {
-        ks::app::parallelForOnThreads(n, body);
+    const ks::core::ParallelFor onAllCores = [threads](std::size_t n,
+                                                 const std::function<void(std::size_t)>& body) {
+        ks::app::parallelForOnThreads(n, body, threads);
     };
     auto frames = ks::core::buildFrames(set.value(), options, onAllCores);
     if (!frames) {

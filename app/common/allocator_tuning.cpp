@@ -1,9 +1,11 @@
 #include "app/common/allocator_tuning.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -33,6 +35,12 @@ namespace {
             return;
         std::string tunables = current && *current ? std::string(current) + ":" : std::string();
         tunables += std::string(kHugePagesTunable) + "=1";
+        // One arena per core (plus the main one): glibc's default of eight per
+        // core spreads each thread's frees over many heaps, which are unmapped
+        // when they empty and zeroed again by the kernel on their next use.
+        if (!(current && std::strstr(current, "glibc.malloc.arena_max")))
+            tunables += ":glibc.malloc.arena_max="
+                + std::to_string(std::max(1u, std::thread::hardware_concurrency()) + 1);
         if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0)
             return;
         execv("/proc/self/exe", argv); // returns only when it failed: carry on as we are

@@ -11,6 +11,8 @@ namespace ks::app {
 //    the process re-executes itself once with it added to GLIBC_TUNABLES
 //    (measured on 8 x 150 MB: 30 % less CPU time for open + analyses). Nothing
 //    happens when THP is off in the kernel or the user already chose a value.
+//    A few malloc arenas (one per core) instead of glibc's eight per core,
+//    for the same reason: freed memory gets reused instead of refaulted.
 //  - freed memory stays in the process instead of going back to the kernel.
 void tuneAllocatorForLargeTraces(char** argv);
 

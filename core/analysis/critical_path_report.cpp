@@ -2,10 +2,9 @@
 // breakdown by bound type, and the JSON object of ../shared/reference.
 
 #include "core/analysis/counters_support.h"
-
-#include "core/common/json_text.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/kernel_type.h"
+#include "core/common/json_text.h"
 #include "core/report/hta_json_writer.h"
 
 #include <algorithm>
@@ -16,399 +15,410 @@ namespace ks::core {
 
 namespace {
 
-bool compatOf(const CriticalPathGraph& g)
-{
-    return g.mode == AnalysisMode::HtaCompat;
-}
-
-// A weight in µs: integral in HTA-compatible mode when whole (HTA's int64 columns).
-Cell weightCell(const CriticalPathGraph& g, std::int64_t ns)
-{
-    if (compatOf(g) && ns % 1000 == 0)
-        return ns / 1000;
-    return static_cast<double>(ns) / 1000.0;
-}
-
-double microseconds(std::int64_t ns)
-{
-    return static_cast<double>(ns) / 1000.0;
-}
-
-const FrameRow& rowOfNode(const CriticalPathGraph& g, std::uint32_t node)
-{
-    return g.frame->rows[g.nodes[node].row];
-}
-
-std::string_view nodeName(const CriticalPathGraph& g, std::uint32_t node)
-{
-    return g.frame->name(rowOfNode(g, node));
-}
-
-// HTA's bound_by: delays by kind, dependencies nowhere, spans by where the event ran.
-std::string boundBy(const CriticalPathGraph& g, const CpEdge& e)
-{
-    switch (e.type) {
-    case CpEdgeType::KernelKernelDelay:
-        return "gpu_kernel_kernel_overhead";
-    case CpEdgeType::KernelLaunchDelay:
-        return "gpu_kernel_launch_overhead";
-    case CpEdgeType::Dependency:
-    case CpEdgeType::SyncDependency:
-        return "";
-    case CpEdgeType::Operator:
-        break;
+    bool compatOf(const CriticalPathGraph& g)
+    {
+        return g.mode == AnalysisMode::HtaCompat;
     }
-    const FrameRow* row = e.attributedEvent >= 0 ? g.frame->rowOfEvent(e.attributedEvent) : nullptr;
-    if (!row)
-        return "";
-    const std::string_view name = g.frame->name(*row);
-    if (compatOf(g)) {
-        if (row->stream < 0)
-            return "cpu_bound";
-        // HTA tests the shortened name against its communication pattern (§2 rule 1).
-        return classifyKernelHta(shortenNameHta(name)) == KernelType::Communication ? "gpu_communication_bound"
-                                                                                   : "gpu_compute_bound";
+
+    // A weight in µs: integral in HTA-compatible mode when whole (HTA's int64 columns).
+    Cell weightCell(const CriticalPathGraph& g, std::int64_t ns)
+    {
+        if (compatOf(g) && ns % 1000 == 0)
+            return ns / 1000;
+        return static_cast<double>(ns) / 1000.0;
     }
-    if (!row->device)
-        return "cpu_bound";
-    return classifyKernelDefault(g.frame->category(*row), name) == KernelType::Communication ? "gpu_communication_bound"
-                                                                                             : "gpu_compute_bound";
-}
 
-// Σ object weights per bound type (ns), in groupby order (sorted by name).
-std::map<std::string, std::int64_t> durationByBoundType(const CriticalPathGraph& g)
-{
-    std::map<std::string, std::int64_t> sums;
-    for (const std::uint32_t id : g.pathEdges)
-        sums[boundBy(g, g.edges[id])] += g.edges[id].weight;
-    return sums;
-}
-
-std::int64_t totalDuration(const CriticalPathGraph& g)
-{
-    std::int64_t total = 0;
-    for (const std::uint32_t id : g.pathEdges)
-        total += g.edges[id].weight;
-    return total;
-}
-
-double percentOf(std::int64_t part, std::int64_t total)
-{
-    return microseconds(part) / microseconds(total) * 100.0;
-}
-
-Table summaryTable(const CriticalPathGraph& g)
-{
-    Table t;
-    t.name = "summary";
-    t.columns = { { "rank", "" }, { "success", "" }, { "clipped_trace_rows", "" }, { "n_nodes", "" },
-        { "n_edges", "" }, { "critical_path_n_nodes", "" }, { "critical_path_total_weight", "us" },
-        { "critical_path_first_ts", "us" }, { "critical_path_last_ts", "us" }, { "problems", "" } };
-    std::string problems;
-    for (const std::string& p : g.problems) {
-        if (!problems.empty())
-            problems += "; ";
-        problems += p;
+    double microseconds(std::int64_t ns)
+    {
+        return static_cast<double>(ns) / 1000.0;
     }
-    const bool path = !g.pathNodes.empty();
-    t.addRow({ g.rank, std::int64_t { g.success ? 1 : 0 }, static_cast<std::int64_t>(g.clippedRows),
-        static_cast<std::int64_t>(g.nodes.size()), static_cast<std::int64_t>(g.edges.size()),
-        static_cast<std::int64_t>(g.pathNodes.size()), path ? weightCell(g, g.pathWeight) : Cell {},
-        path ? Cell(microseconds(g.nodes[g.pathNodes.front()].ts)) : Cell {},
-        path ? Cell(microseconds(g.nodes[g.pathNodes.back()].ts)) : Cell {}, problems });
-    return t;
-}
 
-// Edge types in order of first appearance in the graph, with count and Σ weight.
-std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> edgeTypeStats(const CriticalPathGraph& g)
-{
-    std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> stats;
-    for (const std::uint32_t id : g.edgesInGraphOrder()) {
-        const CpEdge& e = g.edges[id];
-        auto it = std::find_if(stats.begin(), stats.end(), [&e](const auto& s) { return s.first == e.type; });
-        if (it == stats.end())
-            it = stats.insert(stats.end(), { e.type, { 0, 0 } });
-        it->second.first += 1;
-        it->second.second += e.weight;
+    const FrameRow& rowOfNode(const CriticalPathGraph& g, std::uint32_t node)
+    {
+        return g.frame->rows[g.nodes[node].row];
     }
-    return stats;
-}
 
-Table edgeTypesTable(const CriticalPathGraph& g)
-{
-    Table t;
-    t.name = "edge_types";
-    t.columns = { { "type", "" }, { "count", "" }, { "weight_sum", "us" } };
-    for (const auto& [type, stat] : edgeTypeStats(g))
-        t.addRow({ std::string(cpEdgeTypeName(type)), stat.first, weightCell(g, stat.second) });
-    return t;
-}
-
-Table boundTypeTable(const CriticalPathGraph& g)
-{
-    Table t;
-    t.name = "summary_pct_by_bound_type";
-    t.columns = { { "bound_by", "" }, { "duration", "%" }, { "duration_us", "us" } };
-    t.indexColumns = { "bound_by" };
-    const std::int64_t total = totalDuration(g);
-    for (const auto& [bound, ns] : durationByBoundType(g))
-        t.addRow({ bound, percentOf(ns, total), microseconds(ns) });
-    return t;
-}
-
-Table pathEdgesTable(const CriticalPathGraph& g)
-{
-    Table t;
-    t.name = "critical_path_edges";
-    t.columns = { { "src_event", "" }, { "src_is_start", "" }, { "src_ts", "us" }, { "src_name", "" },
-        { "dst_event", "" }, { "dst_is_start", "" }, { "dst_ts", "us" }, { "dst_name", "" }, { "type", "" },
-        { "weight", "us" }, { "edge_object_weight", "us" }, { "attributed_event", "" } };
-    for (const std::uint32_t id : g.pathEdges) {
-        const CpEdge& e = g.edges[id];
-        const CpNode& s = g.nodes[e.src];
-        const CpNode& d = g.nodes[e.dst];
-        t.addRow({ s.eventIndex, std::int64_t { s.isStart }, microseconds(s.ts), std::string(nodeName(g, e.src)), d.eventIndex,
-            std::int64_t { d.isStart }, microseconds(d.ts), std::string(nodeName(g, e.dst)), std::string(cpEdgeTypeName(e.type)),
-            weightCell(g, e.graphWeight), weightCell(g, e.weight),
-            e.attributedEvent >= 0 ? Cell(e.attributedEvent) : Cell {} });
+    std::string_view nodeName(const CriticalPathGraph& g, std::uint32_t node)
+    {
+        return g.frame->name(rowOfNode(g, node));
     }
-    return t;
-}
 
-Table syncEdgesTable(const CriticalPathGraph& g)
-{
-    Table t;
-    t.name = "sync_dependency_edges";
-    t.columns = { { "src_event", "" }, { "src_is_start", "" }, { "src_ts", "us" }, { "src_name", "" },
-        { "src_stream", "" }, { "dst_event", "" }, { "dst_is_start", "" }, { "dst_ts", "us" }, { "dst_name", "" },
-        { "dst_stream", "" }, { "on_critical_path", "" }, { "inferred", "" } };
-    for (const std::uint32_t id : g.syncEdges()) {
-        const CpEdge& e = g.edges[id];
-        const CpNode& s = g.nodes[e.src];
-        const CpNode& d = g.nodes[e.dst];
-        t.addRow({ s.eventIndex, std::int64_t { s.isStart }, microseconds(s.ts), std::string(nodeName(g, e.src)),
-            rowOfNode(g, e.src).stream, d.eventIndex, std::int64_t { d.isStart }, microseconds(d.ts),
-            std::string(nodeName(g, e.dst)), rowOfNode(g, e.dst).stream, std::int64_t { g.onPath(id) },
-            std::int64_t { e.inferred } });
-    }
-    return t;
-}
-
-// HTA's get_critical_path_breakdown: one row per path edge, with the attributed event.
-Table breakdownTable(const CriticalPathGraph& g)
-{
-    Table t;
-    t.name = "breakdown";
-    t.columns = { { "event_idx", "" }, { "duration", "us" }, { "type", "" }, { "s_name", "" }, { "cat", "" },
-        { "pid", "" }, { "tid", "" }, { "stream", "" }, { "index", "" }, { "bound_by", "" } };
-    const RankTrace& trace = *g.frame->trace;
-    // pandas' left merge: the id columns stay integers unless some edge has no event.
-    const bool allAttributed = std::all_of(g.pathEdges.begin(), g.pathEdges.end(),
-        [&g](std::uint32_t id) { return g.edges[id].attributedEvent >= 0; });
-    auto idCell = [allAttributed](std::int64_t v) { return allAttributed ? Cell(v) : Cell(static_cast<double>(v)); };
-    t.rows.reserve(g.pathEdges.size());
-    for (const std::uint32_t id : g.pathEdges) {
-        const CpEdge& e = g.edges[id];
+    // HTA's bound_by: delays by kind, dependencies nowhere, spans by where the event ran.
+    std::string boundBy(const CriticalPathGraph& g, const CpEdge& e)
+    {
+        switch (e.type) {
+        case CpEdgeType::KernelKernelDelay:
+            return "gpu_kernel_kernel_overhead";
+        case CpEdgeType::KernelLaunchDelay:
+            return "gpu_kernel_launch_overhead";
+        case CpEdgeType::Dependency:
+        case CpEdgeType::SyncDependency:
+            return "";
+        case CpEdgeType::Operator:
+            break;
+        }
         const FrameRow* row = e.attributedEvent >= 0 ? g.frame->rowOfEvent(e.attributedEvent) : nullptr;
-        std::vector<Cell>& cells = t.rows.emplace_back();
-        cells.reserve(t.columns.size());
-        cells.emplace_back(e.attributedEvent >= 0 ? idCell(e.attributedEvent) : Cell {});
-        cells.emplace_back(microseconds(e.weight));
-        cells.emplace_back(std::string(cpEdgeTypeName(e.type)));
-        if (row) {
-            const ThreadKey& key = counters::threadKeyOf(*g.frame, *row);
-            cells.emplace_back(shortenNameHta(g.frame->name(*row)));
-            cells.emplace_back(std::string(g.frame->category(*row)));
-            cells.emplace_back(counters::threadKeyCell(trace, key.pid, key.pidIsName));
-            cells.emplace_back(counters::threadKeyCell(trace, key.tid, key.tidIsName));
-            cells.emplace_back(idCell(row->stream));
-            cells.emplace_back(idCell(row->eventIndex));
-        } else {
-            cells.resize(cells.size() + 6);
+        if (!row)
+            return "";
+        const std::string_view name = g.frame->name(*row);
+        if (compatOf(g)) {
+            if (row->stream < 0)
+                return "cpu_bound";
+            // HTA tests the shortened name against its communication pattern (§2 rule 1).
+            return classifyKernelHta(shortenNameHta(name)) == KernelType::Communication
+                ? "gpu_communication_bound"
+                : "gpu_compute_bound";
         }
-        cells.emplace_back(boundBy(g, e));
+        if (!row->device)
+            return "cpu_bound";
+        return classifyKernelDefault(g.frame->category(*row), name) == KernelType::Communication
+            ? "gpu_communication_bound"
+            : "gpu_compute_bound";
     }
-    return t;
-}
 
-// --- JSON in the encoding of ../shared/reference -------------------------------
+    // Σ object weights per bound type (ns), in groupby order (sorted by name).
+    std::map<std::string, std::int64_t> durationByBoundType(const CriticalPathGraph& g)
+    {
+        std::map<std::string, std::int64_t> sums;
+        for (const std::uint32_t id : g.pathEdges)
+            sums[boundBy(g, g.edges[id])] += g.edges[id].weight;
+        return sums;
+    }
 
-void appendCell(std::string& out, const Cell& cell)
-{
-    if (std::holds_alternative<std::monostate>(cell))
-        out += "null";
-    else if (const auto* i = std::get_if<std::int64_t>(&cell))
-        out += std::to_string(*i);
-    else if (const auto* d = std::get_if<double>(&cell))
-        out += pythonFloatText(*d);
-    else
-        appendJsonString(out, std::get<std::string>(cell));
-}
+    std::int64_t totalDuration(const CriticalPathGraph& g)
+    {
+        std::int64_t total = 0;
+        for (const std::uint32_t id : g.pathEdges)
+            total += g.edges[id].weight;
+        return total;
+    }
 
-void appendKey(std::string& out, std::string_view key)
-{
-    if (out.back() != '{')
-        out += ',';
-    appendJsonString(out, key);
-    out += ':';
-}
+    double percentOf(std::int64_t part, std::int64_t total)
+    {
+        return microseconds(part) / microseconds(total) * 100.0;
+    }
 
-void appendEventInfo(std::string& out, const CriticalPathGraph& g, std::uint32_t node)
-{
-    const FrameRow& row = rowOfNode(g, node);
-    const ThreadKey& key = counters::threadKeyOf(*g.frame, row);
-    out += '{';
-    appendKey(out, "name");
-    appendJsonString(out, g.frame->name(row));
-    appendKey(out, "cat");
-    appendJsonString(out, g.frame->category(row));
-    appendKey(out, "stream");
-    out += std::to_string(row.stream);
-    appendKey(out, "pid");
-    appendCell(out, counters::threadKeyCell(*g.frame->trace, key.pid, key.pidIsName));
-    appendKey(out, "tid");
-    appendCell(out, counters::threadKeyCell(*g.frame->trace, key.tid, key.tidIsName));
-    out += '}';
-}
+    Table summaryTable(const CriticalPathGraph& g)
+    {
+        Table t;
+        t.name = "summary";
+        t.columns = { { "rank", "" }, { "success", "" }, { "clipped_trace_rows", "" }, { "n_nodes", "" },
+            { "n_edges", "" }, { "critical_path_n_nodes", "" }, { "critical_path_total_weight", "us" },
+            { "critical_path_first_ts", "us" }, { "critical_path_last_ts", "us" }, { "problems", "" } };
+        std::string problems;
+        for (const std::string& p : g.problems) {
+            if (!problems.empty())
+                problems += "; ";
+            problems += p;
+        }
+        const bool path = !g.pathNodes.empty();
+        t.addRow({ g.rank, std::int64_t { g.success ? 1 : 0 }, static_cast<std::int64_t>(g.clippedRows),
+            static_cast<std::int64_t>(g.nodes.size()), static_cast<std::int64_t>(g.edges.size()),
+            static_cast<std::int64_t>(g.pathNodes.size()), path ? weightCell(g, g.pathWeight) : Cell {},
+            path ? Cell(microseconds(g.nodes[g.pathNodes.front()].ts)) : Cell {},
+            path ? Cell(microseconds(g.nodes[g.pathNodes.back()].ts)) : Cell {}, problems });
+        return t;
+    }
 
-void appendEdgeEnds(std::string& out, const CriticalPathGraph& g, const CpEdge& e)
-{
-    appendKey(out, "src_event");
-    out += std::to_string(g.nodes[e.src].eventIndex);
-    appendKey(out, "src_is_start");
-    out += g.nodes[e.src].isStart ? "true" : "false";
-    appendKey(out, "src_ts");
-    out += pythonFloatText(microseconds(g.nodes[e.src].ts));
-}
+    // Edge types in order of first appearance in the graph, with count and Σ weight.
+    std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> edgeTypeStats(
+        const CriticalPathGraph& g)
+    {
+        std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> stats;
+        for (const std::uint32_t id : g.edgesInGraphOrder()) {
+            const CpEdge& e = g.edges[id];
+            auto it =
+                std::find_if(stats.begin(), stats.end(), [&e](const auto& s) { return s.first == e.type; });
+            if (it == stats.end())
+                it = stats.insert(stats.end(), { e.type, { 0, 0 } });
+            it->second.first += 1;
+            it->second.second += e.weight;
+        }
+        return stats;
+    }
 
-void appendPathEdges(std::string& out, const CriticalPathGraph& g)
-{
-    out += '[';
-    for (std::size_t i = 0; i < g.pathEdges.size(); ++i) {
-        const CpEdge& e = g.edges[g.pathEdges[i]];
-        out += i ? ",{" : "{";
-        appendEdgeEnds(out, g, e);
-        appendKey(out, "src_name");
-        appendJsonString(out, nodeName(g, e.src));
-        appendKey(out, "dst_event");
-        out += std::to_string(g.nodes[e.dst].eventIndex);
-        appendKey(out, "dst_is_start");
-        out += g.nodes[e.dst].isStart ? "true" : "false";
-        appendKey(out, "dst_ts");
-        out += pythonFloatText(microseconds(g.nodes[e.dst].ts));
-        appendKey(out, "dst_name");
-        appendJsonString(out, nodeName(g, e.dst));
-        appendKey(out, "type");
-        appendJsonString(out, cpEdgeTypeName(e.type));
-        appendKey(out, "weight");
-        appendCell(out, weightCell(g, e.graphWeight));
-        appendKey(out, "edge_object_weight");
-        appendCell(out, weightCell(g, e.weight));
-        appendKey(out, "attributed_event");
-        out += e.attributedEvent >= 0 ? std::to_string(e.attributedEvent) : "null";
+    Table edgeTypesTable(const CriticalPathGraph& g)
+    {
+        Table t;
+        t.name = "edge_types";
+        t.columns = { { "type", "" }, { "count", "" }, { "weight_sum", "us" } };
+        for (const auto& [type, stat] : edgeTypeStats(g))
+            t.addRow({ std::string(cpEdgeTypeName(type)), stat.first, weightCell(g, stat.second) });
+        return t;
+    }
+
+    Table boundTypeTable(const CriticalPathGraph& g)
+    {
+        Table t;
+        t.name = "summary_pct_by_bound_type";
+        t.columns = { { "bound_by", "" }, { "duration", "%" }, { "duration_us", "us" } };
+        t.indexColumns = { "bound_by" };
+        const std::int64_t total = totalDuration(g);
+        for (const auto& [bound, ns] : durationByBoundType(g))
+            t.addRow({ bound, percentOf(ns, total), microseconds(ns) });
+        return t;
+    }
+
+    Table pathEdgesTable(const CriticalPathGraph& g)
+    {
+        Table t;
+        t.name = "critical_path_edges";
+        t.columns = { { "src_event", "" }, { "src_is_start", "" }, { "src_ts", "us" }, { "src_name", "" },
+            { "dst_event", "" }, { "dst_is_start", "" }, { "dst_ts", "us" }, { "dst_name", "" },
+            { "type", "" }, { "weight", "us" }, { "edge_object_weight", "us" }, { "attributed_event", "" } };
+        for (const std::uint32_t id : g.pathEdges) {
+            const CpEdge& e = g.edges[id];
+            const CpNode& s = g.nodes[e.src];
+            const CpNode& d = g.nodes[e.dst];
+            t.addRow({ s.eventIndex, std::int64_t { s.isStart }, microseconds(s.ts),
+                std::string(nodeName(g, e.src)), d.eventIndex, std::int64_t { d.isStart }, microseconds(d.ts),
+                std::string(nodeName(g, e.dst)), std::string(cpEdgeTypeName(e.type)),
+                weightCell(g, e.graphWeight), weightCell(g, e.weight),
+                e.attributedEvent >= 0 ? Cell(e.attributedEvent) : Cell {} });
+        }
+        return t;
+    }
+
+    Table syncEdgesTable(const CriticalPathGraph& g)
+    {
+        Table t;
+        t.name = "sync_dependency_edges";
+        t.columns = { { "src_event", "" }, { "src_is_start", "" }, { "src_ts", "us" }, { "src_name", "" },
+            { "src_stream", "" }, { "dst_event", "" }, { "dst_is_start", "" }, { "dst_ts", "us" },
+            { "dst_name", "" }, { "dst_stream", "" }, { "on_critical_path", "" }, { "inferred", "" } };
+        for (const std::uint32_t id : g.syncEdges()) {
+            const CpEdge& e = g.edges[id];
+            const CpNode& s = g.nodes[e.src];
+            const CpNode& d = g.nodes[e.dst];
+            t.addRow({ s.eventIndex, std::int64_t { s.isStart }, microseconds(s.ts),
+                std::string(nodeName(g, e.src)), rowOfNode(g, e.src).stream, d.eventIndex,
+                std::int64_t { d.isStart }, microseconds(d.ts), std::string(nodeName(g, e.dst)),
+                rowOfNode(g, e.dst).stream, std::int64_t { g.onPath(id) }, std::int64_t { e.inferred } });
+        }
+        return t;
+    }
+
+    // HTA's get_critical_path_breakdown: one row per path edge, with the attributed event.
+    Table breakdownTable(const CriticalPathGraph& g)
+    {
+        Table t;
+        t.name = "breakdown";
+        t.columns = { { "event_idx", "" }, { "duration", "us" }, { "type", "" }, { "s_name", "" },
+            { "cat", "" }, { "pid", "" }, { "tid", "" }, { "stream", "" }, { "index", "" },
+            { "bound_by", "" } };
+        const RankTrace& trace = *g.frame->trace;
+        // pandas' left merge: the id columns stay integers unless some edge has no event.
+        const bool allAttributed = std::all_of(g.pathEdges.begin(), g.pathEdges.end(),
+            [&g](std::uint32_t id) { return g.edges[id].attributedEvent >= 0; });
+        auto idCell = [allAttributed](
+                          std::int64_t v) { return allAttributed ? Cell(v) : Cell(static_cast<double>(v)); };
+        t.rows.reserve(g.pathEdges.size());
+        for (const std::uint32_t id : g.pathEdges) {
+            const CpEdge& e = g.edges[id];
+            const FrameRow* row = e.attributedEvent >= 0 ? g.frame->rowOfEvent(e.attributedEvent) : nullptr;
+            std::vector<Cell> cells;
+            cells.reserve(t.columns.size());
+            cells.emplace_back(e.attributedEvent >= 0 ? idCell(e.attributedEvent) : Cell {});
+            cells.emplace_back(microseconds(e.weight));
+            cells.emplace_back(std::string(cpEdgeTypeName(e.type)));
+            if (row) {
+                const ThreadKey& key = counters::threadKeyOf(*g.frame, *row);
+                cells.emplace_back(shortenNameHta(g.frame->name(*row)));
+                cells.emplace_back(std::string(g.frame->category(*row)));
+                cells.emplace_back(counters::threadKeyCell(trace, key.pid, key.pidIsName));
+                cells.emplace_back(counters::threadKeyCell(trace, key.tid, key.tidIsName));
+                cells.emplace_back(idCell(row->stream));
+                cells.emplace_back(idCell(row->eventIndex));
+            } else {
+                cells.resize(cells.size() + 6);
+            }
+            cells.emplace_back(boundBy(g, e));
+            t.addRow(cells);
+        }
+        return t;
+    }
+
+    // --- JSON in the encoding of ../shared/reference -------------------------------
+
+    void appendCell(std::string& out, const Cell& cell)
+    {
+        if (std::holds_alternative<std::monostate>(cell))
+            out += "null";
+        else if (const auto* i = std::get_if<std::int64_t>(&cell))
+            out += std::to_string(*i);
+        else if (const auto* d = std::get_if<double>(&cell))
+            out += pythonFloatText(*d);
+        else
+            appendJsonString(out, std::get<std::string>(cell));
+    }
+
+    void appendKey(std::string& out, std::string_view key)
+    {
+        if (out.back() != '{')
+            out += ',';
+        appendJsonString(out, key);
+        out += ':';
+    }
+
+    void appendEventInfo(std::string& out, const CriticalPathGraph& g, std::uint32_t node)
+    {
+        const FrameRow& row = rowOfNode(g, node);
+        const ThreadKey& key = counters::threadKeyOf(*g.frame, row);
+        out += '{';
+        appendKey(out, "name");
+        appendJsonString(out, g.frame->name(row));
+        appendKey(out, "cat");
+        appendJsonString(out, g.frame->category(row));
+        appendKey(out, "stream");
+        out += std::to_string(row.stream);
+        appendKey(out, "pid");
+        appendCell(out, counters::threadKeyCell(*g.frame->trace, key.pid, key.pidIsName));
+        appendKey(out, "tid");
+        appendCell(out, counters::threadKeyCell(*g.frame->trace, key.tid, key.tidIsName));
         out += '}';
     }
-    out += ']';
-}
 
-void appendSyncEdges(std::string& out, const CriticalPathGraph& g)
-{
-    out += '[';
-    bool first = true;
-    for (const std::uint32_t id : g.syncEdges()) {
-        const CpEdge& e = g.edges[id];
-        out += first ? "{" : ",{";
-        first = false;
-        appendEdgeEnds(out, g, e);
-        appendKey(out, "dst_event");
-        out += std::to_string(g.nodes[e.dst].eventIndex);
-        appendKey(out, "dst_is_start");
-        out += g.nodes[e.dst].isStart ? "true" : "false";
-        appendKey(out, "dst_ts");
-        out += pythonFloatText(microseconds(g.nodes[e.dst].ts));
-        appendKey(out, "src");
-        appendEventInfo(out, g, e.src);
-        appendKey(out, "dst");
-        appendEventInfo(out, g, e.dst);
-        appendKey(out, "weight");
-        appendCell(out, weightCell(g, e.weight));
-        appendKey(out, "on_critical_path");
-        out += g.onPath(id) ? "true" : "false";
-        if (!compatOf(g)) {
-            appendKey(out, "inferred");
-            out += e.inferred ? "true" : "false";
-        }
-        out += '}';
+    void appendEdgeEnds(std::string& out, const CriticalPathGraph& g, const CpEdge& e)
+    {
+        appendKey(out, "src_event");
+        out += std::to_string(g.nodes[e.src].eventIndex);
+        appendKey(out, "src_is_start");
+        out += g.nodes[e.src].isStart ? "true" : "false";
+        appendKey(out, "src_ts");
+        out += pythonFloatText(microseconds(g.nodes[e.src].ts));
     }
-    out += ']';
-}
 
-void appendAllEdges(std::string& out, const CriticalPathGraph& g)
-{
-    out += R"(["src_event","src_is_start","dst_event","dst_is_start","type","weight_in_graph","weight_in_edge_object"])";
-    out += R"(,"all_edges":[)";
-    bool first = true;
-    for (const std::uint32_t id : g.edgesInGraphOrder()) {
-        const CpEdge& e = g.edges[id];
-        out += first ? "[" : ",[";
-        first = false;
-        out += std::to_string(g.nodes[e.src].eventIndex) + (g.nodes[e.src].isStart ? ",true," : ",false,");
-        out += std::to_string(g.nodes[e.dst].eventIndex) + (g.nodes[e.dst].isStart ? ",true," : ",false,");
-        appendJsonString(out, cpEdgeTypeName(e.type).substr(std::string_view("critical_path_").size()));
-        out += ',';
-        appendCell(out, weightCell(g, e.graphWeight));
-        out += ',';
-        appendCell(out, weightCell(g, e.weight));
+    void appendPathEdges(std::string& out, const CriticalPathGraph& g)
+    {
+        out += '[';
+        for (std::size_t i = 0; i < g.pathEdges.size(); ++i) {
+            const CpEdge& e = g.edges[g.pathEdges[i]];
+            out += i ? ",{" : "{";
+            appendEdgeEnds(out, g, e);
+            appendKey(out, "src_name");
+            appendJsonString(out, nodeName(g, e.src));
+            appendKey(out, "dst_event");
+            out += std::to_string(g.nodes[e.dst].eventIndex);
+            appendKey(out, "dst_is_start");
+            out += g.nodes[e.dst].isStart ? "true" : "false";
+            appendKey(out, "dst_ts");
+            out += pythonFloatText(microseconds(g.nodes[e.dst].ts));
+            appendKey(out, "dst_name");
+            appendJsonString(out, nodeName(g, e.dst));
+            appendKey(out, "type");
+            appendJsonString(out, cpEdgeTypeName(e.type));
+            appendKey(out, "weight");
+            appendCell(out, weightCell(g, e.graphWeight));
+            appendKey(out, "edge_object_weight");
+            appendCell(out, weightCell(g, e.weight));
+            appendKey(out, "attributed_event");
+            out += e.attributedEvent >= 0 ? std::to_string(e.attributedEvent) : "null";
+            out += '}';
+        }
         out += ']';
     }
-    out += ']';
-}
 
-void appendEdgeTypeStats(std::string& out, const CriticalPathGraph& g)
-{
-    const auto stats = edgeTypeStats(g);
-    appendKey(out, "edge_type_counts");
-    out += '{';
-    for (const auto& [type, stat] : stats) {
-        appendKey(out, cpEdgeTypeName(type));
-        out += std::to_string(stat.first);
+    void appendSyncEdges(std::string& out, const CriticalPathGraph& g)
+    {
+        out += '[';
+        bool first = true;
+        for (const std::uint32_t id : g.syncEdges()) {
+            const CpEdge& e = g.edges[id];
+            out += first ? "{" : ",{";
+            first = false;
+            appendEdgeEnds(out, g, e);
+            appendKey(out, "dst_event");
+            out += std::to_string(g.nodes[e.dst].eventIndex);
+            appendKey(out, "dst_is_start");
+            out += g.nodes[e.dst].isStart ? "true" : "false";
+            appendKey(out, "dst_ts");
+            out += pythonFloatText(microseconds(g.nodes[e.dst].ts));
+            appendKey(out, "src");
+            appendEventInfo(out, g, e.src);
+            appendKey(out, "dst");
+            appendEventInfo(out, g, e.dst);
+            appendKey(out, "weight");
+            appendCell(out, weightCell(g, e.weight));
+            appendKey(out, "on_critical_path");
+            out += g.onPath(id) ? "true" : "false";
+            if (!compatOf(g)) {
+                appendKey(out, "inferred");
+                out += e.inferred ? "true" : "false";
+            }
+            out += '}';
+        }
+        out += ']';
     }
-    out += '}';
-    appendKey(out, "edge_type_weight_sum");
-    out += '{';
-    for (const auto& [type, stat] : stats) {
-        appendKey(out, cpEdgeTypeName(type));
-        appendCell(out, weightCell(g, stat.second));
-    }
-    out += '}';
-}
 
-void appendBoundTypes(std::string& out, const CriticalPathGraph& g)
-{
-    const auto sums = durationByBoundType(g);
-    const std::int64_t total = totalDuration(g);
-    appendKey(out, "summary_pct_by_bound_type");
-    out += R"({"type":"series","columns":["bound_by","duration"],"index_columns":["bound_by"],"n_rows":)";
-    out += std::to_string(sums.size()) + R"(,"records":[)";
-    bool first = true;
-    for (const auto& [bound, ns] : sums) {
-        out += first ? "{" : ",{";
-        first = false;
-        appendKey(out, "bound_by");
-        appendJsonString(out, bound);
-        appendKey(out, "duration");
-        out += pythonFloatText(percentOf(ns, total));
+    void appendAllEdges(std::string& out, const CriticalPathGraph& g)
+    {
+        out +=
+            R"(["src_event","src_is_start","dst_event","dst_is_start","type","weight_in_graph","weight_in_edge_object"])";
+        out += R"(,"all_edges":[)";
+        bool first = true;
+        for (const std::uint32_t id : g.edgesInGraphOrder()) {
+            const CpEdge& e = g.edges[id];
+            out += first ? "[" : ",[";
+            first = false;
+            out +=
+                std::to_string(g.nodes[e.src].eventIndex) + (g.nodes[e.src].isStart ? ",true," : ",false,");
+            out +=
+                std::to_string(g.nodes[e.dst].eventIndex) + (g.nodes[e.dst].isStart ? ",true," : ",false,");
+            appendJsonString(out, cpEdgeTypeName(e.type).substr(std::string_view("critical_path_").size()));
+            out += ',';
+            appendCell(out, weightCell(g, e.graphWeight));
+            out += ',';
+            appendCell(out, weightCell(g, e.weight));
+            out += ']';
+        }
+        out += ']';
+    }
+
+    void appendEdgeTypeStats(std::string& out, const CriticalPathGraph& g)
+    {
+        const auto stats = edgeTypeStats(g);
+        appendKey(out, "edge_type_counts");
+        out += '{';
+        for (const auto& [type, stat] : stats) {
+            appendKey(out, cpEdgeTypeName(type));
+            out += std::to_string(stat.first);
+        }
+        out += '}';
+        appendKey(out, "edge_type_weight_sum");
+        out += '{';
+        for (const auto& [type, stat] : stats) {
+            appendKey(out, cpEdgeTypeName(type));
+            appendCell(out, weightCell(g, stat.second));
+        }
         out += '}';
     }
-    out += "]}";
-    appendKey(out, "duration_sum_by_bound_type");
-    out += '{';
-    for (const auto& [bound, ns] : sums) {
-        appendKey(out, bound);
-        out += pythonFloatText(microseconds(ns));
+
+    void appendBoundTypes(std::string& out, const CriticalPathGraph& g)
+    {
+        const auto sums = durationByBoundType(g);
+        const std::int64_t total = totalDuration(g);
+        appendKey(out, "summary_pct_by_bound_type");
+        out += R"({"type":"series","columns":["bound_by","duration"],"index_columns":["bound_by"],"n_rows":)";
+        out += std::to_string(sums.size()) + R"(,"records":[)";
+        bool first = true;
+        for (const auto& [bound, ns] : sums) {
+            out += first ? "{" : ",{";
+            first = false;
+            appendKey(out, "bound_by");
+            appendJsonString(out, bound);
+            appendKey(out, "duration");
+            out += pythonFloatText(percentOf(ns, total));
+            out += '}';
+        }
+        out += "]}";
+        appendKey(out, "duration_sum_by_bound_type");
+        out += '{';
+        for (const auto& [bound, ns] : sums) {
+            appendKey(out, bound);
+            out += pythonFloatText(microseconds(ns));
+        }
+        out += '}';
     }
-    out += '}';
-}
 
 } // namespace
 

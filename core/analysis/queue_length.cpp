@@ -1,7 +1,7 @@
 #include "core/analysis/queue_length.h"
-#include "core/analysis/launch_apis.h"
 
 #include "core/analysis/counters_support.h"
+#include "core/analysis/launch_apis.h"
 #include "core/analysis/pandas_numerics.h"
 
 #include <algorithm>
@@ -12,177 +12,182 @@ namespace ks::core {
 
 namespace {
 
-// The launch names as ids of this rank's string pool: comparing ids per row
-// instead of strings.
-std::vector<NameId> launchNameIds(const RankFrame& frame)
-{
-    std::vector<NameId> ids;
-    for (const std::string_view name : kHtaStreamLaunchNames)
-        if (const NameId id = frame.trace->strings.find(name); id.valid())
-            ids.push_back(id);
-    return ids;
-}
+    // The launch names as ids of this rank's string pool: comparing ids per row
+    // instead of strings.
+    std::vector<NameId> launchNameIds(const RankFrame& frame)
+    {
+        std::vector<NameId> ids;
+        for (const std::string_view name : kHtaStreamLaunchNames)
+            if (const NameId id = frame.trace->strings.find(name); id.valid())
+                ids.push_back(id);
+        return ids;
+    }
 
-bool isLaunch(const RankFrame& frame, const FrameRow& row, const std::vector<NameId>& launchIds)
-{
-    if (row.indexCorrelation <= 0)
-        return false;
-    const NameId name = frame.trace->slices.name[row.slice];
-    return std::find(launchIds.begin(), launchIds.end(), name) != launchIds.end();
-}
+    bool isLaunch(const RankFrame& frame, const FrameRow& row, const std::vector<NameId>& launchIds)
+    {
+        if (row.indexCorrelation <= 0)
+            return false;
+        const NameId name = frame.trace->slices.name[row.slice];
+        return std::find(launchIds.begin(), launchIds.end(), name) != launchIds.end();
+    }
 
-// One change of a stream's queue: +1 when a launch starts, -1 when its GPU work starts.
-struct QueuePoint
-{
-    std::uint32_t row = 0;    // the launch or GPU row (event index, ts)
-    std::uint32_t gpuRow = 0; // the GPU row that gives stream, pid and tid
-    int delta = 0;
-    std::int64_t queueLength = 0;
-};
+    // One change of a stream's queue: +1 when a launch starts, -1 when its GPU work starts.
+    struct QueuePoint
+    {
+        std::uint32_t row = 0; // the launch or GPU row (event index, ts)
+        std::uint32_t gpuRow = 0; // the GPU row that gives stream, pid and tid
+        int delta = 0;
+        std::int64_t queueLength = 0;
+        std::int64_t ts = 0; // copies of the rows' fields the sorts compare:
+        std::int64_t stream = 0; // reading them through the rows misses the cache
+    };
 
-// One rank's series: points by ascending stream, in time order within a stream.
-struct QueueSeries
-{
-    const RankFrame* frame = nullptr;
-    std::vector<QueuePoint> points;
+    // One rank's series: points by ascending stream, in time order within a stream.
+    struct QueueSeries
+    {
+        const RankFrame* frame = nullptr;
+        std::vector<QueuePoint> points;
 
-    std::int64_t streamOf(const QueuePoint& p) const { return frame->rows[p.gpuRow].stream; }
-};
+        std::int64_t streamOf(const QueuePoint& p) const { return p.stream; }
+    };
 
-// Launch points (one per matching GPU row, as pandas' left join repeats the
-// launch) then GPU points, both in row order; HTA concatenates them so.
-Result<std::vector<QueuePoint>> collectPoints(const RankFrame& frame, bool compat)
-{
-    auto isGpu = [compat](const FrameRow& r) { return compat ? r.stream != -1 : r.device; };
-    // GPU rows by correlation, row order kept among equals: a sorted array
-    // joins faster than a map of vectors (one allocation instead of one per kernel).
-    std::vector<std::pair<std::int64_t, std::uint32_t>> gpuByCorrelation;
-    for (std::uint32_t i = 0; i < frame.rows.size(); ++i)
-        if (isGpu(frame.rows[i]))
-            gpuByCorrelation.emplace_back(frame.rows[i].correlation, i);
-    std::stable_sort(gpuByCorrelation.begin(), gpuByCorrelation.end(),
-        [](const auto& a, const auto& b) { return a.first < b.first; });
-    const std::vector<NameId> launchIds = launchNameIds(frame);
-    std::vector<QueuePoint> points;
-    std::vector<std::int64_t> launched;
-    std::size_t launchRows = 0;
-    for (std::uint32_t i = 0; i < frame.rows.size(); ++i) {
-        const FrameRow& row = frame.rows[i];
-        if (!isLaunch(frame, row, launchIds))
-            continue;
-        launched.push_back(row.correlation);
-        auto [first, last] = std::equal_range(gpuByCorrelation.begin(), gpuByCorrelation.end(),
-            std::pair<std::int64_t, std::uint32_t> { row.correlation, 0 },
+    // Launch points (one per matching GPU row, as pandas' left join repeats the
+    // launch) then GPU points, both in row order; HTA concatenates them so.
+    Result<std::vector<QueuePoint>> collectPoints(const RankFrame& frame, bool compat)
+    {
+        auto isGpu = [compat](const FrameRow& r) { return compat ? r.stream != -1 : r.device; };
+        // GPU rows by correlation, row order kept among equals: a sorted array
+        // joins faster than a map of vectors (one allocation instead of one per kernel).
+        std::vector<std::pair<std::int64_t, std::uint32_t>> gpuByCorrelation;
+        for (std::uint32_t i = 0; i < frame.rows.size(); ++i)
+            if (isGpu(frame.rows[i]))
+                gpuByCorrelation.emplace_back(frame.rows[i].correlation, i);
+        std::stable_sort(gpuByCorrelation.begin(), gpuByCorrelation.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-        if (first == last) {
-            ++launchRows; // pandas keeps it with a NaN stream; groupby then drops it
-            continue;
+        const std::vector<NameId> launchIds = launchNameIds(frame);
+        std::vector<QueuePoint> points;
+        std::vector<std::int64_t> launched;
+        std::size_t launchRows = 0;
+        for (std::uint32_t i = 0; i < frame.rows.size(); ++i) {
+            const FrameRow& row = frame.rows[i];
+            if (!isLaunch(frame, row, launchIds))
+                continue;
+            launched.push_back(row.correlation);
+            auto [first, last] = std::equal_range(gpuByCorrelation.begin(), gpuByCorrelation.end(),
+                std::pair<std::int64_t, std::uint32_t> { row.correlation, 0 },
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+            if (first == last) {
+                ++launchRows; // pandas keeps it with a NaN stream; groupby then drops it
+                continue;
+            }
+            for (auto it = first; it != last; ++it) {
+                points.push_back({ i, it->second, +1, 0, row.ts, frame.rows[it->second].stream });
+                ++launchRows;
+            }
         }
-        for (auto it = first; it != last; ++it) {
-            points.push_back({ i, it->second, +1, 0 });
-            ++launchRows;
+        std::sort(launched.begin(), launched.end());
+        std::size_t gpuRows = 0;
+        for (std::uint32_t i = 0; i < frame.rows.size(); ++i) {
+            if (isGpu(frame.rows[i])
+                && std::binary_search(launched.begin(), launched.end(), frame.rows[i].correlation)) {
+                points.push_back({ i, i, -1, 0, frame.rows[i].ts, frame.rows[i].stream });
+                ++gpuRows;
+            }
         }
+        if (compat && launchRows != gpuRows)
+            return Error { ErrorCode::NotApplicable,
+                "HTA's queue-length check fails on rank " + std::to_string(frame.rank) + ": "
+                    + std::to_string(launchRows) + " launch rows but " + std::to_string(gpuRows)
+                    + " GPU rows",
+                frame.trace->path, {} };
+        return points;
     }
-    std::sort(launched.begin(), launched.end());
-    std::size_t gpuRows = 0;
-    for (std::uint32_t i = 0; i < frame.rows.size(); ++i) {
-        if (isGpu(frame.rows[i]) && std::binary_search(launched.begin(), launched.end(), frame.rows[i].correlation)) {
-            points.push_back({ i, i, -1, 0 });
-            ++gpuRows;
+
+    // Q9: HTA's order at equal timestamps is numpy's unstable quicksort; default
+    // mode puts decrements before increments there, otherwise keeping input order.
+    void sortByTime(std::vector<QueuePoint>& points, bool compat)
+    {
+        if (compat) {
+            std::vector<double> keys;
+            keys.reserve(points.size());
+            for (const QueuePoint& p : points)
+                keys.push_back(static_cast<double>(p.ts)); // whole µs in ns: same order as HTA's µs
+            std::vector<QueuePoint> sorted;
+            sorted.reserve(points.size());
+            for (std::uint32_t i : counters::quicksortArgsort(keys))
+                sorted.push_back(points[i]);
+            points = std::move(sorted);
+            return;
         }
+        std::stable_sort(points.begin(), points.end(), [](const QueuePoint& a, const QueuePoint& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.delta < b.delta;
+        });
     }
-    if (compat && launchRows != gpuRows)
-        return Error { ErrorCode::NotApplicable,
-            "HTA's queue-length check fails on rank " + std::to_string(frame.rank) + ": "
-                + std::to_string(launchRows) + " launch rows but " + std::to_string(gpuRows) + " GPU rows",
-            frame.trace->path, {} };
-    return points;
-}
 
-// Q9: HTA's order at equal timestamps is numpy's unstable quicksort; default
-// mode puts decrements before increments there, otherwise keeping input order.
-void sortByTime(const RankFrame& frame, std::vector<QueuePoint>& points, bool compat)
-{
-    if (compat) {
-        std::vector<double> keys;
-        keys.reserve(points.size());
-        for (const QueuePoint& p : points)
-            keys.push_back(static_cast<double>(frame.rows[p.row].ts)); // whole µs in ns: same order as HTA's µs
-        std::vector<QueuePoint> sorted;
-        sorted.reserve(points.size());
-        for (std::uint32_t i : counters::quicksortArgsort(keys))
-            sorted.push_back(points[i]);
-        points = std::move(sorted);
-        return;
+    Result<QueueSeries> queueSeries(const RankFrame& frame, bool compat)
+    {
+        auto points = collectPoints(frame, compat);
+        if (!points)
+            return points.error();
+        QueueSeries series;
+        series.frame = &frame;
+        series.points = std::move(points).value();
+        sortByTime(series.points, compat);
+        // groupby("stream"): ascending streams, time order kept inside each.
+        std::stable_sort(
+            series.points.begin(), series.points.end(), [&series](const QueuePoint& a, const QueuePoint& b) {
+                return series.streamOf(a) < series.streamOf(b);
+            });
+        std::int64_t running = 0;
+        for (std::size_t i = 0; i < series.points.size(); ++i) {
+            if (i == 0 || series.streamOf(series.points[i]) != series.streamOf(series.points[i - 1]))
+                running = 0;
+            running += series.points[i].delta;
+            series.points[i].queueLength = running;
+        }
+        return series;
     }
-    std::stable_sort(points.begin(), points.end(), [&frame](const QueuePoint& a, const QueuePoint& b) {
-        const std::int64_t ta = frame.rows[a.row].ts;
-        const std::int64_t tb = frame.rows[b.row].ts;
-        return ta != tb ? ta < tb : a.delta < b.delta;
-    });
-}
 
-Result<QueueSeries> queueSeries(const RankFrame& frame, bool compat)
-{
-    auto points = collectPoints(frame, compat);
-    if (!points)
-        return points.error();
-    QueueSeries series;
-    series.frame = &frame;
-    series.points = std::move(points).value();
-    sortByTime(frame, series.points, compat);
-    // groupby("stream"): ascending streams, time order kept inside each.
-    std::stable_sort(series.points.begin(), series.points.end(),
-        [&series](const QueuePoint& a, const QueuePoint& b) { return series.streamOf(a) < series.streamOf(b); });
-    std::int64_t running = 0;
-    for (std::size_t i = 0; i < series.points.size(); ++i) {
-        if (i == 0 || series.streamOf(series.points[i]) != series.streamOf(series.points[i - 1]))
-            running = 0;
-        running += series.points[i].delta;
-        series.points[i].queueLength = running;
+    // Every rank's series, ranks without points left out (HTA drops their None).
+    Result<std::vector<QueueSeries>> allSeries(const FrameSet& frames)
+    {
+        const bool compat = frames.mode == AnalysisMode::HtaCompat;
+        std::vector<QueueSeries> all;
+        for (const RankFrame& frame : frames.ranks) {
+            auto series = queueSeries(frame, compat);
+            if (!series)
+                return series.error();
+            if (!series.value().points.empty())
+                all.push_back(std::move(series).value());
+        }
+        return all;
     }
-    return series;
-}
 
-// Every rank's series, ranks without points left out (HTA drops their None).
-Result<std::vector<QueueSeries>> allSeries(const FrameSet& frames)
-{
-    const bool compat = frames.mode == AnalysisMode::HtaCompat;
-    std::vector<QueueSeries> all;
-    for (const RankFrame& frame : frames.ranks) {
-        auto series = queueSeries(frame, compat);
-        if (!series)
-            return series.error();
-        if (!series.value().points.empty())
-            all.push_back(std::move(series).value());
+    Table seriesTable(const QueueSeries& series)
+    {
+        const RankFrame& frame = *series.frame;
+        Table t;
+        t.name = "queue_length_rank_" + std::to_string(frame.rank);
+        t.columns = { { "index", "" }, { "ts", "us" }, { "pid", "" }, { "tid", "" }, { "stream", "" },
+            { "queue_length", "" } };
+        t.indexColumns = { "index" };
+        t.rows.reserve(series.points.size());
+        for (const QueuePoint& p : series.points) {
+            const FrameRow& row = frame.rows[p.row];
+            const FrameRow& gpu = frame.rows[p.gpuRow];
+            const ThreadKey& key = counters::threadKeyOf(frame, gpu);
+            t.addRow({ static_cast<std::int64_t>(row.eventIndex),
+                counters::microsecondsCell(row.ts, frame.floatTimestamps),
+                counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
+                counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), gpu.stream, p.queueLength });
+        }
+        return t;
     }
-    return all;
-}
 
-Table seriesTable(const QueueSeries& series)
-{
-    const RankFrame& frame = *series.frame;
-    Table t;
-    t.name = "queue_length_rank_" + std::to_string(frame.rank);
-    t.columns = { { "index", "" }, { "ts", "us" }, { "pid", "" }, { "tid", "" }, { "stream", "" },
-        { "queue_length", "" } };
-    t.indexColumns = { "index" };
-    t.rows.reserve(series.points.size());
-    for (const QueuePoint& p : series.points) {
-        const FrameRow& row = frame.rows[p.row];
-        const FrameRow& gpu = frame.rows[p.gpuRow];
-        const ThreadKey& key = counters::threadKeyOf(frame, gpu);
-        t.addRow({ static_cast<std::int64_t>(row.eventIndex), counters::microsecondsCell(row.ts, frame.floatTimestamps),
-            counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
-            counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), gpu.stream, p.queueLength });
+    Cell optionalCell(const std::optional<double>& v)
+    {
+        return v ? Cell(*v) : Cell();
     }
-    return t;
-}
-
-Cell optionalCell(const std::optional<double>& v)
-{
-    return v ? Cell(*v) : Cell();
-}
 
 } // namespace
 
@@ -194,7 +199,8 @@ AnalysisOutput queueLengthTimeSeries(const FrameSet& frames, const AnalysisOptio
     HtaResult dict;
     dict.kind = HtaResult::Kind::Dict;
     for (const QueueSeries& series : all.value())
-        dict.entries.emplace_back(std::to_string(series.frame->rank), HtaResult::dataFrame(seriesTable(series)));
+        dict.entries.emplace_back(
+            std::to_string(series.frame->rank), HtaResult::dataFrame(seriesTable(series)));
     return AnalysisOutput::of(std::move(dict));
 }
 
@@ -256,7 +262,7 @@ AnalysisOutput timeBlockedOnFullQueue(const FrameSet& frames, const AnalysisOpti
                 full = true;
                 // The stream stays at this value until its next point; the last point has no duration.
                 if (end + 1 < points.size() && series.streamOf(points[end + 1]) == stream)
-                    blockedNs += frame.rows[points[end + 1].row].ts - frame.rows[points[end].row].ts;
+                    blockedNs += points[end + 1].ts - points[end].ts;
             }
             if (full) {
                 const double blockedUs = static_cast<double>(blockedNs) / 1000.0;

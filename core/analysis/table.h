@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/analysis/table_rows.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -7,9 +9,6 @@
 #include <vector>
 
 namespace ks::core {
-
-// A cell: null (NaN in HTA), integer, real or text.
-using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
 
 struct Column
 {
@@ -23,12 +22,13 @@ struct Table
 {
     std::string name;
     std::vector<Column> columns;
-    std::vector<std::vector<Cell>> rows;
-    std::vector<std::string> indexColumns;  // leading columns that were HTA's frame index
+    TableRows rows;
+    std::vector<std::string> indexColumns; // leading columns that were HTA's frame index
     std::optional<std::string> notApplicable; // why this analysis has no result
 
     std::size_t columnIndex(const std::string& columnName) const; // npos when absent
-    void addRow(std::vector<Cell> row) { rows.push_back(std::move(row)); }
+
+    void addRow(const std::vector<Cell>& row) { rows.push_back(row); }
 };
 
 std::optional<double> cellAsDouble(const Cell& cell);

@@ -94,7 +94,7 @@ const core::Table& frameOf(const core::AnalysisOutput& out, std::size_t item)
 }
 
 // The row whose text column equals `key` (and whose rank matches, when given).
-const std::vector<core::Cell>& rowWhere(
+std::vector<core::Cell> rowWhere(
     const core::Table& table, const std::string& column, const std::string& key, std::int64_t rank = -1)
 {
     const std::size_t c = table.columnIndex(column);
@@ -102,15 +102,15 @@ const std::vector<core::Cell>& rowWhere(
     for (const auto& row : table.rows)
         if (core::cellAsText(row[c]) == key
             && (rank < 0 || core::cellAsDouble(row[r]) == static_cast<double>(rank)))
-            return row;
+            return row.cells();
     qFatal("no row %s", key.c_str());
 }
 
-const std::vector<core::Cell>& rankRow(const core::Table& table, std::int64_t rank)
+std::vector<core::Cell> rankRow(const core::Table& table, std::int64_t rank)
 {
     for (const auto& row : table.rows)
         if (core::cellAsDouble(row[0]) == static_cast<double>(rank))
-            return row;
+            return row.cells();
     qFatal("no rank %lld", static_cast<long long>(rank));
 }
 

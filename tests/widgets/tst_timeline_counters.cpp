@@ -44,10 +44,11 @@ Series fromTable(const core::AnalysisOutput& out, TimeNs minTs, const char* keyC
     const std::size_t value = t.columnIndex(valueColumn);
     for (const auto& row : t.rows) {
         TimeNs ns = 0;
-        if (const auto* i = std::get_if<std::int64_t>(&row[ts]))
+        const core::Cell time = row[ts];
+        if (const auto* i = std::get_if<std::int64_t>(&time))
             ns = minTs + *i * 1000;
         else
-            ns = minTs + static_cast<TimeNs>(std::llround(std::get<double>(row[ts]) * 1000.0));
+            ns = minTs + static_cast<TimeNs>(std::llround(std::get<double>(time) * 1000.0));
         auto& s = series[prefix + toQString(core::cellAsText(row[key])) + suffix];
         s.first.push_back(ns);
         const double v = *core::cellAsDouble(row[value]);
