@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace ks::core {
@@ -72,7 +73,9 @@ namespace {
                 e.wrongTypeField = fieldName;
             return std::nullopt;
         }
-        fractional = text.find_first_of(".eE") != std::string_view::npos;
+        // A plain loop: find_first_of calls memchr once per character of the number.
+        fractional =
+            std::any_of(text.begin(), text.end(), [](char c) { return c == '.' || c == 'e' || c == 'E'; });
         auto ns = microsecondsTextToNanoseconds(text);
         if (!ns && e.wrongTypeField.empty())
             e.wrongTypeField = fieldName;

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <string>
 
-#if defined(__SSE2__)
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -29,27 +31,46 @@ namespace {
 
     constexpr std::size_t kBlock = 64;
 
+    // '[' and '{' differ only in bit 0x20, as do ']' and '}': OR-ing that bit in
+    // finds both of a pair with one comparison.
     BlockMasks classifyBlock(const char* p)
     {
         BlockMasks m;
-#if defined(__SSE2__)
+#if defined(__AVX2__)
+        const __m256i quote = _mm256_set1_epi8('"');
+        const __m256i backslash = _mm256_set1_epi8('\\');
+        const __m256i caseBit = _mm256_set1_epi8(0x20);
+        const __m256i open = _mm256_set1_epi8('{');
+        const __m256i close = _mm256_set1_epi8('}');
+        for (unsigned k = 0; k < 2; ++k) {
+            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * k));
+            const __m256i folded = _mm256_or_si256(v, caseBit);
+            auto bits = [](__m256i eq) {
+                return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(eq)));
+            };
+            const unsigned shift = 32 * k;
+            m.quote |= bits(_mm256_cmpeq_epi8(v, quote)) << shift;
+            m.backslash |= bits(_mm256_cmpeq_epi8(v, backslash)) << shift;
+            m.open |= bits(_mm256_cmpeq_epi8(folded, open)) << shift;
+            m.close |= bits(_mm256_cmpeq_epi8(folded, close)) << shift;
+        }
+#elif defined(__SSE2__)
         const __m128i quote = _mm_set1_epi8('"');
         const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i openBrace = _mm_set1_epi8('{');
-        const __m128i openBracket = _mm_set1_epi8('[');
-        const __m128i closeBrace = _mm_set1_epi8('}');
-        const __m128i closeBracket = _mm_set1_epi8(']');
+        const __m128i caseBit = _mm_set1_epi8(0x20);
+        const __m128i open = _mm_set1_epi8('{');
+        const __m128i close = _mm_set1_epi8('}');
         for (unsigned k = 0; k < 4; ++k) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-            auto bits = [&v](__m128i a) {
-                return static_cast<std::uint64_t>(
-                    static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, a))));
+            const __m128i folded = _mm_or_si128(v, caseBit);
+            auto bits = [](__m128i eq) {
+                return static_cast<std::uint64_t>(static_cast<std::uint16_t>(_mm_movemask_epi8(eq)));
             };
             const unsigned shift = 16 * k;
-            m.quote |= bits(quote) << shift;
-            m.backslash |= bits(backslash) << shift;
-            m.open |= (bits(openBrace) | bits(openBracket)) << shift;
-            m.close |= (bits(closeBrace) | bits(closeBracket)) << shift;
+            m.quote |= bits(_mm_cmpeq_epi8(v, quote)) << shift;
+            m.backslash |= bits(_mm_cmpeq_epi8(v, backslash)) << shift;
+            m.open |= bits(_mm_cmpeq_epi8(folded, open)) << shift;
+            m.close |= bits(_mm_cmpeq_epi8(folded, close)) << shift;
         }
 #else
         for (unsigned i = 0; i < kBlock; ++i) {
