@@ -131,6 +131,23 @@ namespace {
         return rows;
     }
 
+    // Kernel names repeat: each (category, name) pair is classified once.
+    void classifyGpuWork(RankFrame& frame, AnalysisMode mode)
+    {
+        const bool compat = mode == AnalysisMode::HtaCompat;
+        std::unordered_map<std::uint64_t, KernelType> known;
+        for (FrameRow& row : frame.rows) {
+            if (compat ? row.stream == -1 : !row.device)
+                continue;
+            const std::uint64_t key = (std::uint64_t(frame.trace->slices.category[row.slice]) << 32)
+                | frame.trace->slices.name[row.slice].value;
+            auto [it, added] = known.try_emplace(key, KernelType::Other);
+            if (added)
+                it->second = classifyKernel(mode, frame.category(row), frame.name(row));
+            row.kernelType = it->second;
+        }
+    }
+
     // HTA's transform_correlation_to_index: inner join of CPU and GPU sides on
     // correlation; with several matches the last assignment wins.
     void linkCorrelations(RankFrame& frame)
@@ -358,6 +375,7 @@ namespace {
             rounded || trace->counts.fractionalDurations || trace->counts.eventWithoutDuration;
         if (compat && frame.rows.empty())
             return out; // HTA removes ranks without rows
+        classifyGpuWork(frame, compat ? AnalysisMode::HtaCompat : AnalysisMode::Default);
         linkCorrelations(frame);
         if (auto ok = assignIterations(frame); !ok) {
             out.error = ok.error();

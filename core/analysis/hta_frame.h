@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/analysis_options.h"
+#include "core/analysis/kernel_type.h"
 #include "core/common/parallel_for.h"
 #include "core/common/result.h"
 #include "core/model/trace_set.h"
@@ -30,6 +31,9 @@ struct FrameRow
     std::int64_t indexCorrelation = -1; // partner's event index; 0 = has correlation, no partner; -1 = none
     std::int64_t iteration = -1; // kNoIteration where HTA has NaN
     bool device = false; // device activity (kernel, memcpy, memset, and their legacy/ROCm/MTIA names)
+    // The mode's kernel type (classifyKernel), set on GPU-work rows: rows with a
+    // stream in HTA-compatible mode, device activity otherwise (Q3).
+    KernelType kernelType = KernelType::Other;
 
     std::int64_t end() const { return ts + dur; }
 };

@@ -62,7 +62,7 @@ inline std::vector<KernelSpan> gpuWorkSpans(const RankFrame& frame, AnalysisMode
         s.dur = compat ? static_cast<double>(row.dur) / 1000.0 : static_cast<double>(row.dur);
         s.end = s.start + s.dur;
         s.name = frame.name(row);
-        s.type = classifyKernel(mode, frame.category(row), s.name);
+        s.type = row.kernelType;
         s.row = &row;
         spans.push_back(s);
     }
