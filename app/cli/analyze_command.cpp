@@ -1,4 +1,5 @@
 #include "app/cli/cli_args.h"
+#include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
@@ -18,41 +19,6 @@
 namespace ks::cli {
 
 namespace {
-
-    std::optional<std::vector<std::int64_t>> parseNumberList(
-        const std::optional<std::string>& text, std::string& error)
-    {
-        if (!text)
-            return std::nullopt;
-        std::vector<std::int64_t> values;
-        std::size_t pos = 0;
-        while (pos <= text->size()) {
-            const std::size_t comma = std::min(text->find(',', pos), text->size());
-            const std::string item = text->substr(pos, comma - pos);
-            try {
-                std::size_t used = 0;
-                values.push_back(std::stoll(item, &used));
-                if (used != item.size())
-                    throw std::invalid_argument(item);
-            } catch (...) {
-                error = "not a number list: '" + *text + "'";
-                return std::nullopt;
-            }
-            pos = comma + 1;
-        }
-        return values;
-    }
-
-    bool writeFile(const std::filesystem::path& path, const std::string& text, std::ostream& err)
-    {
-        std::ofstream file(path, std::ios::binary);
-        file << text;
-        if (!file) {
-            err << "kinetoscope-cli: cannot write " << path.string() << '\n';
-            return false;
-        }
-        return true;
-    }
 
     std::string stem(const std::string& fileName)
     {
@@ -179,14 +145,8 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         rankList.push_back(f.rank);
 
     const std::optional<std::string> outDir = parsed.value("--out");
-    if (outDir) {
-        std::error_code ec;
-        std::filesystem::create_directories(*outDir, ec);
-        if (ec) {
-            err << "kinetoscope-cli: cannot create " << *outDir << ": " << ec.message() << '\n';
-            return 1;
-        }
-    }
+    if (outDir && !ensureDirectory(*outDir, "kinetoscope-cli", err))
+        return 1;
     std::vector<core::AnalysisCall> calls = core::analysisCalls(options, rankList);
     if (const auto op = parsed.value("--kernel-sequences")) {
         core::KernelSequenceOptions seq;
@@ -220,7 +180,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
             out << selected[i]->htaCall << ": not applicable: " << rendered[i]->notApplicable << '\n';
         for (const auto& [name, text] : rendered[i]->parts) {
             if (outDir) {
-                if (!writeFile(std::filesystem::path(*outDir) / name, text, err))
+                if (!writeTextFile(std::filesystem::path(*outDir) / name, text, "kinetoscope-cli", err))
                     return 1;
             } else if (format == "csv") {
                 out << "# " << name.substr(0, name.size() - 4) << '\n' << text << '\n'; // name without ".csv"

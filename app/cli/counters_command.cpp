@@ -2,6 +2,7 @@
 // with its queue length and memory bandwidth counters appended (HTA's
 // generate_trace_with_counters).
 #include "app/cli/cli_args.h"
+#include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
 #include "core/report/counters_trace_writer.h"
@@ -24,26 +25,13 @@ namespace {
 
     std::optional<std::set<std::int64_t>> rankSet(const CliArgs& args, std::ostream& err)
     {
-        std::set<std::int64_t> ranks;
-        const auto text = args.value("--ranks");
-        if (!text)
-            return ranks;
-        std::size_t pos = 0;
-        while (pos <= text->size()) {
-            const std::size_t comma = std::min(text->find(',', pos), text->size());
-            try {
-                std::size_t used = 0;
-                const std::string item = text->substr(pos, comma - pos);
-                ranks.insert(std::stoll(item, &used));
-                if (used != item.size())
-                    throw std::invalid_argument(item);
-            } catch (...) {
-                err << "kinetoscope-cli counters: --ranks: not a number list: '" << *text << "'\n" << kUsage;
-                return std::nullopt;
-            }
-            pos = comma + 1;
+        std::string problem;
+        const auto list = parseNumberList(args.value("--ranks"), problem);
+        if (!problem.empty()) {
+            err << "kinetoscope-cli counters: --ranks: " << problem << '\n' << kUsage;
+            return std::nullopt;
         }
-        return ranks;
+        return list ? std::set<std::int64_t>(list->begin(), list->end()) : std::set<std::int64_t> {};
     }
 
     bool isDirectoryTarget(const std::string& out)

@@ -2,6 +2,7 @@
 // annotation instance, with its synchronization dependencies; optionally the
 // trace with the path overlaid.
 #include "app/cli/cli_args.h"
+#include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
@@ -19,136 +20,130 @@ namespace ks::cli {
 
 namespace {
 
-constexpr const char* kUsage
-    = "usage: kinetoscope-cli critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B]\n"
-      "       [--hta-compat] [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR] [--threads N]\n"
-      "  --annotation: events whose name contains A bound the window (default \"\": the whole trace)\n"
-      "  --instance:   which of them (0-based, HTA's row order in --hta-compat), or an inclusive range A:B\n";
+    constexpr const char* kUsage =
+        "usage: kinetoscope-cli critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B]\n"
+        "       [--hta-compat] [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR] [--threads "
+        "N]\n"
+        "  --annotation: events whose name contains A bound the window (default \"\": the whole trace)\n"
+        "  --instance:   which of them (0-based, HTA's row order in --hta-compat), or an inclusive range "
+        "A:B\n";
 
-bool parseInteger(const std::string& text, std::int64_t& value)
-{
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-    return r.ec == std::errc() && r.ptr == text.data() + text.size();
-}
-
-bool parseInstance(const std::string& text, core::CriticalPathInstance& instance)
-{
-    const std::size_t colon = text.find(':');
-    if (colon == std::string::npos) {
-        if (!parseInteger(text, instance.first))
-            return false;
-        instance.last = instance.first;
-        return true;
+    bool parseInteger(const std::string& text, std::int64_t& value)
+    {
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+        return r.ec == std::errc() && r.ptr == text.data() + text.size();
     }
-    return parseInteger(text.substr(0, colon), instance.first) && parseInteger(text.substr(colon + 1), instance.last);
-}
 
-// HTA's keyword arguments, as the reference files record them.
-std::string argsJson(std::int64_t rank, const std::string& annotation, const core::CriticalPathInstance& instance)
-{
-    std::string out = "{\"rank\":";
-    out += std::to_string(rank);
-    out += ",\"annotation\":";
-    out += jsonQuote(annotation);
-    out += ",\"instance_id\":";
-    if (instance.first == instance.last) {
-        out += std::to_string(instance.first);
-    } else {
-        out += '[';
-        out += std::to_string(instance.first);
-        out += ',';
-        out += std::to_string(instance.last);
-        out += ']';
+    bool parseInstance(const std::string& text, core::CriticalPathInstance& instance)
+    {
+        const std::size_t colon = text.find(':');
+        if (colon == std::string::npos) {
+            if (!parseInteger(text, instance.first))
+                return false;
+            instance.last = instance.first;
+            return true;
+        }
+        return parseInteger(text.substr(0, colon), instance.first)
+            && parseInteger(text.substr(colon + 1), instance.last);
     }
-    out += '}';
-    return out;
-}
 
-std::string callJson(const std::string& args, const core::Result<core::CriticalPathGraph>& graph)
-{
-    std::string out = "{\"call\":\"critical_path_analysis\",\"args\":" + args;
-    if (!graph)
-        return out + ",\"ok\":false,\"error\":" + jsonQuote(graph.error().message) + ",\"result\":null}\n";
-    std::string warnings;
-    for (const std::string& w : graph.value().warnings) {
-        if (!warnings.empty())
-            warnings += ',';
-        warnings += jsonQuote(w);
+    // HTA's keyword arguments, as the reference files record them.
+    std::string argsJson(
+        std::int64_t rank, const std::string& annotation, const core::CriticalPathInstance& instance)
+    {
+        std::string out = "{\"rank\":";
+        out += std::to_string(rank);
+        out += ",\"annotation\":";
+        out += jsonQuote(annotation);
+        out += ",\"instance_id\":";
+        if (instance.first == instance.last) {
+            out += std::to_string(instance.first);
+        } else {
+            out += '[';
+            out += std::to_string(instance.first);
+            out += ',';
+            out += std::to_string(instance.last);
+            out += ']';
+        }
+        out += '}';
+        return out;
     }
-    return out + ",\"ok\":true,\"warnings\":[" + warnings + "],\"result\":" + core::criticalPathResultJson(graph.value())
-        + "}\n";
-}
 
-bool writeText(const std::filesystem::path& path, const std::string& text, std::ostream& err)
-{
-    std::ofstream file(path, std::ios::binary);
-    file << text;
-    if (!file) {
-        err << "kinetoscope-cli: cannot write " << path.string() << '\n';
-        return false;
+    std::string callJson(const std::string& args, const core::Result<core::CriticalPathGraph>& graph)
+    {
+        std::string out = "{\"call\":\"critical_path_analysis\",\"args\":" + args;
+        if (!graph)
+            return out + ",\"ok\":false,\"error\":" + jsonQuote(graph.error().message)
+                + ",\"result\":null}\n";
+        std::string warnings;
+        for (const std::string& w : graph.value().warnings) {
+            if (!warnings.empty())
+                warnings += ',';
+            warnings += jsonQuote(w);
+        }
+        return out + ",\"ok\":true,\"warnings\":[" + warnings
+            + "],\"result\":" + core::criticalPathResultJson(graph.value()) + "}\n";
     }
-    return true;
-}
 
-// Everything but the per-edge breakdown, which is for csv/json.
-std::string tablesText(const core::HtaResult& result)
-{
-    std::string text;
-    for (const auto& [name, item] : result.entries)
-        if (name != "breakdown")
-            text += core::resultAsText(name, item);
-    return text;
-}
+    // Everything but the per-edge breakdown, which is for csv/json.
+    std::string tablesText(const core::HtaResult& result)
+    {
+        std::string text;
+        for (const auto& [name, item] : result.entries)
+            if (name != "breakdown")
+                text += core::resultAsText(name, item);
+        return text;
+    }
 
-int emit(const std::string& format, const std::optional<std::string>& outDir, const std::string& args,
-    const core::Result<core::CriticalPathGraph>& graph, std::ostream& out, std::ostream& err)
-{
-    if (outDir) {
-        std::error_code ec;
-        std::filesystem::create_directories(*outDir, ec);
-        if (ec) {
-            err << "kinetoscope-cli: cannot create " << *outDir << ": " << ec.message() << '\n';
+    int emit(const std::string& format, const std::optional<std::string>& outDir, const std::string& args,
+        const core::Result<core::CriticalPathGraph>& graph, std::ostream& out, std::ostream& err)
+    {
+        if (outDir && !ensureDirectory(*outDir, "kinetoscope-cli", err))
             return 1;
+        const std::filesystem::path dir(outDir.value_or("."));
+        if (format == "json")
+            return outDir ? (writeTextFile(dir / "critical_path_analysis.json", callJson(args, graph),
+                                 "kinetoscope-cli", err)
+                           ? 0
+                           : 1)
+                          : (out << callJson(args, graph), 0);
+        if (!graph) {
+            out << "critical_path_analysis: not applicable: " << graph.error().message << '\n';
+            return 0;
         }
-    }
-    const std::filesystem::path dir(outDir.value_or("."));
-    if (format == "json")
-        return outDir ? (writeText(dir / "critical_path_analysis.json", callJson(args, graph), err) ? 0 : 1)
-                      : (out << callJson(args, graph), 0);
-    if (!graph) {
-        out << "critical_path_analysis: not applicable: " << graph.error().message << '\n';
+        const core::AnalysisOutput tables = core::criticalPathTables(graph.value());
+        if (format == "csv") {
+            for (const auto& [name, item] : tables.result.entries) {
+                const std::string csv = core::tableAsCsv(item.frame);
+                if (!outDir)
+                    out << "# critical_path_" << name << '\n' << csv << '\n';
+                else if (!writeTextFile(
+                             dir / ("critical_path_" + name + ".csv"), csv, "kinetoscope-cli", err))
+                    return 1;
+            }
+            return 0;
+        }
+        std::string text = tablesText(tables.result);
+        for (const std::string& p : graph.value().problems)
+            text += "problem: " + p + '\n';
+        for (const std::string& w : graph.value().warnings)
+            text += "warning: " + w + '\n';
+        if (outDir)
+            return writeTextFile(dir / "critical_path_analysis.txt", text, "kinetoscope-cli", err) ? 0 : 1;
+        out << text;
         return 0;
     }
-    const core::AnalysisOutput tables = core::criticalPathTables(graph.value());
-    if (format == "csv") {
-        for (const auto& [name, item] : tables.result.entries) {
-            const std::string csv = core::tableAsCsv(item.frame);
-            if (!outDir)
-                out << "# critical_path_" << name << '\n' << csv << '\n';
-            else if (!writeText(dir / ("critical_path_" + name + ".csv"), csv, err))
-                return 1;
-        }
-        return 0;
-    }
-    std::string text = tablesText(tables.result);
-    for (const std::string& p : graph.value().problems)
-        text += "problem: " + p + '\n';
-    for (const std::string& w : graph.value().warnings)
-        text += "warning: " + w + '\n';
-    if (outDir)
-        return writeText(dir / "critical_path_analysis.txt", text, err) ? 0 : 1;
-    out << text;
-    return 0;
-}
 
 } // namespace
 
 int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CliArgs parsed(args, { "--rank", "--annotation", "--instance", "--write-trace", "--format", "--out", "--threads" },
+    CliArgs parsed(args,
+        { "--rank", "--annotation", "--instance", "--write-trace", "--format", "--out", "--threads" },
         { "--hta-compat" });
     if (!parsed.ok() || parsed.positional().empty()) {
-        err << "kinetoscope-cli critical-path: " << (parsed.ok() ? "give at least one PATH" : parsed.error()) << '\n'
+        err << "kinetoscope-cli critical-path: " << (parsed.ok() ? "give at least one PATH" : parsed.error())
+            << '\n'
             << kUsage;
         return 2;
     }
@@ -186,7 +181,8 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
     if (!rank)
         rank = frames.value().ranks.empty() ? 0 : frames.value().ranks.front().rank;
     const auto graph = core::buildCriticalPath(frames.value(), *rank, annotation, instance, options);
-    if (const int rc = emit(format, parsed.value("--out"), argsJson(*rank, annotation, instance), graph, out, err))
+    if (const int rc =
+            emit(format, parsed.value("--out"), argsJson(*rank, annotation, instance), graph, out, err))
         return rc;
     if (auto tracePath = parsed.value("--write-trace")) {
         if (!graph) {

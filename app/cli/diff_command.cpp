@@ -1,6 +1,7 @@
 // `kinetoscope-cli diff`: D1 trace diff of two traces or folders (HTA's
 // TraceDiff.compare_traces and ops_diff).
 #include "app/cli/cli_args.h"
+#include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
@@ -27,26 +28,10 @@ namespace {
     std::optional<std::vector<std::int64_t>> numberList(
         const CliArgs& args, const std::string& name, std::string& error)
     {
-        const auto text = args.value(name);
-        if (!text)
-            return std::nullopt;
-        std::vector<std::int64_t> values;
-        std::size_t pos = 0;
-        while (pos <= text->size()) {
-            const std::size_t comma = std::min(text->find(',', pos), text->size());
-            const std::string item = text->substr(pos, comma - pos);
-            std::size_t used = 0;
-            try {
-                values.push_back(std::stoll(item, &used));
-            } catch (...) {
-                used = 0;
-            }
-            if (used == 0 || used != item.size()) {
-                error = name + ": not a number list: '" + *text + "'";
-                return std::nullopt;
-            }
-            pos = comma + 1;
-        }
+        std::string problem;
+        auto values = parseNumberList(args.value(name), problem);
+        if (!problem.empty())
+            error = name + ": " + problem;
         return values;
     }
 
@@ -68,17 +53,6 @@ namespace {
         if (o.shortNames)
             out += ",\"use_short_name\":true";
         return out + "}";
-    }
-
-    bool writeText(const std::filesystem::path& path, const std::string& text, std::ostream& err)
-    {
-        std::ofstream file(path, std::ios::binary);
-        file << text;
-        if (!file) {
-            err << "kinetoscope-cli diff: cannot write " << path.string() << '\n';
-            return false;
-        }
-        return true;
     }
 
     bool emit(const DiffCall& call, const std::string& format, const std::optional<std::string>& outDir,
@@ -106,7 +80,8 @@ namespace {
             out << text;
             return true;
         }
-        return writeText(std::filesystem::path(*outDir) / (stem + extension), text, err);
+        return writeTextFile(
+            std::filesystem::path(*outDir) / (stem + extension), text, "kinetoscope-cli diff", err);
     }
 
     std::optional<core::TraceDiffOptions> parseOptions(const CliArgs& parsed, std::ostream& err)
@@ -206,12 +181,8 @@ int runDiffCommand(const std::vector<std::string>& args, std::ostream& out, std:
         auto cpu = *options;
         cpu.device = core::DiffDevice::Cpu;
         compare("compare_traces__cpu.json", cpu);
-        std::error_code ec;
-        std::filesystem::create_directories(*outDir, ec);
-        if (ec) {
-            err << "kinetoscope-cli diff: cannot create " << *outDir << ": " << ec.message() << '\n';
+        if (!ensureDirectory(*outDir, "kinetoscope-cli diff", err))
             return 1;
-        }
     }
     calls.push_back({ "ops_diff", "ops_diff.json", argsJson(*options, controlPath, testPath),
         [&control, &test, o = *options] { return core::opsDiff(control, test, o); } });

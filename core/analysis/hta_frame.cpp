@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,13 +19,27 @@ namespace {
     // from exact ns (Kineto writes at most 3 decimals, so the decimal is the same).
     double pythonMicroseconds(std::int64_t ns)
     {
+        // Below 2^53 ns is exact in a double, and IEEE division rounds the exact
+        // quotient correctly, as float() rounds the exact decimal: the same value.
+        constexpr std::int64_t kExact = std::int64_t(1) << 53;
+        if (ns > -kExact && ns < kExact)
+            return static_cast<double>(ns) / 1000.0;
         const bool negative = ns < 0;
         const std::uint64_t abs =
             negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
         char text[48];
-        std::snprintf(text, sizeof text, "%s%llu.%03llu", negative ? "-" : "",
-            static_cast<unsigned long long>(abs / 1000), static_cast<unsigned long long>(abs % 1000));
-        return std::strtod(text, nullptr);
+        char* end = text;
+        if (negative)
+            *end++ = '-';
+        end = std::to_chars(end, text + sizeof text, abs / 1000).ptr;
+        const std::uint64_t fraction = abs % 1000;
+        *end++ = '.';
+        *end++ = static_cast<char>('0' + fraction / 100);
+        *end++ = static_cast<char>('0' + fraction / 10 % 10);
+        *end++ = static_cast<char>('0' + fraction % 10);
+        double value = 0;
+        std::from_chars(text, end, value); // correctly rounded, as Python's float()
+        return value;
     }
 
     // Q1: ts = ceil(ts), end = floor(ts + dur), dur = end - ts, in double arithmetic.

@@ -1,0 +1,56 @@
+#include "app/cli/cli_output.h"
+
+#include <algorithm>
+#include <fstream>
+#include <ostream>
+
+namespace ks::cli {
+
+std::optional<std::vector<std::int64_t>> parseNumberList(
+    const std::optional<std::string>& text, std::string& error)
+{
+    if (!text)
+        return std::nullopt;
+    std::vector<std::int64_t> values;
+    for (std::size_t pos = 0; pos <= text->size();) {
+        const std::size_t comma = std::min(text->find(',', pos), text->size());
+        const std::string item = text->substr(pos, comma - pos);
+        std::size_t used = 0;
+        try {
+            values.push_back(std::stoll(item, &used));
+        } catch (...) {
+            used = 0;
+        }
+        if (used == 0 || used != item.size()) {
+            error = "not a number list: '" + *text + "'";
+            return std::nullopt;
+        }
+        pos = comma + 1;
+    }
+    return values;
+}
+
+bool writeTextFile(
+    const std::filesystem::path& path, const std::string& text, const std::string& command, std::ostream& err)
+{
+    std::ofstream file(path, std::ios::binary);
+    file << text;
+    if (!file) {
+        err << command << ": cannot write " << path.string() << '\n';
+        return false;
+    }
+    return true;
+}
+
+bool ensureDirectory(const std::filesystem::path& dir, const std::string& command, std::ostream& err)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        err << command << ": cannot create " << dir.string() << ": " << ec.message() << '\n';
+        return false;
+    }
+    return true;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::cli {
+
+// "1,2,5" -> {1, 2, 5}. nullopt when `text` is absent or malformed; then
+// `error` says which (empty when absent).
+std::optional<std::vector<std::int64_t>> parseNumberList(
+    const std::optional<std::string>& text, std::string& error);
+
+// Writes a whole file; on failure says so on `err` ("<command>: cannot write PATH").
+bool writeTextFile(const std::filesystem::path& path, const std::string& text, const std::string& command,
+    std::ostream& err);
+
+// Creates an output folder and its parents; on failure says so on `err`.
+bool ensureDirectory(const std::filesystem::path& dir, const std::string& command, std::ostream& err);
+
+} // namespace ks::cli
