@@ -1,6 +1,6 @@
 #include "core/analysis/table.h"
 
-#include <cstdio>
+#include <charconv>
 
 namespace ks::core {
 
@@ -28,9 +28,10 @@ std::string cellAsText(const Cell& cell)
     if (const auto* i = std::get_if<std::int64_t>(&cell))
         return std::to_string(*i);
     if (const auto* d = std::get_if<double>(&cell)) {
+        // The shortest text that reads back as the same double: 55.21, not 55.210000000000001.
         char buf[32];
-        std::snprintf(buf, sizeof buf, "%.17g", *d);
-        return buf;
+        const auto end = std::to_chars(buf, buf + sizeof buf, *d).ptr;
+        return std::string(buf, end);
     }
     return std::get<std::string>(cell);
 }
