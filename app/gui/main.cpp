@@ -13,17 +13,26 @@ namespace {
 // Hidden --screenshot: grab the window once the load ended (or at once when
 // nothing is loading), then quit. Used for the README and to review the UI
 // headless under xvfb.
-void scheduleScreenshot(ks::app::MainWindow* window, const QString& path, int afterMs, const QString& commands)
+void scheduleScreenshot(
+    ks::app::MainWindow* window, const QString& path, int afterMs, const QString& commands)
 {
     auto grab = [window, path, afterMs, commands] {
         window->applyViewCommands(commands);
         // Let the layout settle and pending paints happen before grabbing.
-        QTimer::singleShot(afterMs >= 0 ? afterMs : 400, window, [window, path] {
-            const bool saved = window->grab().save(path, "PNG");
-            if (!saved)
-                std::fprintf(stderr, "kinetoscope: could not write %s\n", qPrintable(path));
-            QCoreApplication::exit(saved ? 0 : 1);
-        });
+        auto save = [window, path, afterMs] {
+            QTimer::singleShot(afterMs >= 0 ? afterMs : 400, window, [window, path] {
+                const bool saved = window->grab().save(path, "PNG");
+                if (!saved)
+                    std::fprintf(stderr, "kinetoscope: could not write %s\n", qPrintable(path));
+                QCoreApplication::exit(saved ? 0 : 1);
+            });
+        };
+        // The analysis docks are part of the picture: wait for their charts too.
+        if (window->analysesRunning() && afterMs < 0)
+            QObject::connect(
+                window, &ks::app::MainWindow::analysesReady, window, save, Qt::SingleShotConnection);
+        else
+            save();
     };
     if (window->isLoading() && afterMs < 0)
         QObject::connect(window, &ks::app::MainWindow::viewReady, window, grab, Qt::SingleShotConnection);
@@ -59,7 +68,9 @@ int main(int argc, char* argv[])
     if (!options.screenshotPath.isEmpty())
         scheduleScreenshot(&window, options.screenshotPath, options.screenshotAfterMs, options.viewCommands);
     else if (!options.viewCommands.isEmpty())
-        QObject::connect(&window, &ks::app::MainWindow::viewReady, &window,
-            [&window, commands = options.viewCommands] { window.applyViewCommands(commands); }, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &ks::app::MainWindow::viewReady, &window,
+            [&window, commands = options.viewCommands] { window.applyViewCommands(commands); },
+            Qt::SingleShotConnection);
     return QApplication::exec();
 }

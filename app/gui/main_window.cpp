@@ -35,7 +35,7 @@ namespace ks::app {
 
 namespace {
 
-    constexpr int kStateVersion = 2; // 2: timeline docks
+    constexpr int kStateVersion = 3; // 2: timeline docks, 3: analysis docks
     const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
     const QString kStateKey = QStringLiteral("mainWindow/state");
     const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
@@ -159,6 +159,10 @@ void MainWindow::setupMenus()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     setupTimelineActions(m_viewMenu, file, quitSeparator);
     m_viewMenu->addAction(m_showDiagnosticsAction);
+    setupAnalysesMenu();
+    m_viewMenu->addSeparator();
+    for (QDockWidget* dock : m_analysisDocks)
+        m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_fullScreenAction);
     m_viewMenu->addAction(m_resetLayoutAction);
@@ -210,6 +214,7 @@ void MainWindow::setupDocks()
     m_showDiagnosticsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     m_showDiagnosticsAction->setStatusTip(tr("Show or hide what the importer found in each rank"));
     setupTimelineDocks();
+    setupAnalysisDocks();
 }
 
 void MainWindow::setupConnections()
@@ -274,8 +279,9 @@ void MainWindow::resetLayout()
 {
     restoreState(m_defaultState, kStateVersion);
     m_diagnosticsDock->show();
-    for (QDockWidget* dock : m_panelDocks)
+    for (QDockWidget* dock : m_panelDocks + m_analysisDocks)
         dock->show();
+    m_analysisDocks.front()->raise();
     applyDefaultDockSizes();
 }
 

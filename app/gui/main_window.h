@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/gui/analysis_runner.h"
 #include "app/gui/load_controller.h"
 
 #include <QMainWindow>
@@ -15,6 +16,9 @@ class QMenu;
 class QStackedWidget;
 
 namespace ks::widgets {
+class AnalysisTableView;
+class AnalysisView;
+enum class ChartFormat;
 class DiagnosticsPanel;
 class MessageBar;
 class RangeAggregationPanel;
@@ -84,6 +88,15 @@ public:
 
     widgets::RangeAggregationPanel* rangePanel() const { return m_range; }
 
+    // One dock per analysis (C1), tabbed together by default.
+    QList<QDockWidget*> analysisDocks() const { return m_analysisDocks; }
+
+    QAction* htaCompatAction() const { return m_htaCompatAction; }
+
+    bool analysesRunning() const;
+    // Shows and raises an analysis dock by name ("temporal", "kernelDurations", …).
+    void showAnalysisDock(const QString& name);
+
     // Hidden, for screenshots and demos: "range=10:12;search=nccl;select=kernel"
     // (see applyViewCommands in main_window_timeline.cpp).
     void applyViewCommands(const QString& commands);
@@ -97,6 +110,8 @@ signals:
     // The views are complete: the timeline of a loaded trace set is prepared
     // (counters included), or a load ended without a trace.
     void viewReady();
+    // The analysis docks show the results for the current trace set and mode.
+    void analysesReady();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -131,6 +146,13 @@ private:
     void showShortcuts();
     void resetLayout();
     void applyDefaultDockSizes();
+    void setupAnalysisDocks();
+    void setupAnalysesMenu();
+    void startAnalyses();
+    void showAnalysisResults(const AnalysisResultsPtr& results);
+    void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
+    void exportTableDialog(widgets::AnalysisTableView* table);
+    void findOnTimeline(const QString& name);
 
     void onLoadStarted(const QStringList& paths);
     void onLoadFinished(const TraceSetPtr& set, const QStringList& paths, qint64 elapsedMs);
@@ -167,6 +189,10 @@ private:
     QDockWidget* m_ranksDock = nullptr;
     QDockWidget* m_summaryDock = nullptr;
     QList<QDockWidget*> m_panelDocks;
+    AnalysisRunner* m_analysisRunner = nullptr;
+    QList<QDockWidget*> m_analysisDocks;
+    QMenu* m_analysesMenu = nullptr;
+    QAction* m_htaCompatAction = nullptr;
     QLabel* m_statusSummary = nullptr;
     QPointer<ShortcutsDialog> m_shortcutsDialog;
     QByteArray m_defaultState;

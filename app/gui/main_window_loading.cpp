@@ -49,6 +49,7 @@ void MainWindow::closeTrace()
     m_summary->setTraceSet(nullptr, QString());
     m_diagnostics->setTraceSet(nullptr);
     m_timeline->setTraceSet(nullptr);
+    startAnalyses(); // no trace: clears the analysis docks
     m_messages->clearMessage();
     m_pages->setCurrentWidget(m_welcome);
     m_statusSummary->clear();
@@ -86,6 +87,7 @@ void MainWindow::onLoadFinished(const TraceSetPtr& set, const QStringList& paths
         m_summaryDock->show();
     m_recent->add(paths);
     reportFailures(*set);
+    startAnalyses();
 
     std::uint64_t events = 0;
     for (const auto& rank : set->ranks)

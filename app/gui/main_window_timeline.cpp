@@ -81,9 +81,12 @@ void MainWindow::setupTimelineDocks()
 
 void MainWindow::applyDefaultDockSizes()
 {
-    // The timeline gets most of the window: panels keep about a fifth.
+    // The timeline gets most of the window: side panels keep about a fifth; the
+    // bottom row, where the analysis charts need room to read, about a third.
     resizeDocks({ m_detailsDock }, { std::clamp(width() / 5, 280, 420) }, Qt::Horizontal);
-    resizeDocks({ m_diagnosticsDock }, { std::clamp(height() / 6, 130, 240) }, Qt::Vertical);
+    resizeDocks({ m_diagnosticsDock }, { std::clamp(height() / 3, 170, 420) }, Qt::Vertical);
+    resizeDocks(
+        { m_diagnosticsDock, m_analysisDocks.front() }, { width() * 2 / 5, width() * 3 / 5 }, Qt::Horizontal);
 }
 
 void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before)
@@ -387,6 +390,8 @@ void MainWindow::applyViewCommands(const QString& commands)
                 if (dock->objectName() == value + QStringLiteral("Dock"))
                     dock->raise();
             }
+        } else if (key == QStringLiteral("analysis")) {
+            showAnalysisDock(value);
         } else if (key == QStringLiteral("scroll")) {
             view->setScrollY(value.toInt());
         } else if (key == QStringLiteral("export")) {

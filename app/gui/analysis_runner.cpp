@@ -1,0 +1,93 @@
+#include "app/gui/analysis_runner.h"
+
+#include "app/gui/qt_parallel_for.h"
+#include "core/analysis/analysis_catalog.h"
+
+#include <QFutureWatcher>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace ks::app {
+
+namespace {
+
+    AnalysisResultsPtr compute(const TraceSetPtr& set, core::AnalysisMode mode)
+    {
+        auto results = std::make_shared<AnalysisResults>();
+        core::AnalysisOptions options;
+        options.mode = mode;
+        const core::ParallelFor parallelFor = makeQtParallelFor(QThreadPool::globalInstance());
+        auto frames = core::buildFrames(*set, options, parallelFor);
+        if (!frames) {
+            results->error = QString::fromStdString(frames.error().describe());
+            return results;
+        }
+        std::vector<std::int64_t> ranks;
+        for (const core::RankFrame& frame : frames.value().ranks)
+            ranks.push_back(frame.rank);
+        const QStringList shown = AnalysisRunner::shownCalls();
+        std::vector<core::AnalysisCall> calls;
+        for (core::AnalysisCall& call : core::analysisCalls(options, ranks)) {
+            // The catalog lists get_gpu_kernel_breakdown twice (num_kernels 10 and 5): the first is HTA's
+            // default.
+            const bool seen = std::any_of(calls.begin(), calls.end(),
+                [&](const core::AnalysisCall& c) { return c.htaCall == call.htaCall; });
+            if (!seen && shown.contains(QString::fromStdString(call.htaCall)))
+                calls.push_back(std::move(call));
+        }
+        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size());
+        // The calls only read the frames: all cores at once.
+        parallelFor(calls.size(), [&](std::size_t i) {
+            outputs[i] =
+                std::make_shared<const core::AnalysisOutput>(calls[i].run(frames.value(), calls[i].options));
+        });
+        for (std::size_t i = 0; i < calls.size(); ++i)
+            results->byCall[calls[i].htaCall] = outputs[i];
+        return results;
+    }
+
+} // namespace
+
+AnalysisRunner::AnalysisRunner(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<AnalysisResultsPtr>();
+}
+
+AnalysisRunner::~AnalysisRunner() = default;
+
+QStringList AnalysisRunner::shownCalls()
+{
+    return { QStringLiteral("get_temporal_breakdown"), QStringLiteral("get_idle_time_breakdown"),
+        QStringLiteral("get_gpu_kernel_breakdown"), QStringLiteral("get_comm_comp_overlap"),
+        QStringLiteral("get_memory_bw_summary"), QStringLiteral("get_queue_length_summary"),
+        QStringLiteral("get_cuda_kernel_launch_stats") };
+}
+
+void AnalysisRunner::start(TraceSetPtr set, core::AnalysisMode mode)
+{
+    const std::uint64_t generation = ++m_generation;
+    if (!set)
+        return;
+    m_running = true;
+    emit started();
+    auto* watcher = new QFutureWatcher<AnalysisResultsPtr>(this);
+    connect(watcher, &QFutureWatcher<AnalysisResultsPtr>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer start or a clear() superseded this one
+        m_running = false;
+        emit finished(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([set = std::move(set), mode] { return compute(set, mode); }));
+}
+
+void AnalysisRunner::clear()
+{
+    ++m_generation;
+    m_running = false;
+}
+
+} // namespace ks::app

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "app/gui/load_controller.h"
+#include "core/analysis/analysis_options.h"
+#include "core/analysis/hta_result.h"
+
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace ks::app {
+
+// The analyses of one trace set, keyed by HTA call name ("get_temporal_breakdown").
+struct AnalysisResults
+{
+    std::map<std::string, std::shared_ptr<const core::AnalysisOutput>> byCall;
+    QString error; // set when the frames could not be built: no analysis ran
+};
+
+using AnalysisResultsPtr = std::shared_ptr<const AnalysisResults>;
+
+// Computes the analyses the docks show (A1-A6) off the GUI thread after a trace
+// set loads. Each start bumps a generation: a result computed for a set that
+// was since closed, reloaded or recomputed in another mode is dropped.
+class AnalysisRunner : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit AnalysisRunner(QObject* parent = nullptr);
+    ~AnalysisRunner() override;
+
+    void start(TraceSetPtr set, core::AnalysisMode mode);
+    void clear(); // drops any running computation's result
+
+    bool isRunning() const { return m_running; }
+
+    // The calls computed, by HTA call name.
+    static QStringList shownCalls();
+
+signals:
+    void started();
+    void finished(ks::app::AnalysisResultsPtr results);
+
+private:
+    std::uint64_t m_generation = 0;
+    bool m_running = false;
+};
+
+} // namespace ks::app
+Q_DECLARE_METATYPE(ks::app::AnalysisResultsPtr)

@@ -1,0 +1,207 @@
+// MainWindow: the analysis docks (C1), their Analyses menu, computing them off
+// the GUI thread after a load, chart and table exports (C3) and finding a
+// clicked kernel on the timeline (C2).
+#include "app/gui/analysis_runner.h"
+#include "app/gui/chart_export_dialog.h"
+#include "app/gui/main_window.h"
+#include "widgets/analysis/analysis_export.h"
+#include "widgets/analysis/analysis_table_view.h"
+#include "widgets/analysis/analysis_view.h"
+#include "widgets/common/message_bar.h"
+#include "widgets/timeline/timeline_widget.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+
+namespace ks::app {
+
+using widgets::AnalysisChartKind;
+using widgets::AnalysisView;
+
+namespace {
+
+    struct AnalysisDockSpec
+    {
+        const char* objectName;
+        const char* title; // translated at use
+        AnalysisChartKind kind;
+        const char* htaCall;
+    };
+
+    constexpr AnalysisDockSpec kAnalysisDocks[] = {
+        { "temporalDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Temporal Breakdown"),
+            AnalysisChartKind::Temporal, "get_temporal_breakdown" },
+        { "idleDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Idle Time"), AnalysisChartKind::Idle,
+            "get_idle_time_breakdown" },
+        { "kernelTypesDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Kernel Types"),
+            AnalysisChartKind::KernelTypes, "get_gpu_kernel_breakdown" },
+        { "kernelDurationsDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Kernel Durations"),
+            AnalysisChartKind::KernelDurations, "get_gpu_kernel_breakdown" },
+        { "overlapDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Comm/Comp Overlap"),
+            AnalysisChartKind::Overlap, "get_comm_comp_overlap" },
+        { "memoryBwDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Memory Bandwidth"),
+            AnalysisChartKind::MemoryBandwidth, "get_memory_bw_summary" },
+        { "queueLengthDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Queue Length"),
+            AnalysisChartKind::QueueLength, "get_queue_length_summary" },
+        { "launchStatsDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Kernel Launches"),
+            AnalysisChartKind::LaunchStats, "get_cuda_kernel_launch_stats" },
+    };
+
+    const char* kHtaCallProperty = "htaCall";
+
+    AnalysisView* viewOf(QDockWidget* dock)
+    {
+        return qobject_cast<AnalysisView*>(dock->widget());
+    }
+
+} // namespace
+
+void MainWindow::setupAnalysisDocks()
+{
+    m_analysisRunner = new AnalysisRunner(this);
+    for (const AnalysisDockSpec& spec : kAnalysisDocks) {
+        auto* view = new AnalysisView(spec.kind, this);
+        view->setMinimumSize(200, 120);
+        auto* dock = new QDockWidget(tr(spec.title), this);
+        dock->setObjectName(QString::fromLatin1(spec.objectName));
+        dock->setProperty(kHtaCallProperty, QString::fromLatin1(spec.htaCall));
+        dock->setWidget(view);
+        if (m_analysisDocks.isEmpty())
+            splitDockWidget(m_diagnosticsDock, dock, Qt::Horizontal);
+        else
+            tabifyDockWidget(m_analysisDocks.front(), dock);
+        m_analysisDocks.append(dock);
+        connect(view, &AnalysisView::chartExportRequested, this,
+            [this, view](widgets::ChartFormat format) { exportChartDialog(view, format); });
+        connect(view, &AnalysisView::tableExportRequested, this, &MainWindow::exportTableDialog);
+        connect(view, &AnalysisView::nameActivated, this, &MainWindow::findOnTimeline);
+    }
+    m_analysisDocks.front()->raise();
+    connect(m_analysisRunner, &AnalysisRunner::finished, this, &MainWindow::showAnalysisResults);
+}
+
+void MainWindow::setupAnalysesMenu()
+{
+    m_analysesMenu = menuBar()->addMenu(tr("&Analyses"));
+    m_analysesMenu->setObjectName(QStringLiteral("analysesMenu"));
+    int digit = 1;
+    for (QDockWidget* dock : m_analysisDocks) {
+        QAction* toggle = dock->toggleViewAction();
+        // Alt+1…8: one keystroke to each analysis.
+        toggle->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_0 + digit++)));
+        m_analysesMenu->addAction(toggle);
+    }
+    m_analysesMenu->addSeparator();
+    m_htaCompatAction = m_analysesMenu->addAction(tr("&HTA-Compatible Numbers"));
+    m_htaCompatAction->setCheckable(true);
+    m_htaCompatAction->setStatusTip(
+        tr("Reproduce HTA 0.6.1's numbers, quirks included, instead of Kinetoscope's corrected ones"));
+    connect(m_htaCompatAction, &QAction::toggled, this, &MainWindow::startAnalyses);
+    QAction* recompute = m_analysesMenu->addAction(tr("&Recompute"));
+    connect(recompute, &QAction::triggered, this, &MainWindow::startAnalyses);
+}
+
+void MainWindow::startAnalyses()
+{
+    if (!m_set || m_set->ranks.empty()) {
+        m_analysisRunner->clear();
+        for (QDockWidget* dock : m_analysisDocks)
+            viewOf(dock)->showMessage(tr("Open a trace to see this analysis."));
+        return;
+    }
+    for (QDockWidget* dock : m_analysisDocks)
+        viewOf(dock)->showMessage(tr("Computing…"));
+    m_analysisRunner->start(
+        m_set, m_htaCompatAction->isChecked() ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default);
+}
+
+bool MainWindow::analysesRunning() const
+{
+    return m_analysisRunner->isRunning();
+}
+
+void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
+{
+    for (QDockWidget* dock : m_analysisDocks) {
+        AnalysisView* view = viewOf(dock);
+        if (!results->error.isEmpty()) {
+            view->showMessage(tr("The analyses could not run: %1").arg(results->error));
+            continue;
+        }
+        const auto it = results->byCall.find(dock->property(kHtaCallProperty).toString().toStdString());
+        view->setResult(it == results->byCall.end() ? nullptr : it->second);
+    }
+    emit analysesReady();
+}
+
+void MainWindow::exportChartDialog(AnalysisView* view, widgets::ChartFormat format)
+{
+    widgets::AnalysisChart* chart = view->chart();
+    if (!chart)
+        return;
+    ChartExportDialog sizeDialog(chart->size(), format == widgets::ChartFormat::Png, this);
+    if (sizeDialog.exec() != QDialog::Accepted)
+        return;
+    const QString suffix = format == widgets::ChartFormat::Svg ? QStringLiteral(".svg")
+        : format == widgets::ChartFormat::Pdf                  ? QStringLiteral(".pdf")
+                                                               : QStringLiteral(".png");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+        QDir(startDirectory())
+            .filePath(view->parentWidget()->objectName().remove(QStringLiteral("Dock")) + suffix),
+        tr("Chart (*%1)").arg(suffix));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(suffix, Qt::CaseInsensitive))
+        path += suffix;
+    if (widgets::saveChart(*chart, path, format, sizeDialog.chartSize(), sizeDialog.scale()))
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+    else
+        m_messages->showMessage(
+            tr("Could not write %1").arg(QDir::toNativeSeparators(path)), widgets::MessageBar::Type::Error);
+}
+
+void MainWindow::exportTableDialog(widgets::AnalysisTableView* table)
+{
+    if (!table->table())
+        return;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"),
+        QDir(startDirectory())
+            .filePath(QString::fromStdString(table->table()->name) + QStringLiteral(".csv")),
+        tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
+        path += QStringLiteral(".csv");
+    if (widgets::saveTableCsv(*table->table(), path))
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+    else
+        m_messages->showMessage(
+            tr("Could not write %1").arg(QDir::toNativeSeparators(path)), widgets::MessageBar::Type::Error);
+}
+
+void MainWindow::findOnTimeline(const QString& name)
+{
+    if (!m_timeline->data())
+        return;
+    m_timeline->searchField()->setText(name);
+    m_timeline->searchNow();
+    statusBar()->showMessage(tr("Searching the timeline for %1").arg(name), 5000);
+}
+
+void MainWindow::showAnalysisDock(const QString& name)
+{
+    for (QDockWidget* dock : m_analysisDocks) {
+        if (dock->objectName() == name + QStringLiteral("Dock")) {
+            dock->show();
+            dock->raise();
+        }
+    }
+}
+
+} // namespace ks::app

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QStringList>
+#include <qcustomplot.h>
+
+namespace ks::widgets {
+
+enum class ChartFormat
+{
+    Png,
+    Svg,
+    Pdf
+};
+
+// A QCustomPlot styled after the window palette, with the export context menu
+// (C3). Copying goes straight to the clipboard; file exports are asked of the
+// app through exportRequested, since only the app shows dialogs.
+class AnalysisChart : public QCustomPlot
+{
+    Q_OBJECT
+
+public:
+    explicit AnalysisChart(QWidget* parent = nullptr);
+
+    // Removes every plottable and item. Builders that add panels or a title
+    // expect a fresh chart: views make a new one for each result.
+    void reset();
+
+    // Styles an axis rect's axes (the main one and those builders add).
+    void styleAxisRect(QCPAxisRect* rect);
+
+    // Names behind bar keys (key i -> names[i]): a click on such a bar emits
+    // nameActivated, so a kernel bar can find that kernel on the timeline.
+    void setActivatableNames(QStringList names) { m_names = std::move(names); }
+
+    // The chart drawn at `size` (the widget's when empty) times `scale`.
+    QImage renderImage(QSize size = {}, double scale = 1.0);
+    void copyImage();
+
+signals:
+    void exportRequested(ks::widgets::ChartFormat format);
+    void nameActivated(const QString& name);
+
+private:
+    void setupContextMenu();
+    void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
+
+    QStringList m_names;
+};
+
+} // namespace ks::widgets

@@ -1,0 +1,150 @@
+#include "widgets/analysis/analysis_view.h"
+
+#include "core/report/table_text.h"
+#include "widgets/analysis/analysis_table_view.h"
+#include "widgets/analysis/breakdown_charts.h"
+#include "widgets/analysis/distribution_charts.h"
+
+#include <QLabel>
+#include <QResizeEvent>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace ks::widgets {
+
+AnalysisView::AnalysisView(AnalysisChartKind kind, QWidget* parent)
+    : QWidget(parent)
+    , m_kind(kind)
+    , m_pages(new QStackedWidget(this))
+    , m_message(new QLabel(this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_tabs(new QTabWidget(this))
+{
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_message->setForegroundRole(QPalette::PlaceholderText);
+    m_tabs->setDocumentMode(true);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_tabs);
+    m_pages->addWidget(m_message);
+    m_pages->addWidget(m_splitter);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_pages);
+    showMessage(tr("Open a trace to see this analysis."));
+}
+
+void AnalysisView::showMessage(const QString& message)
+{
+    m_message->setText(message);
+    m_pages->setCurrentWidget(m_message);
+}
+
+std::vector<std::pair<QString, const core::Table*>> AnalysisView::shownFrames() const
+{
+    std::vector<std::pair<QString, const core::Table*>> frames;
+    if (!m_output)
+        return frames;
+    const auto all = core::framesOf(m_output->result);
+    auto title = [](const std::string& suffix, const core::Table* table) {
+        if (suffix.rfind("_rank", 0) == 0)
+            return tr("rank %1").arg(QString::fromStdString(suffix.substr(5)));
+        return QString::fromStdString(table->name).replace(QChar(u'_'), QChar(u' '));
+    };
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const bool wanted = m_kind == AnalysisChartKind::KernelTypes ? i == 0
+            : m_kind == AnalysisChartKind::KernelDurations           ? i == 1
+                                                                     : true;
+        if (wanted)
+            frames.emplace_back(title(all[i].first, all[i].second), all[i].second);
+    }
+    return frames;
+}
+
+void AnalysisView::setResult(std::shared_ptr<const core::AnalysisOutput> output)
+{
+    if (!output || !output->ok) {
+        m_output.reset();
+        showMessage(
+            output ? tr("Not applicable: %1").arg(QString::fromStdString(output->error)) : tr("No result."));
+        return;
+    }
+    m_output = std::move(output);
+    m_tabs->clear();
+    qDeleteAll(m_tables);
+    m_tables.clear();
+    const auto frames = shownFrames();
+    for (const auto& [title, table] : frames) {
+        auto* view = new AnalysisTableView(m_tabs);
+        view->setTable(m_output, table);
+        connect(view, &AnalysisTableView::exportCsvRequested, this,
+            [this, view] { emit tableExportRequested(view); });
+        connect(view, &AnalysisTableView::nameActivated, this, &AnalysisView::nameActivated);
+        m_tabs->addTab(view, title);
+        m_tables.append(view);
+    }
+    m_tabs->tabBar()->setVisible(frames.size() > 1);
+    buildChart(frames);
+    m_pages->setCurrentWidget(m_splitter);
+}
+
+void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::Table*>>& frames)
+{
+    // A fresh chart per result: builders add panels and title rows to its layout.
+    delete m_chart;
+    m_chart = new AnalysisChart(m_splitter);
+    m_splitter->insertWidget(0, m_chart);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    connect(m_chart, &AnalysisChart::exportRequested, this, &AnalysisView::chartExportRequested);
+    connect(m_chart, &AnalysisChart::nameActivated, this, &AnalysisView::nameActivated);
+    if (frames.empty())
+        return;
+    const core::Table& first = *frames.front().second;
+    switch (m_kind) {
+    case AnalysisChartKind::Temporal:
+        buildTemporalChart(*m_chart, first);
+        break;
+    case AnalysisChartKind::Idle:
+        buildIdleChart(*m_chart, first);
+        break;
+    case AnalysisChartKind::KernelTypes:
+        buildKernelTypeChart(*m_chart, first);
+        break;
+    case AnalysisChartKind::KernelDurations:
+        buildKernelDurationChart(*m_chart, first);
+        break;
+    case AnalysisChartKind::Overlap:
+        buildOverlapChart(*m_chart, first);
+        break;
+    case AnalysisChartKind::MemoryBandwidth:
+        buildSummaryBars(*m_chart, first, "memory_bw_gbps", "name",
+            tr("memory bandwidth (GB/s): mean, min–max"), tr("Memory copy bandwidth per rank"));
+        break;
+    case AnalysisChartKind::QueueLength:
+        buildSummaryBars(*m_chart, first, "queue_length", "stream", tr("queued kernels: mean, min–max"),
+            tr("CUDA stream queue length per rank"));
+        break;
+    case AnalysisChartKind::LaunchStats: {
+        std::vector<const core::Table*> perRank;
+        for (const auto& frame : frames)
+            perRank.push_back(frame.second);
+        buildLaunchHistograms(*m_chart, perRank);
+        break;
+    }
+    }
+    m_chart->replot();
+}
+
+void AnalysisView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Side by side in a wide dock, stacked in a tall (e.g. floating or right-hand) one.
+    m_splitter->setOrientation(
+        event->size().width() >= event->size().height() * 1.4 ? Qt::Horizontal : Qt::Vertical);
+}
+
+} // namespace ks::widgets

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/analysis/hta_result.h"
+#include "widgets/analysis/analysis_chart.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QSplitter;
+class QStackedWidget;
+class QTabWidget;
+
+namespace ks::widgets {
+
+class AnalysisTableView;
+
+// Which chart an analysis view draws from its result's tables.
+enum class AnalysisChartKind
+{
+    Temporal, // A1
+    Idle, // A2
+    KernelTypes, // A3, first frame
+    KernelDurations, // A3, second frame
+    Overlap, // A4
+    MemoryBandwidth, // A5 summary
+    QueueLength, // A5 summary
+    LaunchStats // A6, one frame per rank
+};
+
+// The content of one analysis dock: a "computing…" or "not applicable" message
+// until a result arrives, then the chart beside its table(s). The splitter
+// stacks them when the dock is taller than wide.
+class AnalysisView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit AnalysisView(AnalysisChartKind kind, QWidget* parent = nullptr);
+
+    AnalysisChartKind kind() const { return m_kind; }
+
+    void showMessage(const QString& message);
+    void setResult(std::shared_ptr<const core::AnalysisOutput> output);
+
+    bool hasResult() const { return m_output != nullptr; }
+
+    // Null until a result is shown.
+    AnalysisChart* chart() const { return m_chart; }
+
+    QList<AnalysisTableView*> tables() const { return m_tables; }
+
+signals:
+    void chartExportRequested(ks::widgets::ChartFormat format);
+    void tableExportRequested(ks::widgets::AnalysisTableView* table);
+    void nameActivated(const QString& name);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    // The frames this view shows as tables: (tab title, table).
+    std::vector<std::pair<QString, const core::Table*>> shownFrames() const;
+    void buildChart(const std::vector<std::pair<QString, const core::Table*>>& frames);
+
+    AnalysisChartKind m_kind;
+    std::shared_ptr<const core::AnalysisOutput> m_output;
+    QStackedWidget* m_pages = nullptr;
+    QLabel* m_message = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    AnalysisChart* m_chart = nullptr;
+    QList<AnalysisTableView*> m_tables;
+};
+
+} // namespace ks::widgets

@@ -1,0 +1,111 @@
+#include "widgets/analysis/chart_style.h"
+
+#include "widgets/timeline/timeline_palette.h"
+
+#include <array>
+
+namespace ks::widgets {
+
+namespace {
+
+    QColor kind(SliceKind k)
+    {
+        // The palette derives kind colours from fixed hues; the shade does not
+        // depend on the theme, so a default-constructed palette gives the same ones.
+        static const TimelinePalette palette;
+        return palette.kindColor(k);
+    }
+
+} // namespace
+
+QColor computeColor()
+{
+    return kind(SliceKind::Compute);
+}
+
+QColor communicationColor()
+{
+    return kind(SliceKind::Communication);
+}
+
+QColor memoryColor()
+{
+    return kind(SliceKind::Memory);
+}
+
+QColor syncColor()
+{
+    return kind(SliceKind::Sync);
+}
+
+QColor runtimeColor()
+{
+    return kind(SliceKind::Runtime);
+}
+
+QColor idleColor()
+{
+    return QColor(0xb8, 0xbe, 0xc6);
+}
+
+QColor rankColor(int index)
+{
+    static constexpr std::array<QRgb, 10> kColors = { 0x3f7fbf, 0xe0603a, 0x3aa45a, 0x9a5cc6, 0xe2a23b,
+        0x3ea6a0, 0xd81b60, 0x7d6b5d, 0x6f8fcf, 0x8fae3a };
+    return QColor::fromRgb(kColors[static_cast<std::size_t>(index) % kColors.size()]);
+}
+
+void setCategoryAxis(QCPAxis* axis, const QStringList& labels)
+{
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(i, labels[i]);
+    axis->setTicker(ticker);
+    axis->setSubTicks(false);
+    axis->setTickLength(0, 4);
+    axis->grid()->setVisible(false);
+    axis->setRange(-0.6, labels.size() - 0.4);
+}
+
+void addTitle(AnalysisChart& chart, const QString& title)
+{
+    chart.plotLayout()->insertRow(0);
+    QFont font = chart.font();
+    font.setBold(true);
+    auto* text = new QCPTextElement(&chart, title, font);
+    text->setTextColor(chart.palette().color(QPalette::Text));
+    chart.plotLayout()->addElement(0, 0, text);
+}
+
+void placeLegendBelow(AnalysisChart& chart)
+{
+    chart.legend->setVisible(true);
+    if (chart.axisRect()->insetLayout()->take(chart.legend))
+        chart.axisRect()->insetLayout()->simplify();
+    const int row = chart.plotLayout()->rowCount();
+    chart.plotLayout()->addElement(row, 0, chart.legend);
+    chart.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    chart.legend->setWrap(6);
+    chart.legend->setBorderPen(Qt::NoPen);
+    chart.legend->setMargins(QMargins(4, 0, 4, 2));
+    // The legend row takes only the height it needs.
+    chart.plotLayout()->setRowStretchFactor(row, 0.001);
+}
+
+QCPBars* addBars(QCPAxis* keyAxis, QCPAxis* valueAxis, const QString& name, const QColor& color)
+{
+    auto* bars = new QCPBars(keyAxis, valueAxis);
+    bars->setName(name);
+    bars->setBrush(color);
+    bars->setPen(QPen(color.darker(130)));
+    bars->setWidthType(QCPBars::wtPlotCoords);
+    bars->setWidth(0.7);
+    return bars;
+}
+
+QString elided(const QString& text, int maxChars)
+{
+    return text.size() <= maxChars ? text : text.left(maxChars - 1) + QChar(0x2026);
+}
+
+} // namespace ks::widgets

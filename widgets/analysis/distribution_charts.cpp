@@ -1,0 +1,242 @@
+#include "widgets/analysis/distribution_charts.h"
+
+#include "widgets/analysis/chart_style.h"
+#include "widgets/analysis/table_lookup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ks::widgets {
+
+namespace {
+
+    // Bars at `means` with error bars down to `lows` and up to `highs`.
+    QCPErrorBars* addRangeBars(QCPBars* bars, const QVector<double>& keys, const QVector<double>& means,
+        const QVector<double>& lows, const QVector<double>& highs)
+    {
+        bars->setData(keys, means, true);
+        auto* errors = new QCPErrorBars(bars->keyAxis(), bars->valueAxis());
+        errors->removeFromLegend();
+        errors->setDataPlottable(bars);
+        QVector<double> minus(means.size());
+        QVector<double> plus(means.size());
+        for (int i = 0; i < means.size(); ++i) {
+            minus[i] = std::max(0.0, means[i] - lows[i]);
+            plus[i] = std::max(0.0, highs[i] - means[i]);
+        }
+        errors->setData(minus, plus);
+        errors->setPen(QPen(bars->brush().color().darker(170), 1.2));
+        errors->setWhiskerWidth(6);
+        return errors;
+    }
+
+    // The value axis of horizontal bars from zero to the largest whisker.
+    void fitValues(QCPAxis* axis, double largest)
+    {
+        axis->setRange(0, largest > 0 ? largest * 1.08 : 1);
+    }
+
+} // namespace
+
+void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table)
+{
+    const auto name = findColumn(table, { "name" });
+    const auto sum = findColumn(table, { "sum (us)", "sum" });
+    const auto mean = findColumn(table, { "mean (us)", "mean" });
+    const auto low = findColumn(table, { "min (us)", "min" });
+    const auto high = findColumn(table, { "max (us)", "max" });
+    const auto rank = findColumn(table, { "rank" });
+    if (!name || !sum || !mean || !low || !high || !rank)
+        return;
+    // Kernels ranked by their time over all ranks; fewer kernels when there are
+    // many ranks so each bar keeps a readable height.
+    std::map<QString, double> total;
+    std::map<double, int> rankSlot;
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const QString kernel = textAt(table, r, *name);
+        if (kernel == QStringLiteral("others"))
+            continue;
+        total[kernel] += numberAt(table, r, *sum);
+        rankSlot.emplace(numberAt(table, r, *rank), 0);
+    }
+    int slot = 0;
+    for (auto& entry : rankSlot)
+        entry.second = slot++;
+    std::vector<std::pair<QString, double>> ranked(total.begin(), total.end());
+    std::stable_sort(
+        ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    const int ranks = std::max<int>(1, static_cast<int>(rankSlot.size()));
+    const auto kernelCount = static_cast<std::size_t>(std::clamp(32 / ranks, 3, 8));
+    ranked.resize(std::min(ranked.size(), kernelCount));
+    std::map<QString, int> kernelKey;
+    QStringList names;
+    QStringList labels;
+    for (const auto& [kernel, time] : ranked) {
+        kernelKey[kernel] = static_cast<int>(names.size());
+        names << kernel;
+        labels << elided(kernel, 40);
+    }
+
+    QCPAxis* keys = chart.yAxis;
+    QCPAxis* values = chart.xAxis;
+    auto* group = new QCPBarsGroup(&chart);
+    group->setSpacingType(QCPBarsGroup::stAbsolute);
+    group->setSpacing(1);
+    double largest = 0;
+    for (const auto& [rankValue, index] : rankSlot) {
+        QVector<double> k;
+        QVector<double> m;
+        QVector<double> lo;
+        QVector<double> hi;
+        for (std::size_t r = 0; r < table.rows.size(); ++r) {
+            const auto it = kernelKey.find(textAt(table, r, *name));
+            if (it == kernelKey.end() || numberAt(table, r, *rank) != rankValue)
+                continue;
+            k << it->second;
+            m << numberAt(table, r, *mean);
+            lo << numberAt(table, r, *low);
+            hi << numberAt(table, r, *high);
+            largest = std::max(largest, hi.back());
+        }
+        QCPBars* bars = addBars(keys, values, QObject::tr("rank %1").arg(rankValue), rankColor(index));
+        bars->setWidth(0.8 / ranks);
+        bars->setBarsGroup(group);
+        addRangeBars(bars, k, m, lo, hi);
+    }
+    setCategoryAxis(keys, labels);
+    keys->setRangeReversed(true);
+    fitValues(values, largest);
+    values->setLabel(QObject::tr("kernel duration (µs): mean, whiskers min–max"));
+    chart.setActivatableNames(names);
+    addTitle(chart, QObject::tr("Top kernels: duration across ranks"));
+    placeLegendBelow(chart);
+}
+
+namespace {
+
+    struct Histogram
+    {
+        QVector<double> centers;
+        QVector<double> counts;
+        double binWidth = 1;
+        double cutoff = 0; // the 99th percentile: larger values are counted in the last bin
+    };
+
+    Histogram histogramOf(std::vector<double> values, int bins)
+    {
+        Histogram h;
+        if (values.empty())
+            return h;
+        std::sort(values.begin(), values.end());
+        const double low = std::min(0.0, values.front());
+        h.cutoff =
+            values[static_cast<std::size_t>(std::floor(0.99 * static_cast<double>(values.size() - 1)))];
+        const double high = std::max(h.cutoff, low + 1e-9);
+        h.binWidth = (high - low) / bins;
+        h.counts.fill(0, bins);
+        for (double v : values) {
+            const int bin = std::clamp(static_cast<int>((v - low) / h.binWidth), 0, bins - 1);
+            h.counts[bin] += 1;
+        }
+        for (int b = 0; b < bins; ++b)
+            h.centers << low + (b + 0.5) * h.binWidth;
+        return h;
+    }
+
+} // namespace
+
+void buildLaunchHistograms(AnalysisChart& chart, const std::vector<const core::Table*>& perRank)
+{
+    struct Panel
+    {
+        std::initializer_list<std::string_view> columns;
+        QString label;
+        QColor color;
+    };
+
+    const Panel panels[] = {
+        { { "launch_delay_us", "launch_delay" }, QObject::tr("launch delay (µs)"), syncColor() },
+        { { "cpu_duration_us", "cpu_duration" }, QObject::tr("CPU launch duration (µs)"), runtimeColor() },
+        { { "gpu_duration_us", "gpu_duration" }, QObject::tr("GPU kernel duration (µs)"), computeColor() },
+    };
+    constexpr int kBins = 30;
+    // The panels sit in a grid of their own, so the title row above spans them.
+    QCPAxisRect* first = chart.axisRect();
+    chart.plotLayout()->take(first);
+    chart.plotLayout()->simplify();
+    auto* grid = new QCPLayoutGrid;
+    chart.plotLayout()->addElement(0, 0, grid);
+    grid->addElement(0, 0, first);
+    int column = 0;
+    for (const Panel& panel : panels) {
+        std::vector<double> values;
+        for (const core::Table* table : perRank) {
+            const auto c = findColumn(*table, panel.columns);
+            if (!c)
+                continue;
+            for (std::size_t r = 0; r < table->rows.size(); ++r) {
+                if (const auto v = core::cellAsDouble(table->rows[r][*c]); v && !std::isnan(*v))
+                    values.push_back(*v);
+            }
+        }
+        QCPAxisRect* rect = column == 0 ? first : new QCPAxisRect(&chart);
+        if (column > 0) {
+            grid->addElement(0, column, rect);
+            chart.styleAxisRect(rect);
+        }
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = rect->axis(QCPAxis::atLeft);
+        const Histogram h = histogramOf(std::move(values), kBins);
+        QCPBars* bars = addBars(x, y, panel.label, panel.color);
+        bars->setWidth(h.binWidth);
+        bars->setData(h.centers, h.counts, true);
+        x->setLabel(panel.label + QStringLiteral("\n")
+            + QObject::tr("last bin: ≥ p99 = %1").arg(h.cutoff, 0, 'g', 4));
+        y->setLabel(QObject::tr("launches"));
+        rect->axis(QCPAxis::atLeft)->rescale();
+        y->setRangeLower(0);
+        y->scaleRange(1.05, 0);
+        y->setRangeLower(0);
+        x->rescale();
+        x->scaleRange(1.04, x->range().center());
+        ++column;
+    }
+    addTitle(chart, QObject::tr("CUDA kernel launches, all ranks"));
+}
+
+void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const std::string& stat,
+    const std::string& labelColumn, const QString& valueLabel, const QString& title)
+{
+    const auto rank = findColumn(table, { "rank" });
+    const auto label = findColumn(table, { labelColumn });
+    const auto mean = findColumn(table, { stat + ".mean" });
+    const auto low = findColumn(table, { stat + ".min" });
+    const auto high = findColumn(table, { stat + ".max" });
+    if (!rank || !label || !mean || !low || !high)
+        return;
+    QVector<double> k;
+    QVector<double> m;
+    QVector<double> lo;
+    QVector<double> hi;
+    QStringList labels;
+    double largest = 0;
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        k << static_cast<double>(r);
+        m << numberAt(table, r, *mean);
+        lo << numberAt(table, r, *low);
+        hi << numberAt(table, r, *high);
+        largest = std::max(largest, hi.back());
+        labels
+            << QObject::tr("rank %1 · %2").arg(textAt(table, r, *rank), elided(textAt(table, r, *label), 32));
+    }
+    QCPBars* bars = addBars(chart.yAxis, chart.xAxis, QObject::tr("mean"), memoryColor());
+    addRangeBars(bars, k, m, lo, hi);
+    setCategoryAxis(chart.yAxis, labels);
+    chart.yAxis->setRangeReversed(true);
+    fitValues(chart.xAxis, largest);
+    chart.xAxis->setLabel(valueLabel);
+    addTitle(chart, title);
+}
+
+} // namespace ks::widgets
