@@ -13,6 +13,7 @@ int runDiffCommand(const std::vector<std::string>& args, std::ostream& out, std:
 int runCountersCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace ks::cli

@@ -11,11 +11,13 @@ void printUsage(std::ostream& out)
 {
     out << "usage: kinetoscope-cli <command> [options]\n\n"
            "commands:\n"
-           "  info PATH... [--json]           files, ranks, events by phase and category, tracks, diagnostics\n"
+           "  info PATH... [--json]           files, ranks, events by phase and category, tracks, "
+           "diagnostics\n"
            "  diff CONTROL TEST [--hta-compat] [--ranks R,..] [--iterations I,..] [--device cpu|gpu|all]\n"
            "          [--short-names] [--labels C,T] [--format table|csv|json] [--out DIR]\n"
            "                                  trace diff: op/kernel counts and durations, ops added/deleted\n"
-           "  counters PATH... --write-trace [--out FILE|DIR] [--ranks R,..] [--hta-compat] [--gzip|--plain]\n"
+           "  counters PATH... --write-trace [--out FILE|DIR] [--ranks R,..] [--hta-compat] "
+           "[--gzip|--plain]\n"
            "                                  trace with queue length and memory bandwidth counters\n"
            "  analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..] [--only IDS]\n"
            "          [--format table|csv|json] [--out DIR]\n"
@@ -26,6 +28,10 @@ void printUsage(std::ostream& out)
            "  critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B] [--hta-compat]\n"
            "          [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR]\n"
            "                                  critical path of one rank, sync dependencies, overlaid trace\n"
+           "  check PATH... [--max METRIC=V,..] [--min METRIC=V,..] [--hta-compat] [--ranks R,..]\n"
+           "                                  exit 1 when a rank crosses a limit (for CI); metrics: "
+           "idle_pct,\n"
+           "                                  compute_pct, non_compute_pct, overlap_pct, anomalies\n"
            "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K]\n"
            "  synth --from TRACE --copies N --out DIR [--gzip]\n"
            "                                  write realistic synthetic Kineto traces\n"
@@ -53,6 +59,8 @@ int main(int argc, char** argv)
         return ks::cli::runAnalyzeCommand(args, std::cout, std::cerr);
     if (command == "critical-path")
         return ks::cli::runCriticalPathCommand(args, std::cout, std::cerr);
+    if (command == "check")
+        return ks::cli::runCheckCommand(args, std::cout, std::cerr);
     if (command == "synth")
         return ks::cli::runSynthCommand(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {

@@ -1,0 +1,174 @@
+// `kinetoscope-cli check`: a gate for CI. Computes a few per-rank metrics and
+// exits non-zero when one crosses a threshold, printing one line per check.
+
+#include "app/cli/cli_args.h"
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "app/cli/load_for_cli.h"
+#include "app/common/thread_pool_parallel_for.h"
+#include "core/analysis/comm_comp_overlap.h"
+#include "core/analysis/hta_frame.h"
+#include "core/analysis/temporal_breakdown.h"
+
+#include <cstdio>
+#include <map>
+#include <ostream>
+
+namespace ks::cli {
+
+namespace {
+
+    constexpr int kWithinLimits = 0;
+    constexpr int kLimitCrossed = 1;
+    constexpr int kUsage = 2;
+    constexpr int kCannotMeasure = 3;
+
+    constexpr const char* kCheckUsage =
+        "usage: kinetoscope-cli check PATH... [--max METRIC=V,..] [--min METRIC=V,..]\n"
+        "       [--hta-compat] [--ranks R,..] [--iterations I,..] [--threads N]\n"
+        "metrics (per rank): idle_pct, compute_pct, non_compute_pct (temporal breakdown),\n"
+        "       overlap_pct (communication/computation overlap), anomalies (import diagnostics)\n"
+        "exit: 0 every rank within limits, 1 a limit crossed, 2 usage, 3 nothing to measure\n";
+
+    // Which analysis column gives a metric; anomalies come from the trace itself.
+    const std::map<std::string, std::string> kColumnOfMetric {
+        { "idle_pct", "idle_time_pctg" },
+        { "compute_pct", "compute_time_pctg" },
+        { "non_compute_pct", "non_compute_time_pctg" },
+        { "overlap_pct", "comp_comm_overlap_pctg" },
+    };
+
+    struct Limit
+    {
+        std::string metric;
+        double value = 0;
+        bool isMax = true;
+    };
+
+    // "idle_pct=20,overlap_pct=50" -> limits; false (with `error`) when malformed.
+    bool parseLimits(
+        const std::optional<std::string>& text, bool isMax, std::vector<Limit>& out, std::string& error)
+    {
+        if (!text)
+            return true;
+        for (std::size_t pos = 0; pos <= text->size();) {
+            const std::size_t comma = std::min(text->find(',', pos), text->size());
+            const std::string item = text->substr(pos, comma - pos);
+            const std::size_t eq = item.find('=');
+            Limit limit { item.substr(0, eq), 0, isMax };
+            if (eq == std::string::npos
+                || (!kColumnOfMetric.count(limit.metric) && limit.metric != "anomalies")) {
+                error = "not METRIC=VALUE with a known metric: '" + item + "'";
+                return false;
+            }
+            try {
+                std::size_t used = 0;
+                limit.value = std::stod(item.substr(eq + 1), &used);
+                if (used != item.size() - eq - 1)
+                    throw std::invalid_argument(item);
+            } catch (...) {
+                error = "not a number in '" + item + "'";
+                return false;
+            }
+            out.push_back(limit);
+            pos = comma + 1;
+        }
+        return true;
+    }
+
+    // rank -> value of one analysis column, from the analysis's first table.
+    std::map<std::int64_t, double> columnByRank(const core::AnalysisOutput& output, const std::string& column)
+    {
+        std::map<std::int64_t, double> values;
+        if (!output.ok || output.result.kind != core::HtaResult::Kind::DataFrame)
+            return values;
+        const core::Table& t = output.result.frame;
+        const std::size_t rankColumn = t.columnIndex("rank");
+        const std::size_t valueColumn = t.columnIndex(column);
+        if (rankColumn == static_cast<std::size_t>(-1) || valueColumn == static_cast<std::size_t>(-1))
+            return values;
+        for (const auto& row : t.rows) {
+            const auto rank = core::cellAsDouble(row[rankColumn]);
+            const auto value = core::cellAsDouble(row[valueColumn]);
+            if (rank && value)
+                values[static_cast<std::int64_t>(*rank)] = *value;
+        }
+        return values;
+    }
+
+    std::string formatValue(double v)
+    {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", v);
+        return text;
+    }
+
+} // namespace
+
+int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    CliArgs parsed(args, { "--max", "--min", "--ranks", "--iterations", "--threads" }, { "--hta-compat" });
+    std::vector<Limit> limits;
+    std::string problem;
+    if (!parsed.ok() || parsed.positional().empty()
+        || !parseLimits(parsed.value("--max"), true, limits, problem)
+        || !parseLimits(parsed.value("--min"), false, limits, problem) || limits.empty()) {
+        err << "kinetoscope-cli check: "
+            << (!parsed.ok()                         ? parsed.error()
+                       : parsed.positional().empty() ? std::string("give at least one PATH")
+                       : !problem.empty()            ? problem
+                                                     : std::string("give at least one --max or --min"))
+            << '\n'
+            << kCheckUsage;
+        return kUsage;
+    }
+    core::AnalysisOptions options;
+    options.mode = parsed.flag("--hta-compat") ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
+    options.ranks = parseNumberList(parsed.value("--ranks"), problem);
+    options.iterations = parseNumberList(parsed.value("--iterations"), problem);
+    if (!problem.empty()) {
+        err << "kinetoscope-cli check: " << problem << '\n' << kCheckUsage;
+        return kUsage;
+    }
+    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return kCannotMeasure;
+    auto frames =
+        core::buildFrames(*loaded, options, [](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body);
+        });
+    if (!frames || frames.value().ranks.empty()) {
+        err << "kinetoscope-cli check: "
+            << (frames ? std::string("no rank to measure") : frames.error().describe()) << '\n';
+        return kCannotMeasure;
+    }
+    const core::AnalysisOutput temporal = core::temporalBreakdown(frames.value(), options);
+    const core::AnalysisOutput overlap = core::commCompOverlap(frames.value(), options);
+    int status = kWithinLimits;
+    for (const Limit& limit : limits) {
+        std::map<std::int64_t, double> values;
+        if (limit.metric == "anomalies") {
+            for (const core::RankFrame& f : frames.value().ranks)
+                values[f.rank] = static_cast<double>(f.trace->diagnostics.total());
+        } else {
+            const std::string& column = kColumnOfMetric.at(limit.metric);
+            values = columnByRank(limit.metric == "overlap_pct" ? overlap : temporal, column);
+        }
+        if (values.empty()) {
+            out << limit.metric << ": not measurable on these ranks\n";
+            status = std::max(status, kCannotMeasure);
+            continue;
+        }
+        for (const auto& [rank, value] : values) {
+            const bool crossed = limit.isMax ? value > limit.value : value < limit.value;
+            out << "rank " << rank << ": " << limit.metric << " " << formatValue(value)
+                << (limit.isMax ? " <= " : " >= ") << formatValue(limit.value)
+                << (crossed ? "  FAILED" : "  ok") << '\n';
+            if (crossed && status == kWithinLimits)
+                status = kLimitCrossed;
+        }
+    }
+    return status;
+}
+
+} // namespace ks::cli
