@@ -39,6 +39,7 @@ AnalysisView::AnalysisView(AnalysisChartKind kind, QWidget* parent)
 
 void AnalysisView::showMessage(const QString& message)
 {
+    m_output.reset(); // the tables keep what they show alive themselves
     m_message->setText(message);
     m_pages->setCurrentWidget(m_message);
 }
@@ -67,7 +68,6 @@ std::vector<std::pair<QString, const core::Table*>> AnalysisView::shownFrames() 
 void AnalysisView::setResult(std::shared_ptr<const core::AnalysisOutput> output)
 {
     if (!output || !output->ok) {
-        m_output.reset();
         showMessage(
             output ? tr("Not applicable: %1").arg(QString::fromStdString(output->error)) : tr("No result."));
         return;
