@@ -119,7 +119,11 @@ namespace {
             points = std::move(sorted);
             return;
         }
+        // Default mode sorts by stream too, in one pass: the same order as the
+        // stable sort by time followed by the stable sort by stream below.
         std::stable_sort(points.begin(), points.end(), [](const QueuePoint& a, const QueuePoint& b) {
+            if (a.stream != b.stream)
+                return a.stream < b.stream;
             return a.ts != b.ts ? a.ts < b.ts : a.delta < b.delta;
         });
     }
@@ -134,10 +138,11 @@ namespace {
         series.points = std::move(points).value();
         sortByTime(series.points, compat);
         // groupby("stream"): ascending streams, time order kept inside each.
-        std::stable_sort(
-            series.points.begin(), series.points.end(), [&series](const QueuePoint& a, const QueuePoint& b) {
-                return series.streamOf(a) < series.streamOf(b);
-            });
+        if (compat)
+            std::stable_sort(series.points.begin(), series.points.end(),
+                [&series](const QueuePoint& a, const QueuePoint& b) {
+                    return series.streamOf(a) < series.streamOf(b);
+                });
         std::int64_t running = 0;
         for (std::size_t i = 0; i < series.points.size(); ++i) {
             if (i == 0 || series.streamOf(series.points[i]) != series.streamOf(series.points[i - 1]))
@@ -171,7 +176,7 @@ namespace {
         t.columns = { { "index", "" }, { "ts", "us" }, { "pid", "" }, { "tid", "" }, { "stream", "" },
             { "queue_length", "" } };
         t.indexColumns = { "index" };
-        t.rows.reserve(series.points.size());
+        t.rows.reserve(series.points.size(), t.columns.size());
         for (const QueuePoint& p : series.points) {
             const FrameRow& row = frame.rows[p.row];
             const FrameRow& gpu = frame.rows[p.gpuRow];
