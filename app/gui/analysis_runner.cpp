@@ -4,6 +4,7 @@
 #include "core/analysis/analysis_catalog.h"
 
 #include <QFutureWatcher>
+#include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -13,12 +14,12 @@ namespace ks::app {
 
 namespace {
 
-    AnalysisResultsPtr compute(const TraceSetPtr& set, core::AnalysisMode mode)
+    AnalysisResultsPtr compute(const TraceSetPtr& set, core::AnalysisMode mode, QThreadPool* pool)
     {
         auto results = std::make_shared<AnalysisResults>();
         core::AnalysisOptions options;
         options.mode = mode;
-        const core::ParallelFor parallelFor = makeQtParallelFor(QThreadPool::globalInstance());
+        const core::ParallelFor parallelFor = makeQtParallelFor(pool);
         auto frames = core::buildFrames(*set, options, parallelFor);
         if (!frames) {
             results->error = QString::fromStdString(frames.error().describe());
@@ -54,6 +55,7 @@ AnalysisRunner::AnalysisRunner(QObject* parent)
     : QObject(parent)
 {
     qRegisterMetaType<AnalysisResultsPtr>();
+    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
 }
 
 AnalysisRunner::~AnalysisRunner() = default;
@@ -81,7 +83,8 @@ void AnalysisRunner::start(TraceSetPtr set, core::AnalysisMode mode)
         m_running = false;
         emit finished(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([set = std::move(set), mode] { return compute(set, mode); }));
+    watcher->setFuture(QtConcurrent::run(
+        &m_pool, [set = std::move(set), mode, pool = &m_pool] { return compute(set, mode, pool); }));
 }
 
 void AnalysisRunner::clear()

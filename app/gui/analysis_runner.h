@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 
 #include <map>
 #include <memory>
@@ -46,6 +47,10 @@ signals:
     void finished(ks::app::AnalysisResultsPtr results);
 
 private:
+    // A pool of the runner's own: the computation blocks one thread while its
+    // per-rank work runs on the others. On the global pool, with the timeline's
+    // tasks also waiting on nested work, two cores were enough to deadlock.
+    QThreadPool m_pool;
     std::uint64_t m_generation = 0;
     bool m_running = false;
 };

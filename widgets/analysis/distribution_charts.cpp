@@ -192,7 +192,7 @@ void buildLaunchHistograms(AnalysisChart& chart, const std::vector<const core::T
         bars->setWidth(h.binWidth);
         bars->setData(h.centers, h.counts, true);
         x->setLabel(panel.label + QStringLiteral("\n")
-            + QObject::tr("last bin: ≥ p99 = %1").arg(h.cutoff, 0, 'g', 4));
+            + QObject::tr("last bin: ≥ p99 = %1").arg(h.cutoff, 0, 'f', h.cutoff >= 100 ? 0 : 1));
         y->setLabel(QObject::tr("launches"));
         rect->axis(QCPAxis::atLeft)->rescale();
         y->setRangeLower(0);
