@@ -33,6 +33,9 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
         QCoreApplication::translate("main", "Timeline state to apply once ready (range=A:B ms;select=kernel;search=TEXT;…)."),
         QStringLiteral("commands"));
     view.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption compare(QStringLiteral("compare"),
+        QCoreApplication::translate("main", "Compare two traces: kinetoscope --compare CONTROL TEST."));
+    parser.addOption(compare);
     parser.addOption(view);
     parser.addOption(screenshot);
     parser.addOption(size);
@@ -42,6 +45,11 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
     options.paths = parser.positionalArguments();
     options.screenshotPath = parser.value(screenshot);
     options.viewCommands = parser.value(view);
+    options.compare = parser.isSet(compare);
+    if (options.compare && options.paths.size() != 2) {
+        error = QCoreApplication::translate("main", "--compare expects two paths: CONTROL TEST");
+        return false;
+    }
     if (parser.isSet(after)) {
         bool ok = false;
         options.screenshotAfterMs = parser.value(after).toInt(&ok);

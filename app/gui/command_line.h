@@ -10,6 +10,7 @@ namespace ks::app {
 struct GuiOptions
 {
     QStringList paths; // files and folders to open, as one trace set
+    bool compare = false; // --compare: paths are CONTROL and TEST of a trace diff (D1-D3)
     QString screenshotPath; // hidden: grab the window to this PNG once loading ends, then quit
     int screenshotAfterMs = -1; // hidden: grab after this delay instead of when loading ends
     QSize windowSize; // hidden: initial window size (for reproducible screenshots)

@@ -1,5 +1,6 @@
 #include "app/common/allocator_tuning.h"
 #include "app/gui/command_line.h"
+#include "app/gui/compare_window.h"
 #include "app/gui/main_window.h"
 
 #include <QApplication>
@@ -40,6 +41,32 @@ void scheduleScreenshot(
         grab();
 }
 
+// --compare: the compare window alone; with --screenshot, grabbed once both sides are in.
+int runCompare(const ks::app::GuiOptions& options)
+{
+    ks::app::CompareWindow window;
+    if (options.windowSize.isValid())
+        window.resize(options.windowSize);
+    window.show();
+    QObject::connect(
+        &window, &ks::app::CompareWindow::comparisonReady, &window,
+        [&window, options] {
+            window.applyViewCommands(options.viewCommands);
+            if (options.screenshotPath.isEmpty())
+                return;
+            QTimer::singleShot(options.screenshotAfterMs >= 0 ? options.screenshotAfterMs : 600, &window,
+                [&window, path = options.screenshotPath] {
+                    const bool saved = window.grab().save(path, "PNG");
+                    if (!saved)
+                        std::fprintf(stderr, "kinetoscope: could not write %s\n", qPrintable(path));
+                    QCoreApplication::exit(saved ? 0 : 1);
+                });
+        },
+        Qt::SingleShotConnection);
+    window.compare(options.paths[0], options.paths[1]);
+    return QApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -59,6 +86,9 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "kinetoscope: %s\n", qPrintable(error));
         return 2;
     }
+
+    if (options.compare)
+        return runCompare(options);
 
     ks::app::MainWindow window;
     if (options.windowSize.isValid())

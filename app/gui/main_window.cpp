@@ -1,5 +1,6 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/compare_window.h"
 #include "app/gui/load_progress_bar.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/shortcuts_dialog.h"
@@ -143,6 +144,14 @@ void MainWindow::setupMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openFileAction);
     file->addAction(m_openFolderAction);
+    // D1-D3: a window of its own, so the open trace stays where it is.
+    QAction* compare = file->addAction(tr("&Compare Traces…"), this, [] {
+        auto* window = new CompareWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+    });
+    // Ctrl+Shift+D already shows the import diagnostics.
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();

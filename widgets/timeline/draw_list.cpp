@@ -119,12 +119,24 @@ namespace {
         // The colour of an item drawing slices [first, last), `shown` the one it names.
         std::uint8_t keyOf(std::uint32_t shown, std::uint32_t first, std::uint32_t last) const
         {
+            if (m_p.mode == ColorMode::Diff)
+                return diffKeyOf(shown);
             if (m_p.mode != ColorMode::CriticalPath)
                 return m_rank.colorKey(shown, m_p.mode);
             if (!m_p.criticalPath)
                 return m_rank.sliceKind[shown];
             // A block is on the path when any slice in it is: short path kernels stay visible zoomed out.
             return criticalPathKey(m_rank.sliceKind[shown], m_p.criticalPath->anyIn(first, last));
+        }
+
+        // A block takes the diff class of the slice it names (its longest), like name colours do.
+        std::uint8_t diffKeyOf(std::uint32_t shown) const
+        {
+            const std::uint32_t name = m_slices.name[shown].value;
+            const auto diff = m_p.nameClasses && name < m_p.nameClasses->size()
+                ? static_cast<DiffClass>((*m_p.nameClasses)[name])
+                : DiffClass::Unchanged;
+            return diffColorKey(m_rank.sliceKind[shown], diff);
         }
 
         // Adjacent blocks of the same look become one rectangle: fewer fillRects.

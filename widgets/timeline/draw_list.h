@@ -49,6 +49,8 @@ struct SliceDrawParams
     const RankMatches* matches = nullptr; // search results of this rank, or null
     // Critical path mode: the rank's path; null (not computed yet) draws kind colours.
     const CriticalPathMarks* criticalPath = nullptr;
+    // Diff mode: the DiffClass of each NameId of the rank; null draws every slice as unchanged.
+    const std::vector<std::uint8_t>* nameClasses = nullptr;
 };
 
 // Slices narrower than this are merged with their neighbours into blocks.

@@ -195,6 +195,17 @@ std::shared_ptr<TimelineData> TimelineData::withCriticalPaths(std::vector<Critic
     return copy;
 }
 
+std::shared_ptr<TimelineData> TimelineData::withDiffClasses(
+    std::vector<std::vector<std::uint8_t>> perRank) const
+{
+    auto copy = std::make_shared<TimelineData>(*this);
+    copy->version = nextDataVersion();
+    copy->diffClasses.clear();
+    for (auto& classes : perRank)
+        copy->diffClasses.push_back(std::make_shared<const std::vector<std::uint8_t>>(std::move(classes)));
+    return copy;
+}
+
 TimeNs TimelineData::offset(int rank, const Alignment& alignment) const
 {
     if (rank < 0 || rank >= rankCount())

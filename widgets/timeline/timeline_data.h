@@ -75,6 +75,8 @@ public:
     std::vector<std::shared_ptr<const RankTimeline>> ranks;
     std::vector<std::shared_ptr<const CounterTracks>> counters; // per rank
     std::vector<std::shared_ptr<const CriticalPathMarks>> criticalPaths; // per rank; empty until computed
+    // D3 per rank: the DiffClass of each NameId; empty outside a trace diff.
+    std::vector<std::shared_ptr<const std::vector<std::uint8_t>>> diffClasses;
     TimeNs traceStart = 0; // earliest event of any rank: the ruler's 0
     TimeNs traceEnd = 0;
     std::uint64_t version = 0;
@@ -91,6 +93,16 @@ public:
     {
         return static_cast<std::size_t>(r) < criticalPaths.size()
             ? criticalPaths[static_cast<std::size_t>(r)].get()
+            : nullptr;
+    }
+
+    // A copy with each rank's diff classes by NameId (D3); version + 1.
+    std::shared_ptr<TimelineData> withDiffClasses(std::vector<std::vector<std::uint8_t>> perRank) const;
+
+    const std::vector<std::uint8_t>* nameClasses(int r) const
+    {
+        return static_cast<std::size_t>(r) < diffClasses.size()
+            ? diffClasses[static_cast<std::size_t>(r)].get()
             : nullptr;
     }
 

@@ -63,6 +63,13 @@ std::vector<TimelineLegend::Entry> TimelineLegend::entries() const
         out.push_back({ m_palette.fill(criticalPathKey(static_cast<std::uint8_t>(SliceKind::Compute), false)),
             tr("Off the path (faded kind colours)") });
         break;
+    case ColorMode::Diff:
+        for (auto d : { DiffClass::Added, DiffClass::Removed, DiffClass::Slower, DiffClass::Faster })
+            out.push_back({ m_palette.fill(diffColorKey(0, d)), diffClassName(d) });
+        out.push_back({ m_palette.fill(diffColorKey(
+                            static_cast<std::uint8_t>(SliceKind::Compute), DiffClass::Unchanged)),
+            tr("Unchanged (faded kind colours)") });
+        break;
     }
     return out;
 }

@@ -38,6 +38,16 @@ namespace {
         0xd81b60, // on the critical path: crimson, apart from every kind
     };
 
+    // Diff classes, indexed by DiffClass (Unchanged unused: it takes the faded kind colour).
+    // Green/red for added/removed as in every diff tool; orange/blue for slower/faster.
+    constexpr std::array<QRgb, static_cast<std::size_t>(DiffClass::Count_)> kDiffColors {
+        0x9aa3ad,
+        0x2ca02c, // added: green
+        0xd62728, // removed: red
+        0xff7f0e, // slower: orange
+        0x1f77b4, // faster: blue
+    };
+
     // A 24-colour name palette: hues spread around the wheel at two lightness levels.
     QColor nameColor(int i)
     {
@@ -77,6 +87,24 @@ QString sliceKindName(SliceKind kind)
         break;
     }
     return QStringLiteral("CPU other");
+}
+
+QString diffClassName(DiffClass diff)
+{
+    switch (diff) {
+    case DiffClass::Added:
+        return QStringLiteral("Added (only in test)");
+    case DiffClass::Removed:
+        return QStringLiteral("Removed (only in control)");
+    case DiffClass::Slower:
+        return QStringLiteral("Slower");
+    case DiffClass::Faster:
+        return QStringLiteral("Faster");
+    case DiffClass::Unchanged:
+    case DiffClass::Count_:
+        break;
+    }
+    return QStringLiteral("Unchanged");
 }
 
 SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_view name)
@@ -145,6 +173,8 @@ TimelinePalette::TimelinePalette(const QPalette& palette)
     for (std::size_t k = 0; k < kKindColors.size(); ++k)
         setKey(static_cast<std::uint8_t>(kOffPathKeyBase + k),
             blend(background, QColor::fromRgb(kKindColors[k]), 0.3));
+    for (std::size_t d = 1; d < kDiffColors.size(); ++d)
+        setKey(static_cast<std::uint8_t>(kDiffKeyBase + d), QColor::fromRgb(kDiffColors[d]));
 }
 
 void TimelinePalette::setKey(std::uint8_t key, const QColor& base)

@@ -37,6 +37,20 @@ constexpr std::uint8_t kNamePaletteSize = 24;
 // key kOffPathKeyBase + kind, so the path stands out and the rest stays readable.
 constexpr std::uint8_t kOffPathKeyBase = 48;
 
+// D3 trace diff mode: how a slice's name changed between the control and test
+// traces. Unchanged names keep the faint off-path colour of their kind.
+enum class DiffClass : std::uint8_t
+{
+    Unchanged,
+    Added, // only in test
+    Removed, // only in control
+    Slower, // more total time in test
+    Faster, // less total time in test
+    Count_
+};
+
+constexpr std::uint8_t kDiffKeyBase = 64;
+
 // The colour key of a slice in critical path mode.
 constexpr std::uint8_t criticalPathKey(std::uint8_t kind, bool onPath)
 {
@@ -44,7 +58,16 @@ constexpr std::uint8_t criticalPathKey(std::uint8_t kind, bool onPath)
                   : static_cast<std::uint8_t>(kOffPathKeyBase + kind);
 }
 
+// The colour key of a slice in diff mode.
+constexpr std::uint8_t diffColorKey(std::uint8_t kind, DiffClass diff)
+{
+    return diff == DiffClass::Unchanged
+        ? static_cast<std::uint8_t>(kOffPathKeyBase + kind)
+        : static_cast<std::uint8_t>(kDiffKeyBase + static_cast<std::uint8_t>(diff));
+}
+
 QString sliceKindName(SliceKind kind);
+QString diffClassName(DiffClass diff);
 // The kind of one slice from its track, category and name (core's kernel classification for GPU work).
 SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_view name);
 // Stable across runs and machines (FNV-1a of the UTF-8 name): the same kernel

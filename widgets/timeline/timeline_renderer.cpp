@@ -127,6 +127,7 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         params.mode = key.mode;
         params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
         params.criticalPath = m_data->criticalPath(row.rank);
+        params.nameClasses = m_data->nameClasses(row.rank);
         out.slices = buildSliceDrawList(m_data->rank(row.rank), row.index, params);
     } else if (row.kind == RowKind::Counter) {
         out.counters = buildCounterDrawList(m_data->rankCounters(row.rank)[row.index], key.raw, key.width);
@@ -140,6 +141,7 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         params.mode = key.mode;
         params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
         params.criticalPath = m_data->criticalPath(row.rank);
+        params.nameClasses = m_data->nameClasses(row.rank);
         std::uint16_t ordinal = 0;
         for (std::uint32_t t = 0; t < rt.trace->tracks.size(); ++t) {
             if (rt.trace->tracks[t].kind != core::TrackKind::GpuStream)

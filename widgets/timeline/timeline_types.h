@@ -30,6 +30,7 @@ enum class ColorMode : std::uint8_t
     KernelType,
     Name,
     CriticalPath, // slices on each rank's critical path (A8) against dimmed others
+    Diff, // D3: slices by their name's trace diff class (added, removed, slower, faster)
 };
 
 // The ranks' instances of one chosen collective (T8, X2): each rank is shifted

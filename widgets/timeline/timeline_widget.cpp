@@ -367,6 +367,18 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool rese
     emit dataChanged();
 }
 
+void TimelineWidget::addColorMode(ColorMode mode, const QString& label)
+{
+    if (m_colorMode->findData(int(mode)) < 0)
+        m_colorMode->addItem(label, int(mode));
+}
+
+void TimelineWidget::showSearchResults(std::shared_ptr<const SearchResults> results)
+{
+    ++m_searchGeneration; // a search still running must not replace these
+    applySearch(std::move(results));
+}
+
 void TimelineWidget::focusSearch()
 {
     m_search->setFocus(Qt::ShortcutFocusReason);

@@ -63,6 +63,11 @@ public:
 
     TimelineLegend* legend() const { return m_legend; }
 
+    // Offers a colour mode the toolbar lacks by default (the compare window's diff mode).
+    void addColorMode(ColorMode mode, const QString& label);
+    // Highlights results computed elsewhere (the diff table's row: a name on every rank).
+    void showSearchResults(std::shared_ptr<const SearchResults> results);
+
     // T10: computes every rank's critical path in the background (once per
     // trace set); the critical path colour mode starts it.
     void startCriticalPaths();
