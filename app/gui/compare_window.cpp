@@ -123,7 +123,9 @@ QWidget* CompareWindow::buildOptionsRow()
     layout->setContentsMargins(0, 0, 0, 0);
     m_iteration = new QComboBox(row);
     m_iteration->setToolTip(tr("The ProfilerStep both timelines start at x = 0, and the table compares"));
+    m_iteration->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_rank = new QComboBox(row);
+    m_rank->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_rank->setToolTip(tr("The rank the table compares (and whose first instances a row click frames)"));
     m_device = new QComboBox(row);
     m_device->addItem(tr("CPU and GPU"), int(core::DiffDevice::All));
@@ -180,6 +182,7 @@ QWidget* CompareWindow::buildViews()
     m_table->setObjectName(QStringLiteral("diffTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
+    m_table->sortByColumn(0, Qt::AscendingOrder); // compare_traces' own order: by name
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
@@ -294,6 +297,9 @@ void CompareWindow::populateChoices()
         if (inTest)
             m_rank->addItem(QString::number(rank->rank), QVariant::fromValue<qlonglong>(rank->rank));
     }
+    // No rank number in common (e.g. one rank of each job): compare each side's first rank.
+    if (m_rank->count() == 0)
+        m_rank->addItem(tr("first of each"));
 }
 
 std::optional<std::int64_t> CompareWindow::iteration() const
@@ -333,7 +339,7 @@ void CompareWindow::recompute()
     if (!control.diff || !test.diff)
         return;
     core::TraceDiffOptions options;
-    if (m_rank->currentIndex() >= 0) {
+    if (m_rank->currentIndex() >= 0 && m_rank->currentData().isValid()) {
         const std::vector<std::int64_t> rank { m_rank->currentData().toLongLong() };
         options.control.ranks = rank;
         options.test.ranks = rank;
@@ -374,7 +380,8 @@ void CompareWindow::recompute()
 void CompareWindow::selectName(const QString& name)
 {
     const auto step = iteration();
-    const std::int64_t rankNumber = m_rank->currentIndex() >= 0 ? m_rank->currentData().toLongLong() : 0;
+    const std::optional<std::int64_t> rankNumber =
+        m_rank->currentData().isValid() ? std::optional(m_rank->currentData().toLongLong()) : std::nullopt;
     std::optional<TimeNs> lo;
     std::optional<TimeNs> hi;
     for (int side = 0; side < 2; ++side) {
@@ -384,7 +391,7 @@ void CompareWindow::selectName(const QString& name)
         auto matches =
             widgets::nameMatches(*shown, name, m_shortNames->isChecked(), m_states[side]->alignment());
         m_timelines[side]->showSearchResults(matches);
-        const int rank = rankIndex(*shown->set, rankNumber);
+        const int rank = rankNumber ? rankIndex(*shown->set, *rankNumber) : 0;
         const auto stepStart = step ? widgets::iterationStart(shown->trace(rank), *step) : std::nullopt;
         widgets::SliceRef first;
         for (const widgets::SliceRef& ref : matches->ordered) {
