@@ -14,6 +14,7 @@ int runCountersCommand(const std::vector<std::string>& args, std::ostream& out, 
 int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace ks::cli

@@ -28,6 +28,9 @@ void printUsage(std::ostream& out)
            "  critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B] [--hta-compat]\n"
            "          [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR]\n"
            "                                  critical path of one rank, sync dependencies, overlaid trace\n"
+           "  overview PATH... [--ranks R,..] [--iterations I,..] [--margin F] [--format table|csv|json]\n"
+           "                                  per rank and iteration: step time, idle/compute/overlap %,\n"
+           "                                  GPU busy time, stragglers flagged\n"
            "  check PATH... [--max METRIC=V,..] [--min METRIC=V,..] [--hta-compat] [--ranks R,..]\n"
            "                                  exit 1 when a rank crosses a limit (for CI); metrics: "
            "idle_pct,\n"
@@ -61,6 +64,8 @@ int main(int argc, char** argv)
         return ks::cli::runCriticalPathCommand(args, std::cout, std::cerr);
     if (command == "check")
         return ks::cli::runCheckCommand(args, std::cout, std::cerr);
+    if (command == "overview")
+        return ks::cli::runOverviewCommand(args, std::cout, std::cerr);
     if (command == "synth")
         return ks::cli::runSynthCommand(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {

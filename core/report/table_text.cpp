@@ -7,97 +7,102 @@ namespace ks::core {
 
 namespace {
 
-std::string cellForPerson(const Cell& cell)
-{
-    if (std::holds_alternative<std::monostate>(cell))
-        return "-";
-    if (const auto* d = std::get_if<double>(&cell)) {
-        char buf[48];
-        if (*d == static_cast<double>(static_cast<long long>(*d)) && std::abs(*d) < 1e15)
-            std::snprintf(buf, sizeof buf, "%.0f", *d);
-        else
-            std::snprintf(buf, sizeof buf, "%.4g", *d);
-        return buf;
-    }
-    return cellAsText(cell);
-}
-
-bool isNumeric(const Cell& cell)
-{
-    return std::holds_alternative<std::int64_t>(cell) || std::holds_alternative<double>(cell);
-}
-
-void appendTable(std::string& out, const std::string& title, const Table& t)
-{
-    out += "== " + title + " ==\n";
-    if (t.notApplicable) {
-        out += "not applicable: " + *t.notApplicable + "\n\n";
-        return;
-    }
-    constexpr std::size_t kMaxWidth = 60;
-    std::vector<std::size_t> width(t.columns.size());
-    std::vector<std::vector<std::string>> text(t.rows.size());
-    for (std::size_t c = 0; c < t.columns.size(); ++c)
-        width[c] = std::min(kMaxWidth, t.columns[c].name.size());
-    for (std::size_t r = 0; r < t.rows.size(); ++r)
-        for (std::size_t c = 0; c < t.columns.size(); ++c) {
-            std::string s = c < t.rows[r].size() ? cellForPerson(t.rows[r][c]) : "";
-            if (s.size() > kMaxWidth)
-                s = s.substr(0, kMaxWidth - 3) + "...";
-            width[c] = std::max(width[c], s.size());
-            text[r].push_back(std::move(s));
+    std::string cellForPerson(const Cell& cell)
+    {
+        if (std::holds_alternative<std::monostate>(cell))
+            return "-";
+        if (const auto* d = std::get_if<double>(&cell)) {
+            char buf[48];
+            const double magnitude = std::abs(*d);
+            if (magnitude >= 1e15 || (magnitude < 1e-2 && magnitude > 0))
+                std::snprintf(buf, sizeof buf, "%.4g", *d); // too long or too small for fixed notation
+            else if (magnitude >= 1e3 || *d == static_cast<double>(static_cast<long long>(*d)))
+                std::snprintf(buf, sizeof buf, "%.0f", *d); // µs and counts: the digits a person compares
+            else
+                std::snprintf(buf, sizeof buf, "%.4g", *d); // percentages and ratios: 4 significant digits
+            return buf;
         }
-    auto pad = [](const std::string& s, std::size_t w, bool right) {
-        const std::string fill(w > s.size() ? w - s.size() : 0, ' ');
-        return right ? fill + s : s + fill;
-    };
-    for (std::size_t c = 0; c < t.columns.size(); ++c)
-        out += (c ? "  " : "") + pad(t.columns[c].name.substr(0, kMaxWidth), width[c], false);
-    out += '\n';
-    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        return cellAsText(cell);
+    }
+
+    bool isNumeric(const Cell& cell)
+    {
+        return std::holds_alternative<std::int64_t>(cell) || std::holds_alternative<double>(cell);
+    }
+
+    void appendTable(std::string& out, const std::string& title, const Table& t)
+    {
+        out += "== " + title + " ==\n";
+        if (t.notApplicable) {
+            out += "not applicable: " + *t.notApplicable + "\n\n";
+            return;
+        }
+        constexpr std::size_t kMaxWidth = 60;
+        std::vector<std::size_t> width(t.columns.size());
+        std::vector<std::vector<std::string>> text(t.rows.size());
         for (std::size_t c = 0; c < t.columns.size(); ++c)
-            out += (c ? "  " : "") + pad(text[r][c], width[c], c < t.rows[r].size() && isNumeric(t.rows[r][c]));
+            width[c] = std::min(kMaxWidth, t.columns[c].name.size());
+        for (std::size_t r = 0; r < t.rows.size(); ++r)
+            for (std::size_t c = 0; c < t.columns.size(); ++c) {
+                std::string s = c < t.rows[r].size() ? cellForPerson(t.rows[r][c]) : "";
+                if (s.size() > kMaxWidth)
+                    s = s.substr(0, kMaxWidth - 3) + "...";
+                width[c] = std::max(width[c], s.size());
+                text[r].push_back(std::move(s));
+            }
+        auto pad = [](const std::string& s, std::size_t w, bool right) {
+            const std::string fill(w > s.size() ? w - s.size() : 0, ' ');
+            return right ? fill + s : s + fill;
+        };
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+            out += (c ? "  " : "") + pad(t.columns[c].name.substr(0, kMaxWidth), width[c], false);
+        out += '\n';
+        for (std::size_t r = 0; r < t.rows.size(); ++r) {
+            for (std::size_t c = 0; c < t.columns.size(); ++c)
+                out += (c ? "  " : "")
+                    + pad(text[r][c], width[c], c < t.rows[r].size() && isNumeric(t.rows[r][c]));
+            out += '\n';
+        }
+        if (t.rows.empty())
+            out += "(no rows)\n";
         out += '\n';
     }
-    if (t.rows.empty())
-        out += "(no rows)\n";
-    out += '\n';
-}
 
-void appendCsvField(std::string& out, const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos) {
-        out += s;
-        return;
+    void appendCsvField(std::string& out, const std::string& s)
+    {
+        if (s.find_first_of(",\"\n\r") == std::string::npos) {
+            out += s;
+            return;
+        }
+        out += '"';
+        for (char c : s) {
+            if (c == '"')
+                out += '"';
+            out += c;
+        }
+        out += '"';
     }
-    out += '"';
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-}
 
-void collect(std::vector<std::pair<std::string, const Table*>>& out, const std::string& prefix, const HtaResult& r)
-{
-    switch (r.kind) {
-    case HtaResult::Kind::DataFrame:
-        out.emplace_back(prefix, &r.frame);
-        break;
-    case HtaResult::Kind::Tuple:
-    case HtaResult::Kind::List:
-        for (std::size_t i = 0; i < r.items.size(); ++i)
-            collect(out, prefix + "_" + std::to_string(i), r.items[i]);
-        break;
-    case HtaResult::Kind::Dict:
-        for (const auto& [key, value] : r.entries)
-            collect(out, prefix + "_rank" + key, value);
-        break;
-    default:
-        break;
+    void collect(
+        std::vector<std::pair<std::string, const Table*>>& out, const std::string& prefix, const HtaResult& r)
+    {
+        switch (r.kind) {
+        case HtaResult::Kind::DataFrame:
+            out.emplace_back(prefix, &r.frame);
+            break;
+        case HtaResult::Kind::Tuple:
+        case HtaResult::Kind::List:
+            for (std::size_t i = 0; i < r.items.size(); ++i)
+                collect(out, prefix + "_" + std::to_string(i), r.items[i]);
+            break;
+        case HtaResult::Kind::Dict:
+            for (const auto& [key, value] : r.entries)
+                collect(out, prefix + "_rank" + key, value);
+            break;
+        default:
+            break;
+        }
     }
-}
 
 } // namespace
 
@@ -113,7 +118,8 @@ std::string resultAsText(const std::string& title, const HtaResult& result)
     std::string out;
     if (result.kind == HtaResult::Kind::Scalar)
         return "== " + title + " ==\n" + cellForPerson(result.scalar) + "\n\n";
-    if (result.kind == HtaResult::Kind::List && !result.items.empty() && result.items.front().kind == HtaResult::Kind::Scalar) {
+    if (result.kind == HtaResult::Kind::List && !result.items.empty()
+        && result.items.front().kind == HtaResult::Kind::Scalar) {
         out += "== " + title + " ==\n";
         for (const HtaResult& item : result.items)
             out += cellForPerson(item.scalar) + "\n";

@@ -1,0 +1,73 @@
+// `kinetoscope-cli overview`: X1's rank overview, one row per rank and
+// iteration with stragglers flagged, for a person or a script.
+
+#include "app/cli/cli_args.h"
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "app/cli/load_for_cli.h"
+#include "app/common/thread_pool_parallel_for.h"
+#include "core/analysis/rank_overview.h"
+#include "core/report/hta_json_writer.h"
+#include "core/report/table_text.h"
+
+#include <ostream>
+
+namespace ks::cli {
+
+int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    constexpr const char* kUsage =
+        "usage: kinetoscope-cli overview PATH... [--ranks R,..] [--iterations I,..]\n"
+        "       [--margin F] [--format table|csv|json] [--hta-compat] [--threads N]\n";
+    CliArgs parsed(
+        args, { "--ranks", "--iterations", "--margin", "--format", "--threads" }, { "--hta-compat" });
+    std::string problem;
+    core::AnalysisOptions options;
+    options.mode = parsed.flag("--hta-compat") ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
+    options.ranks = parseNumberList(parsed.value("--ranks"), problem);
+    options.iterations = parseNumberList(parsed.value("--iterations"), problem);
+    core::RankOverviewOptions overview;
+    try {
+        if (const auto margin = parsed.value("--margin"))
+            overview.stragglerMargin = std::stod(*margin);
+    } catch (...) {
+        problem = "--margin needs a number";
+    }
+    const std::string format = parsed.value("--format").value_or("table");
+    if (format != "table" && format != "csv" && format != "json")
+        problem = "unknown format '" + format + "'";
+    if (!parsed.ok() || parsed.positional().empty() || !problem.empty()) {
+        err << "kinetoscope-cli overview: "
+            << (!parsed.ok()             ? parsed.error()
+                       : problem.empty() ? std::string("give at least one PATH")
+                                         : problem)
+            << '\n'
+            << kUsage;
+        return 2;
+    }
+    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return 1;
+    auto frames =
+        core::buildFrames(*loaded, options, [](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body);
+        });
+    if (!frames) {
+        err << "kinetoscope-cli overview: " << frames.error().describe() << '\n';
+        return 1;
+    }
+    const core::AnalysisOutput result = core::rankOverview(frames.value(), options, overview);
+    if (!result.ok) {
+        out << "rank overview: not applicable: " << result.error << '\n';
+        return 0;
+    }
+    if (format == "json")
+        out << core::htaResultJson(result.result) << '\n';
+    else if (format == "csv")
+        out << core::tableAsCsv(result.result.frame);
+    else
+        out << core::resultAsText("rank_overview", result.result);
+    return 0;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/analysis/analysis_options.h"
+#include "core/analysis/hta_frame.h"
+#include "core/analysis/hta_result.h"
+
+namespace ks::core {
+
+struct RankOverviewOptions
+{
+    // A rank is a straggler in an iteration when its GPU busy time (compute +
+    // non-compute) exceeds the median over ranks by more than this fraction:
+    // in synchronous training the others then wait for it in collectives.
+    double stragglerMargin = 0.10;
+};
+
+// X1: one row per rank and iteration (ProfilerStep): step time, temporal
+// breakdown percentages, communication/computation overlap, GPU busy time and
+// whether the rank is a straggler there. Each iteration is measured as A9's
+// iteration selection would measure it alone.
+AnalysisOutput rankOverview(
+    const FrameSet& frames, const AnalysisOptions& options, const RankOverviewOptions& overview = {});
+
+} // namespace ks::core
