@@ -132,14 +132,9 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;
-    auto frames =
-        core::buildFrames(*loaded, options, [](std::size_t n, const std::function<void(std::size_t)>& body) {
-            app::parallelForOnThreads(n, body);
-        });
-    if (!frames) {
-        err << "kinetoscope-cli: " << frames.error().describe() << '\n';
+    auto frames = framesForCli(*loaded, options, "kinetoscope-cli", err);
+    if (!frames)
         return 1;
-    }
     std::vector<std::int64_t> rankList;
     for (const auto& f : frames.value().ranks)
         rankList.push_back(f.rank);

@@ -5,7 +5,6 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
-#include "app/common/thread_pool_parallel_for.h"
 #include "core/analysis/comm_comp_overlap.h"
 #include "core/analysis/hta_frame.h"
 #include "core/analysis/temporal_breakdown.h"
@@ -133,13 +132,11 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return kCannotMeasure;
-    auto frames =
-        core::buildFrames(*loaded, options, [](std::size_t n, const std::function<void(std::size_t)>& body) {
-            app::parallelForOnThreads(n, body);
-        });
-    if (!frames || frames.value().ranks.empty()) {
-        err << "kinetoscope-cli check: "
-            << (frames ? std::string("no rank to measure") : frames.error().describe()) << '\n';
+    auto frames = framesForCli(*loaded, options, "kinetoscope-cli check", err);
+    if (!frames)
+        return kCannotMeasure;
+    if (frames->ranks.empty()) {
+        err << "kinetoscope-cli check: no rank to measure\n";
         return kCannotMeasure;
     }
     const core::AnalysisOutput temporal = core::temporalBreakdown(frames.value(), options);

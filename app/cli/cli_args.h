@@ -16,9 +16,12 @@ public:
         const std::vector<std::string>& flagOptions);
 
     bool ok() const { return m_error.empty(); }
+
     const std::string& error() const { return m_error; }
+
     bool flag(const std::string& name) const;
     std::optional<std::string> value(const std::string& name) const;
+
     const std::vector<std::string>& positional() const { return m_positional; }
 
 private:

@@ -13,157 +13,166 @@ namespace ks::cli {
 
 namespace {
 
-using core::DiagnosticKind;
-using core::RankTrace;
-using core::TraceSet;
+    using core::DiagnosticKind;
+    using core::RankTrace;
+    using core::TraceSet;
 
-struct TrackCounts
-{
-    std::size_t gpu = 0;
-    std::size_t cpu = 0;
-};
+    struct TrackCounts
+    {
+        std::size_t gpu = 0;
+        std::size_t cpu = 0;
+    };
 
-TrackCounts countTracks(const RankTrace& r)
-{
-    TrackCounts c;
-    for (const auto& t : r.tracks)
-        (t.kind == core::TrackKind::GpuStream ? c.gpu : c.cpu) += 1;
-    return c;
-}
-
-std::string formatDuration(core::TimeNs ns)
-{
-    char buf[64];
-    if (ns >= 1'000'000'000)
-        std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(ns) / 1e9);
-    else if (ns >= 1'000'000)
-        std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f us", static_cast<double>(ns) / 1e3);
-    return buf;
-}
-
-void printDiagnostics(std::ostream& out, const core::Diagnostics& d, const char* indent)
-{
-    for (std::size_t k = 0; k < core::kDiagnosticKindCount; ++k) {
-        const auto kind = static_cast<DiagnosticKind>(k);
-        const auto& e = d.entry(kind);
-        if (e.count == 0)
-            continue;
-        out << indent << std::left << std::setw(22) << core::diagnosticName(kind) << std::right << std::setw(9) << e.count
-            << "  e.g. " << e.example << '\n';
+    TrackCounts countTracks(const RankTrace& r)
+    {
+        TrackCounts c;
+        for (const auto& t : r.tracks)
+            (t.kind == core::TrackKind::GpuStream ? c.gpu : c.cpu) += 1;
+        return c;
     }
-}
 
-void printRankText(std::ostream& out, const RankTrace& r)
-{
-    const TrackCounts tracks = countTracks(r);
-    out << "rank " << r.rank << "  (" << core::rankSourceName(r.rankSource) << ")  " << r.path << '\n';
-    out << "  file: " << r.counts.fileBytes << " bytes" << (r.counts.gzip ? " gzip" : "") << ", JSON " << r.counts.jsonBytes
-        << " bytes, " << r.counts.events << " events\n";
-    out << "  phases:";
-    for (std::size_t p = 0; p < core::kPhaseCount; ++p)
-        if (r.counts.byPhase[p])
-            out << ' ' << core::phaseName(static_cast<core::Phase>(p)) << '=' << r.counts.byPhase[p];
-    out << '\n';
-    out << "  categories:\n";
-    for (const auto& [cat, phases] : r.counts.byCategory) {
-        std::uint64_t total = 0;
-        for (auto n : phases)
-            total += n;
-        if (total == 0)
-            continue;
-        out << "    " << std::left << std::setw(28) << (cat.empty() ? "(none)" : cat) << std::right << std::setw(10) << total
-            << '\n';
+    std::string formatDuration(core::TimeNs ns)
+    {
+        char buf[64];
+        if (ns >= 1'000'000'000)
+            std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(ns) / 1e9);
+        else if (ns >= 1'000'000)
+            std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+        else
+            std::snprintf(buf, sizeof buf, "%.3f us", static_cast<double>(ns) / 1e3);
+        return buf;
     }
-    out << "  tracks: " << tracks.gpu << " GPU streams, " << tracks.cpu << " CPU threads\n";
-    for (const auto& t : r.tracks)
-        out << "    " << (t.kind == core::TrackKind::GpuStream ? "gpu " : "cpu ") << r.name(t.name) << ": " << t.sliceCount()
-            << " slices, " << t.levelCount() << " levels\n";
-    out << "  slices " << r.slices.size() << ", instants " << r.instants.size() << ", memory events " << r.memory.size()
-        << ", counter series " << r.counters.size() << ", links " << r.links.size() << '\n';
-    out << "  time: " << r.startNs << " .. " << r.endNs << " ns (" << formatDuration(r.endNs - r.startNs) << ")\n";
-    if (r.diagnostics.total() == 0) {
-        out << "  diagnostics: none\n";
-    } else {
-        out << "  diagnostics:\n";
-        printDiagnostics(out, r.diagnostics, "    ");
-    }
-}
 
-void printDiagnosticsJson(std::ostream& out, const core::Diagnostics& d)
-{
-    out << '{';
-    bool first = true;
-    for (std::size_t k = 0; k < core::kDiagnosticKindCount; ++k) {
-        const auto kind = static_cast<DiagnosticKind>(k);
-        const auto& e = d.entry(kind);
-        if (e.count == 0)
-            continue;
-        out << (first ? "" : ",") << jsonQuote(core::diagnosticName(kind)) << ":{\"count\":" << e.count
-            << ",\"example\":" << jsonQuote(e.example) << ",\"event_index\":" << e.exampleEventIndex << '}';
-        first = false;
-    }
-    out << '}';
-}
-
-void printRankJson(std::ostream& out, const RankTrace& r)
-{
-    const TrackCounts tracks = countTracks(r);
-    out << "{\"file\":" << jsonQuote(r.path) << ",\"rank\":" << r.rank << ",\"rank_source\":"
-        << jsonQuote(core::rankSourceName(r.rankSource)) << ",\"gzip\":" << (r.counts.gzip ? "true" : "false")
-        << ",\"file_bytes\":" << r.counts.fileBytes << ",\"json_bytes\":" << r.counts.jsonBytes
-        << ",\"events\":" << r.counts.events << ",\"by_phase\":{";
-    bool first = true;
-    for (std::size_t p = 0; p < core::kPhaseCount; ++p) {
-        out << (first ? "" : ",") << jsonQuote(core::phaseName(static_cast<core::Phase>(p))) << ':' << r.counts.byPhase[p];
-        first = false;
-    }
-    out << "},\"by_category\":{";
-    first = true;
-    for (const auto& [cat, phases] : r.counts.byCategory) {
-        out << (first ? "" : ",") << jsonQuote(cat) << ":{";
-        bool firstPhase = true;
-        for (std::size_t p = 0; p < core::kPhaseCount; ++p) {
-            if (!phases[p])
+    void printDiagnostics(std::ostream& out, const core::Diagnostics& d, const char* indent)
+    {
+        for (std::size_t k = 0; k < core::kDiagnosticKindCount; ++k) {
+            const auto kind = static_cast<DiagnosticKind>(k);
+            const auto& e = d.entry(kind);
+            if (e.count == 0)
                 continue;
-            out << (firstPhase ? "" : ",") << jsonQuote(core::phaseName(static_cast<core::Phase>(p))) << ':' << phases[p];
-            firstPhase = false;
+            out << indent << std::left << std::setw(22) << core::diagnosticName(kind) << std::right
+                << std::setw(9) << e.count << "  e.g. " << e.example << '\n';
+        }
+    }
+
+    void printRankText(std::ostream& out, const RankTrace& r)
+    {
+        const TrackCounts tracks = countTracks(r);
+        out << "rank " << r.rank << "  (" << core::rankSourceName(r.rankSource) << ")  " << r.path << '\n';
+        out << "  file: " << r.counts.fileBytes << " bytes" << (r.counts.gzip ? " gzip" : "") << ", JSON "
+            << r.counts.jsonBytes << " bytes, " << r.counts.events << " events\n";
+        out << "  phases:";
+        for (std::size_t p = 0; p < core::kPhaseCount; ++p)
+            if (r.counts.byPhase[p])
+                out << ' ' << core::phaseName(static_cast<core::Phase>(p)) << '=' << r.counts.byPhase[p];
+        out << '\n';
+        out << "  categories:\n";
+        for (const auto& [cat, phases] : r.counts.byCategory) {
+            std::uint64_t total = 0;
+            for (auto n : phases)
+                total += n;
+            if (total == 0)
+                continue;
+            out << "    " << std::left << std::setw(28) << (cat.empty() ? "(none)" : cat) << std::right
+                << std::setw(10) << total << '\n';
+        }
+        out << "  tracks: " << tracks.gpu << " GPU streams, " << tracks.cpu << " CPU threads\n";
+        for (const auto& t : r.tracks)
+            out << "    " << (t.kind == core::TrackKind::GpuStream ? "gpu " : "cpu ") << r.name(t.name)
+                << ": " << t.sliceCount() << " slices, " << t.levelCount() << " levels\n";
+        out << "  slices " << r.slices.size() << ", instants " << r.instants.size() << ", memory events "
+            << r.memory.size() << ", counter series " << r.counters.size() << ", links " << r.links.size()
+            << '\n';
+        out << "  time: " << r.startNs << " .. " << r.endNs << " ns (" << formatDuration(r.endNs - r.startNs)
+            << ")\n";
+        if (r.diagnostics.total() == 0) {
+            out << "  diagnostics: none\n";
+        } else {
+            out << "  diagnostics:\n";
+            printDiagnostics(out, r.diagnostics, "    ");
+        }
+    }
+
+    void printDiagnosticsJson(std::ostream& out, const core::Diagnostics& d)
+    {
+        out << '{';
+        bool first = true;
+        for (std::size_t k = 0; k < core::kDiagnosticKindCount; ++k) {
+            const auto kind = static_cast<DiagnosticKind>(k);
+            const auto& e = d.entry(kind);
+            if (e.count == 0)
+                continue;
+            out << (first ? "" : ",") << jsonQuote(core::diagnosticName(kind)) << ":{\"count\":" << e.count
+                << ",\"example\":" << jsonQuote(e.example) << ",\"event_index\":" << e.exampleEventIndex
+                << '}';
+            first = false;
         }
         out << '}';
-        first = false;
     }
-    out << "},\"gpu_streams\":" << tracks.gpu << ",\"cpu_threads\":" << tracks.cpu << ",\"tracks\":[";
-    for (std::size_t i = 0; i < r.tracks.size(); ++i) {
-        const auto& t = r.tracks[i];
-        out << (i ? "," : "") << "{\"kind\":" << jsonQuote(core::trackKindName(t.kind)) << ",\"name\":" << jsonQuote(r.name(t.name))
-            << ",\"slices\":" << t.sliceCount() << ",\"levels\":" << t.levelCount() << '}';
-    }
-    out << "],\"slices\":" << r.slices.size() << ",\"instants\":" << r.instants.size() << ",\"memory_events\":" << r.memory.size()
-        << ",\"counter_series\":" << r.counters.size() << ",\"links\":" << r.links.size() << ",\"start_ns\":" << r.startNs
-        << ",\"end_ns\":" << r.endNs << ",\"bytes_in_memory\":" << r.bytesUsed() << ",\"diagnostics\":";
-    printDiagnosticsJson(out, r.diagnostics);
-    out << '}';
-}
 
-void printSetJson(std::ostream& out, const TraceSet& set)
-{
-    out << "{\"ranks\":[";
-    for (std::size_t i = 0; i < set.ranks.size(); ++i) {
-        out << (i ? "," : "");
-        printRankJson(out, *set.ranks[i]);
+    void printRankJson(std::ostream& out, const RankTrace& r)
+    {
+        const TrackCounts tracks = countTracks(r);
+        out << "{\"file\":" << jsonQuote(r.path) << ",\"rank\":" << r.rank
+            << ",\"rank_source\":" << jsonQuote(core::rankSourceName(r.rankSource))
+            << ",\"gzip\":" << (r.counts.gzip ? "true" : "false") << ",\"file_bytes\":" << r.counts.fileBytes
+            << ",\"json_bytes\":" << r.counts.jsonBytes << ",\"events\":" << r.counts.events
+            << ",\"by_phase\":{";
+        bool first = true;
+        for (std::size_t p = 0; p < core::kPhaseCount; ++p) {
+            out << (first ? "" : ",") << jsonQuote(core::phaseName(static_cast<core::Phase>(p))) << ':'
+                << r.counts.byPhase[p];
+            first = false;
+        }
+        out << "},\"by_category\":{";
+        first = true;
+        for (const auto& [cat, phases] : r.counts.byCategory) {
+            out << (first ? "" : ",") << jsonQuote(cat) << ":{";
+            bool firstPhase = true;
+            for (std::size_t p = 0; p < core::kPhaseCount; ++p) {
+                if (!phases[p])
+                    continue;
+                out << (firstPhase ? "" : ",") << jsonQuote(core::phaseName(static_cast<core::Phase>(p)))
+                    << ':' << phases[p];
+                firstPhase = false;
+            }
+            out << '}';
+            first = false;
+        }
+        out << "},\"gpu_streams\":" << tracks.gpu << ",\"cpu_threads\":" << tracks.cpu << ",\"tracks\":[";
+        for (std::size_t i = 0; i < r.tracks.size(); ++i) {
+            const auto& t = r.tracks[i];
+            out << (i ? "," : "") << "{\"kind\":" << jsonQuote(core::trackKindName(t.kind))
+                << ",\"name\":" << jsonQuote(r.name(t.name)) << ",\"slices\":" << t.sliceCount()
+                << ",\"levels\":" << t.levelCount() << '}';
+        }
+        out << "],\"slices\":" << r.slices.size() << ",\"instants\":" << r.instants.size()
+            << ",\"memory_events\":" << r.memory.size() << ",\"counter_series\":" << r.counters.size()
+            << ",\"links\":" << r.links.size() << ",\"start_ns\":" << r.startNs << ",\"end_ns\":" << r.endNs
+            << ",\"bytes_in_memory\":" << r.bytesUsed() << ",\"diagnostics\":";
+        printDiagnosticsJson(out, r.diagnostics);
+        out << '}';
     }
-    out << "],\"failures\":[";
-    for (std::size_t i = 0; i < set.failures.size(); ++i)
-        out << (i ? "," : "") << "{\"file\":" << jsonQuote(set.failures[i].path) << ",\"error\":"
-            << jsonQuote(set.failures[i].describe()) << ",\"code\":" << jsonQuote(core::errorCodeName(set.failures[i].code)) << '}';
-    out << "],\"notes\":[";
-    for (std::size_t i = 0; i < set.notes.size(); ++i)
-        out << (i ? "," : "") << jsonQuote(set.notes[i]);
-    out << "],\"diagnostics\":";
-    printDiagnosticsJson(out, set.folderDiagnostics);
-    out << "}\n";
-}
+
+    void printSetJson(std::ostream& out, const TraceSet& set)
+    {
+        out << "{\"ranks\":[";
+        for (std::size_t i = 0; i < set.ranks.size(); ++i) {
+            out << (i ? "," : "");
+            printRankJson(out, *set.ranks[i]);
+        }
+        out << "],\"failures\":[";
+        for (std::size_t i = 0; i < set.failures.size(); ++i)
+            out << (i ? "," : "") << "{\"file\":" << jsonQuote(set.failures[i].path)
+                << ",\"error\":" << jsonQuote(set.failures[i].describe())
+                << ",\"code\":" << jsonQuote(core::errorCodeName(set.failures[i].code)) << '}';
+        out << "],\"notes\":[";
+        for (std::size_t i = 0; i < set.notes.size(); ++i)
+            out << (i ? "," : "") << jsonQuote(set.notes[i]);
+        out << "],\"diagnostics\":";
+        printDiagnosticsJson(out, set.folderDiagnostics);
+        out << "}\n";
+    }
 
 } // namespace
 
@@ -182,7 +191,9 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
     options.preferZlib = parsed.flag("--zlib");
     options.background = app::makeThreadBackgroundWork;
     auto result = core::loadTraceSet(parsed.positional(), options, nullptr, nullptr,
-        [threads](std::size_t n, const std::function<void(std::size_t)>& body) { app::parallelForOnThreads(n, body, threads); });
+        [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body, threads);
+        });
     if (!result) {
         err << "kinetoscope-cli: " << result.error().describe() << '\n';
         return 1;

@@ -7,8 +7,8 @@
 
 namespace ks::cli {
 
-std::optional<core::TraceSet> loadForCli(const std::vector<std::string>& paths, const std::optional<std::string>& threads,
-    std::ostream& err)
+std::optional<core::TraceSet> loadForCli(
+    const std::vector<std::string>& paths, const std::optional<std::string>& threads, std::ostream& err)
 {
     unsigned threadCount = 0;
     if (threads) {
@@ -34,6 +34,20 @@ std::optional<core::TraceSet> loadForCli(const std::vector<std::string>& paths, 
     if (result.value().ranks.empty())
         return std::nullopt;
     return std::move(result).value();
+}
+
+std::optional<core::FrameSet> framesForCli(const core::TraceSet& traces, const core::AnalysisOptions& options,
+    const std::string& command, std::ostream& err)
+{
+    auto frames =
+        core::buildFrames(traces, options, [](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body);
+        });
+    if (!frames) {
+        err << command << ": " << frames.error().describe() << '\n';
+        return std::nullopt;
+    }
+    return std::move(frames).value();
 }
 
 } // namespace ks::cli

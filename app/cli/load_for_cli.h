@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/hta_frame.h"
 #include "core/model/trace_set.h"
 
 #include <iosfwd>
@@ -11,7 +12,12 @@ namespace ks::cli {
 
 // Loads paths on all cores (or --threads N). Prints one line per failed file
 // to `err`; returns nullopt when nothing loaded.
-std::optional<core::TraceSet> loadForCli(const std::vector<std::string>& paths, const std::optional<std::string>& threads,
-    std::ostream& err);
+std::optional<core::TraceSet> loadForCli(
+    const std::vector<std::string>& paths, const std::optional<std::string>& threads, std::ostream& err);
+
+// The analysis rows of the loaded ranks, built on all cores. Prints the error
+// to `err` (prefixed by `command`) and returns nullopt when it fails.
+std::optional<core::FrameSet> framesForCli(const core::TraceSet& traces, const core::AnalysisOptions& options,
+    const std::string& command, std::ostream& err);
 
 } // namespace ks::cli

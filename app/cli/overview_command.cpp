@@ -5,7 +5,6 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
-#include "app/common/thread_pool_parallel_for.h"
 #include "core/analysis/rank_overview.h"
 #include "core/report/hta_json_writer.h"
 #include "core/report/table_text.h"
@@ -48,14 +47,9 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;
-    auto frames =
-        core::buildFrames(*loaded, options, [](std::size_t n, const std::function<void(std::size_t)>& body) {
-            app::parallelForOnThreads(n, body);
-        });
-    if (!frames) {
-        err << "kinetoscope-cli overview: " << frames.error().describe() << '\n';
+    auto frames = framesForCli(*loaded, options, "kinetoscope-cli overview", err);
+    if (!frames)
         return 1;
-    }
     const core::AnalysisOutput result = core::rankOverview(frames.value(), options, overview);
     if (!result.ok) {
         out << "rank overview: not applicable: " << result.error << '\n';
