@@ -2,6 +2,7 @@
 
 #include "app/gui/qt_parallel_for.h"
 #include "core/analysis/analysis_catalog.h"
+#include "core/analysis/rank_overview.h"
 
 #include <QFutureWatcher>
 #include <QThread>
@@ -38,14 +39,17 @@ namespace {
             if (!seen && shown.contains(QString::fromStdString(call.htaCall)))
                 calls.push_back(std::move(call));
         }
-        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size());
+        // One more output past the catalog's calls: X1's rank overview, which HTA has no call for.
+        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size() + 1);
         // The calls only read the frames: all cores at once.
-        parallelFor(calls.size(), [&](std::size_t i) {
-            outputs[i] =
-                std::make_shared<const core::AnalysisOutput>(calls[i].run(frames.value(), calls[i].options));
+        parallelFor(outputs.size(), [&](std::size_t i) {
+            outputs[i] = std::make_shared<const core::AnalysisOutput>(i == calls.size()
+                    ? core::rankOverview(frames.value(), options)
+                    : calls[i].run(frames.value(), calls[i].options));
         });
         for (std::size_t i = 0; i < calls.size(); ++i)
             results->byCall[calls[i].htaCall] = outputs[i];
+        results->byCall[AnalysisRunner::kRankOverviewKey] = outputs.back();
         return results;
     }
 

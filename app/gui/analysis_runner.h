@@ -23,7 +23,7 @@ struct AnalysisResults
 
 using AnalysisResultsPtr = std::shared_ptr<const AnalysisResults>;
 
-// Computes the analyses the docks show (A1-A6) off the GUI thread after a trace
+// Computes the analyses the docks show (A1-A6, X1) off the GUI thread after a trace
 // set loads. Each start bumps a generation: a result computed for a set that
 // was since closed, reloaded or recomputed in another mode is dropped.
 class AnalysisRunner : public QObject
@@ -41,6 +41,8 @@ public:
 
     // The calls computed, by HTA call name.
     static QStringList shownCalls();
+    // Where X1's rank overview lies in AnalysisResults::byCall (HTA has no call for it).
+    static constexpr const char* kRankOverviewKey = "rank_overview";
 
 signals:
     void started();

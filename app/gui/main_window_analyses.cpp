@@ -31,7 +31,7 @@ namespace {
         const char* objectName;
         const char* title; // translated at use
         AnalysisChartKind kind;
-        const char* htaCall;
+        const char* htaCall; // its key in AnalysisResults::byCall (X1 has a key of its own)
     };
 
     constexpr AnalysisDockSpec kAnalysisDocks[] = {
@@ -51,6 +51,8 @@ namespace {
             AnalysisChartKind::QueueLength, "get_queue_length_summary" },
         { "launchStatsDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Kernel Launches"),
             AnalysisChartKind::LaunchStats, "get_cuda_kernel_launch_stats" },
+        { "rankOverviewDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Rank Overview"),
+            AnalysisChartKind::RankOverview, AnalysisRunner::kRankOverviewKey },
     };
 
     const char* kHtaCallProperty = "htaCall";
@@ -93,7 +95,7 @@ void MainWindow::setupAnalysesMenu()
     int digit = 1;
     for (QDockWidget* dock : m_analysisDocks) {
         QAction* toggle = dock->toggleViewAction();
-        // Alt+1…8: one keystroke to each analysis.
+        // Alt+1…9: one keystroke to each analysis.
         toggle->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_0 + digit++)));
         m_analysesMenu->addAction(toggle);
     }

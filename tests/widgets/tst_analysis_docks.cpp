@@ -28,7 +28,7 @@ private slots:
     {
         app::MainWindow window;
         const QList<QDockWidget*> docks = window.analysisDocks();
-        QCOMPARE(docks.size(), 8);
+        QCOMPARE(docks.size(), 9);
         for (QDockWidget* dock : docks.mid(1))
             QVERIFY(window.tabifiedDockWidgets(docks.front()).contains(dock));
         window.show();

@@ -4,6 +4,7 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/breakdown_charts.h"
 #include "widgets/analysis/distribution_charts.h"
+#include "widgets/analysis/rank_overview_panel.h"
 
 #include <QLabel>
 #include <QResizeEvent>
@@ -94,9 +95,12 @@ void AnalysisView::setResult(std::shared_ptr<const core::AnalysisOutput> output)
 void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::Table*>>& frames)
 {
     // A fresh chart per result: builders add panels and title rows to its layout.
-    delete m_chart;
+    delete m_chartHost;
     m_chart = new AnalysisChart(m_splitter);
-    m_splitter->insertWidget(0, m_chart);
+    m_chartHost = m_chart;
+    if (m_kind == AnalysisChartKind::RankOverview && !frames.empty())
+        m_chartHost = new RankOverviewPanel(m_chart, *frames.front().second, m_splitter);
+    m_splitter->insertWidget(0, m_chartHost);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     connect(m_chart, &AnalysisChart::exportRequested, this, &AnalysisView::chartExportRequested);
@@ -135,6 +139,8 @@ void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::T
         buildLaunchHistograms(*m_chart, perRank);
         break;
     }
+    case AnalysisChartKind::RankOverview:
+        break; // the panel drew it and redraws it when the metric changes
     }
     m_chart->replot();
 }

@@ -27,7 +27,8 @@ enum class AnalysisChartKind
     Overlap, // A4
     MemoryBandwidth, // A5 summary
     QueueLength, // A5 summary
-    LaunchStats // A6, one frame per rank
+    LaunchStats, // A6, one frame per rank
+    RankOverview // X1: heat map with a metric chooser
 };
 
 // The content of one analysis dock: a "computing…" or "not applicable" message
@@ -72,6 +73,8 @@ private:
     QSplitter* m_splitter = nullptr;
     QTabWidget* m_tabs = nullptr;
     AnalysisChart* m_chart = nullptr;
+    // What the splitter shows beside the tables: the chart, or a panel holding it.
+    QWidget* m_chartHost = nullptr;
     QList<AnalysisTableView*> m_tables;
 };
 

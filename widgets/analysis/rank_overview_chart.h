@@ -1,0 +1,43 @@
+#pragma once
+
+#include "core/analysis/table.h"
+#include "widgets/analysis/analysis_chart.h"
+
+#include <QString>
+
+#include <array>
+
+namespace ks::widgets {
+
+// The X1 rank overview drawn as a heat map: iterations on x, ranks on y, one
+// cell per (rank, iteration) coloured by the chosen metric, stragglers outlined.
+
+enum class RankOverviewMetric
+{
+    IdlePct,
+    ComputePct,
+    NonComputePct,
+    OverlapPct,
+    StepTime,
+    GpuBusy
+};
+
+inline constexpr std::array<RankOverviewMetric, 6> kRankOverviewMetrics = { RankOverviewMetric::IdlePct,
+    RankOverviewMetric::ComputePct, RankOverviewMetric::NonComputePct, RankOverviewMetric::OverlapPct,
+    RankOverviewMetric::StepTime, RankOverviewMetric::GpuBusy };
+
+// "Idle %", "Step time (µs)": the chooser's entry and the colour scale's label.
+QString rankOverviewMetricLabel(RankOverviewMetric metric);
+
+// The core table's column the metric reads ("idle_pct", "step_time_us").
+const char* rankOverviewMetricColumn(RankOverviewMetric metric);
+
+// Draws the heat map (a QCPColorMap named "heatmap") with its colour scale on a
+// chart. It may be called again on the same chart with another metric: it
+// replaces the map and outlines and reuses the colour scale.
+void buildRankOverviewHeatMap(AnalysisChart& chart, const core::Table& table, RankOverviewMetric metric);
+
+// "Stragglers: rank 3 in iteration 552, …" or that there are none.
+QString rankOverviewStragglerNote(const core::Table& table);
+
+} // namespace ks::widgets
