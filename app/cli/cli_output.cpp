@@ -1,5 +1,8 @@
 #include "app/cli/cli_output.h"
 
+#include "core/report/hta_json_writer.h"
+#include "core/report/table_text.h"
+
 #include <algorithm>
 #include <fstream>
 #include <ostream>
@@ -51,6 +54,17 @@ bool ensureDirectory(const std::filesystem::path& dir, const std::string& comman
         return false;
     }
     return true;
+}
+
+void printResult(
+    const core::HtaResult& result, const std::string& format, const std::string& title, std::ostream& out)
+{
+    if (format == "json")
+        out << core::htaResultJson(result) << '\n';
+    else if (format == "csv")
+        out << core::tableAsCsv(result.frame);
+    else
+        out << core::resultAsText(title, result);
 }
 
 } // namespace ks::cli

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/analysis/hta_result.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -20,5 +22,10 @@ bool writeTextFile(const std::filesystem::path& path, const std::string& text, c
 
 // Creates an output folder and its parents; on failure says so on `err`.
 bool ensureDirectory(const std::filesystem::path& dir, const std::string& command, std::ostream& err);
+
+// Prints a result as aligned text ("table"), CSV of its first table ("csv") or
+// HTA's JSON encoding ("json").
+void printResult(
+    const core::HtaResult& result, const std::string& format, const std::string& title, std::ostream& out);
 
 } // namespace ks::cli

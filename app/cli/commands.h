@@ -15,6 +15,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
 int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace ks::cli

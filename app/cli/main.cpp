@@ -31,6 +31,9 @@ void printUsage(std::ostream& out)
            "  overview PATH... [--ranks R,..] [--iterations I,..] [--margin F] [--format table|csv|json]\n"
            "                                  per rank and iteration: step time, idle/compute/overlap %,\n"
            "                                  GPU busy time, stragglers flagged\n"
+           "  collectives PATH... [--top N] [--format table|csv|json]\n"
+           "                                  the same collective on every rank: arrival skew, last rank,\n"
+           "                                  transfer time, largest skew first\n"
            "  check PATH... [--max METRIC=V,..] [--min METRIC=V,..] [--hta-compat] [--ranks R,..]\n"
            "                                  exit 1 when a rank crosses a limit (for CI); metrics: "
            "idle_pct,\n"
@@ -66,6 +69,8 @@ int main(int argc, char** argv)
         return ks::cli::runCheckCommand(args, std::cout, std::cerr);
     if (command == "overview")
         return ks::cli::runOverviewCommand(args, std::cout, std::cerr);
+    if (command == "collectives")
+        return ks::cli::runCollectivesCommand(args, std::cout, std::cerr);
     if (command == "synth")
         return ks::cli::runSynthCommand(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {

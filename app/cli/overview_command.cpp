@@ -6,8 +6,6 @@
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
 #include "core/analysis/rank_overview.h"
-#include "core/report/hta_json_writer.h"
-#include "core/report/table_text.h"
 
 #include <ostream>
 
@@ -55,12 +53,7 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
         out << "rank overview: not applicable: " << result.error << '\n';
         return 0;
     }
-    if (format == "json")
-        out << core::htaResultJson(result.result) << '\n';
-    else if (format == "csv")
-        out << core::tableAsCsv(result.result.frame);
-    else
-        out << core::resultAsText("rank_overview", result.result);
+    printResult(result.result, format, "rank_overview", out);
     return 0;
 }
 
