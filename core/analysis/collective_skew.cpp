@@ -101,4 +101,52 @@ AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top)
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
 }
 
+namespace {
+
+    // A rank's GPU-stream slices with this name, in start order.
+    std::vector<std::uint32_t> gpuInstancesOf(const RankTrace& t, std::string_view name)
+    {
+        std::vector<std::uint32_t> out;
+        const NameId id = t.strings.find(name);
+        if (!id.valid())
+            return out;
+        for (const Track& track : t.tracks)
+            if (track.kind == TrackKind::GpuStream)
+                for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
+                    if (t.slices.name[s] == id)
+                        out.push_back(s);
+        std::stable_sort(out.begin(), out.end(),
+            [&t](std::uint32_t a, std::uint32_t b) { return t.slices.start[a] < t.slices.start[b]; });
+        return out;
+    }
+
+} // namespace
+
+std::vector<CollectiveArrival> sameCollectiveOnRanks(
+    const std::vector<const RankTrace*>& ranks, std::size_t rankIndex, std::uint32_t slice)
+{
+    std::vector<CollectiveArrival> arrivals;
+    if (rankIndex >= ranks.size() || slice >= ranks[rankIndex]->slices.size())
+        return arrivals;
+    const RankTrace& own = *ranks[rankIndex];
+    const std::string_view name = own.sliceName(slice);
+    if (classifyKernelDefault(own.sliceCategory(slice), name) != KernelType::Communication)
+        return arrivals;
+    const std::vector<std::uint32_t> ownInstances = gpuInstancesOf(own, name);
+    const auto at = std::find(ownInstances.begin(), ownInstances.end(), slice);
+    if (at == ownInstances.end())
+        return arrivals; // not on a GPU stream
+    const auto ordinal = static_cast<std::size_t>(at - ownInstances.begin());
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+        const std::vector<std::uint32_t> instances =
+            r == rankIndex ? ownInstances : gpuInstancesOf(*ranks[r], name);
+        if (ordinal >= instances.size())
+            continue;
+        const std::uint32_t s = instances[ordinal];
+        arrivals.push_back(
+            { r, s, ranks[r]->slices.start[s], ranks[r]->slices.start[s] + ranks[r]->slices.duration(s) });
+    }
+    return arrivals;
+}
+
 } // namespace ks::core

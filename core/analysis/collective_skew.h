@@ -4,6 +4,8 @@
 #include "core/model/trace_set.h"
 
 #include <cstddef>
+#include <optional>
+#include <vector>
 
 namespace ks::core {
 
@@ -14,5 +16,20 @@ namespace ks::core {
 // early ranks spend waiting), which rank came last, and how long all ranks
 // were inside together (the transfer). Rows sorted by skew, largest first.
 AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top = 20);
+
+// One rank's instance of a collective.
+struct CollectiveArrival
+{
+    std::size_t rankIndex = 0; // position in the list of ranks given
+    std::uint32_t slice = 0;
+    TimeNs start = 0;
+    TimeNs end = 0;
+};
+
+// The same collective as `slice` of ranks[rankIndex] on every rank (itself
+// included), matched by name and order as above; empty when the slice is not a
+// communication kernel on a GPU stream.
+std::vector<CollectiveArrival> sameCollectiveOnRanks(
+    const std::vector<const RankTrace*>& ranks, std::size_t rankIndex, std::uint32_t slice);
 
 } // namespace ks::core

@@ -4,7 +4,9 @@
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "trace_fixtures.h"
+#include "widgets/common/format.h"
 #include "widgets/timeline/rank_alignment.h"
+#include "widgets/timeline/slice_queries.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_view.h"
 #include "widgets/timeline/timeline_view_state.h"
@@ -190,6 +192,28 @@ private slots:
         widget.setData(TimelineData::build(m_data->set));
         QCOMPARE(state->alignment(), Alignment::AsRecorded);
         QCOMPARE(box->count(), 2);
+    }
+
+    // X2: a collective's details list its instance on every rank and who was waited for.
+    void detailsShowTheSameCollectiveOnEveryRank()
+    {
+        const std::uint32_t chosen = instance(0, 1); // 1300 µs on rank 0, 2380 µs on rank 1
+        const SliceDetails d = describeSlice(*m_data, { 0, chosen }, Alignment {});
+        QCOMPARE(d.collective.size(), qsizetype(2));
+        QVERIFY(d.collective[0].ref == (SliceRef { 0, chosen }));
+        QVERIFY(d.collective[1].ref == (SliceRef { 1, instance(1, 1) }));
+        QVERIFY2(d.collective[1].role.startsWith(m_data->rank(1).label), qPrintable(d.collective[1].role));
+        const TimeNs skew =
+            m_data->trace(1).slices.start[instance(1, 1)] - m_data->trace(0).slices.start[chosen];
+        QCOMPARE(skew, 1080 * kUs);
+        QVERIFY2(d.collectiveSummary.contains(formatDuration(skew)), qPrintable(d.collectiveSummary));
+        QVERIFY2(d.collectiveSummary.contains(m_data->rank(1).label), qPrintable(d.collectiveSummary));
+        // A compute kernel, and an instance only one rank has, show no collective.
+        const core::RankTrace& t0 = m_data->trace(0);
+        for (std::uint32_t i = 0; i < t0.slices.size(); ++i)
+            if (t0.sliceName(i) == "gemm")
+                QVERIFY(describeSlice(*m_data, { 0, i }, Alignment {}).collective.isEmpty());
+        QVERIFY(describeSlice(*m_data, { 1, instance(1, 3) }, Alignment {}).collective.isEmpty());
     }
 
     void sharedTwoRankTraceLinesUpItsCollectives()

@@ -14,7 +14,10 @@ namespace ks::widgets {
 
 namespace {
 
-    QString esc(const QString& s) { return s.toHtmlEscaped(); }
+    QString esc(const QString& s)
+    {
+        return s.toHtmlEscaped();
+    }
 
     QString row(const QString& key, const QString& value)
     {
@@ -33,16 +36,18 @@ namespace {
 
     QString detailsHtml(const SliceDetails& d)
     {
-        QString html = QStringLiteral("<style>td{padding:1px 6px 1px 0; vertical-align:top} td.k{color:#7a7a7a;"
-                                      "white-space:nowrap} .m{color:gray} h4{margin:10px 0 2px 0}</style>");
+        QString html =
+            QStringLiteral("<style>td{padding:1px 6px 1px 0; vertical-align:top} td.k{color:#7a7a7a;"
+                           "white-space:nowrap} .m{color:gray} h4{margin:10px 0 2px 0}</style>");
         html += QStringLiteral("<p><b>%1</b></p><table>").arg(esc(d.name));
         html += row(QStringLiteral("Kind"), esc(d.kind) + QStringLiteral(" · ") + esc(d.category));
         html += row(QStringLiteral("Rank"), esc(d.rank));
         html += row(QStringLiteral("Track"), esc(d.track) + QStringLiteral(" · depth %1").arg(d.level));
-        html += row(QStringLiteral("Start"), QStringLiteral("+") + formatPreciseTime(d.start)
+        html += row(QStringLiteral("Start"),
+            QStringLiteral("+") + formatPreciseTime(d.start)
                 + QStringLiteral(" <span class='m'>(%1 ns as recorded)</span>").arg(d.absoluteStart));
-        html += row(QStringLiteral("Duration"), formatDuration(d.duration)
-                + QStringLiteral(" <span class='m'>(%1 ns)</span>").arg(d.duration));
+        html += row(QStringLiteral("Duration"),
+            formatDuration(d.duration) + QStringLiteral(" <span class='m'>(%1 ns)</span>").arg(d.duration));
         html += row(QStringLiteral("Event"), QStringLiteral("#%1 in traceEvents").arg(d.eventIndex));
         for (const QString& note : d.notes)
             html += row(QStringLiteral("Note"), esc(note));
@@ -50,6 +55,13 @@ namespace {
         if (!d.links.isEmpty()) {
             html += QStringLiteral("<h4>Flows</h4><table>");
             for (const auto& r : d.links)
+                html += sliceLink(r);
+            html += QStringLiteral("</table>");
+        }
+        if (!d.collective.isEmpty()) {
+            html += QStringLiteral("<h4>Same collective on every rank</h4><p class='m'>%1</p><table>")
+                        .arg(esc(d.collectiveSummary));
+            for (const auto& r : d.collective)
                 html += sliceLink(r);
             html += QStringLiteral("</table>");
         }
@@ -109,8 +121,9 @@ void SliceDetailsPanel::refresh()
 {
     const SliceRef ref = m_state->selectedSlice();
     if (!m_data || !ref.valid()) {
-        m_browser->setHtml(QStringLiteral("<p style='color:gray'>Click a slice on the timeline to see its details: "
-                                          "args, launch or GPU work, call stack.</p>"));
+        m_browser->setHtml(
+            QStringLiteral("<p style='color:gray'>Click a slice on the timeline to see its details: "
+                           "args, launch or GPU work, call stack.</p>"));
         return;
     }
     m_browser->setHtml(detailsHtml(describeSlice(*m_data, ref, m_state->alignment())));

@@ -1,5 +1,6 @@
 #include "widgets/timeline/slice_queries.h"
 
+#include "core/analysis/collective_skew.h"
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/timeline_data.h"
@@ -181,6 +182,41 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    // X2: with several ranks, a communication kernel shows its instance on every rank.
+    void addCollective(const TimelineData& data, SliceRef ref, const Alignment& alignment, SliceDetails& d)
+    {
+        if (data.rankCount() < 2)
+            return;
+        std::vector<const core::RankTrace*> traces;
+        for (int r = 0; r < data.rankCount(); ++r)
+            traces.push_back(&data.trace(r));
+        const auto arrivals =
+            core::sameCollectiveOnRanks(traces, static_cast<std::size_t>(ref.rank), ref.slice);
+        if (arrivals.size() < 2)
+            return;
+        const auto [first, last] = std::minmax_element(arrivals.begin(), arrivals.end(),
+            [](const core::CollectiveArrival& a, const core::CollectiveArrival& b) {
+                return a.start < b.start;
+            });
+        TimeNs firstEnd = arrivals.front().end;
+        for (const auto& a : arrivals) {
+            firstEnd = std::min(firstEnd, a.end);
+            const SliceRef other { static_cast<int>(a.rankIndex), a.slice };
+            const QString waited = QStringLiteral("+%1").arg(formatDuration(a.start - first->start));
+            d.collective.append(
+                related(data, other, alignment, data.rank(other.rank).label + QStringLiteral(" ") + waited));
+        }
+        d.collectiveSummary = QStringLiteral("%1 ranks · skew %2 (waiting for %3) · all inside together %4")
+                                  .arg(arrivals.size())
+                                  .arg(formatDuration(last->start - first->start),
+                                      data.rank(static_cast<int>(last->rankIndex)).label,
+                                      formatDuration(std::max<TimeNs>(0, firstEnd - last->start)));
+    }
+
+} // namespace
+
 SliceDetails describeSlice(const TimelineData& data, SliceRef ref, const Alignment& alignment)
 {
     SliceDetails d;
@@ -209,6 +245,7 @@ SliceDetails describeSlice(const TimelineData& data, SliceRef ref, const Alignme
     }
     for (std::uint32_t p : parentSlices(t, ref.slice))
         d.parents.append(related(data, { ref.rank, p }, alignment, QStringLiteral("Parent")));
+    addCollective(data, ref, alignment, d);
     return d;
 }
 

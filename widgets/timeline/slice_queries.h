@@ -70,6 +70,10 @@ struct SliceDetails
     TimeNs duration = 0;
     std::int64_t eventIndex = -1;
     QStringList notes; // "unclosed B", "moved to an extra lane", ...
+    // X2: the same collective on every rank (role "Rank N"), and what its
+    // arrivals say: skew, the rank the others waited for, shared transfer time.
+    QList<Related> collective;
+    QString collectiveSummary;
     QList<QPair<QString, QString>> args; // decoded args, in key order
     QList<Related> links;
     QList<Related> parents; // outermost first
