@@ -56,6 +56,26 @@ bool ensureDirectory(const std::filesystem::path& dir, const std::string& comman
     return true;
 }
 
+std::string outputFormat(const CliArgs& args, std::string& problem)
+{
+    std::string format = args.value("--format").value_or("table");
+    if (format != "table" && format != "csv" && format != "json")
+        problem = "unknown format '" + format + "'";
+    return format;
+}
+
+bool rejectArguments(const CliArgs& args, const std::string& problem, const std::string& command,
+    const char* usage, std::ostream& err)
+{
+    std::string what = !args.ok()   ? args.error()
+        : args.positional().empty() ? "give at least one PATH"
+                                    : problem;
+    if (what.empty())
+        return false;
+    err << command << ": " << what << '\n' << usage;
+    return true;
+}
+
 void printResult(
     const core::HtaResult& result, const std::string& format, const std::string& title, std::ostream& out)
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/cli/cli_args.h"
 #include "core/analysis/hta_result.h"
 
 #include <cstdint>
@@ -22,6 +23,14 @@ bool writeTextFile(const std::filesystem::path& path, const std::string& text, c
 
 // Creates an output folder and its parents; on failure says so on `err`.
 bool ensureDirectory(const std::filesystem::path& dir, const std::string& command, std::ostream& err);
+
+// "--format": table (the default), csv or json; anything else sets `problem`.
+std::string outputFormat(const CliArgs& args, std::string& problem);
+
+// When the arguments are unusable (a parse error, no PATH, or `problem`),
+// prints "<command>: <what is wrong>" and the usage, and returns true.
+bool rejectArguments(const CliArgs& args, const std::string& problem, const std::string& command,
+    const char* usage, std::ostream& err);
 
 // Prints a result as aligned text ("table"), CSV of its first table ("csv") or
 // HTA's JSON encoding ("json").

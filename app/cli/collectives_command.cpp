@@ -24,18 +24,9 @@ int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& ou
     } catch (...) {
         problem = "--top needs a number";
     }
-    const std::string format = parsed.value("--format").value_or("table");
-    if (format != "table" && format != "csv" && format != "json")
-        problem = "unknown format '" + format + "'";
-    if (!parsed.ok() || parsed.positional().empty() || !problem.empty()) {
-        err << "kinetoscope-cli collectives: "
-            << (!parsed.ok()             ? parsed.error()
-                       : problem.empty() ? std::string("give at least one PATH")
-                                         : problem)
-            << '\n'
-            << kUsage;
+    const std::string format = outputFormat(parsed, problem);
+    if (rejectArguments(parsed, problem, "kinetoscope-cli collectives", kUsage, err))
         return 2;
-    }
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;

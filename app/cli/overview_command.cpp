@@ -30,18 +30,9 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
     } catch (...) {
         problem = "--margin needs a number";
     }
-    const std::string format = parsed.value("--format").value_or("table");
-    if (format != "table" && format != "csv" && format != "json")
-        problem = "unknown format '" + format + "'";
-    if (!parsed.ok() || parsed.positional().empty() || !problem.empty()) {
-        err << "kinetoscope-cli overview: "
-            << (!parsed.ok()             ? parsed.error()
-                       : problem.empty() ? std::string("give at least one PATH")
-                                         : problem)
-            << '\n'
-            << kUsage;
+    const std::string format = outputFormat(parsed, problem);
+    if (rejectArguments(parsed, problem, "kinetoscope-cli overview", kUsage, err))
         return 2;
-    }
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;
