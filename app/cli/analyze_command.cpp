@@ -83,22 +83,29 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    constexpr const char* kUsage =
+        "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
+        "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps]\n"
+        "       [--format table|csv|json] [--out DIR] [--threads N]\n"
+        "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
+        "         (frequent kernel sequences of OP; --only id: sequences)\n";
+
+} // namespace
+
+const char* const kAnalyzeUsage = kUsage;
+
 int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args,
         { "--ranks", "--iterations", "--only", "--format", "--out", "--threads", "--kernel-sequences",
             "--sequences-top-k" },
         { "--hta-compat", "--sequences-regex" });
-    const char* usage =
-        "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
-        "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps]\n"
-        "       [--format table|csv|json] [--out DIR] [--threads N]\n"
-        "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
-        "         (frequent kernel sequences of OP; --only id: sequences)\n";
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error())
             << '\n'
-            << usage;
+            << kUsage;
         return 2;
     }
     core::AnalysisOptions options;
@@ -110,7 +117,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
     if (!listError.empty() || (format != "table" && format != "csv" && format != "json")) {
         err << "kinetoscope-cli analyze: "
             << (listError.empty() ? "unknown format '" + format + "'" : listError) << '\n'
-            << usage;
+            << kUsage;
         return 2;
     }
     std::set<std::string> only;
@@ -121,7 +128,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
             const std::size_t comma = std::min(o->find(',', pos), o->size());
             const std::string id = o->substr(pos, comma - pos);
             if (std::find(ids.begin(), ids.end(), id) == ids.end() && id != "sequences") {
-                err << "kinetoscope-cli analyze: unknown analysis '" << id << "'\n" << usage;
+                err << "kinetoscope-cli analyze: unknown analysis '" << id << "'\n" << kUsage;
                 return 2;
             }
             only.insert(id);
@@ -150,7 +157,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         try {
             seq.topK = std::stoi(parsed.value("--sequences-top-k").value_or("5"));
         } catch (...) {
-            err << "kinetoscope-cli analyze: --sequences-top-k needs a number\n" << usage;
+            err << "kinetoscope-cli analyze: --sequences-top-k needs a number\n" << kUsage;
             return 2;
         }
         calls.push_back(kernelSequencesCall(*op, seq, rankList.empty() ? 0 : rankList.front(), outDir, err));

@@ -19,10 +19,10 @@ namespace {
 
     constexpr int kWithinLimits = 0;
     constexpr int kLimitCrossed = 1;
-    constexpr int kUsage = 2;
+    constexpr int kUsageExit = 2;
     constexpr int kCannotMeasure = 3;
 
-    constexpr const char* kCheckUsage =
+    constexpr const char* kUsage =
         "usage: kinetoscope-cli check PATH... [--max METRIC=V,..] [--min METRIC=V,..]\n"
         "       [--hta-compat] [--ranks R,..] [--iterations I,..] [--threads N]\n"
         "metrics (per rank): idle_pct, compute_pct, non_compute_pct (temporal breakdown),\n"
@@ -104,6 +104,8 @@ namespace {
 
 } // namespace
 
+const char* const kCheckUsage = kUsage;
+
 int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args, { "--max", "--min", "--ranks", "--iterations", "--threads" }, { "--hta-compat" });
@@ -118,16 +120,16 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
                        : !problem.empty()            ? problem
                                                      : std::string("give at least one --max or --min"))
             << '\n'
-            << kCheckUsage;
-        return kUsage;
+            << kUsage;
+        return kUsageExit;
     }
     core::AnalysisOptions options;
     options.mode = parsed.flag("--hta-compat") ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
     options.ranks = parseNumberList(parsed.value("--ranks"), problem);
     options.iterations = parseNumberList(parsed.value("--iterations"), problem);
     if (!problem.empty()) {
-        err << "kinetoscope-cli check: " << problem << '\n' << kCheckUsage;
-        return kUsage;
+        err << "kinetoscope-cli check: " << problem << '\n' << kUsage;
+        return kUsageExit;
     }
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)

@@ -1,8 +1,26 @@
 #include "app/cli/cli_args.h"
 
+#include "app/cli/nearest_name.h"
+
 #include <algorithm>
 
 namespace ks::cli {
+
+namespace {
+
+    // "unknown option --formt (did you mean --format?)"
+    std::string unknownOptionText(const std::string& name, const std::vector<std::string>& valueOptions,
+        const std::vector<std::string>& flagOptions)
+    {
+        std::vector<std::string> known = valueOptions;
+        known.insert(known.end(), flagOptions.begin(), flagOptions.end());
+        std::string text = "unknown option " + name;
+        if (const auto near = nearestName(name, known))
+            text += " (did you mean " + *near + "?)";
+        return text;
+    }
+
+} // namespace
 
 CliArgs::CliArgs(const std::vector<std::string>& args, const std::vector<std::string>& valueOptions,
     const std::vector<std::string>& flagOptions)
@@ -34,7 +52,7 @@ CliArgs::CliArgs(const std::vector<std::string>& args, const std::vector<std::st
         } else if (contains(flagOptions, name) && !inlineValue) {
             m_flags.push_back(name);
         } else {
-            m_error = "unknown option " + a;
+            m_error = unknownOptionText(name, valueOptions, flagOptions);
             return;
         }
     }

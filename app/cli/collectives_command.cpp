@@ -11,10 +11,17 @@
 
 namespace ks::cli {
 
-int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
-{
+namespace {
+
     constexpr const char* kUsage =
         "usage: kinetoscope-cli collectives PATH... [--top N] [--format table|csv|json] [--threads N]\n";
+
+} // namespace
+
+const char* const kCollectivesUsage = kUsage;
+
+int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
     CliArgs parsed(args, { "--top", "--format", "--threads" }, {});
     std::string problem;
     std::size_t top = 20;

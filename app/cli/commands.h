@@ -18,4 +18,16 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
 int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// Each subcommand's usage text, defined beside the command: printed after a
+// usage error, by `kinetoscope-cli COMMAND --help` and into the man page.
+extern const char* const kInfoUsage;
+extern const char* const kDiffUsage;
+extern const char* const kCountersUsage;
+extern const char* const kAnalyzeUsage;
+extern const char* const kCriticalPathUsage;
+extern const char* const kCheckUsage;
+extern const char* const kOverviewUsage;
+extern const char* const kCollectivesUsage;
+extern const char* const kSynthUsage;
+
 } // namespace ks::cli

@@ -42,6 +42,8 @@ namespace {
 
 } // namespace
 
+const char* const kCountersUsage = kUsage;
+
 int runCountersCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(

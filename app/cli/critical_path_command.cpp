@@ -136,6 +136,8 @@ namespace {
 
 } // namespace
 
+const char* const kCriticalPathUsage = kUsage;
+
 int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args,

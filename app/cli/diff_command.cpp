@@ -125,6 +125,8 @@ namespace {
 
 } // namespace
 
+const char* const kDiffUsage = kUsage;
+
 int runDiffCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args,

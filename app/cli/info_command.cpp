@@ -4,6 +4,7 @@
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/io/trace_set_loader.h"
 
+#include <charconv>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -176,17 +177,25 @@ namespace {
 
 } // namespace
 
+const char* const kInfoUsage = "usage: kinetoscope-cli info PATH... [--json] [--zlib] [--threads N]\n";
+
 int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args, { "--threads" }, { "--json", "--zlib" });
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli info: " << (parsed.ok() ? "give at least one PATH" : parsed.error())
-            << "\nusage: kinetoscope-cli info PATH... [--json] [--zlib] [--threads N]\n";
+            << '\n'
+            << kInfoUsage;
         return 2;
     }
     unsigned threads = 0;
-    if (auto t = parsed.value("--threads"))
-        threads = static_cast<unsigned>(std::stoul(*t));
+    if (auto t = parsed.value("--threads")) {
+        const auto r = std::from_chars(t->data(), t->data() + t->size(), threads);
+        if (r.ec != std::errc() || r.ptr != t->data() + t->size()) {
+            err << "kinetoscope-cli info: --threads needs a number, not '" << *t << "'\n" << kInfoUsage;
+            return 2;
+        }
+    }
     core::LoadOptions options;
     options.preferZlib = parsed.flag("--zlib");
     options.background = app::makeThreadBackgroundWork;

@@ -1,47 +1,20 @@
-#include "app/cli/commands.h"
+#include "app/cli/command_table.h"
 #include "app/common/allocator_tuning.h"
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#ifndef KS_VERSION
+#define KS_VERSION "unknown"
+#endif
+
 namespace {
 
-void printUsage(std::ostream& out)
+bool asksForHelp(const std::vector<std::string>& args)
 {
-    out << "usage: kinetoscope-cli <command> [options]\n\n"
-           "commands:\n"
-           "  info PATH... [--json]           files, ranks, events by phase and category, tracks, "
-           "diagnostics\n"
-           "  diff CONTROL TEST [--hta-compat] [--ranks R,..] [--iterations I,..] [--device cpu|gpu|all]\n"
-           "          [--short-names] [--labels C,T] [--format table|csv|json] [--out DIR]\n"
-           "                                  trace diff: op/kernel counts and durations, ops added/deleted\n"
-           "  counters PATH... --write-trace [--out FILE|DIR] [--ranks R,..] [--hta-compat] "
-           "[--gzip|--plain]\n"
-           "                                  trace with queue length and memory bandwidth counters\n"
-           "  analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..] [--only IDS]\n"
-           "          [--format table|csv|json] [--out DIR]\n"
-           "                                  HTA's analyses: temporal, idle, kernels, overlap,\n"
-           "                                  memory-bw, queue-length, launch-stats, steps\n"
-           "          [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
-           "                                  frequent CUDA kernel sequences of OP, annotated trace\n"
-           "  critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B] [--hta-compat]\n"
-           "          [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR]\n"
-           "                                  critical path of one rank, sync dependencies, overlaid trace\n"
-           "  overview PATH... [--ranks R,..] [--iterations I,..] [--margin F] [--format table|csv|json]\n"
-           "                                  per rank and iteration: step time, idle/compute/overlap %,\n"
-           "                                  GPU busy time, stragglers flagged\n"
-           "  collectives PATH... [--top N] [--format table|csv|json]\n"
-           "                                  the same collective on every rank: arrival skew, last rank,\n"
-           "                                  transfer time, largest skew first\n"
-           "  check PATH... [--max METRIC=V,..] [--min METRIC=V,..] [--hta-compat] [--ranks R,..]\n"
-           "                                  exit 1 when a rank crosses a limit (for CI); metrics: "
-           "idle_pct,\n"
-           "                                  compute_pct, non_compute_pct, overlap_pct, anomalies\n"
-           "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K]\n"
-           "  synth --from TRACE --copies N --out DIR [--gzip]\n"
-           "                                  write realistic synthetic Kineto traces\n"
-           "  help                            this text\n";
+    return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
 }
 
 } // namespace
@@ -50,34 +23,36 @@ int main(int argc, char** argv)
 {
     ks::app::tuneAllocatorForLargeTraces(argv);
     if (argc < 2) {
-        printUsage(std::cerr);
+        ks::cli::printOverview(std::cerr);
         return 2;
     }
     const std::string command = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);
-    if (command == "info")
-        return ks::cli::runInfoCommand(args, std::cout, std::cerr);
-    if (command == "diff")
-        return ks::cli::runDiffCommand(args, std::cout, std::cerr);
-    if (command == "counters")
-        return ks::cli::runCountersCommand(args, std::cout, std::cerr);
-    if (command == "analyze")
-        return ks::cli::runAnalyzeCommand(args, std::cout, std::cerr);
-    if (command == "critical-path")
-        return ks::cli::runCriticalPathCommand(args, std::cout, std::cerr);
-    if (command == "check")
-        return ks::cli::runCheckCommand(args, std::cout, std::cerr);
-    if (command == "overview")
-        return ks::cli::runOverviewCommand(args, std::cout, std::cerr);
-    if (command == "collectives")
-        return ks::cli::runCollectivesCommand(args, std::cout, std::cerr);
-    if (command == "synth")
-        return ks::cli::runSynthCommand(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {
-        printUsage(std::cout);
+        // "help COMMAND" is the same as "COMMAND --help".
+        if (const auto* spec = args.empty() ? nullptr : ks::cli::findCommand(args.front()))
+            std::cout << *spec->usage;
+        else
+            ks::cli::printOverview(std::cout);
         return 0;
     }
-    std::cerr << "kinetoscope-cli: unknown command '" << command << "'\n";
-    printUsage(std::cerr);
-    return 2;
+    if (command == "--version" || command == "-V") {
+        std::cout << "kinetoscope-cli " << KS_VERSION << '\n';
+        return 0;
+    }
+    if (command == "--man") { // not advertised: the build writes the man page with it
+        ks::cli::printManPage(std::cout, KS_VERSION);
+        return 0;
+    }
+    const auto* spec = ks::cli::findCommand(command);
+    if (!spec) {
+        std::cerr << ks::cli::unknownCommandText(command) << "\n";
+        ks::cli::printOverview(std::cerr);
+        return 2;
+    }
+    if (asksForHelp(args)) {
+        std::cout << *spec->usage;
+        return 0;
+    }
+    return spec->run(args, std::cout, std::cerr);
 }

@@ -11,11 +11,18 @@
 
 namespace ks::cli {
 
-int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
-{
+namespace {
+
     constexpr const char* kUsage =
         "usage: kinetoscope-cli overview PATH... [--ranks R,..] [--iterations I,..]\n"
         "       [--margin F] [--format table|csv|json] [--hta-compat] [--threads N]\n";
+
+} // namespace
+
+const char* const kOverviewUsage = kUsage;
+
+int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
     CliArgs parsed(
         args, { "--ranks", "--iterations", "--margin", "--format", "--threads" }, { "--hta-compat" });
     std::string problem;

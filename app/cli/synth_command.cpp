@@ -144,6 +144,13 @@ namespace {
 
 } // namespace
 
+const char* const kSynthUsage
+    = "usage: kinetoscope-cli synth --ranks N --size-mb S --out DIR [--gzip] [--gzip-level L] [--seed K]\n"
+      "       [--no-python] [--threads N]\n"
+      "       kinetoscope-cli synth --from TRACE --copies N --out DIR [--gzip] [--gzip-level L]\n"
+      "  Writes realistic synthetic Kineto traces: N ranks of about S MB of JSON each, or TRACE's\n"
+      "  events repeated N times along time (ids made unique).\n";
+
 int runSynthCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err)
 {
     const CliArgs args(arguments,

@@ -156,7 +156,7 @@ void LoadController::start(const QStringList& paths)
     files.reserve(static_cast<std::size_t>(paths.size()));
     for (const QString& path : paths)
         files.push_back(path.toStdString());
-    const int threads = m_maxParallelRanks > 0 ? m_maxParallelRanks : QThread::idealThreadCount();
+    const int threads = QThread::idealThreadCount();
 
     const int generation = job->generation;
     connect(job->watcher, &QFutureWatcher<LoadOutcome>::progressValueChanged, this,

@@ -59,11 +59,6 @@ public:
     bool isLoading() const;
     LoadStatus status() const;
 
-    void setLoadOptions(const core::LoadOptions& options) { m_options = options; }
-
-    // How many ranks load at once (default: QThread::idealThreadCount()).
-    void setMaxParallelRanks(int ranks) { m_maxParallelRanks = ranks; }
-
 signals:
     void loadStarted(const QStringList& paths);
     void progressChanged(const ks::app::LoadStatus& status);
@@ -81,7 +76,6 @@ private:
     void emitProgress();
 
     core::LoadOptions m_options;
-    int m_maxParallelRanks = 0;
     int m_generation = 0;
     std::unique_ptr<Job> m_job;
     QTimer m_tick; // refreshes elapsed time and progress between core reports

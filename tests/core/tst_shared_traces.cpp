@@ -70,7 +70,7 @@ void TestSharedTraces::everyFolderIsListed()
 {
     // A new folder in shared/traces must get its expected numbers below.
     const QStringList folders = QDir(tracesDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(folders.size(), 14);
+    QCOMPARE(folders.size(), 16);
 }
 
 void TestSharedTraces::folders_data()
@@ -112,6 +112,11 @@ void TestSharedTraces::folders_data()
     QTest::newRow("no_distributed_info")
         << QStringLiteral("no_distributed_info") << Int64List { 0 } << Int64List { 2467 } << Int64List { 0 }
         << int(RankSource::FileOrder);
+    // Recorded with PyTorch's legacy exporter (plain JSON, no distributedInfo).
+    QTest::newRow("ddp_gloo_2ranks") << QStringLiteral("ddp_gloo_2ranks") << Int64List { 0, 1 }
+                                     << Int64List { 923, 924 } << Int64List { 0, 0 } << int(RankSource::FileName);
+    QTest::newRow("rpc_recipe") << QStringLiteral("rpc_recipe") << Int64List { 0 } << Int64List { 12 }
+                                << Int64List { 0 } << int(RankSource::FileOrder);
 }
 
 void TestSharedTraces::folders()
@@ -131,7 +136,7 @@ void TestSharedTraces::folders()
         QCOMPARE(qint64(t.rank), ranks[i]);
         QCOMPARE(int(t.rankSource), rankSource);
         QCOMPARE(qint64(t.counts.events), events[i]);
-        QVERIFY(t.counts.gzip);
+        QCOMPARE(t.counts.gzip, QString::fromStdString(t.path).endsWith(u".gz"));
         std::uint64_t phaseSum = 0;
         for (auto n : t.counts.byPhase)
             phaseSum += n;
@@ -287,13 +292,13 @@ void TestSharedTraces::loadOptionsDoNotChangeResults()
 
 void TestSharedTraces::allFoldersTogether()
 {
-    // Everything opened at once: 15 files, sorted by rank, all loaded.
+    // Everything opened at once: 18 files, sorted by rank, all loaded.
     std::vector<std::string> paths;
     for (const QString& f : QDir(tracesDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
         paths.push_back(ks::test::toStd(tracesDir() + u'/' + f));
     auto r = loadTraceSet(paths, {}, nullptr, nullptr);
     QVERIFY(r.ok());
-    QCOMPARE(r.value().ranks.size(), std::size_t(15));
+    QCOMPARE(r.value().ranks.size(), std::size_t(18));
     QVERIFY(r.value().failures.empty());
     for (std::size_t i = 1; i < r.value().ranks.size(); ++i)
         QVERIFY(r.value().ranks[i - 1]->rank <= r.value().ranks[i]->rank);

@@ -33,8 +33,11 @@ EXPECTED_RANKS = {
     "cpu_only": [34],
     "no_gpu_no_rank": [0],
     "no_distributed_info": [0],  # fallback: file order
+    "ddp_gloo_2ranks": [0, 1],   # fallback: "rank-N" in the file name (legacy exporter)
+    "rpc_recipe": [0],           # fallback: file order (legacy exporter)
 }
-EXPECTED_SOURCES = {"amd_rocm": "file order", "no_distributed_info": "file order", "mtia_inference": "file name"}
+EXPECTED_SOURCES = {"amd_rocm": "file order", "no_distributed_info": "file order", "mtia_inference": "file name",
+                    "ddp_gloo_2ranks": "file name", "rpc_recipe": "file order"}
 
 
 def run_cli(cli, folder):

@@ -116,7 +116,6 @@ void DiagnosticsPanel::updateSummary()
     m_empty->setText(m_hasSet ? tr("No anomalies: every event was read and modelled.")
                               : tr("Open a trace to see what the importer found."));
     m_stack->setCurrentWidget(m_model->rowCount() > 0 ? static_cast<QWidget*>(m_view) : m_empty);
-    emit summaryChanged(text);
 }
 
 } // namespace ks::widgets

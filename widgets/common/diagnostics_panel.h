@@ -34,9 +34,6 @@ public:
 
     QString summary() const;
 
-signals:
-    void summaryChanged(const QString& summary);
-
 private:
     void updateSummary();
 

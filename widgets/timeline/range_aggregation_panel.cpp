@@ -202,7 +202,6 @@ void RangeAggregationPanel::apply(RangeAggregate aggregate)
                                    formatCount(aggregate.rows.size())));
     }
     m_model->setAggregate(std::move(aggregate));
-    emit aggregateChanged();
 }
 
 } // namespace ks::widgets

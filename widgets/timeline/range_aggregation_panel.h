@@ -57,9 +57,6 @@ public:
     // Computes now, on this thread (tests).
     void recomputeNow();
 
-signals:
-    void aggregateChanged();
-
 private:
     void schedule();
     std::function<bool(TrackKey)> includeFilter() const;

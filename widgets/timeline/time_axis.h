@@ -27,7 +27,6 @@ public:
 
     const TimeRange& range() const { return m_range; }
     double width() const { return m_width; }
-    double pxPerNs() const { return m_pxPerNs; }
     double nsPerPx() const { return m_nsPerPx; }
 
 private:

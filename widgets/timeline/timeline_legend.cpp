@@ -24,12 +24,6 @@ void TimelineLegend::setColorMode(ColorMode mode)
     update();
 }
 
-void TimelineLegend::setTimelinePalette(const TimelinePalette& palette)
-{
-    m_palette = palette;
-    update();
-}
-
 void TimelineLegend::setKinds(std::uint32_t mask)
 {
     m_mask = mask;

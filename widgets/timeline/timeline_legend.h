@@ -25,7 +25,6 @@ public:
     void setColorMode(ColorMode mode);
     // Bit k set: SliceKind k is in the data (only those get a chip).
     void setKinds(std::uint32_t mask);
-    void setTimelinePalette(const TimelinePalette& palette);
     // Text after the chips (critical path: "computing…", path lengths, problems).
     void setNote(const QString& note);
 

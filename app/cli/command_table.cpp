@@ -1,0 +1,130 @@
+#include "app/cli/command_table.h"
+
+#include "app/cli/commands.h"
+#include "app/cli/nearest_name.h"
+
+#include <array>
+#include <ostream>
+
+namespace ks::cli {
+
+namespace {
+
+    const std::array kCommands {
+        CommandSpec { "info", "files, ranks, events by phase and category, tracks, diagnostics", &kInfoUsage,
+            runInfoCommand },
+        CommandSpec { "analyze",
+            "HTA's analyses: temporal, idle, kernels, overlap, memory-bw, queue-length, launch-stats, "
+            "steps, kernel sequences",
+            &kAnalyzeUsage, runAnalyzeCommand },
+        CommandSpec { "critical-path", "critical path of one rank, sync dependencies, overlaid trace",
+            &kCriticalPathUsage, runCriticalPathCommand },
+        CommandSpec { "overview",
+            "per rank and iteration: step time, idle/compute/overlap %, GPU busy time, stragglers",
+            &kOverviewUsage, runOverviewCommand },
+        CommandSpec { "collectives", "the same collective on every rank: arrival skew, last rank, transfer",
+            &kCollectivesUsage, runCollectivesCommand },
+        CommandSpec { "diff", "trace diff: op/kernel counts and durations, ops added and deleted", &kDiffUsage,
+            runDiffCommand },
+        CommandSpec { "counters", "trace with queue length and memory bandwidth counters", &kCountersUsage,
+            runCountersCommand },
+        CommandSpec { "check", "exit 1 when a rank crosses a limit (for CI)", &kCheckUsage, runCheckCommand },
+        CommandSpec { "synth", "write realistic synthetic Kineto traces", &kSynthUsage, runSynthCommand },
+    };
+
+    // "usage: kinetoscope-cli info PATH..." -> "info PATH..." and the
+    // continuation lines, without the explanations that follow the synopsis.
+    std::string_view synopsisOf(std::string_view usage)
+    {
+        constexpr std::string_view kPrefix = "usage: kinetoscope-cli ";
+        if (usage.substr(0, kPrefix.size()) == kPrefix)
+            usage.remove_prefix(kPrefix.size());
+        std::size_t end = 0;
+        // The synopsis is the first line and the lines indented like it ("       [...").
+        while (end < usage.size()) {
+            const std::size_t lineEnd = usage.find('\n', end);
+            if (lineEnd == std::string_view::npos)
+                return usage;
+            end = lineEnd + 1;
+            if (usage.substr(end, 7) != "       ")
+                break;
+        }
+        return usage.substr(0, end);
+    }
+
+    // troff treats a leading '.' or '\'' as a request and '\\' as an escape.
+    void writeTroffText(std::ostream& out, std::string_view text)
+    {
+        bool lineStart = true;
+        for (const char c : text) {
+            if (lineStart && (c == '.' || c == '\''))
+                out << "\\&";
+            if (c == '\\')
+                out << "\\e";
+            else if (c == '-')
+                out << "\\-";
+            else
+                out << c;
+            lineStart = c == '\n';
+        }
+    }
+
+} // namespace
+
+std::span<const CommandSpec> commandTable()
+{
+    return kCommands;
+}
+
+const CommandSpec* findCommand(std::string_view name)
+{
+    for (const CommandSpec& command : kCommands)
+        if (command.name == name)
+            return &command;
+    return nullptr;
+}
+
+std::string unknownCommandText(std::string_view name)
+{
+    std::vector<std::string> names;
+    for (const CommandSpec& command : kCommands)
+        names.emplace_back(command.name);
+    std::string text = "kinetoscope-cli: unknown command '" + std::string(name) + "'";
+    if (const auto near = nearestName(name, names))
+        text += " (did you mean '" + *near + "'?)";
+    return text;
+}
+
+void printOverview(std::ostream& out)
+{
+    out << "usage: kinetoscope-cli <command> [options]\n"
+           "       kinetoscope-cli <command> --help     that command's options\n"
+           "       kinetoscope-cli --version\n\n"
+           "commands:\n";
+    for (const CommandSpec& command : kCommands) {
+        out << "  " << synopsisOf(*command.usage);
+        out << "      " << command.summary << "\n";
+    }
+}
+
+void printManPage(std::ostream& out, std::string_view version)
+{
+    out << ".TH KINETOSCOPE-CLI 1 \"\" \"kinetoscope " << version << "\" \"User Commands\"\n"
+        << ".SH NAME\nkinetoscope\\-cli \\- analyse PyTorch profiler (Kineto) traces from the command line\n"
+        << ".SH SYNOPSIS\n.B kinetoscope\\-cli\n.I command\n[\\fIoptions\\fR] \\fIPATH\\fR...\n"
+        << ".SH DESCRIPTION\nReads Kineto Chrome\\-trace JSON (.json or .json.gz, one file per rank, a folder "
+           "per job) and prints Holistic Trace Analysis' analyses and Kinetoscope's own. Each command answers "
+           "\\fB\\-\\-help\\fR with its options. Exit status: 0 success, 1 a file or analysis failed, 2 a usage "
+           "error.\n"
+        << ".SH COMMANDS\n";
+    for (const CommandSpec& command : kCommands) {
+        out << ".SS " << command.name << "\n";
+        writeTroffText(out, command.summary);
+        out << "\n.PP\n.nf\n";
+        writeTroffText(out, *command.usage);
+        out << ".fi\n";
+    }
+    out << ".SH SEE ALSO\n.BR kinetoscope (1)\n";
+}
+
+} // namespace ks::cli
