@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <unordered_set>
@@ -14,7 +15,7 @@ namespace ks::core {
 namespace {
 
 constexpr std::int64_t kNoWindowEnd = std::numeric_limits<std::int64_t>::max();
-constexpr std::int64_t kToleratedNegativeNs = -1000; // HTA zeroes weights of -1 µs (ns rounding, Q1)
+constexpr std::int64_t kToleratedNegativeNs = -1000; // -1 µs: what rounding times to the µs can produce (Q1)
 
 // Runtime calls that wait for the GPU: their span is time spent waiting, not working.
 constexpr std::array<std::string_view, 6> kBlockingCalls = {
@@ -132,34 +133,100 @@ void createNodes(cp::GraphContext& ctx)
     CriticalPathGraph& g = ctx.graph;
     g.nodes.reserve(pending.size());
     ctx.reserveEdges(pending.size() + pending.size() / 4); // about one edge per node
+    // An event whose end precedes its start (a sub-µs memset whose rounded
+    // duration is -1 in HTA-compatible mode) has its end node first: both ids
+    // are known only once every node is numbered.
     std::vector<std::int32_t> startOf(ctx.frame.rows.size(), cp::kNoNode);
+    std::vector<std::int32_t> endOf(ctx.frame.rows.size(), cp::kNoNode);
     for (const Pending& p : pending) {
         const auto id = static_cast<std::int32_t>(g.nodes.size());
         const std::string_view name = ctx.name(p.row);
         const bool blocking = std::find(kBlockingCalls.begin(), kBlockingCalls.end(), name) != kBlockingCalls.end();
         g.nodes.push_back({ p.row, p.eventIndex, p.ts, p.isStart, blocking });
-        if (p.isStart)
-            startOf[p.row] = id;
-        else
-            ctx.setNodes(p.row, startOf[p.row], id);
+        (p.isStart ? startOf : endOf)[p.row] = id;
     }
+    for (const CpNode& node : g.nodes)
+        if (node.isStart)
+            ctx.setNodes(node.row, startOf[node.row], endOf[node.row]);
 }
 
-// §11.6: tolerated negative weights become 0 in the graph; larger negatives,
-// synchronization between two events of one stream, and cycles invalidate it.
+// Negative edges that weigh 0 in the graph, for the note that says so.
+struct ZeroedEdges
+{
+    std::size_t count = 0;
+    std::int64_t mostNegative = 0; // ns
+    std::uint32_t example = 0;     // edge id of the most negative one
+
+    void add(const CpEdge& e, std::uint32_t id)
+    {
+        if (count++ == 0 || e.weight < mostNegative) {
+            mostNegative = e.weight;
+            example = id;
+        }
+    }
+};
+
+std::string microsecondsText(std::int64_t ns)
+{
+    if (ns % 1000 == 0)
+        return std::to_string(ns / 1000);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1000.0);
+    return text;
+}
+
+// "3 negative launch delays count as 0 in the graph (the most negative: ...): why".
+std::string zeroedNote(const CriticalPathGraph& g, const ZeroedEdges& zeroed, std::string_view one, std::string_view many,
+    std::string_view why)
+{
+    const CpEdge& e = g.edges[zeroed.example];
+    const bool single = zeroed.count == 1;
+    return std::to_string(zeroed.count) + " " + std::string(single ? one : many) + (single ? " counts" : " count")
+        + " as 0 in the graph (the most negative: " + microsecondsText(zeroed.mostNegative) + " us, "
+        + std::string(cpEdgeTypeName(e.type)) + " from event " + std::to_string(g.nodes[e.src].eventIndex)
+        + " to event " + std::to_string(g.nodes[e.dst].eventIndex) + "): " + std::string(why);
+}
+
+bool isDelay(const CpEdge& e)
+{
+    return e.type == CpEdgeType::KernelKernelDelay || e.type == CpEdgeType::KernelLaunchDelay;
+}
+
+// §11.6 and Q1: which negative weights count as 0 in the graph (the edge keeps
+// its value), which invalidate it; synchronization between two events of one
+// stream and cycles invalidate it too.
+//  - HTA-compatible: HTA (without CRITICAL_PATH_STRICT_NEGATIVE_WEIGHT_CHECKS)
+//    sets every weight of -1 µs or less to 0, whatever the edge; a weight
+//    between -1 µs and 0 (fractional µs, when HTA did not round) stays.
+//  - default: a negative kernel-kernel or launch delay is overlapping GPU work
+//    or a CPU/GPU clock offset, not time spent: 0. Any other edge at most 1 µs
+//    negative is the trace's µs rounding: 0; more negative is a broken nesting
+//    (a child ending after its parent) and invalidates the graph.
 bool validateGraph(cp::GraphContext& ctx)
 {
     CriticalPathGraph& g = ctx.graph;
     bool valid = true;
+    ZeroedEdges zeroedHta, zeroedDelays, zeroedRounding;
     for (const std::uint32_t id : g.edgesInGraphOrder()) {
         CpEdge& e = g.edges[id];
-        if (e.weight < 0 && e.weight >= kToleratedNegativeNs) {
-            e.graphWeight = 0;
-        } else if (e.weight < kToleratedNegativeNs) {
-            g.problems.push_back("edge from event " + std::to_string(g.nodes[e.src].eventIndex) + " to event "
-                + std::to_string(g.nodes[e.dst].eventIndex) + " has a negative weight ("
-                + std::to_string(e.weight) + " ns)");
-            valid = false;
+        if (e.weight < 0) {
+            if (ctx.compat) {
+                if (e.weight <= kToleratedNegativeNs) {
+                    e.graphWeight = 0;
+                    zeroedHta.add(e, id);
+                }
+            } else if (isDelay(e)) {
+                e.graphWeight = 0;
+                zeroedDelays.add(e, id);
+            } else if (e.weight >= kToleratedNegativeNs) {
+                e.graphWeight = 0;
+                zeroedRounding.add(e, id);
+            } else {
+                g.problems.push_back("edge from event " + std::to_string(g.nodes[e.src].eventIndex) + " to event "
+                    + std::to_string(g.nodes[e.dst].eventIndex) + " has a negative weight (" + std::to_string(e.weight)
+                    + " ns)");
+                valid = false;
+            }
         }
         if (e.type == CpEdgeType::SyncDependency) {
             const std::int64_t srcStream = ctx.row(g.nodes[e.src].row).stream;
@@ -172,6 +239,16 @@ bool validateGraph(cp::GraphContext& ctx)
             }
         }
     }
+    if (zeroedHta.count)
+        g.warnings.push_back(zeroedNote(g, zeroedHta, "edge of -1 us or less", "edges of -1 us or less",
+            "HTA ignores negative weights from its us rounding; the edges keep their weight"));
+    if (zeroedDelays.count)
+        g.warnings.push_back(zeroedNote(g, zeroedDelays, "negative kernel-kernel or launch delay",
+            "negative kernel-kernel or launch delays",
+            "the GPU work overlaps the previous work on its stream, or the GPU clock runs ahead of the CPU's"));
+    if (zeroedRounding.count)
+        g.warnings.push_back(zeroedNote(g, zeroedRounding, "edge at most 1 us negative", "edges at most 1 us negative",
+            "the trace's timestamps are rounded to the us"));
     return valid;
 }
 

@@ -43,7 +43,7 @@ struct CpEdge
     std::uint32_t dst = 0;
     CpEdgeType type = CpEdgeType::Operator;
     std::int64_t weight = 0;      // ns, as computed (HTA's edge object)
-    std::int64_t graphWeight = 0; // ns, as the longest path uses it (tolerated negatives become 0)
+    std::int64_t graphWeight = 0; // ns, as the longest path uses it (negatives counted as 0 are 0)
     std::int64_t attributedEvent = -1; // event the span belongs to; -1 when none
     bool inferred = false;        // default mode: a sync dependency inferred without a cuda_sync record
 };
@@ -70,8 +70,10 @@ struct CriticalPathGraph
     std::vector<std::uint32_t> predecessorEdges;
 
     bool success = false;
-    std::vector<std::string> problems; // why the graph is not valid (cycles, same-stream syncs, negative weights)
-    std::vector<std::string> warnings; // what HTA only logs (kernels without an incoming edge, ...)
+    // Why the graph is not valid: cycles, same-stream syncs, in default mode a CPU
+    // nesting broken by more than 1 µs (HTA-compatible mode zeroes every negative weight).
+    std::vector<std::string> problems;
+    std::vector<std::string> warnings; // what HTA only logs (kernels without an incoming edge, zeroed weights, ...)
 
     std::vector<std::uint32_t> pathNodes;
     std::vector<std::uint32_t> pathEdges; // edge ids along the path

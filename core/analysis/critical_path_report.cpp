@@ -76,12 +76,20 @@ namespace {
             : "gpu_compute_bound";
     }
 
-    // Σ object weights per bound type (ns), in groupby order (sorted by name).
+    // A path edge's duration in the breakdown: HTA takes the edge object's
+    // weight, negative where the graph counts 0; default mode takes the graph's,
+    // so that the bound types add up to the path's length.
+    std::int64_t breakdownWeight(const CriticalPathGraph& g, const CpEdge& e)
+    {
+        return compatOf(g) ? e.weight : e.graphWeight;
+    }
+
+    // Σ durations per bound type (ns), in groupby order (sorted by name).
     std::map<std::string, std::int64_t> durationByBoundType(const CriticalPathGraph& g)
     {
         std::map<std::string, std::int64_t> sums;
         for (const std::uint32_t id : g.pathEdges)
-            sums[boundBy(g, g.edges[id])] += g.edges[id].weight;
+            sums[boundBy(g, g.edges[id])] += breakdownWeight(g, g.edges[id]);
         return sums;
     }
 
@@ -89,7 +97,7 @@ namespace {
     {
         std::int64_t total = 0;
         for (const std::uint32_t id : g.pathEdges)
-            total += g.edges[id].weight;
+            total += breakdownWeight(g, g.edges[id]);
         return total;
     }
 
@@ -120,7 +128,8 @@ namespace {
         return t;
     }
 
-    // Edge types in order of first appearance in the graph, with count and Σ weight.
+    // Edge types in order of first appearance in the graph, with count and Σ
+    // weight in the graph (negative weights counted as 0 are 0 here, as in HTA).
     std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> edgeTypeStats(
         const CriticalPathGraph& g)
     {
@@ -132,7 +141,7 @@ namespace {
             if (it == stats.end())
                 it = stats.insert(stats.end(), { e.type, { 0, 0 } });
             it->second.first += 1;
-            it->second.second += e.weight;
+            it->second.second += e.graphWeight;
         }
         return stats;
     }
@@ -219,7 +228,7 @@ namespace {
             std::vector<Cell> cells;
             cells.reserve(t.columns.size());
             cells.emplace_back(e.attributedEvent >= 0 ? idCell(e.attributedEvent) : Cell {});
-            cells.emplace_back(microseconds(e.weight));
+            cells.emplace_back(microseconds(breakdownWeight(g, e)));
             cells.emplace_back(std::string(cpEdgeTypeName(e.type)));
             if (row) {
                 const ThreadKey& key = counters::threadKeyOf(*g.frame, *row);

@@ -17,8 +17,10 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -67,6 +69,20 @@ std::string kernel(const std::string& name, int stream, double ts, double dur, i
 {
     return traceEvent("kernel", name, "0", std::to_string(stream), ts, dur,
         R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation));
+}
+
+// GPU work of a second GPU (pid 2): same stream numbers, its own timeline.
+std::string kernelOnGpu(const std::string& pid, const std::string& name, int stream, double ts, double dur, int correlation)
+{
+    return traceEvent("kernel", name, pid, std::to_string(stream), ts, dur,
+        R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation));
+}
+
+// A 4-byte cudaMemsetAsync as the GPU records it.
+std::string gpuMemset(int stream, double ts, double dur, int correlation)
+{
+    return traceEvent("gpu_memset", "Memset (Device)", "0", std::to_string(stream), ts, dur,
+        R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation) + R"(,"bytes":4)");
 }
 
 std::string syncRecord(const std::string& name, int stream, double ts, double dur, int correlation, int waitOnStream = -1,
@@ -145,6 +161,38 @@ double pathUs(const core::CriticalPathGraph& g)
     return static_cast<double>(g.pathWeight) / 1000.0;
 }
 
+// edge_type_weight_sum of the result JSON (the object the conformance test compares with HTA's).
+std::map<std::string, double> weightSums(const core::CriticalPathGraph& g)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(core::criticalPathResultJson(g)));
+    std::map<std::string, double> sums;
+    const QJsonObject object = doc.object().value(QStringLiteral("edge_type_weight_sum")).toObject();
+    for (auto it = object.begin(); it != object.end(); ++it)
+        sums[it.key().toStdString()] = it.value().toDouble();
+    return sums;
+}
+
+// Σ of the breakdown's durations (µs), the base of summary_pct_by_bound_type.
+double breakdownSumUs(const core::CriticalPathGraph& g)
+{
+    double sum = 0;
+    const core::AnalysisOutput out = core::criticalPathTables(g);
+    for (const auto& [name, item] : out.result.entries) {
+        if (name != "breakdown")
+            continue;
+        const std::size_t column = item.frame.columnIndex("duration");
+        for (const auto& row : item.frame.rows)
+            sum += *core::cellAsDouble(row[column]);
+    }
+    return sum;
+}
+
+bool hasWarning(const core::CriticalPathGraph& g, const std::string& text)
+{
+    return std::any_of(g.warnings.begin(), g.warnings.end(),
+        [&text](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
 // Bound type -> % of the path, from the result tables.
 std::map<std::string, double> boundPercent(const core::CriticalPathGraph& g)
 {
@@ -193,6 +241,11 @@ private slots:
     void streamWaitEventAcrossStreams();
     void syncOnOneStreamIsInvalid();
     void negativeWeights();
+    void memsetBetweenKernels_data();
+    void memsetBetweenKernels();
+    void negativeLaunchDelay_data();
+    void negativeLaunchDelay();
+    void negativeKernelKernelDelay();
     void cycleIsReported();
     void q1RoundedTimes();
     void q3StreamZeroOperator();
@@ -380,8 +433,11 @@ void TestCriticalPath::syncOnOneStreamIsInvalid()
     }
 }
 
-// A child ending after its parent makes a negative edge: -1 µs (ns rounding) is
-// tolerated as 0, more invalidates the graph.
+// A child ending after its parent makes a negative end->end edge. HTA
+// (without CRITICAL_PATH_STRICT_NEGATIVE_WEIGHT_CHECKS) sets every weight of
+// -1 µs or less to 0 in the graph, the edge object keeping its value. Default
+// mode takes -1 µs for the trace's µs rounding (0, with a note) and more for a
+// broken nesting that invalidates the graph.
 void TestCriticalPath::negativeWeights()
 {
     for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
@@ -398,14 +454,176 @@ void TestCriticalPath::negativeWeights()
             const core::CpEdge* e = findEdge(g, 2, false, 1, false);
             QVERIFY(e);
             QCOMPARE(e->weight, static_cast<std::int64_t>((parentDur - 30.0) * 1000.0));
-            if (parentDur == 29.0) {
+            if (parentDur == 29.0 || mode == AnalysisMode::HtaCompat) {
                 QVERIFY(g.success);
+                QVERIFY(g.problems.empty());
                 QCOMPARE(e->graphWeight, std::int64_t { 0 });
+                QVERIFY(hasWarning(g, "1 edge"));
+                // parent start -> child start (10), child (20), -> parent end (0), launch chain (0),
+                // launch start -> kernel (10), kernel (10).
+                QCOMPARE(pathUs(g), 50.0);
             } else {
                 QVERIFY(!g.success);
-                QVERIFY(g.problems.front().find("negative weight") != std::string::npos);
+                QCOMPARE(g.problems.size(), std::size_t { 1 });
+                QVERIFY(g.problems.front().find("negative weight (-5000 ns)") != std::string::npos);
             }
         }
+    }
+}
+
+void TestCriticalPath::memsetBetweenKernels_data()
+{
+    graphAndPath_data();
+}
+
+// A 4-byte memset (cudaMemsetAsync) between two GEMMs on one stream is GPU work
+// like a kernel: its own nodes, kernel-kernel delays in and out. HTA rounds it
+// to ts 63, end 62 (dur -1): its end node comes before its start node, and its
+// span of -1 µs weighs 0 in the graph; default mode keeps its 0.4 µs.
+void TestCriticalPath::memsetBetweenKernels()
+{
+    QFETCH(AnalysisMode, mode);
+    const bool compat = mode == AnalysisMode::HtaCompat;
+    const std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 0, 4, 1), // 1
+        kernel("gemm1", 7, 10, 50, 1),        // 2: 10..60
+        runtime("cudaMemsetAsync", 20, 3, 2), // 3
+        gpuMemset(7, 62.5, 0.4, 2),           // 4: 62.5..62.9, HTA 63..62
+        runtime("cudaLaunchKernel", 25, 4, 3), // 5
+        kernel("gemm2", 7, 65, 50, 3),        // 6: 65..115
+    };
+    const auto r = run(events, mode);
+    QVERIFY2(r->ok(), r->error().c_str());
+    const auto& g = r->graph();
+    QVERIFY(g.success);
+    QCOMPARE(g.nodes.size(), std::size_t { 12 });
+    // Spans of the six events, launch chain (launch -> memset call -> launch), one launch edge
+    // (gemm1: queue 1 at its launch, 0 at its start), two kernel-kernel delays through the memset.
+    QCOMPARE(g.edges.size(), std::size_t { 11 });
+    QCOMPARE(count(g, CpEdgeType::Operator), 6);
+    QCOMPARE(count(g, CpEdgeType::Dependency), 2);
+    QCOMPARE(count(g, CpEdgeType::KernelLaunchDelay), 1);
+    QCOMPARE(count(g, CpEdgeType::KernelKernelDelay), 2);
+    QVERIFY(!findEdge(g, 2, false, 6, true)); // gemm2 follows the memset, not gemm1
+
+    const core::CpEdge* span = findEdge(g, 4, true, 4, false);
+    const core::CpEdge* in = findEdge(g, 2, false, 4, true);
+    const core::CpEdge* out = findEdge(g, 4, false, 6, true);
+    QVERIFY(span && in && out);
+    QCOMPARE(in->type, CpEdgeType::KernelKernelDelay);
+    QCOMPARE(out->type, CpEdgeType::KernelKernelDelay);
+    if (compat) {
+        QVERIFY(g.nodes[span->dst].ts < g.nodes[span->src].ts);
+        QCOMPARE(span->weight, std::int64_t { -1'000 });
+        QCOMPARE(span->graphWeight, std::int64_t { 0 });
+        QCOMPARE(in->weight, std::int64_t { 3'000 });  // 63 - 60
+        QCOMPARE(out->weight, std::int64_t { 3'000 }); // 65 - 62
+        QVERIFY(hasWarning(g, "1 edge of -1 us or less"));
+        // launch 10, gemm1 50, in 3, memset 0, out 3, gemm2 50.
+        QCOMPARE(pathUs(g), 116.0);
+        QCOMPARE(weightSums(g),
+            (std::map<std::string, double> { { "critical_path_operator", 111.0 }, { "critical_path_dependency", 0.0 },
+                { "critical_path_kernel_launch_delay", 10.0 }, { "critical_path_kernel_kernel_delay", 6.0 } }));
+        QCOMPARE(breakdownSumUs(g), 115.0); // HTA's breakdown takes the edge objects: the memset's -1 µs
+    } else {
+        QCOMPARE(span->weight, std::int64_t { 400 });
+        QCOMPARE(span->graphWeight, std::int64_t { 400 });
+        QCOMPARE(in->weight, std::int64_t { 2'500 });
+        QCOMPARE(out->weight, std::int64_t { 2'100 });
+        QVERIFY(g.warnings.empty());
+        QCOMPARE(pathUs(g), 115.0);
+        QCOMPARE(weightSums(g),
+            (std::map<std::string, double> { { "critical_path_operator", 111.4 }, { "critical_path_dependency", 0.0 },
+                { "critical_path_kernel_launch_delay", 10.0 }, { "critical_path_kernel_kernel_delay", 4.6 } }));
+        QCOMPARE(breakdownSumUs(g), 115.0);
+    }
+    QCOMPARE(g.pathEdges.size(), std::size_t { 6 });
+    QVERIFY(std::any_of(g.pathEdges.begin(), g.pathEdges.end(), [&g, span](std::uint32_t id) { return &g.edges[id] == span; }));
+}
+
+void TestCriticalPath::negativeLaunchDelay_data()
+{
+    QTest::addColumn<AnalysisMode>("mode");
+    QTest::addColumn<double>("kernelTs");
+    QTest::addColumn<double>("launchDelayUs");
+    QTest::addColumn<double>("pathLength");
+    // kernel 1 starts before its launch (10): HTA rounds 8.5 up to 9 (-1 µs), 7 stays (-3 µs).
+    QTest::newRow("hta-compat -1 us") << AnalysisMode::HtaCompat << 8.5 << -1.0 << 35.0;
+    QTest::newRow("hta-compat -3 us") << AnalysisMode::HtaCompat << 7.0 << -3.0 << 37.0;
+    QTest::newRow("default -1.5 us") << AnalysisMode::Default << 8.5 << -1.5 << 35.5;
+    QTest::newRow("default -3 us") << AnalysisMode::Default << 7.0 << -3.0 << 37.0;
+}
+
+// A launch edge with a negative delay: on a rank with two GPUs, HTA's queue
+// length is per stream number, so stream 7 of the second GPU keeps the queue at
+// 1 when the first GPU's kernel, whose clock runs ahead of the CPU's, starts
+// before its launch. HTA still finds the path: the edge weighs 0 in the graph.
+void TestCriticalPath::negativeLaunchDelay()
+{
+    QFETCH(AnalysisMode, mode);
+    QFETCH(double, kernelTs);
+    QFETCH(double, launchDelayUs);
+    QFETCH(double, pathLength);
+    const std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 0, 4, 1),              // 1
+        kernelOnGpu("2", "k0", 7, 30, 10, 1),              // 2: GPU 2, stream 7
+        runtime("cudaLaunchKernel", 10, 4, 2),             // 3
+        kernel("k1", 7, kernelTs, 19.0 - kernelTs, 2),     // 4: GPU 0, stream 7, ends at 19
+    };
+    const auto r = run(events, mode);
+    QVERIFY2(r->ok(), r->error().c_str());
+    const auto& g = r->graph();
+    QVERIFY(g.success);
+    QVERIFY(g.problems.empty());
+    const core::CpEdge* launch = findEdge(g, 3, true, 4, true);
+    QVERIFY(launch);
+    QCOMPARE(launch->type, CpEdgeType::KernelLaunchDelay);
+    QCOMPARE(launch->weight, static_cast<std::int64_t>(launchDelayUs * 1000.0));
+    QCOMPARE(launch->graphWeight, std::int64_t { 0 });
+    const bool compat = mode == AnalysisMode::HtaCompat;
+    // HTA's edge_type_weight_sum adds the weights in the graph.
+    QCOMPARE(weightSums(g).at("critical_path_kernel_launch_delay"), 0.0);
+    QVERIFY(hasWarning(g, compat ? "1 edge of -1 us or less" : "1 negative kernel-kernel or launch delay"));
+    // k0 follows k1 on "stream 7" (HTA does not tell the GPUs apart): 30 - 19.
+    QCOMPARE(findEdge(g, 4, false, 2, true)->weight, std::int64_t { 11'000 });
+    // Launch 1 (4), chained to launch 2 (0), the delay (0), k1, the gap (11), k0 (10).
+    QCOMPARE(pathUs(g), pathLength);
+    QVERIFY(g.onPath(static_cast<std::uint32_t>(launch - g.edges.data())));
+    // HTA's breakdown keeps the edge object's negative delay; default mode counts the 0 of the graph.
+    QCOMPARE(breakdownSumUs(g), compat ? pathLength + launchDelayUs : pathLength);
+    const auto pct = boundPercent(g);
+    if (compat)
+        QCOMPARE(pct.at("gpu_kernel_launch_overhead"), launchDelayUs / (pathLength + launchDelayUs) * 100.0);
+    else
+        QCOMPARE(pct.at("gpu_kernel_launch_overhead"), 0.0);
+}
+
+// Two kernels on one stream overlapping by 1.5 µs (programmatic dependent
+// launch, or the rounding of the trace's times): HTA rounds the gap to -1 µs.
+// Both modes count it as 0 and say so.
+void TestCriticalPath::negativeKernelKernelDelay()
+{
+    const std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 0, 4, 1),   // 1
+        kernel("a", 7, 10, 11, 1),              // 2: 10..21
+        runtime("cudaLaunchKernel", 12, 4, 2),  // 3
+        kernel("b", 7, 19.5, 10.5, 2),          // 4: 19.5..30, HTA 20..30
+    };
+    for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
+        const auto r = run(events, mode);
+        QVERIFY2(r->ok(), r->error().c_str());
+        const auto& g = r->graph();
+        QVERIFY(g.success);
+        const core::CpEdge* gap = findEdge(g, 2, false, 4, true);
+        QVERIFY(gap);
+        QCOMPARE(gap->type, CpEdgeType::KernelKernelDelay);
+        QCOMPARE(gap->weight, std::int64_t { mode == AnalysisMode::HtaCompat ? -1'000 : -1'500 });
+        QCOMPARE(gap->graphWeight, std::int64_t { 0 });
+        QVERIFY(hasWarning(g,
+            mode == AnalysisMode::HtaCompat ? "1 edge of -1 us or less" : "1 negative kernel-kernel or launch delay"));
+        // launch 1 -> a (10), a (11), gap (0), b (10 or 10.5).
+        QCOMPARE(pathUs(g), mode == AnalysisMode::HtaCompat ? 31.0 : 31.5);
+        QCOMPARE(weightSums(g).at("critical_path_kernel_kernel_delay"), 0.0);
     }
 }
 
