@@ -821,7 +821,7 @@ void TestCriticalPath::overlaidTrace()
 // graph has no sync dependency; default mode infers them from the blocking calls.
 void TestCriticalPath::recordedH100FindsSyncEdges()
 {
-    const std::string dir = (std::filesystem::path(__FILE__).parent_path() / "../data/recorded_h100").string();
+    const std::string dir = std::string(KS_TEST_DATA_DIR "/recorded_h100");
     if (!std::filesystem::exists(dir))
         QSKIP("tests/data/recorded_h100 is absent");
     auto set = core::loadTraceSet({ dir }, {}, nullptr, nullptr);

@@ -132,7 +132,7 @@ private slots:
     void gpuMemoryFromAllocatorEvents()
     {
         // The H100 recording in tests/data has [memory] allocator instants.
-        const QString folder = QFileInfo(QStringLiteral(__FILE__)).dir().filePath(QStringLiteral("../data/recorded_h100"));
+        const QString folder = QStringLiteral(KS_TEST_DATA_DIR "/recorded_h100");
         auto r = core::loadTraceSet({ folder.toStdString() }, {}, nullptr, nullptr);
         QVERIFY(r);
         const core::RankTrace& rank = *r.value().ranks.front();
