@@ -38,7 +38,7 @@ void printUsage(std::ostream& out)
            "                                  exit 1 when a rank crosses a limit (for CI); metrics: "
            "idle_pct,\n"
            "                                  compute_pct, non_compute_pct, overlap_pct, anomalies\n"
-           "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K]\n"
+           "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K] [--stragglers R,.. [--slowdown F]]\n"
            "  synth --from TRACE --copies N --out DIR [--gzip]\n"
            "                                  write realistic synthetic Kineto traces\n"
            "  help                            this text\n";
