@@ -16,6 +16,9 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
 int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runSummarizeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runSummaryInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace ks::cli

@@ -38,6 +38,12 @@ void printUsage(std::ostream& out)
            "                                  exit 1 when a rank crosses a limit (for CI); metrics: "
            "idle_pct,\n"
            "                                  compute_pct, non_compute_pct, overlap_pct, anomalies\n"
+           "  summarize PATH... --out JOB.kssum [--jobs K] [--shard I/N] [--hta-compat] [--bins N]\n"
+           "                                  job summary in SQLite, K ranks in memory at once; under\n"
+           "                                  mpirun each process takes its share, rank 0 writes\n"
+           "  merge-summaries PART... --out JOB.kssum\n"
+           "                                  the parts of a sharded summarize as one summary\n"
+           "  summary-info JOB.kssum...       check a summary, print its meta data and row counts\n"
            "  synth --ranks N --size-mb S --out DIR [--gzip] [--seed K] [--stragglers R,.. [--slowdown F]]\n"
            "  synth --from TRACE --copies N --out DIR [--gzip]\n"
            "                                  write realistic synthetic Kineto traces\n"
@@ -71,6 +77,12 @@ int main(int argc, char** argv)
         return ks::cli::runOverviewCommand(args, std::cout, std::cerr);
     if (command == "collectives")
         return ks::cli::runCollectivesCommand(args, std::cout, std::cerr);
+    if (command == "summarize")
+        return ks::cli::runSummarizeCommand(args, std::cout, std::cerr);
+    if (command == "merge-summaries")
+        return ks::cli::runMergeSummariesCommand(args, std::cout, std::cerr);
+    if (command == "summary-info")
+        return ks::cli::runSummaryInfoCommand(args, std::cout, std::cerr);
     if (command == "synth")
         return ks::cli::runSynthCommand(args, std::cout, std::cerr);
     if (command == "help" || command == "--help" || command == "-h") {
