@@ -124,11 +124,10 @@ int reportSummary(const std::string& path, std::ostream& out, std::ostream& err)
     if (counts)
         for (auto r = counts.value().step(); r && r.value(); r = counts.value().step())
             out << ' ' << counts.value().columnInt(1) << ' ' << counts.value().columnText(0);
-    out << " (files "
-        << (meta.shardCount > 1 ? "of shards " + core::formatShardList(meta.shards) + "/"
-                       + std::to_string(meta.shardCount) + " of "
-                                : "")
-        << meta.filesTotal << " in the job; " << meta.mode << " mode)\n";
+    out << " (";
+    if (meta.shards.size() < meta.shardCount)
+        out << "shards " << core::formatShardList(meta.shards) << " of " << meta.shardCount << "; ";
+    out << meta.filesTotal << " files in the job; " << meta.mode << " mode)\n";
     return 0;
 }
 
