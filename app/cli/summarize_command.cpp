@@ -121,13 +121,22 @@ int reportSummary(const std::string& path, std::ostream& out, std::ostream& err)
     }
     auto counts = db.value().prepare("SELECT status, COUNT(*) FROM ranks GROUP BY status ORDER BY status");
     out << "wrote " << path << ':';
-    if (counts)
-        for (auto r = counts.value().step(); r && r.value(); r = counts.value().step())
+    std::int64_t ok = 0;
+    if (counts) {
+        for (auto r = counts.value().step(); r && r.value(); r = counts.value().step()) {
             out << ' ' << counts.value().columnInt(1) << ' ' << counts.value().columnText(0);
+            if (counts.value().columnText(0) == "ok")
+                ok = counts.value().columnInt(1);
+        }
+    }
     out << " (";
     if (meta.shards.size() < meta.shardCount)
         out << "shards " << core::formatShardList(meta.shards) << " of " << meta.shardCount << "; ";
     out << meta.filesTotal << " files in the job; " << meta.mode << " mode)\n";
+    if (ok == 0) {
+        err << kCommand << ": " << path << ": no file could be summarised\n";
+        return 1;
+    }
     return 0;
 }
 
