@@ -24,9 +24,11 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ks::core;
@@ -167,6 +169,7 @@ private slots:
     void summaryEqualsInMemoryAnalyses();
     void shardsMergedEqualOnePass();
     void collectiveSkewFromSummaryEqualsX2();
+    void utilisationBinsAreExact();
     void corruptRankAmongHundredIsRecorded();
     void badSummariesAreRefused();
     void partsOfDifferentJobsAreRefused();
@@ -415,6 +418,70 @@ void TestJobSummary::collectiveSkewFromSummaryEqualsX2()
     QVERIFY2(straggler * 2 > t.rows.size(), qPrintable(QString::number(straggler)));
 }
 
+// Ranks recorded on different days and of different lengths, 64 bins: each
+// rank binned finely, then summed into the job's much coarser width. Every
+// bin must hold exactly the device time that falls inside it.
+void TestJobSummary::utilisationBinsAreExact()
+{
+    if (!QDir(QString::fromStdString(sharedTraces())).exists())
+        QSKIP("../shared/traces is absent");
+    const std::vector<std::string> paths { sharedTraces() + "/two_ranks_sampled",
+        sharedTraces() + "/ns_resolution", sharedTraces() + "/critical_path_alexnet" };
+    QTemporaryDir dir;
+    SummarizeOptions options;
+    options.bins = 64;
+    const std::string out = dir.path().toStdString() + "/job.kssum";
+    QVERIFY(summarizeJob(paths, out, options).ok());
+    SummaryMeta meta;
+    auto opened = openSummary(out, meta);
+    QVERIFY(opened.ok());
+    const std::int64_t width = meta.binWidthNs;
+    QVERIFY(width > 0 && (width & (width - 1)) == 0);
+    QCOMPARE(meta.binOriginNs % width, std::int64_t(0));
+
+    auto loaded = loadTraceSet(paths, LoadOptions {}, nullptr, nullptr);
+    QVERIFY(loaded.ok());
+    std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::array<std::int64_t, 4>> expected;
+    for (const auto& t : loaded.value().ranks) {
+        for (const Track& track : t->tracks) {
+            if (track.kind != TrackKind::GpuStream)
+                continue;
+            for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s) {
+                if (!isDeviceActivityCategory(t->sliceCategory(s)))
+                    continue;
+                const auto kind =
+                    static_cast<std::size_t>(classifyKernelDefault(t->sliceCategory(s), t->sliceName(s)));
+                // Walk the slice ns range bin by bin at the job's width.
+                std::int64_t at = t->slices.start[s];
+                const std::int64_t end = t->slices.end(s);
+                while (at < end) {
+                    const std::int64_t bin = (at - meta.binOriginNs) / width;
+                    const std::int64_t binEnd = meta.binOriginNs + (bin + 1) * width;
+                    expected[{ t->rank, track.stream, bin }][kind] += std::min(end, binEnd) - at;
+                    at = std::min(end, binEnd);
+                }
+            }
+        }
+    }
+    const Rows rows = query(opened.value(),
+        "SELECT rank, stream, bin, computation_ns, communication_ns, memory_ns, other_ns FROM "
+        "stream_utilisation");
+    QCOMPARE(rows.size(), expected.size());
+    std::int64_t maxBin = 0;
+    for (const auto& row : rows) {
+        const auto key = std::tuple { std::get<std::int64_t>(row[0]), std::get<std::int64_t>(row[1]),
+            std::get<std::int64_t>(row[2]) };
+        const auto it = expected.find(key);
+        QVERIFY(it != expected.end());
+        for (std::size_t k = 0; k < 4; ++k)
+            QCOMPARE(std::get<std::int64_t>(row[3 + k]), it->second[k]);
+        maxBin = std::max(maxBin, std::get<2>(key));
+    }
+    QVERIFY(maxBin < 64);
+    // The job spans days: its width is far coarser than any one rank's.
+    QVERIFY(width > (std::int64_t(1) << 30));
+}
+
 void TestJobSummary::corruptRankAmongHundredIsRecorded()
 {
     QTemporaryDir dir;
@@ -496,6 +563,10 @@ void TestJobSummary::badSummariesAreRefused()
     SummaryMeta meta;
     QVERIFY(openSummary(good, meta).ok());
     QCOMPARE(meta.schemaVersion, kSummarySchemaVersion);
+    // Given to the trace reader, a summary is named for what it is.
+    auto asTrace = loadTraceSet({ good }, LoadOptions {}, nullptr, nullptr);
+    QVERIFY(!asTrace.ok());
+    expect(asTrace.error().describe(), "job summary");
 }
 
 void TestJobSummary::partsOfDifferentJobsAreRefused()
