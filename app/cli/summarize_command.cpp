@@ -98,8 +98,14 @@ std::optional<SummarizeCli> parseSummarizeArguments(
 int summarizeToFile(const SummarizeCli& cli, const std::string& out, std::ostream& err)
 {
     const unsigned jobs = cli.jobs;
+    core::SummarizeOptions options = cli.options;
+    // Progress for long jobs (Slurm logs too): a line at every tenth of the files.
+    options.onFileDone = [&err](std::size_t done, std::size_t total) {
+        if (total >= 20 && done * 10 / total != (done - 1) * 10 / total)
+            err << kCommand << ": " << done << " of " << total << " files summarised\n";
+    };
     auto report = core::summarizeJob(
-        cli.paths, out, cli.options, [jobs](std::size_t n, const std::function<void(std::size_t)>& body) {
+        cli.paths, out, options, [jobs](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, jobs);
         });
     if (!report) {

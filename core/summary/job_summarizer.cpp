@@ -45,6 +45,7 @@ Result<SummarizeReport> summarizeJob(const std::vector<std::string>& paths, cons
     report.failures = job.failures;
     std::mutex mutex; // the writer is one SQLite connection: one rank at a time
     std::optional<Error> writeError;
+    std::size_t done = 0;
     parallelFor(files.size(), [&](std::size_t i) {
         const JobFile& file = files[i];
         RankSummary summary;
@@ -70,6 +71,8 @@ Result<SummarizeReport> summarizeJob(const std::vector<std::string>& paths, cons
             ++report.skipped;
         if (!writeError)
             writeError = writer.add(summary);
+        if (options.onFileDone)
+            options.onFileDone(++done, files.size());
     });
     if (writeError)
         return *writeError;

@@ -6,6 +6,7 @@
 #include "core/io/trace_set_loader.h"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct SummarizeOptions
     std::size_t shardCount = 1;
     double stragglerMargin = 0.10;
     LoadOptions load;
+    // Called after each file is written (done, total), one call at a time.
+    std::function<void(std::size_t, std::size_t)> onFileDone;
 };
 
 struct SummarizeReport
