@@ -21,4 +21,9 @@ int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream&
 int runSummaryInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// Usage texts of the summary commands, defined beside each command.
+extern const char* const kSummarizeUsage;
+extern const char* const kMergeSummariesUsage;
+extern const char* const kSummaryInfoUsage;
+
 } // namespace ks::cli

@@ -11,14 +11,16 @@
 
 namespace ks::cli {
 
+const char* const kMergeSummariesUsage =
+    "usage: kinetoscope-cli merge-summaries PART.kssum... --out JOB.kssum\n";
+
 int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     constexpr const char* kCommand = "kinetoscope-cli merge-summaries";
-    constexpr const char* kUsage = "usage: kinetoscope-cli merge-summaries PART.kssum... --out JOB.kssum\n";
     CliArgs parsed(args, { "--out" }, {});
     const auto outPath = parsed.value("--out");
-    if (rejectArguments(
-            parsed, outPath && !outPath->empty() ? "" : "--out JOB.kssum is required", kCommand, kUsage, err))
+    if (rejectArguments(parsed, outPath && !outPath->empty() ? "" : "--out JOB.kssum is required", kCommand,
+            kMergeSummariesUsage, err))
         return 2;
     auto merged = core::mergeSummaries(parsed.positional(), *outPath);
     if (!merged) {

@@ -13,13 +13,15 @@
 
 namespace ks::cli {
 
+// Printed after a usage error and by `summarize --help`.
+const char* const kSummarizeUsage =
+    "usage: kinetoscope-cli summarize PATH... --out JOB.kssum [--jobs K] [--shard I/N] [--hta-compat]\n"
+    "       [--bins N] [--margin F]\n"
+    "       (under mpirun/srun each process takes its share; MPI rank 0 writes JOB.kssum)\n";
+
 namespace {
 
     constexpr const char* kCommand = "kinetoscope-cli summarize";
-    constexpr const char* kUsage =
-        "usage: kinetoscope-cli summarize PATH... --out JOB.kssum [--jobs K] [--shard I/N] [--hta-compat]\n"
-        "       [--bins N] [--margin F]\n"
-        "       (under mpirun/srun each process takes its share; MPI rank 0 writes JOB.kssum)\n";
 
     bool parseCount(std::string_view text, std::size_t& value)
     {
@@ -89,7 +91,7 @@ std::optional<SummarizeCli> parseSummarizeArguments(
     }
     if (problem.empty())
         problem = parseShard(args, cli);
-    if (rejectArguments(args, problem, kCommand, kUsage, err))
+    if (rejectArguments(args, problem, kCommand, kSummarizeUsage, err))
         return std::nullopt;
     cli.paths = args.positional();
     return cli;

@@ -10,12 +10,13 @@
 
 namespace ks::cli {
 
+const char* const kSummaryInfoUsage = "usage: kinetoscope-cli summary-info JOB.kssum...\n";
+
 int runSummaryInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     constexpr const char* kCommand = "kinetoscope-cli summary-info";
-    constexpr const char* kUsage = "usage: kinetoscope-cli summary-info JOB.kssum...\n";
     CliArgs parsed(args, {}, {});
-    if (rejectArguments(parsed, "", kCommand, kUsage, err))
+    if (rejectArguments(parsed, "", kCommand, kSummaryInfoUsage, err))
         return 2;
     int status = 0;
     for (const std::string& path : parsed.positional()) {

@@ -52,11 +52,15 @@ Result<std::unique_ptr<SummaryWriter>> SummaryWriter::create(
     // renamed), so crash safety inside the file buys nothing. The scratch
     // table lives in a file of its own so that dropping it leaves no free
     // pages in the summary.
-    const std::string setup = "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;"
-                              "ATTACH DATABASE '"
-        + scratchPath(temp)
-        + "' AS scratch; PRAGMA scratch.journal_mode=OFF; PRAGMA scratch.synchronous=OFF;";
-    if (auto error = db.exec(setup))
+    if (auto error = db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;"))
+        return *error;
+    auto attach = db.prepare("ATTACH DATABASE ? AS scratch"); // bound: paths may hold quotes
+    if (!attach)
+        return attach.error();
+    attach.value().bind(1, std::string_view(scratchPath(temp)));
+    if (auto error = attach.value().run())
+        return *error;
+    if (auto error = db.exec("PRAGMA scratch.journal_mode=OFF; PRAGMA scratch.synchronous=OFF;"))
         return *error;
     std::string schema = summarySchemaSql();
     const std::string scratchName = std::string(kUtilisationScratchTable);
