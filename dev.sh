@@ -12,6 +12,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 PACKAGES=(build-essential cmake ninja-build pkg-config git python3
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libsimdjson-dev zlib1g-dev libisal-dev
+          libsqlite3-dev libopenmpi-dev openmpi-bin
           libgl-dev xvfb xauth clang-format clang-tidy ccache)
 
 install_missing() {

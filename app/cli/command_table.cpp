@@ -29,6 +29,13 @@ namespace {
         CommandSpec { "counters", "trace with queue length and memory bandwidth counters", &kCountersUsage,
             runCountersCommand },
         CommandSpec { "check", "exit 1 when a rank crosses a limit (for CI)", &kCheckUsage, runCheckCommand },
+        CommandSpec { "summarize",
+            "job summary in SQLite, K ranks in memory at once; under mpirun each process takes its share",
+            &kSummarizeUsage, runSummarizeCommand },
+        CommandSpec { "merge-summaries", "the parts of a sharded summarize as one summary", &kMergeSummariesUsage,
+            runMergeSummariesCommand },
+        CommandSpec { "summary-info", "check a summary, print its meta data and row counts", &kSummaryInfoUsage,
+            runSummaryInfoCommand },
         CommandSpec { "synth", "write realistic synthetic Kineto traces", &kSynthUsage, runSynthCommand },
     };
 

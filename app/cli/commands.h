@@ -16,6 +16,9 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
 int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runSummarizeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runSummaryInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // Each subcommand's usage text, defined beside the command: printed after a
@@ -29,5 +32,8 @@ extern const char* const kCheckUsage;
 extern const char* const kOverviewUsage;
 extern const char* const kCollectivesUsage;
 extern const char* const kSynthUsage;
+extern const char* const kSummarizeUsage;
+extern const char* const kMergeSummariesUsage;
+extern const char* const kSummaryInfoUsage;
 
 } // namespace ks::cli

@@ -1,6 +1,7 @@
 // `kinetoscope-cli synth`: writes synthetic multi-rank Kineto traces, or scales
 // a real trace up along time, for benchmarks and demos.
 #include "app/cli/cli_args.h"
+#include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/synth/synthetic_trace_generator.h"
@@ -54,6 +55,45 @@ namespace {
         return value;
     }
 
+    // "--stragglers 3,7 [--slowdown F]": those ranks' compute kernels take F
+    // times longer (1.5 when not given). False after writing the problem to `err`.
+    bool stragglerOptions(const CliArgs& args, core::SynthOptions& options, std::ostream& err)
+    {
+        const auto list = args.value("--stragglers");
+        const auto slowdown = args.value("--slowdown");
+        if (!list) {
+            if (slowdown)
+                err << kPrefix << "--slowdown: only valid with --stragglers\n";
+            return !slowdown;
+        }
+        std::string problem;
+        const auto ranks = parseNumberList(list, problem);
+        if (!ranks || ranks->empty()) {
+            err << kPrefix << "--stragglers: expected rank numbers like 3,7, got '" << *list << "'\n";
+            return false;
+        }
+        for (const std::int64_t rank : *ranks) {
+            if (rank < 0 || rank >= options.ranks) {
+                err << kPrefix << "--stragglers: rank " << rank << " is outside the job (0 to "
+                    << options.ranks - 1 << ")\n";
+                return false;
+            }
+            options.stragglers.push_back(static_cast<int>(rank));
+        }
+        options.slowdown = 1.5;
+        if (slowdown) {
+            double value = 0;
+            const auto result = std::from_chars(slowdown->data(), slowdown->data() + slowdown->size(), value);
+            if (result.ec != std::errc() || result.ptr != slowdown->data() + slowdown->size() || !(value >= 1.0)
+                || value > 100.0) {
+                err << kPrefix << "--slowdown: expected a factor from 1 to 100, got '" << *slowdown << "'\n";
+                return false;
+            }
+            options.slowdown = value;
+        }
+        return true;
+    }
+
     void printFile(const core::WrittenFile& file, bool gzip, std::ostream& out)
     {
         out << file.path << ": " << file.events << " events, " << file.jsonBytes << " bytes JSON";
@@ -65,7 +105,7 @@ namespace {
     int runScale(const CliArgs& args, const std::string& outDir, bool gzip, int level, std::ostream& out,
         std::ostream& err)
     {
-        for (const char* option : { "--ranks", "--size-mb", "--seed" }) {
+        for (const char* option : { "--ranks", "--size-mb", "--seed", "--stragglers", "--slowdown" }) {
             if (args.value(option)) {
                 err << kPrefix << option << ": cannot be combined with --from\n";
                 return 2;
@@ -115,6 +155,8 @@ namespace {
         options.gzip = gzip;
         options.gzipLevel = level;
         options.pythonFunctions = !args.flag("--no-python");
+        if (!stragglerOptions(args, options, err))
+            return 2;
         auto plan = core::planSyntheticJob(options);
         if (!plan) {
             err << kPrefix << plan.error().describe() << '\n';
@@ -146,15 +188,17 @@ namespace {
 
 const char* const kSynthUsage
     = "usage: kinetoscope-cli synth --ranks N --size-mb S --out DIR [--gzip] [--gzip-level L] [--seed K]\n"
-      "       [--no-python] [--threads N]\n"
+      "       [--stragglers R,.. [--slowdown F]] [--no-python] [--threads N]\n"
       "       kinetoscope-cli synth --from TRACE --copies N --out DIR [--gzip] [--gzip-level L]\n"
       "  Writes realistic synthetic Kineto traces: N ranks of about S MB of JSON each, or TRACE's\n"
-      "  events repeated N times along time (ids made unique).\n";
+      "  events repeated N times along time (ids made unique). --stragglers: those ranks' compute\n"
+      "  kernels take F times longer (default 1.5) while collectives still end together.\n";
 
 int runSynthCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err)
 {
     const CliArgs args(arguments,
-        { "--ranks", "--size-mb", "--out", "--seed", "--from", "--copies", "--gzip-level", "--threads" },
+        { "--ranks", "--size-mb", "--out", "--seed", "--from", "--copies", "--gzip-level", "--threads",
+            "--stragglers", "--slowdown" },
         { "--gzip", "--no-python" });
     if (!args.ok()) {
         err << kPrefix << args.error() << '\n';

@@ -148,6 +148,10 @@ Result<bool> Splitter::step()
             m_bareArray = true;
             m_summary.hadTraceEvents = true;
             m_state = State::ElementOrArrayEnd;
+        } else if (text.substr(m_pos).starts_with("SQLite format 3")) {
+            // Job summaries (.kssum) are SQLite files: say so rather than "not JSON".
+            return errorAt(ErrorCode::NotJson,
+                "an SQLite file (a job summary?), not a trace: see kinetoscope-cli summary-info", m_pos);
         } else {
             return errorAt(ErrorCode::NotJson, "not JSON: expected '{' at the start of the document", m_pos);
         }

@@ -115,17 +115,11 @@ std::uint64_t fileSize(const std::string& path)
     return ec ? 0 : static_cast<std::uint64_t>(size);
 }
 
-struct Expanded
-{
-    std::vector<std::string> files;
-    std::vector<bool> fromFolder;
-    std::vector<std::size_t> positionInFolder;
-    std::vector<Error> failures;
-};
+} // namespace
 
-Expanded expandInputs(const std::vector<std::string>& paths)
+TraceInputs expandTraceInputs(const std::vector<std::string>& paths)
 {
-    Expanded out;
+    TraceInputs out;
     for (const std::string& path : paths) {
         if (!isDirectory(path)) {
             out.files.push_back(path);
@@ -164,6 +158,8 @@ void assignRank(RankTrace& trace, std::size_t fallbackPosition)
         trace.rankSource = RankSource::FileOrder;
     }
 }
+
+namespace {
 
 void noteRanksAndSkew(TraceSet& set)
 {
@@ -249,7 +245,7 @@ Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& optio
 Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options, ProgressSink* progress,
     const CancelToken* cancel, const ParallelFor& parallelFor)
 {
-    Expanded inputs = expandInputs(paths);
+    TraceInputs inputs = expandTraceInputs(paths);
     if (inputs.files.empty()) {
         if (!inputs.failures.empty())
             return inputs.failures.front();

@@ -22,6 +22,23 @@ struct LoadOptions
     BackgroundWorkFactory background;
 };
 
+// The trace files that paths name, in load order: files as given, each
+// folder's .json/.json.gz files by name. A folder that cannot be listed or
+// holds no trace files becomes a failure.
+struct TraceInputs
+{
+    std::vector<std::string> files;
+    std::vector<bool> fromFolder;
+    std::vector<std::size_t> positionInFolder; // the rank when nothing else names one
+    std::vector<Error> failures;
+};
+
+TraceInputs expandTraceInputs(const std::vector<std::string>& paths);
+
+// Sets the rank and how it was found: distributedInfo.rank, else a number in
+// the file name, else `fallbackPosition` (the file's position in its folder).
+void assignRank(RankTrace& trace, std::size_t fallbackPosition);
+
 // Loads files and folders (each folder = its .json/.json.gz files, one per rank).
 // A file that fails becomes an entry in TraceSet::failures; the others still load.
 // Fails as a whole only when nothing could be opened at all (empty folder,

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ks::core {
 
@@ -16,6 +17,11 @@ struct SynthOptions
     bool gzip = false;
     int gzipLevel = 6;
     bool pythonFunctions = true; // emit python_function events (with_stack-like)
+    // Ranks whose GPU compute kernels run `slowdown` times longer (a slow GPU,
+    // thermal throttling): their collectives still end with everyone else's, so
+    // the other ranks wait for them inside their NCCL kernels.
+    std::vector<int> stragglers;
+    double slowdown = 1.0;
 };
 
 // What `kinetoscope-cli synth --from` does: repeat a real trace's events along time.

@@ -84,6 +84,12 @@ namespace {
             return invalid("gzip level must be between 0 and 9");
         if (options.outDir.empty())
             return invalid("no output folder given");
+        for (const int rank : options.stragglers)
+            if (rank < 0 || rank >= options.ranks)
+                return invalid("straggler rank " + std::to_string(rank) + " is outside the job (0 to "
+                    + std::to_string(options.ranks - 1) + ")");
+        if (!(options.slowdown >= 1.0 && options.slowdown <= 100.0))
+            return invalid("slowdown must be between 1 and 100");
         return std::nullopt;
     }
 
@@ -111,6 +117,8 @@ Result<SynthPlan> planSyntheticJob(const SynthOptions& options)
     plan.shape.worldSize = options.ranks;
     plan.shape.seed = options.seed;
     plan.shape.python = options.pythonFunctions;
+    plan.shape.stragglers = options.stragglers;
+    plan.shape.slowdown = options.slowdown;
     plan.shape.firstStep = 1 + static_cast<int>(mixSeed(options.seed, 0x57E9) % 20);
     plan.shape.layers =
         static_cast<int>(std::clamp<std::uint64_t>(options.targetBytes / (12 * kBytesPerLayerStep), 1, 32));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace ks::core {
 
@@ -207,6 +208,8 @@ void TraceTimeline::launchKernel(HostThread t, KernelId kernel, int stream, std:
     const std::size_t call = runtime(t, RuntimeApi::LaunchKernel, m_rng->around(5 * kUs, 0.35));
     const StepRecord launch = (*m_out)[call];
     const std::int64_t start = deviceStart(launch.ts, stream);
+    if (m_computeScale != 1.0)
+        durNs = static_cast<std::int64_t>(std::llround(static_cast<double>(durNs) * m_computeScale));
     StepRecord& record = push(RecordKind::Kernel);
     record.name = static_cast<std::uint32_t>(kernel);
     record.tid = stream;

@@ -77,6 +77,10 @@ public:
     std::int64_t flowFromForward(int forwardOpHandle);
     void flowToBackward(int backwardOpHandle, std::int64_t flowId);
 
+    // Compute kernels (launchKernel) last `scale` times their nominal duration:
+    // a straggling GPU. Collectives and copies are not scaled.
+    void setComputeScale(double scale) { m_computeScale = scale; }
+
     void launchKernel(HostThread thread, KernelId kernel, int stream, std::int64_t durNs, int text = -1);
     // A collective kernel on the comm stream: it starts once launched, once the
     // stream wait is satisfied (`readyFloor`) and once the previous collective
@@ -154,6 +158,7 @@ private:
     std::int64_t m_allocated = 0;
     std::int64_t m_reserved = 0;
     std::uint64_t m_nextAddr = 0;
+    double m_computeScale = 1.0;
 };
 
 } // namespace ks::core

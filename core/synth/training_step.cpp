@@ -28,6 +28,11 @@ namespace {
 
 } // namespace
 
+double SynthJobShape::computeScale(int rank) const
+{
+    return std::find(stragglers.begin(), stragglers.end(), rank) != stragglers.end() ? slowdown : 1.0;
+}
+
 std::int64_t SynthJobShape::collectiveElements(int k) const
 {
     if (k == 0)
@@ -43,6 +48,7 @@ TrainingStepSimulator::TrainingStepSimulator(const SynthJobShape& shape, int ran
     , m_texts(texts)
     , m_timeline(m_layout)
 {
+    m_timeline.setComputeScale(shape.computeScale(rank));
     SynthRng rng(mixSeed(shape.seed, 0x57a7, static_cast<std::uint64_t>(rank)));
     // Ranks start profiling within ~1.5 ms of each other, then warm up briefly.
     m_profilerStart = rng.between(200 * kUs, 1500 * kUs);

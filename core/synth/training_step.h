@@ -26,9 +26,14 @@ struct SynthJobShape
     int firstStep = 1; // number of the first ProfilerStep
     bool python = true;
     std::uint64_t seed = 1;
+    std::vector<int> stragglers; // ranks whose compute kernels take `slowdown` times longer
+    double slowdown = 1.0;
 
     // One DDP bucket per layer, plus the head (final norm + lm head) and the embeddings.
     int collectivesPerStep() const { return layers + 2; }
+
+    // How much longer this rank's compute kernels take than a healthy rank's.
+    double computeScale(int rank) const;
 
     // Gradient elements all-reduced by collective k of a step (backward order).
     std::int64_t collectiveElements(int k) const;

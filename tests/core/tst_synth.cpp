@@ -35,6 +35,7 @@ private slots:
     void gzipHoldsTheSameJson();
     void collectivesAgreeAcrossRanks();
     void readerLoadsWithoutAnomalies();
+    void stragglersComputeLongerOthersWait();
     void invalidOptionsAreErrors();
     void scalingKeepsIdsUnique();
     void scalingSharedTrace();
@@ -97,6 +98,8 @@ struct Census
     std::vector<std::int64_t> externalIds, evIdx, pythonIds, correlations;
     std::set<std::string> steps, gpuSteps, metadataNames;
     std::vector<double> ncclEnds;
+    std::map<std::string, std::vector<double>> computeKernels; // name -> durations (µs), NCCL excluded
+    double ncclKernelUs = 0;
     std::size_t ncclWithArgs = 0;
     std::size_t memoryWithArgs = 0;
 };
@@ -122,6 +125,11 @@ Census census(simdjson::dom::array events)
             c.correlations.push_back(integer(args["correlation"]));
         } else if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "cuda_sync") {
             c.deviceWork.emplace_back(integer(args["correlation"]), number(e["ts"]));
+            if (cat == "kernel" && name.rfind("nccl", 0) == 0) {
+                c.ncclKernelUs += number(e["dur"]);
+            } else if (cat == "kernel") {
+                c.computeKernels[name].push_back(number(e["dur"]));
+            }
             if (name.rfind("ncclDevKernel_AllReduce", 0) == 0) {
                 c.ncclEnds.push_back(number(e["ts"]) + number(e["dur"]));
                 c.ncclWithArgs +=
@@ -317,6 +325,53 @@ void TestSynth::collectivesAgreeAcrossRanks()
         for (std::size_t k = 0; k < ends[0].size(); ++k)
             QVERIFY(std::abs(ends[r][k] - ends[0][k] - skew) <= 1.0);
     }
+}
+
+// --stragglers 1 --slowdown 2: rank 1's compute kernels take twice as long,
+// its collectives still end with the others', and the healthy ranks spend the
+// difference waiting inside their NCCL kernels.
+void TestSynth::stragglersComputeLongerOthersWait()
+{
+    QTemporaryDir dir;
+    SynthOptions options = smallJob(dir.path(), 3);
+    options.stragglers = { 1 };
+    options.slowdown = 2.0;
+    auto files = generateSyntheticTraces(options);
+    QVERIFY2(files.ok(), files.ok() ? "" : files.error().describe().c_str());
+    std::vector<Census> ranks;
+    for (const WrittenFile& file : files.value()) {
+        simdjson::dom::parser parser;
+        simdjson::dom::element doc;
+        QVERIFY(!parser.load(file.path).get(doc));
+        ranks.push_back(census(doc["traceEvents"].get_array().value()));
+        std::sort(ranks.back().ncclEnds.begin(), ranks.back().ncclEnds.end());
+    }
+    for (const std::size_t healthy : { std::size_t(0), std::size_t(2) }) {
+        // Kernel by kernel, medians: durations are noisy with rare long outliers.
+        const auto median = [](std::vector<double> v) {
+            std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+            return v[v.size() / 2];
+        };
+        std::vector<double> ratios;
+        for (const auto& [name, durations] : ranks[healthy].computeKernels)
+            if (const auto other = ranks[1].computeKernels.find(name); other != ranks[1].computeKernels.end())
+                ratios.push_back(median(other->second) / median(durations));
+        QVERIFY(ratios.size() > 10);
+        const double ratio = median(ratios);
+        QVERIFY2(ratio > 1.85 && ratio < 2.15, qPrintable(QString::number(ratio)));
+        // The healthy ranks wait for the straggler inside their all-reduces.
+        QVERIFY(ranks[healthy].ncclKernelUs > 1.5 * ranks[1].ncclKernelUs);
+        QCOMPARE(ranks[healthy].ncclEnds.size(), ranks[1].ncclEnds.size());
+        const double skew = ranks[healthy].ncclEnds[0] - ranks[1].ncclEnds[0];
+        QVERIFY(std::abs(skew) <= 50.0);
+        for (std::size_t k = 0; k < ranks[1].ncclEnds.size(); ++k)
+            QVERIFY(std::abs(ranks[healthy].ncclEnds[k] - ranks[1].ncclEnds[k] - skew) <= 1.0);
+    }
+    options.stragglers = { 3 };
+    QVERIFY(!generateSyntheticTraces(options).ok()); // outside the job
+    options.stragglers = { 1 };
+    options.slowdown = 0.5;
+    QVERIFY(!generateSyntheticTraces(options).ok()); // a speed-up is not a straggler
 }
 
 void TestSynth::readerLoadsWithoutAnomalies()

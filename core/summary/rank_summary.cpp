@@ -1,0 +1,281 @@
+#include "core/summary/rank_summary.h"
+
+#include "core/analysis/hta_frame.h"
+#include "core/analysis/kernel_breakdown.h"
+#include "core/analysis/kernel_type.h"
+#include "core/analysis/launch_stats.h"
+#include "core/analysis/memory_bandwidth.h"
+#include "core/analysis/queue_length.h"
+#include "core/analysis/rank_overview.h"
+#include "core/model/trace_set.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace ks::core {
+
+namespace {
+
+    using Rows = std::vector<std::vector<Cell>>;
+
+    Cell optionalInt(std::int64_t value, std::int64_t absent)
+    {
+        return value == absent ? Cell {} : Cell { value };
+    }
+
+    Cell optionalText(std::string_view text)
+    {
+        return text.empty() ? Cell {} : Cell { std::string(text) };
+    }
+
+    // Copies a table's rows in the order `columns` gives (npos = the rank).
+    void copyRows(const Table& table, const std::vector<std::size_t>& columns, std::int64_t rank, Rows& out)
+    {
+        for (const auto row : table.rows) {
+            std::vector<Cell> cells;
+            for (const std::size_t c : columns)
+                cells.push_back(c == std::string::npos ? Cell { rank } : (c < row.size() ? row[c] : Cell {}));
+            out.push_back(std::move(cells));
+        }
+    }
+
+    std::vector<std::size_t> sequence(std::size_t from, std::size_t count)
+    {
+        std::vector<std::size_t> v;
+        for (std::size_t i = 0; i < count; ++i)
+            v.push_back(from + i);
+        return v;
+    }
+
+    class RankSummarizer
+    {
+    public:
+        RankSummarizer(RankSummary& summary, const AnalysisOptions& options)
+            : m_s(summary)
+            , m_options(options)
+        {
+        }
+
+        void notApplicable(const std::string& analysis, const std::string& reason)
+        {
+            m_s.rows["analysis_status"].push_back(
+                { static_cast<std::int64_t>(m_s.file.index), m_analysisRank, analysis, reason });
+        }
+
+        // The table of an analysis call that produced a data frame (item `item` of a tuple).
+        const Table* frameOf(const AnalysisOutput& out, const std::string& analysis, int item = -1)
+        {
+            if (!out.ok) {
+                notApplicable(analysis, out.error);
+                return nullptr;
+            }
+            const HtaResult* r = &out.result;
+            if (item >= 0)
+                r = static_cast<std::size_t>(item) < r->items.size()
+                    ? &r->items[static_cast<std::size_t>(item)]
+                    : nullptr;
+            if (r && r->kind == HtaResult::Kind::Dict && !r->entries.empty())
+                r = &r->entries.front().second;
+            if (!r || r->kind != HtaResult::Kind::DataFrame) {
+                notApplicable(analysis, "no result");
+                return nullptr;
+            }
+            if (r->frame.notApplicable) {
+                notApplicable(analysis, *r->frame.notApplicable);
+                return nullptr;
+            }
+            return &r->frame;
+        }
+
+        void analyses(const TraceSet& set)
+        {
+            auto built = buildFrames(set, m_options);
+            if (!built) {
+                notApplicable("frames", built.error().describe());
+                return;
+            }
+            const FrameSet& frames = built.value();
+            if (frames.ranks.empty()) {
+                notApplicable("frames", "no rows for the analyses (no complete events)");
+                return;
+            }
+            m_analysisRank = frames.ranks.front().rank;
+            // Outputs are kept in locals: frameOf points into them.
+            const AnalysisOutput overview = rankOverview(frames, m_options);
+            if (const Table* t = frameOf(overview, "rank_overview"))
+                copyRows(*t, sequence(0, 9), m_analysisRank, m_s.rows["rank_iterations"]);
+            const AnalysisOutput kernels = gpuKernelBreakdown(frames, m_options);
+            if (const Table* t = frameOf(kernels, "kernel_types", 0))
+                copyRows(*t, { std::string::npos, 0, 1, 2 }, m_analysisRank, m_s.rows["kernel_types"]);
+            if (const Table* t = frameOf(kernels, "top_kernels", 1))
+                copyRows(
+                    *t, { std::string::npos, 0, 6, 1, 2, 3, 4, 5 }, m_analysisRank, m_s.rows["top_kernels"]);
+            const AnalysisOutput launches = cudaKernelLaunchStats(frames, m_options);
+            if (const Table* t = frameOf(launches, "launch_stats"))
+                for (auto& row : launchStatsSummary(*t, m_analysisRank, m_options.launches))
+                    m_s.rows["launch_stats"].push_back(std::move(row));
+            const AnalysisOutput queue = queueLengthSummary(frames, m_options);
+            if (const Table* t = frameOf(queue, "queue_length"))
+                copyRows(*t, sequence(0, 10), m_analysisRank, m_s.rows["queue_length"]);
+            const AnalysisOutput bandwidth = memoryBwSummary(frames, m_options);
+            if (const Table* t = frameOf(bandwidth, "memory_bandwidth"))
+                copyRows(*t, sequence(0, 10), m_analysisRank, m_s.rows["memory_bandwidth"]);
+        }
+
+        void collectives(const RankTrace& t)
+        {
+            struct Instance
+            {
+                std::uint32_t slice;
+                const Track* track;
+            };
+
+            std::vector<Instance> found;
+            for (const Track& track : t.tracks) {
+                for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s) {
+                    const std::string_view name = t.sliceName(s);
+                    bool collective = false;
+                    if (track.kind == TrackKind::GpuStream) {
+                        collective =
+                            classifyKernelDefault(t.sliceCategory(s), name) == KernelType::Communication;
+                    } else {
+                        const std::uint32_t extra = t.extraRow(s);
+                        collective = (extra != kNoRow && !t.name(t.extra.collectiveName[extra]).empty())
+                            || name.starts_with("nccl:") || name.starts_with("gloo:");
+                    }
+                    if (collective)
+                        found.push_back({ s, &track });
+                }
+            }
+            // The n-th instance of a name (X2's matching key) counts in start order.
+            std::stable_sort(found.begin(), found.end(), [&t](const Instance& a, const Instance& b) {
+                return t.slices.start[a.slice] < t.slices.start[b.slice];
+            });
+            std::map<std::string, std::int64_t, std::less<>> seen;
+            Rows& rows = m_s.rows["collectives"];
+            for (const Instance& i : found) {
+                const std::uint32_t s = i.slice;
+                const bool gpu = i.track->kind == TrackKind::GpuStream;
+                std::string name(t.sliceName(s));
+                const std::int64_t ordinal = seen[name]++;
+                // Cells appended one by one: GCC 12 warns falsely (maybe-uninitialized)
+                // on initializer lists of variants holding strings.
+                std::vector<Cell> row;
+                row.reserve(15);
+                row.emplace_back(t.rank);
+                row.emplace_back(std::string(gpu ? "gpu_kernel" : "cpu_op"));
+                row.emplace_back(std::move(name));
+                row.emplace_back(ordinal);
+                const std::uint32_t x = t.extraRow(s);
+                if (x != kNoRow) {
+                    const ExtraArgs& e = t.extra;
+                    row.push_back(optionalText(t.name(e.collectiveName[x])));
+                    row.push_back(optionalText(t.name(e.processGroupName[x])));
+                    row.push_back(optionalInt(e.sequenceNumber[x], -1));
+                    row.push_back(optionalInt(e.groupSize[x], 0));
+                    row.push_back(optionalInt(e.inMsgNelems[x], 0));
+                    row.push_back(optionalInt(e.outMsgNelems[x], 0));
+                    row.push_back(optionalText(t.name(e.dtype[x])));
+                } else {
+                    row.resize(row.size() + 7);
+                }
+                row.push_back(gpu ? Cell { i.track->stream } : Cell {});
+                row.push_back(gpu || i.track->key.tidIsName ? Cell {} : Cell { i.track->key.tid });
+                row.push_back(t.slices.start[s]);
+                row.push_back(t.slices.end(s));
+                rows.push_back(std::move(row));
+            }
+        }
+
+        std::int64_t analysisRank() const { return m_analysisRank; }
+
+        void setAnalysisRank(std::int64_t rank) { m_analysisRank = rank; }
+
+    private:
+        RankSummary& m_s;
+        const AnalysisOptions& m_options;
+        std::int64_t m_analysisRank = 0;
+    };
+
+    double percentile(const std::vector<double>& sorted, double p)
+    {
+        const auto n = static_cast<double>(sorted.size());
+        const auto k = static_cast<std::size_t>(std::max(1.0, std::ceil(p / 100.0 * n)));
+        return sorted[std::min(k, sorted.size()) - 1];
+    }
+
+} // namespace
+
+std::vector<std::vector<Cell>> launchStatsSummary(
+    const Table& launches, std::int64_t rank, const LaunchStatsOptions& options)
+{
+    // cpu_duration, gpu_duration, launch_delay: columns 2..4 (named with or
+    // without "_us" by mode, in the same order).
+    const std::array<std::string, 3> metrics { "cpu_duration", "gpu_duration", "launch_delay" };
+    const std::array<std::optional<double>, 3> cutoffs { options.runtimeCutoffUs, std::nullopt,
+        options.launchDelayCutoffUs };
+    std::vector<std::vector<Cell>> out;
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+        std::vector<double> values;
+        for (const auto row : launches.rows)
+            if (row.size() > m + 2)
+                if (const auto v = cellAsDouble(row[m + 2]); v && !std::isnan(*v))
+                    values.push_back(*v);
+        if (values.empty())
+            continue;
+        std::sort(values.begin(), values.end());
+        double sum = 0;
+        for (const double v : values)
+            sum += v;
+        Cell above {};
+        if (cutoffs[m]) {
+            const auto beyond = std::upper_bound(values.begin(), values.end(), *cutoffs[m]);
+            above = static_cast<std::int64_t>(values.end() - beyond);
+        }
+        out.push_back({ rank, metrics[m], static_cast<std::int64_t>(values.size()),
+            sum / static_cast<double>(values.size()), values.front(), percentile(values, 50),
+            percentile(values, 90), percentile(values, 99), values.back(), above });
+    }
+    return out;
+}
+
+RankSummary summarizeRank(
+    std::shared_ptr<const RankTrace> trace, const JobFile& file, const AnalysisOptions& options, int bins)
+{
+    RankSummary s;
+    s.file = file;
+    s.rank = trace->rank;
+    RankSummarizer summarizer(s, options);
+    summarizer.setAnalysisRank(trace->rank);
+    const RankTrace& t = *trace;
+    for (std::size_t k = 0; k < kDiagnosticKindCount; ++k) {
+        const auto kind = static_cast<DiagnosticKind>(k);
+        const auto& entry = t.diagnostics.entry(kind);
+        if (entry.count > 0)
+            s.rows["diagnostics"].push_back({ static_cast<std::int64_t>(file.index), t.rank,
+                std::string(diagnosticName(kind)), static_cast<std::int64_t>(entry.count), entry.example });
+    }
+    summarizer.collectives(t);
+    s.profiles = streamProfiles(t, bins);
+    TraceSet set;
+    set.ranks.push_back(std::move(trace));
+    summarizer.analyses(set);
+    s.rows["ranks"].push_back({ static_cast<std::int64_t>(file.index), file.path, t.rank,
+        summarizer.analysisRank(), std::string(rankSourceName(t.rankSource)), std::string("ok"), Cell {},
+        static_cast<std::int64_t>(file.sizeBytes), static_cast<std::int64_t>(t.counts.jsonBytes),
+        static_cast<std::int64_t>(t.counts.events), t.startNs, t.endNs });
+    return s;
+}
+
+RankSummary failedRank(const JobFile& file, const Error& error, bool skipped)
+{
+    RankSummary s;
+    s.file = file;
+    s.rows["ranks"].push_back({ static_cast<std::int64_t>(file.index), file.path, Cell {}, Cell {}, Cell {},
+        std::string(skipped ? "skipped" : "failed"), error.describe(),
+        static_cast<std::int64_t>(file.sizeBytes), Cell {}, Cell {}, Cell {}, Cell {} });
+    return s;
+}
+
+} // namespace ks::core

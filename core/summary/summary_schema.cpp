@@ -1,0 +1,66 @@
+#include "core/summary/summary_schema.h"
+
+namespace ks::core {
+
+const std::vector<SummaryTable>& summaryTables()
+{
+    // Times: *_ns are absolute nanoseconds as recorded in the trace (epoch for
+    // Kineto); *_us are durations in microseconds as the analyses report them.
+    static const std::vector<SummaryTable> tables = {
+        { "meta", { "key TEXT PRIMARY KEY", "value TEXT NOT NULL" } },
+        { "ranks",
+            { "file_index INTEGER", "file TEXT", "rank INTEGER", "analysis_rank INTEGER", "rank_source TEXT",
+                "status TEXT", "error TEXT", "size_bytes INTEGER", "json_bytes INTEGER", "events INTEGER",
+                "start_ns INTEGER", "end_ns INTEGER" } },
+        { "diagnostics",
+            { "file_index INTEGER", "rank INTEGER", "kind TEXT", "count INTEGER", "example TEXT" } },
+        { "analysis_status", { "file_index INTEGER", "rank INTEGER", "analysis TEXT", "reason TEXT" } },
+        { "rank_iterations",
+            { "rank INTEGER", "iteration INTEGER", "step_time_us REAL", "idle_pct REAL", "compute_pct REAL",
+                "non_compute_pct REAL", "overlap_pct REAL", "gpu_busy_us REAL", "straggler INTEGER" } },
+        { "kernel_types", { "rank INTEGER", "kernel_type TEXT", "sum_us REAL", "percentage REAL" } },
+        { "top_kernels",
+            { "rank INTEGER", "name TEXT", "kernel_type TEXT", "sum_us REAL", "max_us REAL", "min_us REAL",
+                "stddev_us REAL", "mean_us REAL" } },
+        { "launch_stats",
+            { "rank INTEGER", "metric TEXT", "count INTEGER", "mean_us REAL", "min_us REAL", "p50_us REAL",
+                "p90_us REAL", "p99_us REAL", "max_us REAL", "above_cutoff INTEGER" } },
+        { "queue_length",
+            { "rank INTEGER", "stream INTEGER", "count REAL", "mean REAL", "std REAL", "min REAL", "p25 REAL",
+                "p50 REAL", "p75 REAL", "max REAL" } },
+        { "memory_bandwidth",
+            { "rank INTEGER", "name TEXT", "count REAL", "mean_gbps REAL", "std_gbps REAL", "min_gbps REAL",
+                "p25_gbps REAL", "p50_gbps REAL", "p75_gbps REAL", "max_gbps REAL" } },
+        { "collectives",
+            { "rank INTEGER", "kind TEXT", "name TEXT", "ordinal INTEGER", "collective_name TEXT",
+                "process_group TEXT", "seq INTEGER", "group_size INTEGER", "in_nelems INTEGER",
+                "out_nelems INTEGER", "dtype TEXT", "stream INTEGER", "thread INTEGER", "start_ns INTEGER",
+                "end_ns INTEGER" } },
+        { "stream_utilisation",
+            { "rank INTEGER", "stream INTEGER", "bin INTEGER", "computation_ns INTEGER",
+                "communication_ns INTEGER", "memory_ns INTEGER", "other_ns INTEGER" } },
+    };
+    return tables;
+}
+
+std::string summarySchemaSql()
+{
+    std::string sql;
+    for (const SummaryTable& table : summaryTables()) {
+        sql += "CREATE TABLE ";
+        sql += table.name;
+        sql += " (";
+        for (std::size_t i = 0; i < table.columns.size(); ++i) {
+            sql += i ? ", " : "";
+            sql += table.columns[i];
+        }
+        sql += ");\n";
+    }
+    sql += "CREATE TABLE ";
+    sql += kUtilisationScratchTable;
+    sql += " (rank INTEGER, stream INTEGER, width_ns INTEGER, bin INTEGER, computation_ns INTEGER,"
+           " communication_ns INTEGER, memory_ns INTEGER, other_ns INTEGER);\n";
+    return sql;
+}
+
+} // namespace ks::core

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::core {
+
+// Version of the .kssum layout (docs/summary_schema.md). Readers refuse any
+// other version: a newer writer may have changed a table's meaning.
+constexpr int kSummarySchemaVersion = 1;
+
+// One table of a summary: its name and columns in order (SQL types included).
+struct SummaryTable
+{
+    std::string_view name;
+    std::vector<std::string_view> columns; // "rank INTEGER", ...
+};
+
+// The tables every summary holds, in creation order (meta first).
+const std::vector<SummaryTable>& summaryTables();
+
+// CREATE TABLE statements for all of them, plus the writer's scratch table.
+std::string summarySchemaSql();
+
+// Rows per rank and GPU stream before the job's bin width is known: each rank
+// bins at its own power-of-two width; the writer coarsens them when it finishes.
+constexpr std::string_view kUtilisationScratchTable = "utilisation_scratch";
+
+} // namespace ks::core
