@@ -71,15 +71,18 @@ int main(int argc, char** argv)
     ks::app::tuneAllocatorForLargeTraces(argv);
     Options o;
     if (!parse(argc, argv, o)) {
-        std::fprintf(stderr, "usage: kinetoscope-bench-critical-path PATH... [--hta-compat] [--rank R] [--annotation A]\n"
-                             "       [--instance I] [--repeat N] [--hta-seconds S] [--overlay FILE]\n");
+        std::fprintf(stderr,
+            "usage: kinetoscope-bench-critical-path PATH... [--hta-compat] [--rank R] [--annotation A]\n"
+            "       [--instance I] [--repeat N] [--hta-seconds S] [--overlay FILE]\n");
         return 2;
     }
     auto t0 = std::chrono::steady_clock::now();
     ks::core::LoadOptions loadOptions;
     loadOptions.background = ks::app::makeThreadBackgroundWork;
     auto set = ks::core::loadTraceSet(o.paths, loadOptions, nullptr, nullptr,
-        [](std::size_t n, const std::function<void(std::size_t)>& body) { ks::app::parallelForOnThreads(n, body, 0); });
+        [](std::size_t n, const std::function<void(std::size_t)>& body) {
+            ks::app::parallelForOnThreads(n, body, 0);
+        });
     if (!set || set.value().ranks.empty()) {
         std::fprintf(stderr, "cannot load: %s\n", set ? "no rank" : set.error().describe().c_str());
         return 1;
@@ -125,7 +128,8 @@ int main(int argc, char** argv)
     }
 
     const double median = ks::bench::median(graphMs);
-    std::printf("| input | mode | events | nodes | edges | sync edges | load ms | frames ms | graph+path ms (median of %d) "
+    std::printf("| input | mode | events | nodes | edges | sync edges | load ms | frames ms | graph+path ms "
+                "(median of %d) "
                 "| tables ms | json ms | overlay ms | HTA s | speed-up |\n",
         o.repeat);
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -133,10 +137,12 @@ int main(int argc, char** argv)
     if (o.htaSeconds > 0)
         std::snprintf(hta, sizeof hta, "%.3f | %.0fx", o.htaSeconds, o.htaSeconds * 1000.0 / median);
     std::printf("| %s | %s | %llu | %zu | %zu | %zu | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s |\n",
-        std::filesystem::path(o.paths.front()).filename().string().c_str(), o.compat ? "hta-compat" : "default",
-        static_cast<unsigned long long>(set.value().ranks.front()->counts.events), g.nodes.size(), g.edges.size(),
-        g.syncEdges().size(), loadMs, framesMs, median, tablesMs, jsonMs,
-        overlayMs >= 0 ? std::to_string(overlayMs).substr(0, std::to_string(overlayMs).find('.') + 2).c_str() : "-",
+        std::filesystem::path(o.paths.front()).filename().string().c_str(),
+        o.compat ? "hta-compat" : "default",
+        static_cast<unsigned long long>(set.value().ranks.front()->counts.events), g.nodes.size(),
+        g.edges.size(), g.syncEdges().size(), loadMs, framesMs, median, tablesMs, jsonMs,
+        overlayMs >= 0 ? std::to_string(overlayMs).substr(0, std::to_string(overlayMs).find('.') + 2).c_str()
+                       : "-",
         hta);
     return tables.ok && !json.empty() ? 0 : 1;
 }

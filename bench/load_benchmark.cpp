@@ -2,8 +2,8 @@
 // `gzip -dc FILE >/dev/null` run on the same file in the same process run.
 // Prints one Markdown table row per file and mode.
 
-#include "app/common/thread_pool_parallel_for.h"
 #include "app/common/allocator_tuning.h"
+#include "app/common/thread_pool_parallel_for.h"
 #include "bench/bench_timing.h"
 #include "core/io/input_stream.h"
 #include "core/io/trace_set_loader.h"
@@ -76,7 +76,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: kinetoscope-bench-load FILE... [--runs N]\n");
         return 2;
     }
-    std::printf("| file | inflate | JSON MB | events | load s (median of %d) | MB/s | Mevents/s | `gzip -dc` s | load / gzip | peak RSS MB | store B/kept event | kept events |\n",
+    std::printf("| file | inflate | JSON MB | events | load s (median of %d) | MB/s | Mevents/s | `gzip -dc` "
+                "s | load / gzip | peak RSS MB | store B/kept event | kept events |\n",
         runs);
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string& file : files) {
@@ -85,11 +86,13 @@ int main(int argc, char** argv)
         for (int r = 0; r < runs; ++r)
             gzipTimes.push_back(ks::bench::runCommand(gzipCommand).seconds);
         const double gzipSeconds = ks::bench::median(gzipTimes);
+
         struct Mode
         {
             bool zlib;
             bool pipelined;
         };
+
         for (const Mode mode : { Mode { false, true }, Mode { false, false }, Mode { true, false } }) {
             const bool zlib = mode.zlib;
             std::vector<double> times;
@@ -108,10 +111,13 @@ int main(int argc, char** argv)
             }
             const double t = ks::bench::median(times);
             const double mb = static_cast<double>(f.jsonBytes) / 1e6;
-            std::printf("| %s | %s | %.0f | %llu | %.3f | %.0f | %.2f | %.3f | %.2f | %.0f | %.1f | %llu |\n", file.c_str(),
-                zlib ? "zlib, 1 thread" : (ks::core::isalAvailable() ? (mode.pipelined ? "isa-l, 2 threads" : "isa-l, 1 thread") : "zlib"), mb, f.events, t, mb / t,
-                static_cast<double>(f.events) / t / 1e6, gzipSeconds, t / gzipSeconds,
-                static_cast<double>(peak) / 1024.0,
+            std::printf("| %s | %s | %.0f | %llu | %.3f | %.0f | %.2f | %.3f | %.2f | %.0f | %.1f | %llu |\n",
+                file.c_str(),
+                zlib ? "zlib, 1 thread"
+                     : (ks::core::isalAvailable() ? (mode.pipelined ? "isa-l, 2 threads" : "isa-l, 1 thread")
+                                                  : "zlib"),
+                mb, f.events, t, mb / t, static_cast<double>(f.events) / t / 1e6, gzipSeconds,
+                t / gzipSeconds, static_cast<double>(peak) / 1024.0,
                 static_cast<double>(f.storeBytes) / static_cast<double>(f.kept ? f.kept : 1), f.kept);
             std::fflush(stdout);
         }

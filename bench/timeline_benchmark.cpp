@@ -98,7 +98,9 @@ bool synthesize(Options& o)
     s.ranks = o.ranks;
     s.targetBytes = static_cast<std::uint64_t>(o.sizeMb * 1e6);
     s.seed = 5;
-    s.outDir = o.keep.empty() ? (std::filesystem::temp_directory_path() / "kinetoscope-bench-timeline").string() : o.keep;
+    s.outDir = o.keep.empty()
+        ? (std::filesystem::temp_directory_path() / "kinetoscope-bench-timeline").string()
+        : o.keep;
     o.paths = { s.outDir };
     if (std::filesystem::exists(core::syntheticRankPath(s, o.ranks - 1))) {
         std::printf("reusing %s\n", s.outDir.c_str());
@@ -115,7 +117,8 @@ bool synthesize(Options& o)
         [&](std::size_t r) { ok[r] = writeSyntheticRank(plan.value(), static_cast<int>(r)) ? 1 : 0; });
     if (std::count(ok.begin(), ok.end(), 1) != o.ranks)
         return false;
-    std::printf("wrote %d synthetic rank(s) of %.0f MB JSON to %s in %.1f s\n", o.ranks, o.sizeMb, s.outDir.c_str(), seconds(t0));
+    std::printf("wrote %d synthetic rank(s) of %.0f MB JSON to %s in %.1f s\n", o.ranks, o.sizeMb,
+        s.outDir.c_str(), seconds(t0));
     return true;
 }
 
@@ -148,7 +151,8 @@ void runScenario(const Scenario& sc, const std::shared_ptr<const TimelineData>& 
         if (sc.span > 0) {
             // A busy place: the middle 80 % of the trace.
             const TimeNs room = std::max<TimeNs>(1, bounds.span() * 8 / 10 - sc.span);
-            const TimeNs s = bounds.start + bounds.span() / 10 + static_cast<TimeNs>(rng() % static_cast<std::uint64_t>(room));
+            const TimeNs s = bounds.start + bounds.span() / 10
+                + static_cast<TimeNs>(rng() % static_cast<std::uint64_t>(room));
             state.setVisibleRange({ s, s + sc.span }, TimelineViewState::History::None);
         }
         renderer.clearCache();
@@ -170,11 +174,12 @@ void runScenario(const Scenario& sc, const std::shared_ptr<const TimelineData>& 
             warm.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
         }
     }
-    std::printf("| %s | %d | %zu | %.2f | %.2f | %.2f | %.2f |\n", sc.name, rows, items, median(cold), median(build),
-        median(warm), *std::max_element(cold.begin(), cold.end()));
+    std::printf("| %s | %d | %zu | %.2f | %.2f | %.2f | %.2f |\n", sc.name, rows, items, median(cold),
+        median(build), median(warm), *std::max_element(cold.begin(), cold.end()));
     std::fflush(stdout);
     if (const char* out = std::getenv("KS_BENCH_TIMELINE_PNG"))
-        image.save(QString::fromUtf8(out) + QStringLiteral("-") + QString::fromUtf8(sc.name).replace(QChar(u' '), QChar(u'_')) + QStringLiteral(".png"));
+        image.save(QString::fromUtf8(out) + QStringLiteral("-")
+            + QString::fromUtf8(sc.name).replace(QChar(u' '), QChar(u'_')) + QStringLiteral(".png"));
 }
 
 } // namespace
@@ -187,15 +192,18 @@ int main(int argc, char** argv)
     QApplication qapp(argc, argv);
     Options o;
     if (!parse(argc, argv, o)) {
-        std::fprintf(stderr, "usage: kinetoscope-bench-timeline [--frames N] [--size WxH] [--no-counters] "
-                             "[--ranks R --size-mb MB --keep DIR] [PATH...]\n");
+        std::fprintf(stderr,
+            "usage: kinetoscope-bench-timeline [--frames N] [--size WxH] [--no-counters] "
+            "[--ranks R --size-mb MB --keep DIR] [PATH...]\n");
         return 2;
     }
     if (o.paths.empty() && !synthesize(o))
         return 1;
     auto t0 = std::chrono::steady_clock::now();
-    auto loaded = core::loadTraceSet(o.paths, {}, nullptr, nullptr,
-        [](std::size_t n, const std::function<void(std::size_t)>& body) { app::parallelForOnThreads(n, body); });
+    auto loaded = core::loadTraceSet(
+        o.paths, {}, nullptr, nullptr, [](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body);
+        });
     if (!loaded) {
         std::fprintf(stderr, "load: %s\n", loaded.error().describe().c_str());
         return 1;
@@ -220,10 +228,13 @@ int main(int argc, char** argv)
     const double slices = static_cast<double>(data->sliceCount());
     std::printf("\n## B5: timeline paint (machine: %u cores; image %dx%d; %d frames per scenario)\n\n",
         std::max(1u, std::thread::hardware_concurrency()), o.width, o.height, o.frames);
-    std::printf("%d rank(s), %.2f M slices; load %.1f s; timeline data (kinds + LOD pyramids) %.2f s, %.1f B/slice; "
-                "analysis counters %.2f s\n\n",
-        data->rankCount(), slices / 1e6, loadS, prepareS, static_cast<double>(summaryBytes) / std::max(1.0, slices), countersS);
-    std::printf("| view | rows drawn | rectangles | cold ms/frame (median) | of which draw lists | warm ms/frame (median) | cold max |\n");
+    std::printf(
+        "%d rank(s), %.2f M slices; load %.1f s; timeline data (kinds + LOD pyramids) %.2f s, %.1f B/slice; "
+        "analysis counters %.2f s\n\n",
+        data->rankCount(), slices / 1e6, loadS, prepareS,
+        static_cast<double>(summaryBytes) / std::max(1.0, slices), countersS);
+    std::printf("| view | rows drawn | rectangles | cold ms/frame (median) | of which draw lists | warm "
+                "ms/frame (median) | cold max |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
     for (const Scenario& sc : { Scenario { "fully zoomed out", 0 }, Scenario { "1 ms window", 1'000'000 },
              Scenario { "10 us window", 10'000 } })

@@ -24,18 +24,18 @@ namespace {
             &kOverviewUsage, runOverviewCommand },
         CommandSpec { "collectives", "the same collective on every rank: arrival skew, last rank, transfer",
             &kCollectivesUsage, runCollectivesCommand },
-        CommandSpec { "diff", "trace diff: op/kernel counts and durations, ops added and deleted", &kDiffUsage,
-            runDiffCommand },
+        CommandSpec { "diff", "trace diff: op/kernel counts and durations, ops added and deleted",
+            &kDiffUsage, runDiffCommand },
         CommandSpec { "counters", "trace with queue length and memory bandwidth counters", &kCountersUsage,
             runCountersCommand },
         CommandSpec { "check", "exit 1 when a rank crosses a limit (for CI)", &kCheckUsage, runCheckCommand },
         CommandSpec { "summarize",
             "job summary in SQLite, K ranks in memory at once; under mpirun each process takes its share",
             &kSummarizeUsage, runSummarizeCommand },
-        CommandSpec { "merge-summaries", "the parts of a sharded summarize as one summary", &kMergeSummariesUsage,
-            runMergeSummariesCommand },
-        CommandSpec { "summary-info", "check a summary, print its meta data and row counts", &kSummaryInfoUsage,
-            runSummaryInfoCommand },
+        CommandSpec { "merge-summaries", "the parts of a sharded summarize as one summary",
+            &kMergeSummariesUsage, runMergeSummariesCommand },
+        CommandSpec { "summary-info", "check a summary, print its meta data and row counts",
+            &kSummaryInfoUsage, runSummaryInfoCommand },
         CommandSpec { "synth", "write realistic synthetic Kineto traces", &kSynthUsage, runSynthCommand },
     };
 
@@ -119,9 +119,12 @@ void printManPage(std::ostream& out, std::string_view version)
     out << ".TH KINETOSCOPE-CLI 1 \"\" \"kinetoscope " << version << "\" \"User Commands\"\n"
         << ".SH NAME\nkinetoscope\\-cli \\- analyse PyTorch profiler (Kineto) traces from the command line\n"
         << ".SH SYNOPSIS\n.B kinetoscope\\-cli\n.I command\n[\\fIoptions\\fR] \\fIPATH\\fR...\n"
-        << ".SH DESCRIPTION\nReads Kineto Chrome\\-trace JSON (.json or .json.gz, one file per rank, a folder "
-           "per job) and prints Holistic Trace Analysis' analyses and Kinetoscope's own. Each command answers "
-           "\\fB\\-\\-help\\fR with its options. Exit status: 0 success, 1 a file or analysis failed, 2 a usage "
+        << ".SH DESCRIPTION\nReads Kineto Chrome\\-trace JSON (.json or .json.gz, one file per rank, a "
+           "folder "
+           "per job) and prints Holistic Trace Analysis' analyses and Kinetoscope's own. Each command "
+           "answers "
+           "\\fB\\-\\-help\\fR with its options. Exit status: 0 success, 1 a file or analysis failed, 2 a "
+           "usage "
            "error.\n"
         << ".SH COMMANDS\n";
     for (const CommandSpec& command : kCommands) {

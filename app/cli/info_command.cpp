@@ -183,8 +183,7 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
 {
     CliArgs parsed(args, { "--threads" }, { "--json", "--zlib" });
     if (!parsed.ok() || parsed.positional().empty()) {
-        err << "kinetoscope-cli info: " << (parsed.ok() ? "give at least one PATH" : parsed.error())
-            << '\n'
+        err << "kinetoscope-cli info: " << (parsed.ok() ? "give at least one PATH" : parsed.error()) << '\n'
             << kInfoUsage;
         return 2;
     }

@@ -14,7 +14,8 @@ namespace {
 
 bool asksForHelp(const std::vector<std::string>& args)
 {
-    return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+    return std::any_of(
+        args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
 }
 
 } // namespace

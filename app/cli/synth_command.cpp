@@ -84,8 +84,8 @@ namespace {
         if (slowdown) {
             double value = 0;
             const auto result = std::from_chars(slowdown->data(), slowdown->data() + slowdown->size(), value);
-            if (result.ec != std::errc() || result.ptr != slowdown->data() + slowdown->size() || !(value >= 1.0)
-                || value > 100.0) {
+            if (result.ec != std::errc() || result.ptr != slowdown->data() + slowdown->size()
+                || !(value >= 1.0) || value > 100.0) {
                 err << kPrefix << "--slowdown: expected a factor from 1 to 100, got '" << *slowdown << "'\n";
                 return false;
             }
@@ -186,13 +186,13 @@ namespace {
 
 } // namespace
 
-const char* const kSynthUsage
-    = "usage: kinetoscope-cli synth --ranks N --size-mb S --out DIR [--gzip] [--gzip-level L] [--seed K]\n"
-      "       [--stragglers R,.. [--slowdown F]] [--no-python] [--threads N]\n"
-      "       kinetoscope-cli synth --from TRACE --copies N --out DIR [--gzip] [--gzip-level L]\n"
-      "  Writes realistic synthetic Kineto traces: N ranks of about S MB of JSON each, or TRACE's\n"
-      "  events repeated N times along time (ids made unique). --stragglers: those ranks' compute\n"
-      "  kernels take F times longer (default 1.5) while collectives still end together.\n";
+const char* const kSynthUsage =
+    "usage: kinetoscope-cli synth --ranks N --size-mb S --out DIR [--gzip] [--gzip-level L] [--seed K]\n"
+    "       [--stragglers R,.. [--slowdown F]] [--no-python] [--threads N]\n"
+    "       kinetoscope-cli synth --from TRACE --copies N --out DIR [--gzip] [--gzip-level L]\n"
+    "  Writes realistic synthetic Kineto traces: N ranks of about S MB of JSON each, or TRACE's\n"
+    "  events repeated N times along time (ids made unique). --stragglers: those ranks' compute\n"
+    "  kernels take F times longer (default 1.5) while collectives still end together.\n";
 
 int runSynthCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err)
 {

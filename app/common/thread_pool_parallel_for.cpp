@@ -34,20 +34,22 @@ void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>&
 
 namespace {
 
-class ThreadBackgroundWork final : public core::BackgroundWork
-{
-public:
-    ~ThreadBackgroundWork() override { wait(); }
-    void start(std::function<void()> work) override { m_thread = std::thread(std::move(work)); }
-    void wait() override
+    class ThreadBackgroundWork final : public core::BackgroundWork
     {
-        if (m_thread.joinable())
-            m_thread.join();
-    }
+    public:
+        ~ThreadBackgroundWork() override { wait(); }
 
-private:
-    std::thread m_thread;
-};
+        void start(std::function<void()> work) override { m_thread = std::thread(std::move(work)); }
+
+        void wait() override
+        {
+            if (m_thread.joinable())
+                m_thread.join();
+        }
+
+    private:
+        std::thread m_thread;
+    };
 
 } // namespace
 

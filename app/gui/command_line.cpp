@@ -30,7 +30,8 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
         QStringLiteral("ms"));
     after.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption view(QStringLiteral("view"),
-        QCoreApplication::translate("main", "Timeline state to apply once ready (range=A:B ms;select=kernel;search=TEXT;…)."),
+        QCoreApplication::translate(
+            "main", "Timeline state to apply once ready (range=A:B ms;select=kernel;search=TEXT;…)."),
         QStringLiteral("commands"));
     view.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption compare(QStringLiteral("compare"),

@@ -1,7 +1,6 @@
 #include "app/gui/load_controller.h"
 
 #include "app/common/thread_pool_parallel_for.h"
-
 #include "app/gui/qt_parallel_for.h"
 
 #include <QFutureWatcher>

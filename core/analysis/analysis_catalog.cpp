@@ -14,17 +14,17 @@ namespace ks::core {
 
 namespace {
 
-std::string rankListJson(const std::vector<std::int64_t>& ranks)
-{
-    std::string out = "[";
-    for (std::size_t i = 0; i < ranks.size(); ++i) {
-        if (i)
-            out += ',';
-        out += std::to_string(ranks[i]);
+    std::string rankListJson(const std::vector<std::int64_t>& ranks)
+    {
+        std::string out = "[";
+        for (std::size_t i = 0; i < ranks.size(); ++i) {
+            if (i)
+                out += ',';
+            out += std::to_string(ranks[i]);
+        }
+        out += ']';
+        return out;
     }
-    out += ']';
-    return out;
-}
 
 } // namespace
 
@@ -52,7 +52,8 @@ std::vector<std::string> analysisIds()
     return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps" };
 }
 
-std::vector<AnalysisCall> analysisCalls(const AnalysisOptions& options, const std::vector<std::int64_t>& rankList)
+std::vector<AnalysisCall> analysisCalls(
+    const AnalysisOptions& options, const std::vector<std::int64_t>& rankList)
 {
     const std::string ranks = rankListJson(rankList);
     AnalysisOptions five = options;
@@ -60,23 +61,24 @@ std::vector<AnalysisCall> analysisCalls(const AnalysisOptions& options, const st
     const std::string idleArgs = R"({"ranks":)" + ranks + R"(,"visualize":false,"show_idle_interval_stats":)"
         + (options.idle.showIntervalStats ? "true" : "false") + "}";
     return {
-        { "temporal", "get_temporal_breakdown", "get_temporal_breakdown.json", R"({"visualize":false})", options,
-            temporalBreakdown },
-        { "idle", "get_idle_time_breakdown", "get_idle_time_breakdown.json", idleArgs, options, idleTimeBreakdown },
-        { "kernels", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown.json", R"({"visualize":false})", options,
-            gpuKernelBreakdown },
+        { "temporal", "get_temporal_breakdown", "get_temporal_breakdown.json", R"({"visualize":false})",
+            options, temporalBreakdown },
+        { "idle", "get_idle_time_breakdown", "get_idle_time_breakdown.json", idleArgs, options,
+            idleTimeBreakdown },
+        { "kernels", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown.json", R"({"visualize":false})",
+            options, gpuKernelBreakdown },
         { "kernels", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown__num_kernels_5.json",
             R"({"visualize":false,"num_kernels":5})", five, gpuKernelBreakdown },
         { "overlap", "get_comm_comp_overlap", "get_comm_comp_overlap.json", R"({"visualize":false})", options,
             commCompOverlap },
-        { "memory-bw", "get_memory_bw_time_series", "get_memory_bw_time_series.json", R"({"ranks":)" + ranks + "}",
-            options, memoryBwTimeSeries },
-        { "memory-bw", "get_memory_bw_summary", "get_memory_bw_summary.json", R"({"ranks":)" + ranks + "}", options,
-            memoryBwSummary },
+        { "memory-bw", "get_memory_bw_time_series", "get_memory_bw_time_series.json",
+            R"({"ranks":)" + ranks + "}", options, memoryBwTimeSeries },
+        { "memory-bw", "get_memory_bw_summary", "get_memory_bw_summary.json", R"({"ranks":)" + ranks + "}",
+            options, memoryBwSummary },
         { "queue-length", "get_queue_length_time_series", "get_queue_length_time_series.json",
             R"({"ranks":)" + ranks + "}", options, queueLengthTimeSeries },
-        { "queue-length", "get_queue_length_summary", "get_queue_length_summary.json", R"({"ranks":)" + ranks + "}",
-            options, queueLengthSummary },
+        { "queue-length", "get_queue_length_summary", "get_queue_length_summary.json",
+            R"({"ranks":)" + ranks + "}", options, queueLengthSummary },
         { "launch-stats", "get_cuda_kernel_launch_stats", "get_cuda_kernel_launch_stats.json",
             R"({"ranks":)" + ranks + R"(,"visualize":false})", options, cudaKernelLaunchStats },
         { "steps", "get_profiler_steps", "get_profiler_steps.json", "{}", options, profilerSteps },

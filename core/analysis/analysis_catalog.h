@@ -14,8 +14,8 @@ namespace ks::core {
 // as HTA's JSON, and the function that computes it.
 struct AnalysisCall
 {
-    std::string id;       // temporal, idle, kernels, overlap, memory-bw, queue-length, launch-stats, steps
-    std::string htaCall;  // get_temporal_breakdown, ...
+    std::string id; // temporal, idle, kernels, overlap, memory-bw, queue-length, launch-stats, steps
+    std::string htaCall; // get_temporal_breakdown, ...
     std::string fileName; // get_temporal_breakdown.json, ...
     std::string argsJson;
     AnalysisOptions options; // the options this call runs with (e.g. num_kernels 5)
@@ -24,7 +24,8 @@ struct AnalysisCall
 
 // The calls for the given options, in a stable order. `rankList` is the ranks
 // analysed (HTA's `ranks=` argument where the call takes one).
-std::vector<AnalysisCall> analysisCalls(const AnalysisOptions& options, const std::vector<std::int64_t>& rankList);
+std::vector<AnalysisCall> analysisCalls(
+    const AnalysisOptions& options, const std::vector<std::int64_t>& rankList);
 
 // The ids accepted by --only.
 std::vector<std::string> analysisIds();

@@ -8,7 +8,11 @@ namespace ks::core {
 
 // HtaCompat reproduces HTA 0.6.1's numbers, quirks included (hta-semantics.md
 // Q1-Q14); Default applies Kinetoscope's fixes.
-enum class AnalysisMode : std::uint8_t { Default, HtaCompat };
+enum class AnalysisMode : std::uint8_t
+{
+    Default,
+    HtaCompat
+};
 
 struct IdleTimeOptions
 {
@@ -39,7 +43,7 @@ struct QueueLengthOptions
 struct AnalysisOptions
 {
     AnalysisMode mode = AnalysisMode::Default;
-    std::optional<std::vector<std::int64_t>> ranks;      // all when empty
+    std::optional<std::vector<std::int64_t>> ranks; // all when empty
     std::optional<std::vector<std::int64_t>> iterations; // A9: ProfilerStep numbers; all when empty
     // HTA's TraceAnalysis(include_last_profiler_step=...). In HTA-compatible mode
     // its stale `end` column makes it keep every CPU row (Q11); default mode keeps

@@ -43,8 +43,8 @@ inline const ThreadKey& threadKeyOf(const RankFrame& frame, const FrameRow& row)
 
 // Sift-down heapsort over positions [begin, begin + n) of `order`, as numpy's
 // aheapsort (1-based heap indexing); used past the introsort depth limit.
-inline void heapArgsort(const std::vector<double>& keys, std::vector<std::uint32_t>& order, std::size_t begin,
-    std::size_t n)
+inline void heapArgsort(
+    const std::vector<double>& keys, std::vector<std::uint32_t>& order, std::size_t begin, std::size_t n)
 {
     auto at = [&](std::size_t oneBased) -> std::uint32_t& { return order[begin + oneBased - 1]; };
     auto siftDown = [&](std::size_t i, std::size_t size, std::uint32_t moving) {
@@ -85,11 +85,13 @@ inline std::vector<std::uint32_t> quicksortArgsort(const std::vector<double>& ke
         ++depth;
     depth *= 2;
     auto less = [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; };
+
     struct Part
     {
         std::ptrdiff_t lo, hi;
         int depth;
     };
+
     std::vector<Part> pending;
     std::ptrdiff_t lo = 0;
     std::ptrdiff_t hi = static_cast<std::ptrdiff_t>(n) - 1;

@@ -31,8 +31,11 @@ public:
     std::vector<std::uint32_t> clipped; // frame rows in the window, by event index
 
     const FrameRow& row(std::uint32_t r) const { return frame.rows[r]; }
+
     std::string_view name(std::uint32_t r) const { return frame.name(frame.rows[r]); }
+
     std::string_view category(std::uint32_t r) const { return frame.category(frame.rows[r]); }
+
     std::optional<std::uint32_t> rowOfEvent(std::int64_t eventIndex) const;
 
     // "CPU row" of the window split: HTA tests stream == -1 (Q3); default mode
@@ -42,19 +45,24 @@ public:
     bool isGpuWork(std::uint32_t r) const;
 
     void setNodes(std::uint32_t r, std::int32_t start, std::int32_t end);
+
     std::int32_t startNode(std::uint32_t r) const { return m_startNode[r]; }
+
     std::int32_t endNode(std::uint32_t r) const { return m_endNode[r]; }
+
     std::int32_t startNodeOfEvent(std::int64_t eventIndex) const;
     std::int32_t endNodeOfEvent(std::int64_t eventIndex) const;
 
     // networkx DiGraph.add_edge: a second edge between the same nodes replaces
     // the first in place (same adjacency position).
     std::uint32_t addEdge(std::uint32_t src, std::uint32_t dst, CpEdgeType type, bool zeroWeight = false);
+
     void reserveEdges(std::size_t n)
     {
         m_edgeIds.reserve(n);
         graph.edges.reserve(n);
     }
+
     // HTA's _attribute_edge: spans and kernel-kernel gaps belong to an event.
     void attributeEdge(std::uint32_t edgeId, std::int64_t sourceParentEvent);
 

@@ -12,14 +12,23 @@ namespace ks::core {
 // a data frame, a tuple or list of values, a dict keyed by rank, a scalar, or None.
 struct HtaResult
 {
-    enum class Kind : std::uint8_t { DataFrame, Tuple, List, Dict, Scalar, None, RawJson };
+    enum class Kind : std::uint8_t
+    {
+        DataFrame,
+        Tuple,
+        List,
+        Dict,
+        Scalar,
+        None,
+        RawJson
+    };
 
     Kind kind = Kind::None;
-    Table frame;                                            // DataFrame
-    std::vector<HtaResult> items;                           // Tuple, List
+    Table frame; // DataFrame
+    std::vector<HtaResult> items; // Tuple, List
     std::vector<std::pair<std::string, HtaResult>> entries; // Dict
-    Cell scalar;                                            // Scalar
-    std::string rawJson;                                    // RawJson
+    Cell scalar; // Scalar
+    std::string rawJson; // RawJson
 
     static HtaResult dataFrame(Table table)
     {
@@ -28,6 +37,7 @@ struct HtaResult
         r.frame = std::move(table);
         return r;
     }
+
     static HtaResult none() { return {}; }
 };
 
@@ -45,6 +55,7 @@ struct AnalysisOutput
         o.error = std::move(why);
         return o;
     }
+
     static AnalysisOutput of(HtaResult r)
     {
         AnalysisOutput o;

@@ -6,7 +6,8 @@ namespace ks::core {
 
 std::vector<Interval> mergeIntervals(std::vector<Interval> intervals)
 {
-    std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::sort(intervals.begin(), intervals.end(),
+        [](const Interval& a, const Interval& b) { return a.start < b.start; });
     std::vector<Interval> merged;
     for (const Interval& i : intervals) {
         if (merged.empty() || i.start > merged.back().end)

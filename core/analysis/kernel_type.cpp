@@ -4,31 +4,31 @@ namespace ks::core {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
+    bool startsWith(std::string_view s, std::string_view prefix)
+    {
+        return s.substr(0, prefix.size()) == prefix;
+    }
 
-bool contains(std::string_view s, std::string_view part)
-{
-    return s.find(part) != std::string_view::npos;
-}
+    bool contains(std::string_view s, std::string_view part)
+    {
+        return s.find(part) != std::string_view::npos;
+    }
 
-// re.match("cuda.*LaunchKernel"): starts with "cuda" and contains LaunchKernel after it.
-bool cudaLaunchKernelPattern(std::string_view s)
-{
-    return startsWith(s, "cuda") && s.find("LaunchKernel", 4) != std::string_view::npos;
-}
+    // re.match("cuda.*LaunchKernel"): starts with "cuda" and contains LaunchKernel after it.
+    bool cudaLaunchKernelPattern(std::string_view s)
+    {
+        return startsWith(s, "cuda") && s.find("LaunchKernel", 4) != std::string_view::npos;
+    }
 
-// Names HTA's pattern for COMPUTATION excludes (anchored with re.match).
-bool excludedFromComputation(std::string_view n)
-{
-    return startsWith(n, "nccl") || contains(n, "Memcpy") || contains(n, "Memset") || contains(n, "dma")
-        || contains(n, "Sync") || startsWith(n, "Stream Wait Event") || cudaLaunchKernelPattern(n)
-        || startsWith(n, "runFunction") || startsWith(n, "hip") || startsWith(n, "job_exe") || startsWith(n, "packet")
-        || startsWith(n, "pe_exe") || startsWith(n, "cpum_exe_subgraph") || startsWith(n, "hccl")
-        || startsWith(n, "collective_subgraph_execution");
-}
+    // Names HTA's pattern for COMPUTATION excludes (anchored with re.match).
+    bool excludedFromComputation(std::string_view n)
+    {
+        return startsWith(n, "nccl") || contains(n, "Memcpy") || contains(n, "Memset") || contains(n, "dma")
+            || contains(n, "Sync") || startsWith(n, "Stream Wait Event") || cudaLaunchKernelPattern(n)
+            || startsWith(n, "runFunction") || startsWith(n, "hip") || startsWith(n, "job_exe")
+            || startsWith(n, "packet") || startsWith(n, "pe_exe") || startsWith(n, "cpum_exe_subgraph")
+            || startsWith(n, "hccl") || startsWith(n, "collective_subgraph_execution");
+    }
 
 } // namespace
 
@@ -51,8 +51,8 @@ KernelType classifyKernelHta(std::string_view n)
 {
     if (startsWith(n, "nccl") || startsWith(n, "hip") || startsWith(n, "hccl") || contains(n, "ncclKernel"))
         return KernelType::Communication;
-    if (startsWith(n, "Memcpy") || startsWith(n, "Memset") || startsWith(n, "hipMemcpy") || startsWith(n, "hipMemset")
-        || startsWith(n, "dma"))
+    if (startsWith(n, "Memcpy") || startsWith(n, "Memset") || startsWith(n, "hipMemcpy")
+        || startsWith(n, "hipMemset") || startsWith(n, "dma"))
         return KernelType::Memory;
     if (!excludedFromComputation(n))
         return KernelType::Computation;

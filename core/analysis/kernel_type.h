@@ -8,7 +8,13 @@
 
 namespace ks::core {
 
-enum class KernelType : std::uint8_t { Computation, Communication, Memory, Other };
+enum class KernelType : std::uint8_t
+{
+    Computation,
+    Communication,
+    Memory,
+    Other
+};
 
 std::string_view kernelTypeName(KernelType type); // "COMPUTATION", ...
 

@@ -27,8 +27,8 @@ std::vector<LaunchRecord> kernelLaunches(const RankFrame& frame, const AnalysisO
 struct LaunchOutliers
 {
     std::int64_t rank = 0;
-    std::vector<LaunchRecord> shortKernels;        // cpu <= runtime cutoff and gpu < cpu
-    std::vector<LaunchRecord> runtimeOutliers;     // cpu > runtime cutoff
+    std::vector<LaunchRecord> shortKernels; // cpu <= runtime cutoff and gpu < cpu
+    std::vector<LaunchRecord> runtimeOutliers; // cpu > runtime cutoff
     std::vector<LaunchRecord> launchDelayOutliers; // delay > launch-delay cutoff
 };
 

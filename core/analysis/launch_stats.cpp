@@ -13,99 +13,102 @@ namespace ks::core {
 
 namespace {
 
-constexpr std::string_view kMtiaLaunch = "runFunction - job_prep_and_submit_for_execution";
+    constexpr std::string_view kMtiaLaunch = "runFunction - job_prep_and_submit_for_execution";
 
-// Q6: the only launch calls HTA 0.6.1 looks for.
-bool isHtaLaunchName(std::string_view name, bool includeMemory)
-{
-    if (name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == kMtiaLaunch)
-        return true;
-    return includeMemory && (name == "cudaMemsetAsync" || name == "cudaMemcpyAsync");
-}
-
-bool startsWithAny(std::string_view name, const auto& prefixes)
-{
-    return std::any_of(std::begin(prefixes), std::end(prefixes),
-        [name](std::string_view p) { return name.substr(0, p.size()) == p; });
-}
-
-// Kinetoscope: every CUDA (runtime and driver) and HIP launch API, graph launches included.
-bool isAnyLaunchName(std::string_view name, bool includeMemory)
-{
-    static constexpr std::array<std::string_view, 9> kKernelLaunches = { "cudaLaunch", "cuLaunch", "cudaGraphLaunch",
-        "cuGraphLaunch", "hipLaunch", "hipExtLaunch", "hipModuleLaunch", "hipExtModuleLaunch", "hipGraphLaunch" };
-    static constexpr std::array<std::string_view, 6> kMemoryCalls = { "cudaMemcpy", "cudaMemset", "cuMemcpy",
-        "cuMemset", "hipMemcpy", "hipMemset" };
-    if (name == kMtiaLaunch || startsWithAny(name, kKernelLaunches))
-        return true;
-    return includeMemory && startsWithAny(name, kMemoryCalls);
-}
-
-// HTA (§9): any row named like a launch contributes its correlation; the CPU side is
-// then every stream -1 row with such a correlation, the GPU side every other row.
-void htaSides(const RankFrame& frame, bool includeMemory, std::vector<const FrameRow*>& cpu,
-    std::vector<const FrameRow*>& gpu)
-{
-    std::unordered_set<std::int64_t> correlations;
-    for (const FrameRow& row : frame.rows)
-        if (isHtaLaunchName(frame.name(row), includeMemory))
-            correlations.insert(row.correlation);
-    for (const FrameRow& row : frame.rows)
-        if (correlations.count(row.correlation))
-            (row.stream == -1 ? cpu : gpu).push_back(&row);
-}
-
-// Default mode: launch calls on the CPU, device activity on the GPU (Q3, Q6).
-void launchSides(const RankFrame& frame, bool includeMemory, std::vector<const FrameRow*>& cpu,
-    std::vector<const FrameRow*>& gpu)
-{
-    for (const FrameRow& row : frame.rows) {
-        if (row.correlation < 0)
-            continue;
-        if (row.device)
-            gpu.push_back(&row);
-        else if (row.stream < 0 && isAnyLaunchName(frame.name(row), includeMemory))
-            cpu.push_back(&row);
+    // Q6: the only launch calls HTA 0.6.1 looks for.
+    bool isHtaLaunchName(std::string_view name, bool includeMemory)
+    {
+        if (name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == kMtiaLaunch)
+            return true;
+        return includeMemory && (name == "cudaMemsetAsync" || name == "cudaMemcpyAsync");
     }
-}
 
-LaunchRecord recordOf(const FrameRow& cpu, const FrameRow& gpu)
-{
-    LaunchRecord r;
-    r.correlation = cpu.correlation;
-    r.cpuEventIndex = cpu.eventIndex;
-    r.gpuEventIndex = gpu.eventIndex;
-    r.cpuDurationNs = cpu.dur;
-    r.gpuDurationNs = gpu.dur;
-    r.launchDelayNs = std::max<std::int64_t>(0, gpu.ts - cpu.ts - cpu.dur);
-    return r;
-}
-
-// A time in µs as HTA's column holds it: float64 when its source column was, else integer.
-Cell usCell(std::int64_t ns, bool real)
-{
-    if (real)
-        return static_cast<double>(ns) / 1000.0;
-    return ns / 1000;
-}
-
-Table launchTable(const RankFrame& frame, const std::vector<LaunchRecord>& launches, bool compat)
-{
-    Table t;
-    t.name = "cuda_kernel_launch_stats_rank_" + std::to_string(frame.rank);
-    t.indexColumns = { "index" };
-    t.columns = { { "index", "" }, { "correlation", "" }, { compat ? "cpu_duration" : "cpu_duration_us", "us" },
-        { compat ? "gpu_duration" : "gpu_duration_us", "us" }, { compat ? "launch_delay" : "launch_delay_us", "us" } };
-    // Default mode keeps exact ns, so its µs are always real numbers.
-    const bool realDur = !compat || frame.floatDurations;
-    const bool realDelay = realDur || frame.floatTimestamps;
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-        const LaunchRecord& r = launches[i];
-        t.addRow({ static_cast<std::int64_t>(i), r.correlation, usCell(r.cpuDurationNs, realDur),
-            usCell(r.gpuDurationNs, realDur), usCell(r.launchDelayNs, realDelay) });
+    bool startsWithAny(std::string_view name, const auto& prefixes)
+    {
+        return std::any_of(std::begin(prefixes), std::end(prefixes),
+            [name](std::string_view p) { return name.substr(0, p.size()) == p; });
     }
-    return t;
-}
+
+    // Kinetoscope: every CUDA (runtime and driver) and HIP launch API, graph launches included.
+    bool isAnyLaunchName(std::string_view name, bool includeMemory)
+    {
+        static constexpr std::array<std::string_view, 9> kKernelLaunches = { "cudaLaunch", "cuLaunch",
+            "cudaGraphLaunch", "cuGraphLaunch", "hipLaunch", "hipExtLaunch", "hipModuleLaunch",
+            "hipExtModuleLaunch", "hipGraphLaunch" };
+        static constexpr std::array<std::string_view, 6> kMemoryCalls = { "cudaMemcpy", "cudaMemset",
+            "cuMemcpy", "cuMemset", "hipMemcpy", "hipMemset" };
+        if (name == kMtiaLaunch || startsWithAny(name, kKernelLaunches))
+            return true;
+        return includeMemory && startsWithAny(name, kMemoryCalls);
+    }
+
+    // HTA (§9): any row named like a launch contributes its correlation; the CPU side is
+    // then every stream -1 row with such a correlation, the GPU side every other row.
+    void htaSides(const RankFrame& frame, bool includeMemory, std::vector<const FrameRow*>& cpu,
+        std::vector<const FrameRow*>& gpu)
+    {
+        std::unordered_set<std::int64_t> correlations;
+        for (const FrameRow& row : frame.rows)
+            if (isHtaLaunchName(frame.name(row), includeMemory))
+                correlations.insert(row.correlation);
+        for (const FrameRow& row : frame.rows)
+            if (correlations.count(row.correlation))
+                (row.stream == -1 ? cpu : gpu).push_back(&row);
+    }
+
+    // Default mode: launch calls on the CPU, device activity on the GPU (Q3, Q6).
+    void launchSides(const RankFrame& frame, bool includeMemory, std::vector<const FrameRow*>& cpu,
+        std::vector<const FrameRow*>& gpu)
+    {
+        for (const FrameRow& row : frame.rows) {
+            if (row.correlation < 0)
+                continue;
+            if (row.device)
+                gpu.push_back(&row);
+            else if (row.stream < 0 && isAnyLaunchName(frame.name(row), includeMemory))
+                cpu.push_back(&row);
+        }
+    }
+
+    LaunchRecord recordOf(const FrameRow& cpu, const FrameRow& gpu)
+    {
+        LaunchRecord r;
+        r.correlation = cpu.correlation;
+        r.cpuEventIndex = cpu.eventIndex;
+        r.gpuEventIndex = gpu.eventIndex;
+        r.cpuDurationNs = cpu.dur;
+        r.gpuDurationNs = gpu.dur;
+        r.launchDelayNs = std::max<std::int64_t>(0, gpu.ts - cpu.ts - cpu.dur);
+        return r;
+    }
+
+    // A time in µs as HTA's column holds it: float64 when its source column was, else integer.
+    Cell usCell(std::int64_t ns, bool real)
+    {
+        if (real)
+            return static_cast<double>(ns) / 1000.0;
+        return ns / 1000;
+    }
+
+    Table launchTable(const RankFrame& frame, const std::vector<LaunchRecord>& launches, bool compat)
+    {
+        Table t;
+        t.name = "cuda_kernel_launch_stats_rank_" + std::to_string(frame.rank);
+        t.indexColumns = { "index" };
+        t.columns = { { "index", "" }, { "correlation", "" },
+            { compat ? "cpu_duration" : "cpu_duration_us", "us" },
+            { compat ? "gpu_duration" : "gpu_duration_us", "us" },
+            { compat ? "launch_delay" : "launch_delay_us", "us" } };
+        // Default mode keeps exact ns, so its µs are always real numbers.
+        const bool realDur = !compat || frame.floatDurations;
+        const bool realDelay = realDur || frame.floatTimestamps;
+        for (std::size_t i = 0; i < launches.size(); ++i) {
+            const LaunchRecord& r = launches[i];
+            t.addRow({ static_cast<std::int64_t>(i), r.correlation, usCell(r.cpuDurationNs, realDur),
+                usCell(r.gpuDurationNs, realDur), usCell(r.launchDelayNs, realDelay) });
+        }
+        return t;
+    }
 
 } // namespace
 

@@ -13,20 +13,20 @@ namespace ks::core {
 
 namespace {
 
-std::vector<std::uint8_t> compressWithZlib(std::string_view text)
-{
-    z_stream zs {};
-    deflateInit2(&zs, 1, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    std::vector<std::uint8_t> out(deflateBound(&zs, static_cast<uLong>(text.size())));
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    zs.avail_in = static_cast<uInt>(text.size());
-    zs.next_out = out.data();
-    zs.avail_out = static_cast<uInt>(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
+    std::vector<std::uint8_t> compressWithZlib(std::string_view text)
+    {
+        z_stream zs {};
+        deflateInit2(&zs, 1, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+        std::vector<std::uint8_t> out(deflateBound(&zs, static_cast<uLong>(text.size())));
+        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+        zs.avail_in = static_cast<uInt>(text.size());
+        zs.next_out = out.data();
+        zs.avail_out = static_cast<uInt>(out.size());
+        deflate(&zs, Z_FINISH);
+        out.resize(zs.total_out);
+        deflateEnd(&zs);
+        return out;
+    }
 
 } // namespace
 

@@ -31,6 +31,7 @@ class CancelToken
 {
 public:
     void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
+
     bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
 
 private:

@@ -10,7 +10,8 @@ namespace ks::core {
 
 // Why a load or an analysis could not produce a value. Fatal problems only;
 // recoverable anomalies go to Diagnostics instead.
-enum class ErrorCode : std::uint8_t {
+enum class ErrorCode : std::uint8_t
+{
     Unreadable,
     NotJson,
     TruncatedGzip,
@@ -30,8 +31,8 @@ const char* errorCodeName(ErrorCode code);
 struct Error
 {
     ErrorCode code = ErrorCode::Unreadable;
-    std::string message;              // what is wrong, for a person
-    std::string path;                 // the file it is about, if any
+    std::string message; // what is wrong, for a person
+    std::string path; // the file it is about, if any
     std::optional<std::uint64_t> byteOffset; // where in the (inflated) JSON, when known
 
     // One line: "<path>: <message> (at byte N)".
@@ -54,10 +55,15 @@ public:
     }
 
     bool ok() const { return std::holds_alternative<T>(m_data); }
+
     explicit operator bool() const { return ok(); }
+
     T& value() & { return std::get<T>(m_data); }
+
     const T& value() const& { return std::get<T>(m_data); }
+
     T&& value() && { return std::get<T>(std::move(m_data)); }
+
     const Error& error() const { return std::get<Error>(m_data); }
 
 private:

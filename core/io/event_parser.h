@@ -32,8 +32,8 @@ public:
     // Writes '[' + elements + ']' + simdjson's padding into `buffer`; returns the JSON length.
     static std::size_t prepare(std::string_view elements, std::vector<char>& buffer);
     // Parses a buffer made by prepare().
-    std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex,
-        std::uint64_t byteOffset);
+    std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length,
+        std::uint64_t firstIndex, std::uint64_t byteOffset);
 
 private:
     class Impl;

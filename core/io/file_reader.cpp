@@ -9,7 +9,10 @@ namespace ks::core {
 
 Result<FileReader> FileReader::open(const std::string& path)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
+
     if (::stat(path.c_str(), &st) != 0)
         return Error { ErrorCode::Unreadable, std::string("cannot open: ") + std::strerror(errno), path, {} };
     if (S_ISDIR(st.st_mode))
@@ -58,7 +61,8 @@ Result<std::size_t> FileReader::read(char* buffer, std::size_t capacity)
 {
     const std::size_t n = std::fread(buffer, 1, capacity, m_file);
     if (n < capacity && std::ferror(m_file))
-        return Error { ErrorCode::Unreadable, std::string("read error: ") + std::strerror(errno), m_path, m_position };
+        return Error { ErrorCode::Unreadable, std::string("read error: ") + std::strerror(errno), m_path,
+            m_position };
     m_position += n;
     return n;
 }

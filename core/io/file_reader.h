@@ -21,8 +21,11 @@ public:
     ~FileReader();
 
     Result<std::size_t> read(char* buffer, std::size_t capacity);
+
     std::uint64_t size() const { return m_size; }
+
     std::uint64_t position() const { return m_position; }
+
     const std::string& path() const { return m_path; }
 
 private:

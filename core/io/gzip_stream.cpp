@@ -12,118 +12,120 @@ namespace ks::core {
 
 namespace {
 
-constexpr std::size_t kInputBlock = 1u << 20;
+    constexpr std::size_t kInputBlock = 1u << 20;
 
-class ZlibInflater final : public Inflater
-{
-public:
-    ZlibInflater()
+    class ZlibInflater final : public Inflater
     {
-        std::memset(&m_stream, 0, sizeof(m_stream));
-        // 16 + MAX_WBITS: expect a gzip wrapper.
-        m_ok = inflateInit2(&m_stream, 16 + MAX_WBITS) == Z_OK;
-    }
-
-    ~ZlibInflater() override { inflateEnd(&m_stream); }
-
-    void reset() override { inflateReset(&m_stream); }
-
-    Status inflate(const unsigned char* in, std::size_t inSize, std::size_t& inUsed, unsigned char* out,
-        std::size_t outSize, std::size_t& outMade) override
-    {
-        if (!m_ok) {
-            m_error = "zlib could not be initialised";
-            return Status::Error;
+    public:
+        ZlibInflater()
+        {
+            std::memset(&m_stream, 0, sizeof(m_stream));
+            // 16 + MAX_WBITS: expect a gzip wrapper.
+            m_ok = inflateInit2(&m_stream, 16 + MAX_WBITS) == Z_OK;
         }
-        m_stream.next_in = const_cast<unsigned char*>(in);
-        m_stream.avail_in = static_cast<uInt>(inSize);
-        m_stream.next_out = out;
-        m_stream.avail_out = static_cast<uInt>(outSize);
-        const int rc = ::inflate(&m_stream, Z_NO_FLUSH);
-        inUsed = inSize - m_stream.avail_in;
-        outMade = outSize - m_stream.avail_out;
-        switch (rc) {
-        case Z_OK:
-            return Status::Ok;
-        case Z_STREAM_END:
-            return Status::MemberEnd;
-        case Z_BUF_ERROR:
-            return Status::NeedInput;
-        default:
-            m_error = m_stream.msg ? m_stream.msg : "invalid compressed data";
-            return Status::Error;
+
+        ~ZlibInflater() override { inflateEnd(&m_stream); }
+
+        void reset() override { inflateReset(&m_stream); }
+
+        Status inflate(const unsigned char* in, std::size_t inSize, std::size_t& inUsed, unsigned char* out,
+            std::size_t outSize, std::size_t& outMade) override
+        {
+            if (!m_ok) {
+                m_error = "zlib could not be initialised";
+                return Status::Error;
+            }
+            m_stream.next_in = const_cast<unsigned char*>(in);
+            m_stream.avail_in = static_cast<uInt>(inSize);
+            m_stream.next_out = out;
+            m_stream.avail_out = static_cast<uInt>(outSize);
+            const int rc = ::inflate(&m_stream, Z_NO_FLUSH);
+            inUsed = inSize - m_stream.avail_in;
+            outMade = outSize - m_stream.avail_out;
+            switch (rc) {
+            case Z_OK:
+                return Status::Ok;
+            case Z_STREAM_END:
+                return Status::MemberEnd;
+            case Z_BUF_ERROR:
+                return Status::NeedInput;
+            default:
+                m_error = m_stream.msg ? m_stream.msg : "invalid compressed data";
+                return Status::Error;
+            }
         }
-    }
 
-    const char* lastError() const override { return m_error; }
-    const char* name() const override { return "zlib"; }
+        const char* lastError() const override { return m_error; }
 
-private:
-    z_stream m_stream {};
-    bool m_ok = false;
-    const char* m_error = "";
-};
+        const char* name() const override { return "zlib"; }
+
+    private:
+        z_stream m_stream {};
+        bool m_ok = false;
+        const char* m_error = "";
+    };
 
 #ifdef KS_HAVE_ISAL
-class IsalInflater final : public Inflater
-{
-public:
-    IsalInflater() { reset(); }
-
-    void reset() override
+    class IsalInflater final : public Inflater
     {
-        isal_inflate_init(&m_state);
-        m_state.crc_flag = ISAL_GZIP;
-    }
+    public:
+        IsalInflater() { reset(); }
 
-    Status inflate(const unsigned char* in, std::size_t inSize, std::size_t& inUsed, unsigned char* out,
-        std::size_t outSize, std::size_t& outMade) override
-    {
-        m_state.next_in = const_cast<unsigned char*>(in);
-        m_state.avail_in = static_cast<std::uint32_t>(inSize);
-        m_state.next_out = out;
-        m_state.avail_out = static_cast<std::uint32_t>(outSize);
-        const int rc = isal_inflate(&m_state);
-        inUsed = inSize - m_state.avail_in;
-        outMade = outSize - m_state.avail_out;
-        if (rc < 0) {
-            m_error = describe(rc);
-            return Status::Error;
+        void reset() override
+        {
+            isal_inflate_init(&m_state);
+            m_state.crc_flag = ISAL_GZIP;
         }
-        if (m_state.block_state == ISAL_BLOCK_FINISH)
-            return Status::MemberEnd;
-        if (outMade == 0 && inUsed == 0)
-            return Status::NeedInput;
-        return Status::Ok;
-    }
 
-    const char* lastError() const override { return m_error; }
-    const char* name() const override { return "isa-l"; }
-
-private:
-    static const char* describe(int rc)
-    {
-        switch (rc) {
-        case ISAL_INVALID_BLOCK:
-            return "invalid deflate block";
-        case ISAL_INVALID_SYMBOL:
-            return "invalid deflate symbol";
-        case ISAL_INVALID_LOOKBACK:
-            return "invalid lookback distance";
-        case ISAL_INVALID_WRAPPER:
-            return "invalid gzip header";
-        case ISAL_UNSUPPORTED_METHOD:
-            return "unsupported compression method";
-        case ISAL_INCORRECT_CHECKSUM:
-            return "incorrect checksum";
-        default:
-            return "invalid compressed data";
+        Status inflate(const unsigned char* in, std::size_t inSize, std::size_t& inUsed, unsigned char* out,
+            std::size_t outSize, std::size_t& outMade) override
+        {
+            m_state.next_in = const_cast<unsigned char*>(in);
+            m_state.avail_in = static_cast<std::uint32_t>(inSize);
+            m_state.next_out = out;
+            m_state.avail_out = static_cast<std::uint32_t>(outSize);
+            const int rc = isal_inflate(&m_state);
+            inUsed = inSize - m_state.avail_in;
+            outMade = outSize - m_state.avail_out;
+            if (rc < 0) {
+                m_error = describe(rc);
+                return Status::Error;
+            }
+            if (m_state.block_state == ISAL_BLOCK_FINISH)
+                return Status::MemberEnd;
+            if (outMade == 0 && inUsed == 0)
+                return Status::NeedInput;
+            return Status::Ok;
         }
-    }
 
-    inflate_state m_state {};
-    const char* m_error = "";
-};
+        const char* lastError() const override { return m_error; }
+
+        const char* name() const override { return "isa-l"; }
+
+    private:
+        static const char* describe(int rc)
+        {
+            switch (rc) {
+            case ISAL_INVALID_BLOCK:
+                return "invalid deflate block";
+            case ISAL_INVALID_SYMBOL:
+                return "invalid deflate symbol";
+            case ISAL_INVALID_LOOKBACK:
+                return "invalid lookback distance";
+            case ISAL_INVALID_WRAPPER:
+                return "invalid gzip header";
+            case ISAL_UNSUPPORTED_METHOD:
+                return "unsupported compression method";
+            case ISAL_INCORRECT_CHECKSUM:
+                return "incorrect checksum";
+            default:
+                return "invalid compressed data";
+            }
+        }
+
+        inflate_state m_state {};
+        const char* m_error = "";
+    };
 #endif
 
 } // namespace
@@ -195,7 +197,8 @@ Result<std::size_t> GzipStream::read(char* buffer, std::size_t capacity)
                 return more.error();
             if (!more.value()) {
                 if (m_memberOpen)
-                    return errorAt(ErrorCode::TruncatedGzip, "truncated gzip: the file ends inside compressed data");
+                    return errorAt(
+                        ErrorCode::TruncatedGzip, "truncated gzip: the file ends inside compressed data");
                 m_finished = true;
                 break;
             }
@@ -207,14 +210,15 @@ Result<std::size_t> GzipStream::read(char* buffer, std::size_t capacity)
                 continue;
             }
             if (m_inEnd - m_inPos >= 2 && (m_in[m_inPos] != 0x1f || m_in[m_inPos + 1] != 0x8b))
-                return errorAt(ErrorCode::CorruptGzip, "corrupt gzip: unexpected bytes after the compressed data");
+                return errorAt(
+                    ErrorCode::CorruptGzip, "corrupt gzip: unexpected bytes after the compressed data");
             m_inflater->reset();
             m_memberOpen = true;
         }
         std::size_t inUsed = 0;
         std::size_t outMade = 0;
-        const auto status = m_inflater->inflate(m_in.data() + m_inPos, m_inEnd - m_inPos, inUsed, out + made,
-            capacity - made, outMade);
+        const auto status = m_inflater->inflate(
+            m_in.data() + m_inPos, m_inEnd - m_inPos, inUsed, out + made, capacity - made, outMade);
         m_inPos += inUsed;
         made += outMade;
         m_outTotal += outMade;
@@ -232,7 +236,8 @@ Result<std::size_t> GzipStream::read(char* buffer, std::size_t capacity)
                 if (!more)
                     return more.error();
                 if (!more.value())
-                    return errorAt(ErrorCode::TruncatedGzip, "truncated gzip: the file ends inside compressed data");
+                    return errorAt(
+                        ErrorCode::TruncatedGzip, "truncated gzip: the file ends inside compressed data");
             }
             break;
         }

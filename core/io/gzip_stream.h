@@ -13,14 +13,19 @@ namespace ks::core {
 class Inflater
 {
 public:
-    enum class Status : std::uint8_t { Ok, MemberEnd, NeedInput, Error };
+    enum class Status : std::uint8_t
+    {
+        Ok,
+        MemberEnd,
+        NeedInput,
+        Error
+    };
 
     virtual ~Inflater() = default;
     virtual void reset() = 0;
     // Consumes from [in, in+inSize) into [out, out+outSize); reports how much of each was used.
-    virtual Status inflate(const unsigned char* in, std::size_t inSize, std::size_t& inUsed, unsigned char* out,
-        std::size_t outSize, std::size_t& outMade)
-        = 0;
+    virtual Status inflate(const unsigned char* in, std::size_t inSize, std::size_t& inUsed,
+        unsigned char* out, std::size_t outSize, std::size_t& outMade) = 0;
     virtual const char* lastError() const = 0;
     virtual const char* name() const = 0;
 };
@@ -35,9 +40,13 @@ public:
     GzipStream(FileReader file, std::unique_ptr<Inflater> inflater);
 
     Result<std::size_t> read(char* buffer, std::size_t capacity) override;
+
     std::uint64_t fileBytesRead() const override { return m_file.position() - (m_inEnd - m_inPos); }
+
     std::uint64_t fileBytesTotal() const override { return m_file.size(); }
+
     bool isGzip() const override { return true; }
+
     const char* backendName() const override { return m_inflater->name(); }
 
 private:

@@ -10,34 +10,41 @@ namespace ks::core {
 
 namespace {
 
-class PlainStream final : public InputStream
-{
-public:
-    explicit PlainStream(FileReader file)
-        : m_file(std::move(file))
+    class PlainStream final : public InputStream
     {
+    public:
+        explicit PlainStream(FileReader file)
+            : m_file(std::move(file))
+        {
+        }
+
+        Result<std::size_t> read(char* buffer, std::size_t capacity) override
+        {
+            return m_file.read(buffer, capacity);
+        }
+
+        std::uint64_t fileBytesRead() const override { return m_file.position(); }
+
+        std::uint64_t fileBytesTotal() const override { return m_file.size(); }
+
+        bool isGzip() const override { return false; }
+
+        const char* backendName() const override { return "plain"; }
+
+    private:
+        FileReader m_file;
+    };
+
+    Result<bool> startsWithGzipMagic(const std::string& path)
+    {
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        if (!f)
+            return Error { ErrorCode::Unreadable, "cannot open", path, {} };
+        std::array<unsigned char, 2> magic {};
+        const std::size_t n = std::fread(magic.data(), 1, magic.size(), f);
+        std::fclose(f);
+        return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     }
-
-    Result<std::size_t> read(char* buffer, std::size_t capacity) override { return m_file.read(buffer, capacity); }
-    std::uint64_t fileBytesRead() const override { return m_file.position(); }
-    std::uint64_t fileBytesTotal() const override { return m_file.size(); }
-    bool isGzip() const override { return false; }
-    const char* backendName() const override { return "plain"; }
-
-private:
-    FileReader m_file;
-};
-
-Result<bool> startsWithGzipMagic(const std::string& path)
-{
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-        return Error { ErrorCode::Unreadable, "cannot open", path, {} };
-    std::array<unsigned char, 2> magic {};
-    const std::size_t n = std::fread(magic.data(), 1, magic.size(), f);
-    std::fclose(f);
-    return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-}
 
 } // namespace
 
@@ -58,7 +65,8 @@ Result<std::unique_ptr<InputStream>> openInputStream(const std::string& path, In
         inflater = makeIsalInflater();
     if (!inflater)
         inflater = makeZlibInflater();
-    return std::unique_ptr<InputStream>(std::make_unique<GzipStream>(std::move(file).value(), std::move(inflater)));
+    return std::unique_ptr<InputStream>(
+        std::make_unique<GzipStream>(std::move(file).value(), std::move(inflater)));
 }
 
 } // namespace ks::core

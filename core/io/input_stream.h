@@ -23,7 +23,12 @@ public:
     virtual const char* backendName() const = 0;
 };
 
-enum class InflateBackend : std::uint8_t { Auto, Zlib, Isal };
+enum class InflateBackend : std::uint8_t
+{
+    Auto,
+    Zlib,
+    Isal
+};
 
 // Opens a file; gzip is recognised by its magic bytes, not its name.
 Result<std::unique_ptr<InputStream>> openInputStream(const std::string& path, InflateBackend backend);

@@ -10,7 +10,12 @@ namespace ks::core::json {
 // only what it needs (balanced brackets outside strings); simdjson validates
 // the pieces afterwards.
 
-enum class ScanStatus : unsigned char { Complete, NeedMore, Invalid };
+enum class ScanStatus : unsigned char
+{
+    Complete,
+    NeedMore,
+    Invalid
+};
 
 struct ScanResult
 {

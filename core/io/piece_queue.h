@@ -32,8 +32,8 @@ public:
     bool push(PreparedPiece piece);
     // Blocks while empty; nullopt once the producer has finished and all is consumed.
     std::optional<PreparedPiece> pop();
-    void finish();      // producer: no more pieces
-    void stop();        // consumer: stop producing (error or cancel)
+    void finish(); // producer: no more pieces
+    void stop(); // consumer: stop producing (error or cancel)
     bool stopped() const;
     std::vector<char> spareBuffer(); // a recycled buffer, or an empty one
     void recycle(std::vector<char> buffer);

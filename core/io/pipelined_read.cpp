@@ -9,41 +9,41 @@ namespace ks::core {
 
 namespace {
 
-constexpr std::size_t kPiecesInFlight = 3;
+    constexpr std::size_t kPiecesInFlight = 3;
 
-// Runs on the background thread: prepares pieces for the parser.
-class PieceProducer final : public TraceEventsHandler
-{
-public:
-    PieceProducer(PieceQueue& queue, RankMetadata& metadata)
-        : m_queue(queue)
-        , m_metadata(metadata)
+    // Runs on the background thread: prepares pieces for the parser.
+    class PieceProducer final : public TraceEventsHandler
     {
-    }
+    public:
+        PieceProducer(PieceQueue& queue, RankMetadata& metadata)
+            : m_queue(queue)
+            , m_metadata(metadata)
+        {
+        }
 
-    std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t,
-        std::uint64_t byteOffset) override
-    {
-        PreparedPiece piece;
-        piece.buffer = m_queue.spareBuffer();
-        piece.length = EventParser::prepare(elements, piece.buffer);
-        piece.firstIndex = firstIndex;
-        piece.byteOffset = byteOffset;
-        if (!m_queue.push(std::move(piece)))
-            return Error { ErrorCode::Cancelled, "stopped", {}, {} };
-        return std::nullopt;
-    }
+        std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t,
+            std::uint64_t byteOffset) override
+        {
+            PreparedPiece piece;
+            piece.buffer = m_queue.spareBuffer();
+            piece.length = EventParser::prepare(elements, piece.buffer);
+            piece.firstIndex = firstIndex;
+            piece.byteOffset = byteOffset;
+            if (!m_queue.push(std::move(piece)))
+                return Error { ErrorCode::Cancelled, "stopped", {}, {} };
+            return std::nullopt;
+        }
 
-    // Top-level keys are few and small: decoded here, read by the caller after wait().
-    void onTopLevelKey(std::string_view key, std::string_view rawValue) override
-    {
-        applyTopLevelKey(m_metadata, key, rawValue);
-    }
+        // Top-level keys are few and small: decoded here, read by the caller after wait().
+        void onTopLevelKey(std::string_view key, std::string_view rawValue) override
+        {
+            applyTopLevelKey(m_metadata, key, rawValue);
+        }
 
-private:
-    PieceQueue& m_queue;
-    RankMetadata& m_metadata;
-};
+    private:
+        PieceQueue& m_queue;
+        RankMetadata& m_metadata;
+    };
 
 } // namespace
 
@@ -61,7 +61,8 @@ Result<SplitSummary> readPipelined(InputStream& input, const std::string& path, 
     std::optional<Error> parseError;
     while (auto piece = queue.pop()) {
         if (!parseError)
-            parseError = parser.parsePrepared(piece->buffer, piece->length, piece->firstIndex, piece->byteOffset);
+            parseError =
+                parser.parsePrepared(piece->buffer, piece->length, piece->firstIndex, piece->byteOffset);
         if (parseError)
             queue.stop(); // unblocks the producer; remaining pieces are dropped
         queue.recycle(std::move(piece->buffer));

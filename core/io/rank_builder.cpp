@@ -10,41 +10,41 @@ namespace ks::core {
 
 namespace {
 
-Phase phaseOf(char ph)
-{
-    switch (ph) {
-    case 'X':
-        return Phase::Complete;
-    case 'B':
-        return Phase::Begin;
-    case 'E':
-        return Phase::End;
-    case 'i':
-    case 'I':
-        return Phase::Instant;
-    case 'C':
-        return Phase::Counter;
-    case 's':
-        return Phase::FlowStart;
-    case 't':
-        return Phase::FlowStep;
-    case 'f':
-        return Phase::FlowEnd;
-    case 'M':
-        return Phase::Metadata;
-    default:
-        return Phase::Other;
+    Phase phaseOf(char ph)
+    {
+        switch (ph) {
+        case 'X':
+            return Phase::Complete;
+        case 'B':
+            return Phase::Begin;
+        case 'E':
+            return Phase::End;
+        case 'i':
+        case 'I':
+            return Phase::Instant;
+        case 'C':
+            return Phase::Counter;
+        case 's':
+            return Phase::FlowStart;
+        case 't':
+            return Phase::FlowStep;
+        case 'f':
+            return Phase::FlowEnd;
+        case 'M':
+            return Phase::Metadata;
+        default:
+            return Phase::Other;
+        }
     }
-}
 
-// Categories whose slices are device activity: they make a track a GPU track.
-bool isDeviceCategory(std::string_view c)
-{
-    return c == "kernel" || c == "Kernel" || c == "gpu_memcpy" || c == "Memcpy" || c == "gpu_memset" || c == "Memset"
-        || c == "cuda_sync" || c == "gpu_user_annotation" || c == "mtia_ccp_events";
-}
+    // Categories whose slices are device activity: they make a track a GPU track.
+    bool isDeviceCategory(std::string_view c)
+    {
+        return c == "kernel" || c == "Kernel" || c == "gpu_memcpy" || c == "Memcpy" || c == "gpu_memset"
+            || c == "Memset" || c == "cuda_sync" || c == "gpu_user_annotation" || c == "mtia_ccp_events";
+    }
 
-constexpr std::uint32_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
+    constexpr std::uint32_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
 
 } // namespace
 
@@ -190,7 +190,8 @@ void RankBuilder::add(const RawEvent& e)
         break;
     case Phase::Other:
     case Phase::Count_:
-        m_trace.diagnostics.add(DiagnosticKind::UnknownPhase, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        m_trace.diagnostics.add(
+            DiagnosticKind::UnknownPhase, describe(e), static_cast<std::int64_t>(e.eventIndex));
         break;
     }
 }
@@ -201,7 +202,8 @@ bool RankBuilder::requireTimedFields(const RawEvent& e)
     if (!missing)
         return true;
     m_trace.diagnostics.add(DiagnosticKind::MissingField,
-        std::string("no '") + missing + "' in " + describe(e) + " (event skipped)", static_cast<std::int64_t>(e.eventIndex));
+        std::string("no '") + missing + "' in " + describe(e) + " (event skipped)",
+        static_cast<std::int64_t>(e.eventIndex));
     return false;
 }
 
@@ -221,7 +223,9 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
     ExtraArgs& x = m_trace.extra;
     act.extraRef.push_back(static_cast<std::uint32_t>(x.size()));
     auto i32 = [](std::optional<std::int64_t> v) { return static_cast<std::int32_t>(v.value_or(-1)); };
-    auto name = [this](const std::optional<std::string>& v) { return v ? m_trace.strings.intern(*v) : NameId { 0 }; };
+    auto name = [this](const std::optional<std::string>& v) {
+        return v ? m_trace.strings.intern(*v) : NameId { 0 };
+    };
     x.bytes.push_back(a.bytes.value_or(-1));
     x.memoryBandwidthGBps.push_back(a.memoryBandwidthGBps.value_or(0.0));
     x.device.push_back(i32(a.device));
@@ -239,7 +243,8 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
 }
 
 void RankBuilder::pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category,
-    std::uint32_t track, std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef, std::uint32_t activityRef)
+    std::uint32_t track, std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef,
+    std::uint32_t activityRef)
 {
     SliceTable& s = m_trace.slices;
     s.start.push_back(start);
@@ -268,7 +273,8 @@ void RankBuilder::addComplete(const RawEvent& e)
             static_cast<std::int64_t>(e.eventIndex));
         flags |= kSliceMissingDuration;
     } else if (*e.durNs < 0) {
-        m_trace.diagnostics.add(DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        m_trace.diagnostics.add(
+            DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
         flags |= kSliceNegativeDuration;
     } else {
         dur = *e.durNs;
@@ -276,8 +282,8 @@ void RankBuilder::addComplete(const RawEvent& e)
     const std::uint32_t track = stagingTrackFor(e);
     const std::uint32_t argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
     const std::uint32_t activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
-    pushSlice(*e.tsNs, dur, m_trace.strings.intern(e.name), e.hasCategory ? categoryIndex(e.category) : 0, track,
-        flags, static_cast<std::uint32_t>(e.eventIndex), argsRef, activityRef);
+    pushSlice(*e.tsNs, dur, m_trace.strings.intern(e.name), e.hasCategory ? categoryIndex(e.category) : 0,
+        track, flags, static_cast<std::uint32_t>(e.eventIndex), argsRef, activityRef);
 }
 
 void RankBuilder::addBegin(const RawEvent& e)
@@ -302,7 +308,8 @@ void RankBuilder::addEnd(const RawEvent& e)
     const std::uint32_t track = stagingTrackFor(e);
     auto& open = m_tracks[track].openBegins;
     if (open.empty()) {
-        m_trace.diagnostics.add(DiagnosticKind::UnmatchedEnd, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        m_trace.diagnostics.add(
+            DiagnosticKind::UnmatchedEnd, describe(e), static_cast<std::int64_t>(e.eventIndex));
         return;
     }
     const OpenBegin b = open.back();
@@ -310,7 +317,8 @@ void RankBuilder::addEnd(const RawEvent& e)
     std::int64_t dur = *e.tsNs - b.ts;
     std::uint8_t flags = kSliceFromBeginEnd;
     if (dur < 0) {
-        m_trace.diagnostics.add(DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        m_trace.diagnostics.add(
+            DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
         dur = 0;
         flags |= kSliceNegativeDuration;
     }
@@ -323,7 +331,8 @@ void RankBuilder::closeOpenBegins()
         auto& open = m_tracks[t].openBegins;
         for (const OpenBegin& b : open) {
             m_trace.diagnostics.add(DiagnosticKind::UnmatchedBegin,
-                "event #" + std::to_string(b.eventIndex) + " name=\"" + std::string(m_trace.strings.view(b.name)) + "\"",
+                "event #" + std::to_string(b.eventIndex) + " name=\""
+                    + std::string(m_trace.strings.view(b.name)) + "\"",
                 b.eventIndex);
             pushSlice(b.ts, std::max<std::int64_t>(0, m_maxTime - b.ts), b.name, b.category, t,
                 kSliceFromBeginEnd | kSliceUnclosed, b.eventIndex, b.argsRef, b.activityRef);
@@ -336,7 +345,8 @@ void RankBuilder::closeOpenBegins()
 void RankBuilder::addInstant(const RawEvent& e)
 {
     if (!e.tsNs) {
-        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ts' in " + describe(e), static_cast<std::int64_t>(e.eventIndex));
+        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ts' in " + describe(e),
+            static_cast<std::int64_t>(e.eventIndex));
         return;
     }
     InstantTable& in = m_trace.instants;
@@ -353,7 +363,8 @@ void RankBuilder::addInstant(const RawEvent& e)
 void RankBuilder::addMemoryInstant(const RawEvent& e)
 {
     if (!e.tsNs) {
-        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ts' in " + describe(e), static_cast<std::int64_t>(e.eventIndex));
+        m_trace.diagnostics.add(DiagnosticKind::MissingField, "no 'ts' in " + describe(e),
+            static_cast<std::int64_t>(e.eventIndex));
         return;
     }
     std::int64_t bytes = 0, allocated = -1, reserved = -1, deviceId = -1, deviceType = -1;
@@ -387,11 +398,13 @@ void RankBuilder::addMemoryInstant(const RawEvent& e)
 void RankBuilder::addCounter(const RawEvent& e)
 {
     if (!e.tsNs || !e.hasArgs) {
-        m_trace.diagnostics.add(DiagnosticKind::MissingField, std::string("no '") + (e.tsNs ? "args" : "ts") + "' in counter " + describe(e),
+        m_trace.diagnostics.add(DiagnosticKind::MissingField,
+            std::string("no '") + (e.tsNs ? "args" : "ts") + "' in counter " + describe(e),
             static_cast<std::int64_t>(e.eventIndex));
         return;
     }
-    const std::string prefix = (e.hasPid ? (e.key.pidIsName ? std::string(e.pidText) : std::to_string(e.key.pid)) : std::string())
+    const std::string prefix =
+        (e.hasPid ? (e.key.pidIsName ? std::string(e.pidText) : std::to_string(e.key.pid)) : std::string())
         + '\x1f' + std::string(e.name) + '\x1f';
     for (const auto& [key, value] : numericMembers(e.argsText)) {
         const std::string id = prefix + key;
@@ -415,7 +428,8 @@ void RankBuilder::addCounter(const RawEvent& e)
 void RankBuilder::addFlow(const RawEvent& e)
 {
     if (!e.tsNs || !e.hasPid || !e.hasTid || !e.hasId) {
-        m_trace.diagnostics.add(e.phase == 'f' ? DiagnosticKind::OrphanFlowEnd : DiagnosticKind::OrphanFlowStart,
+        m_trace.diagnostics.add(
+            e.phase == 'f' ? DiagnosticKind::OrphanFlowEnd : DiagnosticKind::OrphanFlowStart,
             "flow without ts, pid, tid or id: " + describe(e), static_cast<std::int64_t>(e.eventIndex));
         return;
     }
@@ -450,7 +464,8 @@ void RankBuilder::addMetadata(const RawEvent& e)
     });
     auto noteDuplicate = [&](bool differs) {
         if (differs)
-            m_trace.diagnostics.add(DiagnosticKind::DuplicateMetadata, describe(e), static_cast<std::int64_t>(e.eventIndex));
+            m_trace.diagnostics.add(
+                DiagnosticKind::DuplicateMetadata, describe(e), static_cast<std::int64_t>(e.eventIndex));
     };
     if (e.name == "process_name" && nameArg) {
         auto [it, inserted] = m_names.processNames.emplace(key.pid, *nameArg);

@@ -24,7 +24,9 @@ public:
     // only takes address space; untouched pages cost no memory.
     void reserveFor(std::uint64_t events);
     void add(const RawEvent& event);
+
     void setMetadata(RankMetadata metadata) { m_trace.metadata = std::move(metadata); }
+
     void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
     RankTrace finish();
 
@@ -33,7 +35,7 @@ public:
     {
         std::int64_t id = 0;
         std::uint32_t idName = 0xFFFFFFFFu; // NameId value when the id is a string
-        std::uint32_t category = 0;         // NameId value
+        std::uint32_t category = 0; // NameId value
         std::uint32_t stagingTrack = 0;
         std::int64_t ts = 0;
         std::uint32_t eventIndex = 0;
@@ -82,25 +84,29 @@ private:
     std::uint32_t stagingTrackFor(const RawEvent& e);
     std::uint16_t categoryIndex(std::string_view category);
     std::uint32_t addActivity(const TypedArgs& a);
-    void pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category, std::uint32_t track,
-        std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef, std::uint32_t activityRef);
+    void pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category,
+        std::uint32_t track, std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef,
+        std::uint32_t activityRef);
     void closeOpenBegins();
     std::string describe(const RawEvent& e) const;
 
     RankTrace m_trace;
     std::vector<StagingTrack> m_tracks;
+
     struct ThreadKeyHash
     {
         std::size_t operator()(const ThreadKey& k) const noexcept
         {
-            const auto mix = static_cast<std::uint64_t>(k.pid) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(k.tid)
-                ^ (static_cast<std::uint64_t>(k.pidIsName) << 62) ^ (static_cast<std::uint64_t>(k.tidIsName) << 63);
+            const auto mix = static_cast<std::uint64_t>(k.pid) * 0x9E3779B97F4A7C15ull
+                ^ static_cast<std::uint64_t>(k.tid) ^ (static_cast<std::uint64_t>(k.pidIsName) << 62)
+                ^ (static_cast<std::uint64_t>(k.tidIsName) << 63);
             return std::hash<std::uint64_t> {}(mix);
         }
     };
+
     std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> m_trackIndex;
     std::unordered_map<std::uint32_t, std::uint16_t> m_categoryIndex; // NameId -> category index
-    std::vector<bool> m_deviceCategory;                               // by category index
+    std::vector<bool> m_deviceCategory; // by category index
 
     // Staging slices, in file order; `track` is the staging track.
     std::vector<std::uint32_t> m_sliceTrack;

@@ -13,7 +13,8 @@ std::optional<std::int64_t> rankFromFileName(const std::string& fileName)
 {
     const std::string base = fs::path(fileName).filename().string();
     std::string lower(base.size(), '\0');
-    std::transform(base.begin(), base.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(base.begin(), base.end(), lower.begin(),
+        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     std::optional<std::int64_t> found;
     for (const std::string word : { "rank", "worker" }) {
         for (std::size_t at = lower.find(word); at != std::string::npos; at = lower.find(word, at + 1)) {

@@ -9,125 +9,128 @@ namespace ks::core {
 
 namespace {
 
-template <typename T>
-void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
-{
-    std::vector<T> out;
-    out.reserve(order.size());
-    for (std::uint32_t i : order)
-        out.push_back(column[i]);
-    column = std::move(out);
-}
-
-std::string keyText(const RankTrace& trace, std::int64_t value, bool isName)
-{
-    return isName ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(value) })) : std::to_string(value);
-}
-
-template <typename Map, typename Key>
-std::int64_t lookupOr(const Map& map, const Key& key, std::int64_t fallback)
-{
-    auto it = map.find(key);
-    return it == map.end() ? fallback : it->second;
-}
-
-Track describeTrack(RankTrace& trace, const RankBuilder::StagingTrack& staging, const RankBuilder::ThreadNames& names)
-{
-    Track t;
-    t.key = staging.key;
-    t.kind = staging.device ? TrackKind::GpuStream : TrackKind::CpuThread;
-    std::string threadName;
-    for (const auto& [k, v] : names.threadNames)
-        if (k == staging.key)
-            threadName = v;
-    // Kineto writes "stream 7 " with a trailing space.
-    while (!threadName.empty() && std::isspace(static_cast<unsigned char>(threadName.back())))
-        threadName.pop_back();
-    t.threadSortIndex = staging.key.tid;
-    for (const auto& [k, v] : names.threadSort)
-        if (k == staging.key)
-            t.threadSortIndex = v;
-    const std::int64_t pid = staging.key.pid;
-    t.processSortIndex = staging.key.pidIsName ? 0 : lookupOr(names.processSort, pid, pid);
-    if (!staging.key.pidIsName)
-        if (auto it = names.processNames.find(pid); it != names.processNames.end())
-            t.processName = trace.strings.intern(it->second);
-    const std::string tid = keyText(trace, staging.key.tid, staging.key.tidIsName);
-    if (t.kind == TrackKind::GpuStream) {
-        t.device = staging.key.pidIsName ? -1 : pid;
-        t.stream = staging.key.tidIsName ? -1 : staging.key.tid;
-        t.name = trace.strings.intern(threadName.empty() ? "stream " + tid : threadName);
-    } else {
-        // Kineto already writes "thread 1234 (python)"; other writers give a bare name.
-        const bool complete = threadName.rfind("thread ", 0) == 0;
-        t.name = trace.strings.intern(threadName.empty() ? "thread " + tid
-                : complete                               ? threadName
-                                                         : "thread " + tid + " (" + threadName + ")");
+    template <typename T>
+    void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
+    {
+        std::vector<T> out;
+        out.reserve(order.size());
+        for (std::uint32_t i : order)
+            out.push_back(column[i]);
+        column = std::move(out);
     }
-    return t;
-}
 
-bool trackLess(const Track& a, const Track& b)
-{
-    if (a.kind != b.kind)
-        return a.kind == TrackKind::GpuStream;
-    if (a.kind == TrackKind::GpuStream) {
-        if (a.device != b.device)
-            return a.device < b.device;
-        return a.stream < b.stream;
+    std::string keyText(const RankTrace& trace, std::int64_t value, bool isName)
+    {
+        return isName ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(value) }))
+                      : std::to_string(value);
     }
-    if (a.processSortIndex != b.processSortIndex)
-        return a.processSortIndex < b.processSortIndex;
-    if (a.key.pid != b.key.pid)
-        return a.key.pid < b.key.pid;
-    if (a.threadSortIndex != b.threadSortIndex)
-        return a.threadSortIndex < b.threadSortIndex;
-    return a.key.tid < b.key.tid;
-}
 
-// Assigns levels to one track's slices (given in start order); returns the
-// number of nesting levels. Levels past it are extra lanes for slices that
-// overlap a sibling without nesting.
-std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
-    const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur, std::vector<std::uint32_t>& level,
-    RankTrace& trace)
-{
-    std::vector<std::int64_t> openEnds;
-    std::vector<std::int64_t> laneEnds;
-    std::vector<std::size_t> overflow;
-    std::uint32_t depth = 0;
-    for (std::size_t k = begin; k < end; ++k) {
-        const std::uint32_t i = order[k];
-        const std::int64_t a = start[i];
-        const std::int64_t b = a + dur[i];
-        while (!openEnds.empty() && openEnds.back() <= a)
-            openEnds.pop_back();
-        if (openEnds.empty() || b <= openEnds.back()) {
-            level[i] = static_cast<std::uint32_t>(openEnds.size());
-            openEnds.push_back(b);
-            depth = std::max<std::uint32_t>(depth, level[i] + 1);
-            continue;
+    template <typename Map, typename Key>
+    std::int64_t lookupOr(const Map& map, const Key& key, std::int64_t fallback)
+    {
+        auto it = map.find(key);
+        return it == map.end() ? fallback : it->second;
+    }
+
+    Track describeTrack(
+        RankTrace& trace, const RankBuilder::StagingTrack& staging, const RankBuilder::ThreadNames& names)
+    {
+        Track t;
+        t.key = staging.key;
+        t.kind = staging.device ? TrackKind::GpuStream : TrackKind::CpuThread;
+        std::string threadName;
+        for (const auto& [k, v] : names.threadNames)
+            if (k == staging.key)
+                threadName = v;
+        // Kineto writes "stream 7 " with a trailing space.
+        while (!threadName.empty() && std::isspace(static_cast<unsigned char>(threadName.back())))
+            threadName.pop_back();
+        t.threadSortIndex = staging.key.tid;
+        for (const auto& [k, v] : names.threadSort)
+            if (k == staging.key)
+                t.threadSortIndex = v;
+        const std::int64_t pid = staging.key.pid;
+        t.processSortIndex = staging.key.pidIsName ? 0 : lookupOr(names.processSort, pid, pid);
+        if (!staging.key.pidIsName)
+            if (auto it = names.processNames.find(pid); it != names.processNames.end())
+                t.processName = trace.strings.intern(it->second);
+        const std::string tid = keyText(trace, staging.key.tid, staging.key.tidIsName);
+        if (t.kind == TrackKind::GpuStream) {
+            t.device = staging.key.pidIsName ? -1 : pid;
+            t.stream = staging.key.tidIsName ? -1 : staging.key.tid;
+            t.name = trace.strings.intern(threadName.empty() ? "stream " + tid : threadName);
+        } else {
+            // Kineto already writes "thread 1234 (python)"; other writers give a bare name.
+            const bool complete = threadName.rfind("thread ", 0) == 0;
+            t.name = trace.strings.intern(threadName.empty() ? "thread " + tid
+                    : complete                               ? threadName
+                                                             : "thread " + tid + " (" + threadName + ")");
         }
-        // Crosses its parent's end: cannot nest.
-        std::size_t lane = 0;
-        while (lane < laneEnds.size() && laneEnds[lane] > a)
-            ++lane;
-        if (lane == laneEnds.size())
-            laneEnds.push_back(b);
-        else
-            laneEnds[lane] = b;
-        level[i] = static_cast<std::uint32_t>(lane);
-        overflow.push_back(k);
-        trace.slices.flags[i] |= kSliceOverflowLane;
-        trace.diagnostics.add(DiagnosticKind::OverlappingSlices,
-            "event #" + std::to_string(trace.slices.eventIndex[i]) + " \"" + std::string(trace.strings.view(trace.slices.name[i]))
-                + "\" overlaps its enclosing slice without nesting",
-            trace.slices.eventIndex[i]);
+        return t;
     }
-    for (std::size_t k : overflow)
-        level[order[k]] += depth;
-    return depth;
-}
+
+    bool trackLess(const Track& a, const Track& b)
+    {
+        if (a.kind != b.kind)
+            return a.kind == TrackKind::GpuStream;
+        if (a.kind == TrackKind::GpuStream) {
+            if (a.device != b.device)
+                return a.device < b.device;
+            return a.stream < b.stream;
+        }
+        if (a.processSortIndex != b.processSortIndex)
+            return a.processSortIndex < b.processSortIndex;
+        if (a.key.pid != b.key.pid)
+            return a.key.pid < b.key.pid;
+        if (a.threadSortIndex != b.threadSortIndex)
+            return a.threadSortIndex < b.threadSortIndex;
+        return a.key.tid < b.key.tid;
+    }
+
+    // Assigns levels to one track's slices (given in start order); returns the
+    // number of nesting levels. Levels past it are extra lanes for slices that
+    // overlap a sibling without nesting.
+    std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
+        const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur,
+        std::vector<std::uint32_t>& level, RankTrace& trace)
+    {
+        std::vector<std::int64_t> openEnds;
+        std::vector<std::int64_t> laneEnds;
+        std::vector<std::size_t> overflow;
+        std::uint32_t depth = 0;
+        for (std::size_t k = begin; k < end; ++k) {
+            const std::uint32_t i = order[k];
+            const std::int64_t a = start[i];
+            const std::int64_t b = a + dur[i];
+            while (!openEnds.empty() && openEnds.back() <= a)
+                openEnds.pop_back();
+            if (openEnds.empty() || b <= openEnds.back()) {
+                level[i] = static_cast<std::uint32_t>(openEnds.size());
+                openEnds.push_back(b);
+                depth = std::max<std::uint32_t>(depth, level[i] + 1);
+                continue;
+            }
+            // Crosses its parent's end: cannot nest.
+            std::size_t lane = 0;
+            while (lane < laneEnds.size() && laneEnds[lane] > a)
+                ++lane;
+            if (lane == laneEnds.size())
+                laneEnds.push_back(b);
+            else
+                laneEnds[lane] = b;
+            level[i] = static_cast<std::uint32_t>(lane);
+            overflow.push_back(k);
+            trace.slices.flags[i] |= kSliceOverflowLane;
+            trace.diagnostics.add(DiagnosticKind::OverlappingSlices,
+                "event #" + std::to_string(trace.slices.eventIndex[i]) + " \""
+                    + std::string(trace.strings.view(trace.slices.name[i]))
+                    + "\" overlaps its enclosing slice without nesting",
+                trace.slices.eventIndex[i]);
+        }
+        for (std::size_t k : overflow)
+            level[order[k]] += depth;
+        return depth;
+    }
 
 } // namespace
 
@@ -236,31 +239,31 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
 
 namespace {
 
-// The deepest slice of the track containing ts, or, failing that, the first
-// slice starting exactly at ts. kNoRow when none.
-std::uint32_t findSliceAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts)
-{
-    if (trackIndex == kNoRow)
+    // The deepest slice of the track containing ts, or, failing that, the first
+    // slice starting exactly at ts. kNoRow when none.
+    std::uint32_t findSliceAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts)
+    {
+        if (trackIndex == kNoRow)
+            return kNoRow;
+        const Track& track = trace.tracks[trackIndex];
+        const auto& start = trace.slices.start;
+        for (std::uint32_t level = track.levelCount(); level-- > 0;) {
+            const auto b = start.begin() + track.levelBegin[level];
+            const auto e = start.begin() + track.levelBegin[level + 1];
+            auto it = std::upper_bound(b, e, ts);
+            if (it == b)
+                continue;
+            const auto i = static_cast<std::uint32_t>((it - 1) - start.begin());
+            if (trace.slices.end(i) >= ts)
+                return i;
+        }
         return kNoRow;
-    const Track& track = trace.tracks[trackIndex];
-    const auto& start = trace.slices.start;
-    for (std::uint32_t level = track.levelCount(); level-- > 0;) {
-        const auto b = start.begin() + track.levelBegin[level];
-        const auto e = start.begin() + track.levelBegin[level + 1];
-        auto it = std::upper_bound(b, e, ts);
-        if (it == b)
-            continue;
-        const auto i = static_cast<std::uint32_t>((it - 1) - start.begin());
-        if (trace.slices.end(i) >= ts)
-            return i;
     }
-    return kNoRow;
-}
 
-int phaseRank(char phase)
-{
-    return phase == 's' ? 0 : phase == 't' ? 1 : 2;
-}
+    int phaseRank(char phase)
+    {
+        return phase == 's' ? 0 : phase == 't' ? 1 : 2;
+    }
 
 } // namespace
 
@@ -282,10 +285,13 @@ void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
     const NameId ac2g = trace.strings.find("ac2g");
     const NameId fwdbwd = trace.strings.find("fwdbwd");
     const NameId asyncCpuToGpu = trace.strings.find("async_cpu_to_gpu"); // older Kineto
-    auto sameFlow = [](const Point& a, const Point& b) { return a.category == b.category && a.idName == b.idName && a.id == b.id; };
+    auto sameFlow = [](const Point& a, const Point& b) {
+        return a.category == b.category && a.idName == b.idName && a.id == b.id;
+    };
     auto orphan = [&trace](const Point& p, bool start, const char* why) {
         trace.diagnostics.add(start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd,
-            "flow event #" + std::to_string(p.eventIndex) + " id=" + std::to_string(p.id) + ": " + why, p.eventIndex);
+            "flow event #" + std::to_string(p.eventIndex) + " id=" + std::to_string(p.id) + ": " + why,
+            p.eventIndex);
     };
     for (std::size_t g = 0; g < flows.size();) {
         std::size_t e = g;
@@ -305,7 +311,8 @@ void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
         for (std::size_t k = pairs; k < ends.size(); ++k)
             orphan(*ends[k], false, "no matching flow start");
         for (std::size_t k = 0; k < pairs; ++k) {
-            const std::uint32_t from = findSliceAt(trace, stagingToTrack[starts[k]->stagingTrack], starts[k]->ts);
+            const std::uint32_t from =
+                findSliceAt(trace, stagingToTrack[starts[k]->stagingTrack], starts[k]->ts);
             const std::uint32_t to = findSliceAt(trace, stagingToTrack[ends[k]->stagingTrack], ends[k]->ts);
             if (from == kNoRow) {
                 orphan(*starts[k], true, "no slice at the flow start");
@@ -319,8 +326,8 @@ void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
             trace.links.from.push_back(from);
             trace.links.to.push_back(to);
             trace.links.kind.push_back(cat == ac2g || cat == asyncCpuToGpu ? LinkKind::LaunchFlow
-                    : cat == fwdbwd                ? LinkKind::ForwardBackward
-                                                   : LinkKind::OtherFlow);
+                    : cat == fwdbwd                                        ? LinkKind::ForwardBackward
+                                                                           : LinkKind::OtherFlow);
         }
         g = e;
     }
@@ -356,8 +363,8 @@ void linkByCorrelation(RankTrace& trace)
         auto it = launchByCorrelation.find(c);
         if (it == launchByCorrelation.end()) {
             trace.diagnostics.add(DiagnosticKind::UnlinkedGpuWork,
-                "event #" + std::to_string(trace.slices.eventIndex[i]) + " \"" + std::string(trace.sliceName(i))
-                    + "\" correlation=" + std::to_string(c),
+                "event #" + std::to_string(trace.slices.eventIndex[i]) + " \""
+                    + std::string(trace.sliceName(i)) + "\" correlation=" + std::to_string(c),
                 trace.slices.eventIndex[i]);
             continue;
         }
@@ -380,13 +387,14 @@ void finalizeLinks(RankTrace& trace)
     permute(l.kind, order);
     l.byTo.resize(l.size());
     std::iota(l.byTo.begin(), l.byTo.end(), 0u);
-    std::stable_sort(l.byTo.begin(), l.byTo.end(), [&l](std::uint32_t a, std::uint32_t b) { return l.to[a] < l.to[b]; });
+    std::stable_sort(
+        l.byTo.begin(), l.byTo.end(), [&l](std::uint32_t a, std::uint32_t b) { return l.to[a] < l.to[b]; });
     for (std::size_t k = 0; k < l.size(); ++k) {
         const bool launch = l.kind[k] == LinkKind::LaunchFlow || l.kind[k] == LinkKind::LaunchCorrelation;
         if (launch && trace.slices.start[l.to[k]] < trace.slices.start[l.from[k]])
             trace.diagnostics.add(DiagnosticKind::KernelBeforeLaunch,
-                "event #" + std::to_string(trace.slices.eventIndex[l.to[k]]) + " \"" + std::string(trace.sliceName(l.to[k]))
-                    + "\" starts before its launch",
+                "event #" + std::to_string(trace.slices.eventIndex[l.to[k]]) + " \""
+                    + std::string(trace.sliceName(l.to[k])) + "\" starts before its launch",
                 trace.slices.eventIndex[l.to[k]]);
     }
 }

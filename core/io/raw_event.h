@@ -26,17 +26,17 @@ struct RawEvent
     bool hasTid = false;
     std::optional<std::int64_t> tsNs;
     std::optional<std::int64_t> durNs;
-    bool tsFractional = false;  // token written with '.' or an exponent
+    bool tsFractional = false; // token written with '.' or an exponent
     bool durFractional = false;
     bool hasId = false;
     bool idIsString = false;
     std::int64_t idValue = 0;
     std::string_view idText;
     char bindPoint = 0; // 'e' = enclosing slice
-    char scope = 0;     // instants: 't', 'p', 'g'
+    char scope = 0; // instants: 't', 'p', 'g'
     bool hasArgs = false;
     std::string_view argsText; // raw JSON of the args object
-    TypedArgs typed;           // the args analyses need, extracted while parsing
+    TypedArgs typed; // the args analyses need, extracted while parsing
     std::string_view wrongTypeField; // first field with an unexpected type, if any
 };
 

@@ -19,9 +19,8 @@ public:
     // `elements`: `count` complete array elements separated by commas and
     // whitespace; the first is traceEvents[firstIndex] and starts at byte
     // `byteOffset` of the inflated document. Returning an error stops the read.
-    virtual std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t count,
-        std::uint64_t byteOffset)
-        = 0;
+    virtual std::optional<Error> onEvents(
+        std::string_view elements, std::uint64_t firstIndex, std::size_t count, std::uint64_t byteOffset) = 0;
     virtual void onTopLevelKey(std::string_view key, std::string_view rawValue) = 0;
 };
 
@@ -36,7 +35,7 @@ struct SplitSummary
 // `chunkBytes` at element boundaries, so memory stays bounded whatever the file
 // size. Accepts `{..., "traceEvents": [...], ...}` with keys in any order, or a
 // bare array of events. Errors name the byte offset in the inflated JSON.
-Result<SplitSummary> splitTraceEvents(InputStream& input, const std::string& path, TraceEventsHandler& handler,
-    std::size_t chunkBytes, ProgressSink* progress, const CancelToken* cancel);
+Result<SplitSummary> splitTraceEvents(InputStream& input, const std::string& path,
+    TraceEventsHandler& handler, std::size_t chunkBytes, ProgressSink* progress, const CancelToken* cancel);
 
 } // namespace ks::core

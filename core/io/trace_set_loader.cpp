@@ -20,100 +20,103 @@ namespace ks::core {
 
 namespace {
 
-// Feeds the splitter's pieces to the parser and collects the top-level keys.
-class RankHandler final : public TraceEventsHandler
-{
-public:
-    RankHandler(const std::string& path, RankBuilder& builder)
-        : m_parser(path, builder)
-    {
-    }
-
-    std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t,
-        std::uint64_t byteOffset) override
-    {
-        return m_parser.parse(elements, firstIndex, byteOffset);
-    }
-
-    void onTopLevelKey(std::string_view key, std::string_view rawValue) override
-    {
-        applyTopLevelKey(m_metadata, key, rawValue);
-    }
-
-    RankMetadata takeMetadata() { return std::move(m_metadata); }
-    EventParser& parser() { return m_parser; }
-
-private:
-    EventParser m_parser;
-    RankMetadata m_metadata;
-};
-
-// Sums the progress of ranks loading in parallel into one report.
-class FolderProgress final : public ProgressSink
-{
-public:
-    FolderProgress(ProgressSink* target, std::vector<std::uint64_t> sizes)
-        : m_target(target)
-        , m_sizes(std::move(sizes))
-        , m_done(m_sizes.size(), 0)
-    {
-        for (std::uint64_t s : m_sizes)
-            m_total += s;
-    }
-
-    class RankSink final : public ProgressSink
+    // Feeds the splitter's pieces to the parser and collects the top-level keys.
+    class RankHandler final : public TraceEventsHandler
     {
     public:
-        RankSink(FolderProgress& owner, std::size_t index)
-            : m_owner(owner)
-            , m_index(index)
+        RankHandler(const std::string& path, RankBuilder& builder)
+            : m_parser(path, builder)
         {
         }
-        void report(const LoadProgress& p) override { m_owner.update(m_index, p.bytesDone, p.stage); }
+
+        std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t,
+            std::uint64_t byteOffset) override
+        {
+            return m_parser.parse(elements, firstIndex, byteOffset);
+        }
+
+        void onTopLevelKey(std::string_view key, std::string_view rawValue) override
+        {
+            applyTopLevelKey(m_metadata, key, rawValue);
+        }
+
+        RankMetadata takeMetadata() { return std::move(m_metadata); }
+
+        EventParser& parser() { return m_parser; }
 
     private:
-        FolderProgress& m_owner;
-        std::size_t m_index;
+        EventParser m_parser;
+        RankMetadata m_metadata;
     };
 
-    void update(std::size_t index, std::uint64_t bytes, std::string_view stage)
+    // Sums the progress of ranks loading in parallel into one report.
+    class FolderProgress final : public ProgressSink
     {
-        if (!m_target)
-            return;
-        std::lock_guard lock(m_mutex);
-        m_done[index] = bytes;
-        std::uint64_t sum = 0;
-        for (std::uint64_t d : m_done)
-            sum += d;
-        m_target->report(LoadProgress { stage, sum, m_total, m_ranksDone, static_cast<int>(m_sizes.size()) });
-    }
-
-    void rankFinished(std::size_t index)
-    {
+    public:
+        FolderProgress(ProgressSink* target, std::vector<std::uint64_t> sizes)
+            : m_target(target)
+            , m_sizes(std::move(sizes))
+            , m_done(m_sizes.size(), 0)
         {
-            std::lock_guard lock(m_mutex);
-            ++m_ranksDone;
+            for (std::uint64_t s : m_sizes)
+                m_total += s;
         }
-        update(index, m_sizes[index], "parsing");
+
+        class RankSink final : public ProgressSink
+        {
+        public:
+            RankSink(FolderProgress& owner, std::size_t index)
+                : m_owner(owner)
+                , m_index(index)
+            {
+            }
+
+            void report(const LoadProgress& p) override { m_owner.update(m_index, p.bytesDone, p.stage); }
+
+        private:
+            FolderProgress& m_owner;
+            std::size_t m_index;
+        };
+
+        void update(std::size_t index, std::uint64_t bytes, std::string_view stage)
+        {
+            if (!m_target)
+                return;
+            std::lock_guard lock(m_mutex);
+            m_done[index] = bytes;
+            std::uint64_t sum = 0;
+            for (std::uint64_t d : m_done)
+                sum += d;
+            m_target->report(
+                LoadProgress { stage, sum, m_total, m_ranksDone, static_cast<int>(m_sizes.size()) });
+        }
+
+        void rankFinished(std::size_t index)
+        {
+            {
+                std::lock_guard lock(m_mutex);
+                ++m_ranksDone;
+            }
+            update(index, m_sizes[index], "parsing");
+        }
+
+        void report(const LoadProgress&) override {}
+
+    private:
+        ProgressSink* m_target;
+        std::vector<std::uint64_t> m_sizes;
+        std::vector<std::uint64_t> m_done;
+        std::uint64_t m_total = 0;
+        int m_ranksDone = 0;
+        std::mutex m_mutex;
+    };
+
+    std::uint64_t fileSize(const std::string& path)
+    {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        return ec ? 0 : static_cast<std::uint64_t>(size);
     }
-
-    void report(const LoadProgress&) override {}
-
-private:
-    ProgressSink* m_target;
-    std::vector<std::uint64_t> m_sizes;
-    std::vector<std::uint64_t> m_done;
-    std::uint64_t m_total = 0;
-    int m_ranksDone = 0;
-    std::mutex m_mutex;
-};
-
-std::uint64_t fileSize(const std::string& path)
-{
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    return ec ? 0 : static_cast<std::uint64_t>(size);
-}
 
 } // namespace
 
@@ -133,7 +136,8 @@ TraceInputs expandTraceInputs(const std::vector<std::string>& paths)
             continue;
         }
         if (listed.value().empty()) {
-            out.failures.push_back(Error { ErrorCode::EmptyFolder, "empty folder: no .json or .json.gz trace files", path, {} });
+            out.failures.push_back(
+                Error { ErrorCode::EmptyFolder, "empty folder: no .json or .json.gz trace files", path, {} });
             continue;
         }
         for (std::size_t i = 0; i < listed.value().size(); ++i) {
@@ -161,62 +165,69 @@ void assignRank(RankTrace& trace, std::size_t fallbackPosition)
 
 namespace {
 
-void noteRanksAndSkew(TraceSet& set)
-{
-    std::map<std::int64_t, std::vector<std::string>> byRank;
-    for (const auto& r : set.ranks) {
-        byRank[r->rank].push_back(r->path);
-        if (r->rankSource == RankSource::FileName)
-            set.folderDiagnostics.add(DiagnosticKind::RankFromFileName, r->path + " -> rank " + std::to_string(r->rank));
-        else if (r->rankSource == RankSource::FileOrder)
-            set.folderDiagnostics.add(DiagnosticKind::RankFromOrder, r->path + " -> rank " + std::to_string(r->rank));
-    }
-    for (const auto& [rank, files] : byRank) {
-        if (files.size() < 2)
-            continue;
-        std::string list;
-        for (const auto& f : files)
-            list += (list.empty() ? "" : ", ") + f;
-        set.folderDiagnostics.add(DiagnosticKind::DuplicateRank, "rank " + std::to_string(rank) + ": " + list);
-        set.notes.push_back("rank " + std::to_string(rank) + " is claimed by several files (all kept): " + list);
-    }
-    if (set.ranks.size() < 2)
-        return;
-    std::vector<TimeNs> starts;
-    for (const auto& r : set.ranks)
-        starts.push_back(r->startNs);
-    std::nth_element(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2), starts.end());
-    const TimeNs median = starts[starts.size() / 2];
-    constexpr TimeNs kSkew = 1'000'000'000;
-    for (const auto& r : set.ranks)
-        if (r->startNs - median > kSkew || median - r->startNs > kSkew)
-            set.folderDiagnostics.add(DiagnosticKind::ClockSkew,
-                "rank " + std::to_string(r->rank) + " starts " + std::to_string((r->startNs - median) / 1'000'000) + " ms from the median");
-}
-
-// A guess of the event count from the file size, for reserving columns: the
-// gzip trailer holds the inflated size modulo 4 GiB; Kineto JSON has ~250 bytes per event.
-std::uint64_t estimatedEvents(const std::string& path, const InputStream& input)
-{
-    std::uint64_t jsonBytes = input.fileBytesTotal();
-    if (input.isGzip()) {
-        std::uint64_t trailer = 0;
-        if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
-            unsigned char size[4] = {};
-            if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(size, 1, 4, f) == 4)
-                trailer = size[0] | (size[1] << 8) | (size[2] << 16) | (static_cast<std::uint64_t>(size[3]) << 24);
-            std::fclose(f);
+    void noteRanksAndSkew(TraceSet& set)
+    {
+        std::map<std::int64_t, std::vector<std::string>> byRank;
+        for (const auto& r : set.ranks) {
+            byRank[r->rank].push_back(r->path);
+            if (r->rankSource == RankSource::FileName)
+                set.folderDiagnostics.add(
+                    DiagnosticKind::RankFromFileName, r->path + " -> rank " + std::to_string(r->rank));
+            else if (r->rankSource == RankSource::FileOrder)
+                set.folderDiagnostics.add(
+                    DiagnosticKind::RankFromOrder, r->path + " -> rank " + std::to_string(r->rank));
         }
-        // Below 4 GiB the trailer is exact for one member; above, ratios of 13-21 bound it.
-        jsonBytes = std::max(trailer, input.fileBytesTotal() * 13);
+        for (const auto& [rank, files] : byRank) {
+            if (files.size() < 2)
+                continue;
+            std::string list;
+            for (const auto& f : files)
+                list += (list.empty() ? "" : ", ") + f;
+            set.folderDiagnostics.add(
+                DiagnosticKind::DuplicateRank, "rank " + std::to_string(rank) + ": " + list);
+            set.notes.push_back(
+                "rank " + std::to_string(rank) + " is claimed by several files (all kept): " + list);
+        }
+        if (set.ranks.size() < 2)
+            return;
+        std::vector<TimeNs> starts;
+        for (const auto& r : set.ranks)
+            starts.push_back(r->startNs);
+        std::nth_element(
+            starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2), starts.end());
+        const TimeNs median = starts[starts.size() / 2];
+        constexpr TimeNs kSkew = 1'000'000'000;
+        for (const auto& r : set.ranks)
+            if (r->startNs - median > kSkew || median - r->startNs > kSkew)
+                set.folderDiagnostics.add(DiagnosticKind::ClockSkew,
+                    "rank " + std::to_string(r->rank) + " starts "
+                        + std::to_string((r->startNs - median) / 1'000'000) + " ms from the median");
     }
-    return std::min<std::uint64_t>(jsonBytes / 250, 1ull << 31);
-}
+
+    // A guess of the event count from the file size, for reserving columns: the
+    // gzip trailer holds the inflated size modulo 4 GiB; Kineto JSON has ~250 bytes per event.
+    std::uint64_t estimatedEvents(const std::string& path, const InputStream& input)
+    {
+        std::uint64_t jsonBytes = input.fileBytesTotal();
+        if (input.isGzip()) {
+            std::uint64_t trailer = 0;
+            if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+                unsigned char size[4] = {};
+                if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(size, 1, 4, f) == 4)
+                    trailer = size[0] | (size[1] << 8) | (size[2] << 16)
+                        | (static_cast<std::uint64_t>(size[3]) << 24);
+                std::fclose(f);
+            }
+            // Below 4 GiB the trailer is exact for one member; above, ratios of 13-21 bound it.
+            jsonBytes = std::max(trailer, input.fileBytesTotal() * 13);
+        }
+        return std::min<std::uint64_t>(jsonBytes / 250, 1ull << 31);
+    }
 
 } // namespace
 
-Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& options, ProgressSink* progress,
-    const CancelToken* cancel)
+Result<RankTrace> loadRankFile(
+    const std::string& path, const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel)
 {
     auto input = openInputStream(path, options.preferZlib ? InflateBackend::Zlib : InflateBackend::Auto);
     if (!input)
@@ -226,24 +237,27 @@ Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& optio
     RankHandler handler(path, builder);
     std::unique_ptr<BackgroundWork> background = options.background ? options.background() : nullptr;
     RankMetadata pipelinedMetadata;
-    auto summary = background ? readPipelined(*input.value(), path, handler.parser(), pipelinedMetadata,
-                                    options.chunkBytes, progress, cancel, *background)
-                              : splitTraceEvents(*input.value(), path, handler, options.chunkBytes, progress, cancel);
+    auto summary = background
+        ? readPipelined(*input.value(), path, handler.parser(), pipelinedMetadata, options.chunkBytes,
+            progress, cancel, *background)
+        : splitTraceEvents(*input.value(), path, handler, options.chunkBytes, progress, cancel);
     if (!summary)
         return summary.error();
     if (cancel && cancel->isCancelled())
         return Error { ErrorCode::Cancelled, "cancelled", path, {} };
     if (progress)
-        progress->report(LoadProgress { "indexing", input.value()->fileBytesRead(), input.value()->fileBytesTotal(), 0, 0 });
+        progress->report(LoadProgress {
+            "indexing", input.value()->fileBytesRead(), input.value()->fileBytesTotal(), 0, 0 });
     builder.setMetadata(background ? std::move(pipelinedMetadata) : handler.takeMetadata());
-    builder.setReadCounts(summary.value().jsonBytes, input.value()->fileBytesTotal(), input.value()->isGzip());
+    builder.setReadCounts(
+        summary.value().jsonBytes, input.value()->fileBytesTotal(), input.value()->isGzip());
     RankTrace trace = builder.finish();
     assignRank(trace, 0);
     return trace;
 }
 
-Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options, ProgressSink* progress,
-    const CancelToken* cancel, const ParallelFor& parallelFor)
+Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options,
+    ProgressSink* progress, const CancelToken* cancel, const ParallelFor& parallelFor)
 {
     TraceInputs inputs = expandTraceInputs(paths);
     if (inputs.files.empty()) {
@@ -274,7 +288,8 @@ Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadO
         if (!r) {
             const bool skip = inputs.fromFolder[i] && r.error().code == ErrorCode::NoTraceEvents;
             if (skip) {
-                set.folderDiagnostics.add(DiagnosticKind::SkippedFile, inputs.files[i] + ": " + r.error().message);
+                set.folderDiagnostics.add(
+                    DiagnosticKind::SkippedFile, inputs.files[i] + ": " + r.error().message);
                 set.notes.push_back("skipped " + inputs.files[i] + ": not a Kineto trace (no traceEvents)");
             } else {
                 set.failures.push_back(r.error());

@@ -16,7 +16,7 @@ namespace ks::core {
 struct LoadOptions
 {
     std::size_t chunkBytes = 4u << 20; // inflated JSON per parse chunk
-    bool preferZlib = false;           // use zlib even when ISA-L is available (tests both paths)
+    bool preferZlib = false; // use zlib even when ISA-L is available (tests both paths)
     // When given, each rank inflates and splits on a second thread while the
     // calling thread parses (about 1.4x faster on one large rank).
     BackgroundWorkFactory background;
@@ -47,7 +47,7 @@ Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadO
     ProgressSink* progress, const CancelToken* cancel, const ParallelFor& parallelFor = runSequentially);
 
 // Loads one file as one rank (rank from distributedInfo, else from the name, else 0).
-Result<RankTrace> loadRankFile(const std::string& path, const LoadOptions& options, ProgressSink* progress,
-    const CancelToken* cancel);
+Result<RankTrace> loadRankFile(
+    const std::string& path, const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel);
 
 } // namespace ks::core

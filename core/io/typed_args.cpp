@@ -49,7 +49,9 @@ TypedArgKey typedArgKey(std::string_view key)
     case 5:
         return key == "bytes" ? TypedArgKey::Bytes : key == "dtype" ? TypedArgKey::Dtype : TypedArgKey::None;
     case 6:
-        return key == "stream" ? TypedArgKey::Stream : key == "device" ? TypedArgKey::Device : TypedArgKey::None;
+        return key == "stream" ? TypedArgKey::Stream
+            : key == "device"  ? TypedArgKey::Device
+                               : TypedArgKey::None;
     case 10:
         return key == "Group size" ? TypedArgKey::GroupSize : TypedArgKey::None;
     case 11:
@@ -69,7 +71,8 @@ TypedArgKey typedArgKey(std::string_view key)
     case 23:
         return key == "memory bandwidth (GB/s)" ? TypedArgKey::MemoryBandwidth : TypedArgKey::None;
     case 33:
-        return key == "wait_on_cuda_event_record_corr_id" ? TypedArgKey::WaitOnEventRecord : TypedArgKey::None;
+        return key == "wait_on_cuda_event_record_corr_id" ? TypedArgKey::WaitOnEventRecord
+                                                          : TypedArgKey::None;
     default:
         return TypedArgKey::None;
     }
@@ -77,7 +80,8 @@ TypedArgKey typedArgKey(std::string_view key)
 
 bool isTextArg(TypedArgKey key)
 {
-    return key == TypedArgKey::CollectiveName || key == TypedArgKey::Dtype || key == TypedArgKey::ProcessGroupName;
+    return key == TypedArgKey::CollectiveName || key == TypedArgKey::Dtype
+        || key == TypedArgKey::ProcessGroupName;
 }
 
 bool isRealArg(TypedArgKey key)

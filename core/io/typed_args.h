@@ -30,22 +30,40 @@ struct TypedArgs
     std::optional<std::int64_t> sequenceNumber;
 
     bool hasActivity() const { return stream || correlation || hasExtra(); }
+
     bool hasExtra() const
     {
         return bytes || memoryBandwidthGBps || waitOnStream || waitOnEventRecordCorrelation || collectiveName
-            || inMsgNelems || outMsgNelems || dtype || groupSize || processRank || processGroupName || sequenceNumber;
+            || inMsgNelems || outMsgNelems || dtype || groupSize || processRank || processGroupName
+            || sequenceNumber;
     }
 };
 
 // Which typed arg a key names; None for args kept only as text.
-enum class TypedArgKey : std::uint8_t {
-    None, Stream, Correlation, ExternalId, Device, Bytes, MemoryBandwidth, WaitOnStream, WaitOnEventRecord,
-    CollectiveName, InMsgNelems, OutMsgNelems, Dtype, GroupSize, ProcessRank, ProcessGroupName, SequenceNumber
+enum class TypedArgKey : std::uint8_t
+{
+    None,
+    Stream,
+    Correlation,
+    ExternalId,
+    Device,
+    Bytes,
+    MemoryBandwidth,
+    WaitOnStream,
+    WaitOnEventRecord,
+    CollectiveName,
+    InMsgNelems,
+    OutMsgNelems,
+    Dtype,
+    GroupSize,
+    ProcessRank,
+    ProcessGroupName,
+    SequenceNumber
 };
 
 TypedArgKey typedArgKey(std::string_view key);
-bool isTextArg(TypedArgKey key);     // stored from a JSON string
-bool isRealArg(TypedArgKey key);     // stored as double
+bool isTextArg(TypedArgKey key); // stored from a JSON string
+bool isRealArg(TypedArgKey key); // stored as double
 void assignIntArg(TypedArgs& args, TypedArgKey key, std::int64_t value);
 void assignRealArg(TypedArgs& args, TypedArgKey key, double value);
 void assignTextArg(TypedArgs& args, TypedArgKey key, std::string value);

@@ -5,7 +5,7 @@
 namespace ks::core {
 
 namespace {
-constexpr std::size_t kBlockBytes = 256 * 1024;
+    constexpr std::size_t kBlockBytes = 256 * 1024;
 }
 
 ArgsStore::ArgsStore()
@@ -64,7 +64,8 @@ std::string ArgsStore::raw(std::uint32_t row) const
 
 std::size_t ArgsStore::bytesUsed() const
 {
-    std::size_t bytes = m_open.capacity() + (m_rowBlock.capacity() + m_rowOffset.capacity()) * sizeof(std::uint32_t);
+    std::size_t bytes =
+        m_open.capacity() + (m_rowBlock.capacity() + m_rowOffset.capacity()) * sizeof(std::uint32_t);
     for (const Block& b : m_blocks)
         bytes += b.compressed.capacity() + sizeof(Block);
     return bytes;

@@ -20,8 +20,11 @@ public:
     void finish();
     // The args text of a row ("" for an unknown row). Decodes one block.
     std::string raw(std::uint32_t row) const;
+
     std::size_t size() const { return m_rowBlock.size(); }
+
     std::size_t bytesUsed() const;
+
     std::uint64_t rawBytes() const { return m_rawBytes; }
 
 private:

@@ -3,32 +3,32 @@
 namespace ks::core {
 
 namespace {
-struct KindText
-{
-    std::string_view name;
-    std::string_view description;
-};
+    struct KindText
+    {
+        std::string_view name;
+        std::string_view description;
+    };
 
-constexpr std::array<KindText, kDiagnosticKindCount> kTexts { {
-    { "missing-field", "events missing a required field (ph, ts, pid, tid, name)" },
-    { "wrong-field-type", "fields with the wrong JSON type" },
-    { "unknown-phase", "events with a phase Kinetoscope does not model" },
-    { "negative-duration", "slices with a negative duration (kept with duration 0)" },
-    { "unmatched-begin", "B events without a matching E (closed at the last timestamp)" },
-    { "unmatched-end", "E events without a matching B" },
-    { "overlapping-slices", "slices overlapping without nesting on one row (moved to an extra lane)" },
-    { "orphan-flow-start", "flow starts without a matching end or without a slice to bind to" },
-    { "orphan-flow-end", "flow ends without a matching start or without a slice to bind to" },
-    { "kernel-before-launch", "GPU work starting before its CPU launch starts" },
-    { "duplicate-metadata", "metadata events naming a process or thread twice, differently" },
-    { "unlinked-gpu-work", "GPU work with a correlation id but no launch in the file" },
-    { "duration-overflow", "durations over 4.29 s (kept exactly in an overflow table)" },
-    { "clock-skew", "ranks whose first event is far from the others' (> 1 s)" },
-    { "duplicate-rank", "files claiming the same rank (both kept)" },
-    { "rank-from-file-name", "no distributedInfo.rank: rank taken from the file name" },
-    { "rank-from-order", "no rank in the file or its name: rank taken from the file's position" },
-    { "skipped-file", "files in the folder that are not Kineto traces (skipped)" },
-} };
+    constexpr std::array<KindText, kDiagnosticKindCount> kTexts { {
+        { "missing-field", "events missing a required field (ph, ts, pid, tid, name)" },
+        { "wrong-field-type", "fields with the wrong JSON type" },
+        { "unknown-phase", "events with a phase Kinetoscope does not model" },
+        { "negative-duration", "slices with a negative duration (kept with duration 0)" },
+        { "unmatched-begin", "B events without a matching E (closed at the last timestamp)" },
+        { "unmatched-end", "E events without a matching B" },
+        { "overlapping-slices", "slices overlapping without nesting on one row (moved to an extra lane)" },
+        { "orphan-flow-start", "flow starts without a matching end or without a slice to bind to" },
+        { "orphan-flow-end", "flow ends without a matching start or without a slice to bind to" },
+        { "kernel-before-launch", "GPU work starting before its CPU launch starts" },
+        { "duplicate-metadata", "metadata events naming a process or thread twice, differently" },
+        { "unlinked-gpu-work", "GPU work with a correlation id but no launch in the file" },
+        { "duration-overflow", "durations over 4.29 s (kept exactly in an overflow table)" },
+        { "clock-skew", "ranks whose first event is far from the others' (> 1 s)" },
+        { "duplicate-rank", "files claiming the same rank (both kept)" },
+        { "rank-from-file-name", "no distributedInfo.rank: rank taken from the file name" },
+        { "rank-from-order", "no rank in the file or its name: rank taken from the file's position" },
+        { "skipped-file", "files in the folder that are not Kineto traces (skipped)" },
+    } };
 } // namespace
 
 std::string_view diagnosticName(DiagnosticKind kind)
@@ -46,8 +46,8 @@ void Diagnostics::add(DiagnosticKind kind, std::string_view example, std::int64_
     addCount(kind, 1, example, eventIndex);
 }
 
-void Diagnostics::addCount(DiagnosticKind kind, std::uint64_t count, std::string_view example,
-    std::int64_t eventIndex)
+void Diagnostics::addCount(
+    DiagnosticKind kind, std::uint64_t count, std::string_view example, std::int64_t eventIndex)
 {
     if (count == 0)
         return;

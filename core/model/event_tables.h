@@ -14,12 +14,13 @@ using TimeNs = std::int64_t;
 constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
 
 // Slice flags.
-enum SliceFlag : std::uint8_t {
-    kSliceFromBeginEnd = 1,    // built from a B/E pair
-    kSliceUnclosed = 2,        // B without E: closed at the rank's last timestamp
-    kSliceOverflowLane = 4,    // overlaps a sibling without nesting
+enum SliceFlag : std::uint8_t
+{
+    kSliceFromBeginEnd = 1, // built from a B/E pair
+    kSliceUnclosed = 2, // B without E: closed at the rank's last timestamp
+    kSliceOverflowLane = 4, // overlaps a sibling without nesting
     kSliceNegativeDuration = 8, // dur was negative in the file; stored as 0
-    kSliceMissingDuration = 16  // X without dur: stored as 0 (HTA drops such rows)
+    kSliceMissingDuration = 16 // X without dur: stored as 0 (HTA drops such rows)
 };
 
 // Complete slices (X, and B/E pairs), column by column. Kept compact because
@@ -34,18 +35,21 @@ struct SliceTable
     std::vector<std::uint16_t> category;
     std::vector<std::uint8_t> flags;
     std::vector<std::uint32_t> eventIndex; // position in traceEvents
-    std::vector<std::uint32_t> argsRef;    // row in ArgsStore or kNoRow
+    std::vector<std::uint32_t> argsRef; // row in ArgsStore or kNoRow
     std::vector<std::uint32_t> activityRef; // row in ActivityArgs or kNoRow
     std::unordered_map<std::uint32_t, TimeNs> durOverflow; // slice -> exact duration when >= 2^32-1 ns
 
     std::size_t size() const { return start.size(); }
+
     TimeNs duration(std::uint32_t i) const
     {
         if (durLow[i] != 0xFFFFFFFFu)
             return durLow[i];
         return durOverflow.at(i);
     }
+
     TimeNs end(std::uint32_t i) const { return start[i] + duration(i); }
+
     std::size_t bytesUsed() const;
 };
 
@@ -54,32 +58,34 @@ struct SliceTable
 // such as External id, are read from ArgsStore on demand.
 struct ActivityArgs
 {
-    std::vector<std::int64_t> correlation;   // -1 when absent
-    std::vector<std::int64_t> stream;        // -1 when absent or not numeric (4294967295 is kept: HTA counts it)
-    std::vector<std::uint32_t> extraRef;     // row in ExtraArgs or kNoRow
+    std::vector<std::int64_t> correlation; // -1 when absent
+    std::vector<std::int64_t> stream; // -1 when absent or not numeric (4294967295 is kept: HTA counts it)
+    std::vector<std::uint32_t> extraRef; // row in ExtraArgs or kNoRow
 
     std::size_t size() const { return correlation.size(); }
+
     std::size_t bytesUsed() const;
 };
 
 // Rarer typed args: copies, syncs and collectives.
 struct ExtraArgs
 {
-    std::vector<std::int64_t> bytes;            // -1 when absent
-    std::vector<double> memoryBandwidthGBps;    // 0 when absent
-    std::vector<std::int32_t> device;           // -1 when absent
-    std::vector<std::int32_t> waitOnStream;     // -1 when absent
+    std::vector<std::int64_t> bytes; // -1 when absent
+    std::vector<double> memoryBandwidthGBps; // 0 when absent
+    std::vector<std::int32_t> device; // -1 when absent
+    std::vector<std::int32_t> waitOnStream; // -1 when absent
     std::vector<std::int64_t> waitOnEventRecordCorrelation; // -1 when absent
-    std::vector<NameId> collectiveName;         // empty when absent
-    std::vector<std::int64_t> inMsgNelems;      // 0 when absent
-    std::vector<std::int64_t> outMsgNelems;     // 0 when absent
-    std::vector<NameId> dtype;                  // empty when absent
-    std::vector<std::int64_t> groupSize;        // 0 when absent
-    std::vector<std::int64_t> processRank;      // -1 when absent ("Rank" arg)
-    std::vector<NameId> processGroupName;       // empty when absent
-    std::vector<std::int64_t> sequenceNumber;   // -1 when absent ("Seq")
+    std::vector<NameId> collectiveName; // empty when absent
+    std::vector<std::int64_t> inMsgNelems; // 0 when absent
+    std::vector<std::int64_t> outMsgNelems; // 0 when absent
+    std::vector<NameId> dtype; // empty when absent
+    std::vector<std::int64_t> groupSize; // 0 when absent
+    std::vector<std::int64_t> processRank; // -1 when absent ("Rank" arg)
+    std::vector<NameId> processGroupName; // empty when absent
+    std::vector<std::int64_t> sequenceNumber; // -1 when absent ("Seq")
 
     std::size_t size() const { return bytes.size(); }
+
     std::size_t bytesUsed() const;
 };
 
@@ -100,11 +106,11 @@ struct InstantTable
 struct MemoryEventTable
 {
     std::vector<TimeNs> ts;
-    std::vector<std::int64_t> bytes;          // + alloc, - free
+    std::vector<std::int64_t> bytes; // + alloc, - free
     std::vector<std::int64_t> totalAllocated; // -1 when absent
-    std::vector<std::int64_t> totalReserved;  // -1 when absent
-    std::vector<std::int32_t> deviceId;       // -1 when absent
-    std::vector<std::int32_t> deviceType;     // 0 = CPU, 1 = CUDA, ... ; -1 when absent
+    std::vector<std::int64_t> totalReserved; // -1 when absent
+    std::vector<std::int32_t> deviceId; // -1 when absent
+    std::vector<std::int32_t> deviceType; // 0 = CPU, 1 = CUDA, ... ; -1 when absent
     std::vector<std::uint64_t> addr;
     std::vector<std::uint32_t> eventIndex;
 
@@ -122,11 +128,12 @@ struct CounterSeries
     std::vector<double> value;
 };
 
-enum class LinkKind : std::uint8_t {
-    LaunchFlow,        // ac2g flow (s -> f): CPU launch to GPU work
+enum class LinkKind : std::uint8_t
+{
+    LaunchFlow, // ac2g flow (s -> f): CPU launch to GPU work
     LaunchCorrelation, // same correlation arg, no flow in the file
-    ForwardBackward,   // fwdbwd flow
-    OtherFlow,         // any other flow category
+    ForwardBackward, // fwdbwd flow
+    OtherFlow, // any other flow category
 };
 
 std::string_view linkKindName(LinkKind kind);

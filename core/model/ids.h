@@ -16,12 +16,14 @@ struct Id
     std::uint32_t value = kInvalid;
 
     constexpr Id() = default;
+
     constexpr explicit Id(std::uint32_t v)
         : value(v)
     {
     }
 
     constexpr bool valid() const { return value != kInvalid; }
+
     constexpr auto operator<=>(const Id&) const = default;
 };
 
@@ -35,5 +37,8 @@ using CounterId = Id<struct CounterTag>;
 template <typename Tag>
 struct std::hash<ks::core::Id<Tag>>
 {
-    std::size_t operator()(ks::core::Id<Tag> id) const noexcept { return std::hash<std::uint32_t> {}(id.value); }
+    std::size_t operator()(ks::core::Id<Tag> id) const noexcept
+    {
+        return std::hash<std::uint32_t> {}(id.value);
+    }
 };

@@ -9,10 +9,11 @@
 namespace ks::core {
 
 // How the rank of a file was decided (product spec L2).
-enum class RankSource : std::uint8_t {
+enum class RankSource : std::uint8_t
+{
     DistributedInfo, // distributedInfo.rank in the JSON
-    FileName,        // a number in the file name: rank-3, rank_3, worker3
-    FileOrder,       // the file's position among the folder's files, by name
+    FileName, // a number in the file name: rank-3, rank_3, worker3
+    FileOrder, // the file's position among the folder's files, by name
 };
 
 std::string_view rankSourceName(RankSource source);

@@ -8,7 +8,8 @@ namespace ks::core {
 
 std::string_view phaseName(Phase phase)
 {
-    static constexpr std::array<std::string_view, kPhaseCount> kNames { "X", "B", "E", "i", "C", "s", "t", "f", "M", "other" };
+    static constexpr std::array<std::string_view, kPhaseCount> kNames { "X", "B", "E", "i", "C", "s", "t",
+        "f", "M", "other" };
     return kNames[static_cast<std::size_t>(phase)];
 }
 
@@ -48,8 +49,8 @@ std::string_view rankSourceName(RankSource source)
 TrackId RankTrace::trackOf(std::uint32_t slice) const
 {
     // Tracks own consecutive slice ranges in order.
-    auto it = std::upper_bound(tracks.begin(), tracks.end(), slice,
-        [](std::uint32_t s, const Track& t) { return s < t.sliceEnd; });
+    auto it = std::upper_bound(
+        tracks.begin(), tracks.end(), slice, [](std::uint32_t s, const Track& t) { return s < t.sliceEnd; });
     if (it == tracks.end())
         return {};
     return TrackId { static_cast<std::uint32_t>(it - tracks.begin()) };
@@ -107,15 +108,16 @@ std::uint32_t RankTrace::firstEndingAtOrAfter(const Track& track, std::uint32_t 
     return lo;
 }
 
-void RankTrace::forEachSliceInRange(TrackId trackId, TimeNs t0, TimeNs t1,
-    const std::function<void(std::uint32_t)>& visit) const
+void RankTrace::forEachSliceInRange(
+    TrackId trackId, TimeNs t0, TimeNs t1, const std::function<void(std::uint32_t)>& visit) const
 {
     if (!trackId.valid() || trackId.value >= tracks.size())
         return;
     const Track& track = tracks[trackId.value];
     for (std::uint32_t level = 0; level < track.levelCount(); ++level) {
         const std::uint32_t levelEnd = track.levelBegin[level + 1];
-        for (std::uint32_t i = firstEndingAtOrAfter(track, level, t0); i < levelEnd && slices.start[i] <= t1; ++i)
+        for (std::uint32_t i = firstEndingAtOrAfter(track, level, t0); i < levelEnd && slices.start[i] <= t1;
+             ++i)
             visit(i);
     }
 }

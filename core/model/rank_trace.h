@@ -17,7 +17,20 @@
 namespace ks::core {
 
 // Event phases as counted by the reader.
-enum class Phase : std::uint8_t { Complete, Begin, End, Instant, Counter, FlowStart, FlowStep, FlowEnd, Metadata, Other, Count_ };
+enum class Phase : std::uint8_t
+{
+    Complete,
+    Begin,
+    End,
+    Instant,
+    Counter,
+    FlowStart,
+    FlowStep,
+    FlowEnd,
+    Metadata,
+    Other,
+    Count_
+};
 constexpr std::size_t kPhaseCount = static_cast<std::size_t>(Phase::Count_);
 std::string_view phaseName(Phase phase); // "X", "B", ...
 
@@ -37,7 +50,8 @@ struct ReadCounts
     bool fractionalTimestamps = false;
     bool fractionalDurations = false;
     bool eventWithoutTimestamp = false; // any traceEvents element without ts (pandas: NaN -> float)
-    bool eventWithoutDuration = false;  // any element without dur (metadata, instants, flows): dur is float in pandas
+    bool eventWithoutDuration =
+        false; // any element without dur (metadata, instants, flows): dur is float in pandas
 };
 
 // One rank's trace, immutable once built and shared read-only across threads.
@@ -53,7 +67,7 @@ public:
 
     StringPool strings;
     std::vector<NameId> categories; // category index -> text
-    std::vector<Track> tracks;      // GPU streams first (by device, stream), then CPU threads
+    std::vector<Track> tracks; // GPU streams first (by device, stream), then CPU threads
     SliceTable slices;
     ActivityArgs activity;
     ExtraArgs extra;
@@ -64,11 +78,17 @@ public:
     LinkTable links;
 
     TimeNs startNs = 0; // earliest timestamp of any event with a time
-    TimeNs endNs = 0;   // latest end
+    TimeNs endNs = 0; // latest end
 
     std::string_view name(NameId id) const { return strings.view(id); }
+
     std::string_view sliceName(std::uint32_t slice) const { return strings.view(slices.name[slice]); }
-    std::string_view sliceCategory(std::uint32_t slice) const { return strings.view(categories[slices.category[slice]]); }
+
+    std::string_view sliceCategory(std::uint32_t slice) const
+    {
+        return strings.view(categories[slices.category[slice]]);
+    }
+
     TrackId trackOf(std::uint32_t slice) const;
     std::uint32_t levelOf(std::uint32_t slice) const;
 
@@ -80,7 +100,8 @@ public:
 
     // Slices of a track intersecting [t0, t1] (closed), level by level, each
     // level in start order. O(levels * log n + k).
-    void forEachSliceInRange(TrackId track, TimeNs t0, TimeNs t1, const std::function<void(std::uint32_t)>& visit) const;
+    void forEachSliceInRange(
+        TrackId track, TimeNs t0, TimeNs t1, const std::function<void(std::uint32_t)>& visit) const;
     std::vector<std::uint32_t> slicesInRange(TrackId track, TimeNs t0, TimeNs t1) const;
     // First slice of one level of a track whose end is >= t; levelEnd if none.
     std::uint32_t firstEndingAtOrAfter(const Track& track, std::uint32_t level, TimeNs t) const;
@@ -89,7 +110,11 @@ public:
     std::vector<std::uint32_t> linksFrom(std::uint32_t slice) const;
     std::vector<std::uint32_t> linksTo(std::uint32_t slice) const;
 
-    std::size_t keptEvents() const { return slices.size() + instants.size() + memory.size() + counterPoints(); }
+    std::size_t keptEvents() const
+    {
+        return slices.size() + instants.size() + memory.size() + counterPoints();
+    }
+
     std::size_t counterPoints() const;
     std::size_t bytesUsed() const;
 };

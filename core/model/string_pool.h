@@ -26,14 +26,20 @@ public:
     // Returns an invalid id when the text was never interned.
     NameId find(std::string_view text) const;
     std::string_view view(NameId id) const;
+
     std::size_t size() const { return m_views.size(); }
+
     std::size_t bytesUsed() const;
 
 private:
     struct Hash
     {
         using is_transparent = void;
-        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view> {}(s); }
+
+        std::size_t operator()(std::string_view s) const noexcept
+        {
+            return std::hash<std::string_view> {}(s);
+        }
     };
 
     std::string_view store(std::string_view text);

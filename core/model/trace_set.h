@@ -14,8 +14,8 @@ namespace ks::core {
 struct TraceSet
 {
     std::vector<std::shared_ptr<const RankTrace>> ranks;
-    std::vector<Error> failures;    // one per file that could not be loaded
-    Diagnostics folderDiagnostics;  // duplicate ranks, skipped files, clock skew
+    std::vector<Error> failures; // one per file that could not be loaded
+    Diagnostics folderDiagnostics; // duplicate ranks, skipped files, clock skew
     std::vector<std::string> notes; // human-readable notes (skipped files, rank fallbacks)
     std::vector<std::string> inputs; // the paths as given
 

@@ -8,7 +8,8 @@
 
 namespace ks::core {
 
-enum class TrackKind : std::uint8_t {
+enum class TrackKind : std::uint8_t
+{
     GpuStream, // device work of one stream (pid = device, tid = stream)
     CpuThread, // host thread with nested op stacks
 };
@@ -36,7 +37,7 @@ struct Track
 {
     TrackKind kind = TrackKind::CpuThread;
     ThreadKey key;
-    NameId name;        // "stream 7", "thread 1234 (python)"
+    NameId name; // "stream 7", "thread 1234 (python)"
     NameId processName; // from process_name metadata, or empty
     std::int64_t processSortIndex = 0;
     std::int64_t threadSortIndex = 0;
@@ -47,7 +48,11 @@ struct Track
     std::uint32_t nestingLevels = 0;
     std::vector<std::uint32_t> levelBegin; // size = levels + 1; absolute slice indices
 
-    std::uint32_t levelCount() const { return levelBegin.empty() ? 0 : static_cast<std::uint32_t>(levelBegin.size() - 1); }
+    std::uint32_t levelCount() const
+    {
+        return levelBegin.empty() ? 0 : static_cast<std::uint32_t>(levelBegin.size() - 1);
+    }
+
     std::uint32_t sliceCount() const { return sliceEnd - sliceBegin; }
 };
 

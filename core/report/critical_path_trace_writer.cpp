@@ -16,200 +16,207 @@ namespace ks::core {
 
 namespace {
 
-constexpr std::size_t kFlushBytes = 1 << 20;
-constexpr std::size_t kChunkBytes = 8 << 20;
-// Flow ids of the path arrows, far above Kineto's correlation ids so they never join its ac2g flows.
-constexpr std::uint64_t kFlowIdBase = 1'000'000'000'000ULL;
+    constexpr std::size_t kFlushBytes = 1 << 20;
+    constexpr std::size_t kChunkBytes = 8 << 20;
+    // Flow ids of the path arrows, far above Kineto's correlation ids so they never join its ac2g flows.
+    constexpr std::uint64_t kFlowIdBase = 1'000'000'000'000ULL;
 
-Error writerError(const std::string& path, std::string message)
-{
-    return Error { ErrorCode::InvalidArgument, std::move(message), path, {} };
-}
-
-// µs text of an absolute ns time, as Kineto writes it (three decimals).
-std::string microsecondsText(std::int64_t ns)
-{
-    char buf[48];
-    const bool negative = ns < 0;
-    const std::uint64_t abs = negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
-    std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "", static_cast<unsigned long long>(abs / 1000),
-        static_cast<unsigned long long>(abs % 1000));
-    return buf;
-}
-
-std::string jsonText(std::string_view text)
-{
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-            out += buf;
-            continue;
-        }
-        out += c;
-    }
-    return out + '"';
-}
-
-// Adds "critical":1 to the event object's args (creating args if absent).
-std::string markCritical(std::string_view event)
-{
-    std::size_t pos = json::skipWhitespace(event, 0);
-    if (pos >= event.size() || event[pos] != '{')
-        return std::string(event);
-    const std::size_t open = pos;
-    ++pos;
-    while (true) {
-        pos = json::skipWhitespace(event, pos);
-        if (pos >= event.size() || event[pos] != '"')
-            break;
-        const json::ScanResult key = json::scanString(event, pos);
-        if (key.status != json::ScanStatus::Complete)
-            break;
-        const std::string_view keyText = event.substr(pos, key.end - pos);
-        pos = json::skipWhitespace(event, key.end);
-        if (pos >= event.size() || event[pos] != ':')
-            break;
-        const std::size_t valueStart = json::skipWhitespace(event, pos + 1);
-        const json::ScanResult value = json::scanValue(event, valueStart);
-        if (value.status != json::ScanStatus::Complete)
-            break;
-        if (keyText == "\"args\"" && event[valueStart] == '{') {
-            const bool empty = event[json::skipWhitespace(event, valueStart + 1)] == '}';
-            std::string out(event.substr(0, valueStart + 1));
-            out += empty ? "\"critical\":1" : "\"critical\":1,";
-            out += event.substr(valueStart + 1);
-            return out;
-        }
-        pos = json::skipWhitespace(event, value.end);
-        if (pos < event.size() && event[pos] == ',')
-            ++pos;
-    }
-    const bool emptyObject = event[json::skipWhitespace(event, open + 1)] == '}';
-    std::string out(event.substr(0, open + 1));
-    out += emptyObject ? "\"args\":{\"critical\":1}" : "\"args\":{\"critical\":1},";
-    out += event.substr(open + 1);
-    return out;
-}
-
-std::string threadValue(const RankTrace& trace, std::int64_t value, bool isName)
-{
-    return isName ? jsonText(trace.name(NameId(static_cast<std::uint32_t>(value)))) : std::to_string(value);
-}
-
-// One end of a flow arrow, inside the slice of its node: the start, or just before the end.
-std::string flowEvent(const CriticalPathGraph& g, std::uint32_t node, const CpEdge& e, std::size_t id, bool start)
-{
-    const CpNode& n = g.nodes[node];
-    const RankTrace& trace = *g.frame->trace;
-    const std::uint32_t slice = g.frame->rows[n.row].slice;
-    const std::int64_t begin = trace.slices.start[slice];
-    const std::int64_t dur = trace.slices.duration(slice);
-    const std::int64_t ts = n.isStart ? begin : begin + dur - std::min<std::int64_t>(1000, dur);
-    const ThreadKey& key = trace.tracks[trace.trackOf(slice).value].key;
-    std::string out = start ? R"({"ph":"s",)" : R"({"ph":"f","bp":"e",)";
-    out += "\"id\":" + std::to_string(kFlowIdBase + id) + ",\"pid\":" + threadValue(trace, key.pid, key.pidIsName)
-        + ",\"tid\":" + threadValue(trace, key.tid, key.tidIsName) + ",\"ts\":" + microsecondsText(ts)
-        + ",\"cat\":" + jsonText(cpEdgeTypeName(e.type)) + R"(,"name":"critical_path","args":{"weight_us":)"
-        + microsecondsText(e.weight) + "}}";
-    return out;
-}
-
-// Copies the events, marking the critical ones; keeps the other top-level keys for the end.
-class OverlayHandler final : public TraceEventsHandler
-{
-public:
-    OverlayHandler(OutputSink& sink, const std::unordered_set<std::int64_t>& critical, CriticalPathTraceSummary& summary)
-        : m_sink(sink)
-        , m_critical(critical)
-        , m_summary(summary)
+    Error writerError(const std::string& path, std::string message)
     {
-        m_buffer = "{\"traceEvents\":[";
+        return Error { ErrorCode::InvalidArgument, std::move(message), path, {} };
     }
 
-    std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t count,
-        std::uint64_t) override
+    // µs text of an absolute ns time, as Kineto writes it (three decimals).
+    std::string microsecondsText(std::int64_t ns)
     {
-        std::size_t pos = 0;
-        for (std::size_t k = 0; k < count; ++k) {
-            pos = json::skipWhitespace(elements, pos);
-            if (pos < elements.size() && elements[pos] == ',')
-                pos = json::skipWhitespace(elements, pos + 1);
-            const json::ScanResult end = json::scanValue(elements, pos);
-            if (end.status != json::ScanStatus::Complete)
-                return Error { ErrorCode::NotJson, "cannot cut traceEvents element", {}, {} };
-            const std::string_view event = elements.substr(pos, end.end - pos);
-            if (m_summary.events++ > 0)
-                m_buffer += ',';
-            if (m_critical.count(static_cast<std::int64_t>(firstIndex + k))) {
-                m_buffer += markCritical(event);
-                ++m_summary.markedEvents;
-            } else {
-                m_buffer += event;
+        char buf[48];
+        const bool negative = ns < 0;
+        const std::uint64_t abs =
+            negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+        std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "",
+            static_cast<unsigned long long>(abs / 1000), static_cast<unsigned long long>(abs % 1000));
+        return buf;
+    }
+
+    std::string jsonText(std::string_view text)
+    {
+        std::string out = "\"";
+        for (const char c : text) {
+            if (c == '"' || c == '\\')
+                out += '\\';
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(
+                    buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                out += buf;
+                continue;
             }
-            pos = end.end;
-            if (!flushIfFull())
-                return m_sink.error();
+            out += c;
         }
-        return std::nullopt;
+        return out + '"';
     }
 
-    void onTopLevelKey(std::string_view key, std::string_view rawValue) override
+    // Adds "critical":1 to the event object's args (creating args if absent).
+    std::string markCritical(std::string_view event)
     {
-        if (key != "traceEvents")
-            m_keys.emplace_back(std::string(key), std::string(rawValue));
+        std::size_t pos = json::skipWhitespace(event, 0);
+        if (pos >= event.size() || event[pos] != '{')
+            return std::string(event);
+        const std::size_t open = pos;
+        ++pos;
+        while (true) {
+            pos = json::skipWhitespace(event, pos);
+            if (pos >= event.size() || event[pos] != '"')
+                break;
+            const json::ScanResult key = json::scanString(event, pos);
+            if (key.status != json::ScanStatus::Complete)
+                break;
+            const std::string_view keyText = event.substr(pos, key.end - pos);
+            pos = json::skipWhitespace(event, key.end);
+            if (pos >= event.size() || event[pos] != ':')
+                break;
+            const std::size_t valueStart = json::skipWhitespace(event, pos + 1);
+            const json::ScanResult value = json::scanValue(event, valueStart);
+            if (value.status != json::ScanStatus::Complete)
+                break;
+            if (keyText == "\"args\"" && event[valueStart] == '{') {
+                const bool empty = event[json::skipWhitespace(event, valueStart + 1)] == '}';
+                std::string out(event.substr(0, valueStart + 1));
+                out += empty ? "\"critical\":1" : "\"critical\":1,";
+                out += event.substr(valueStart + 1);
+                return out;
+            }
+            pos = json::skipWhitespace(event, value.end);
+            if (pos < event.size() && event[pos] == ',')
+                ++pos;
+        }
+        const bool emptyObject = event[json::skipWhitespace(event, open + 1)] == '}';
+        std::string out(event.substr(0, open + 1));
+        out += emptyObject ? "\"args\":{\"critical\":1}" : "\"args\":{\"critical\":1},";
+        out += event.substr(open + 1);
+        return out;
     }
 
-    void append(const std::string& text) { m_buffer += text; }
-
-    bool finish()
+    std::string threadValue(const RankTrace& trace, std::int64_t value, bool isName)
     {
-        m_buffer += ']';
-        for (const auto& [key, value] : m_keys)
+        return isName ? jsonText(trace.name(NameId(static_cast<std::uint32_t>(value))))
+                      : std::to_string(value);
+    }
+
+    // One end of a flow arrow, inside the slice of its node: the start, or just before the end.
+    std::string flowEvent(
+        const CriticalPathGraph& g, std::uint32_t node, const CpEdge& e, std::size_t id, bool start)
+    {
+        const CpNode& n = g.nodes[node];
+        const RankTrace& trace = *g.frame->trace;
+        const std::uint32_t slice = g.frame->rows[n.row].slice;
+        const std::int64_t begin = trace.slices.start[slice];
+        const std::int64_t dur = trace.slices.duration(slice);
+        const std::int64_t ts = n.isStart ? begin : begin + dur - std::min<std::int64_t>(1000, dur);
+        const ThreadKey& key = trace.tracks[trace.trackOf(slice).value].key;
+        std::string out = start ? R"({"ph":"s",)" : R"({"ph":"f","bp":"e",)";
+        out += "\"id\":" + std::to_string(kFlowIdBase + id)
+            + ",\"pid\":" + threadValue(trace, key.pid, key.pidIsName)
+            + ",\"tid\":" + threadValue(trace, key.tid, key.tidIsName) + ",\"ts\":" + microsecondsText(ts)
+            + ",\"cat\":" + jsonText(cpEdgeTypeName(e.type))
+            + R"(,"name":"critical_path","args":{"weight_us":)" + microsecondsText(e.weight) + "}}";
+        return out;
+    }
+
+    // Copies the events, marking the critical ones; keeps the other top-level keys for the end.
+    class OverlayHandler final : public TraceEventsHandler
+    {
+    public:
+        OverlayHandler(OutputSink& sink, const std::unordered_set<std::int64_t>& critical,
+            CriticalPathTraceSummary& summary)
+            : m_sink(sink)
+            , m_critical(critical)
+            , m_summary(summary)
         {
-            m_buffer += ',';
-            m_buffer += jsonText(key);
-            m_buffer += ':';
-            m_buffer += value;
+            m_buffer = "{\"traceEvents\":[";
         }
-        m_buffer += "}\n";
-        return m_sink.write(m_buffer.data(), m_buffer.size()) && m_sink.finish();
-    }
 
-    bool flushIfFull()
+        std::optional<Error> onEvents(
+            std::string_view elements, std::uint64_t firstIndex, std::size_t count, std::uint64_t) override
+        {
+            std::size_t pos = 0;
+            for (std::size_t k = 0; k < count; ++k) {
+                pos = json::skipWhitespace(elements, pos);
+                if (pos < elements.size() && elements[pos] == ',')
+                    pos = json::skipWhitespace(elements, pos + 1);
+                const json::ScanResult end = json::scanValue(elements, pos);
+                if (end.status != json::ScanStatus::Complete)
+                    return Error { ErrorCode::NotJson, "cannot cut traceEvents element", {}, {} };
+                const std::string_view event = elements.substr(pos, end.end - pos);
+                if (m_summary.events++ > 0)
+                    m_buffer += ',';
+                if (m_critical.count(static_cast<std::int64_t>(firstIndex + k))) {
+                    m_buffer += markCritical(event);
+                    ++m_summary.markedEvents;
+                } else {
+                    m_buffer += event;
+                }
+                pos = end.end;
+                if (!flushIfFull())
+                    return m_sink.error();
+            }
+            return std::nullopt;
+        }
+
+        void onTopLevelKey(std::string_view key, std::string_view rawValue) override
+        {
+            if (key != "traceEvents")
+                m_keys.emplace_back(std::string(key), std::string(rawValue));
+        }
+
+        void append(const std::string& text) { m_buffer += text; }
+
+        bool finish()
+        {
+            m_buffer += ']';
+            for (const auto& [key, value] : m_keys) {
+                m_buffer += ',';
+                m_buffer += jsonText(key);
+                m_buffer += ':';
+                m_buffer += value;
+            }
+            m_buffer += "}\n";
+            return m_sink.write(m_buffer.data(), m_buffer.size()) && m_sink.finish();
+        }
+
+        bool flushIfFull()
+        {
+            if (m_buffer.size() < kFlushBytes)
+                return true;
+            const bool ok = m_sink.write(m_buffer.data(), m_buffer.size());
+            m_buffer.clear();
+            return ok;
+        }
+
+    private:
+        OutputSink& m_sink;
+        const std::unordered_set<std::int64_t>& m_critical;
+        CriticalPathTraceSummary& m_summary;
+        std::string m_buffer;
+        std::vector<std::pair<std::string, std::string>> m_keys;
+    };
+
+    bool sameFile(const std::string& a, const std::string& b)
     {
-        if (m_buffer.size() < kFlushBytes)
-            return true;
-        const bool ok = m_sink.write(m_buffer.data(), m_buffer.size());
-        m_buffer.clear();
-        return ok;
+        std::error_code ec;
+        return std::filesystem::exists(b, ec) && std::filesystem::equivalent(a, b, ec);
     }
 
-private:
-    OutputSink& m_sink;
-    const std::unordered_set<std::int64_t>& m_critical;
-    CriticalPathTraceSummary& m_summary;
-    std::string m_buffer;
-    std::vector<std::pair<std::string, std::string>> m_keys;
-};
-
-bool sameFile(const std::string& a, const std::string& b)
-{
-    std::error_code ec;
-    return std::filesystem::exists(b, ec) && std::filesystem::equivalent(a, b, ec);
-}
-
-bool endsWith(const std::string& text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+    bool endsWith(const std::string& text, std::string_view suffix)
+    {
+        return text.size() >= suffix.size()
+            && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+    }
 
 } // namespace
 
-Result<CriticalPathTraceSummary> writeCriticalPathTrace(const CriticalPathGraph& graph, const std::string& outputPath)
+Result<CriticalPathTraceSummary> writeCriticalPathTrace(
+    const CriticalPathGraph& graph, const std::string& outputPath)
 {
     if (!graph.frame || !graph.frame->trace)
         return writerError(outputPath, "no trace to overlay");

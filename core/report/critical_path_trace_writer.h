@@ -10,10 +10,10 @@ namespace ks::core {
 
 struct CriticalPathTraceSummary
 {
-    std::uint64_t events = 0;         // traceEvents copied from the input
-    std::uint64_t markedEvents = 0;   // events given args.critical = 1
-    std::uint64_t flowEvents = 0;     // flow events added (two per drawn edge)
-    std::uint64_t bytesWritten = 0;   // bytes that reached the file (compressed for .gz)
+    std::uint64_t events = 0; // traceEvents copied from the input
+    std::uint64_t markedEvents = 0; // events given args.critical = 1
+    std::uint64_t flowEvents = 0; // flow events added (two per drawn edge)
+    std::uint64_t bytesWritten = 0; // bytes that reached the file (compressed for .gz)
 };
 
 // Writes the rank's trace with the critical path overlaid, for Perfetto or
@@ -22,6 +22,7 @@ struct CriticalPathTraceSummary
 // (name "critical_path", category = the edge type, args weight in µs).
 // The input is streamed and never modified; `outputPath` ending in ".gz" is
 // gzip-compressed. Refuses to overwrite the input file.
-Result<CriticalPathTraceSummary> writeCriticalPathTrace(const CriticalPathGraph& graph, const std::string& outputPath);
+Result<CriticalPathTraceSummary> writeCriticalPathTrace(
+    const CriticalPathGraph& graph, const std::string& outputPath);
 
 } // namespace ks::core

@@ -54,7 +54,6 @@ bool isGzipPath(const std::string& path);
 // (x.json.gz -> x_with_counters.json.gz); a name without ".json" gets suffix + ".json".
 std::string suffixedTracePath(const std::string& path, const std::string& suffix);
 
-
 // The top-level members of a JSON object's text: raw key (quoted) and raw value.
 struct JsonMember
 {

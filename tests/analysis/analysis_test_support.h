@@ -39,7 +39,8 @@ inline core::FrameSet frames(const core::TraceSet& set, core::AnalysisMode mode)
 // A rank document from a list of event objects (JSON text each).
 inline std::string kinetoDocument(std::int64_t rank, const std::vector<std::string>& events)
 {
-    std::string doc = R"({"schemaVersion":1,"distributedInfo":{"rank":)" + std::to_string(rank) + R"(},"traceEvents":[)";
+    std::string doc =
+        R"({"schemaVersion":1,"distributedInfo":{"rank":)" + std::to_string(rank) + R"(},"traceEvents":[)";
     for (std::size_t i = 0; i < events.size(); ++i)
         doc += (i ? "," : "") + events[i];
     return doc + "]}";

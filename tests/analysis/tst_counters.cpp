@@ -4,14 +4,13 @@
 // series row for row on the shared traces (numpy's unstable sort reproduced).
 
 #include "analysis_test_support.h"
-
 #include "core/analysis/memory_bandwidth.h"
 #include "core/analysis/queue_length.h"
 
-#include <simdjson.h>
-
 #include <QDir>
 #include <QTest>
+
+#include <simdjson.h>
 
 #include <cmath>
 
@@ -65,22 +64,25 @@ bool near(const std::vector<double>& a, const std::vector<double>& b)
     return true;
 }
 
-std::string gpuOp(const char* cat, const char* name, int stream, int ts, int dur, int correlation, double bw = 0)
+std::string gpuOp(
+    const char* cat, const char* name, int stream, int ts, int dur, int correlation, double bw = 0)
 {
     return std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":0,"tid":)"
-        + std::to_string(stream) + R"(,"ts":)" + std::to_string(1000000 + ts) + R"(,"dur":)" + std::to_string(dur)
-        + R"(,"args":{"stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation)
-        + R"x(,"memory bandwidth (GB/s)":)x" + std::to_string(bw) + "}}";
+        + std::to_string(stream) + R"(,"ts":)" + std::to_string(1000000 + ts) + R"(,"dur":)"
+        + std::to_string(dur) + R"(,"args":{"stream":)" + std::to_string(stream) + R"(,"correlation":)"
+        + std::to_string(correlation) + R"x(,"memory bandwidth (GB/s)":)x" + std::to_string(bw) + "}}";
 }
 
 std::string launch(const char* name, int ts, int correlation)
 {
     return std::string(R"({"ph":"X","cat":"cuda_runtime","name":")") + name + R"(","pid":1,"tid":1,"ts":)"
-        + std::to_string(1000000 + ts) + R"(,"dur":2,"args":{"correlation":)" + std::to_string(correlation) + "}}";
+        + std::to_string(1000000 + ts) + R"(,"dur":2,"args":{"correlation":)" + std::to_string(correlation)
+        + "}}";
 }
 
 // Event 0 of every test trace: a CPU op at t=0, so aligned times are the offsets above.
-const std::string kCpuOp = R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1000000,"dur":100})";
+const std::string kCpuOp =
+    R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1000000,"dur":100})";
 
 const auto kModes = { core::AnalysisMode::HtaCompat, core::AnalysisMode::Default };
 
@@ -188,7 +190,8 @@ void TestCounters::queueLengthSeriesAndSummary()
         QCOMPARE(column(t, "index"), (std::vector<double> { 1, 2, 4, 5, 3, 6 }));
         QCOMPARE(column(t, "ts"), (std::vector<double> { 0, 2, 10, 25, 4, 12 }));
         QCOMPARE(column(t, "stream"), (std::vector<double> { 7, 7, 7, 7, 8, 8 }));
-        QCOMPARE(column(t, "tid"), (std::vector<double> { 7, 7, 7, 7, 8, 8 })); // the GPU row's, launches included
+        QCOMPARE(
+            column(t, "tid"), (std::vector<double> { 7, 7, 7, 7, 8, 8 })); // the GPU row's, launches included
         QCOMPARE(column(t, "pid"), std::vector<double>(6, 0.0));
         QCOMPARE(column(t, "queue_length"), (std::vector<double> { 1, 2, 1, 0, 1, 0 }));
 
@@ -222,8 +225,10 @@ void TestCounters::queueLengthTieOrderQ9()
     QCOMPARE(column(c, "queue_length"), (std::vector<double> { 1, 2, 1, 0 }));
     QCOMPARE(column(d, "index"), (std::vector<double> { 1, 3, 2, 4 }));
     QCOMPARE(column(d, "queue_length"), (std::vector<double> { 1, 0, 1, 0 }));
-    QCOMPARE(column(core::queueLengthSummary(compat, {}).result.frame, "queue_length.max"), std::vector<double> { 2 });
-    QCOMPARE(column(core::queueLengthSummary(exact, {}).result.frame, "queue_length.max"), std::vector<double> { 1 });
+    QCOMPARE(column(core::queueLengthSummary(compat, {}).result.frame, "queue_length.max"),
+        std::vector<double> { 2 });
+    QCOMPARE(column(core::queueLengthSummary(exact, {}).result.frame, "queue_length.max"),
+        std::vector<double> { 1 });
 }
 
 void TestCounters::blockedOnFullQueueQ13()
@@ -234,12 +239,14 @@ void TestCounters::blockedOnFullQueueQ13()
     const auto set = tests::loadRanks(dir,
         { tests::kinetoDocument(0,
             { kCpuOp, launch("cudaLaunchKernel", 0, 1), launch("cudaLaunchKernel", 1, 2),
-                launch("cudaLaunchKernel", 2, 3), launch("cudaLaunchKernel", 3, 4), launch("cudaLaunchKernel", 4, 5),
-                gpuOp("kernel", "k", 7, 10, 1, 1), gpuOp("kernel", "k", 7, 11, 1, 2), gpuOp("kernel", "k", 8, 20, 1, 3),
+                launch("cudaLaunchKernel", 2, 3), launch("cudaLaunchKernel", 3, 4),
+                launch("cudaLaunchKernel", 4, 5), gpuOp("kernel", "k", 7, 10, 1, 1),
+                gpuOp("kernel", "k", 7, 11, 1, 2), gpuOp("kernel", "k", 8, 20, 1, 3),
                 gpuOp("kernel", "k", 8, 21, 1, 4), gpuOp("kernel", "k", 8, 22, 1, 5) }) });
     core::AnalysisOptions options;
     options.queue.maxQueueLength = 2;
-    const auto compat = core::timeBlockedOnFullQueue(tests::frames(set, core::AnalysisMode::HtaCompat), options);
+    const auto compat =
+        core::timeBlockedOnFullQueue(tests::frames(set, core::AnalysisMode::HtaCompat), options);
     const auto exact = core::timeBlockedOnFullQueue(tests::frames(set, core::AnalysisMode::Default), options);
     QVERIFY(compat.ok && exact.ok);
     const core::Table& c = compat.result.frame;
@@ -264,7 +271,8 @@ void TestCounters::noGpuWork()
     const auto set = tests::loadRanks(dir, { tests::kinetoDocument(0, { kCpuOp }) });
     for (const auto mode : kModes) {
         const auto frames = tests::frames(set, mode);
-        for (const auto& out : { core::memoryBwTimeSeries(frames, {}), core::queueLengthTimeSeries(frames, {}) }) {
+        for (const auto& out :
+            { core::memoryBwTimeSeries(frames, {}), core::queueLengthTimeSeries(frames, {}) }) {
             QVERIFY(out.ok);
             QVERIFY(out.result.kind == core::HtaResult::Kind::Dict);
             QVERIFY(out.result.entries.empty());
@@ -292,19 +300,21 @@ void TestCounters::matchesHtaRowForRow()
     const QString reference = sharedDir() + QStringLiteral("/reference/") + folder;
     if (!QFileInfo::exists(reference + QStringLiteral("/get_queue_length_time_series.json")))
         QSKIP("shared reference folder absent: ../shared/reference");
-    auto loaded = core::loadTraceSet({ (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr,
-        nullptr);
+    auto loaded = core::loadTraceSet(
+        { (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
     QVERIFY(loaded.ok());
     core::AnalysisOptions options;
     options.mode = core::AnalysisMode::HtaCompat;
     auto frames = core::buildFrames(loaded.value(), options);
     QVERIFY(frames.ok());
+
     struct Call
     {
         const char* file;
         core::AnalysisOutput out;
         std::vector<std::string> numeric;
     };
+
     const Call calls[] = {
         { "get_queue_length_time_series.json", core::queueLengthTimeSeries(frames.value(), options),
             { "index", "ts", "stream", "queue_length" } },
@@ -313,7 +323,8 @@ void TestCounters::matchesHtaRowForRow()
     };
     for (const Call& call : calls) {
         simdjson::dom::parser parser;
-        simdjson::dom::element doc = parser.load((reference + QStringLiteral("/") + QString::fromUtf8(call.file)).toStdString());
+        simdjson::dom::element doc =
+            parser.load((reference + QStringLiteral("/") + QString::fromUtf8(call.file)).toStdString());
         simdjson::dom::object items = doc["result"]["items"];
         QCOMPARE(call.out.result.entries.size(), items.size());
         for (auto [rank, frame] : items) {
@@ -327,7 +338,8 @@ void TestCounters::matchesHtaRowForRow()
                     const double actual = *core::cellAsDouble(t.rows[i][t.columnIndex(name)]);
                     if (expected != actual)
                         QFAIL(qPrintable(QStringLiteral("%1 rank %2 row %3 %4: HTA %5, here %6")
-                                             .arg(QString::fromUtf8(call.file), QString::fromUtf8(std::string(rank).c_str()))
+                                             .arg(QString::fromUtf8(call.file),
+                                                 QString::fromUtf8(std::string(rank).c_str()))
                                              .arg(i)
                                              .arg(QString::fromStdString(name))
                                              .arg(expected, 0, 'g', 17)

@@ -6,7 +6,6 @@
 // differ between modes (Q1, Q3); the overlaid trace; real traces.
 
 #include "analysis_test_support.h"
-
 #include "core/analysis/critical_path.h"
 #include "core/report/critical_path_trace_writer.h"
 
@@ -42,12 +41,12 @@ std::string number(double v)
     return buf;
 }
 
-std::string traceEvent(const std::string& cat, const std::string& name, const std::string& pid, const std::string& tid,
-    double ts, double dur, const std::string& args = "")
+std::string traceEvent(const std::string& cat, const std::string& name, const std::string& pid,
+    const std::string& tid, double ts, double dur, const std::string& args = "")
 {
     return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + pid + R"(,"tid":)" + tid
-        + R"(,"ts":)" + number(static_cast<double>(kBase) + ts) + R"(,"dur":)" + number(dur) + R"(,"args":{)" + args
-        + "}}";
+        + R"(,"ts":)" + number(static_cast<double>(kBase) + ts) + R"(,"dur":)" + number(dur) + R"(,"args":{)"
+        + args + "}}";
 }
 
 std::string cpuOp(const std::string& name, double ts, double dur, const std::string& args = "")
@@ -62,7 +61,8 @@ std::string annotation(const std::string& name, double ts, double dur)
 
 std::string runtime(const std::string& name, double ts, double dur, int correlation)
 {
-    return traceEvent("cuda_runtime", name, "1", "1", ts, dur, R"("correlation":)" + std::to_string(correlation));
+    return traceEvent(
+        "cuda_runtime", name, "1", "1", ts, dur, R"("correlation":)" + std::to_string(correlation));
 }
 
 std::string kernel(const std::string& name, int stream, double ts, double dur, int correlation)
@@ -72,7 +72,8 @@ std::string kernel(const std::string& name, int stream, double ts, double dur, i
 }
 
 // GPU work of a second GPU (pid 2): same stream numbers, its own timeline.
-std::string kernelOnGpu(const std::string& pid, const std::string& name, int stream, double ts, double dur, int correlation)
+std::string kernelOnGpu(
+    const std::string& pid, const std::string& name, int stream, double ts, double dur, int correlation)
 {
     return traceEvent("kernel", name, pid, std::to_string(stream), ts, dur,
         R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation));
@@ -82,16 +83,18 @@ std::string kernelOnGpu(const std::string& pid, const std::string& name, int str
 std::string gpuMemset(int stream, double ts, double dur, int correlation)
 {
     return traceEvent("gpu_memset", "Memset (Device)", "0", std::to_string(stream), ts, dur,
-        R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation) + R"(,"bytes":4)");
+        R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation)
+            + R"(,"bytes":4)");
 }
 
-std::string syncRecord(const std::string& name, int stream, double ts, double dur, int correlation, int waitOnStream = -1,
-    int recordCorrelation = -1)
+std::string syncRecord(const std::string& name, int stream, double ts, double dur, int correlation,
+    int waitOnStream = -1, int recordCorrelation = -1)
 {
-    std::string args = R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation);
+    std::string args =
+        R"("stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation);
     if (waitOnStream >= 0)
-        args += R"(,"wait_on_stream":)" + std::to_string(waitOnStream) + R"(,"wait_on_cuda_event_record_corr_id":)"
-            + std::to_string(recordCorrelation);
+        args += R"(,"wait_on_stream":)" + std::to_string(waitOnStream)
+            + R"(,"wait_on_cuda_event_record_corr_id":)" + std::to_string(recordCorrelation);
     return traceEvent("cuda_sync", name, "0", std::to_string(stream), ts, dur, args);
 }
 
@@ -104,16 +107,20 @@ struct Run
     std::optional<core::Result<core::CriticalPathGraph>> result;
 
     bool ok() const { return result->ok(); }
+
     const core::CriticalPathGraph& graph() const { return result->value(); }
+
     std::string error() const { return result->ok() ? std::string() : result->error().message; }
 };
 
-std::unique_ptr<Run> run(const std::vector<std::string>& events, AnalysisMode mode, const std::string& annotationText = "",
-    core::CriticalPathInstance instance = {})
+std::unique_ptr<Run> run(const std::vector<std::string>& events, AnalysisMode mode,
+    const std::string& annotationText = "", core::CriticalPathInstance instance = {})
 {
     auto r = std::make_unique<Run>();
     // traceEvents[0] is metadata: HTA reads a partner at event index 0 as "no partner".
-    std::vector<std::string> all { R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}})" };
+    std::vector<std::string> all {
+        R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}})"
+    };
     all.insert(all.end(), events.begin(), events.end());
     r->set = tests::loadRanks(r->dir, { tests::kinetoDocument(0, all) });
     r->frames = tests::frames(*r->set, mode);
@@ -125,16 +132,18 @@ std::unique_ptr<Run> run(const std::vector<std::string>& events, AnalysisMode mo
 
 int count(const core::CriticalPathGraph& g, CpEdgeType type)
 {
-    return static_cast<int>(std::count_if(g.edges.begin(), g.edges.end(), [type](const core::CpEdge& e) { return e.type == type; }));
+    return static_cast<int>(std::count_if(
+        g.edges.begin(), g.edges.end(), [type](const core::CpEdge& e) { return e.type == type; }));
 }
 
-const core::CpEdge* findEdge(const core::CriticalPathGraph& g, std::int64_t srcEvent, bool srcStart, std::int64_t dstEvent,
-    bool dstStart)
+const core::CpEdge* findEdge(const core::CriticalPathGraph& g, std::int64_t srcEvent, bool srcStart,
+    std::int64_t dstEvent, bool dstStart)
 {
     for (const core::CpEdge& e : g.edges) {
         const core::CpNode& s = g.nodes[e.src];
         const core::CpNode& d = g.nodes[e.dst];
-        if (s.eventIndex == srcEvent && s.isStart == srcStart && d.eventIndex == dstEvent && d.isStart == dstStart)
+        if (s.eventIndex == srcEvent && s.isStart == srcStart && d.eventIndex == dstEvent
+            && d.isStart == dstStart)
             return &e;
     }
     return nullptr;
@@ -164,7 +173,8 @@ double pathUs(const core::CriticalPathGraph& g)
 // edge_type_weight_sum of the result JSON (the object the conformance test compares with HTA's).
 std::map<std::string, double> weightSums(const core::CriticalPathGraph& g)
 {
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(core::criticalPathResultJson(g)));
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray::fromStdString(core::criticalPathResultJson(g)));
     std::map<std::string, double> sums;
     const QJsonObject object = doc.object().value(QStringLiteral("edge_type_weight_sum")).toObject();
     for (auto it = object.begin(); it != object.end(); ++it)
@@ -211,10 +221,10 @@ std::map<std::string, double> boundPercent(const core::CriticalPathGraph& g)
 std::vector<std::string> launchAndStreamSync(bool withSyncRecord)
 {
     std::vector<std::string> events = {
-        annotation("ProfilerStep#1", 0, 200),        // 1
-        cpuOp("aten::add", 10, 50),                  // 2
-        runtime("cudaLaunchKernel", 20, 10, 1),      // 3
-        kernel("add_kernel", 7, 40, 100, 1),         // 4
+        annotation("ProfilerStep#1", 0, 200), // 1
+        cpuOp("aten::add", 10, 50), // 2
+        runtime("cudaLaunchKernel", 20, 10, 1), // 3
+        kernel("add_kernel", 7, 40, 100, 1), // 4
         runtime("cudaStreamSynchronize", 70, 80, 2), // 5
     };
     if (withSyncRecord)
@@ -273,7 +283,8 @@ void TestCriticalPath::graphAndPath()
     const auto& g = r->graph();
     QVERIFY(g.success);
     QCOMPARE(g.clippedRows, std::size_t { 6 });
-    QCOMPARE(g.nodes.size(), std::size_t { 8 }); // add, launch, kernel, sync call; not the annotation or the record
+    QCOMPARE(g.nodes.size(),
+        std::size_t { 8 }); // add, launch, kernel, sync call; not the annotation or the record
     QCOMPARE(g.edges.size(), std::size_t { 8 });
     QCOMPARE(count(g, CpEdgeType::Operator), 5);
     QCOMPARE(count(g, CpEdgeType::Dependency), 1);
@@ -332,12 +343,12 @@ void TestCriticalPath::deviceSynchronize()
 {
     QFETCH(AnalysisMode, mode);
     std::vector<std::string> events = {
-        runtime("cudaLaunchKernel", 0, 5, 1),          // 1
-        kernel("a", 7, 10, 50, 1),                     // 2
-        runtime("cudaLaunchKernel", 6, 5, 2),          // 3
-        kernel("b", 20, 15, 100, 2),                   // 4
-        runtime("cudaDeviceSynchronize", 12, 110, 3),  // 5
-        syncRecord("Context Sync", -1, 12, 110, 3),    // 6
+        runtime("cudaLaunchKernel", 0, 5, 1), // 1
+        kernel("a", 7, 10, 50, 1), // 2
+        runtime("cudaLaunchKernel", 6, 5, 2), // 3
+        kernel("b", 20, 15, 100, 2), // 4
+        runtime("cudaDeviceSynchronize", 12, 110, 3), // 5
+        syncRecord("Context Sync", -1, 12, 110, 3), // 6
     };
     const QStringList expected { QStringLiteral("2e->5e"), QStringLiteral("4e->5e") };
     const auto r = run(events, mode);
@@ -363,12 +374,12 @@ void TestCriticalPath::eventSynchronize()
 {
     QFETCH(AnalysisMode, mode);
     std::vector<std::string> events = {
-        runtime("cudaLaunchKernel", 0, 5, 1),          // 1
-        kernel("a", 7, 10, 50, 1),                     // 2
-        runtime("cudaEventRecord", 8, 2, 2),           // 3
-        runtime("cudaLaunchKernel", 12, 3, 3),         // 4
-        kernel("b", 7, 61, 100, 3),                    // 5
-        runtime("cudaEventSynchronize", 20, 45, 4),    // 6
+        runtime("cudaLaunchKernel", 0, 5, 1), // 1
+        kernel("a", 7, 10, 50, 1), // 2
+        runtime("cudaEventRecord", 8, 2, 2), // 3
+        runtime("cudaLaunchKernel", 12, 3, 3), // 4
+        kernel("b", 7, 61, 100, 3), // 5
+        runtime("cudaEventSynchronize", 20, 45, 4), // 6
         syncRecord("Event Sync", -1, 20, 45, 4, 7, 2), // 7
     };
     const auto r = run(events, mode);
@@ -393,13 +404,13 @@ void TestCriticalPath::streamWaitEventAcrossStreams()
 {
     QFETCH(AnalysisMode, mode);
     const std::vector<std::string> events = {
-        runtime("cudaLaunchKernel", 0, 5, 1),                 // 1
-        kernel("a", 7, 10, 50, 1),                            // 2
-        runtime("cudaEventRecord", 6, 2, 2),                  // 3
-        runtime("cudaStreamWaitEvent", 9, 2, 3),              // 4
-        syncRecord("Stream Wait Event", 20, 11, 1, 3, 7, 2),  // 5
-        runtime("cudaLaunchKernel", 12, 3, 4),                // 6
-        kernel("b", 20, 61, 10, 4),                           // 7
+        runtime("cudaLaunchKernel", 0, 5, 1), // 1
+        kernel("a", 7, 10, 50, 1), // 2
+        runtime("cudaEventRecord", 6, 2, 2), // 3
+        runtime("cudaStreamWaitEvent", 9, 2, 3), // 4
+        syncRecord("Stream Wait Event", 20, 11, 1, 3, 7, 2), // 5
+        runtime("cudaLaunchKernel", 12, 3, 4), // 6
+        kernel("b", 20, 61, 10, 4), // 7
     };
     const auto r = run(events, mode);
     QVERIFY2(r->ok(), r->error().c_str());
@@ -486,11 +497,11 @@ void TestCriticalPath::memsetBetweenKernels()
     const bool compat = mode == AnalysisMode::HtaCompat;
     const std::vector<std::string> events = {
         runtime("cudaLaunchKernel", 0, 4, 1), // 1
-        kernel("gemm1", 7, 10, 50, 1),        // 2: 10..60
+        kernel("gemm1", 7, 10, 50, 1), // 2: 10..60
         runtime("cudaMemsetAsync", 20, 3, 2), // 3
-        gpuMemset(7, 62.5, 0.4, 2),           // 4: 62.5..62.9, HTA 63..62
+        gpuMemset(7, 62.5, 0.4, 2), // 4: 62.5..62.9, HTA 63..62
         runtime("cudaLaunchKernel", 25, 4, 3), // 5
-        kernel("gemm2", 7, 65, 50, 3),        // 6: 65..115
+        kernel("gemm2", 7, 65, 50, 3), // 6: 65..115
     };
     const auto r = run(events, mode);
     QVERIFY2(r->ok(), r->error().c_str());
@@ -516,14 +527,15 @@ void TestCriticalPath::memsetBetweenKernels()
         QVERIFY(g.nodes[span->dst].ts < g.nodes[span->src].ts);
         QCOMPARE(span->weight, std::int64_t { -1'000 });
         QCOMPARE(span->graphWeight, std::int64_t { 0 });
-        QCOMPARE(in->weight, std::int64_t { 3'000 });  // 63 - 60
+        QCOMPARE(in->weight, std::int64_t { 3'000 }); // 63 - 60
         QCOMPARE(out->weight, std::int64_t { 3'000 }); // 65 - 62
         QVERIFY(hasWarning(g, "1 edge of -1 us or less"));
         // launch 10, gemm1 50, in 3, memset 0, out 3, gemm2 50.
         QCOMPARE(pathUs(g), 116.0);
         QCOMPARE(weightSums(g),
-            (std::map<std::string, double> { { "critical_path_operator", 111.0 }, { "critical_path_dependency", 0.0 },
-                { "critical_path_kernel_launch_delay", 10.0 }, { "critical_path_kernel_kernel_delay", 6.0 } }));
+            (std::map<std::string, double> { { "critical_path_operator", 111.0 },
+                { "critical_path_dependency", 0.0 }, { "critical_path_kernel_launch_delay", 10.0 },
+                { "critical_path_kernel_kernel_delay", 6.0 } }));
         QCOMPARE(breakdownSumUs(g), 115.0); // HTA's breakdown takes the edge objects: the memset's -1 µs
     } else {
         QCOMPARE(span->weight, std::int64_t { 400 });
@@ -533,12 +545,14 @@ void TestCriticalPath::memsetBetweenKernels()
         QVERIFY(g.warnings.empty());
         QCOMPARE(pathUs(g), 115.0);
         QCOMPARE(weightSums(g),
-            (std::map<std::string, double> { { "critical_path_operator", 111.4 }, { "critical_path_dependency", 0.0 },
-                { "critical_path_kernel_launch_delay", 10.0 }, { "critical_path_kernel_kernel_delay", 4.6 } }));
+            (std::map<std::string, double> { { "critical_path_operator", 111.4 },
+                { "critical_path_dependency", 0.0 }, { "critical_path_kernel_launch_delay", 10.0 },
+                { "critical_path_kernel_kernel_delay", 4.6 } }));
         QCOMPARE(breakdownSumUs(g), 115.0);
     }
     QCOMPARE(g.pathEdges.size(), std::size_t { 6 });
-    QVERIFY(std::any_of(g.pathEdges.begin(), g.pathEdges.end(), [&g, span](std::uint32_t id) { return &g.edges[id] == span; }));
+    QVERIFY(std::any_of(g.pathEdges.begin(), g.pathEdges.end(),
+        [&g, span](std::uint32_t id) { return &g.edges[id] == span; }));
 }
 
 void TestCriticalPath::negativeLaunchDelay_data()
@@ -565,10 +579,10 @@ void TestCriticalPath::negativeLaunchDelay()
     QFETCH(double, launchDelayUs);
     QFETCH(double, pathLength);
     const std::vector<std::string> events = {
-        runtime("cudaLaunchKernel", 0, 4, 1),              // 1
-        kernelOnGpu("2", "k0", 7, 30, 10, 1),              // 2: GPU 2, stream 7
-        runtime("cudaLaunchKernel", 10, 4, 2),             // 3
-        kernel("k1", 7, kernelTs, 19.0 - kernelTs, 2),     // 4: GPU 0, stream 7, ends at 19
+        runtime("cudaLaunchKernel", 0, 4, 1), // 1
+        kernelOnGpu("2", "k0", 7, 30, 10, 1), // 2: GPU 2, stream 7
+        runtime("cudaLaunchKernel", 10, 4, 2), // 3
+        kernel("k1", 7, kernelTs, 19.0 - kernelTs, 2), // 4: GPU 0, stream 7, ends at 19
     };
     const auto r = run(events, mode);
     QVERIFY2(r->ok(), r->error().c_str());
@@ -604,10 +618,10 @@ void TestCriticalPath::negativeLaunchDelay()
 void TestCriticalPath::negativeKernelKernelDelay()
 {
     const std::vector<std::string> events = {
-        runtime("cudaLaunchKernel", 0, 4, 1),   // 1
-        kernel("a", 7, 10, 11, 1),              // 2: 10..21
-        runtime("cudaLaunchKernel", 12, 4, 2),  // 3
-        kernel("b", 7, 19.5, 10.5, 2),          // 4: 19.5..30, HTA 20..30
+        runtime("cudaLaunchKernel", 0, 4, 1), // 1
+        kernel("a", 7, 10, 11, 1), // 2: 10..21
+        runtime("cudaLaunchKernel", 12, 4, 2), // 3
+        kernel("b", 7, 19.5, 10.5, 2), // 4: 19.5..30, HTA 20..30
     };
     for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
         const auto r = run(events, mode);
@@ -620,7 +634,8 @@ void TestCriticalPath::negativeKernelKernelDelay()
         QCOMPARE(gap->weight, std::int64_t { mode == AnalysisMode::HtaCompat ? -1'000 : -1'500 });
         QCOMPARE(gap->graphWeight, std::int64_t { 0 });
         QVERIFY(hasWarning(g,
-            mode == AnalysisMode::HtaCompat ? "1 edge of -1 us or less" : "1 negative kernel-kernel or launch delay"));
+            mode == AnalysisMode::HtaCompat ? "1 edge of -1 us or less"
+                                            : "1 negative kernel-kernel or launch delay"));
         // launch 1 -> a (10), a (11), gap (0), b (10 or 10.5).
         QCOMPARE(pathUs(g), mode == AnalysisMode::HtaCompat ? 31.0 : 31.5);
         QCOMPARE(weightSums(g).at("critical_path_kernel_kernel_delay"), 0.0);
@@ -631,11 +646,11 @@ void TestCriticalPath::negativeKernelKernelDelay()
 void TestCriticalPath::cycleIsReported()
 {
     const std::vector<std::string> events = {
-        runtime("cudaEventSynchronize", 10, 10, 1),    // 0
-        syncRecord("Event Sync", -1, 12, 8, 1, 7, 3),  // 1
-        runtime("cudaLaunchKernel", 30, 5, 2),         // 2
-        kernel("k", 7, 40, 10, 2),                     // 3
-        runtime("cudaEventRecord", 36, 2, 3),          // 4
+        runtime("cudaEventSynchronize", 10, 10, 1), // 0
+        syncRecord("Event Sync", -1, 12, 8, 1, 7, 3), // 1
+        runtime("cudaLaunchKernel", 30, 5, 2), // 2
+        kernel("k", 7, 40, 10, 2), // 3
+        runtime("cudaEventRecord", 36, 2, 3), // 4
     };
     for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
         const auto r = run(events, mode);
@@ -649,9 +664,9 @@ void TestCriticalPath::cycleIsReported()
 void TestCriticalPath::q1RoundedTimes()
 {
     const std::vector<std::string> events = {
-        cpuOp("aten::x", 10.2, 5.5),             // 1: HTA 11..15, exact 10.2..15.7
-        runtime("cudaLaunchKernel", 20, 2, 1),   // 2
-        kernel("k", 7, 25, 3, 1),                // 3
+        cpuOp("aten::x", 10.2, 5.5), // 1: HTA 11..15, exact 10.2..15.7
+        runtime("cudaLaunchKernel", 20, 2, 1), // 2
+        kernel("k", 7, 25, 3, 1), // 3
     };
     const auto compat = run(events, AnalysisMode::HtaCompat);
     const auto exact = run(events, AnalysisMode::Default);
@@ -668,10 +683,10 @@ void TestCriticalPath::q1RoundedTimes()
 void TestCriticalPath::q3StreamZeroOperator()
 {
     const std::vector<std::string> events = {
-        cpuOp("aten::foo", 0, 30),                          // 1
-        runtime("cudaLaunchKernel", 5, 5, 1),               // 2
-        kernel("k", 7, 15, 10, 1),                          // 3
-        cpuOp("triton_launcher", 40, 10, R"("stream":0)"),  // 4
+        cpuOp("aten::foo", 0, 30), // 1
+        runtime("cudaLaunchKernel", 5, 5, 1), // 2
+        kernel("k", 7, 15, 10, 1), // 3
+        cpuOp("triton_launcher", 40, 10, R"("stream":0)"), // 4
     };
     const auto compat = run(events, AnalysisMode::HtaCompat);
     const auto fixed = run(events, AnalysisMode::Default);
@@ -720,8 +735,9 @@ void TestCriticalPath::notApplicable()
         QVERIFY(noInstance->error().find("it has 1 instances") != std::string::npos);
     }
     // MTIA: HTA fails ("Could not find runtime index"); default mode says why it does not apply.
-    const auto mtia = run({ cpuOp("op", 0, 50), runtime("runFunction - job_prep_and_submit_for_execution", 5, 5, 1),
-                              traceEvent("mtia_ccp_events", "pe_exe", "0", "101", 20, 10, R"("stream":101,"correlation":1)") },
+    const auto mtia = run(
+        { cpuOp("op", 0, 50), runtime("runFunction - job_prep_and_submit_for_execution", 5, 5, 1),
+            traceEvent("mtia_ccp_events", "pe_exe", "0", "101", 20, 10, R"("stream":101,"correlation":1)") },
         AnalysisMode::Default);
     QVERIFY(!mtia->ok());
     QVERIFY(mtia->error().find("MTIA") != std::string::npos);
@@ -735,13 +751,13 @@ void TestCriticalPath::notApplicable()
 void TestCriticalPath::annotationWindow()
 {
     const std::vector<std::string> events = {
-        annotation("ProfilerStep#1", 0, 50),     // 1
-        annotation("ProfilerStep#2", 50, 50),    // 2 (HTA drops the last step at load)
-        annotation("ProfilerStep#3", 100, 50),   // 3
-        cpuOp("early", 10, 10),                  // 4
-        runtime("cudaLaunchKernel", 60, 5, 1),   // 5
-        kernel("k", 7, 120, 5, 1),               // 6: runs in step 3, launched in step 2
-        cpuOp("late", 110, 10),                  // 7
+        annotation("ProfilerStep#1", 0, 50), // 1
+        annotation("ProfilerStep#2", 50, 50), // 2 (HTA drops the last step at load)
+        annotation("ProfilerStep#3", 100, 50), // 3
+        cpuOp("early", 10, 10), // 4
+        runtime("cudaLaunchKernel", 60, 5, 1), // 5
+        kernel("k", 7, 120, 5, 1), // 6: runs in step 3, launched in step 2
+        cpuOp("late", 110, 10), // 7
     };
     for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
         const auto r = run(events, mode, "ProfilerStep", { 1, 1 });
@@ -756,13 +772,15 @@ void TestCriticalPath::annotationWindow()
 
 void TestCriticalPath::shortNames()
 {
-    QCOMPARE(core::shortenNameHta("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float> >(int)"),
+    QCOMPARE(core::shortenNameHta(
+                 "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float> >(int)"),
         std::string("at::native::vectorized_elementwise_kernel"));
     QCOMPARE(core::shortenNameHta("autograd::engine::evaluate_function: torch::autograd::CppNode<Foo>"),
         std::string("torch::autograd::CppNode"));
     QCOMPARE(core::shortenNameHta("autograd::engine::evaluate_function: ClampBackward1"),
         std::string("autograd::engine::evaluate_function: ClampBackward1"));
-    QCOMPARE(core::shortenNameHta("Memcpy DtoH (Device -> Pageable)"), std::string("Memcpy DtoH (Device -> Pageable)"));
+    QCOMPARE(core::shortenNameHta("Memcpy DtoH (Device -> Pageable)"),
+        std::string("Memcpy DtoH (Device -> Pageable)"));
     QCOMPARE(core::shortenNameHta("## forward ##"), std::string("## forward ##"));
 }
 
@@ -785,7 +803,7 @@ void TestCriticalPath::overlaidTrace()
     QVERIFY2(written.ok(), written.ok() ? "" : written.error().describe().c_str());
     QCOMPARE(written.value().events, std::uint64_t { 7 });
     QCOMPARE(written.value().markedEvents, std::uint64_t { 3 }); // add, its launch, the kernel
-    QCOMPARE(written.value().flowEvents, std::uint64_t { 2 });   // the launch edge
+    QCOMPARE(written.value().flowEvents, std::uint64_t { 2 }); // the launch edge
     QFile out(QString::fromStdString(plain));
     QVERIFY(out.open(QIODevice::ReadOnly));
     const QJsonDocument doc = QJsonDocument::fromJson(out.readAll());
@@ -802,7 +820,11 @@ void TestCriticalPath::overlaidTrace()
     }
     QCOMPARE(critical, 3);
     QCOMPARE(flowStarts, 1);
-    QVERIFY(!traceEvents[0].toObject().value(QStringLiteral("args")).toObject().contains(QStringLiteral("critical")));
+    QVERIFY(!traceEvents[0]
+                 .toObject()
+                 .value(QStringLiteral("args"))
+                 .toObject()
+                 .contains(QStringLiteral("critical")));
 
     const std::string gz = r->dir.path().toStdString() + "/out/overlay.json.gz";
     QVERIFY(core::writeCriticalPathTrace(g, gz).ok());
@@ -849,7 +871,8 @@ void TestCriticalPath::recordedH100FindsSyncEdges()
                 anyOnPath = anyOnPath || g.value().onPath(id);
             }
             QCOMPARE(callers,
-                (std::set<std::string> { "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaStreamSynchronize" }));
+                (std::set<std::string> {
+                    "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaStreamSynchronize" }));
             QVERIFY(anyOnPath);
         }
     }

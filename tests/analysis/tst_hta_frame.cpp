@@ -4,10 +4,10 @@
 
 #include "analysis_test_support.h"
 
-#include <simdjson.h>
-
 #include <QDir>
 #include <QTest>
+
+#include <simdjson.h>
 
 #include <map>
 #include <set>
@@ -55,10 +55,12 @@ void TestHtaFrame::matchesHtaLoadSummary_data()
 void TestHtaFrame::matchesHtaLoadSummary()
 {
     QFETCH(QString, folder);
-    const QString summaryPath = sharedDir() + QStringLiteral("/reference/") + folder + QStringLiteral("/load_summary.json");
+    const QString summaryPath =
+        sharedDir() + QStringLiteral("/reference/") + folder + QStringLiteral("/load_summary.json");
     if (!QFileInfo::exists(summaryPath))
         QSKIP("shared reference folder absent: ../shared/reference");
-    auto loaded = core::loadTraceSet({ (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
+    auto loaded = core::loadTraceSet(
+        { (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
     QVERIFY(loaded.ok());
     core::AnalysisOptions options;
     options.mode = core::AnalysisMode::HtaCompat;
@@ -192,7 +194,8 @@ void TestHtaFrame::rankByHtaRegexOnlyInCompatMode()
     QTemporaryDir spaced;
     const std::string pretty = R"({"distributedInfo": {"rank": 3}, "traceEvents": [)"
                                R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5}]})";
-    QCOMPARE(tests::frames(tests::loadRanks(spaced, { pretty }), core::AnalysisMode::HtaCompat).ranks[0].rank, 3);
+    QCOMPARE(
+        tests::frames(tests::loadRanks(spaced, { pretty }), core::AnalysisMode::HtaCompat).ranks[0].rank, 3);
 }
 
 void TestHtaFrame::includeLastStepKeepsEveryCpuRowInCompatMode()
@@ -212,7 +215,8 @@ void TestHtaFrame::includeLastStepKeepsEveryCpuRowInCompatMode()
     options.includeLastProfilerStep = true;
     auto compat = core::buildFrames(set, options);
     QVERIFY(compat.ok());
-    QCOMPARE(compat.value().ranks[0].rows.size(), std::size_t(3)); // both steps and "after"; the orphan kernel is gone
+    QCOMPARE(compat.value().ranks[0].rows.size(),
+        std::size_t(3)); // both steps and "after"; the orphan kernel is gone
     options.includeLastProfilerStep = false;
     QCOMPARE(core::buildFrames(set, options).value().ranks[0].rows.size(), std::size_t(1)); // only step 1
     QCOMPARE(tests::frames(set, core::AnalysisMode::Default).ranks[0].rows.size(), std::size_t(4));

@@ -25,16 +25,18 @@ std::string slice(const std::string& cat, const std::string& name, std::int64_t 
 {
     const int pid = cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" ? 0 : 100;
     return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + std::to_string(pid)
-        + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur)
-        + R"(,"args":)" + args + "}";
+        + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)"
+        + std::to_string(dur) + R"(,"args":)" + args + "}";
 }
 
 std::string launch(const std::string& name, std::int64_t ts, std::int64_t dur, int correlation)
 {
-    return slice("cuda_runtime", name, ts, dur, 100, R"({"correlation":)" + std::to_string(correlation) + "}");
+    return slice(
+        "cuda_runtime", name, ts, dur, 100, R"({"correlation":)" + std::to_string(correlation) + "}");
 }
 
-std::string kernel(std::int64_t ts, std::int64_t dur, int stream, int correlation, const std::string& cat = "kernel")
+std::string kernel(
+    std::int64_t ts, std::int64_t dur, int stream, int correlation, const std::string& cat = "kernel")
 {
     std::string name = "k";
     name += std::to_string(correlation); // "k" + to_string trips GCC 12's -Wrestrict false positive
@@ -42,7 +44,8 @@ std::string kernel(std::int64_t ts, std::int64_t dur, int stream, int correlatio
         R"({"stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation) + "}");
 }
 
-// kinetoDocument writes "rank":N, which HTA's rank regex misses (Q8): write the spaced form for several ranks.
+// kinetoDocument writes "rank":N, which HTA's rank regex misses (Q8): write the spaced form for several
+// ranks.
 std::string spacedRankDocument(std::int64_t rank, const std::vector<std::string>& events)
 {
     std::string doc = R"({"schemaVersion": 1, "distributedInfo": {"rank": )" + std::to_string(rank)
@@ -86,9 +89,11 @@ const core::Table& statsOf(const core::AnalysisOutput& out)
 }
 
 // The value of `column` in the row of (stream, category); NaN when the row or the value is missing.
-double valueAt(const core::Table& t, std::int64_t stream, const std::string& category, const std::string& column)
+double valueAt(
+    const core::Table& t, std::int64_t stream, const std::string& category, const std::string& column)
 {
-    const std::size_t s = t.columnIndex("stream"), c = t.columnIndex("idle_category"), v = t.columnIndex(column);
+    const std::size_t s = t.columnIndex("stream"), c = t.columnIndex("idle_category"),
+                      v = t.columnIndex(column);
     for (const auto& row : t.rows)
         if (std::get<std::int64_t>(row[s]) == stream && std::get<std::string>(row[c]) == category)
             return core::cellAsDouble(row[v]).value_or(std::nan(""));
@@ -143,8 +148,8 @@ static core::TraceSet idleTrace(const QTemporaryDir& dir)
         { tests::kinetoDocument(0,
             { slice("cpu_op", "aten::step", 1000, 1000, 100), launch("cudaLaunchKernel", 1010, 5, 1),
                 kernel(1020, 10, 7, 1), launch("cudaLaunchKernel", 1015, 5, 2), kernel(1035, 10, 7, 2),
-                launch("cudaLaunchKernel", 1100, 5, 3), kernel(1110, 10, 7, 3), launch("cudaLaunchKernel", 1050, 5, 4),
-                kernel(1200, 10, 7, 4) }) });
+                launch("cudaLaunchKernel", 1100, 5, 3), kernel(1110, 10, 7, 3),
+                launch("cudaLaunchKernel", 1050, 5, 4), kernel(1200, 10, 7, 4) }) });
 }
 
 void TestIdleLaunchStats::idleBreakdownNumbers_data()
@@ -182,8 +187,8 @@ static core::TraceSet overlapTrace(const QTemporaryDir& dir)
     return tests::loadRanks(dir,
         { tests::kinetoDocument(0,
             { launch("cudaLaunchKernel", 1, 1, 1), launch("cudaLaunchKernel", 2, 1, 2),
-                launch("cudaLaunchKernel", 3, 1, 3), launch("cudaLaunchKernel", 4, 1, 4), kernel(10, 100, 7, 1),
-                kernel(60, 10, 7, 2), kernel(80, 10, 7, 3),
+                launch("cudaLaunchKernel", 3, 1, 3), launch("cudaLaunchKernel", 4, 1, 4),
+                kernel(10, 100, 7, 1), kernel(60, 10, 7, 2), kernel(80, 10, 7, 3),
                 kernel(135, 10, 7, 4) }) });
 }
 
@@ -194,7 +199,8 @@ void TestIdleLaunchStats::overlapGapsQ4_data()
     QTest::addColumn<double>("other");
     QTest::addColumn<double>("kernelWaitRatio");
     QTest::addColumn<double>("kernelWaitMin");
-    // HTA: gaps from the previous kernel's end: -50 and +10 (kernel wait), +45 (other); ratios over a total of 5.
+    // HTA: gaps from the previous kernel's end: -50 and +10 (kernel wait), +45 (other); ratios over a total
+    // of 5.
     QTest::newRow("hta") << AnalysisMode::HtaCompat << -40.0 << 45.0 << -8.0 << -50.0;
     // Kinetoscope: from the latest end so far (110): 0, 0, then 25 (under 30 µs: kernel wait).
     QTest::newRow("default") << AnalysisMode::Default << 25.0 << 0.0 << 1.0 << 0.0;
@@ -224,8 +230,8 @@ void TestIdleLaunchStats::partnerlessKernelJoinsEventZero()
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
         { tests::kinetoDocument(0,
-            { slice("cpu_op", "late_op", 500, 10, 100), launch("cudaLaunchKernel", 5, 1, 1), kernel(10, 10, 7, 1),
-                kernel(100, 10, 7, 99) }) });
+            { slice("cpu_op", "late_op", 500, 10, 100), launch("cudaLaunchKernel", 5, 1, 1),
+                kernel(10, 10, 7, 1), kernel(100, 10, 7, 99) }) });
     const auto hta = idle(set, AnalysisMode::HtaCompat);
     QCOMPARE(valueAt(breakdownOf(hta), 7, "host_wait", "idle_time"), 80.0);
     QCOMPARE(valueAt(breakdownOf(hta), 7, "other", "idle_time"), 0.0); // only the first kernel's missing gap
@@ -271,7 +277,8 @@ void TestIdleLaunchStats::severalRanksAndRanksWithoutKernels()
                 kernel(25, 10, 7, 2), kernel(40, 10, 9, 3) });
     };
     const auto set = tests::loadRanks(dir,
-        { withKernels(0), withKernels(1), spacedRankDocument(2, { slice("cpu_op", "aten::add", 0, 5, 100) }) });
+        { withKernels(0), withKernels(1),
+            spacedRankDocument(2, { slice("cpu_op", "aten::add", 0, 5, 100) }) });
     // HTA raises for the whole call when one rank has no kernels.
     const auto hta = idle(set, AnalysisMode::HtaCompat);
     QVERIFY(!hta.ok);
@@ -295,7 +302,8 @@ static core::TraceSet launchTrace(const QTemporaryDir& dir)
     return tests::loadRanks(dir,
         { tests::kinetoDocument(0,
             { launch("cudaLaunchKernel", 10, 5, 1), kernel(20, 7, 7, 1), launch("cudaMemcpyAsync", 30, 4, 2),
-                kernel(32, 3, 7, 2, "gpu_memcpy"), launch("cudaLaunchKernel", 40, 60, 3), kernel(250, 10, 7, 3) }) });
+                kernel(32, 3, 7, 2, "gpu_memcpy"), launch("cudaLaunchKernel", 40, 60, 3),
+                kernel(250, 10, 7, 3) }) });
 }
 
 void TestIdleLaunchStats::launchStatsNumbers()
@@ -316,7 +324,8 @@ void TestIdleLaunchStats::launchStatsNumbers()
     QCOMPARE(std::get<std::int64_t>(t.rows[2][4]), std::int64_t(150));
 
     hta.options.launches.includeMemoryEvents = false;
-    QCOMPARE(launchesOf(core::cudaKernelLaunchStats(hta.frames, hta.options), "0").rows.size(), std::size_t(2));
+    QCOMPARE(
+        launchesOf(core::cudaKernelLaunchStats(hta.frames, hta.options), "0").rows.size(), std::size_t(2));
 
     Run fixed = prepare(set, AnalysisMode::Default);
     const auto fixedOut = core::cudaKernelLaunchStats(fixed.frames, fixed.options);
@@ -332,8 +341,8 @@ void TestIdleLaunchStats::launchApisQ6()
     const auto set = tests::loadRanks(dir,
         { tests::kinetoDocument(0,
             { launch("cudaLaunchKernel", 10, 5, 1), kernel(20, 5, 7, 1), launch("cuLaunchKernel", 30, 5, 2),
-                kernel(40, 5, 7, 2), launch("cudaGraphLaunch", 50, 5, 3), kernel(60, 5, 7, 3), kernel(70, 5, 7, 3),
-                launch("hipLaunchKernel", 80, 5, 4), kernel(90, 5, 7, 4) }) });
+                kernel(40, 5, 7, 2), launch("cudaGraphLaunch", 50, 5, 3), kernel(60, 5, 7, 3),
+                kernel(70, 5, 7, 3), launch("hipLaunchKernel", 80, 5, 4), kernel(90, 5, 7, 4) }) });
     Run hta = prepare(set, AnalysisMode::HtaCompat);
     const auto htaOut = core::cudaKernelLaunchStats(hta.frames, hta.options);
     const core::Table& h = launchesOf(htaOut, "0");
@@ -366,7 +375,8 @@ void TestIdleLaunchStats::launchOutlierSets()
         QCOMPARE(outliers[0].launchDelayOutliers[0].launchDelayNs, std::int64_t(150000));
         // The cutoffs are µs: at 200 µs the delay is no longer an outlier.
         r.options.launches.launchDelayCutoffUs = 200.0;
-        QCOMPARE(core::launchStatsOutliers(r.frames, r.options)[0].launchDelayOutliers.size(), std::size_t(0));
+        QCOMPARE(
+            core::launchStatsOutliers(r.frames, r.options)[0].launchDelayOutliers.size(), std::size_t(0));
     }
 }
 

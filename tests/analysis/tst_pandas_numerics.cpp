@@ -15,6 +15,7 @@ class TestPandasNumerics : public QObject
     Q_OBJECT
 
 private slots:
+
     void roundsHalfToEven()
     {
         QCOMPARE(roundHalfEven(0.125, 2), 0.12); // binary 0.125 is exact: tie -> even
@@ -65,7 +66,8 @@ private slots:
         QCOMPARE(classifyKernelHta("void at::native::admaxpool_kernel"), KernelType::Other); // contains "dma"
         QCOMPARE(classifyKernelHta("Stream Sync"), KernelType::Other);
         QCOMPARE(classifyKernelHta("volta_sgemm_128x32_nn"), KernelType::Computation);
-        QCOMPARE(classifyKernelDefault("kernel", "void at::native::admaxpool_kernel"), KernelType::Computation);
+        QCOMPARE(
+            classifyKernelDefault("kernel", "void at::native::admaxpool_kernel"), KernelType::Computation);
         QCOMPARE(classifyKernelDefault("cuda_sync", "Stream Sync"), KernelType::Other);
         QCOMPARE(memoryKernelSubType("Memcpy DtoH (Device -> Pageable)"), std::string("Memcpy DtoH"));
         QCOMPARE(memoryKernelSubType("Memset (Device)"), std::string("Memset"));

@@ -8,10 +8,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <zlib.h>
+
 #include <fstream>
 #include <sstream>
 #include <thread>
-#include <zlib.h>
 
 using namespace ks::core;
 
@@ -21,7 +22,9 @@ class ThreadWork final : public BackgroundWork
 {
 public:
     ~ThreadWork() override { wait(); }
+
     void start(std::function<void()> work) override { m_thread = std::thread(std::move(work)); }
+
     void wait() override
     {
         if (m_thread.joinable())
@@ -60,10 +63,12 @@ std::string fingerprint(const RankTrace& t)
 QStringList traceFiles()
 {
     QStringList files;
-    for (const QString& root : { QStringLiteral(KS_SHARED_DIR "/traces"), QStringLiteral(KS_SOURCE_DIR "/tests/data/recorded_h100") }) {
+    for (const QString& root : { QStringLiteral(KS_SHARED_DIR "/traces"),
+             QStringLiteral(KS_SOURCE_DIR "/tests/data/recorded_h100") }) {
         QDir dir(root);
         for (const QString& sub : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-            for (const QString& f : QDir(dir.filePath(sub)).entryList({ QStringLiteral("*.gz") }, QDir::Files))
+            for (const QString& f :
+                QDir(dir.filePath(sub)).entryList({ QStringLiteral("*.gz") }, QDir::Files))
                 files << dir.filePath(sub + QLatin1Char('/') + f);
         for (const QString& f : dir.entryList({ QStringLiteral("*.gz") }, QDir::Files))
             files << dir.filePath(f);
@@ -78,6 +83,7 @@ class TestPipelinedRead : public QObject
     Q_OBJECT
 
 private slots:
+
     void sameStoreAsOneThread_data()
     {
         QTest::addColumn<QString>("file");
@@ -99,7 +105,8 @@ private slots:
         LoadOptions single;
         single.chunkBytes = static_cast<std::size_t>(chunkBytes);
         auto a = loadRankFile(file.toStdString(), single, nullptr, nullptr);
-        auto b = loadRankFile(file.toStdString(), pipelined(static_cast<std::size_t>(chunkBytes)), nullptr, nullptr);
+        auto b = loadRankFile(
+            file.toStdString(), pipelined(static_cast<std::size_t>(chunkBytes)), nullptr, nullptr);
         QVERIFY(a.ok());
         QVERIFY(b.ok());
         QCOMPARE(fingerprint(b.value()), fingerprint(a.value()));
@@ -130,7 +137,8 @@ private slots:
         std::ofstream f(path);
         f << R"({"traceEvents":[)";
         for (int i = 0; i < 200000; ++i)
-            f << (i ? "," : "") << R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":)" << i * 10 << R"(,"dur":5})";
+            f << (i ? "," : "") << R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":)" << i * 10
+              << R"(,"dur":5})";
         f << "]}";
         f.close();
         CancelToken cancel;

@@ -114,7 +114,8 @@ void TestSharedTraces::folders_data()
         << int(RankSource::FileOrder);
     // Recorded with PyTorch's legacy exporter (plain JSON, no distributedInfo).
     QTest::newRow("ddp_gloo_2ranks") << QStringLiteral("ddp_gloo_2ranks") << Int64List { 0, 1 }
-                                     << Int64List { 923, 924 } << Int64List { 0, 0 } << int(RankSource::FileName);
+                                     << Int64List { 923, 924 } << Int64List { 0, 0 }
+                                     << int(RankSource::FileName);
     QTest::newRow("rpc_recipe") << QStringLiteral("rpc_recipe") << Int64List { 0 } << Int64List { 12 }
                                 << Int64List { 0 } << int(RankSource::FileOrder);
 }

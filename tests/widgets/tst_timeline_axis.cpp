@@ -16,6 +16,7 @@ class TimelineAxisTest : public QObject
     Q_OBJECT
 
 private slots:
+
     void nanosecondWindowAtEpochScale()
     {
         // 250 ns over 1000 px: 4 px per ns.

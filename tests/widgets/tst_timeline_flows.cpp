@@ -59,6 +59,7 @@ private:
     }
 
 private slots:
+
     void initTestCase()
     {
         QTemporaryDir dir;
@@ -112,23 +113,29 @@ private slots:
         g.height = 600;
         const auto [launchA, launchB] = launches();
         const SliceRef kernelA = find("kernel_a");
-        const auto line = renderer.flowLine(g, state, layout, { launchA, kernelA, core::LinkKind::LaunchFlow });
+        const auto line =
+            renderer.flowLine(g, state, layout, { launchA, kernelA, core::LinkKind::LaunchFlow });
         QVERIFY(line);
         const TimeAxis axis(state.visibleRange(), g.trackWidth());
         const core::RankTrace& t = m_data->trace(0);
         // From the launch's end, at its lane's middle ...
         QCOMPARE(line->x1(), g.trackLeft() + axis.x(t.slices.end(launchA.slice)));
-        const TimelineRow& cpu = layout.rows()[static_cast<std::size_t>(layout.findRow({ 0, RowKind::Slices, t.trackOf(launchA.slice).value }))];
-        QCOMPARE(line->y1(), g.rowTop(layout, cpu) + TrackLayout::laneTop(2) + TrackLayout::kLaneHeight / 2.0);
+        const TimelineRow& cpu = layout.rows()[static_cast<std::size_t>(
+            layout.findRow({ 0, RowKind::Slices, t.trackOf(launchA.slice).value }))];
+        QCOMPARE(
+            line->y1(), g.rowTop(layout, cpu) + TrackLayout::laneTop(2) + TrackLayout::kLaneHeight / 2.0);
         // ... to the kernel's start on the GPU row.
         QCOMPARE(line->x2(), g.trackLeft() + axis.x(t.slices.start[kernelA.slice]));
-        const TimelineRow& gpu = layout.rows()[static_cast<std::size_t>(layout.findRow({ 0, RowKind::Slices, t.trackOf(kernelA.slice).value }))];
-        QCOMPARE(line->y2(), g.rowTop(layout, gpu) + TrackLayout::laneTop(0) + TrackLayout::kLaneHeight / 2.0);
+        const TimelineRow& gpu = layout.rows()[static_cast<std::size_t>(
+            layout.findRow({ 0, RowKind::Slices, t.trackOf(kernelA.slice).value }))];
+        QCOMPARE(
+            line->y2(), g.rowTop(layout, gpu) + TrackLayout::laneTop(0) + TrackLayout::kLaneHeight / 2.0);
         QVERIFY(gpu.y < cpu.y); // GPU streams above CPU threads
         // A collapsed rank: the arrow ends at the rank header.
         state.setCollapsed(0, true);
         layout.build(*m_data, state);
-        const auto collapsed = renderer.flowLine(g, state, layout, { launchA, kernelA, core::LinkKind::LaunchFlow });
+        const auto collapsed =
+            renderer.flowLine(g, state, layout, { launchA, kernelA, core::LinkKind::LaunchFlow });
         QVERIFY(collapsed);
         QCOMPARE(collapsed->y2(), g.rowTop(layout, layout.rows().front()) + TrackLayout::kHeaderHeight / 2.0);
     }

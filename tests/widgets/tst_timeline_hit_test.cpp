@@ -69,6 +69,7 @@ private:
     TimeNs startOf(SliceRef ref) const { return m_data->trace(0).slices.start[ref.slice]; }
 
 private slots:
+
     void initTestCase()
     {
         auto set = load(kTrace);
@@ -106,7 +107,10 @@ private slots:
         QVERIFY(!m_view->sliceAt(QPoint(TimelineGeometry::kLabelWidth + 380, y)).valid());
         QVERIFY(!m_view->sliceAt(QPoint(TimelineGeometry::kLabelWidth + 430, y)).valid());
         // In the row's padding above the lane, or over the labels: nothing.
-        QVERIFY(!m_view->sliceAt(QPoint(TimelineGeometry::kLabelWidth + 404, y - TrackLayout::kLaneHeight / 2 - 2)).valid());
+        QVERIFY(
+            !m_view->sliceAt(
+                       QPoint(TimelineGeometry::kLabelWidth + 404, y - TrackLayout::kLaneHeight / 2 - 2))
+                 .valid());
         QVERIFY(!m_view->sliceAt(QPoint(100, y)).valid());
     }
 
@@ -124,9 +128,13 @@ private slots:
         QVERIFY(!m_view->sliceAt(QPoint(static_cast<int>(x) + 100, y)).valid());
         // The launch on the CPU row, at the same zoom.
         const SliceRef launch = find("cudaLaunchKernel");
-        QCOMPARE(m_view->sliceAt(QPoint(static_cast<int>(m_view->xOfTime(startOf(launch) + 2000)), laneY(launch))), launch);
+        QCOMPARE(
+            m_view->sliceAt(QPoint(static_cast<int>(m_view->xOfTime(startOf(launch) + 2000)), laneY(launch))),
+            launch);
         const SliceRef outer = find("aten::add");
-        QCOMPARE(m_view->sliceAt(QPoint(static_cast<int>(m_view->xOfTime(startOf(outer) + 1000)), laneY(outer))), outer);
+        QCOMPARE(
+            m_view->sliceAt(QPoint(static_cast<int>(m_view->xOfTime(startOf(outer) + 1000)), laneY(outer))),
+            outer);
     }
 
     void rowsUnderTheMouse()

@@ -32,6 +32,7 @@ private:
     }
 
 private slots:
+
     void initTestCase()
     {
         const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/two_ranks_sampled");
@@ -138,8 +139,9 @@ private slots:
         const core::RankTrace& rank = *r.value().ranks.front();
         QVERIFY(rank.memory.size() > 0);
         const CounterTracks counters = buildTraceCounters(rank);
-        const auto gpu = std::find_if(counters.begin(), counters.end(),
-            [](const CounterTrack& c) { return c.name.startsWith(QStringLiteral("GPU ")) && c.unit == QStringLiteral("B"); });
+        const auto gpu = std::find_if(counters.begin(), counters.end(), [](const CounterTrack& c) {
+            return c.name.startsWith(QStringLiteral("GPU ")) && c.unit == QStringLiteral("B");
+        });
         QVERIFY(gpu != counters.end());
         QVERIFY(gpu->maxValue > 0);
         // The allocator's own total where the event has it.
@@ -149,7 +151,8 @@ private slots:
         QVERIFY(i < rank.memory.size());
         const std::ptrdiff_t at = gpu->pointAtOrBefore(rank.memory.ts[i]);
         QVERIFY(at >= 0);
-        QVERIFY(std::find(gpu->value.begin(), gpu->value.end(), static_cast<double>(rank.memory.totalAllocated[i]))
+        QVERIFY(std::find(
+                    gpu->value.begin(), gpu->value.end(), static_cast<double>(rank.memory.totalAllocated[i]))
             != gpu->value.end());
     }
 
@@ -193,7 +196,8 @@ private slots:
         QList<quint64> order = TrackLayout::effectiveOrder(*m_data, state, 1);
         const auto firstCpu = std::find_if(order.begin(), order.end(), [&](quint64 k) {
             const TrackKey key = TrackKey::unpack(k);
-            return key.kind == RowKind::Slices && m_data->trace(1).tracks[key.index].kind == core::TrackKind::CpuThread;
+            return key.kind == RowKind::Slices
+                && m_data->trace(1).tracks[key.index].kind == core::TrackKind::CpuThread;
         });
         QVERIFY(firstCpu != order.end());
         const quint64 moved = *firstCpu;

@@ -28,11 +28,15 @@ QByteArray lodTrace(int kernels)
     std::mt19937_64 rng(42);
     QByteArray json = QByteArrayLiteral(R"({"schemaVersion": 1, "traceEvents": [)");
     double t = 0;
-    auto us = [](double v) -> QByteArray { return QByteArray::number(kStartUs + static_cast<std::int64_t>(v)) + '.'
-                                 + QByteArray::number(static_cast<int>((v - std::floor(v)) * 1000)).rightJustified(3, '0'); };
+    auto us = [](double v) -> QByteArray {
+        return QByteArray::number(kStartUs + static_cast<std::int64_t>(v)) + '.'
+            + QByteArray::number(static_cast<int>((v - std::floor(v)) * 1000)).rightJustified(3, '0');
+    };
     for (int i = 0; i < kernels; ++i) {
-        double dur = (i % 97 == 0) ? 300.0 + static_cast<double>(rng() % 3000) : static_cast<double>(rng() % 40000) / 1000.0 + 0.001;
-        json += QByteArrayLiteral(R"({"ph":"X","cat":"kernel","name":"k)") + QByteArray::number(static_cast<int>(rng() % 7))
+        double dur = (i % 97 == 0) ? 300.0 + static_cast<double>(rng() % 3000)
+                                   : static_cast<double>(rng() % 40000) / 1000.0 + 0.001;
+        json += QByteArrayLiteral(R"({"ph":"X","cat":"kernel","name":"k)")
+            + QByteArray::number(static_cast<int>(rng() % 7))
             + QByteArrayLiteral(R"(","pid":0,"tid":7,"ts":)") + us(t) + QByteArrayLiteral(R"(,"dur":)")
             + QByteArray::number(dur, 'f', 3) + QByteArrayLiteral(R"(,"args":{"stream":7,"device":0}},)");
         t += dur + static_cast<double>(rng() % 20000) / 1000.0;
@@ -44,8 +48,8 @@ QByteArray lodTrace(int kernels)
             + QByteArrayLiteral(R"(,"dur":900},)");
         for (int c = 0; c < 10; ++c) {
             const double s1 = s0 + c * 80.0;
-            json += QByteArrayLiteral(R"({"ph":"X","cat":"cpu_op","name":"mid","pid":1,"tid":1,"ts":)") + us(s1)
-                + QByteArrayLiteral(R"(,"dur":50},)");
+            json += QByteArrayLiteral(R"({"ph":"X","cat":"cpu_op","name":"mid","pid":1,"tid":1,"ts":)")
+                + us(s1) + QByteArrayLiteral(R"(,"dur":50},)");
             for (int g = 0; g < 5; ++g)
                 json += QByteArrayLiteral(R"({"ph":"X","cat":"cpu_op","name":"leaf","pid":1,"tid":1,"ts":)")
                     + us(s1 + g * 9.0) + QByteArrayLiteral(R"(,"dur":2},)");
@@ -106,10 +110,14 @@ private:
                 ++inView;
                 const double x0 = std::clamp(axis.x(t.slices.start[i]), -2.0, width + 2.0);
                 const double x1 = std::clamp(axis.x(t.slices.end(i)), -2.0, width + 2.0);
-                const bool covered = std::any_of(lane.begin(), lane.end(), [&](const SliceDrawItem* it) {
-                    return it->x0 <= x0 + 1e-3 && it->x1 >= x1 - 1e-3;
-                });
-                QVERIFY2(covered, qPrintable(QStringLiteral("slice %1 [%2, %3] px on lane %4 not drawn").arg(i).arg(x0).arg(x1).arg(level)));
+                const bool covered = std::any_of(lane.begin(), lane.end(),
+                    [&](const SliceDrawItem* it) { return it->x0 <= x0 + 1e-3 && it->x1 >= x1 - 1e-3; });
+                QVERIFY2(covered,
+                    qPrintable(QStringLiteral("slice %1 [%2, %3] px on lane %4 not drawn")
+                                   .arg(i)
+                                   .arg(x0)
+                                   .arg(x1)
+                                   .arg(level)));
             }
             QCOMPARE(drawnCount, inView); // each slice counted once
             // O(pixels), not O(events): at most ~2 items per merge window.
@@ -119,6 +127,7 @@ private:
     }
 
 private slots:
+
     void initTestCase()
     {
         auto set = load(lodTrace(40'000));
@@ -161,7 +170,8 @@ private slots:
         params.raw = { t.startNs, t.endNs };
         params.width = 1000;
         const auto items = buildSliceDrawList(rt, 0, params); // the GPU stream
-        const auto merged = std::count_if(items.begin(), items.end(), [](const SliceDrawItem& i) { return i.flags & kDrawMerged; });
+        const auto merged = std::count_if(
+            items.begin(), items.end(), [](const SliceDrawItem& i) { return i.flags & kDrawMerged; });
         QVERIFY(merged > 0);
         QVERIFY(items.size() < t.tracks[0].sliceCount() / 10);
         // A block's colour is its longest slice's, and that slice lies inside the block.

@@ -18,15 +18,23 @@ namespace {
 QByteArray rankTrace(int rank, int shiftUs)
 {
     auto at = [&](int us) { return QByteArray::number(1000 + shiftUs + us); };
-    return QByteArrayLiteral(R"({"distributedInfo": {"rank": )") + QByteArray::number(rank) + QByteArrayLiteral(R"(},
+    return QByteArrayLiteral(R"({"distributedInfo": {"rank": )") + QByteArray::number(rank)
+        + QByteArrayLiteral(R"(},
  "traceEvents": [
-  {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":)") + at(0) + QByteArrayLiteral(R"(,"dur":10,"args":{"stream":7,"device":0}},
-  {"ph":"X","cat":"kernel","name":"relu","pid":0,"tid":7,"ts":)") + at(20) + QByteArrayLiteral(R"(,"dur":10,"args":{"stream":7,"device":0}},
-  {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":)") + at(40) + QByteArrayLiteral(R"(,"dur":5,"args":{"stream":7,"device":0}},
-  {"ph":"X","cat":"kernel","name":"marker","pid":0,"tid":7,"ts":)") + at(50) + QByteArrayLiteral(R"(,"dur":0,"args":{"stream":7,"device":0}},
-  {"ph":"X","cat":"user_annotation","name":"step","pid":1,"tid":1,"ts":)") + at(0) + QByteArrayLiteral(R"(,"dur":60},
-  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)") + at(2) + QByteArrayLiteral(R"(,"dur":10},
-  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)") + at(38) + QByteArrayLiteral(R"(,"dur":6}
+  {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":)")
+        + at(0) + QByteArrayLiteral(R"(,"dur":10,"args":{"stream":7,"device":0}},
+  {"ph":"X","cat":"kernel","name":"relu","pid":0,"tid":7,"ts":)")
+        + at(20) + QByteArrayLiteral(R"(,"dur":10,"args":{"stream":7,"device":0}},
+  {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":)")
+        + at(40) + QByteArrayLiteral(R"(,"dur":5,"args":{"stream":7,"device":0}},
+  {"ph":"X","cat":"kernel","name":"marker","pid":0,"tid":7,"ts":)")
+        + at(50) + QByteArrayLiteral(R"(,"dur":0,"args":{"stream":7,"device":0}},
+  {"ph":"X","cat":"user_annotation","name":"step","pid":1,"tid":1,"ts":)")
+        + at(0) + QByteArrayLiteral(R"(,"dur":60},
+  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)")
+        + at(2) + QByteArrayLiteral(R"(,"dur":10},
+  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)")
+        + at(38) + QByteArrayLiteral(R"(,"dur":6}
  ]})");
 }
 
@@ -51,7 +59,10 @@ const AggregateRow* row(const RangeAggregate& a, const char* name, bool gpu)
     return nullptr;
 }
 
-constexpr TimeNs us(TimeNs v) { return v * 1000; }
+constexpr TimeNs us(TimeNs v)
+{
+    return v * 1000;
+}
 
 } // namespace
 
@@ -60,6 +71,7 @@ class TimelineRangeTest : public QObject
     Q_OBJECT
 
 private slots:
+
     void oneRankByHand()
     {
         const auto data = TimelineData::build(load(1));

@@ -18,13 +18,19 @@ QByteArray rankTrace(int rank, int shiftUs)
 {
     const QByteArray s = QByteArray::number(1000 + shiftUs);
     auto at = [&](int us) { return QByteArray::number(1000 + shiftUs + us); };
-    return QByteArrayLiteral(R"({"distributedInfo": {"rank": )") + QByteArray::number(rank) + QByteArrayLiteral(R"(},
+    return QByteArrayLiteral(R"({"distributedInfo": {"rank": )") + QByteArray::number(rank)
+        + QByteArrayLiteral(R"(},
  "traceEvents": [
-  {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":)") + at(0) + QByteArrayLiteral(R"(,"dur":10},
-  {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":)") + at(20) + QByteArrayLiteral(R"(,"dur":10},
-  {"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":1,"tid":1,"ts":)") + at(40) + QByteArrayLiteral(R"(,"dur":10},
-  {"ph":"X","cat":"kernel","name":"add_kernel","pid":0,"tid":7,"ts":)") + at(5) + QByteArrayLiteral(R"(,"dur":3,"args":{"stream":7,"device":0}},
-  {"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce","pid":0,"tid":7,"ts":)") + at(30) + QByteArrayLiteral(R"(,"dur":5,"args":{"stream":7,"device":0}}
+  {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":)")
+        + at(0) + QByteArrayLiteral(R"(,"dur":10},
+  {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":)")
+        + at(20) + QByteArrayLiteral(R"(,"dur":10},
+  {"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":1,"tid":1,"ts":)")
+        + at(40) + QByteArrayLiteral(R"(,"dur":10},
+  {"ph":"X","cat":"kernel","name":"add_kernel","pid":0,"tid":7,"ts":)")
+        + at(5) + QByteArrayLiteral(R"(,"dur":3,"args":{"stream":7,"device":0}},
+  {"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce","pid":0,"tid":7,"ts":)")
+        + at(30) + QByteArrayLiteral(R"(,"dur":5,"args":{"stream":7,"device":0}}
  ]})");
 }
 
@@ -45,7 +51,8 @@ QStringList names(const TimelineData& data, const SearchResults& results)
 {
     QStringList out;
     for (SliceRef ref : results.ordered)
-        out.append(QStringLiteral("%1:%2").arg(ref.rank).arg(QString::fromStdString(std::string(data.trace(ref.rank).sliceName(ref.slice)))));
+        out.append(QStringLiteral("%1:%2").arg(ref.rank).arg(
+            QString::fromStdString(std::string(data.trace(ref.rank).sliceName(ref.slice)))));
     return out;
 }
 
@@ -59,6 +66,7 @@ private:
     std::shared_ptr<const TimelineData> m_data;
 
 private slots:
+
     void initTestCase()
     {
         auto set = loadTwoRanks();
@@ -71,8 +79,9 @@ private slots:
         const auto results = runSearch(*m_data, { QStringLiteral("ADD") }, Alignment::AsRecorded);
         QVERIFY(results->error.isEmpty());
         QCOMPARE(names(*m_data, *results),
-            QStringList({ QStringLiteral("0:aten::add"), QStringLiteral("1:aten::add"), QStringLiteral("0:add_kernel"),
-                QStringLiteral("1:add_kernel"), QStringLiteral("0:aten::addmm"), QStringLiteral("1:aten::addmm") }));
+            QStringList({ QStringLiteral("0:aten::add"), QStringLiteral("1:aten::add"),
+                QStringLiteral("0:add_kernel"), QStringLiteral("1:add_kernel"),
+                QStringLiteral("0:aten::addmm"), QStringLiteral("1:aten::addmm") }));
         QCOMPARE(results->rank(0)->slices.size(), std::size_t(3));
     }
 
@@ -94,9 +103,11 @@ private slots:
 
     void alignmentOrdersByDisplayTime()
     {
-        // Aligned on their starts, rank 0's and rank 1's add_kernel start together: rank order breaks the tie.
+        // Aligned on their starts, rank 0's and rank 1's add_kernel start together: rank order breaks the
+        // tie.
         const auto results = runSearch(*m_data, { QStringLiteral("add_kernel") }, Alignment::RankStart);
-        QCOMPARE(names(*m_data, *results), QStringList({ QStringLiteral("0:add_kernel"), QStringLiteral("1:add_kernel") }));
+        QCOMPARE(names(*m_data, *results),
+            QStringList({ QStringLiteral("0:add_kernel"), QStringLiteral("1:add_kernel") }));
     }
 
     void steppingWrapsAround()

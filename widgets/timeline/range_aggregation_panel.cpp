@@ -194,12 +194,14 @@ void RangeAggregationPanel::apply(RangeAggregate aggregate)
 {
     const auto range = m_state->selectedRange();
     if (!range || !m_data) {
-        m_summary->setText(tr("Shift+drag on the timeline, or drag on its ruler, to aggregate a time range."));
+        m_summary->setText(
+            tr("Shift+drag on the timeline, or drag on its ruler, to aggregate a time range."));
     } else {
-        m_summary->setText(tr("%1 from +%2 · %3 slices in %4 ranks · %5 names")
-                               .arg(formatDuration(range->span()), formatPreciseTime(range->start - m_data->traceStart),
-                                   formatCount(aggregate.slices), QString::number(aggregate.ranks),
-                                   formatCount(aggregate.rows.size())));
+        m_summary->setText(
+            tr("%1 from +%2 · %3 slices in %4 ranks · %5 names")
+                .arg(formatDuration(range->span()), formatPreciseTime(range->start - m_data->traceStart),
+                    formatCount(aggregate.slices), QString::number(aggregate.ranks),
+                    formatCount(aggregate.rows.size())));
     }
     m_model->setAggregate(std::move(aggregate));
 }

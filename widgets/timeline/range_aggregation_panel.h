@@ -24,12 +24,24 @@ class RangeAggregationModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { NameColumn, KindColumn, CountColumn, TotalColumn, InRangeColumn, MeanColumn, MaxColumn, ColumnCount };
+    enum Column
+    {
+        NameColumn,
+        KindColumn,
+        CountColumn,
+        TotalColumn,
+        InRangeColumn,
+        MeanColumn,
+        MaxColumn,
+        ColumnCount
+    };
+
     static constexpr int SortRole = Qt::UserRole + 1;
 
     using QAbstractTableModel::QAbstractTableModel;
 
     void setAggregate(RangeAggregate aggregate);
+
     const RangeAggregate& aggregate() const { return m_aggregate; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -52,8 +64,11 @@ public:
     explicit RangeAggregationPanel(TimelineViewState* state, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TimelineData> data);
+
     RangeAggregationModel* model() const { return m_model; }
+
     QTableView* view() const { return m_view; }
+
     // Computes now, on this thread (tests).
     void recomputeNow();
 

@@ -23,6 +23,7 @@ public:
     explicit RankListPanel(TimelineViewState* state, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TimelineData> data);
+
     QTreeWidget* tree() const { return m_tree; }
 
 signals:

@@ -24,7 +24,9 @@ public:
     explicit SliceDetailsPanel(TimelineViewState* state, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TimelineData> data);
+
     QTextBrowser* browser() const { return m_browser; }
+
     QString plainText() const;
 
 signals:

@@ -100,7 +100,8 @@ namespace {
         const char16_t* name;
     };
 
-    constexpr std::array<Unit, 4> kUnits { { { 1, u"ns" }, { 1000, u"µs" }, { 1000000, u"ms" }, { 1000000000, u"s" } } };
+    constexpr std::array<Unit, 4> kUnits { { { 1, u"ns" }, { 1000, u"µs" }, { 1000000, u"ms" },
+        { 1000000000, u"s" } } };
 
     QString formatIn(TimeNs value, const Unit& unit, int decimals)
     {

@@ -20,13 +20,17 @@ public:
     TimeAxis(TimeRange range, double widthPx);
 
     double x(TimeNs t) const { return static_cast<double>(t - m_range.start) * m_pxPerNs; }
+
     // The time under x, rounded to the nearest nanosecond.
     TimeNs timeAt(double xPx) const;
+
     // Nanoseconds covered by `px` pixels (at least 0).
     double nsForPixels(double px) const { return px * m_nsPerPx; }
 
     const TimeRange& range() const { return m_range; }
+
     double width() const { return m_width; }
+
     double nsPerPx() const { return m_nsPerPx; }
 
 private:

@@ -123,7 +123,8 @@ void TrackLayout::build(const TimelineData& data, const TimelineViewState& state
 int TrackLayout::rowAt(bool pinnedArea, int y) const
 {
     // Rows are sorted by y within each area: pinned rows first.
-    const auto first = std::find_if(m_rows.begin(), m_rows.end(), [](const TimelineRow& r) { return !r.pinned; });
+    const auto first =
+        std::find_if(m_rows.begin(), m_rows.end(), [](const TimelineRow& r) { return !r.pinned; });
     auto begin = pinnedArea ? m_rows.begin() : first;
     auto end = pinnedArea ? first : m_rows.end();
     auto it = std::upper_bound(begin, end, y, [](int v, const TimelineRow& r) { return v < r.y; });

@@ -18,7 +18,7 @@ struct TimelineRow
     RowKind kind = RowKind::Slices;
     int rank = 0;
     std::uint32_t index = 0; // TrackId value or counter index; 0 for headers
-    int y = 0;               // top, in its area (pinned rows: the pinned area; others: the scrolled content)
+    int y = 0; // top, in its area (pinned rows: the pinned area; others: the scrolled content)
     int height = 0;
     std::uint32_t lanes = 0; // slice rows: nesting levels + extra lanes
     bool pinned = false;
@@ -43,13 +43,17 @@ public:
     void build(const TimelineData& data, const TimelineViewState& state);
 
     const std::vector<TimelineRow>& rows() const { return m_rows; }
+
     int pinnedHeight() const { return m_pinnedHeight; }
+
     int contentHeight() const { return m_contentHeight; }
+
     // The row at y of the pinned area or the scrolled content; -1 when none.
     int rowAt(bool pinnedArea, int y) const;
     int findRow(TrackKey key) const;
     // The lane at y inside a slice row (may be out of range: callers check).
     static int laneAt(const TimelineRow& row, int yInRow);
+
     static int laneTop(std::uint32_t lane) { return kSlicePadding + static_cast<int>(lane) * kLaneHeight; }
 
     // The default order of a rank's tracks, as packed keys.
