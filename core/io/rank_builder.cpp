@@ -59,14 +59,7 @@ void RankBuilder::reserveFor(std::uint64_t events)
 {
     // Kineto: about 2/3 of events are slices, 1/3 flows, 45 % of slices carry a stream or correlation.
     const auto slices = static_cast<std::size_t>(events * 7 / 10);
-    SliceTable& s = m_trace.slices;
-    s.start.reserve(slices);
-    s.name.reserve(slices);
-    s.category.reserve(slices);
-    s.flags.reserve(slices);
-    s.eventIndex.reserve(slices);
-    s.argsRef.reserve(slices);
-    s.activityRef.reserve(slices);
+    m_trace.slices.reserve(slices);
     m_sliceDur.reserve(slices);
     m_sliceTrack.reserve(slices);
     const std::size_t activity = slices / 2;
@@ -256,26 +249,17 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
     return row;
 }
 
-void RankBuilder::pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category,
-    std::uint32_t track, std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef,
-    std::uint32_t activityRef)
+void RankBuilder::pushSlice(const SliceRow& row, std::uint32_t track)
 {
-    SliceTable& s = m_trace.slices;
-    s.start.push_back(start);
-    s.name.push_back(name);
-    s.category.push_back(category);
-    s.flags.push_back(flags);
-    s.eventIndex.push_back(eventIndex);
-    s.argsRef.push_back(argsRef);
-    s.activityRef.push_back(activityRef);
-    m_sliceDur.push_back(dur);
+    m_trace.slices.push(row);
+    m_sliceDur.push_back(row.duration);
     m_sliceTrack.push_back(track);
-    if (m_deviceCategory[category])
+    if (m_deviceCategory[row.category])
         m_tracks[track].device = true;
     // No overflow: add() kept only events with start and start + dur in range
     // (time_range.h), and B/E pairs end at their E's timestamp.
-    noteTime(start);
-    noteTime(start + dur);
+    noteTime(row.start);
+    noteTime(row.start + row.duration);
 }
 
 void RankBuilder::addComplete(const RawEvent& e)
@@ -296,10 +280,10 @@ void RankBuilder::addComplete(const RawEvent& e)
         dur = *e.durNs;
     }
     const std::uint32_t track = stagingTrackFor(e);
-    const std::uint32_t argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
-    const std::uint32_t activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
-    pushSlice(*e.tsNs, dur, m_trace.strings.intern(e.name), e.hasCategory ? categoryIndex(e.category) : 0,
-        track, flags, static_cast<std::uint32_t>(e.eventIndex), argsRef, activityRef);
+    SliceRow row = openRow(e);
+    row.duration = dur;
+    row.flags = flags;
+    pushSlice(row, track);
 }
 
 void RankBuilder::addBegin(const RawEvent& e)
@@ -307,14 +291,19 @@ void RankBuilder::addBegin(const RawEvent& e)
     if (!requireTimedFields(e))
         return;
     const std::uint32_t track = stagingTrackFor(e);
-    OpenBegin b;
-    b.ts = *e.tsNs;
-    b.name = m_trace.strings.intern(e.name);
-    b.category = e.hasCategory ? categoryIndex(e.category) : 0;
-    b.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
-    b.argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
-    b.activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
-    m_tracks[track].openBegins.push_back(b);
+    m_tracks[track].openBegins.push_back(openRow(e));
+}
+
+SliceRow RankBuilder::openRow(const RawEvent& e)
+{
+    SliceRow row;
+    row.start = *e.tsNs;
+    row.name = m_trace.strings.intern(e.name);
+    row.category = e.hasCategory ? categoryIndex(e.category) : 0;
+    row.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
+    row.argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
+    row.activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
+    return row;
 }
 
 void RankBuilder::addEnd(const RawEvent& e)
@@ -328,30 +317,31 @@ void RankBuilder::addEnd(const RawEvent& e)
             DiagnosticKind::UnmatchedEnd, describe(e), static_cast<std::int64_t>(e.eventIndex));
         return;
     }
-    const OpenBegin b = open.back();
+    SliceRow row = open.back();
     open.pop_back();
-    std::int64_t dur = *e.tsNs - b.ts; // both in range (time_range.h): the difference fits
-    std::uint8_t flags = kSliceFromBeginEnd;
-    if (dur < 0) {
+    row.duration = *e.tsNs - row.start; // both in range (time_range.h): the difference fits
+    row.flags = kSliceFromBeginEnd;
+    if (row.duration < 0) {
         m_trace.diagnostics.add(
             DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
-        dur = 0;
-        flags |= kSliceNegativeDuration;
+        row.duration = 0;
+        row.flags |= kSliceNegativeDuration;
     }
-    pushSlice(b.ts, dur, b.name, b.category, track, flags, b.eventIndex, b.argsRef, b.activityRef);
+    pushSlice(row, track);
 }
 
 void RankBuilder::closeOpenBegins()
 {
     for (std::uint32_t t = 0; t < m_tracks.size(); ++t) {
         auto& open = m_tracks[t].openBegins;
-        for (const OpenBegin& b : open) {
+        for (SliceRow row : open) {
             m_trace.diagnostics.add(DiagnosticKind::UnmatchedBegin,
-                "event #" + std::to_string(b.eventIndex) + " name=\""
-                    + std::string(m_trace.strings.view(b.name)) + "\"",
-                b.eventIndex);
-            pushSlice(b.ts, std::max<std::int64_t>(0, m_maxTime - b.ts), b.name, b.category, t,
-                kSliceFromBeginEnd | kSliceUnclosed, b.eventIndex, b.argsRef, b.activityRef);
+                "event #" + std::to_string(row.eventIndex) + " name=\""
+                    + std::string(m_trace.strings.view(row.name)) + "\"",
+                row.eventIndex);
+            row.duration = std::max<std::int64_t>(0, m_maxTime - row.start);
+            row.flags = kSliceFromBeginEnd | kSliceUnclosed;
+            pushSlice(row, t);
         }
         open.clear();
         open.shrink_to_fit();

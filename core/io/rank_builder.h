@@ -44,21 +44,11 @@ public:
         bool enclosing = false;
     };
 
-    struct OpenBegin
-    {
-        std::int64_t ts = 0;
-        NameId name;
-        std::uint16_t category = 0;
-        std::uint32_t eventIndex = 0;
-        std::uint32_t argsRef = kNoRow;
-        std::uint32_t activityRef = kNoRow;
-    };
-
     struct StagingTrack
     {
         ThreadKey key;
         bool device = false; // holds device activity (kernels, copies, syncs)
-        std::vector<OpenBegin> openBegins;
+        std::vector<SliceRow> openBegins; // B events waiting for their E (duration and flags unset)
     };
 
     struct ThreadKeyHash
@@ -103,9 +93,9 @@ private:
     std::uint32_t stagingTrackFor(const RawEvent& e);
     std::uint16_t categoryIndex(std::string_view category);
     std::uint32_t addActivity(const TypedArgs& a);
-    void pushSlice(std::int64_t start, std::int64_t dur, NameId name, std::uint16_t category,
-        std::uint32_t track, std::uint8_t flags, std::uint32_t eventIndex, std::uint32_t argsRef,
-        std::uint32_t activityRef);
+    // A slice's row from an X or B event: every field but duration and flags.
+    SliceRow openRow(const RawEvent& e);
+    void pushSlice(const SliceRow& row, std::uint32_t stagingTrack);
     void closeOpenBegins();
     std::string describe(const RawEvent& e) const;
 

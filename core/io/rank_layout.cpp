@@ -1,6 +1,7 @@
 #include "core/io/rank_layout.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <numeric>
 #include <unordered_map>
@@ -8,16 +9,6 @@
 namespace ks::core {
 
 namespace {
-
-    template <typename T>
-    void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
-    {
-        std::vector<T> out;
-        out.reserve(order.size());
-        for (std::uint32_t i : order)
-            out.push_back(column[i]);
-        column = std::move(out);
-    }
 
     std::string keyText(const RankTrace& trace, std::int64_t value, bool isName)
     {
@@ -206,23 +197,8 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     }
 
     SliceTable& s = trace.slices;
-    permute(s.start, order);
-    permute(s.name, order);
-    permute(s.category, order);
-    permute(s.flags, order);
-    permute(s.eventIndex, order);
-    permute(s.argsRef, order);
-    permute(s.activityRef, order);
-    s.durLow.resize(n);
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const std::int64_t d = dur[order[k]];
-        if (d >= 0xFFFFFFFFll) {
-            s.durLow[k] = 0xFFFFFFFFu;
-            s.durOverflow.emplace(k, d);
-        } else {
-            s.durLow[k] = static_cast<std::uint32_t>(d);
-        }
-    }
+    assert(s.columnsAligned()); // a column RankBuilder did not push would be read out of range here
+    s.permute(order);
     if (!s.durOverflow.empty())
         trace.diagnostics.addCount(DiagnosticKind::DurationOverflow, s.durOverflow.size(),
             "slice #" + std::to_string(s.durOverflow.begin()->first) + " lasts over 4.29 s");
@@ -378,9 +354,9 @@ void finalizeLinks(RankTrace& trace)
     std::sort(order.begin(), order.end(), [&l](std::uint32_t a, std::uint32_t b) {
         return l.from[a] != l.from[b] ? l.from[a] < l.from[b] : l.to[a] < l.to[b];
     });
-    permute(l.from, order);
-    permute(l.to, order);
-    permute(l.kind, order);
+    permuteColumn(l.from, order);
+    permuteColumn(l.to, order);
+    permuteColumn(l.kind, order);
     l.byTo.resize(l.size());
     std::iota(l.byTo.begin(), l.byTo.end(), 0u);
     std::stable_sort(

@@ -1,7 +1,5 @@
 #include "core/model/event_tables.h"
 
-#include <cstring>
-
 namespace ks::core {
 
 template <typename T>
@@ -10,10 +8,35 @@ static std::size_t bytesOf(const std::vector<T>& v)
     return v.capacity() * sizeof(T);
 }
 
+void SliceTable::reserve(std::size_t slices)
+{
+    forEachColumn(*this, [&](auto& column) { column.reserve(slices); });
+}
+
+void SliceTable::permute(const std::vector<std::uint32_t>& order)
+{
+    forEachColumn(*this, [&](auto& column) { permuteColumn(column, order); });
+    if (durOverflow.empty())
+        return;
+    std::unordered_map<std::uint32_t, TimeNs> moved;
+    for (std::uint32_t k = 0; k < order.size(); ++k)
+        if (durLow[k] == kDurOverflow)
+            moved.emplace(k, durOverflow.at(order[k]));
+    durOverflow = std::move(moved);
+}
+
+bool SliceTable::columnsAligned() const
+{
+    bool aligned = true;
+    forEachColumn(*this, [&](const auto& column) { aligned = aligned && column.size() == size(); });
+    return aligned;
+}
+
 std::size_t SliceTable::bytesUsed() const
 {
-    return bytesOf(start) + bytesOf(durLow) + bytesOf(name) + bytesOf(category) + bytesOf(flags)
-        + bytesOf(eventIndex) + bytesOf(argsRef) + bytesOf(activityRef) + durOverflow.size() * 32;
+    std::size_t bytes = durOverflow.size() * 32;
+    forEachColumn(*this, [&](const auto& column) { bytes += bytesOf(column); });
+    return bytes;
 }
 
 std::size_t ActivityArgs::bytesUsed() const

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -23,14 +24,45 @@ enum SliceFlag : std::uint8_t
     kSliceMissingDuration = 16 // X without dur: stored as 0 (HTA drops such rows)
 };
 
+// Reorders a column: element k becomes old element order[k].
+template <typename T>
+void permuteColumn(std::vector<T>& column, const std::vector<std::uint32_t>& order)
+{
+    std::vector<T> out;
+    out.reserve(order.size());
+    for (std::uint32_t i : order)
+        out.push_back(column[i]);
+    column = std::move(out);
+}
+
+// One slice's values, as RankBuilder pushes it: a field per SliceTable column
+// (the duration whole; SliceTable splits it into durLow/durOverflow).
+struct SliceRow
+{
+    TimeNs start = 0;
+    TimeNs duration = 0;
+    NameId name;
+    std::uint16_t category = 0;
+    std::uint8_t flags = 0;
+    std::uint32_t eventIndex = 0;
+    std::uint32_t argsRef = kNoRow;
+    std::uint32_t activityRef = kNoRow;
+};
+
 // Complete slices (X, and B/E pairs), column by column. Kept compact because
 // a rank can hold tens of millions: the duration is 32-bit with an exact
 // overflow table, the category is an index into RankTrace::categories, and
 // typed arguments live in ActivityArgs, referenced only by slices that have them.
+//
+// To add a column: add the member here, its field to SliceRow, and one entry
+// to kSliceColumns below. reserve(), push(), permute(), bytesUsed() and
+// columnsAligned() are written from that list, and the static_assert after it
+// fails to compile if a vector member is missing from it. Then fill the field
+// where RankBuilder makes SliceRows (docs/architecture.md, section 4.2).
 struct SliceTable
 {
     std::vector<TimeNs> start;
-    std::vector<std::uint32_t> durLow;
+    std::vector<std::uint32_t> durLow; // kDurOverflow: the duration is in durOverflow
     std::vector<NameId> name;
     std::vector<std::uint16_t> category;
     std::vector<std::uint8_t> flags;
@@ -39,19 +71,77 @@ struct SliceTable
     std::vector<std::uint32_t> activityRef; // row in ActivityArgs or kNoRow
     std::unordered_map<std::uint32_t, TimeNs> durOverflow; // slice -> exact duration when >= 2^32-1 ns
 
+    static constexpr std::uint32_t kDurOverflow = 0xFFFFFFFFu;
+
     std::size_t size() const { return start.size(); }
 
     TimeNs duration(std::uint32_t i) const
     {
-        if (durLow[i] != 0xFFFFFFFFu)
+        if (durLow[i] != kDurOverflow)
             return durLow[i];
         return durOverflow.at(i);
     }
 
     TimeNs end(std::uint32_t i) const { return start[i] + duration(i); }
 
+    void reserve(std::size_t slices);
+    inline void push(const SliceRow& row);
+    // Reorders every column (and durOverflow's keys): slice k becomes old slice order[k].
+    void permute(const std::vector<std::uint32_t>& order);
+    // Every column holds size() values (a column push() or permute() missed would not).
+    bool columnsAligned() const;
     std::size_t bytesUsed() const;
+
+    // Calls visit(column) for every per-slice vector, durLow included.
+    template <typename Table, typename Visit>
+    static void forEachColumn(Table& table, Visit&& visit);
 };
+
+// A SliceTable column and the SliceRow field it is pushed from.
+template <typename T>
+struct SliceColumn
+{
+    std::vector<T> SliceTable::*column;
+    T SliceRow::*field;
+};
+
+// The slice columns, each once (durLow is pushed from SliceRow::duration by push()).
+inline constexpr std::tuple kSliceColumns {
+    SliceColumn<TimeNs> { &SliceTable::start, &SliceRow::start },
+    SliceColumn<NameId> { &SliceTable::name, &SliceRow::name },
+    SliceColumn<std::uint16_t> { &SliceTable::category, &SliceRow::category },
+    SliceColumn<std::uint8_t> { &SliceTable::flags, &SliceRow::flags },
+    SliceColumn<std::uint32_t> { &SliceTable::eventIndex, &SliceRow::eventIndex },
+    SliceColumn<std::uint32_t> { &SliceTable::argsRef, &SliceRow::argsRef },
+    SliceColumn<std::uint32_t> { &SliceTable::activityRef, &SliceRow::activityRef },
+};
+
+// A vector member added to SliceTable but not to kSliceColumns changes the size
+// and stops the build here, instead of going unpermuted.
+static_assert(sizeof(SliceTable)
+        == (std::tuple_size_v<decltype(kSliceColumns)> + 1) * sizeof(std::vector<char>)
+            + sizeof(std::unordered_map<std::uint32_t, TimeNs>),
+    "every SliceTable vector must be listed in kSliceColumns");
+
+template <typename Table, typename Visit>
+void SliceTable::forEachColumn(Table& table, Visit&& visit)
+{
+    visit(table.durLow);
+    std::apply([&](const auto&... c) { (visit(table.*(c.column)), ...); }, kSliceColumns);
+}
+
+void SliceTable::push(const SliceRow& row)
+{
+    const auto index = static_cast<std::uint32_t>(size());
+    if (row.duration >= TimeNs { kDurOverflow }) {
+        durLow.push_back(kDurOverflow);
+        durOverflow.emplace(index, row.duration);
+    } else {
+        durLow.push_back(static_cast<std::uint32_t>(row.duration));
+    }
+    std::apply(
+        [&](const auto&... c) { ((this->*(c.column)).push_back(row.*(c.field)), ...); }, kSliceColumns);
+}
 
 // Typed args the analyses need. One row per event with a stream or a
 // correlation (launches, GPU work, syncs): a minority of events. Other args,
