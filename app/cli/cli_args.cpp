@@ -71,4 +71,13 @@ std::optional<std::string> CliArgs::value(const std::string& name) const
     return std::nullopt;
 }
 
+std::vector<std::string> CliArgs::values(const std::string& name) const
+{
+    std::vector<std::string> all;
+    for (const auto& [key, value] : m_values)
+        if (key == name)
+            all.push_back(value);
+    return all;
+}
+
 } // namespace ks::cli

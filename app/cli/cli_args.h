@@ -21,6 +21,8 @@ public:
 
     bool flag(const std::string& name) const;
     std::optional<std::string> value(const std::string& name) const;
+    // Every value of a repeatable option, in command-line order.
+    std::vector<std::string> values(const std::string& name) const;
 
     const std::vector<std::string>& positional() const { return m_positional; }
 

@@ -17,8 +17,11 @@ namespace {
             "HTA's analyses: temporal, idle, kernels, overlap, memory-bw, queue-length, launch-stats, "
             "steps, kernel sequences",
             &kAnalyzeUsage, runAnalyzeCommand },
-        CommandSpec { "critical-path", "critical path of one rank, sync dependencies, overlaid trace",
+        CommandSpec { "critical-path",
+            "critical path of one rank or, with --all-ranks, of the job across ranks; what-if scaling",
             &kCriticalPathUsage, runCriticalPathCommand },
+        CommandSpec { "stragglers", "per iteration the rank the others waited for, and why",
+            &kStragglersUsage, runStragglersCommand },
         CommandSpec { "overview",
             "per rank and iteration: step time, idle/compute/overlap %, GPU busy time, stragglers",
             &kOverviewUsage, runOverviewCommand },

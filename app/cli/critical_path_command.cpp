@@ -4,6 +4,7 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/job_path_cli.h"
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
 #include "core/analysis/critical_path.h"
@@ -26,7 +27,13 @@ namespace {
         "N]\n"
         "  --annotation: events whose name contains A bound the window (default \"\": the whole trace)\n"
         "  --instance:   which of them (0-based, HTA's row order in --hta-compat), or an inclusive range "
-        "A:B\n";
+        "A:B\n"
+        "       kinetoscope-cli critical-path PATH... --all-ranks [--iteration I | --window A:B]\n"
+        "       [--what-if REGEX=F]... [--format table|csv|json] [--threads N]\n"
+        "  --all-ranks:  the job's path across ranks, joined at matched collectives\n"
+        "  --iteration:  ProfilerStep#I on every rank (default: each rank's whole trace)\n"
+        "  --window:     A:B in us from the job's start\n"
+        "  --what-if:    ops/kernels matching REGEX (or kind:BOUND) take F times as long; repeatable\n";
 
     bool parseInteger(const std::string& text, std::int64_t& value)
     {
@@ -141,8 +148,18 @@ const char* const kCriticalPathUsage = kUsage;
 int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args,
-        { "--rank", "--annotation", "--instance", "--write-trace", "--format", "--out", "--threads" },
-        { "--hta-compat" });
+        { "--rank", "--annotation", "--instance", "--write-trace", "--format", "--out", "--threads",
+            "--iteration", "--window", "--what-if" },
+        { "--hta-compat", "--all-ranks" });
+    if (parsed.ok() && parsed.flag("--all-ranks"))
+        return runAllRanksCriticalPath(parsed, kUsage, out, err);
+    if (parsed.ok()) {
+        for (const char* option : { "--iteration", "--window", "--what-if" })
+            if (parsed.value(option)) {
+                err << "kinetoscope-cli critical-path: " << option << " needs --all-ranks\n" << kUsage;
+                return 2;
+            }
+    }
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli critical-path: " << (parsed.ok() ? "give at least one PATH" : parsed.error())
             << '\n'

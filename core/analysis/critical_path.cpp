@@ -500,6 +500,13 @@ bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
     return edgeId < edgeOnPath.size() && edgeOnPath[edgeId];
 }
 
+namespace {
+
+    Result<CriticalPathGraph> buildGraph(
+        const FrameSet& frames, const RankFrame& frame, const Window& window);
+
+} // namespace
+
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
     const std::string& annotation, CriticalPathInstance instance, const AnalysisOptions&)
 {
@@ -516,38 +523,62 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
     auto window = findWindow(*frameIt, annotation, instance, compat);
     if (!window)
         return window.error();
-
-    CriticalPathGraph graph;
-    graph.mode = frames.mode;
-    graph.frame = &*frameIt;
-    graph.rank = rank;
-    graph.windowStart = window.value().start;
-    graph.windowEnd = window.value().end;
-    cp::GraphContext ctx(frames, *frameIt, graph);
-    ctx.clipped = clipRows(ctx, window.value());
-    graph.clippedRows = ctx.clipped.size();
-    createNodes(ctx);
-    cp::addRuntimeLockEdges(ctx);
-    cp::addCallStackEdges(ctx);
-    if (auto error = cp::addKernelEdges(ctx))
-        return *error;
-    if (graph.nodes.empty())
-        return notApplicable(
-            "no CPU operator, runtime call or GPU kernel in the window on rank " + std::to_string(rank));
-    graph.indexAdjacency();
-
-    graph.success = validateGraph(ctx);
-    if (graph.success) {
-        const std::vector<std::uint32_t> order = topologicalOrder(graph);
-        if (order.size() != graph.nodes.size()) {
-            graph.problems.push_back("the graph has a cycle");
-            graph.success = false;
-        } else {
-            longestPath(graph, order);
-        }
-    }
-    return graph;
+    return buildGraph(frames, *frameIt, window.value());
 }
+
+Result<CriticalPathGraph> buildCriticalPath(
+    const FrameSet& frames, std::int64_t rank, CriticalPathWindow window, const AnalysisOptions&)
+{
+    const auto frameIt = std::find_if(
+        frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) { return f.rank == rank; });
+    if (frameIt == frames.ranks.end())
+        return notApplicable("rank " + std::to_string(rank) + " is not in the trace");
+    if (frames.mode == AnalysisMode::Default && frames.deviceType == "MTIA")
+        return notApplicable("the critical path models CUDA and ROCm runtimes; rank " + std::to_string(rank)
+            + " is an MTIA trace");
+    if (frameIt->rows.empty())
+        return notApplicable("rank " + std::to_string(rank) + " has no events");
+    return buildGraph(frames, *frameIt, Window { window.start, window.end });
+}
+
+namespace {
+
+    Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window)
+    {
+        const std::int64_t rank = frame.rank;
+        CriticalPathGraph graph;
+        graph.mode = frames.mode;
+        graph.frame = &frame;
+        graph.rank = rank;
+        graph.windowStart = window.start;
+        graph.windowEnd = window.end;
+        cp::GraphContext ctx(frames, frame, graph);
+        ctx.clipped = clipRows(ctx, window);
+        graph.clippedRows = ctx.clipped.size();
+        createNodes(ctx);
+        cp::addRuntimeLockEdges(ctx);
+        cp::addCallStackEdges(ctx);
+        if (auto error = cp::addKernelEdges(ctx))
+            return *error;
+        if (graph.nodes.empty())
+            return notApplicable(
+                "no CPU operator, runtime call or GPU kernel in the window on rank " + std::to_string(rank));
+        graph.indexAdjacency();
+
+        graph.success = validateGraph(ctx);
+        if (graph.success) {
+            const std::vector<std::uint32_t> order = topologicalOrder(graph);
+            if (order.size() != graph.nodes.size()) {
+                graph.problems.push_back("the graph has a cycle");
+                graph.success = false;
+            } else {
+                longestPath(graph, order);
+            }
+        }
+        return graph;
+    }
+
+} // namespace
 
 AnalysisOutput criticalPath(const FrameSet& frames, std::int64_t rank, const std::string& annotation,
     CriticalPathInstance instance, const AnalysisOptions& options)

@@ -101,11 +101,23 @@ struct CriticalPathGraph
     bool onPath(std::uint32_t edgeId) const;
 };
 
+// An explicit window (frame time base, ns): host rows starting in [start, end].
+struct CriticalPathWindow
+{
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+};
+
 // Builds the graph and its longest path. Errors are "not applicable" reasons
 // (rank absent, annotation or instance not found, no kernel launches, HTA's
 // "Could not find runtime index"); an invalid graph is a result with success false.
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
     const std::string& annotation, CriticalPathInstance instance, const AnalysisOptions& options);
+
+// The same over an explicit window instead of an annotation instance (the
+// cross-rank path clips every rank to one iteration or a time range).
+Result<CriticalPathGraph> buildCriticalPath(
+    const FrameSet& frames, std::int64_t rank, CriticalPathWindow window, const AnalysisOptions& options);
 
 // The result as tables (dict): "summary", "edge_types", "summary_pct_by_bound_type",
 // "critical_path_edges", "sync_dependency_edges", "breakdown".

@@ -1,0 +1,35 @@
+#pragma once
+
+// What `critical-path --all-ranks` and `stragglers` share: their options, the
+// load, and printing a result with its notes.
+
+#include "app/cli/cli_args.h"
+#include "core/analysis/job_critical_path.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace ks::cli {
+
+// --iteration I, --window A:B (us) and every --what-if; a problem sets `problem`.
+core::JobPathOptions jobPathOptions(const CliArgs& args, std::string& problem);
+
+// Loads PATH... and builds default-mode frames (the per-rank graphs are A8's
+// default mode); prints the reason and returns nothing when that fails (exit 1).
+std::optional<core::FrameSet> loadJobFrames(
+    const CliArgs& args, const std::string& command, std::ostream& err);
+
+// The job's path over loaded frames; prints the reason when there is none.
+std::optional<core::JobCriticalPath> jobPathOf(const core::FrameSet& frames,
+    const core::JobPathOptions& options, const std::string& command, std::ostream& err);
+
+// Prints a result (table: every table; csv: each table after "# name"; json:
+// the dict) followed by the notes ("note: ..." lines, or a "notes" table).
+void printWithNotes(core::AnalysisOutput output, const std::vector<std::string>& notes,
+    const std::string& format, const std::string& title, std::ostream& out);
+
+// `critical-path --all-ranks`, after its arguments were parsed.
+int runAllRanksCriticalPath(const CliArgs& args, const char* usage, std::ostream& out, std::ostream& err);
+
+} // namespace ks::cli

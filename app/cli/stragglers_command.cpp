@@ -1,0 +1,45 @@
+// `kinetoscope-cli stragglers`: per iteration the rank the others waited for,
+// the wait it caused, and what its path before that collective spent longer
+// in than the median member's (issue 11 item 5).
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "app/cli/job_path_cli.h"
+#include "core/analysis/stragglers.h"
+
+#include <ostream>
+
+namespace ks::cli {
+
+namespace {
+
+    constexpr const char* kUsage =
+        "usage: kinetoscope-cli stragglers PATH... [--iteration I | --window A:B]\n"
+        "       [--format table|csv|json] [--threads N]\n"
+        "  --iteration:  ProfilerStep#I only (default: every iteration)\n"
+        "  --window:     A:B in us from the job's start\n";
+
+} // namespace
+
+const char* const kStragglersUsage = kUsage;
+
+int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string command = "kinetoscope-cli stragglers";
+    CliArgs parsed(args, { "--iteration", "--window", "--format", "--threads" }, {});
+    std::string problem;
+    const core::JobPathOptions options = jobPathOptions(parsed, problem);
+    const std::string format = outputFormat(parsed, problem);
+    if (rejectArguments(parsed, problem, command, kUsage, err))
+        return 2;
+    const auto frames = loadJobFrames(parsed, command, err);
+    if (!frames)
+        return 1;
+    const auto job = jobPathOf(*frames, options, command, err);
+    if (!job)
+        return 1;
+    printWithNotes(core::stragglersTable(*job), job->notes, format, "stragglers", out);
+    return 0;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,46 @@
+#pragma once
+
+// One rank's part of the cross-rank path: its collectives and the longest
+// paths between them (CondensedRank). Only this is kept per rank, so a large
+// job needs memory for its collectives, not for all of its events.
+
+#include "core/analysis/critical_path.h"
+#include "core/analysis/cross_rank_collectives.h"
+#include "core/analysis/cross_rank_path.h"
+#include "core/analysis/what_if.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace ks::core {
+
+struct CondenseInput
+{
+    const FrameSet* frames = nullptr;
+    std::size_t rankPos = 0; // index into frames->ranks
+    const std::vector<CollectiveSlice>* collectives = nullptr; // that rank's
+    const std::vector<std::string>* instanceNames = nullptr;
+    CriticalPathWindow window; // frame time base
+    const WhatIfScaling* whatIf = nullptr;
+    // From a collective's end, paths are followed to the next `lookahead`
+    // arrivals only (a longer reach is dominated by the collectives between).
+    std::size_t lookahead = 16;
+};
+
+// The rank's A8 graph (default mode) condensed; a rank without one (no GPU
+// launches, CPU-only ranks such as gloo jobs) gets the serial model: the main
+// thread's time between its collectives, said in the notes.
+CondensedRank condenseRank(const CondenseInput& input);
+
+// The parts, for tests and the two models.
+CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& graph);
+CondensedRank condenseSerial(const CondenseInput& input);
+
+// The what-if factor of a collective's own time: transfer when it is joined,
+// gpu_comm_wait when not.
+double collectiveScale(const CondenseInput& input, const RankCollective& c);
+
+// The collectives of the rank that start inside the window, in arrival order.
+std::vector<RankCollective> collectivesInWindow(const CondenseInput& input);
+
+} // namespace ks::core

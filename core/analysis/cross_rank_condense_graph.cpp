@@ -1,0 +1,280 @@
+// Condenses one rank's A8 graph to its collectives: the collective kernels'
+// own operator edges are cut (the join replaces them), then longest paths are
+// followed from the rank's start and from each collective's end.
+
+#include "core/analysis/cross_rank_condense.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+namespace ks::core {
+
+namespace {
+
+    constexpr TimeNs kUnreached = std::numeric_limits<TimeNs>::min();
+    constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+    // What the time of one graph edge is, for pieces and what-if.
+    struct EdgeMeaning
+    {
+        std::string_view name;
+        PathBound bound = PathBound::Cpu;
+        std::int64_t eventIndex = -1;
+    };
+
+    EdgeMeaning meaningOf(const CriticalPathGraph& g, const CpEdge& e)
+    {
+        const RankFrame& frame = *g.frame;
+        switch (e.type) {
+        case CpEdgeType::KernelLaunchDelay: {
+            const FrameRow& kernel = frame.rows[g.nodes[e.dst].row];
+            return { frame.name(kernel), PathBound::LaunchOverhead, kernel.eventIndex };
+        }
+        case CpEdgeType::KernelKernelDelay:
+        case CpEdgeType::Operator: {
+            const FrameRow* row = e.attributedEvent >= 0 ? frame.rowOfEvent(e.attributedEvent) : nullptr;
+            if (!row)
+                return { {}, PathBound::Cpu, -1 };
+            PathBound bound = PathBound::Cpu;
+            if (e.type == CpEdgeType::KernelKernelDelay)
+                bound = PathBound::KernelGap;
+            else if (row->device)
+                bound = row->kernelType == KernelType::Communication ? PathBound::GpuCommWait
+                                                                     : PathBound::GpuCompute;
+            return { frame.name(*row), bound, row->eventIndex };
+        }
+        case CpEdgeType::Dependency:
+        case CpEdgeType::SyncDependency:
+            break;
+        }
+        return { {}, PathBound::Cpu, -1 };
+    }
+
+    // The cut graph with scaled weights, its order, and one longest-path pass at a time.
+    class Condenser
+    {
+    public:
+        Condenser(const CondenseInput& input, const CriticalPathGraph& g, std::vector<std::uint32_t> arrivals,
+            std::vector<std::uint32_t> ends)
+            : m_input(input)
+            , m_g(g)
+            , m_arrivals(std::move(arrivals))
+            , m_ends(std::move(ends))
+            , m_cut(g.edges.size(), false)
+            , m_weight(g.edges.size(), 0)
+            , m_dist(g.nodes.size(), kUnreached)
+            , m_via(g.nodes.size(), kNone)
+        {
+            std::unordered_map<std::uint32_t, std::uint32_t> endOfArrival;
+            for (std::size_t k = 0; k < m_arrivals.size(); ++k)
+                endOfArrival[m_arrivals[k]] = m_ends[k];
+            for (std::uint32_t id = 0; id < g.edges.size(); ++id) {
+                const CpEdge& e = g.edges[id];
+                const auto it = endOfArrival.find(e.src);
+                m_cut[id] = e.type == CpEdgeType::Operator && it != endOfArrival.end() && it->second == e.dst;
+                const EdgeMeaning m = meaningOf(g, e);
+                m_weight[id] =
+                    input.whatIf ? input.whatIf->scaled(e.graphWeight, m.name, m.bound) : e.graphWeight;
+            }
+            order();
+        }
+
+        bool acyclic() const { return m_order.size() == m_g.nodes.size(); }
+
+        // From the rank's start: every node without a predecessor except the collectives' ends.
+        void passFromStart()
+        {
+            reset();
+            std::vector<bool> isEnd(m_g.nodes.size(), false);
+            for (const std::uint32_t e : m_ends)
+                isEnd[e] = true;
+            for (const std::uint32_t v : m_order)
+                if (m_indegree[v] == 0 && !isEnd[v])
+                    touch(v, 0);
+            relax(0, m_order.size());
+        }
+
+        // From collective k's end, far enough to reach the next `lookahead` arrivals.
+        // Returns whether the pass reached the end of the order (the rank's end counts).
+        bool passFromEnd(std::size_t k)
+        {
+            reset();
+            touch(m_ends[k], 0);
+            std::size_t limit = m_order.size();
+            const std::size_t lastTarget = k + m_input.lookahead;
+            if (lastTarget + 1 < m_arrivals.size()) {
+                limit = 0;
+                for (std::size_t j = k + 1; j <= lastTarget; ++j)
+                    limit = std::max(limit, m_position[m_arrivals[j]] + 1);
+            }
+            relax(m_position[m_ends[k]], limit);
+            return limit == m_order.size();
+        }
+
+        TimeNs dist(std::uint32_t node) const { return m_dist[node]; }
+
+        // The reached node farthest from the pass's sources.
+        std::uint32_t farthest() const
+        {
+            std::uint32_t best = kNone;
+            for (const std::uint32_t v : m_touched)
+                if (best == kNone || m_dist[v] > m_dist[best])
+                    best = v;
+            return best;
+        }
+
+        std::vector<PathPiece> piecesTo(std::uint32_t node) const
+        {
+            std::vector<std::uint32_t> edges;
+            for (std::uint32_t v = node; m_via[v] != kNone; v = m_g.edges[m_via[v]].src)
+                edges.push_back(m_via[v]);
+            std::vector<PathPiece> pieces;
+            for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
+                const TimeNs w = m_weight[*it];
+                if (w <= 0)
+                    continue;
+                const EdgeMeaning m = meaningOf(m_g, m_g.edges[*it]);
+                if (!pieces.empty() && pieces.back().eventIndex == m.eventIndex
+                    && pieces.back().bound == m.bound && pieces.back().name == m.name) {
+                    pieces.back().duration += w;
+                    continue;
+                }
+                pieces.push_back(
+                    { std::string(m.name), m.bound, m_g.nodes[m_g.edges[*it].src].ts, w, m.eventIndex });
+            }
+            return pieces;
+        }
+
+    private:
+        void order()
+        {
+            m_indegree.assign(m_g.nodes.size(), 0);
+            for (std::uint32_t id = 0; id < m_g.edges.size(); ++id)
+                if (!m_cut[id])
+                    ++m_indegree[m_g.edges[id].dst];
+            std::vector<std::uint32_t> indegree = m_indegree;
+            for (std::uint32_t v = 0; v < m_g.nodes.size(); ++v)
+                if (indegree[v] == 0)
+                    m_order.push_back(v);
+            for (std::size_t i = 0; i < m_order.size(); ++i)
+                for (const std::uint32_t id : m_g.successorsOf(m_order[i]))
+                    if (!m_cut[id] && --indegree[m_g.edges[id].dst] == 0)
+                        m_order.push_back(m_g.edges[id].dst);
+            m_position.assign(m_g.nodes.size(), 0);
+            for (std::size_t i = 0; i < m_order.size(); ++i)
+                m_position[m_order[i]] = i;
+        }
+
+        void reset()
+        {
+            for (const std::uint32_t v : m_touched) {
+                m_dist[v] = kUnreached;
+                m_via[v] = kNone;
+            }
+            m_touched.clear();
+        }
+
+        void touch(std::uint32_t v, TimeNs d)
+        {
+            if (m_dist[v] == kUnreached)
+                m_touched.push_back(v);
+            m_dist[v] = d;
+        }
+
+        void relax(std::size_t from, std::size_t to)
+        {
+            for (std::size_t i = from; i < to; ++i) {
+                const std::uint32_t v = m_order[i];
+                if (m_dist[v] == kUnreached)
+                    continue;
+                for (const std::uint32_t id : m_g.successorsOf(v)) {
+                    if (m_cut[id])
+                        continue;
+                    const std::uint32_t dst = m_g.edges[id].dst;
+                    if (m_position[dst] >= to)
+                        continue;
+                    const TimeNs d = m_dist[v] + m_weight[id];
+                    if (m_dist[dst] == kUnreached || d > m_dist[dst]) {
+                        touch(dst, d);
+                        m_via[dst] = id;
+                    }
+                }
+            }
+        }
+
+        const CondenseInput& m_input;
+        const CriticalPathGraph& m_g;
+        std::vector<std::uint32_t> m_arrivals; // node of collective k's start
+        std::vector<std::uint32_t> m_ends;
+        std::vector<bool> m_cut;
+        std::vector<TimeNs> m_weight;
+        std::vector<std::uint32_t> m_indegree;
+        std::vector<std::uint32_t> m_order;
+        std::vector<std::size_t> m_position;
+        std::vector<TimeNs> m_dist;
+        std::vector<std::uint32_t> m_via;
+        std::vector<std::uint32_t> m_touched;
+    };
+
+    void addEdgesOfPass(const Condenser& c, std::uint32_t from, const std::vector<std::uint32_t>& arrivals,
+        bool reachesEnd, CondensedRank& out)
+    {
+        for (std::uint32_t k = 0; k < arrivals.size(); ++k)
+            if (c.dist(arrivals[k]) != kUnreached && k + 1 != from)
+                out.edges.push_back({ from, k, c.dist(arrivals[k]), c.piecesTo(arrivals[k]) });
+        if (!reachesEnd)
+            return;
+        const std::uint32_t last = c.farthest();
+        if (last != kNone)
+            out.edges.push_back({ from, out.rankEnd(), c.dist(last), c.piecesTo(last) });
+    }
+
+} // namespace
+
+CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& g)
+{
+    const RankFrame& frame = input.frames->ranks[input.rankPos];
+    CondensedRank out;
+    out.rank = frame.rank;
+    out.windowStart = input.window.start;
+    out.windowEnd = input.window.end;
+
+    std::unordered_map<std::uint32_t, const CollectiveSlice*> bySlice;
+    for (const CollectiveSlice& c : *input.collectives)
+        bySlice[c.slice] = &c;
+    std::unordered_map<std::uint32_t, std::uint32_t> endNodeOfRow;
+    for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
+        if (!g.nodes[v].isStart)
+            endNodeOfRow[g.nodes[v].row] = v;
+    std::vector<std::uint32_t> arrivals, ends;
+    for (std::uint32_t v = 0; v < g.nodes.size(); ++v) { // nodes are in time order: arrival order
+        const CpNode& node = g.nodes[v];
+        if (!node.isStart)
+            continue;
+        const FrameRow& row = frame.rows[node.row];
+        const auto it = bySlice.find(row.slice);
+        if (it == bySlice.end() || !endNodeOfRow.count(node.row))
+            continue;
+        out.collectives.push_back({ it->second->instance, (*input.instanceNames)[it->second->instance],
+            row.ts, row.end(), row.eventIndex, row.iteration, it->second->complete });
+        out.collectives.back().transferScale = collectiveScale(input, out.collectives.back());
+        arrivals.push_back(v);
+        ends.push_back(endNodeOfRow[node.row]);
+    }
+
+    Condenser c(input, g, arrivals, ends);
+    if (!c.acyclic()) {
+        out.notes.push_back("rank " + std::to_string(out.rank) + ": the event graph has a cycle");
+        return out;
+    }
+    c.passFromStart();
+    addEdgesOfPass(c, CondensedRank::kStart, arrivals, true, out);
+    for (std::size_t k = 0; k < ends.size(); ++k) {
+        const bool reachesEnd = c.passFromEnd(k);
+        addEdgesOfPass(c, out.endOfCollective(k), arrivals, reachesEnd, out);
+    }
+    return out;
+}
+
+} // namespace ks::core

@@ -1,0 +1,89 @@
+#include "core/analysis/job_critical_path.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ks::core {
+
+namespace {
+
+    Error notApplicable(std::string message)
+    {
+        return Error { ErrorCode::NotApplicable, std::move(message), {}, {} };
+    }
+
+    // The rank's window: its ProfilerStep#I, the given range, or all of its events.
+    std::optional<CriticalPathWindow> rankWindow(const RankFrame& frame, const JobPathOptions& options)
+    {
+        if (options.window)
+            return options.window;
+        if (options.iteration) {
+            const std::string step = "ProfilerStep#" + std::to_string(*options.iteration);
+            for (const FrameRow& row : frame.rows)
+                if (!row.device && frame.name(row) == step)
+                    return CriticalPathWindow { row.ts, row.end() };
+            return std::nullopt;
+        }
+        if (frame.rows.empty())
+            return std::nullopt;
+        CriticalPathWindow w { std::numeric_limits<TimeNs>::max(), std::numeric_limits<TimeNs>::min() };
+        for (const FrameRow& row : frame.rows) {
+            w.start = std::min(w.start, row.ts);
+            w.end = std::max(w.end, row.end());
+        }
+        return w;
+    }
+
+} // namespace
+
+Result<JobCriticalPath> jobCriticalPath(
+    const FrameSet& frames, const JobPathOptions& options, const ParallelFor& parallelFor)
+{
+    if (frames.ranks.empty())
+        return notApplicable("no rank loaded");
+    if (options.window && options.window->end <= options.window->start)
+        return notApplicable("the window's end is not after its start");
+    const PathCollectives collectives = pathCollectives(frames);
+
+    JobCriticalPath job;
+    job.notes = collectives.notes;
+    std::vector<std::optional<CriticalPathWindow>> windows;
+    std::vector<std::size_t> included; // rank positions with a window
+    for (std::size_t p = 0; p < frames.ranks.size(); ++p) {
+        windows.push_back(rankWindow(frames.ranks[p], options));
+        if (windows.back())
+            included.push_back(p);
+        else
+            job.notes.push_back("rank " + std::to_string(frames.ranks[p].rank) + ": "
+                + (options.iteration ? "has no ProfilerStep#" + std::to_string(*options.iteration)
+                                     : std::string("has no events"))
+                + "; left out");
+    }
+    if (included.empty())
+        return notApplicable(options.iteration
+                ? "iteration " + std::to_string(*options.iteration) + " is on no rank"
+                : std::string("no rank has events"));
+    if (frames.ranks.size() == 1)
+        job.notes.push_back("one rank only: the path is that rank's, no collective is joined");
+
+    job.ranks.resize(included.size());
+    parallelFor(included.size(), [&](std::size_t i) {
+        CondenseInput input;
+        input.frames = &frames;
+        input.rankPos = included[i];
+        input.collectives = &collectives.byRank[included[i]];
+        input.instanceNames = &collectives.names;
+        input.window = *windows[included[i]];
+        input.whatIf = &options.whatIf;
+        job.ranks[i] = condenseRank(input);
+    });
+    for (const CondensedRank& r : job.ranks) {
+        job.notes.insert(job.notes.end(), r.notes.begin(), r.notes.end());
+        job.measuredTime = std::max(job.measuredTime, r.windowEnd - r.windowStart);
+    }
+    job.path = joinCondensedRanks(job.ranks);
+    job.notes.insert(job.notes.end(), job.path.notes.begin(), job.path.notes.end());
+    return job;
+}
+
+} // namespace ks::core

@@ -1,0 +1,468 @@
+// X3 across ranks (issue 11 items 4-6): the join of condensed ranks on
+// hand-built graphs with known answers (hops, transfer, cycles, unjoined
+// collectives), what-if rules, stragglers; then the whole pipeline on small
+// GPU and CPU-only (gloo) jobs the tests write, and the real gloo job.
+
+#include "analysis_test_support.h"
+#include "core/analysis/job_critical_path.h"
+#include "core/analysis/stragglers.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+using namespace ks;
+using core::PathBound;
+using core::TimeNs;
+
+namespace {
+
+constexpr TimeNs kUs = 1000;
+
+core::PathPiece piece(const std::string& name, TimeNs duration, PathBound bound = PathBound::Cpu)
+{
+    return { name, bound, 0, duration, -1 };
+}
+
+core::CondensedEdge edge(std::uint32_t from, std::uint32_t to, std::vector<core::PathPiece> pieces)
+{
+    TimeNs w = 0;
+    for (const auto& p : pieces)
+        w += p.duration;
+    return { from, to, w, std::move(pieces) };
+}
+
+// A rank with one collective (instance 0, "allreduce"): `before` leads to its
+// arrival, `after` from its end to the rank's end.
+core::CondensedRank oneCollective(std::int64_t rank, TimeNs arrival, TimeNs end,
+    std::vector<core::PathPiece> before, std::vector<core::PathPiece> after, bool complete = true)
+{
+    core::CondensedRank r;
+    r.rank = rank;
+    r.collectives.push_back({ 0, "allreduce", arrival, end, -1, 1, complete });
+    r.edges.push_back(edge(core::CondensedRank::kStart, 0, std::move(before)));
+    r.edges.push_back(edge(r.endOfCollective(0), r.rankEnd(), std::move(after)));
+    return r;
+}
+
+TimeNs onPath(const core::CrossRankPath& path, std::int64_t rank, PathBound bound)
+{
+    return path.timeByBound(rank)[static_cast<std::size_t>(bound)];
+}
+
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+std::string event(const std::string& cat, const std::string& name, int pid, int tid, double ts, double dur,
+    const std::string& args = "")
+{
+    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + std::to_string(pid)
+        + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + number(1'000'000 + ts) + R"(,"dur":)"
+        + number(dur) + R"(,"args":{)" + args + "}}";
+}
+
+std::string launch(double ts, double dur, int correlation)
+{
+    return event(
+        "cuda_runtime", "cudaLaunchKernel", 1, 1, ts, dur, R"("correlation":)" + std::to_string(correlation));
+}
+
+std::string kernel(const std::string& name, double ts, double dur, int correlation)
+{
+    return event("kernel", name, 0, 7, ts, dur, R"("stream":7,"correlation":)" + std::to_string(correlation));
+}
+
+// One GPU rank: a GEMM of `gemmUs`, then an all-reduce that ends at 250 us on
+// every rank, a stream synchronization and an optimizer step of `stepUs`.
+std::string gpuRank(std::int64_t rank, double gemmUs, double stepUs)
+{
+    const double allreduceStart = 30 + gemmUs;
+    return tests::kinetoDocument(rank,
+        {
+            R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}})",
+            event("user_annotation", "ProfilerStep#1", 1, 1, 0, 300),
+            event("cpu_op", "aten::mm", 1, 1, 10, 20),
+            launch(15, 5, 1),
+            kernel("gemm_kernel", 30, gemmUs, 1),
+            event("cpu_op", "c10d::allreduce_", 1, 1, 40, 10),
+            launch(42, 5, 2),
+            kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", allreduceStart, 250 - allreduceStart, 2),
+            event("cuda_runtime", "cudaStreamSynchronize", 1, 1, 60, 190, R"("correlation":3)"),
+            event("cpu_op", "aten::step", 1, 1, 255, stepUs),
+        });
+}
+
+// One CPU-only rank as gloo records it: `forwardUs` of forward, the
+// c10d caller, gloo:all_reduce on a worker thread ending at the same moment
+// on every rank, then the optimizer.
+std::string glooRank(std::int64_t rank, double forwardUs)
+{
+    const double arrival = 15 + forwardUs;
+    const double end = 15 + 30'000;
+    return tests::kinetoDocument(rank,
+        {
+            event("cpu_op", "ProfilerStep#1", 1, 1, 0, end + 100),
+            event("cpu_op", "forward", 1, 1, 10, forwardUs),
+            event("cpu_op", "c10d::allreduce_", 1, 1, 10 + forwardUs, 5),
+            event("cpu_op", "gloo:all_reduce", 1, 2, arrival, end - arrival),
+            event("cpu_op", "optimizer", 1, 1, end + 10, 50),
+        });
+}
+
+struct Job
+{
+    QTemporaryDir dir;
+    std::optional<core::TraceSet> set;
+    std::optional<core::FrameSet> frames;
+
+    core::JobCriticalPath path(const core::JobPathOptions& options = {}) const
+    {
+        auto job = core::jobCriticalPath(*frames, options);
+        if (!job)
+            qFatal("%s", job.error().message.c_str());
+        return std::move(job).value();
+    }
+};
+
+std::unique_ptr<Job> load(const std::vector<std::string>& documents)
+{
+    auto job = std::make_unique<Job>();
+    job->set = tests::loadRanks(job->dir, documents);
+    job->frames = tests::frames(*job->set, core::AnalysisMode::Default);
+    return job;
+}
+
+core::JobPathOptions whatIf(const std::string& rule)
+{
+    core::JobPathOptions options;
+    auto parsed = core::parseWhatIfRule(rule);
+    if (!parsed)
+        qFatal("%s", parsed.error().message.c_str());
+    options.whatIf = core::WhatIfScaling({ std::move(parsed).value() });
+    return options;
+}
+
+const core::PathSegment* segmentNamed(const core::CrossRankPath& path, const std::string& name,
+    std::int64_t rank, PathBound bound = PathBound::Cpu)
+{
+    for (const auto& s : path.segments)
+        if (s.piece.name == name && s.rank == rank && s.piece.bound == bound)
+            return &s;
+    return nullptr;
+}
+
+[[maybe_unused]] void dump(const core::CrossRankPath& path)
+{
+    for (const auto& s : path.segments)
+        qInfo("%lld %s %s start %lld dur %lld", static_cast<long long>(s.rank), s.piece.name.c_str(),
+            std::string(core::pathBoundName(s.piece.bound)).c_str(), static_cast<long long>(s.piece.start),
+            static_cast<long long>(s.piece.duration));
+}
+
+} // namespace
+
+class TestCrossRankPath : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void joinHopsToTheLastArrival();
+    void transferIsTheShortestMember();
+    void unjoinedCollectiveKeepsItsDuration();
+    void inconsistentOrderIsACycle();
+    void whatIfRules();
+    void stragglerOnHandBuiltRanks();
+    void gpuJobPathRunsThroughTheSlowRank();
+    void gpuJobWhatIf();
+    void glooJobSerialModel();
+    void singleRank();
+    void realGlooJob();
+};
+
+// Rank 1 arrives 15 us after rank 0 (its path to the arrival is longer): the
+// path takes rank 1's arrival, the transfer, then the longer tail (rank 0's).
+void TestCrossRankPath::joinHopsToTheLastArrival()
+{
+    const std::vector<core::CondensedRank> ranks {
+        oneCollective(0, 10 * kUs, 30 * kUs, { piece("fwd0", 10 * kUs) }, { piece("opt0", 5 * kUs) }),
+        oneCollective(1, 25 * kUs, 30 * kUs, { piece("fwd1", 25 * kUs) }, { piece("opt1", 3 * kUs) }),
+    };
+    const core::CrossRankPath path = core::joinCondensedRanks(ranks);
+    QVERIFY(path.ok);
+    QCOMPARE(path.length, 35 * kUs); // 25 + transfer 5 + 5
+    QCOMPARE(path.segments.size(), std::size_t { 3 });
+    QCOMPARE(path.segments[0].piece.name, std::string("fwd1"));
+    QCOMPARE(path.segments[1].piece.bound, PathBound::Transfer);
+    QCOMPARE(path.segments[1].piece.duration, 5 * kUs);
+    QCOMPARE(path.segments[2].piece.name, std::string("opt0"));
+    QCOMPARE(path.segments[2].pathOffset, 30 * kUs);
+    QCOMPARE(path.hops.size(), std::size_t { 1 });
+    QCOMPARE(path.hops[0].fromRank, std::int64_t { 1 });
+    QCOMPARE(path.hops[0].toRank, std::int64_t { 0 });
+    QCOMPARE(path.hops[0].collective, std::string("allreduce"));
+    QCOMPARE(onPath(path, 1, PathBound::Cpu), 25 * kUs);
+    QCOMPARE(onPath(path, 0, PathBound::Transfer), 5 * kUs);
+    QCOMPARE(onPath(path, 0, PathBound::Cpu), 5 * kUs);
+    // The arrival of each member came through its own start edge.
+    QCOMPARE(path.arrivalEdge[0][0], 0);
+    QCOMPARE(path.arrivalEdge[1][0], 0);
+}
+
+// Clocks of the two ranks disagree by 1 s: only durations count.
+void TestCrossRankPath::transferIsTheShortestMember()
+{
+    const TimeNs offset = 1'000'000 * kUs;
+    const std::vector<core::CondensedRank> ranks {
+        oneCollective(
+            0, offset + 10 * kUs, offset + 50 * kUs, { piece("a", 10 * kUs) }, { piece("b", 1 * kUs) }),
+        oneCollective(1, 40 * kUs, 48 * kUs, { piece("c", 40 * kUs) }, { piece("d", 2 * kUs) }),
+    };
+    const core::CrossRankPath path = core::joinCondensedRanks(ranks);
+    QVERIFY(path.ok);
+    QCOMPARE(path.collectives[0].transfer, 8 * kUs);
+    QVERIFY(path.collectives[0].joined);
+    QCOMPARE(path.length, 40 * kUs + 8 * kUs + 2 * kUs);
+    QVERIFY(path.hops.empty()); // in and out on rank 1
+}
+
+// An instance that never completed on a member is not joined: each rank keeps
+// its own duration as gpu_comm_wait, and a note says so.
+void TestCrossRankPath::unjoinedCollectiveKeepsItsDuration()
+{
+    const std::vector<core::CondensedRank> ranks {
+        oneCollective(0, 10 * kUs, 30 * kUs, { piece("fwd0", 10 * kUs) }, { piece("opt0", 5 * kUs) }, false),
+        oneCollective(1, 25 * kUs, 30 * kUs, { piece("fwd1", 25 * kUs) }, { piece("opt1", 3 * kUs) }, false),
+    };
+    const core::CrossRankPath path = core::joinCondensedRanks(ranks);
+    QVERIFY(path.ok);
+    QVERIFY(!path.collectives[0].joined);
+    QCOMPARE(path.length, 35 * kUs); // rank 0: 10 + 20 + 5 vs rank 1: 25 + 5 + 3
+    QCOMPARE(onPath(path, 0, PathBound::GpuCommWait), 20 * kUs);
+    QVERIFY(path.hops.empty());
+    QCOMPARE(path.notes.size(), std::size_t { 1 });
+    QVERIFY(path.notes[0].find("could not be joined") != std::string::npos);
+}
+
+// Rank 0 runs A then B, rank 1 B then A: joining both would need each before
+// the other. The join says so instead of returning a path.
+void TestCrossRankPath::inconsistentOrderIsACycle()
+{
+    auto twoCollectives = [](std::int64_t rank, std::uint32_t first, std::uint32_t second) {
+        core::CondensedRank r;
+        r.rank = rank;
+        r.collectives.push_back({ first, "c" + std::to_string(first), 10, 20, -1, 1, true });
+        r.collectives.push_back({ second, "c" + std::to_string(second), 30, 40, -1, 1, true });
+        r.edges.push_back(edge(core::CondensedRank::kStart, 0, { piece("x", 10) }));
+        r.edges.push_back(edge(r.endOfCollective(0), 1, { piece("y", 10) }));
+        r.edges.push_back(edge(r.endOfCollective(1), r.rankEnd(), { piece("z", 10) }));
+        return r;
+    };
+    const core::CrossRankPath path =
+        core::joinCondensedRanks({ twoCollectives(0, 0, 1), twoCollectives(1, 1, 0) });
+    QVERIFY(!path.ok);
+    QVERIFY(path.notes.back().find("cycle") != std::string::npos);
+}
+
+void TestCrossRankPath::whatIfRules()
+{
+    auto half = core::parseWhatIfRule("gemm|conv=0.5");
+    QVERIFY(half.ok());
+    auto kind = core::parseWhatIfRule("kind:transfer=0");
+    QVERIFY(kind.ok());
+    QVERIFY(kind.value().kind == PathBound::Transfer);
+    const core::WhatIfScaling scaling({ half.value(), kind.value() });
+    QCOMPARE(scaling.scaled(100, "sm90_gemm_kernel", PathBound::GpuCompute), TimeNs { 50 });
+    QCOMPARE(scaling.scaled(100, "aten::conv2d", PathBound::Cpu), TimeNs { 50 });
+    QCOMPARE(scaling.scaled(100, "ncclAllReduce", PathBound::Transfer), TimeNs { 0 });
+    QCOMPARE(scaling.scaled(100, "relu", PathBound::GpuCompute), TimeNs { 100 });
+    QCOMPARE(scaling.scaled(100, "gemm", PathBound::LaunchOverhead), TimeNs { 100 }); // not time in gemm
+    // A name rule wins over a kind rule.
+    QCOMPARE(scaling.scaled(100, "gemm", PathBound::Transfer), TimeNs { 50 });
+
+    QVERIFY(!core::parseWhatIfRule("gemm").ok());
+    QVERIFY(!core::parseWhatIfRule("gemm=-1").ok());
+    QVERIFY(!core::parseWhatIfRule("gemm=x").ok());
+    QVERIFY(!core::parseWhatIfRule("kind:disk=2").ok());
+    const auto bad = core::parseWhatIfRule("gemm(=2");
+    QVERIFY(!bad.ok());
+    QVERIFY(bad.error().message.find("gemm(=2") != std::string::npos);
+}
+
+// Three ranks; rank 2 arrives last (shortest duration), the others wait 40 and
+// 50 us for it. Its path before the collective has 45 us more of "slow_op"
+// than the median member's (rank 0, 20 us before; rank 1 10 us before).
+void TestCrossRankPath::stragglerOnHandBuiltRanks()
+{
+    core::JobCriticalPath job;
+    job.ranks = {
+        oneCollective(0, 20 * kUs, 70 * kUs, { piece("fast_op", 20 * kUs) }, { piece("t", 1 * kUs) }),
+        oneCollective(1, 10 * kUs, 70 * kUs, { piece("fast_op", 10 * kUs) }, { piece("t", 1 * kUs) }),
+        oneCollective(2, 60 * kUs, 70 * kUs, { piece("fast_op", 15 * kUs), piece("slow_op", 45 * kUs) },
+            { piece("t", 1 * kUs) }),
+    };
+    job.path = core::joinCondensedRanks(job.ranks);
+    const auto found = core::findStragglers(job);
+    QCOMPARE(found.size(), std::size_t { 1 });
+    const core::Straggler& s = found[0];
+    QCOMPARE(s.rank, std::int64_t { 2 });
+    QCOMPARE(s.iteration, std::int64_t { 1 });
+    QCOMPARE(s.waitCaused, 40 * kUs + 50 * kUs);
+    QCOMPARE(s.medianRank, std::int64_t { 0 }); // others' segments: 10 (rank 1), 20 (rank 0): lower median
+    QCOMPARE(s.segment, 60 * kUs);
+    QCOMPARE(s.medianSegment, 20 * kUs);
+    QCOMPARE(s.reasons.size(), std::size_t { 1 }); // fast_op is 5 us shorter: not a reason
+    QCOMPARE(s.reasons[0].name, std::string("slow_op"));
+    QCOMPARE(s.reasons[0].delta, 45 * kUs);
+    QCOMPARE(s.why, std::string("rank 2: +40.0 us before allreduce vs rank 0: +45.0 us in slow_op"));
+    const auto table = core::stragglersTable(job);
+    QVERIFY(table.ok);
+    QCOMPARE(table.result.frame.rows.size(), std::size_t { 1 });
+}
+
+// Rank 1's GEMM takes 200 us, rank 0's 100 us: the all-reduce waits for rank 1,
+// so the path runs through rank 1's GEMM, the transfer, and rank 0's longer step.
+void TestCrossRankPath::gpuJobPathRunsThroughTheSlowRank()
+{
+    const auto job = load({ gpuRank(0, 100, 30), gpuRank(1, 200, 10) });
+    const core::JobCriticalPath p = job->path();
+    QVERIFY2(p.path.ok, p.notes.empty() ? "" : p.notes.back().c_str());
+    for (const auto& r : p.ranks)
+        QVERIFY(!r.serialModel);
+    const core::PathSegment* gemm = segmentNamed(p.path, "gemm_kernel", 1, PathBound::GpuCompute);
+    QVERIFY(gemm);
+    QCOMPARE(gemm->piece.bound, PathBound::GpuCompute);
+    QCOMPARE(gemm->piece.duration, 200 * kUs);
+    QVERIFY(!segmentNamed(p.path, "gemm_kernel", 0, PathBound::GpuCompute));
+    QCOMPARE(onPath(p.path, 0, PathBound::Transfer) + onPath(p.path, 1, PathBound::Transfer), 20 * kUs);
+    const core::PathSegment* step = segmentNamed(p.path, "aten::step", 0);
+    QVERIFY(step);
+    QCOMPARE(step->piece.duration, 30 * kUs);
+    QCOMPARE(p.path.hops.size(), std::size_t { 1 });
+    QCOMPARE(p.path.hops[0].fromRank, std::int64_t { 1 });
+    QCOMPARE(p.path.hops[0].toRank, std::int64_t { 0 });
+    // Launch 15..20 us, kernel start at 30: 5 us of aten::mm before the launch, 15 us launch overhead.
+    QCOMPARE(onPath(p.path, 1, PathBound::Cpu), 5 * kUs);
+    QCOMPARE(onPath(p.path, 1, PathBound::LaunchOverhead), 15 * kUs);
+    // The stream synchronization's end to aten::step is a weightless dependency.
+    QCOMPARE(p.path.length, (5 + 15 + 200 + 20 + 30) * kUs);
+
+    const auto stragglers = core::findStragglers(p);
+    QCOMPARE(stragglers.size(), std::size_t { 1 });
+    QCOMPARE(stragglers[0].rank, std::int64_t { 1 });
+    QCOMPARE(stragglers[0].waitCaused, 100 * kUs);
+    QCOMPARE(stragglers[0].reasons.at(0).name, std::string("gemm_kernel"));
+    QCOMPARE(stragglers[0].reasons.at(0).delta, 100 * kUs);
+
+    const auto tables = core::jobCriticalPathTables(p);
+    QVERIFY(tables.ok);
+    QCOMPARE(tables.result.entries.size(), std::size_t { 4 });
+}
+
+// Halving every GEMM shortens the path by half of rank 1's GEMM (100 us):
+// rank 1 still arrives last (100 us against 50 us).
+void TestCrossRankPath::gpuJobWhatIf()
+{
+    const auto job = load({ gpuRank(0, 100, 30), gpuRank(1, 200, 10) });
+    const core::JobCriticalPath before = job->path();
+    const core::JobCriticalPath after = job->path(whatIf("gemm=0.5"));
+    QVERIFY(before.path.ok && after.path.ok);
+    QCOMPARE(after.path.length, before.path.length - 100 * kUs);
+    QCOMPARE(segmentNamed(after.path, "gemm_kernel", 1, PathBound::GpuCompute)->piece.duration, 100 * kUs);
+    QCOMPARE(onPath(after.path, 1, PathBound::LaunchOverhead), 15 * kUs); // not in the kernel: unscaled
+    // Zero transfer: 20 us shorter.
+    const core::JobCriticalPath noTransfer = job->path(whatIf("kind:transfer=0"));
+    QCOMPARE(noTransfer.path.length, before.path.length - 20 * kUs);
+    const auto table = core::whatIfTables(before, after);
+    QVERIFY(table.ok);
+    QCOMPARE(table.result.entries.front().first, std::string("what_if"));
+}
+
+// CPU-only ranks: no event graph, the main thread's time between collectives.
+// Rank 1 spends 19.2 ms in forward against rank 0's 5 ms.
+void TestCrossRankPath::glooJobSerialModel()
+{
+    const auto job = load({ glooRank(0, 5'000), glooRank(1, 19'200) });
+    const core::JobCriticalPath p = job->path();
+    QVERIFY(p.path.ok);
+    QCOMPARE(p.ranks.size(), std::size_t { 2 });
+    for (const auto& r : p.ranks) {
+        QVERIFY(r.serialModel);
+        QCOMPARE(r.collectives.size(), std::size_t { 1 });
+    }
+    const core::PathSegment* forward = segmentNamed(p.path, "forward", 1);
+    QVERIFY(forward);
+    QCOMPARE(forward->piece.duration, 19'200 * kUs);
+    QVERIFY(!segmentNamed(p.path, "forward", 0));
+    // Start to arrival (15 + 19200 us), transfer (30015 - 19215), the rest of the step (100 us).
+    QCOMPARE(p.path.length, (15 + 19'200) * kUs + (30'015 - 19'215) * kUs + 100 * kUs);
+    QCOMPARE(p.path.length, p.measuredTime);
+
+    const auto found = core::findStragglers(p);
+    QCOMPARE(found.size(), std::size_t { 1 });
+    QCOMPARE(found[0].rank, std::int64_t { 1 });
+    QCOMPARE(found[0].waitCaused, 14'200 * kUs);
+    QCOMPARE(
+        found[0].why, std::string("rank 1: +14.2 ms before gloo:all_reduce vs rank 0: +14.2 ms in forward"));
+}
+
+void TestCrossRankPath::singleRank()
+{
+    const auto job = load({ gpuRank(0, 100, 30) });
+    const core::JobCriticalPath p = job->path();
+    QVERIFY(p.path.ok);
+    QVERIFY(p.path.hops.empty());
+    bool said = false;
+    for (const auto& n : p.notes)
+        said = said || n.find("one rank only") != std::string::npos;
+    QVERIFY(said);
+    QVERIFY(!core::stragglersTable(p).ok);
+    // Iteration 7 exists nowhere: an error naming it.
+    core::JobPathOptions options;
+    options.iteration = 7;
+    auto missing = core::jobCriticalPath(*job->frames, options);
+    QVERIFY(!missing.ok());
+    QVERIFY(missing.error().message.find("iteration 7") != std::string::npos);
+}
+
+// The recorded gloo job: rank 1 has twice the batch; every iteration's
+// all-reduce waits for it, and the path runs through its backward ops.
+void TestCrossRankPath::realGlooJob()
+{
+    const std::filesystem::path folder = std::filesystem::path(KS_SHARED_DIR) / "traces" / "ddp_gloo_2ranks";
+    if (!std::filesystem::exists(folder))
+        QSKIP("../shared/traces/ddp_gloo_2ranks is absent");
+    auto set = core::loadTraceSet({ folder.string() }, {}, nullptr, nullptr);
+    QVERIFY(set.ok());
+    const core::FrameSet frames = tests::frames(set.value(), core::AnalysisMode::Default);
+    auto job = core::jobCriticalPath(frames, {});
+    QVERIFY(job.ok());
+    const core::JobCriticalPath& p = job.value();
+    QVERIFY(p.path.ok);
+    std::size_t joined = 0;
+    for (const auto& c : p.path.collectives)
+        joined += c.joined ? 1 : 0;
+    // Rank 0's profile stops before the fourth all-reduce: three are joined, the fourth is said.
+    QCOMPARE(joined, std::size_t { 3 });
+    QVERIFY(std::any_of(p.notes.begin(), p.notes.end(),
+        [](const std::string& n) { return n.find("no partner") != std::string::npos; }));
+    const auto found = core::findStragglers(p);
+    QVERIFY(!found.empty());
+    for (const auto& s : found) {
+        QCOMPARE(s.rank, std::int64_t { 1 });
+        QVERIFY(s.waitCaused > 0);
+    }
+    const auto rank1 = p.path.timeByBound(1);
+    TimeNs onRank1 = 0;
+    for (const TimeNs t : rank1)
+        onRank1 += t;
+    QVERIFY(onRank1 > p.path.length / 2);
+}
+
+QTEST_GUILESS_MAIN(TestCrossRankPath)
+#include "tst_cross_rank_path.moc"
