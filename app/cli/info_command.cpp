@@ -84,6 +84,7 @@ namespace {
         out << "  slices " << r.slices.size() << ", instants " << r.instants.size() << ", memory events "
             << r.memory.size() << ", counter series " << r.counters.size() << ", links " << r.links.size()
             << '\n';
+        // The reader keeps times within ±2^62 ns (core/io/time_range.h): the span fits.
         out << "  time: " << r.startNs << " .. " << r.endNs << " ns (" << formatDuration(r.endNs - r.startNs)
             << ")\n";
         if (r.diagnostics.total() == 0) {
@@ -221,6 +222,10 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
     }
     for (const auto& f : set.failures)
         err << "kinetoscope-cli: " << f.describe() << '\n';
+    if (set.ranks.empty()) {
+        err << "kinetoscope-cli: " << core::nothingToAnalyse(set.inputs, set.skipped) << '\n';
+        return 1;
+    }
     return set.failures.empty() ? 0 : 1;
 }
 

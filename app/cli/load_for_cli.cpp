@@ -29,10 +29,15 @@ std::optional<core::TraceSet> loadForCli(
         err << "kinetoscope-cli: " << result.error().describe() << '\n';
         return std::nullopt;
     }
-    for (const auto& f : result.value().failures)
+    const core::TraceSet& set = result.value();
+    for (const auto& f : set.failures)
         err << "kinetoscope-cli: " << f.describe() << '\n';
-    if (result.value().ranks.empty())
+    if (set.ranks.empty()) {
+        // Failed files said why above; skipped ones (not Kineto traces) have not.
+        if (set.failures.empty() || !set.skipped.empty())
+            err << "kinetoscope-cli: " << core::nothingToAnalyse(set.inputs, set.skipped) << '\n';
         return std::nullopt;
+    }
     return std::move(result).value();
 }
 

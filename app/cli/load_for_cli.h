@@ -11,7 +11,8 @@
 namespace ks::cli {
 
 // Loads paths on all cores (or --threads N). Prints one line per failed file
-// to `err`; returns nullopt when nothing loaded.
+// to `err`; returns nullopt when nothing loaded, after a line saying why (what
+// was skipped as not a Kineto trace), so no command ends silently.
 std::optional<core::TraceSet> loadForCli(
     const std::vector<std::string>& paths, const std::optional<std::string>& threads, std::ostream& err);
 

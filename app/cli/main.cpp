@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,13 @@ int main(int argc, char** argv)
         std::cout << *spec->usage;
         return 0;
     }
-    return spec->run(args, std::cout, std::cerr);
+    // Last resort: the core turns a failed allocation while loading into an
+    // error naming the file; one anywhere else still ends with one line, not an abort.
+    try {
+        return spec->run(args, std::cout, std::cerr);
+    } catch (const std::bad_alloc&) {
+        std::cout.flush();
+        std::cerr << "kinetoscope-cli " << command << ": not enough memory\n";
+        return 1;
+    }
 }

@@ -116,6 +116,11 @@ int summarizeToFile(const SummarizeCli& cli, const std::string& out, std::ostrea
     }
     for (const auto& failure : report.value().failures)
         err << kCommand << ": " << failure.describe() << '\n';
+    if (report.value().ranksOk == 0 && report.value().failures.empty()
+        && !report.value().skippedFiles.empty()) {
+        err << kCommand << ": " << core::nothingToAnalyse(cli.paths, report.value().skippedFiles) << '\n';
+        return 1;
+    }
     return 0;
 }
 

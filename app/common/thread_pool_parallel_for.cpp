@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -20,16 +23,35 @@ void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>&
     // Work stealing by a shared counter: ranks differ in size, so static
     // partitioning would leave cores idle.
     std::atomic<std::size_t> next { 0 };
-    std::vector<std::thread> pool;
-    pool.reserve(workers);
-    for (std::size_t w = 0; w < workers; ++w) {
-        pool.emplace_back([&] {
+    // An exception leaving a thread would end the process (std::terminate): the
+    // first one (out of memory, say) stops the work and is rethrown to the caller.
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    auto work = [&] {
+        try {
             for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
                 body(i);
-        });
+        } catch (...) {
+            std::lock_guard lock(failureMutex);
+            if (!failure)
+                failure = std::current_exception();
+            next = n;
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(workers - 1);
+    for (std::size_t w = 1; w < workers; ++w) {
+        try {
+            pool.emplace_back(work);
+        } catch (const std::system_error&) {
+            break; // the system gives no more threads (a limit): fewer do the work
+        }
     }
+    work(); // the calling thread is one of the workers
     for (std::thread& t : pool)
         t.join();
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 namespace {

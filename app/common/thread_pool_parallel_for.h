@@ -9,7 +9,8 @@
 namespace ks::app {
 
 // Runs body(i) for i in [0, n) on up to `threads` std::threads (0 = all cores).
-// Matches ks::core::ParallelFor.
+// Matches ks::core::ParallelFor. The calling thread works too; the first
+// exception a body throws stops the rest and is rethrown here.
 void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>& body, unsigned threads = 0);
 
 // A std::thread for the core's BackgroundWork (pipelined loading).

@@ -58,8 +58,9 @@ void CompareSideLoader::onLoaded(const TraceSetPtr& set)
 {
     if (set->ranks.empty()) {
         setBusy(false);
-        const QString why = set->failures.empty() ? tr("no trace files found")
-                                                  : QString::fromStdString(set->failures.front().describe());
+        const QString why = set->failures.empty()
+            ? QString::fromStdString(core::nothingToAnalyse(set->inputs, set->skipped))
+            : QString::fromStdString(set->failures.front().describe());
         emit failed(why);
         return;
     }

@@ -102,6 +102,11 @@ void MainWindow::onLoadFinished(const TraceSetPtr& set, const QStringList& paths
 
 void MainWindow::reportFailures(const core::TraceSet& set)
 {
+    if (set.failures.empty() && set.ranks.empty()) { // only files that are not Kineto traces
+        m_messages->showMessage(QString::fromStdString(core::nothingToAnalyse(set.inputs, set.skipped)),
+            widgets::MessageBar::Type::Error);
+        return;
+    }
     if (set.failures.empty()) {
         m_messages->clearMessage();
         return;

@@ -77,11 +77,13 @@ namespace {
         ++i;
         while (i < name.size() && std::isspace(static_cast<unsigned char>(name[i])))
             ++i;
+        if (i >= name.size() || !std::isdigit(static_cast<unsigned char>(name[i])))
+            return std::nullopt;
+        // from_chars checks overflow: a step number beyond int64 (20 digits) is no step number.
         std::int64_t n = 0;
-        std::size_t digits = 0;
-        for (; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])); ++i, ++digits)
-            n = n * 10 + (name[i] - '0');
-        if (digits == 0)
+        const char* const end = name.data() + name.size();
+        const auto [ptr, ec] = std::from_chars(name.data() + i, end, n);
+        if (ec != std::errc() || ptr == name.data() + i)
             return std::nullopt;
         return n;
     }
@@ -204,7 +206,9 @@ namespace {
             auto n = profilerStepNumber(name);
             if (!n)
                 return Error { ErrorCode::NotApplicable,
-                    "cannot read the step number of \"" + std::string(name) + "\"", frame.trace->path, {} };
+                    "cannot read the step number of \"" + std::string(name)
+                        + "\" (no digits after '#', or more than a 64-bit integer holds)",
+                    frame.trace->path, {} };
             steps.push_back(Step { row.ts, row.dur, *n });
         }
         return steps;
@@ -458,7 +462,7 @@ Result<FrameSet> buildFrames(
     parallelFor(set.ranks.size(), [&](std::size_t i) {
         RankFrame& frame = set.ranks[i];
         for (FrameRow& row : frame.rows)
-            row.ts -= set.minTs;
+            row.ts -= set.minTs; // two kept time points (time_range.h): the difference fits
         if (set.filteredToCompleteSteps)
             dropLastStep(frame, stepNames, options.includeLastProfilerStep);
         if (options.iterations)

@@ -78,7 +78,8 @@ namespace {
         r.gpuEventIndex = gpu.eventIndex;
         r.cpuDurationNs = cpu.dur;
         r.gpuDurationNs = gpu.dur;
-        r.launchDelayNs = std::max<std::int64_t>(0, gpu.ts - cpu.ts - cpu.dur);
+        // Two time points: their difference fits (time_range.h); ts - ts - dur need not.
+        r.launchDelayNs = std::max<std::int64_t>(0, gpu.ts - cpu.end());
         return r;
     }
 

@@ -1,5 +1,7 @@
 #include "core/common/result.h"
 
+#include <algorithm>
+
 namespace ks::core {
 
 const char* errorCodeName(ErrorCode code)
@@ -29,6 +31,8 @@ const char* errorCodeName(ErrorCode code)
         return "not-applicable";
     case ErrorCode::InvalidArgument:
         return "invalid-argument";
+    case ErrorCode::OutOfMemory:
+        return "out-of-memory";
     }
     return "unknown";
 }
@@ -36,6 +40,9 @@ const char* errorCodeName(ErrorCode code)
 std::string Error::describe() const
 {
     std::string line;
+    if (code == ErrorCode::OutOfMemory) // the file is part of the sentence
+        return "not enough memory to load " + (path.empty() ? std::string("the trace") : path) + ": "
+            + message;
     if (!path.empty()) {
         line += path;
         line += ": ";
@@ -47,6 +54,13 @@ std::string Error::describe() const
         line += ')';
     }
     return line;
+}
+
+Error notEnoughMemory(const std::string& path, std::uint64_t bytesNeeded)
+{
+    constexpr std::uint64_t kMB = 1000 * 1000;
+    const std::uint64_t mb = std::max<std::uint64_t>(1, (bytesNeeded + kMB - 1) / kMB);
+    return Error { ErrorCode::OutOfMemory, "about " + std::to_string(mb) + " MB needed", path, {} };
 }
 
 } // namespace ks::core

@@ -24,6 +24,7 @@ enum class ErrorCode : std::uint8_t
     Cancelled,
     NotApplicable,
     InvalidArgument,
+    OutOfMemory, // an allocation failed while loading or analysing
 };
 
 const char* errorCodeName(ErrorCode code);
@@ -35,9 +36,13 @@ struct Error
     std::string path; // the file it is about, if any
     std::optional<std::uint64_t> byteOffset; // where in the (inflated) JSON, when known
 
-    // One line: "<path>: <message> (at byte N)".
+    // One line: "<path>: <message> (at byte N)"; out of memory reads
+    // "not enough memory to load <path>: <message>".
     std::string describe() const;
 };
+
+// "not enough memory to load PATH: about N MB needed" (ErrorCode::OutOfMemory).
+Error notEnoughMemory(const std::string& path, std::uint64_t bytesNeeded);
 
 // Either a value or an Error. No exceptions cross the core boundary.
 template <typename T>

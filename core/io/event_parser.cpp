@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace ks::core {
@@ -37,8 +38,9 @@ namespace {
                 number = v;
                 return;
             }
+            // A real-valued id: truncated when it fits int64 (casting one that does not is undefined).
             double d = 0;
-            if (!value.get_double().get(d)) {
+            if (!value.get_double().get(d) && std::fabs(d) < 9.2e18) {
                 number = static_cast<std::int64_t>(d);
                 return;
             }
@@ -77,7 +79,9 @@ namespace {
         fractional =
             std::any_of(text.begin(), text.end(), [](char c) { return c == '.' || c == 'e' || c == 'E'; });
         auto ns = microsecondsTextToNanoseconds(text);
-        if (!ns && e.wrongTypeField.empty())
+        if (!ns && type == od::json_type::number)
+            e.timeOutOfRange = true; // a JSON number, but beyond int64 ns
+        else if (!ns && e.wrongTypeField.empty())
             e.wrongTypeField = fieldName;
         return ns;
     }
@@ -184,6 +188,9 @@ std::optional<Error> EventParser::parse(
 Error EventParser::Impl::errorAt(
     simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
 {
+    // simdjson reports a failed allocation as an error code, not an exception.
+    if (code == simdjson::MEMALLOC)
+        return Error { ErrorCode::OutOfMemory, "not enough memory", m_path, {} };
     return Error { ErrorCode::NotJson,
         std::string("not JSON: ") + simdjson::error_message(code) + " in traceEvents["
             + std::to_string(eventIndex) + "]",

@@ -3,6 +3,7 @@
 #include "core/io/metadata_parser.h"
 #include "core/io/piece_queue.h"
 
+#include <new>
 #include <optional>
 
 namespace ks::core {
@@ -55,17 +56,29 @@ Result<SplitSummary> readPipelined(InputStream& input, const std::string& path, 
     std::optional<Result<SplitSummary>> produced;
     PieceProducer producer(queue, metadata);
     background.start([&] {
-        produced.emplace(splitTraceEvents(input, path, producer, chunkBytes, progress, cancel));
+        // An exception must not leave this thread (it would end the process):
+        // running out of memory here becomes the load's error.
+        try {
+            produced.emplace(splitTraceEvents(input, path, producer, chunkBytes, progress, cancel));
+        } catch (const std::bad_alloc&) {
+            queue.stop(); // the parser stops at its next piece
+            produced.emplace(Error { ErrorCode::OutOfMemory, "not enough memory", path, {} });
+        }
         queue.finish();
     });
     std::optional<Error> parseError;
-    while (auto piece = queue.pop()) {
-        if (!parseError)
-            parseError =
-                parser.parsePrepared(piece->buffer, piece->length, piece->firstIndex, piece->byteOffset);
-        if (parseError)
-            queue.stop(); // unblocks the producer; remaining pieces are dropped
-        queue.recycle(std::move(piece->buffer));
+    try {
+        while (auto piece = queue.pop()) {
+            if (!parseError)
+                parseError =
+                    parser.parsePrepared(piece->buffer, piece->length, piece->firstIndex, piece->byteOffset);
+            if (parseError)
+                queue.stop(); // unblocks the producer; remaining pieces are dropped
+            queue.recycle(std::move(piece->buffer));
+        }
+    } catch (const std::bad_alloc&) {
+        queue.stop(); // the producer must finish before its queue goes away
+        parseError = Error { ErrorCode::OutOfMemory, "not enough memory", path, {} };
     }
     background.wait();
     if (parseError)

@@ -14,7 +14,9 @@ namespace ks::core {
 
 // Reads one document with inflating and splitting on `background` while the
 // calling thread parses: a GB rank spends about a third of its time inflating
-// and cutting pieces, which then overlaps with parsing.
+// and cutting pieces, which then overlaps with parsing. Running out of memory
+// on either thread gives ErrorCode::OutOfMemory. When `background` cannot start
+// a thread (std::system_error) nothing has been read: the caller may read alone.
 Result<SplitSummary> readPipelined(InputStream& input, const std::string& path, EventParser& parser,
     RankMetadata& metadata, std::size_t chunkBytes, ProgressSink* progress, const CancelToken* cancel,
     BackgroundWork& background);

@@ -1,6 +1,7 @@
 #include "core/io/rank_builder.h"
 
 #include "core/io/rank_layout.h"
+#include "core/io/time_range.h"
 #include "core/io/typed_args.h"
 
 #include <algorithm>
@@ -154,6 +155,8 @@ void RankBuilder::add(const RawEvent& e)
         m_trace.diagnostics.add(DiagnosticKind::WrongFieldType,
             "field '" + std::string(e.wrongTypeField) + "' has the wrong type in " + describe(e),
             static_cast<std::int64_t>(e.eventIndex));
+    if (!timesInRange(e))
+        return;
     if (e.phase == 0) {
         if (!e.wrongTypeField.empty())
             return; // already counted: the element is not an event object, or ph has the wrong type
@@ -194,6 +197,17 @@ void RankBuilder::add(const RawEvent& e)
             DiagnosticKind::UnknownPhase, describe(e), static_cast<std::int64_t>(e.eventIndex));
         break;
     }
+}
+
+bool RankBuilder::timesInRange(const RawEvent& e)
+{
+    const bool inRange = !e.timeOutOfRange && (!e.tsNs || sliceInRange(*e.tsNs, e.durNs.value_or(0)))
+        && (!e.durNs || timeInRange(*e.durNs));
+    if (!inRange)
+        m_trace.diagnostics.add(DiagnosticKind::TimestampOutOfRange,
+            describe(e) + ": ts, dur or ts + dur beyond ±2^62 ns (event skipped)",
+            static_cast<std::int64_t>(e.eventIndex));
+    return inRange;
 }
 
 bool RankBuilder::requireTimedFields(const RawEvent& e)
@@ -258,6 +272,8 @@ void RankBuilder::pushSlice(std::int64_t start, std::int64_t dur, NameId name, s
     m_sliceTrack.push_back(track);
     if (m_deviceCategory[category])
         m_tracks[track].device = true;
+    // No overflow: add() kept only events with start and start + dur in range
+    // (time_range.h), and B/E pairs end at their E's timestamp.
     noteTime(start);
     noteTime(start + dur);
 }
@@ -314,7 +330,7 @@ void RankBuilder::addEnd(const RawEvent& e)
     }
     const OpenBegin b = open.back();
     open.pop_back();
-    std::int64_t dur = *e.tsNs - b.ts;
+    std::int64_t dur = *e.tsNs - b.ts; // both in range (time_range.h): the difference fits
     std::uint8_t flags = kSliceFromBeginEnd;
     if (dur < 0) {
         m_trace.diagnostics.add(
@@ -462,25 +478,29 @@ void RankBuilder::addMetadata(const RawEvent& e)
         else if (k == "sort_index")
             sortArg = tokenToInt(v);
     });
-    auto noteDuplicate = [&](bool differs) {
-        if (differs)
+    // One duplicate-metadata per process or thread named differently, however
+    // often: real traces repeat thread_name on one thread tens of thousands of times.
+    auto noteConflict = [&](bool firstOfKey) {
+        if (firstOfKey)
             m_trace.diagnostics.add(
                 DiagnosticKind::DuplicateMetadata, describe(e), static_cast<std::int64_t>(e.eventIndex));
     };
     if (e.name == "process_name" && nameArg) {
         auto [it, inserted] = m_names.processNames.emplace(key.pid, *nameArg);
-        noteDuplicate(!inserted && it->second != *nameArg);
+        if (!inserted && it->second != *nameArg)
+            noteConflict(m_names.processConflictCounted.insert(key.pid).second);
     } else if (e.name == "process_labels" && nameArg) {
         m_names.processLabels[key.pid] = *nameArg;
     } else if (e.name == "process_sort_index" && sortArg) {
         m_names.processSort[key.pid] = *sortArg;
     } else if (e.name == "thread_name" && nameArg && e.hasTid) {
-        for (const auto& [k, v] : m_names.threadNames)
-            if (k == key)
-                noteDuplicate(v != *nameArg);
-        m_names.threadNames.emplace_back(key, *nameArg);
+        auto [it, inserted] = m_names.threadNames.try_emplace(key, *nameArg);
+        if (!inserted && it->second != *nameArg) {
+            noteConflict(m_names.threadConflictCounted.insert(key).second);
+            it->second = *nameArg; // the last name wins
+        }
     } else if (e.name == "thread_sort_index" && sortArg && e.hasTid) {
-        m_names.threadSort.emplace_back(key, *sortArg);
+        m_names.threadSort[key] = *sortArg;
     }
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ks::core {
@@ -60,13 +61,30 @@ public:
         std::vector<OpenBegin> openBegins;
     };
 
+    struct ThreadKeyHash
+    {
+        std::size_t operator()(const ThreadKey& k) const noexcept
+        {
+            const auto mix = static_cast<std::uint64_t>(k.pid) * 0x9E3779B97F4A7C15ull
+                ^ static_cast<std::uint64_t>(k.tid) ^ (static_cast<std::uint64_t>(k.pidIsName) << 62)
+                ^ (static_cast<std::uint64_t>(k.tidIsName) << 63);
+            return std::hash<std::uint64_t> {}(mix);
+        }
+    };
+
+    // Names and sort indexes from metadata events; for a thread named twice the
+    // last name wins (as in Chrome's viewer). Maps, not lists: real traces repeat
+    // thread_name tens of thousands of times on one thread.
     struct ThreadNames
     {
         std::unordered_map<std::int64_t, std::string> processNames;
         std::unordered_map<std::int64_t, std::int64_t> processSort;
         std::unordered_map<std::int64_t, std::string> processLabels;
-        std::vector<std::pair<ThreadKey, std::string>> threadNames;
-        std::vector<std::pair<ThreadKey, std::int64_t>> threadSort;
+        std::unordered_map<ThreadKey, std::string, ThreadKeyHash> threadNames;
+        std::unordered_map<ThreadKey, std::int64_t, ThreadKeyHash> threadSort;
+        // Keys already counted as named differently: one duplicate-metadata per key.
+        std::unordered_set<ThreadKey, ThreadKeyHash> threadConflictCounted;
+        std::unordered_set<std::int64_t> processConflictCounted;
     };
 
 private:
@@ -79,6 +97,7 @@ private:
     void addCounter(const RawEvent& e);
     void addFlow(const RawEvent& e);
     void addMetadata(const RawEvent& e);
+    bool timesInRange(const RawEvent& e);
     bool requireTimedFields(const RawEvent& e);
     void noteTime(std::int64_t t);
     std::uint32_t stagingTrackFor(const RawEvent& e);
@@ -92,17 +111,6 @@ private:
 
     RankTrace m_trace;
     std::vector<StagingTrack> m_tracks;
-
-    struct ThreadKeyHash
-    {
-        std::size_t operator()(const ThreadKey& k) const noexcept
-        {
-            const auto mix = static_cast<std::uint64_t>(k.pid) * 0x9E3779B97F4A7C15ull
-                ^ static_cast<std::uint64_t>(k.tid) ^ (static_cast<std::uint64_t>(k.pidIsName) << 62)
-                ^ (static_cast<std::uint64_t>(k.tidIsName) << 63);
-            return std::hash<std::uint64_t> {}(mix);
-        }
-    };
 
     std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> m_trackIndex;
     std::unordered_map<std::uint32_t, std::uint16_t> m_categoryIndex; // NameId -> category index

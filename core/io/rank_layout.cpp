@@ -38,17 +38,13 @@ namespace {
         Track t;
         t.key = staging.key;
         t.kind = staging.device ? TrackKind::GpuStream : TrackKind::CpuThread;
-        std::string threadName;
-        for (const auto& [k, v] : names.threadNames)
-            if (k == staging.key)
-                threadName = v;
+        const auto named = names.threadNames.find(staging.key);
+        std::string threadName = named != names.threadNames.end() ? named->second : std::string();
         // Kineto writes "stream 7 " with a trailing space.
         while (!threadName.empty() && std::isspace(static_cast<unsigned char>(threadName.back())))
             threadName.pop_back();
-        t.threadSortIndex = staging.key.tid;
-        for (const auto& [k, v] : names.threadSort)
-            if (k == staging.key)
-                t.threadSortIndex = v;
+        const auto sorted = names.threadSort.find(staging.key);
+        t.threadSortIndex = sorted != names.threadSort.end() ? sorted->second : staging.key.tid;
         const std::int64_t pid = staging.key.pid;
         t.processSortIndex = staging.key.pidIsName ? 0 : lookupOr(names.processSort, pid, pid);
         if (!staging.key.pidIsName)

@@ -28,6 +28,7 @@ struct RawEvent
     std::optional<std::int64_t> durNs;
     bool tsFractional = false; // token written with '.' or an exponent
     bool durFractional = false;
+    bool timeOutOfRange = false; // ts or dur is a number too large for int64 nanoseconds
     bool hasId = false;
     bool idIsString = false;
     std::int64_t idValue = 0;

@@ -14,7 +14,9 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <system_error>
 
 namespace ks::core {
 
@@ -224,36 +226,73 @@ namespace {
         return std::min<std::uint64_t>(jsonBytes / 250, 1ull << 31);
     }
 
+    // Address space a load takes at its peak, for the out-of-memory message: the
+    // program with its thread stacks, heaps and read buffers, plus per estimated
+    // event the staging columns, model, args and strings. Fitted on synthetic
+    // ranks: 200 MB of JSON needs 160-180 MB, 600 MB needs 250-300 MB.
+    constexpr std::uint64_t kLoadBaseBytes = 117'000'000;
+    constexpr std::uint64_t kPeakBytesPerEvent = 65;
+
+    std::uint64_t bytesToLoad(std::uint64_t events)
+    {
+        return kLoadBaseBytes + events * kPeakBytesPerEvent;
+    }
+
+    Result<RankTrace> loadFromStream(const std::string& path, InputStream& input, std::uint64_t events,
+        const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel)
+    {
+        RankBuilder builder(path);
+        builder.reserveFor(events);
+        RankHandler handler(path, builder);
+        std::unique_ptr<BackgroundWork> background = options.background ? options.background() : nullptr;
+        RankMetadata pipelinedMetadata;
+        std::optional<Result<SplitSummary>> summary;
+        if (background) {
+            try {
+                summary.emplace(readPipelined(input, path, handler.parser(), pipelinedMetadata,
+                    options.chunkBytes, progress, cancel, *background));
+            } catch (const std::system_error&) {
+                background.reset(); // no thread to spare (a process limit); nothing was read yet
+            }
+        }
+        if (!summary)
+            summary.emplace(splitTraceEvents(input, path, handler, options.chunkBytes, progress, cancel));
+        if (!*summary)
+            return summary->error();
+        if (cancel && cancel->isCancelled())
+            return Error { ErrorCode::Cancelled, "cancelled", path, {} };
+        if (progress)
+            progress->report(
+                LoadProgress { "indexing", input.fileBytesRead(), input.fileBytesTotal(), 0, 0 });
+        builder.setMetadata(background ? std::move(pipelinedMetadata) : handler.takeMetadata());
+        builder.setReadCounts(summary->value().jsonBytes, input.fileBytesTotal(), input.isGzip());
+        RankTrace trace = builder.finish();
+        assignRank(trace, 0);
+        return trace;
+    }
+
 } // namespace
 
 Result<RankTrace> loadRankFile(
     const std::string& path, const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel)
 {
-    auto input = openInputStream(path, options.preferZlib ? InflateBackend::Zlib : InflateBackend::Auto);
-    if (!input)
-        return input.error();
-    RankBuilder builder(path);
-    builder.reserveFor(estimatedEvents(path, *input.value()));
-    RankHandler handler(path, builder);
-    std::unique_ptr<BackgroundWork> background = options.background ? options.background() : nullptr;
-    RankMetadata pipelinedMetadata;
-    auto summary = background
-        ? readPipelined(*input.value(), path, handler.parser(), pipelinedMetadata, options.chunkBytes,
-            progress, cancel, *background)
-        : splitTraceEvents(*input.value(), path, handler, options.chunkBytes, progress, cancel);
-    if (!summary)
-        return summary.error();
-    if (cancel && cancel->isCancelled())
-        return Error { ErrorCode::Cancelled, "cancelled", path, {} };
-    if (progress)
-        progress->report(LoadProgress {
-            "indexing", input.value()->fileBytesRead(), input.value()->fileBytesTotal(), 0, 0 });
-    builder.setMetadata(background ? std::move(pipelinedMetadata) : handler.takeMetadata());
-    builder.setReadCounts(
-        summary.value().jsonBytes, input.value()->fileBytesTotal(), input.value()->isGzip());
-    RankTrace trace = builder.finish();
-    assignRank(trace, 0);
-    return trace;
+    // Out of memory is a per-rank error like any other, so the other ranks still
+    // load; no allocation failure may leave the core as an exception.
+    std::uint64_t events = 0;
+    try {
+        auto input = openInputStream(path, options.preferZlib ? InflateBackend::Zlib : InflateBackend::Auto);
+        if (!input)
+            return input.error();
+        events = estimatedEvents(path, *input.value());
+        auto trace = loadFromStream(path, *input.value(), events, options, progress, cancel);
+        if (!trace && trace.error().code == ErrorCode::OutOfMemory)
+            return notEnoughMemory(path, bytesToLoad(events));
+        return trace;
+    } catch (const std::bad_alloc&) {
+        if (events == 0)
+            events = fileSize(path) / 250;
+        return notEnoughMemory(path, bytesToLoad(events));
+    }
 }
 
 Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options,
@@ -291,6 +330,7 @@ Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadO
                 set.folderDiagnostics.add(
                     DiagnosticKind::SkippedFile, inputs.files[i] + ": " + r.error().message);
                 set.notes.push_back("skipped " + inputs.files[i] + ": not a Kineto trace (no traceEvents)");
+                set.skipped.push_back(SkippedFile { inputs.files[i], r.error().message });
             } else {
                 set.failures.push_back(r.error());
             }

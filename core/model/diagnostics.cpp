@@ -20,7 +20,8 @@ namespace {
         { "orphan-flow-start", "flow starts without a matching end or without a slice to bind to" },
         { "orphan-flow-end", "flow ends without a matching start or without a slice to bind to" },
         { "kernel-before-launch", "GPU work starting before its CPU launch starts" },
-        { "duplicate-metadata", "metadata events naming a process or thread twice, differently" },
+        { "duplicate-metadata",
+            "processes or threads named twice, differently (one count per process or thread)" },
         { "unlinked-gpu-work", "GPU work with a correlation id but no launch in the file" },
         { "duration-overflow", "durations over 4.29 s (kept exactly in an overflow table)" },
         { "clock-skew", "ranks whose first event is far from the others' (> 1 s)" },
@@ -28,6 +29,8 @@ namespace {
         { "rank-from-file-name", "no distributedInfo.rank: rank taken from the file name" },
         { "rank-from-order", "no rank in the file or its name: rank taken from the file's position" },
         { "skipped-file", "files in the folder that are not Kineto traces (skipped)" },
+        { "timestamp-out-of-range",
+            "events whose ts, dur or end lies beyond ±2^62 ns (about 146 years; skipped)" },
     } };
 } // namespace
 

@@ -29,6 +29,7 @@ enum class DiagnosticKind : std::uint8_t
     RankFromFileName, // no distributedInfo.rank: the file name gave the rank
     RankFromOrder, // neither: rank is the file's position
     SkippedFile, // a file in the folder that is not a Kineto trace
+    TimestampOutOfRange, // ts or ts + dur beyond ±2^62 ns (time_range.h): event skipped
     Count_
 };
 

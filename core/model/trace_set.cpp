@@ -22,4 +22,18 @@ TimeNs TraceSet::endNs() const
     return t;
 }
 
+std::string nothingToAnalyse(const std::vector<std::string>& inputs, const std::vector<SkippedFile>& skipped)
+{
+    std::string line = "nothing to analyse in ";
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        line += (i ? ", " : "") + inputs[i];
+    if (skipped.empty())
+        return line + ": no trace loaded";
+    const SkippedFile& first = skipped.front();
+    if (skipped.size() == 1)
+        return line + ": skipped " + first.path + " (" + first.reason + ")";
+    return line + ": skipped " + std::to_string(skipped.size()) + " files that are not Kineto traces, e.g. "
+        + first.path + " (" + first.reason + ")";
+}
+
 } // namespace ks::core

@@ -67,8 +67,10 @@ Result<SummarizeReport> summarizeJob(const std::vector<std::string>& paths, cons
             ++report.ranksOk;
         else if (failed)
             report.failures.push_back(loaded.error());
-        else
+        else {
             ++report.skipped;
+            report.skippedFiles.push_back(SkippedFile { file.path, loaded.error().message });
+        }
         if (!writeError)
             writeError = writer.add(summary);
         if (options.onFileDone)

@@ -31,6 +31,7 @@ struct SummarizeReport
     std::size_t ranksOk = 0;
     std::vector<Error> failures; // files that failed to load (recorded in the summary too)
     std::size_t skipped = 0; // JSON files in a folder without traceEvents
+    std::vector<SkippedFile> skippedFiles; // the same files, with why
 };
 
 // Summarises a job (or one shard of it) into `outPath`. Each file is loaded,

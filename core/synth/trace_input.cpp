@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 namespace ks::core {
@@ -22,6 +23,11 @@ namespace {
 
     Result<std::vector<char>> readBytes(const std::string& path)
     {
+        // fopen opens a folder too; only the first read would fail, with no hint why.
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec))
+            return inputError(ErrorCode::Unreadable, path,
+                "is a folder: scaling takes one trace file (a .json or .json.gz of one rank)");
         std::FILE* file = std::fopen(path.c_str(), "rb");
         if (!file)
             return inputError(
@@ -32,9 +38,11 @@ namespace {
         while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0)
             bytes.insert(bytes.end(), chunk, chunk + got);
         const bool failed = std::ferror(file) != 0;
+        const int readErrno = errno;
         std::fclose(file);
         if (failed)
-            return inputError(ErrorCode::Unreadable, path, "read error");
+            return inputError(
+                ErrorCode::Unreadable, path, std::string("read error: ") + std::strerror(readErrno));
         return bytes;
     }
 
