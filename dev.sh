@@ -4,16 +4,21 @@
 #   bash dev.sh test   install what is missing, check formatting, build, run every test
 #   bash dev.sh format reformat every C++ file with clang-format (the check `test` runs)
 #   bash dev.sh lint   clang-tidy (.clang-tidy's checks) over core/ and app/cli/
-# Environment: BUILD_DIR (default build), JOBS (default: all cores), CI=true adds -Werror.
+#   bash dev.sh sanitize  core, CLI and their tests under ASan+UBSan (clang, build-sanitize):
+#                         the tests, the CLI over every shared trace, each fuzz target briefly
+#   bash dev.sh fuzz [SECONDS]  build the libFuzzer targets (fuzz/) and run each SECONDS (default 60)
+# Environment: BUILD_DIR (default build), SANITIZE_DIR (default build-sanitize),
+# JOBS (default: all cores), CI=true adds -Werror.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD_DIR=${BUILD_DIR:-build}
+SANITIZE_DIR=${SANITIZE_DIR:-build-sanitize}
 JOBS=${JOBS:-$(nproc)}
 PACKAGES=(build-essential cmake ninja-build pkg-config git python3
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libsimdjson-dev zlib1g-dev libisal-dev
           libsqlite3-dev libopenmpi-dev openmpi-bin
-          libgl-dev xvfb xauth clang-format clang-tidy ccache)
+          libgl-dev xvfb xauth clang-format clang-tidy ccache clang-14 libfuzzer-14-dev)
 
 install_missing() {
     local missing=()
@@ -35,6 +40,62 @@ configure_and_build() {
     command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKS_WERROR=$werror "${launcher[@]}"
     cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+# The sanitizer build: clang, ASan+UBSan (any UB aborts), libFuzzer coverage,
+# no GUI, no benchmarks, no MPI; -O1 with line tables keeps it quick to build
+# and the reports readable.
+configure_sanitize() {
+    local launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake -S . -B "$SANITIZE_DIR" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DKS_SANITIZE=ON -DKS_BUILD_FUZZERS=ON \
+        -DKS_BUILD_GUI=OFF -DKS_BUILD_BENCH=OFF -DKS_WITH_MPI=OFF -DKS_WERROR=OFF "${launcher[@]}" >/dev/null
+}
+
+# A sanitizer report ends the program with exit code 86, which no command of
+# ours uses, so a report is never mistaken for an ordinary failure.
+export_sanitizer_options() {
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1:abort_on_error=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86:print_stacktrace=1:halt_on_error=1}
+}
+
+FUZZERS=(fuzz_events fuzz_load_json fuzz_load_gzip)
+
+# Seeds for a target: fuzz/corpus/json (plain JSON) or fuzz/corpus/gzip.
+seed_folder() {
+    case "$1" in
+    fuzz_load_gzip) echo fuzz/corpus/gzip ;;
+    *) echo fuzz/corpus/json ;;
+    esac
+}
+
+# run_fuzzers SECONDS_EACH [libFuzzer options...]: each target grows its own
+# corpus under $SANITIZE_DIR/fuzz-corpus from the committed seeds; a finding
+# (crash, sanitizer report, leak, timeout, out of memory) is saved under
+# $SANITIZE_DIR/fuzz-findings and fails the run.
+run_fuzzers() {
+    local seconds=$1
+    shift
+    local failed=0 target
+    mkdir -p "$SANITIZE_DIR/fuzz-findings"
+    for target in "${FUZZERS[@]}"; do
+        local corpus="$SANITIZE_DIR/fuzz-corpus/$target"
+        mkdir -p "$corpus"
+        echo "== $target: ${seconds}s"
+        if ! "$SANITIZE_DIR/fuzz/$target" "$corpus" "$(seed_folder "$target")" -dict=fuzz/kineto.dict \
+            -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+            -artifact_prefix="$SANITIZE_DIR/fuzz-findings/$target-" -print_final_stats=1 "$@" \
+            >"$SANITIZE_DIR/fuzz-findings/$target.log" 2>&1; then
+            failed=1
+            grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$SANITIZE_DIR/fuzz-findings/$target.log" | head -20 >&2
+            echo "$target found a problem (log: $SANITIZE_DIR/fuzz-findings/$target.log)." \
+                "Replay: $SANITIZE_DIR/fuzz/$target FILE; keep FILE in tests/data/fuzz/${target#fuzz_}/" >&2
+        else
+            grep -E "stat::number_of_executed_units|cov:" "$SANITIZE_DIR/fuzz-findings/$target.log" | tail -2
+        fi
+    done
+    return $failed
 }
 
 # Every tracked C++ file; clang-format 14 (Debian 12) is the reference version.
@@ -79,8 +140,33 @@ lint)
     # compile_commands.json comes from the build; only our own sources are checked.
     find core app/cli -name '*.cpp' | xargs -P "$JOBS" -n 4 clang-tidy-14 -p "$BUILD_DIR" --quiet
     ;;
+sanitize)
+    install_missing
+    export_sanitizer_options
+    started=$SECONDS
+    configure_sanitize
+    cmake --build "$SANITIZE_DIR" -j "$JOBS"
+    built=$SECONDS
+    # cli_summarize_rss measures peak memory, which ASan's shadow and quarantine inflate.
+    (cd "$SANITIZE_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 600 -L 'core|analysis|cli|conformance' \
+        -E '^cli_summarize_rss$')
+    tested=$SECONDS
+    python3 tests/tools/cli_sweep.py --cli "$SANITIZE_DIR/app/cli/kinetoscope-cli" --traces ../shared/traces
+    swept=$SECONDS
+    # About 60 s of fuzzing in all, from a fixed seed so CI is repeatable.
+    run_fuzzers 20 -seed=1
+    echo "sanitize: build $((built - started))s, tests $((tested - built))s," \
+        "CLI sweep $((swept - tested))s, fuzz $((SECONDS - swept))s, total $((SECONDS - started))s"
+    ;;
+fuzz)
+    install_missing
+    export_sanitizer_options
+    configure_sanitize
+    cmake --build "$SANITIZE_DIR" -j "$JOBS" --target "${FUZZERS[@]}"
+    run_fuzzers "${2:-60}"
+    ;;
 *)
-    echo "usage: bash dev.sh run|test|format|lint" >&2
+    echo "usage: bash dev.sh run|test|format|lint|sanitize|fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

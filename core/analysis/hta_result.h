@@ -30,16 +30,28 @@ struct HtaResult
     Cell scalar; // Scalar
     std::string rawJson; // RawJson
 
-    static HtaResult dataFrame(Table table)
-    {
-        HtaResult r;
-        r.kind = Kind::DataFrame;
-        r.frame = std::move(table);
-        return r;
-    }
-
-    static HtaResult none() { return {}; }
+    HtaResult();
+    static HtaResult dataFrame(Table table);
+    static HtaResult none();
 };
+
+// Defined once HtaResult is complete: with an implicit constructor, clang (with
+// libstdc++ 12) instantiates pair<string, HtaResult> of `entries` while the
+// struct is still incomplete and refuses it.
+inline HtaResult::HtaResult() = default;
+
+inline HtaResult HtaResult::dataFrame(Table table)
+{
+    HtaResult r;
+    r.kind = Kind::DataFrame;
+    r.frame = std::move(table);
+    return r;
+}
+
+inline HtaResult HtaResult::none()
+{
+    return {};
+}
 
 // One analysis call's outcome: a result, or why it does not apply.
 struct AnalysisOutput

@@ -25,6 +25,9 @@ public:
     // Text that is already valid JSON (punctuation, keys, pre-escaped names).
     void raw(std::string_view text)
     {
+        // An empty view may have a null data(): memcpy from null is undefined even for 0 bytes.
+        if (text.empty())
+            return;
         char* out = reserve(text.size());
         std::memcpy(out, text.data(), text.size());
         m_used += text.size();
