@@ -1,10 +1,15 @@
 // `kinetoscope-cli collectives`: X2 for a script or a person: the collectives
-// whose ranks arrived furthest apart, with the last rank and the transfer time.
+// whose member ranks arrived furthest apart, matched by process group
+// (core/analysis/collective_match.h), with the last rank, the transfer time and,
+// where sizes are known, message size and bus bandwidth. --estimated-clocks
+// first puts every rank on the reference rank's clock.
 
 #include "app/cli/cli_args.h"
 #include "app/cli/cli_output.h"
+#include "app/cli/clock_offsets_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
+#include "core/analysis/clock_offsets.h"
 #include "core/analysis/collective_skew.h"
 
 #include <ostream>
@@ -14,7 +19,8 @@ namespace ks::cli {
 namespace {
 
     constexpr const char* kUsage =
-        "usage: kinetoscope-cli collectives PATH... [--top N] [--format table|csv|json] [--threads N]\n";
+        "usage: kinetoscope-cli collectives PATH... [--top N] [--estimated-clocks]\n"
+        "                                   [--format table|csv|json] [--threads N]\n";
 
 } // namespace
 
@@ -22,12 +28,12 @@ const char* const kCollectivesUsage = kUsage;
 
 int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CliArgs parsed(args, { "--top", "--format", "--threads" }, {});
+    CliArgs parsed(args, { "--top", "--format", "--threads" }, { "--estimated-clocks" });
     std::string problem;
-    std::size_t top = 20;
+    core::CollectiveSkewOptions options;
     try {
         if (const auto n = parsed.value("--top"))
-            top = static_cast<std::size_t>(std::stoul(*n));
+            options.top = static_cast<std::size_t>(std::stoul(*n));
     } catch (...) {
         problem = "--top needs a number";
     }
@@ -37,7 +43,17 @@ int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& ou
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;
-    const core::AnalysisOutput result = core::collectiveSkew(*loaded, top);
+    const core::CollectiveMatch match = core::matchCollectives(*loaded);
+    // Notes go with a table; beside CSV or JSON they go to stderr so the output stays parseable.
+    std::ostream& notes = format == "table" ? out : err;
+    for (const std::string& note : match.notes)
+        notes << "note: " << note << '\n';
+    if (parsed.flag("--estimated-clocks") && loaded->ranks.size() >= 2) {
+        const core::ClockOffsets offsets = core::estimateClockOffsets(*loaded, match);
+        printClockOffsetsText(notes, offsets);
+        options.clockOffsets = offsets.offsets();
+    }
+    const core::AnalysisOutput result = core::collectiveSkew(*loaded, match, options);
     if (!result.ok) {
         out << "collective skew: not applicable: " << result.error << '\n';
         return 0;

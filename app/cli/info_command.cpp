@@ -1,7 +1,10 @@
 #include "app/cli/cli_args.h"
+#include "app/cli/clock_offsets_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_out.h"
 #include "app/common/thread_pool_parallel_for.h"
+#include "core/analysis/clock_offsets.h"
+#include "core/analysis/collective_match.h"
 #include "core/io/trace_set_loader.h"
 
 #include <charconv>
@@ -172,6 +175,10 @@ namespace {
             out << (i ? "," : "") << jsonQuote(set.notes[i]);
         out << "],\"diagnostics\":";
         printDiagnosticsJson(out, set.folderDiagnostics);
+        if (set.ranks.size() >= 2) {
+            out << ",\"clock_offsets\":";
+            printClockOffsetsJson(out, core::estimateClockOffsets(set, core::matchCollectives(set)));
+        }
         out << "}\n";
     }
 
@@ -218,6 +225,8 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
             out << "folder diagnostics:\n";
             printDiagnostics(out, set.folderDiagnostics, "  ");
         }
+        if (set.ranks.size() >= 2)
+            printClockOffsetsText(out, core::estimateClockOffsets(set, core::matchCollectives(set)));
     }
     for (const auto& f : set.failures)
         err << "kinetoscope-cli: " << f.describe() << '\n';

@@ -1,152 +1,134 @@
 #include "core/analysis/collective_skew.h"
 
-#include "core/analysis/kernel_type.h"
-
 #include <algorithm>
-#include <map>
-#include <string>
+#include <limits>
 
 namespace ks::core {
 
 namespace {
-
-    struct Arrival
-    {
-        std::int64_t rank = 0;
-        TimeNs start = 0;
-        TimeNs end = 0;
-    };
-
-    // (name, ordinal) -> each rank's instance.
-    using Instances = std::map<std::pair<std::string, std::int64_t>, std::vector<Arrival>>;
-
-    void addRank(const RankTrace& t, Instances& instances)
-    {
-        std::vector<std::uint32_t> comm;
-        for (const Track& track : t.tracks) {
-            if (track.kind != TrackKind::GpuStream)
-                continue;
-            for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
-                if (classifyKernelDefault(t.sliceCategory(s), t.sliceName(s)) == KernelType::Communication)
-                    comm.push_back(s);
-        }
-        // Order by start across streams: the n-th instance of a name is the n-th to start.
-        std::stable_sort(comm.begin(), comm.end(),
-            [&t](std::uint32_t a, std::uint32_t b) { return t.slices.start[a] < t.slices.start[b]; });
-        std::map<std::string, std::int64_t, std::less<>> seen;
-        for (const std::uint32_t s : comm) {
-            std::string name(t.sliceName(s));
-            const std::int64_t ordinal = seen[name]++;
-            instances[{ std::move(name), ordinal }].push_back(
-                { t.rank, t.slices.start[s], t.slices.start[s] + t.slices.duration(s) });
-        }
-    }
 
     double microseconds(TimeNs ns)
     {
         return static_cast<double>(ns) / 1000.0;
     }
 
+    // One instance's times on the adjusted clocks.
+    struct Timing
+    {
+        TimeNs firstArrival = std::numeric_limits<TimeNs>::max();
+        TimeNs lastArrival = std::numeric_limits<TimeNs>::min();
+        TimeNs firstEnd = std::numeric_limits<TimeNs>::max();
+        TimeNs lastArrivingEnd = 0; // the end of the member that arrived last
+        std::size_t lastRankIndex = 0;
+    };
+
+    Timing timingOf(const CollectiveInstance& inst, const std::vector<TimeNs>& offsets)
+    {
+        Timing t;
+        for (const CollectiveMember& m : inst.members) {
+            const TimeNs shift = m.rankIndex < offsets.size() ? offsets[m.rankIndex] : 0;
+            const TimeNs start = m.start + shift;
+            t.firstArrival = std::min(t.firstArrival, start);
+            t.firstEnd = std::min(t.firstEnd, m.end + shift);
+            if (start > t.lastArrival) {
+                t.lastArrival = start;
+                t.lastArrivingEnd = m.end + shift;
+                t.lastRankIndex = m.rankIndex;
+            }
+        }
+        return t;
+    }
+
 } // namespace
 
 AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top)
 {
+    CollectiveSkewOptions options;
+    options.top = top;
+    return collectiveSkew(traces, options);
+}
+
+AnalysisOutput collectiveSkew(const TraceSet& traces, const CollectiveSkewOptions& options)
+{
+    return collectiveSkew(traces, matchCollectives(traces), options);
+}
+
+AnalysisOutput collectiveSkew(
+    const TraceSet& traces, const CollectiveMatch& match, const CollectiveSkewOptions& options)
+{
+    namespace col = collective_skew_columns;
     if (traces.ranks.size() < 2)
         return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
-    Instances instances;
-    for (const auto& rank : traces.ranks)
-        addRank(*rank, instances);
 
     struct Row
     {
-        const std::string* name;
-        std::int64_t ordinal;
-        std::size_t ranks;
-        TimeNs firstArrival, lastArrival, firstEnd;
-        std::int64_t lastRank;
+        const CollectiveInstance* inst;
+        Timing timing;
     };
 
     std::vector<Row> rows;
-    for (const auto& [key, arrivals] : instances) {
-        if (arrivals.size() < 2)
-            continue;
-        const auto [first, last] = std::minmax_element(arrivals.begin(), arrivals.end(),
-            [](const Arrival& a, const Arrival& b) { return a.start < b.start; });
-        const auto firstEnd = std::min_element(arrivals.begin(), arrivals.end(),
-            [](const Arrival& a, const Arrival& b) { return a.end < b.end; });
-        rows.push_back({ &key.first, key.second, arrivals.size(), first->start, last->start, firstEnd->end,
-            last->rank });
-    }
+    for (const CollectiveInstance& inst : match.instances)
+        if (inst.members.size() >= 2)
+            rows.push_back({ &inst, timingOf(inst, options.clockOffsets) });
     if (rows.empty())
-        return AnalysisOutput::notApplicable("no communication kernel appears on two ranks");
+        return AnalysisOutput::notApplicable("no collective appears on two ranks");
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return a.lastArrival - a.firstArrival > b.lastArrival - b.firstArrival;
+        return a.timing.lastArrival - a.timing.firstArrival > b.timing.lastArrival - b.timing.firstArrival;
     });
-    rows.resize(std::min(rows.size(), top));
+    rows.resize(std::min(rows.size(), options.top));
+
     Table t;
     t.name = "collective_skew";
-    t.columns = { { "name", "" }, { "instance", "" }, { "ranks", "" }, { "first_arrival_us", "us" },
-        { "skew_us", "us" }, { "last_rank", "" }, { "transfer_us", "us" }, { "wait_share_pct", "%" } };
+    t.columns = { { col::kGroup, "" }, { col::kBackend, "" }, { col::kName, "" }, { col::kInstance, "" },
+        { col::kMatchedBy, "" }, { col::kRanks, "" }, { col::kFirstArrival, "us" }, { col::kSkew, "us" },
+        { col::kLastRank, "" }, { col::kTransfer, "us" }, { col::kWaitShare, "%" },
+        { col::kMessageBytes, "B" }, { col::kBusBandwidth, "GB/s" } };
     const TimeNs origin = traces.startNs();
     for (const Row& r : rows) {
-        const TimeNs skew = r.lastArrival - r.firstArrival;
-        const TimeNs transfer = std::max<TimeNs>(0, r.firstEnd - r.lastArrival);
+        const CollectiveInstance& inst = *r.inst;
+        const CollectiveGroup& group = match.group(inst.group);
+        const Timing& tm = r.timing;
+        const TimeNs skew = tm.lastArrival - tm.firstArrival;
+        const TimeNs transfer = std::max<TimeNs>(0, tm.firstEnd - tm.lastArrival);
         const double share = skew + transfer > 0
             ? 100.0 * static_cast<double>(skew) / static_cast<double>(skew + transfer)
             : 0.0;
-        t.addRow(
-            { *r.name, r.ordinal, static_cast<std::int64_t>(r.ranks), microseconds(r.firstArrival - origin),
-                microseconds(skew), r.lastRank, microseconds(transfer), share });
+        Cell bytes;
+        Cell busBandwidth;
+        if (inst.messageBytes >= 0) {
+            bytes = inst.messageBytes;
+            // The last member to arrive does not wait: its time is the transfer.
+            const TimeNs lastTime = tm.lastArrivingEnd - tm.lastArrival;
+            const std::size_t groupRanks =
+                group.size > 0 ? static_cast<std::size_t>(group.size) : inst.members.size();
+            if (lastTime > 0)
+                busBandwidth = static_cast<double>(inst.messageBytes) / static_cast<double>(lastTime)
+                    * busBandwidthFactor(inst.name, groupRanks); // bytes/ns = GB/s
+        }
+        t.addRow({ group.label(), std::string(collectiveBackendName(group.backend)), inst.name, inst.ordinal,
+            std::string(collectiveMatchRuleName(inst.rule)), static_cast<std::int64_t>(inst.members.size()),
+            microseconds(tm.firstArrival - origin), microseconds(skew), traces.ranks[tm.lastRankIndex]->rank,
+            microseconds(transfer), share, bytes, busBandwidth });
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
 }
 
-namespace {
-
-    // A rank's GPU-stream slices with this name, in start order.
-    std::vector<std::uint32_t> gpuInstancesOf(const RankTrace& t, std::string_view name)
-    {
-        std::vector<std::uint32_t> out;
-        const NameId id = t.strings.find(name);
-        if (!id.valid())
-            return out;
-        for (const Track& track : t.tracks)
-            if (track.kind == TrackKind::GpuStream)
-                for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
-                    if (t.slices.name[s] == id)
-                        out.push_back(s);
-        std::stable_sort(out.begin(), out.end(),
-            [&t](std::uint32_t a, std::uint32_t b) { return t.slices.start[a] < t.slices.start[b]; });
-        return out;
-    }
-
-} // namespace
+std::vector<CollectiveArrival> sameCollectiveOnRanks(
+    const CollectiveMatch& match, std::size_t rankIndex, std::uint32_t slice)
+{
+    std::vector<CollectiveArrival> arrivals;
+    const auto instance = match.instanceOf(rankIndex, slice);
+    if (!instance)
+        return arrivals;
+    for (const CollectiveMember& m : match.instances[*instance].members)
+        arrivals.push_back({ m.rankIndex, m.slice, m.start, m.end });
+    return arrivals;
+}
 
 std::vector<CollectiveArrival> sameCollectiveOnRanks(
     const std::vector<const RankTrace*>& ranks, std::size_t rankIndex, std::uint32_t slice)
 {
-    std::vector<CollectiveArrival> arrivals;
-    if (rankIndex >= ranks.size() || slice >= ranks[rankIndex]->slices.size())
-        return arrivals;
-    const RankTrace& own = *ranks[rankIndex];
-    const std::string_view name = own.sliceName(slice);
-    if (classifyKernelDefault(own.sliceCategory(slice), name) != KernelType::Communication)
-        return arrivals;
-    const std::vector<std::uint32_t> ownInstances = gpuInstancesOf(own, name);
-    const auto at = std::find(ownInstances.begin(), ownInstances.end(), slice);
-    if (at == ownInstances.end())
-        return arrivals; // not on a GPU stream
-    const auto ordinal = static_cast<std::size_t>(at - ownInstances.begin());
-    for (std::size_t r = 0; r < ranks.size(); ++r) {
-        const std::vector<std::uint32_t> instances =
-            r == rankIndex ? ownInstances : gpuInstancesOf(*ranks[r], name);
-        if (ordinal >= instances.size())
-            continue;
-        const std::uint32_t s = instances[ordinal];
-        arrivals.push_back(
-            { r, s, ranks[r]->slices.start[s], ranks[r]->slices.start[s] + ranks[r]->slices.duration(s) });
-    }
-    return arrivals;
+    return sameCollectiveOnRanks(matchCollectives(ranks), rankIndex, slice);
 }
 
 } // namespace ks::core

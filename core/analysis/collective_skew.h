@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/collective_match.h"
 #include "core/analysis/hta_result.h"
 #include "core/model/trace_set.h"
 
@@ -9,13 +10,43 @@
 
 namespace ks::core {
 
-// X2: the same collective on every rank. Communication kernels are matched
-// across ranks by name and order (the n-th instance of a name on each rank;
-// collectives of one process group run in the same order everywhere). For each
-// instance: when the first and the last rank arrived (the skew is time the
-// early ranks spend waiting), which rank came last, and how long all ranks
-// were inside together (the transfer). Rows sorted by skew, largest first.
+// Columns of the collective_skew table.
+namespace collective_skew_columns {
+    inline constexpr const char* kGroup = "group"; // process group label
+    inline constexpr const char* kBackend = "backend"; // gpu | gloo
+    inline constexpr const char* kName = "name"; // collective name
+    inline constexpr const char* kInstance = "instance"; // Seq, or order within (group, name)
+    inline constexpr const char* kMatchedBy = "matched_by"; // group+seq | group+order | name+order
+    inline constexpr const char* kRanks = "ranks"; // members found
+    inline constexpr const char* kFirstArrival = "first_arrival_us"; // from the job's start
+    inline constexpr const char* kSkew = "skew_us"; // last arrival - first arrival
+    inline constexpr const char* kLastRank = "last_rank";
+    inline constexpr const char* kTransfer = "transfer_us"; // all members inside together
+    inline constexpr const char* kWaitShare = "wait_share_pct"; // skew / (skew + transfer)
+    inline constexpr const char* kMessageBytes = "message_bytes"; // empty when unknown
+    inline constexpr const char* kBusBandwidth = "bus_bw_GBps"; // empty when unknown
+} // namespace collective_skew_columns
+
+struct CollectiveSkewOptions
+{
+    std::size_t top = 20;
+    // Per rank (TraceSet order): added to that rank's times before comparing,
+    // e.g. estimated clock offsets. Empty: the clocks as recorded.
+    std::vector<TimeNs> clockOffsets;
+};
+
+// X2: the same collective on every member rank, matched by matchCollectives
+// (process group and Seq, else order in the group, else name and order). For
+// each instance: when the first and the last member arrived (the skew is time
+// the early members spend waiting), which rank came last, how long all members
+// were inside together (the transfer), and where the args give sizes the
+// message size and bus bandwidth (NCCL-tests' factor over the last arriving
+// member's time, which does not wait). Rows sorted by skew, largest first.
+// The matcher's notes (fallback rule, missing members) are in CollectiveMatch::notes.
 AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top = 20);
+AnalysisOutput collectiveSkew(const TraceSet& traces, const CollectiveSkewOptions& options);
+AnalysisOutput collectiveSkew(
+    const TraceSet& traces, const CollectiveMatch& match, const CollectiveSkewOptions& options);
 
 // One rank's instance of a collective.
 struct CollectiveArrival
@@ -26,10 +57,12 @@ struct CollectiveArrival
     TimeNs end = 0;
 };
 
-// The same collective as `slice` of ranks[rankIndex] on every rank (itself
-// included), matched by name and order as above; empty when the slice is not a
-// communication kernel on a GPU stream.
+// The same collective as `slice` of ranks[rankIndex] on every member rank
+// (itself included), as matchCollectives matches it; empty when the slice is
+// not a collective.
 std::vector<CollectiveArrival> sameCollectiveOnRanks(
     const std::vector<const RankTrace*>& ranks, std::size_t rankIndex, std::uint32_t slice);
+std::vector<CollectiveArrival> sameCollectiveOnRanks(
+    const CollectiveMatch& match, std::size_t rankIndex, std::uint32_t slice);
 
 } // namespace ks::core

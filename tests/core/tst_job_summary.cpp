@@ -386,9 +386,12 @@ void TestJobSummary::collectiveSkewFromSummaryEqualsX2()
         bool tied = false;
     };
 
-    std::map<std::pair<std::string, std::int64_t>, Instance> fromSummary;
+    // Keyed by the instance's first arrival: collectiveSkew matches by process
+    // group and Seq, the summary by kernel name and order; the same call has
+    // the same first arrival either way.
+    std::map<std::pair<std::string, std::int64_t>, Instance> byNameOrder;
     for (const auto& row : rows) {
-        Instance& i = fromSummary[{ cellAsText(row[0]), std::get<std::int64_t>(row[1]) }];
+        Instance& i = byNameOrder[{ cellAsText(row[0]), std::get<std::int64_t>(row[1]) }];
         const std::int64_t start = std::get<std::int64_t>(row[3]);
         if (i.ranks == 0)
             i.first = start;
@@ -397,20 +400,28 @@ void TestJobSummary::collectiveSkewFromSummaryEqualsX2()
         i.lastRank = std::get<std::int64_t>(row[2]);
         ++i.ranks;
     }
+    std::map<std::int64_t, Instance> fromSummary;
+    for (const auto& [key, instance] : byNameOrder)
+        fromSummary[instance.first] = instance;
     auto loaded = loadTraceSet({ synth.outDir }, LoadOptions {}, nullptr, nullptr);
     QVERIFY(loaded.ok());
     const AnalysisOutput skew = collectiveSkew(loaded.value(), 1u << 30);
     QVERIFY(skew.ok);
     const Table& t = skew.result.frame;
+    namespace col = collective_skew_columns;
     QVERIFY(t.rows.size() >= 9); // three steps of three all-reduces
+    const TimeNs origin = loaded.value().startNs();
     std::size_t straggler = 0;
     for (const auto row : t.rows) {
-        const auto it = fromSummary.find({ cellAsText(row[0]), std::get<std::int64_t>(row[1]) });
+        const auto first =
+            origin + std::llround(*cellAsDouble(row[t.columnIndex(col::kFirstArrival)]) * 1000.0);
+        const auto it = fromSummary.find(first);
         QVERIFY(it != fromSummary.end());
-        QCOMPARE(Cell { it->second.ranks }, row[2]);
-        QCOMPARE(double(it->second.last - it->second.first) / 1000.0, *cellAsDouble(row[4]));
+        QCOMPARE(Cell { it->second.ranks }, row[t.columnIndex(col::kRanks)]);
+        QCOMPARE(double(it->second.last - it->second.first) / 1000.0,
+            *cellAsDouble(row[t.columnIndex(col::kSkew)]));
         if (!it->second.tied)
-            QCOMPARE(Cell { it->second.lastRank }, row[5]);
+            QCOMPARE(Cell { it->second.lastRank }, row[t.columnIndex(col::kLastRank)]);
         straggler += it->second.lastRank == 2;
     }
     // The slow rank is the one the others wait for most often (input stalls
