@@ -63,6 +63,18 @@ def gloo_job(cli, gloo):
     same = {r["quantity"]: r for r in records(none, "what_if")}
     assert same["path_length"]["after_ms"] == same["path_length"]["before_ms"], same
 
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "path.json")
+        run(cli, "critical-path", gloo, "--all-ranks", "--write-trace", out)
+        with open(out) as f:
+            events = json.load(f)["traceEvents"]
+        names = {e["args"]["name"] for e in events if e["ph"] == "M"}
+        assert names == {"rank 0: critical path", "rank 1: critical path"}, names
+        slices = [e for e in events if e["ph"] == "X"]
+        assert abs(sum(e["dur"] for e in slices) / 1000 - summary["path_length_ms"]) < 0.01, slices[:3]
+        flows = [e for e in events if e["ph"] in ("s", "f")]
+        assert len(flows) == 2 * summary["hops"], flows
+
     p = run(cli, "critical-path", gloo, "--all-ranks", "--iteration", "99", code=1)
     assert "iteration 99" in p.stderr, p.stderr
 
