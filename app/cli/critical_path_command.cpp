@@ -29,11 +29,12 @@ namespace {
         "  --instance:   which of them (0-based, HTA's row order in --hta-compat), or an inclusive range "
         "A:B\n"
         "       kinetoscope-cli critical-path PATH... --all-ranks [--iteration I | --window A:B]\n"
-        "       [--what-if REGEX=F]... [--format table|csv|json] [--threads N]\n"
+        "       [--what-if REGEX=F]... [--write-trace FILE.json] [--format table|csv|json] [--threads N]\n"
         "  --all-ranks:  the job's path across ranks, joined at matched collectives\n"
         "  --iteration:  ProfilerStep#I on every rank (default: each rank's whole trace)\n"
         "  --window:     A:B in us from the job's start\n"
-        "  --what-if:    ops/kernels matching REGEX (or kind:BOUND) take F times as long; repeatable\n";
+        "  --what-if:    ops/kernels matching REGEX (or kind:BOUND) take F times as long; repeatable\n"
+        "  --write-trace (with --all-ranks): the path as a trace, one process per rank, hops as flows\n";
 
     bool parseInteger(const std::string& text, std::int64_t& value)
     {

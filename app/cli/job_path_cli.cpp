@@ -2,6 +2,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/load_for_cli.h"
+#include "core/report/job_path_trace.h"
 #include "core/report/table_text.h"
 
 #include <charconv>
@@ -144,6 +145,12 @@ int runAllRanksCriticalPath(const CliArgs& args, const char* usage, std::ostream
     const auto before = jobPathOf(*frames, baseline, command, err);
     if (!before)
         return 1;
+    if (const auto trace = args.value("--write-trace")) {
+        if (!writeTextFile(*trace, core::jobPathTraceJson(*before, frames->minTs), command, err))
+            return 1;
+        err << "wrote " << *trace << ": " << before->path.segments.size() << " path segments on "
+            << before->ranks.size() << " rank(s), " << before->path.hops.size() << " hop(s)\n";
+    }
     if (options.whatIf.empty()) {
         printWithNotes(
             core::jobCriticalPathTables(*before), before->notes, format, "critical_path_all_ranks", out);

@@ -1,66 +1,31 @@
 #include "core/analysis/cross_rank_collectives.h"
 
-#include "core/analysis/kernel_type.h"
-
-#include <algorithm>
-#include <map>
+#include "core/analysis/collective_match.h"
 
 namespace ks::core {
 
-namespace {
-
-    bool isCollectiveRow(const RankFrame& frame, const FrameRow& row)
-    {
-        if (row.device)
-            return row.kernelType == KernelType::Communication;
-        return frame.name(row).substr(0, 5) == "gloo:";
-    }
-
-} // namespace
-
-// Until the process-group matcher is merged: the n-th collective of a name on
-// each rank is one instance (collectives of one group run in the same order on
-// every member).
+// The process-group matcher decides which slices are one collective; an
+// instance with a group member missing (or without the collective) is not
+// complete, so the join keeps it on its rank instead of joining a part.
 PathCollectives pathCollectives(const FrameSet& frames)
 {
+    std::vector<const RankTrace*> traces;
+    traces.reserve(frames.ranks.size());
+    for (const RankFrame& frame : frames.ranks)
+        traces.push_back(frame.trace.get());
+    const CollectiveMatch match = matchCollectives(traces);
+
     PathCollectives out;
     out.byRank.resize(frames.ranks.size());
-    std::map<std::pair<std::string, std::int64_t>, std::uint32_t> ids;
-    std::vector<std::size_t> memberCount;
-    for (std::size_t p = 0; p < frames.ranks.size(); ++p) {
-        const RankFrame& frame = frames.ranks[p];
-        std::vector<const FrameRow*> rows;
-        for (const FrameRow& row : frame.rows)
-            if (isCollectiveRow(frame, row))
-                rows.push_back(&row);
-        std::stable_sort(
-            rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
-        std::map<std::string, std::int64_t, std::less<>> seen;
-        for (const FrameRow* row : rows) {
-            std::string name(frame.name(*row));
-            const std::int64_t ordinal = seen[name]++;
-            auto [it, inserted] =
-                ids.try_emplace({ name, ordinal }, static_cast<std::uint32_t>(out.names.size()));
-            if (inserted) {
-                out.names.push_back(name);
-                memberCount.push_back(0);
-            }
-            ++memberCount[it->second];
-            out.byRank[p].push_back({ row->slice, it->second, true });
-        }
+    out.notes = match.notes;
+    for (std::size_t i = 0; i < match.instances.size(); ++i) {
+        const CollectiveInstance& instance = match.instances[i];
+        const auto id = static_cast<std::uint32_t>(i);
+        out.names.push_back(instance.name);
+        const bool complete = instance.missingRanks.empty();
+        for (const CollectiveMember& m : instance.members)
+            out.byRank[m.rankIndex].push_back({ m.slice, id, complete });
     }
-    std::size_t incomplete = 0;
-    for (auto& rank : out.byRank)
-        for (CollectiveSlice& c : rank)
-            if (memberCount[c.instance] != frames.ranks.size()) {
-                c.complete = false;
-                ++incomplete;
-            }
-    if (!out.names.empty())
-        out.notes.push_back("collectives matched by name and order (no process-group information used)");
-    if (incomplete)
-        out.notes.push_back(std::to_string(incomplete)
-            + " collective slice(s) have no partner on some rank (counts differ between ranks)");
     return out;
 }
 
