@@ -39,10 +39,10 @@ const char* errorCodeName(ErrorCode code)
 
 std::string Error::describe() const
 {
-    std::string line;
     if (code == ErrorCode::OutOfMemory) // the file is part of the sentence
         return "not enough memory to load " + (path.empty() ? std::string("the trace") : path) + ": "
             + message;
+    std::string line;
     if (!path.empty()) {
         line += path;
         line += ": ";
