@@ -379,7 +379,8 @@ void MainWindow::applyViewCommands(const QString& commands)
             view->alignOn(m_timelineState->selectedSlice());
         } else if (key == QStringLiteral("align")) {
             m_timelineState->setAlignment(value == QStringLiteral("start") ? widgets::Alignment::RankStart
-                                                                           : widgets::Alignment::AsRecorded);
+                    : value == QStringLiteral("estimated") ? widgets::Alignment::EstimatedClocks
+                                                           : widgets::Alignment::AsRecorded);
         } else if (key == QStringLiteral("flows")) {
             m_timelineState->setShowAllFlows(value == QStringLiteral("all"));
         } else if (key == QStringLiteral("collapse") || key == QStringLiteral("expand")) {
