@@ -348,6 +348,14 @@ void MainWindow::applyViewCommands(const QString& commands)
         } else if (key == QStringLiteral("select") && value == QStringLiteral("kernel")) {
             view->revealSlice(longestLaunchedKernel(
                 *timelineData, m_timelineState->visibleRange(), m_timelineState->alignment()));
+        } else if (key == QStringLiteral("collective")) {
+            // The value-th matched collective instance (in order of first arrival), on its first member.
+            const auto& match = timelineData->collectives;
+            const auto index = value.toULongLong();
+            if (match && index < match->instances.size()) {
+                const core::CollectiveMember& m = match->instances[index].members.front();
+                view->revealSlice({ static_cast<int>(m.rankIndex), m.slice });
+            }
         } else if (key == QStringLiteral("pin") && value == QStringLiteral("launch")) {
             // Pins the thread that launched the selected kernel: both ends of its flow on screen.
             const widgets::SliceRef launch =
