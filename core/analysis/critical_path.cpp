@@ -2,6 +2,7 @@
 
 #include "core/analysis/counters_support.h"
 #include "core/analysis/critical_path_internal.h"
+#include "core/common/cancelled_error.h"
 
 #include <algorithm>
 #include <array>
@@ -501,7 +502,7 @@ bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
 }
 
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
-    const std::string& annotation, CriticalPathInstance instance, const AnalysisOptions&)
+    const std::string& annotation, CriticalPathInstance instance, const AnalysisOptions& options)
 {
     const auto frameIt = std::find_if(
         frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) { return f.rank == rank; });
@@ -526,11 +527,18 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
     cp::GraphContext ctx(frames, *frameIt, graph);
     ctx.clipped = clipRows(ctx, window.value());
     graph.clippedRows = ctx.clipped.size();
+    // Each stage walks every clipped row: a superseded request stops between them.
+    if (options.cancelled())
+        return cancelledError();
     createNodes(ctx);
     cp::addRuntimeLockEdges(ctx);
+    if (options.cancelled())
+        return cancelledError();
     cp::addCallStackEdges(ctx);
     if (auto error = cp::addKernelEdges(ctx))
         return *error;
+    if (options.cancelled())
+        return cancelledError();
     if (graph.nodes.empty())
         return notApplicable(
             "no CPU operator, runtime call or GPU kernel in the window on rank " + std::to_string(rank));

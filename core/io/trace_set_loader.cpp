@@ -1,5 +1,6 @@
 #include "core/io/trace_set_loader.h"
 
+#include "core/common/cancelled_error.h"
 #include "core/io/event_parser.h"
 #include "core/io/input_stream.h"
 #include "core/io/metadata_parser.h"
@@ -244,7 +245,7 @@ Result<RankTrace> loadRankFile(
     if (!summary)
         return summary.error();
     if (cancel && cancel->isCancelled())
-        return Error { ErrorCode::Cancelled, "cancelled", path, {} };
+        return cancelledError(path);
     if (progress)
         progress->report(LoadProgress {
             "indexing", input.value()->fileBytesRead(), input.value()->fileBytesTotal(), 0, 0 });
@@ -278,7 +279,7 @@ Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadO
         folderProgress.rankFinished(i);
     });
     if (cancel && cancel->isCancelled())
-        return Error { ErrorCode::Cancelled, "cancelled", {}, {} };
+        return cancelledError();
 
     TraceSet set;
     set.inputs = paths;
