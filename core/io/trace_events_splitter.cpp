@@ -1,6 +1,5 @@
 #include "core/io/trace_events_splitter.h"
 
-#include "core/common/cancelled_error.h"
 #include "core/io/json_scan.h"
 
 #include <algorithm>
@@ -256,7 +255,7 @@ namespace {
                     if (auto err = flushChunk())
                         return *err;
                     if (m_cancel && m_cancel->isCancelled())
-                        return cancelledError(m_path);
+                        return Error { ErrorCode::Cancelled, "cancelled", m_path, {} };
                 }
             }
             return true;

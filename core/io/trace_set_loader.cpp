@@ -1,6 +1,5 @@
 #include "core/io/trace_set_loader.h"
 
-#include "core/common/cancelled_error.h"
 #include "core/io/event_parser.h"
 #include "core/io/input_stream.h"
 #include "core/io/metadata_parser.h"
@@ -245,7 +244,7 @@ Result<RankTrace> loadRankFile(
     if (!summary)
         return summary.error();
     if (cancel && cancel->isCancelled())
-        return cancelledError(path);
+        return Error { ErrorCode::Cancelled, "cancelled", path, {} };
     if (progress)
         progress->report(LoadProgress {
             "indexing", input.value()->fileBytesRead(), input.value()->fileBytesTotal(), 0, 0 });
@@ -279,7 +278,7 @@ Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadO
         folderProgress.rankFinished(i);
     });
     if (cancel && cancel->isCancelled())
-        return cancelledError();
+        return Error { ErrorCode::Cancelled, "cancelled", {}, {} };
 
     TraceSet set;
     set.inputs = paths;
