@@ -1,13 +1,7 @@
 #include "app/gui/analysis_runner.h"
 
-#include "app/gui/qt_parallel_for.h"
 #include "core/analysis/analysis_catalog.h"
 #include "core/analysis/rank_overview.h"
-
-#include <QFutureWatcher>
-#include <QThread>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -15,12 +9,15 @@ namespace ks::app {
 
 namespace {
 
-    AnalysisResultsPtr compute(const TraceSetPtr& set, core::AnalysisMode mode, QThreadPool* pool)
+    // A cancelled computation returns early with partial results: the tracker never delivers them.
+    AnalysisResultsPtr compute(
+        const TraceSetPtr& set, core::AnalysisMode mode, const widgets::JobContext& job)
     {
         auto results = std::make_shared<AnalysisResults>();
         core::AnalysisOptions options;
         options.mode = mode;
-        const core::ParallelFor parallelFor = makeQtParallelFor(pool);
+        options.cancel = job.cancel; // every call's options are copies of these
+        const core::ParallelFor& parallelFor = job.parallelFor;
         auto frames = core::buildFrames(*set, options, parallelFor);
         if (!frames) {
             results->error = QString::fromStdString(frames.error().describe());
@@ -47,6 +44,8 @@ namespace {
                     ? core::rankOverview(frames.value(), options)
                     : calls[i].run(frames.value(), calls[i].options));
         });
+        if (job.cancelled())
+            return results; // some outputs were skipped
         for (std::size_t i = 0; i < calls.size(); ++i)
             results->byCall[calls[i].htaCall] = outputs[i];
         results->byCall[AnalysisRunner::kRankOverviewKey] = outputs.back();
@@ -55,11 +54,11 @@ namespace {
 
 } // namespace
 
-AnalysisRunner::AnalysisRunner(QObject* parent)
+AnalysisRunner::AnalysisRunner(widgets::JobPools* pools, QObject* parent)
     : QObject(parent)
+    , m_jobs(pools, this)
 {
     qRegisterMetaType<AnalysisResultsPtr>();
-    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
 }
 
 AnalysisRunner::~AnalysisRunner() = default;
@@ -74,27 +73,19 @@ QStringList AnalysisRunner::shownCalls()
 
 void AnalysisRunner::start(TraceSetPtr set, core::AnalysisMode mode)
 {
-    const std::uint64_t generation = ++m_generation;
-    if (!set)
+    if (!set) {
+        clear();
         return;
-    m_running = true;
+    }
+    m_jobs.start(
+        [set = std::move(set), mode](const widgets::JobContext& job) { return compute(set, mode, job); },
+        [this](AnalysisResultsPtr results) { emit finished(std::move(results)); });
     emit started();
-    auto* watcher = new QFutureWatcher<AnalysisResultsPtr>(this);
-    connect(watcher, &QFutureWatcher<AnalysisResultsPtr>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer start or a clear() superseded this one
-        m_running = false;
-        emit finished(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(
-        &m_pool, [set = std::move(set), mode, pool = &m_pool] { return compute(set, mode, pool); }));
 }
 
 void AnalysisRunner::clear()
 {
-    ++m_generation;
-    m_running = false;
+    m_jobs.cancel();
 }
 
 } // namespace ks::app

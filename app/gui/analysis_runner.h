@@ -6,7 +6,6 @@
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
 #include <map>
 #include <memory>
@@ -24,20 +23,21 @@ struct AnalysisResults
 using AnalysisResultsPtr = std::shared_ptr<const AnalysisResults>;
 
 // Computes the analyses the docks show (A1-A6, X1) off the GUI thread after a trace
-// set loads. Each start bumps a generation: a result computed for a set that
-// was since closed, reloaded or recomputed in another mode is dropped.
+// set loads, as a job of the window's JobPools. A computation for a set that was
+// since closed, reloaded or recomputed in another mode is cancelled (the core
+// stops between ranks and stages) and its result dropped.
 class AnalysisRunner : public QObject
 {
     Q_OBJECT
 
 public:
-    explicit AnalysisRunner(QObject* parent = nullptr);
+    explicit AnalysisRunner(widgets::JobPools* pools, QObject* parent = nullptr);
     ~AnalysisRunner() override;
 
     void start(TraceSetPtr set, core::AnalysisMode mode);
-    void clear(); // drops any running computation's result
+    void clear(); // cancels any running computation; its result is dropped
 
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
     // The calls computed, by HTA call name.
     static QStringList shownCalls();
@@ -49,12 +49,7 @@ signals:
     void finished(ks::app::AnalysisResultsPtr results);
 
 private:
-    // A pool of the runner's own: the computation blocks one thread while its
-    // per-rank work runs on the others. On the global pool, with the timeline's
-    // tasks also waiting on nested work, two cores were enough to deadlock.
-    QThreadPool m_pool;
-    std::uint64_t m_generation = 0;
-    bool m_running = false;
+    widgets::JobTracker m_jobs;
 };
 
 } // namespace ks::app

@@ -3,8 +3,6 @@
 #include "core/analysis/trace_diff.h"
 #include "widgets/timeline/timeline_data.h"
 
-#include <QtConcurrent>
-
 namespace ks::app {
 
 namespace {
@@ -19,9 +17,10 @@ namespace {
 
 } // namespace
 
-CompareSideLoader::CompareSideLoader(QObject* parent)
+CompareSideLoader::CompareSideLoader(widgets::JobPools* pools, QObject* parent)
     : QObject(parent)
-    , m_loader(new LoadController(this))
+    , m_loader(new LoadController(pools, this))
+    , m_preparation(pools, this)
 {
     connect(m_loader, &LoadController::loadFinished, this,
         [this](const TraceSetPtr& set, const QStringList&, qint64) { onLoaded(set); });
@@ -37,7 +36,7 @@ CompareSideLoader::CompareSideLoader(QObject* parent)
 
 void CompareSideLoader::start(const QString& path)
 {
-    ++m_generation;
+    m_preparation.cancel();
     m_prepared = {};
     setBusy(true);
     m_loader->start({ path });
@@ -45,7 +44,7 @@ void CompareSideLoader::start(const QString& path)
 
 void CompareSideLoader::cancel()
 {
-    ++m_generation; // a preparation still running is dropped on arrival
+    m_preparation.cancel(); // a preparation still running is dropped on arrival
     if (m_loader->isLoading())
         m_loader->cancel();
     else if (m_busy) {
@@ -64,33 +63,26 @@ void CompareSideLoader::onLoaded(const TraceSetPtr& set)
         emit failed(why);
         return;
     }
-    const std::uint64_t generation = m_generation;
-    QtConcurrent::run([set] {
-        Preparation p;
-        // Sequential inside: both sides prepare at once on the global pool, and a
-        // blockingMap from each onto that same pool deadlocks once it is full (2 cores).
-        p.timeline = widgets::TimelineData::build(
-            set, [](std::size_t n, const std::function<void(std::size_t)>& body) {
-                for (std::size_t i = 0; i < n; ++i)
-                    body(i);
-            });
-        auto diff = core::loadDiffTrace(*set, core::AnalysisMode::Default);
-        if (diff)
-            p.diff = std::make_shared<const core::DiffTrace>(std::move(diff).value());
-        else
-            p.error = QString::fromStdString(diff.error().describe());
-        return p;
-    }).then(this, [this, set, generation](Preparation p) {
-        if (generation != m_generation)
-            return;
-        setBusy(false);
-        if (!p.diff) {
-            emit failed(p.error);
-            return;
-        }
-        m_prepared = { set, std::move(p.timeline), std::move(p.diff) };
-        emit ready();
-    });
+    m_preparation.start(
+        [set](const widgets::JobContext& job) {
+            Preparation p;
+            p.timeline = widgets::TimelineData::build(set, job.parallelFor);
+            auto diff = core::loadDiffTrace(*set, core::AnalysisMode::Default);
+            if (diff)
+                p.diff = std::make_shared<const core::DiffTrace>(std::move(diff).value());
+            else
+                p.error = QString::fromStdString(diff.error().describe());
+            return p;
+        },
+        [this, set](Preparation p) {
+            setBusy(false);
+            if (!p.diff) {
+                emit failed(p.error);
+                return;
+            }
+            m_prepared = { set, std::move(p.timeline), std::move(p.diff) };
+            emit ready();
+        });
 }
 
 void CompareSideLoader::setBusy(bool busy)

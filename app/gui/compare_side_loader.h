@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/gui/load_controller.h"
+#include "widgets/common/job_tracker.h"
 
 #include <QObject>
 #include <QString>
@@ -32,7 +33,7 @@ public:
         std::shared_ptr<const core::DiffTrace> diff;
     };
 
-    explicit CompareSideLoader(QObject* parent = nullptr);
+    explicit CompareSideLoader(widgets::JobPools* pools, QObject* parent = nullptr);
 
     void start(const QString& path);
     void cancel();
@@ -56,7 +57,7 @@ private:
 
     LoadController* m_loader = nullptr;
     Prepared m_prepared;
-    std::uint64_t m_generation = 0;
+    widgets::JobTracker m_preparation; // timeline data and diff trace of the loaded set
     bool m_busy = false;
 };
 

@@ -3,6 +3,7 @@
 #include "app/gui/load_progress_bar.h"
 #include "core/analysis/trace_diff.h"
 #include "widgets/analysis/analysis_export.h"
+#include "widgets/common/job_pools.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/diff/diff_filter_proxy.h"
 #include "widgets/diff/diff_table_model.h"
@@ -59,11 +60,12 @@ namespace {
 
 CompareWindow::CompareWindow(QWidget* parent)
     : QMainWindow(parent)
+    , m_pools(std::make_unique<widgets::JobPools>())
 {
     setWindowTitle(tr("Compare Traces — Kinetoscope"));
     setAttribute(Qt::WA_DeleteOnClose, false);
     for (int side = 0; side < 2; ++side) {
-        m_sides[side] = new CompareSideLoader(this);
+        m_sides[side] = new CompareSideLoader(m_pools.get(), this);
         m_states[side] = new widgets::TimelineViewState(this);
     }
     auto* central = new QWidget(this);
@@ -167,7 +169,7 @@ QWidget* CompareWindow::buildViews()
         layout->setContentsMargins(0, 0, 0, 0);
         layout->setSpacing(2);
         m_titles[side] = new QLabel(QStringLiteral("<b>%1</b>").arg(sideName(side)), pane);
-        m_timelines[side] = new widgets::TimelineWidget(m_states[side], pane);
+        m_timelines[side] = new widgets::TimelineWidget(m_states[side], m_pools.get(), pane);
         m_timelines[side]->addColorMode(widgets::ColorMode::Diff, tr("Trace diff"));
         layout->addWidget(m_titles[side]);
         layout->addWidget(m_timelines[side], 1);

@@ -2,6 +2,7 @@
 
 #include "core/io/trace_set_loader.h"
 #include "core/model/trace_set.h"
+#include "widgets/common/job_tracker.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -10,9 +11,6 @@
 #include <QTimer>
 
 #include <memory>
-
-template <typename T>
-class QFutureWatcher;
 
 namespace ks::app {
 
@@ -37,17 +35,17 @@ struct LoadStatus
 struct LoadOutcome;
 class LoadProgressState;
 
-// Loads trace sets off the GUI thread: QtConcurrent::run with a QPromise, watched
-// by a QFutureWatcher. The core sees only a ProgressSink and a CancelToken; ranks
-// load in parallel on a private thread pool. Every start() begins a new generation:
-// a load that was cancelled or replaced may still be finishing in the background,
-// and its result is dropped on arrival, so the window never waits for it.
+// Loads trace sets off the GUI thread, as a job of the window's JobPools. The
+// core sees only a ProgressSink and a CancelToken; ranks load in parallel on
+// the pools' workers. A load that was cancelled or replaced may still be
+// finishing in the background: its token is cancelled and its result dropped
+// on arrival (JobTracker), so the window never waits for it.
 class LoadController : public QObject
 {
     Q_OBJECT
 
 public:
-    explicit LoadController(QObject* parent = nullptr);
+    explicit LoadController(widgets::JobPools* pools, QObject* parent = nullptr);
     ~LoadController() override;
 
     // Starts loading; a load already running is cancelled and forgotten.
@@ -71,14 +69,13 @@ signals:
 private:
     struct Job;
 
-    void onJobFinished(int generation);
-    void abandonCurrentJob();
+    void onJobFinished(LoadOutcome outcome);
     void emitProgress();
 
     core::LoadOptions m_options;
-    int m_generation = 0;
-    std::unique_ptr<Job> m_job;
-    QTimer m_tick; // refreshes elapsed time and progress between core reports
+    std::unique_ptr<Job> m_job; // the load running, for status(); null when none
+    widgets::JobTracker m_jobs;
+    QTimer m_tick; // reports progress while a load runs
 };
 
 } // namespace ks::app

@@ -7,6 +7,7 @@
 #include "app/gui/welcome_page.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/format.h"
+#include "widgets/common/job_pools.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/timeline/timeline_view.h"
@@ -76,7 +77,8 @@ namespace {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_loader(new LoadController(this))
+    , m_pools(std::make_unique<widgets::JobPools>())
+    , m_loader(new LoadController(m_pools.get(), this))
     , m_recent(new RecentFiles(this))
 {
     setObjectName(QStringLiteral("mainWindow"));

@@ -7,6 +7,8 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <memory>
+
 class QAction;
 class QKeySequence;
 class QModelIndex;
@@ -20,6 +22,7 @@ class AnalysisTableView;
 class AnalysisView;
 enum class ChartFormat;
 class DiagnosticsPanel;
+class JobPools;
 class MessageBar;
 class RangeAggregationPanel;
 class RankListPanel;
@@ -165,6 +168,9 @@ private:
     QString startDirectory() const;
     void rememberDirectory(const QString& path);
 
+    // The threads of every background job of this window; created first, so it
+    // outlives none of the widgets it is handed to (see JobPools' destructor).
+    std::unique_ptr<widgets::JobPools> m_pools;
     LoadController* m_loader = nullptr;
     RecentFiles* m_recent = nullptr;
     TraceSetPtr m_set;

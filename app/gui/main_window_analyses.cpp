@@ -66,7 +66,7 @@ namespace {
 
 void MainWindow::setupAnalysisDocks()
 {
-    m_analysisRunner = new AnalysisRunner(this);
+    m_analysisRunner = new AnalysisRunner(m_pools.get(), this);
     for (const AnalysisDockSpec& spec : kAnalysisDocks) {
         auto* view = new AnalysisView(spec.kind, this);
         view->setMinimumSize(200, 120);

@@ -37,7 +37,7 @@ using widgets::TimelineViewState;
 void MainWindow::setupTimeline()
 {
     m_timelineState = new TimelineViewState(this);
-    m_timeline = new widgets::TimelineWidget(m_timelineState, this);
+    m_timeline = new widgets::TimelineWidget(m_timelineState, m_pools.get(), this);
 }
 
 QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& name,
@@ -58,7 +58,7 @@ void MainWindow::setupTimelineDocks()
 {
     m_details = new widgets::SliceDetailsPanel(m_timelineState, this);
     m_searchResults = new widgets::SearchResultsPanel(this);
-    m_range = new widgets::RangeAggregationPanel(m_timelineState, this);
+    m_range = new widgets::RangeAggregationPanel(m_timelineState, m_pools.get(), this);
     m_rankList = new widgets::RankListPanel(m_timelineState, this);
     m_detailsDock = addPanelDock(m_details, tr("Details"), QStringLiteral("detailsDock"),
         Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/common/progress.h"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -55,8 +57,13 @@ struct AnalysisOptions
     KernelBreakdownOptions kernels;
     LaunchStatsOptions launches;
     QueueLengthOptions queue;
+    // The caller's; null when the work cannot be cancelled. buildFrames polls it
+    // for every rank and between its stages, and returns ErrorCode::Cancelled.
+    const CancelToken* cancel = nullptr;
 
     bool htaCompat() const { return mode == AnalysisMode::HtaCompat; }
+
+    bool cancelled() const { return cancel && cancel->isCancelled(); }
 };
 
 } // namespace ks::core

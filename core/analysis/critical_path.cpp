@@ -2,6 +2,7 @@
 
 #include "core/analysis/counters_support.h"
 #include "core/analysis/critical_path_internal.h"
+#include "core/common/cancelled_error.h"
 
 #include <algorithm>
 #include <array>
@@ -503,12 +504,12 @@ bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
 namespace {
 
     Result<CriticalPathGraph> buildGraph(
-        const FrameSet& frames, const RankFrame& frame, const Window& window);
+        const FrameSet& frames, const RankFrame& frame, const Window& window, const AnalysisOptions& options);
 
 } // namespace
 
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
-    const std::string& annotation, CriticalPathInstance instance, const AnalysisOptions&)
+    const std::string& annotation, CriticalPathInstance instance, const AnalysisOptions& options)
 {
     const auto frameIt = std::find_if(
         frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) { return f.rank == rank; });
@@ -523,11 +524,11 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
     auto window = findWindow(*frameIt, annotation, instance, compat);
     if (!window)
         return window.error();
-    return buildGraph(frames, *frameIt, window.value());
+    return buildGraph(frames, *frameIt, window.value(), options);
 }
 
 Result<CriticalPathGraph> buildCriticalPath(
-    const FrameSet& frames, std::int64_t rank, CriticalPathWindow window, const AnalysisOptions&)
+    const FrameSet& frames, std::int64_t rank, CriticalPathWindow window, const AnalysisOptions& options)
 {
     const auto frameIt = std::find_if(
         frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) { return f.rank == rank; });
@@ -538,12 +539,13 @@ Result<CriticalPathGraph> buildCriticalPath(
             + " is an MTIA trace");
     if (frameIt->rows.empty())
         return notApplicable("rank " + std::to_string(rank) + " has no events");
-    return buildGraph(frames, *frameIt, Window { window.start, window.end });
+    return buildGraph(frames, *frameIt, Window { window.start, window.end }, options);
 }
 
 namespace {
 
-    Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window)
+    Result<CriticalPathGraph> buildGraph(
+        const FrameSet& frames, const RankFrame& frame, const Window& window, const AnalysisOptions& options)
     {
         const std::int64_t rank = frame.rank;
         CriticalPathGraph graph;
@@ -555,11 +557,18 @@ namespace {
         cp::GraphContext ctx(frames, frame, graph);
         ctx.clipped = clipRows(ctx, window);
         graph.clippedRows = ctx.clipped.size();
+        // Each stage walks every clipped row: a superseded request stops between them.
+        if (options.cancelled())
+            return cancelledError();
         createNodes(ctx);
         cp::addRuntimeLockEdges(ctx);
+        if (options.cancelled())
+            return cancelledError();
         cp::addCallStackEdges(ctx);
         if (auto error = cp::addKernelEdges(ctx))
             return *error;
+        if (options.cancelled())
+            return cancelledError();
         if (graph.nodes.empty())
             return notApplicable(
                 "no CPU operator, runtime call or GPU kernel in the window on rank " + std::to_string(rank));

@@ -1,5 +1,7 @@
 #include "core/analysis/hta_frame.h"
 
+#include "core/common/cancelled_error.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -440,7 +442,13 @@ Result<FrameSet> buildFrames(
     const bool compat = options.htaCompat();
     const auto selected = selectedTraces(traces, options);
     std::vector<RankRows> built(selected.size());
-    parallelFor(selected.size(), [&](std::size_t i) { built[i] = buildRankRows(selected[i], compat); });
+    // A cancelled request's frames are never used: ranks not yet begun are skipped.
+    parallelFor(selected.size(), [&](std::size_t i) {
+        if (!options.cancelled())
+            built[i] = buildRankRows(selected[i], compat);
+    });
+    if (options.cancelled())
+        return cancelledError();
     std::set<std::string> stepNames;
     std::optional<std::int64_t> minTs;
     for (RankRows& r : built) {
@@ -460,6 +468,8 @@ Result<FrameSet> buildFrames(
         compat && !options.diffLoading && stepNames.size() >= 2 && set.deviceType != "MTIA";
     std::vector<std::set<std::int64_t>> iterationsOfRank(set.ranks.size());
     parallelFor(set.ranks.size(), [&](std::size_t i) {
+        if (options.cancelled())
+            return;
         RankFrame& frame = set.ranks[i];
         for (FrameRow& row : frame.rows)
             row.ts -= set.minTs; // two kept time points (time_range.h): the difference fits
@@ -472,6 +482,8 @@ Result<FrameSet> buildFrames(
             if (row.iteration >= 0)
                 iterationsOfRank[i].insert(row.iteration);
     });
+    if (options.cancelled())
+        return cancelledError();
     std::set<std::int64_t> iterations;
     for (auto& of : iterationsOfRank)
         iterations.merge(of);

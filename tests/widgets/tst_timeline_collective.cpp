@@ -6,6 +6,7 @@
 #include "trace_fixtures.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/collective_spans.h"
+#include "widgets/common/job_pools.h"
 #include "widgets/timeline/rank_alignment.h"
 #include "widgets/timeline/slice_queries.h"
 #include "widgets/timeline/timeline_data.h"
@@ -167,7 +168,8 @@ private slots:
     void toolbarKeepsTheChoice()
     {
         TimelineViewState* state = new TimelineViewState;
-        TimelineWidget widget(state);
+        JobPools pools;
+        TimelineWidget widget(state, &pools);
         state->setParent(&widget);
         widget.resize(1200, 600);
         widget.setData(m_data);

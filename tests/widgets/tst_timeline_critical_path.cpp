@@ -6,6 +6,7 @@
 #include "core/analysis/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "widgets/common/job_pools.h"
 #include "widgets/timeline/critical_path_marks.h"
 #include "widgets/timeline/draw_list.h"
 #include "widgets/timeline/timeline_data.h"
@@ -173,7 +174,8 @@ private slots:
     {
         QVERIFY(m_data);
         auto* state = new TimelineViewState;
-        TimelineWidget widget(state);
+        JobPools pools;
+        TimelineWidget widget(state, &pools);
         state->setParent(&widget);
         widget.resize(1400, 700);
         widget.show();
@@ -222,7 +224,8 @@ private slots:
         if (!set)
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/cpu_only");
         auto* state = new TimelineViewState;
-        TimelineWidget widget(state);
+        JobPools pools;
+        TimelineWidget widget(state, &pools);
         state->setParent(&widget);
         state->setColorMode(ColorMode::CriticalPath);
         QSignalSpy ready(&widget, &TimelineWidget::criticalPathsReady);

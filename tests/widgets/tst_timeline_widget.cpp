@@ -3,6 +3,7 @@
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "trace_fixtures.h"
+#include "widgets/common/job_pools.h"
 #include "widgets/timeline/range_aggregation_panel.h"
 #include "widgets/timeline/search_results_panel.h"
 #include "widgets/timeline/slice_details_panel.h"
@@ -29,6 +30,7 @@ class TimelineWidgetTest : public QObject
 private:
     QTemporaryDir m_dir;
     std::shared_ptr<const core::TraceSet> m_set;
+    JobPools m_pools; // declared first: outlives the widgets that run jobs on it
     TimelineViewState* m_state = nullptr;
     std::unique_ptr<TimelineWidget> m_widget;
 
@@ -57,7 +59,7 @@ private slots:
     void init()
     {
         m_state = new TimelineViewState;
-        m_widget = std::make_unique<TimelineWidget>(m_state);
+        m_widget = std::make_unique<TimelineWidget>(m_state, &m_pools);
         m_state->setParent(m_widget.get());
         m_widget->resize(1200, 700);
         m_widget->show();
@@ -180,7 +182,7 @@ private slots:
     void rangePanelAggregates()
     {
         m_widget->setData(TimelineData::build(m_set));
-        RangeAggregationPanel panel(m_state);
+        RangeAggregationPanel panel(m_state, &m_pools);
         panel.setData(m_widget->data());
         m_state->setSelectedRange(m_state->bounds());
         panel.recomputeNow();

@@ -19,7 +19,8 @@ bool CriticalPathMarks::anyIn(std::uint32_t first, std::uint32_t last) const
     return it != slices.end() && *it < last;
 }
 
-CriticalPathMarks computeCriticalPathMarks(const core::TraceSet& set, int rankIndex)
+CriticalPathMarks computeCriticalPathMarks(
+    const core::TraceSet& set, int rankIndex, const core::CancelToken* cancel)
 {
     CriticalPathMarks marks;
     if (rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= set.ranks.size()) {
@@ -31,6 +32,7 @@ CriticalPathMarks computeCriticalPathMarks(const core::TraceSet& set, int rankIn
     one.ranks = { set.ranks[static_cast<std::size_t>(rankIndex)] };
     core::AnalysisOptions options;
     options.mode = core::AnalysisMode::Default;
+    options.cancel = cancel;
     auto frames = core::buildFrames(one, options);
     if (!frames) {
         marks.problem = QString::fromStdString(frames.error().message);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/progress.h"
 #include "widgets/timeline/timeline_types.h"
 
 #include <QString>
@@ -29,7 +30,9 @@ struct CriticalPathMarks
 
 // Builds the rank's analysis rows and its critical path graph: seconds on
 // ranks of millions of slices, so call it off the GUI thread. `rankIndex` is
-// the position in set.ranks.
-CriticalPathMarks computeCriticalPathMarks(const core::TraceSet& set, int rankIndex);
+// the position in set.ranks. Stops early when `cancel` fires (the marks then
+// hold only a problem and must not be shown).
+CriticalPathMarks computeCriticalPathMarks(
+    const core::TraceSet& set, int rankIndex, const core::CancelToken* cancel = nullptr);
 
 } // namespace ks::widgets

@@ -13,7 +13,6 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace ks::widgets {
 
@@ -95,7 +94,7 @@ QVariant RangeAggregationModel::headerData(int section, Qt::Orientation orientat
     return section >= 0 && section < ColumnCount ? tr(kNames[section]) : QVariant();
 }
 
-RangeAggregationPanel::RangeAggregationPanel(TimelineViewState* state, QWidget* parent)
+RangeAggregationPanel::RangeAggregationPanel(TimelineViewState* state, JobPools* pools, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
     , m_model(new RangeAggregationModel(this))
@@ -104,6 +103,7 @@ RangeAggregationPanel::RangeAggregationPanel(TimelineViewState* state, QWidget* 
     , m_summary(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_debounce(new QTimer(this))
+    , m_jobs(pools, this)
 {
     setObjectName(QStringLiteral("rangeAggregationPanel"));
     m_proxy->setSourceModel(m_model);
@@ -161,7 +161,7 @@ std::function<bool(TrackKey)> RangeAggregationPanel::includeFilter() const
 
 void RangeAggregationPanel::recomputeNow()
 {
-    ++m_generation;
+    m_jobs.cancel();
     const auto range = m_state->selectedRange();
     if (!m_data || !range) {
         apply({});
@@ -172,9 +172,9 @@ void RangeAggregationPanel::recomputeNow()
 
 void RangeAggregationPanel::schedule()
 {
-    const std::uint64_t generation = ++m_generation;
     const auto range = m_state->selectedRange();
     if (!m_data || !range) {
+        m_jobs.cancel();
         apply({});
         return;
     }
@@ -182,12 +182,9 @@ void RangeAggregationPanel::schedule()
     auto snapshot = m_data;
     const Alignment alignment = m_state->alignment();
     auto include = includeFilter();
-    QtConcurrent::run([snapshot, r = *range, alignment, include] {
-        return aggregateRange(*snapshot, r, alignment, include);
-    }).then(this, [this, generation](RangeAggregate aggregate) {
-        if (generation == m_generation)
-            apply(std::move(aggregate));
-    });
+    m_jobs.start([snapshot, r = *range, alignment, include](
+                     const JobContext&) { return aggregateRange(*snapshot, r, alignment, include); },
+        [this](RangeAggregate aggregate) { apply(std::move(aggregate)); });
 }
 
 void RangeAggregationPanel::apply(RangeAggregate aggregate)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "widgets/common/job_tracker.h"
 #include "widgets/timeline/range_aggregation.h"
 
 #include <QAbstractTableModel>
@@ -61,7 +62,7 @@ class RangeAggregationPanel : public QWidget
     Q_OBJECT
 
 public:
-    explicit RangeAggregationPanel(TimelineViewState* state, QWidget* parent = nullptr);
+    RangeAggregationPanel(TimelineViewState* state, JobPools* pools, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TimelineData> data);
 
@@ -85,7 +86,7 @@ private:
     QLabel* m_summary = nullptr;
     QLineEdit* m_filter = nullptr;
     QTimer* m_debounce = nullptr;
-    std::uint64_t m_generation = 0;
+    JobTracker m_jobs;
 };
 
 } // namespace ks::widgets

@@ -56,8 +56,9 @@ public:
     std::size_t bytesUsed() const;
 };
 
-// Runs body(i) for i in [0, n), possibly in parallel (QtConcurrent in the app,
-// sequential in tests when wanted).
+// Runs body(i) for i in [0, n), possibly in parallel. Background jobs pass
+// their JobContext::parallelFor; runInParallel (Qt's global pool) serves the
+// draw lists of one frame, built while the GUI thread waits, and tests.
 using ParallelRunner = std::function<void(std::size_t n, const std::function<void(std::size_t)>& body)>;
 void runInParallel(std::size_t n, const std::function<void(std::size_t)>& body);
 

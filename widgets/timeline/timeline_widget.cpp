@@ -21,7 +21,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace ks::widgets {
 
@@ -45,12 +44,15 @@ namespace {
 
 } // namespace
 
-TimelineWidget::TimelineWidget(TimelineViewState* state, QWidget* parent)
+TimelineWidget::TimelineWidget(TimelineViewState* state, JobPools* pools, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
     , m_view(new TimelineView(state, this))
     , m_scroll(new QScrollBar(Qt::Vertical, this))
     , m_searchDebounce(new QTimer(this))
+    , m_buildJobs(pools, this)
+    , m_searchJobs(pools, this)
+    , m_criticalPathJobs(pools, this)
 {
     setObjectName(QStringLiteral("timelineWidget"));
     auto* bar = new QHBoxLayout;
@@ -256,61 +258,61 @@ void TimelineWidget::updateScrollBar()
 
 void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
 {
-    const std::uint64_t generation = ++m_generation;
     if (!set) {
+        m_buildJobs.cancel();
         m_preparing = false;
         setData(nullptr);
         return;
     }
     m_preparing = true;
-    QtConcurrent::run([set] {
-        return std::shared_ptr<const TimelineData>(TimelineData::build(set));
-    }).then(this, [this, generation](std::shared_ptr<const TimelineData> data) {
-        if (generation != m_generation)
-            return; // a newer trace set replaced this one
-        setData(data);
-        startAnalysisCounters(data, generation);
-    });
+    m_buildJobs.start(
+        [set](const JobContext& job) {
+            return std::shared_ptr<const TimelineData>(TimelineData::build(set, job.parallelFor));
+        },
+        [this](std::shared_ptr<const TimelineData> data) {
+            setData(data);
+            startAnalysisCounters(data);
+        });
 }
 
-void TimelineWidget::startAnalysisCounters(std::shared_ptr<const TimelineData> data, std::uint64_t generation)
+void TimelineWidget::startAnalysisCounters(std::shared_ptr<const TimelineData> data)
 {
-    QtConcurrent::run([data] {
-        std::vector<CounterTracks> perRank(static_cast<std::size_t>(data->rankCount()));
-        runInParallel(perRank.size(),
-            [&](std::size_t r) { perRank[r] = buildAnalysisCounters(*data->set, static_cast<int>(r)); });
-        return perRank;
-    }).then(this, [this, generation](std::vector<CounterTracks> perRank) {
-        if (generation != m_generation)
-            return;
-        // Added to the data shown now: it may have gained the critical paths meanwhile.
-        setData(m_data->withAnalysisCounters(std::move(perRank)), false);
-        m_preparing = false;
-        emit ready();
-    });
+    // On the build's tracker: a newer trace set supersedes these counters too.
+    m_buildJobs.start(
+        [data](const JobContext& job) {
+            std::vector<CounterTracks> perRank(static_cast<std::size_t>(data->rankCount()));
+            job.parallelFor(perRank.size(),
+                [&](std::size_t r) { perRank[r] = buildAnalysisCounters(*data->set, static_cast<int>(r)); });
+            return perRank;
+        },
+        [this](std::vector<CounterTracks> perRank) {
+            // Added to the data shown now: it may have gained the critical paths meanwhile.
+            setData(m_data->withAnalysisCounters(std::move(perRank)), false);
+            m_preparing = false;
+            emit ready();
+        });
 }
 
 void TimelineWidget::startCriticalPaths()
 {
-    if (!m_data || !m_data->set || m_data->hasCriticalPaths()
-        || m_criticalPathGeneration == m_shownGeneration)
+    if (!m_data || !m_data->set || m_data->hasCriticalPaths() || m_criticalPathsRequested)
         return;
-    const std::uint64_t generation = m_shownGeneration;
-    m_criticalPathGeneration = generation;
+    m_criticalPathsRequested = true;
     m_legend->setNote(tr("computing the critical path of %n rank(s)…", nullptr, m_data->rankCount()));
     auto set = m_data->set;
-    QtConcurrent::run([set] {
-        std::vector<CriticalPathMarks> perRank(set->ranks.size());
-        runInParallel(perRank.size(),
-            [&](std::size_t r) { perRank[r] = computeCriticalPathMarks(*set, static_cast<int>(r)); });
-        return perRank;
-    }).then(this, [this, generation](std::vector<CriticalPathMarks> perRank) {
-        if (generation != m_shownGeneration)
-            return;
-        setData(m_data->withCriticalPaths(std::move(perRank)), false);
-        updateCriticalPathNote();
-        emit criticalPathsReady();
-    });
+    m_criticalPathJobs.start(
+        [set](const JobContext& job) {
+            std::vector<CriticalPathMarks> perRank(set->ranks.size());
+            job.parallelFor(perRank.size(), [&](std::size_t r) {
+                perRank[r] = computeCriticalPathMarks(*set, static_cast<int>(r), job.cancel);
+            });
+            return perRank;
+        },
+        [this](std::vector<CriticalPathMarks> perRank) {
+            setData(m_data->withCriticalPaths(std::move(perRank)), false);
+            updateCriticalPathNote();
+            emit criticalPathsReady();
+        });
 }
 
 void TimelineWidget::updateCriticalPathNote()
@@ -346,7 +348,9 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool rese
 {
     m_data = std::move(data);
     if (resetView) {
-        ++m_shownGeneration;
+        // Critical paths computing for the data shown before are no longer wanted.
+        m_criticalPathJobs.cancel();
+        m_criticalPathsRequested = false;
         // An anchor names slices of the previous trace set.
         m_lastAnchor.reset();
         if (m_state->alignment().mode == Alignment::Mode::Collective)
@@ -380,7 +384,7 @@ void TimelineWidget::addColorMode(ColorMode mode, const QString& label)
 
 void TimelineWidget::showSearchResults(std::shared_ptr<const SearchResults> results)
 {
-    ++m_searchGeneration; // a search still running must not replace these
+    m_searchJobs.cancel(); // a search still running must not replace these
     applySearch(std::move(results));
 }
 
@@ -393,7 +397,7 @@ void TimelineWidget::focusSearch()
 void TimelineWidget::searchNow(bool wait)
 {
     m_searchDebounce->stop();
-    const std::uint64_t generation = ++m_searchGeneration;
+    m_searchJobs.cancel(); // this query replaces the one running, even when answered at once
     if (!m_data)
         return;
     SearchQuery query;
@@ -407,12 +411,9 @@ void TimelineWidget::searchNow(bool wait)
         return;
     }
     m_matches->setText(tr("searching…"));
-    QtConcurrent::run([data, query, alignment] {
-        return runSearch(*data, query, alignment);
-    }).then(this, [this, generation](std::shared_ptr<const SearchResults> results) {
-        if (generation == m_searchGeneration)
-            applySearch(std::move(results));
-    });
+    m_searchJobs.start(
+        [data, query, alignment](const JobContext&) { return runSearch(*data, query, alignment); },
+        [this](std::shared_ptr<const SearchResults> results) { applySearch(std::move(results)); });
 }
 
 void TimelineWidget::applySearch(std::shared_ptr<const SearchResults> results)

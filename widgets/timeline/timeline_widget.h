@@ -1,5 +1,6 @@
 #pragma once
 
+#include "widgets/common/job_tracker.h"
 #include "widgets/timeline/timeline_types.h"
 
 #include <QWidget>
@@ -36,7 +37,8 @@ class TimelineWidget : public QWidget
     Q_OBJECT
 
 public:
-    explicit TimelineWidget(TimelineViewState* state, QWidget* parent = nullptr);
+    // Background work (building the data, counters, critical paths, search) runs on `pools`.
+    TimelineWidget(TimelineViewState* state, JobPools* pools, QWidget* parent = nullptr);
     ~TimelineWidget() override;
 
     // Builds the timeline of a trace set in the background; null clears it.
@@ -90,7 +92,7 @@ private:
     void updateScrollBar();
     void syncAlignmentBox();
     void updateCriticalPathNote();
-    void startAnalysisCounters(std::shared_ptr<const TimelineData> data, std::uint64_t generation);
+    void startAnalysisCounters(std::shared_ptr<const TimelineData> data);
 
     TimelineViewState* m_state = nullptr;
     TimelineView* m_view = nullptr;
@@ -114,11 +116,11 @@ private:
     std::shared_ptr<const TimelineData> m_data;
     std::shared_ptr<const SearchResults> m_results;
     std::shared_ptr<const CollectiveAnchor> m_lastAnchor; // the last collective aligned on
-    std::uint64_t m_generation = 0; // trace sets
-    std::uint64_t m_searchGeneration = 0; // searches
-    std::uint64_t m_shownGeneration = 0; // data set with resetView (a new trace set)
-    std::uint64_t m_criticalPathGeneration =
-        0; // the shown data whose critical paths are computed or computing
+    JobTracker m_buildJobs; // the data of the last trace set, then its analysis counters
+    JobTracker m_searchJobs;
+    JobTracker m_criticalPathJobs; // for the data shown since the last resetView
+    // The critical paths of the shown data are computed or computing.
+    bool m_criticalPathsRequested = false;
     bool m_preparing = false;
 };
 
