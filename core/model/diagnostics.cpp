@@ -28,6 +28,11 @@ namespace {
         { "rank-from-file-name", "no distributedInfo.rank: rank taken from the file name" },
         { "rank-from-order", "no rank in the file or its name: rank taken from the file's position" },
         { "skipped-file", "files in the folder that are not Kineto traces (skipped)" },
+        { "rpc-unresolved",
+            "RPC events whose name does not parse, remote ops whose call is absent, nodes naming no known "
+            "worker (kept)" },
+        { "rounded-nesting",
+            "note: children ending after their parent by no more than the timestamp resolution (nested)" },
     } };
 } // namespace
 
@@ -65,6 +70,20 @@ void Diagnostics::merge(const Diagnostics& other)
         const Entry& e = other.m_entries[i];
         addCount(static_cast<DiagnosticKind>(i), e.count, e.example, e.exampleEventIndex);
     }
+}
+
+bool isNote(DiagnosticKind kind)
+{
+    return kind == DiagnosticKind::RoundedNesting;
+}
+
+std::uint64_t Diagnostics::anomalies() const
+{
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < kDiagnosticKindCount; ++i)
+        if (!isNote(static_cast<DiagnosticKind>(i)))
+            sum += m_entries[i].count;
+    return sum;
 }
 
 std::uint64_t Diagnostics::total() const

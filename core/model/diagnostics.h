@@ -29,6 +29,9 @@ enum class DiagnosticKind : std::uint8_t
     RankFromFileName, // no distributedInfo.rank: the file name gave the rank
     RankFromOrder, // neither: rank is the file's position
     SkippedFile, // a file in the folder that is not a Kineto trace
+    RpcUnresolved, // RPC names that do not parse, remote ops without their call, nodes naming no known worker
+    RoundedNesting, // a note, not an anomaly: a child ending past its parent by at most the timestamp
+                    // resolution, nested
     Count_
 };
 
@@ -36,6 +39,10 @@ constexpr std::size_t kDiagnosticKindCount = static_cast<std::size_t>(Diagnostic
 
 std::string_view diagnosticName(DiagnosticKind kind);
 std::string_view diagnosticDescription(DiagnosticKind kind);
+
+// Notes record how the reader resolved something harmless (timestamp rounding);
+// they are listed with the diagnostics but are not anomalies.
+bool isNote(DiagnosticKind kind);
 
 class Diagnostics
 {
@@ -57,6 +64,9 @@ public:
     std::uint64_t count(DiagnosticKind kind) const { return entry(kind).count; }
 
     std::uint64_t total() const;
+
+    // total() less the notes: what `check --max anomalies` gates.
+    std::uint64_t anomalies() const;
 
 private:
     std::array<Entry, kDiagnosticKindCount> m_entries {};
