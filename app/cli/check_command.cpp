@@ -148,7 +148,7 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
         std::map<std::int64_t, double> values;
         if (limit.metric == "anomalies") {
             for (const core::RankFrame& f : frames.value().ranks)
-                values[f.rank] = static_cast<double>(f.trace->diagnostics.total());
+                values[f.rank] = static_cast<double>(f.trace->diagnostics.anomalies());
         } else {
             const std::string& column = kColumnOfMetric.at(limit.metric);
             values = columnByRank(limit.metric == "overlap_pct" ? overlap : temporal, column);

@@ -7,6 +7,7 @@
 #include "app/cli/job_path_cli.h"
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
+#include "app/cli/sync_deps_output.h"
 #include "core/analysis/critical_path.h"
 #include "core/report/critical_path_trace_writer.h"
 #include "core/report/hta_json_writer.h"
@@ -25,9 +26,13 @@ namespace {
         "usage: kinetoscope-cli critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B]\n"
         "       [--hta-compat] [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR] [--threads "
         "N]\n"
+        "       [--sync-deps]\n"
         "  --annotation: events whose name contains A bound the window (default \"\": the whole trace)\n"
         "  --instance:   which of them (0-based, HTA's row order in --hta-compat), or an inclusive range "
         "A:B\n"
+        "  --sync-deps:  only the GPU->CPU synchronization dependencies, with External ids and the next\n"
+        "                CPU operator to make wait; json adds the map {end External id: [start ...]} "
+        "(Chakra)\n"
         "       kinetoscope-cli critical-path PATH... --all-ranks [--iteration I | --window A:B]\n"
         "       [--what-if REGEX=F]... [--write-trace FILE.json] [--format table|csv|json] [--threads N]\n"
         "  --all-ranks:  the job's path across ranks, joined at matched collectives\n"
@@ -151,7 +156,7 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
     CliArgs parsed(args,
         { "--rank", "--annotation", "--instance", "--write-trace", "--format", "--out", "--threads",
             "--iteration", "--window", "--what-if" },
-        { "--hta-compat", "--all-ranks" });
+        { "--hta-compat", "--all-ranks", "--sync-deps" });
     if (parsed.ok() && parsed.flag("--all-ranks"))
         return runAllRanksCriticalPath(parsed, kUsage, out, err);
     if (parsed.ok()) {
@@ -201,6 +206,14 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
     if (!rank)
         rank = frames.value().ranks.empty() ? 0 : frames.value().ranks.front().rank;
     const auto graph = core::buildCriticalPath(frames.value(), *rank, annotation, instance, options);
+    if (parsed.flag("--sync-deps")) {
+        if (!graph) {
+            out << "sync dependencies: not applicable: " << graph.error().message << '\n';
+            return 0;
+        }
+        printSyncDependencies(graph.value(), format, out);
+        return 0;
+    }
     if (const int rc =
             emit(format, parsed.value("--out"), argsJson(*rank, annotation, instance), graph, out, err))
         return rc;

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdio>
 #include <iomanip>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -59,6 +60,26 @@ namespace {
         }
     }
 
+    // RPC nodes whose remote ops this worker recorded (issue 12): one line each.
+    void printRpcNodes(std::ostream& out, const RankTrace& r)
+    {
+        std::map<std::int64_t, std::pair<std::string, std::pair<int, std::uint32_t>>> nodes;
+        for (const auto& t : r.tracks) {
+            if (t.rpcNode < 0)
+                continue;
+            auto& node = nodes[t.rpcNode];
+            node.first = std::string(r.name(t.processName));
+            ++node.second.first;
+            node.second.second += t.sliceCount();
+        }
+        if (nodes.empty())
+            return;
+        out << "  RPC nodes: node " << r.rank << " (this worker, the caller)\n";
+        for (const auto& [id, node] : nodes)
+            out << "    " << node.first << ": " << node.second.first << " threads, " << node.second.second
+                << " remote ops\n";
+    }
+
     void printRankText(std::ostream& out, const RankTrace& r)
     {
         const TrackCounts tracks = countTracks(r);
@@ -81,6 +102,7 @@ namespace {
                 << std::setw(10) << total << '\n';
         }
         out << "  tracks: " << tracks.gpu << " GPU streams, " << tracks.cpu << " CPU threads\n";
+        printRpcNodes(out, r);
         for (const auto& t : r.tracks)
             out << "    " << (t.kind == core::TrackKind::GpuStream ? "gpu " : "cpu ") << r.name(t.name)
                 << ": " << t.sliceCount() << " slices, " << t.levelCount() << " levels\n";
@@ -149,7 +171,10 @@ namespace {
             const auto& t = r.tracks[i];
             out << (i ? "," : "") << "{\"kind\":" << jsonQuote(core::trackKindName(t.kind))
                 << ",\"name\":" << jsonQuote(r.name(t.name)) << ",\"slices\":" << t.sliceCount()
-                << ",\"levels\":" << t.levelCount() << '}';
+                << ",\"levels\":" << t.levelCount();
+            if (t.rpcNode >= 0)
+                out << ",\"rpc_node\":" << t.rpcNode << ",\"rpc_group\":" << jsonQuote(r.name(t.processName));
+            out << '}';
         }
         out << "],\"slices\":" << r.slices.size() << ",\"instants\":" << r.instants.size()
             << ",\"memory_events\":" << r.memory.size() << ",\"counter_series\":" << r.counters.size()

@@ -1,6 +1,7 @@
 #include "core/io/rank_builder.h"
 
 #include "core/io/rank_layout.h"
+#include "core/io/rpc_links.h"
 #include "core/io/time_range.h"
 #include "core/io/typed_args.h"
 
@@ -508,6 +509,7 @@ RankTrace RankBuilder::finish()
     LayoutInput input { m_tracks, m_sliceTrack, m_sliceDur, m_names };
     layoutTracks(m_trace, input);
     resolveFlows(m_trace, m_flows, input.stagingToTrack);
+    linkRpcCalls(m_trace);
     linkByCorrelation(m_trace);
     finalizeLinks(m_trace);
     m_trace.args.finish();

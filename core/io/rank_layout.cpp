@@ -1,9 +1,13 @@
 #include "core/io/rank_layout.h"
 
+#include "core/model/rpc_events.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cctype>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 namespace ks::core {
@@ -23,10 +27,36 @@ namespace {
         return it == map.end() ? fallback : it->second;
     }
 
-    Track describeTrack(
-        RankTrace& trace, const RankBuilder::StagingTrack& staging, const RankBuilder::ThreadNames& names)
+    using RpcWorkerNames = std::map<std::int64_t, std::string>;
+
+    // node -> worker name, from the "(A -> B)" of the remote ops each node ran.
+    RpcWorkerNames rpcWorkerNames(const RankTrace& trace, const LayoutInput& input);
+
+    // The RPC node of a thread named " node_id:N, thread_id:T ", if it is one.
+    std::optional<RpcThread> rpcThreadOf(const RankTrace& trace, const ThreadKey& key)
+    {
+        if (!key.tidIsName)
+            return std::nullopt;
+        return parseRpcThread(trace.strings.view(NameId { static_cast<std::uint32_t>(key.tid) }));
+    }
+
+    Track describeTrack(RankTrace& trace, const RankBuilder::StagingTrack& staging,
+        const RankBuilder::ThreadNames& names, const RpcWorkerNames& workers)
     {
         Track t;
+        if (const auto rpc = rpcThreadOf(trace, staging.key)) {
+            // Remote ops of an RPC callee: their node's own group, their own thread id.
+            t.key = staging.key;
+            t.kind = TrackKind::CpuThread;
+            t.rpcNode = rpc->node;
+            t.threadSortIndex = rpc->thread;
+            const auto worker = workers.find(rpc->node);
+            const std::string group = "node " + std::to_string(rpc->node)
+                + (worker != workers.end() ? " \u2014 " + worker->second : std::string(" (no known worker)"));
+            t.processName = trace.strings.intern(group);
+            t.name = trace.strings.intern(group + " \u00b7 thread " + std::to_string(rpc->thread));
+            return t;
+        }
         t.key = staging.key;
         t.kind = staging.device ? TrackKind::GpuStream : TrackKind::CpuThread;
         const auto named = names.threadNames.find(staging.key);
@@ -60,6 +90,8 @@ namespace {
     {
         if (a.kind != b.kind)
             return a.kind == TrackKind::GpuStream;
+        if (a.rpcNode != b.rpcNode) // the caller's threads, then each RPC node's
+            return a.rpcNode < b.rpcNode;
         if (a.kind == TrackKind::GpuStream) {
             if (a.device != b.device)
                 return a.device < b.device;
@@ -74,11 +106,27 @@ namespace {
         return a.key.tid < b.key.tid;
     }
 
+    // The finest step of the rank's timestamps: 1 µs when every start and
+    // duration is a whole microsecond (integer-µs traces such as gloo/legacy
+    // exports), else 1 ns.
+    std::int64_t timestampResolution(
+        const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur)
+    {
+        constexpr std::int64_t kMicro = 1000;
+        for (std::size_t i = 0; i < start.size(); ++i)
+            if (start[i] % kMicro != 0 || dur[i] % kMicro != 0)
+                return 1;
+        return kMicro;
+    }
+
     // Assigns levels to one track's slices (given in start order); returns the
     // number of nesting levels. Levels past it are extra lanes for slices that
-    // overlap a sibling without nesting.
+    // overlap a sibling without nesting. A child that ends after its parent by
+    // no more than `resolution` is rounding, not overlap (PyTorch rounds each
+    // event's start and end on its own): it nests, and the stack keeps the
+    // parent's end so that the parent's next sibling is not pushed down.
     std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
-        const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur,
+        const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur, std::int64_t resolution,
         std::vector<std::uint32_t>& level, RankTrace& trace)
     {
         std::vector<std::int64_t> openEnds;
@@ -95,6 +143,18 @@ namespace {
                 level[i] = static_cast<std::uint32_t>(openEnds.size());
                 openEnds.push_back(b);
                 depth = std::max<std::uint32_t>(depth, level[i] + 1);
+                continue;
+            }
+            if (b - openEnds.back() <= resolution) {
+                level[i] = static_cast<std::uint32_t>(openEnds.size());
+                openEnds.push_back(openEnds.back());
+                depth = std::max<std::uint32_t>(depth, level[i] + 1);
+                trace.slices.flags[i] |= kSliceRoundedNesting;
+                trace.diagnostics.add(DiagnosticKind::RoundedNesting,
+                    "event #" + std::to_string(trace.slices.eventIndex[i]) + " \""
+                        + std::string(trace.strings.view(trace.slices.name[i])) + "\" ends "
+                        + std::to_string(b - openEnds.back()) + " ns after its parent",
+                    trace.slices.eventIndex[i]);
                 continue;
             }
             // Crosses its parent's end: cannot nest.
@@ -121,6 +181,31 @@ namespace {
 
 } // namespace
 
+namespace {
+    RpcWorkerNames rpcWorkerNames(const RankTrace& trace, const LayoutInput& input)
+    {
+        RpcWorkerNames workers;
+        std::vector<std::int64_t> nodeOfStaging(input.tracks.size(), -1);
+        bool any = false;
+        for (std::size_t t = 0; t < input.tracks.size(); ++t)
+            if (const auto rpc = rpcThreadOf(trace, input.tracks[t].key)) {
+                nodeOfStaging[t] = rpc->node;
+                any = true;
+            }
+        if (!any)
+            return workers;
+        for (std::size_t i = 0; i < input.sliceTrack.size(); ++i) {
+            const std::int64_t node = nodeOfStaging[input.sliceTrack[i]];
+            if (node < 0 || workers.count(node))
+                continue;
+            if (const auto op = parseRpcRemoteOp(trace.sliceName(static_cast<std::uint32_t>(i))))
+                if (const auto call = parseRpcCall(op->callName))
+                    workers.emplace(node, call->to);
+        }
+        return workers;
+    }
+} // namespace
+
 void layoutTracks(RankTrace& trace, LayoutInput& input)
 {
     const std::size_t n = input.sliceTrack.size();
@@ -137,12 +222,13 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
         if (t != kNoRow)
             used[t] = true;
 
+    const RpcWorkerNames workers = rpcWorkerNames(trace, input);
     std::vector<std::uint32_t> stagingOrder;
     std::vector<Track> described(stagingCount);
     for (std::uint32_t t = 0; t < stagingCount; ++t) {
         if (!used[t])
             continue;
-        described[t] = describeTrack(trace, input.tracks[t], input.names);
+        described[t] = describeTrack(trace, input.tracks[t], input.names, workers);
         stagingOrder.push_back(t);
     }
     std::stable_sort(stagingOrder.begin(), stagingOrder.end(),
@@ -168,6 +254,7 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     const auto& start = trace.slices.start;
     const auto& dur = input.sliceDur;
     std::vector<std::uint32_t> level(n, 0);
+    const std::int64_t resolution = timestampResolution(start, dur);
     trace.tracks.clear();
     for (std::uint32_t t = 0; t < stagingOrder.size(); ++t) {
         auto first = order.begin() + trackBegin[t];
@@ -180,7 +267,8 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
             return trace.slices.eventIndex[a] < trace.slices.eventIndex[b];
         });
         Track track = std::move(described[stagingOrder[t]]);
-        track.nestingLevels = assignLevels(order, trackBegin[t], trackBegin[t + 1], start, dur, level, trace);
+        track.nestingLevels =
+            assignLevels(order, trackBegin[t], trackBegin[t + 1], start, dur, resolution, level, trace);
         // Stable by level keeps start order inside each level.
         std::stable_sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return level[a] < level[b]; });
         track.sliceBegin = trackBegin[t];

@@ -2,11 +2,14 @@
 
 #include "core/common/block_codec.h"
 
+#include <algorithm>
+
 namespace ks::core {
 
 namespace {
     constexpr std::size_t kBlockBytes = 256 * 1024;
-}
+    constexpr std::uint32_t kNoBlock = 0xFFFFFFFFu;
+} // namespace
 
 ArgsStore::ArgsStore()
 {
@@ -60,6 +63,33 @@ std::string ArgsStore::raw(std::uint32_t row) const
     if (!decompressBlock(b.compressed, b.size, text))
         return {};
     return text.substr(begin, end - begin);
+}
+
+void ArgsStore::forEachRaw(std::vector<std::uint32_t> rows,
+    const std::function<void(std::uint32_t row, std::string_view text)>& visit) const
+{
+    std::sort(rows.begin(), rows.end());
+    std::uint32_t decodedBlock = kNoBlock;
+    std::string text;
+    for (std::uint32_t row : rows) {
+        if (row >= m_rowBlock.size())
+            continue;
+        const std::uint32_t block = m_rowBlock[row];
+        if (block == m_blocks.size()) { // still open (only while loading)
+            visit(row, raw(row));
+            continue;
+        }
+        if (block != decodedBlock) {
+            text.clear();
+            if (!decompressBlock(m_blocks[block].compressed, m_blocks[block].size, text))
+                continue;
+            decodedBlock = block;
+        }
+        const bool lastInBlock = row + 1 == m_rowBlock.size() || m_rowBlock[row + 1] != block;
+        const std::uint32_t begin = m_rowOffset[row];
+        const std::uint32_t end = lastInBlock ? m_blocks[block].size : m_rowOffset[row + 1];
+        visit(row, std::string_view(text).substr(begin, end - begin));
+    }
 }
 
 std::size_t ArgsStore::bytesUsed() const

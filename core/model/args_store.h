@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@ public:
     void finish();
     // The args text of a row ("" for an unknown row). Decodes one block.
     std::string raw(std::uint32_t row) const;
+    // The args text of many rows, each block decoded once (raw() per row would
+    // decode a block per row). `visit` gets the rows in ascending order.
+    void forEachRaw(std::vector<std::uint32_t> rows,
+        const std::function<void(std::uint32_t row, std::string_view text)>& visit) const;
 
     std::size_t size() const { return m_rowBlock.size(); }
 

@@ -31,6 +31,11 @@ namespace {
         { "skipped-file", "files in the folder that are not Kineto traces (skipped)" },
         { "timestamp-out-of-range",
             "events whose ts, dur or end lies beyond ±2^62 ns (about 146 years; skipped)" },
+        { "rpc-unresolved",
+            "RPC events whose name does not parse, remote ops whose call is absent, nodes naming no known "
+            "worker (kept)" },
+        { "rounded-nesting",
+            "note: children ending after their parent by no more than the timestamp resolution (nested)" },
     } };
 } // namespace
 
@@ -68,6 +73,20 @@ void Diagnostics::merge(const Diagnostics& other)
         const Entry& e = other.m_entries[i];
         addCount(static_cast<DiagnosticKind>(i), e.count, e.example, e.exampleEventIndex);
     }
+}
+
+bool isNote(DiagnosticKind kind)
+{
+    return kind == DiagnosticKind::RoundedNesting;
+}
+
+std::uint64_t Diagnostics::anomalies() const
+{
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < kDiagnosticKindCount; ++i)
+        if (!isNote(static_cast<DiagnosticKind>(i)))
+            sum += m_entries[i].count;
+    return sum;
 }
 
 std::uint64_t Diagnostics::total() const

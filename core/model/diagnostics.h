@@ -30,6 +30,9 @@ enum class DiagnosticKind : std::uint8_t
     RankFromOrder, // neither: rank is the file's position
     SkippedFile, // a file in the folder that is not a Kineto trace
     TimestampOutOfRange, // ts or ts + dur beyond ±2^62 ns (time_range.h): event skipped
+    RpcUnresolved, // RPC names that do not parse, remote ops without their call, nodes naming no known worker
+    RoundedNesting, // a note, not an anomaly: a child ending past its parent by at most the timestamp
+                    // resolution, nested
     Count_
 };
 
@@ -37,6 +40,10 @@ constexpr std::size_t kDiagnosticKindCount = static_cast<std::size_t>(Diagnostic
 
 std::string_view diagnosticName(DiagnosticKind kind);
 std::string_view diagnosticDescription(DiagnosticKind kind);
+
+// Notes record how the reader resolved something harmless (timestamp rounding);
+// they are listed with the diagnostics but are not anomalies.
+bool isNote(DiagnosticKind kind);
 
 class Diagnostics
 {
@@ -58,6 +65,9 @@ public:
     std::uint64_t count(DiagnosticKind kind) const { return entry(kind).count; }
 
     std::uint64_t total() const;
+
+    // total() less the notes: what `check --max anomalies` gates.
+    std::uint64_t anomalies() const;
 
 private:
     std::array<Entry, kDiagnosticKindCount> m_entries {};

@@ -21,7 +21,8 @@ enum SliceFlag : std::uint8_t
     kSliceUnclosed = 2, // B without E: closed at the rank's last timestamp
     kSliceOverflowLane = 4, // overlaps a sibling without nesting
     kSliceNegativeDuration = 8, // dur was negative in the file; stored as 0
-    kSliceMissingDuration = 16 // X without dur: stored as 0 (HTA drops such rows)
+    kSliceMissingDuration = 16, // X without dur: stored as 0 (HTA drops such rows)
+    kSliceRoundedNesting = 32 // nested although it ends past its parent by <= the timestamp resolution
 };
 
 // Reorders a column: element k becomes old element order[k].
@@ -224,6 +225,7 @@ enum class LinkKind : std::uint8_t
     LaunchCorrelation, // same correlation arg, no flow in the file
     ForwardBackward, // fwdbwd flow
     OtherFlow, // any other flow category
+    RpcCall, // an RPC call (rpc_async#...) to an op it ran on the callee ("...#remote_op: OP")
 };
 
 std::string_view linkKindName(LinkKind kind);

@@ -29,6 +29,8 @@ std::string_view linkKindName(LinkKind kind)
         return "fwdbwd";
     case LinkKind::OtherFlow:
         return "flow";
+    case LinkKind::RpcCall:
+        return "rpc";
     }
     return "flow";
 }

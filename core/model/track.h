@@ -43,6 +43,7 @@ struct Track
     std::int64_t threadSortIndex = 0;
     std::int64_t device = -1; // GPU index for GPU tracks
     std::int64_t stream = -1; // stream id for GPU tracks
+    std::int64_t rpcNode = -1; // RPC node whose remote ops this thread holds (tid " node_id:N, thread_id:T ")
     std::uint32_t sliceBegin = 0;
     std::uint32_t sliceEnd = 0;
     std::uint32_t nestingLevels = 0;

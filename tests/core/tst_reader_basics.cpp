@@ -30,6 +30,7 @@ private slots:
     void topLevelKeysAroundTraceEvents();
     void nestingLevels();
     void overlappingSlicesGetExtraLanes();
+    void roundingOvershootNests();
     void gpuTracksFirst();
     void kinetoStreamNameIsTrimmed();
     void typedArgs();
@@ -393,6 +394,38 @@ void TestReaderBasics::nestingLevels()
     for (std::uint32_t l = 0; l < tr.levelCount(); ++l)
         for (std::uint32_t i = tr.levelBegin[l] + 1; i < tr.levelBegin[l + 1]; ++i)
             QVERIFY(t.slices.end(i - 1) <= t.slices.start[i]);
+}
+
+void TestReaderBasics::roundingOvershootNests()
+{
+    // Integer-µs trace: a child 1 µs past its parent nests (a rounding note);
+    // 2 µs past is a real overlap. The parent's next sibling stays at level 0.
+    LOAD_OR_FAIL(t, ks::test::kinetoDoc(R"(
+  {"ph": "X", "name": "P", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+  {"ph": "X", "name": "late by 1", "pid": 1, "tid": 1, "ts": 5, "dur": 6},
+  {"ph": "X", "name": "next", "pid": 1, "tid": 1, "ts": 10, "dur": 10},
+  {"ph": "X", "name": "late by 2", "pid": 1, "tid": 1, "ts": 15, "dur": 7})"));
+    const std::uint32_t late1 = only(slicesNamed(t, "late by 1"));
+    const std::uint32_t late2 = only(slicesNamed(t, "late by 2"));
+    QCOMPARE(t.levelOf(late1), 1u);
+    QVERIFY(t.slices.flags[late1] & kSliceRoundedNesting);
+    QCOMPARE(t.levelOf(only(slicesNamed(t, "next"))), 0u);
+    QCOMPARE(diag(t, DiagnosticKind::RoundedNesting), 1ull);
+    QCOMPARE(diag(t, DiagnosticKind::OverlappingSlices), 1ull);
+    QVERIFY(t.slices.flags[late2] & kSliceOverflowLane);
+    QCOMPARE(t.diagnostics.anomalies(), 1ull);
+    QCOMPARE(t.slices.end(late1), TimeNs(11000)); // the duration is kept as written
+
+    // ns-resolution trace: the same 1 µs is an overlap, 1 ns is rounding.
+    LOAD_OR_FAIL(n, ks::test::kinetoDoc(R"(
+  {"ph": "X", "name": "P", "pid": 1, "tid": 1, "ts": 0.5, "dur": 10},
+  {"ph": "X", "name": "late by 1 ns", "pid": 1, "tid": 1, "ts": 5, "dur": 5.501},
+  {"ph": "X", "name": "Q", "pid": 1, "tid": 1, "ts": 20, "dur": 10},
+  {"ph": "X", "name": "late by 1 us", "pid": 1, "tid": 1, "ts": 25, "dur": 6})"));
+    QVERIFY(n.slices.flags[only(slicesNamed(n, "late by 1 ns"))] & kSliceRoundedNesting);
+    QVERIFY(n.slices.flags[only(slicesNamed(n, "late by 1 us"))] & kSliceOverflowLane);
+    QCOMPARE(diag(n, DiagnosticKind::RoundedNesting), 1ull);
+    QCOMPARE(diag(n, DiagnosticKind::OverlappingSlices), 1ull);
 }
 
 void TestReaderBasics::overlappingSlicesGetExtraLanes()

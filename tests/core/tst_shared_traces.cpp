@@ -28,6 +28,7 @@ private slots:
     void ncclCollectiveArgs();
     void loadOptionsDoNotChangeResults();
     void allFoldersTogether();
+    void glooRoundingNestsWithoutOverlap();
 };
 
 // moc reads raw string literals as ordinary strings and trips on the JSON
@@ -304,6 +305,28 @@ void TestSharedTraces::allFoldersTogether()
     for (std::size_t i = 1; i < r.value().ranks.size(); ++i)
         QVERIFY(r.value().ranks[i - 1]->rank <= r.value().ranks[i]->rank);
     QVERIFY(r.value().folderDiagnostics.count(DiagnosticKind::DuplicateRank) > 0);
+}
+
+void TestSharedTraces::glooRoundingNestsWithoutOverlap()
+{
+    // Integer-µs rounding puts children up to 1 µs past their parent's end
+    // (traces/README.md): nested and noted, never laned as overlaps.
+    auto r = loadFolder(QStringLiteral("ddp_gloo_2ranks"));
+    QVERIFY2(r.ok(), r.ok() ? "" : r.error().describe().c_str());
+    for (const auto& rank : r.value().ranks) {
+        const RankTrace& t = *rank;
+        QCOMPARE(t.diagnostics.count(DiagnosticKind::OverlappingSlices), 0ull);
+        QVERIFY(t.diagnostics.count(DiagnosticKind::RoundedNesting) > 0);
+        QCOMPARE(t.diagnostics.anomalies(), 0ull);
+        std::uint64_t rounded = 0;
+        for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
+            QVERIFY(!(t.slices.flags[i] & kSliceOverflowLane));
+            rounded += (t.slices.flags[i] & kSliceRoundedNesting) != 0;
+        }
+        QCOMPARE(rounded, t.diagnostics.count(DiagnosticKind::RoundedNesting));
+        for (const Track& track : t.tracks)
+            QCOMPARE(track.levelCount(), track.nestingLevels);
+    }
 }
 
 #endif // Q_MOC_RUN

@@ -67,14 +67,16 @@ std::vector<FlowLink> launchLinksInRange(const TimelineData& data, int rank, Tim
     std::vector<FlowLink> out;
     const core::RankTrace& t = data.trace(rank);
     for (std::uint32_t track = 0; track < t.tracks.size() && out.size() < limit; ++track) {
-        if (t.tracks[track].kind != core::TrackKind::GpuStream)
+        // Links end on GPU streams (launches) and on RPC node threads (remote ops).
+        if (t.tracks[track].kind != core::TrackKind::GpuStream && t.tracks[track].rpcNode < 0)
             continue;
         t.forEachSliceInRange(core::TrackId(track), raw.start, raw.end, [&](std::uint32_t s) {
             if (out.size() >= limit)
                 return;
             for (std::uint32_t row : t.linksTo(s)) {
                 const core::LinkKind kind = t.links.kind[row];
-                if (kind == core::LinkKind::LaunchFlow || kind == core::LinkKind::LaunchCorrelation)
+                if (kind == core::LinkKind::LaunchFlow || kind == core::LinkKind::LaunchCorrelation
+                    || kind == core::LinkKind::RpcCall)
                     out.push_back({ { rank, t.links.from[row] }, { rank, s }, kind });
             }
         });
@@ -128,6 +130,8 @@ namespace {
             return outgoing ? QStringLiteral("GPU work") : QStringLiteral("Launched by");
         case core::LinkKind::ForwardBackward:
             return outgoing ? QStringLiteral("Backward") : QStringLiteral("Forward");
+        case core::LinkKind::RpcCall:
+            return outgoing ? QStringLiteral("Remote op") : QStringLiteral("RPC call");
         case core::LinkKind::OtherFlow:
             break;
         }

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "core/analysis/table.h"
+#include "core/model/event_tables.h"
+#include "core/model/trace_set.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+// Per-operator statistics with PyTorch's key_averages() rules
+// (torch/autograd/profiler_util.py, PyTorch 1.13):
+// - an op's children are the ops of its thread (and node) that start before
+//   and end no later than it ends; self = total - children's totals;
+// - spans PyTorch closes on another thread (RPC calls, gloo collectives) are
+//   async: nobody's parent or child, self time 0;
+// - "ProfilerStep#N" counts as "ProfilerStep*";
+// - percentages are shares of the sum of every op's self CPU time.
+// GPU time: kernels and memory work reached through launch links, attributed to
+// the innermost op around the launch (self), and to its ancestors (total).
+enum class OperatorGrouping : std::uint8_t
+{
+    Name, // name and node (PyTorch's default key)
+    Shapes, // name, node and input shapes ("Input Dims")
+    Node,
+    Rank,
+    Iteration,
+};
+
+struct OperatorStatsOptions
+{
+    OperatorGrouping by = OperatorGrouping::Name;
+    std::vector<std::int64_t> ranks; // empty: all
+    // Only ops starting in [windowStart, windowEnd), in ns on the trace's clock.
+    std::optional<TimeNs> windowStart;
+    std::optional<TimeNs> windowEnd;
+};
+
+struct OperatorRow
+{
+    std::string name;
+    std::int64_t node = -1; // RPC node the op ran on (the rank for local ops)
+    std::int64_t rank = -1; // with OperatorGrouping::Rank, else -1
+    std::int64_t iteration = -1; // with OperatorGrouping::Iteration: ProfilerStep number, -1 outside steps
+    std::string inputShapes; // with OperatorGrouping::Shapes
+    std::int64_t calls = 0;
+    TimeNs cpuTotal = 0;
+    TimeNs selfCpu = 0;
+    TimeNs gpuTotal = 0;
+    TimeNs gpuSelf = 0;
+    std::int64_t kernels = 0;
+    bool async = false;
+};
+
+struct OperatorStats
+{
+    std::vector<OperatorRow> rows; // by self CPU time, largest first
+    TimeNs selfCpuSum = 0; // the percentage base
+    bool hasGpu = false;
+    std::vector<std::string> notes; // bad input met (unparsable shapes, no category)
+};
+
+// Column names of operatorStatsTable.
+inline constexpr const char* kOpName = "name";
+inline constexpr const char* kOpNode = "node";
+inline constexpr const char* kOpRank = "rank";
+inline constexpr const char* kOpIteration = "iteration";
+inline constexpr const char* kOpInputShapes = "input_shapes";
+inline constexpr const char* kOpCalls = "calls";
+inline constexpr const char* kOpSelfCpuPct = "self_cpu_pct";
+inline constexpr const char* kOpSelfCpu = "self_cpu_us";
+inline constexpr const char* kOpCpuTotalPct = "cpu_total_pct";
+inline constexpr const char* kOpCpuTotal = "cpu_total_us";
+inline constexpr const char* kOpCpuAvg = "cpu_avg_us";
+inline constexpr const char* kOpGpuTotal = "gpu_total_us";
+inline constexpr const char* kOpGpuSelf = "gpu_self_us";
+inline constexpr const char* kOpKernels = "kernels";
+inline constexpr const char* kOpAsync = "async";
+
+OperatorStats operatorStats(const TraceSet& set, const OperatorStatsOptions& options);
+Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by);
+
+} // namespace ks::core

@@ -1,0 +1,128 @@
+#include "core/analysis/sync_dependencies.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ks::core {
+
+namespace {
+
+    SyncKind kindOf(std::string_view waiter, bool waiterOnGpu)
+    {
+        if (waiterOnGpu || waiter == "cudaStreamWaitEvent" || waiter == "hipStreamWaitEvent")
+            return SyncKind::StreamWait;
+        if (waiter == "cudaStreamSynchronize" || waiter == "hipStreamSynchronize")
+            return SyncKind::StreamSync;
+        if (waiter == "cudaEventSynchronize" || waiter == "cudaEventQuery" || waiter == "hipEventSynchronize")
+            return SyncKind::EventSync;
+        if (waiter == "cudaDeviceSynchronize" || waiter == "hipDeviceSynchronize")
+            return SyncKind::DeviceSync;
+        return SyncKind::Other;
+    }
+
+    SyncEventRef refOf(const RankTrace& trace, std::uint32_t slice)
+    {
+        if (slice == kNoRow)
+            return {};
+        return { trace.slices.eventIndex[slice], std::string(trace.sliceName(slice)),
+            trace.externalId(slice) };
+    }
+
+    // The first cpu_op of the slice's track starting at or after `from`, any level.
+    std::uint32_t nextCpuOp(const RankTrace& trace, std::uint32_t slice, TimeNs from)
+    {
+        const TrackId id = trace.trackOf(slice);
+        if (!id.valid())
+            return kNoRow;
+        const Track& track = trace.tracks[id.value];
+        std::uint32_t best = kNoRow;
+        TimeNs bestStart = std::numeric_limits<TimeNs>::max();
+        for (std::uint32_t level = 0; level < track.levelCount(); ++level) {
+            const auto b = trace.slices.start.begin() + track.levelBegin[level];
+            const auto e = trace.slices.start.begin() + track.levelBegin[level + 1];
+            for (auto it = std::lower_bound(b, e, from); it != e && *it < bestStart; ++it) {
+                const auto i = static_cast<std::uint32_t>(it - trace.slices.start.begin());
+                if (trace.sliceCategory(i) == "cpu_op") {
+                    best = i;
+                    bestStart = *it;
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+
+} // namespace
+
+std::string_view syncKindName(SyncKind kind)
+{
+    switch (kind) {
+    case SyncKind::StreamSync:
+        return "stream_sync";
+    case SyncKind::EventSync:
+        return "event_sync";
+    case SyncKind::DeviceSync:
+        return "device_sync";
+    case SyncKind::StreamWait:
+        return "stream_wait";
+    case SyncKind::Other:
+        break;
+    }
+    return "other";
+}
+
+std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph)
+{
+    std::vector<SyncDependency> deps;
+    if (!graph.frame)
+        return deps;
+    const RankTrace& trace = *graph.frame->trace;
+    for (std::uint32_t id : graph.syncEdges()) {
+        const CpEdge& edge = graph.edges[id];
+        const std::uint32_t gpu = graph.frame->rows[graph.nodes[edge.src].row].slice;
+        const std::uint32_t waiter = graph.frame->rows[graph.nodes[edge.dst].row].slice;
+        const TrackId waiterTrack = trace.trackOf(waiter);
+        const bool waiterOnGpu =
+            waiterTrack.valid() && trace.tracks[waiterTrack.value].kind == TrackKind::GpuStream;
+        SyncDependency d;
+        d.kind = kindOf(trace.sliceName(waiter), waiterOnGpu);
+        d.inferred = edge.inferred;
+        d.gpu = refOf(trace, gpu);
+        d.waiter = refOf(trace, waiter);
+        if (!waiterOnGpu)
+            d.nextOp = refOf(trace, nextCpuOp(trace, waiter, trace.slices.end(waiter)));
+        deps.push_back(std::move(d));
+    }
+    return deps;
+}
+
+Table syncDependencyTable(const std::vector<SyncDependency>& deps)
+{
+    Table t;
+    t.name = "sync_dependencies";
+    for (const char* c :
+        { kSyncKind, kSyncInferred, kSyncGpuEvent, kSyncGpuName, kSyncGpuExternalId, kSyncWaiterEvent,
+            kSyncWaiterName, kSyncWaiterExternalId, kSyncOpEvent, kSyncOpName, kSyncOpExternalId })
+        t.columns.push_back({ c, "" });
+    for (const SyncDependency& d : deps)
+        t.addRow({ std::string(syncKindName(d.kind)), std::int64_t { d.inferred ? 1 : 0 }, d.gpu.eventIndex,
+            d.gpu.name, d.gpu.externalId, d.waiter.eventIndex, d.waiter.name, d.waiter.externalId,
+            d.nextOp.eventIndex, d.nextOp.name, d.nextOp.externalId });
+    return t;
+}
+
+std::map<std::int64_t, std::vector<std::int64_t>> chakraSyncMap(const std::vector<SyncDependency>& deps)
+{
+    std::map<std::int64_t, std::vector<std::int64_t>> map;
+    for (const SyncDependency& d : deps) {
+        const std::int64_t end = d.waiter.externalId;
+        if (end < 0 || d.gpu.externalId < 0 || end == d.gpu.externalId)
+            continue;
+        auto& starts = map[end];
+        if (std::find(starts.begin(), starts.end(), d.gpu.externalId) == starts.end())
+            starts.push_back(d.gpu.externalId);
+    }
+    return map;
+}
+
+} // namespace ks::core

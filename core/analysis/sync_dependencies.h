@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/analysis/critical_path.h"
+#include "core/analysis/table.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+// GPU->CPU (and GPU->GPU stream wait) synchronization dependencies of a
+// critical-path graph, in the form Chakra's trace linker consumes (seed 004):
+// both events' External id, and the CPU operator a simulator must make wait.
+enum class SyncKind : std::uint8_t
+{
+    StreamSync, // cudaStreamSynchronize
+    EventSync, // cudaEventSynchronize, cudaEventQuery
+    DeviceSync, // cudaDeviceSynchronize
+    StreamWait, // cudaStreamWaitEvent: a GPU stream waits
+    Other, // another blocking call (a synchronous memcpy, ...)
+};
+
+std::string_view syncKindName(SyncKind kind); // "stream_sync", ...
+
+struct SyncEventRef
+{
+    std::int64_t eventIndex = -1; // position in traceEvents; -1 when none
+    std::string name;
+    std::int64_t externalId = -1; // "External id" arg; -1 when absent
+};
+
+struct SyncDependency
+{
+    SyncKind kind = SyncKind::Other;
+    bool inferred = false; // found without a cuda_sync record (default mode)
+    SyncEventRef gpu; // the GPU work waited for (its end is the edge's start)
+    SyncEventRef waiter; // the runtime call (or GPU work) that waits
+    // The nearest CPU operator on the waiting thread starting at or after the
+    // waiter's end: runtime calls are not simulated, so this op carries the dependency.
+    SyncEventRef nextOp;
+};
+
+std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph);
+
+// Column names of syncDependencyTable.
+inline constexpr const char* kSyncKind = "kind";
+inline constexpr const char* kSyncInferred = "inferred";
+inline constexpr const char* kSyncGpuEvent = "start_event";
+inline constexpr const char* kSyncGpuName = "start_name";
+inline constexpr const char* kSyncGpuExternalId = "start_external_id";
+inline constexpr const char* kSyncWaiterEvent = "end_event";
+inline constexpr const char* kSyncWaiterName = "end_name";
+inline constexpr const char* kSyncWaiterExternalId = "end_external_id";
+inline constexpr const char* kSyncOpEvent = "next_cpu_op_event";
+inline constexpr const char* kSyncOpName = "next_cpu_op_name";
+inline constexpr const char* kSyncOpExternalId = "next_cpu_op_external_id";
+
+Table syncDependencyTable(const std::vector<SyncDependency>& deps);
+
+// Seed 004's map, as its load_sync_dependencies returns it: {end External id:
+// [start External id, ...]}, the end being the waiting event itself. Pairs with
+// an absent External id, or the same id on both sides, are left out, as there.
+std::map<std::int64_t, std::vector<std::int64_t>> chakraSyncMap(const std::vector<SyncDependency>& deps);
+
+} // namespace ks::core

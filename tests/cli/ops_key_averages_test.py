@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""`kinetoscope-cli ops` against the tables PyTorch itself printed with
+prof.key_averages().table() for the same profiles (../shared/reference/rpc_recipe,
+../shared/reference/ddp_gloo_2ranks). Every row of the by-name tables is compared,
+each number formatted as PyTorch formats it (profiler_util._format_time and
+_format_time_share), so it matches to the printed precision."""
+import argparse
+import csv
+import glob
+import io
+import os
+import re
+import subprocess
+import sys
+
+
+def run(cli, *args):
+    p = subprocess.run([cli, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def fmt_time(us):
+    if us >= 1e6:
+        return "{:.3f}s".format(us / 1e6)
+    if us >= 1e3:
+        return "{:.3f}ms".format(us / 1e3)
+    return "{:.3f}us".format(us)
+
+
+def fmt_share(pct):
+    return "{:.2f}%".format(pct)
+
+
+def parse_tables(path):
+    """Each table of a key_averages text: (header, rows as dicts, self CPU total)."""
+    tables = []
+    lines = open(path).read().splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("---") and i + 2 < len(lines) and lines[i + 2].startswith("---"):
+            header = re.split(r"\s{2,}", lines[i + 1].strip())
+            rows = []
+            j = i + 3
+            while not lines[j].startswith("---"):
+                cells = re.split(r"\s{2,}", lines[j].strip())
+                assert len(cells) == len(header), (path, lines[j])
+                rows.append(dict(zip(header, cells)))
+                j += 1
+            total = lines[j + 1].split(":", 1)[1].strip()
+            tables.append((header, rows, total))
+            i = j + 2
+        else:
+            i += 1
+    return tables
+
+
+def ops(cli, trace, by):
+    code, out, err = run(cli, "ops", trace, "--by", by, "--format", "csv")
+    assert code == 0, err
+    text = out.split("\n", 1)[1] if not out.startswith("name,") else out
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def printings(fmt, value):
+    """How PyTorch may print a value: ours are exact integer ns, PyTorch sums the
+    legacy exporter's float µs (24.89699999999999), which moves an exact half
+    (14.1615) to either side. A femtosecond either way covers that and nothing else."""
+    return {fmt(value), fmt(value - 1e-9), fmt(value + 1e-9)}
+
+
+def printed(row):
+    """Our row as PyTorch prints it: the set of acceptable texts per column."""
+    calls = int(row["calls"])
+    total = float(row["cpu_total_us"])
+    return {
+        "Self CPU %": printings(fmt_share, float(row["self_cpu_pct"])),
+        "Self CPU": printings(fmt_time, float(row["self_cpu_us"])),
+        "CPU total %": {"0"} if row["async"] == "1" else printings(fmt_share, float(row["cpu_total_pct"])),
+        "CPU total": printings(fmt_time, total),
+        "CPU time avg": printings(fmt_time, total / calls),
+        "# of Calls": {str(calls)},
+    }
+
+
+def compare_by_name(cli, trace, reference):
+    header, rows, total = parse_tables(reference)[0]
+    ours = ops(cli, trace, "name")
+    assert len(ours) == len(rows), (trace, len(ours), len(rows))
+    by_key = {(r["name"], r["node"]): r for r in ours}
+    self_sum = 0.0
+    for ref in rows:
+        node = ref.get("Node ID")
+        matches = [r for (n, nd), r in by_key.items() if n == ref["Name"] and (node is None or nd == node)]
+        assert len(matches) == 1, (trace, ref["Name"], node, len(matches))
+        got = printed(matches[0])
+        for column, value in got.items():
+            assert ref[column] in value, (trace, ref["Name"], column, ref[column], value)
+        self_sum += float(matches[0]["self_cpu_us"])
+    assert total in printings(fmt_time, self_sum), (trace, total, fmt_time(self_sum))
+    return len(rows)
+
+
+def compare_by_shapes(cli, trace, reference):
+    """The legacy exporter wrote no "Input Dims", so only ops that PyTorch also
+    listed without input shapes and with a single shape group are comparable."""
+    tables = parse_tables(reference)
+    if len(tables) < 2:
+        return 0
+    by_name = {r["Name"]: r for r in tables[0][1]}
+    ours = {(r["name"], r["input_shapes"]): r for r in ops(cli, trace, "shapes")}
+    compared = 0
+    for ref in tables[1][1]:
+        if ref["Input Shapes"] != "[]" or by_name[ref["Name"]]["# of Calls"] != ref["# of Calls"]:
+            continue
+        got = printed(ours[(ref["Name"], "[]")])
+        for column, value in got.items():
+            assert ref[column] in value, (trace, ref["Name"], column, ref[column], value)
+        compared += 1
+    assert compared >= 5, (trace, compared)
+    return compared
+
+
+def shapes_from_input_dims(cli):
+    """--by shapes reads Kineto's "Input Dims" and prints it as PyTorch does;
+    a value that is not a list is a note on stderr, the op kept under "?"."""
+    import json
+    import tempfile
+    def op(ts, dims):
+        return {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": ts, "dur": 2,
+                "args": {"Input Dims": dims}}
+    doc = {"traceEvents": [op(0, [[2, 3], []]), op(10, [[2,3],[]]), op(20, [[4]]), op(30, "oops")]}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "shapes.json")
+        json.dump(doc, open(path, "w"))
+        code, out, err = run(cli, "ops", path, "--by", "shapes", "--format", "csv")
+        assert code == 0, err
+        rows = {r["input_shapes"]: int(r["calls"]) for r in ops(cli, path, "shapes")}
+        assert rows == {"[[2, 3], []]": 2, "[[4]]": 1, "?": 1}, rows
+        assert "not a list" in err and "shapes.json" in err, err
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--shared", required=True)
+    a = ap.parse_args()
+    refs = sorted(glob.glob(os.path.join(a.shared, "reference", "rpc_recipe", "*.key_averages.txt"))
+                  + glob.glob(os.path.join(a.shared, "reference", "ddp_gloo_2ranks", "*.key_averages.txt")))
+    if not refs:
+        print("SKIP: no key_averages references under", a.shared)
+        return 0
+    shapes_from_input_dims(a.cli)
+    for ref in refs:
+        folder = os.path.basename(os.path.dirname(ref))
+        trace = os.path.join(a.shared, "traces", folder, os.path.basename(ref).replace(".key_averages.txt", ".json"))
+        n = compare_by_name(a.cli, trace, ref)
+        m = compare_by_shapes(a.cli, trace, ref)
+        print(f"{folder}/{os.path.basename(trace)}: {n} rows by name, {m} by name and shapes equal PyTorch's")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
