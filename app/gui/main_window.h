@@ -20,6 +20,7 @@ class AnalysisTableView;
 class AnalysisView;
 enum class ChartFormat;
 class DiagnosticsPanel;
+class JobPathPanel;
 class MessageBar;
 class RangeAggregationPanel;
 class RankListPanel;
@@ -143,6 +144,11 @@ private:
         Qt::DockWidgetArea area, const QKeySequence& key);
     void exportViewDialog(bool svg);
     void showDiagnosticExample(const QModelIndex& index);
+    // The job's critical path dock (main_window_job_path.cpp).
+    void setupJobPathDock();
+    void showJobPath(const AnalysisResultsPtr& results);
+    void showJobPathSegment(std::int64_t rank, std::int64_t eventIndex);
+    void runWhatIf(const QStringList& rules);
     void showShortcuts();
     void resetLayout();
     void applyDefaultDockSizes();
@@ -188,6 +194,9 @@ private:
     QDockWidget* m_rangeDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     QDockWidget* m_summaryDock = nullptr;
+    widgets::JobPathPanel* m_jobPath = nullptr;
+    QDockWidget* m_jobPathDock = nullptr;
+    std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
     QList<QDockWidget*> m_panelDocks;
     AnalysisRunner* m_analysisRunner = nullptr;
     QList<QDockWidget*> m_analysisDocks;
