@@ -197,6 +197,7 @@ private:
     widgets::JobPathPanel* m_jobPath = nullptr;
     QDockWidget* m_jobPathDock = nullptr;
     std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
+    QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
     QList<QDockWidget*> m_panelDocks;
     AnalysisRunner* m_analysisRunner = nullptr;
     QList<QDockWidget*> m_analysisDocks;

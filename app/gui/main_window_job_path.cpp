@@ -14,6 +14,8 @@
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace ks::app {
 
 void MainWindow::setupJobPathDock()
@@ -34,6 +36,10 @@ void MainWindow::showJobPath(const AnalysisResultsPtr& results)
         return;
     }
     m_jobPath->setPath(results->jobPath);
+    if (!m_pendingWhatIf.isEmpty()) {
+        m_jobPathDock->raise();
+        runWhatIf(std::exchange(m_pendingWhatIf, {}));
+    }
 }
 
 void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
@@ -56,8 +62,10 @@ void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
 
 void MainWindow::runWhatIf(const QStringList& rules)
 {
-    if (!m_jobFrames)
+    if (!m_jobFrames) { // the analyses are still running: run it with their path
+        m_pendingWhatIf = rules;
         return;
+    }
     core::JobPathOptions options;
     std::vector<core::WhatIfRule> parsed;
     for (const QString& text : rules) {

@@ -50,6 +50,7 @@ void MainWindow::closeTrace()
     m_summary->setTraceSet(nullptr, QString());
     m_diagnostics->setTraceSet(nullptr);
     m_jobFrames.reset();
+    m_pendingWhatIf.clear();
     m_jobPath->showMessage(tr("No trace loaded"));
     m_timeline->setTraceSet(nullptr);
     startAnalyses(); // no trace: clears the analysis docks
