@@ -349,6 +349,14 @@ void MainWindow::applyViewCommands(const QString& commands)
         } else if (key == QStringLiteral("select") && value == QStringLiteral("kernel")) {
             view->revealSlice(longestLaunchedKernel(
                 *timelineData, m_timelineState->visibleRange(), m_timelineState->alignment()));
+        } else if (key == QStringLiteral("collective")) {
+            // The value-th matched collective instance (in order of first arrival), on its first member.
+            const auto& match = timelineData->collectives;
+            const auto index = value.toULongLong();
+            if (match && index < match->instances.size()) {
+                const core::CollectiveMember& m = match->instances[index].members.front();
+                view->revealSlice({ static_cast<int>(m.rankIndex), m.slice });
+            }
         } else if (key == QStringLiteral("pin") && value == QStringLiteral("launch")) {
             // Pins the thread that launched the selected kernel: both ends of its flow on screen.
             const widgets::SliceRef launch =
@@ -380,7 +388,8 @@ void MainWindow::applyViewCommands(const QString& commands)
             view->alignOn(m_timelineState->selectedSlice());
         } else if (key == QStringLiteral("align")) {
             m_timelineState->setAlignment(value == QStringLiteral("start") ? widgets::Alignment::RankStart
-                                                                           : widgets::Alignment::AsRecorded);
+                    : value == QStringLiteral("estimated") ? widgets::Alignment::EstimatedClocks
+                                                           : widgets::Alignment::AsRecorded);
         } else if (key == QStringLiteral("flows")) {
             m_timelineState->setShowAllFlows(value == QStringLiteral("all"));
         } else if (key == QStringLiteral("collapse") || key == QStringLiteral("expand")) {

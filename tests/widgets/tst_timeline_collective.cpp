@@ -5,6 +5,7 @@
 #include "core/model/rank_trace.h"
 #include "trace_fixtures.h"
 #include "widgets/common/format.h"
+#include "widgets/timeline/collective_spans.h"
 #include "widgets/timeline/rank_alignment.h"
 #include "widgets/timeline/slice_queries.h"
 #include "widgets/timeline/timeline_data.h"
@@ -172,9 +173,9 @@ private slots:
         widget.setData(m_data);
         auto* box = widget.findChild<QComboBox*>(QStringLiteral("timelineAlignment"));
         QVERIFY(box);
-        QCOMPARE(box->count(), 2);
+        QCOMPARE(box->count(), 3); // recorded, aligned starts, estimated clocks
         QVERIFY(widget.view()->alignOn({ 0, instance(0, 1) }));
-        QCOMPARE(box->count(), 3);
+        QCOMPARE(box->count(), 4);
         QVERIFY(box->currentText().startsWith(QStringLiteral("On ncclKernel_AllReduce")));
         QVERIFY(box->currentText().endsWith(QStringLiteral("#2")));
         const auto anchor = state->alignment().anchor;
@@ -182,16 +183,19 @@ private slots:
         box->setCurrentIndex(0);
         emit box->activated(0);
         QCOMPARE(state->alignment(), Alignment::AsRecorded);
-        QCOMPARE(box->count(), 3); // the collective stays offered
-        box->setCurrentIndex(2);
-        emit box->activated(2);
+        QCOMPARE(box->count(), 4); // the collective stays offered
+        box->setCurrentIndex(3);
+        emit box->activated(3);
         QCOMPARE(state->alignment().mode, Alignment::Mode::Collective);
         QCOMPARE(state->alignment().anchor, anchor);
 
         // A new trace set drops the anchor: it names slices of the old one.
         widget.setData(TimelineData::build(m_data->set));
         QCOMPARE(state->alignment(), Alignment::AsRecorded);
-        QCOMPARE(box->count(), 2);
+        QCOMPARE(box->count(), 3);
+        box->setCurrentIndex(2);
+        emit box->activated(2);
+        QCOMPARE(state->alignment(), Alignment::EstimatedClocks);
     }
 
     // X2: a collective's details list its instance on every rank and who was waited for.
@@ -214,6 +218,68 @@ private slots:
             if (t0.sliceName(i) == "gemm")
                 QVERIFY(describeSlice(*m_data, { 0, i }, Alignment {}).collective.isEmpty());
         QVERIFY(describeSlice(*m_data, { 1, instance(1, 3) }, Alignment {}).collective.isEmpty());
+    }
+
+    // Issue 11 item 3: rank 1's clock is about 1000 µs ahead. The ends of the three
+    // shared all-reduces differ by 1050, 1080 and 1020 µs: median 1050, spread 30.
+    void estimatedClocksLineUpTheEnds()
+    {
+        const core::ClockOffsets& offsets = *m_data->clockOffsets;
+        QCOMPARE(offsets.ranks[1].offset, -1050 * kUs);
+        QCOMPARE(offsets.ranks[1].spread, 30 * kUs);
+        QCOMPARE(m_data->offset(1, Alignment::EstimatedClocks), 1050 * kUs);
+        QCOMPARE(m_data->offset(0, Alignment::EstimatedClocks), TimeNs(0));
+        const TimeNs end1 =
+            m_data->trace(1).slices.end(instance(1, 0)) - m_data->offset(1, Alignment::EstimatedClocks);
+        QCOMPARE(end1, m_data->trace(0).slices.end(instance(0, 0)));
+    }
+
+    // Issue 11 item 2: selecting one instance marks it on every member rank,
+    // split into each rank's wait and transfer.
+    void selectedCollectiveSplitsIntoWaitAndTransfer()
+    {
+        const SliceRef ref0 { 0, instance(0, 1) }; // rank 0 arrives at 1300 µs, leaves at 1340
+        const SliceRef ref1 { 1, instance(1, 1) }; // rank 1 at 2380 - 1050 = 1330, leaves at 1370
+        const auto spans = collectiveSpans(*m_data, ref1, Alignment::EstimatedClocks);
+        QCOMPARE(spans.size(), std::size_t(2));
+        QVERIFY(spans[0].ref == ref0 && spans[1].ref == ref1);
+        QVERIFY(!spans[0].last && spans[1].last);
+        QCOMPARE(spans[0].wait.start, 1300 * kUs);
+        QCOMPARE(spans[0].wait.end, 1330 * kUs);
+        QCOMPARE(spans[0].transfer.end, 1340 * kUs);
+        QVERIFY(spans[1].wait.isEmpty());
+        QCOMPARE(spans[1].transfer.start, 1330 * kUs);
+        QCOMPARE(spans[1].transfer.end, 1370 * kUs);
+        // As recorded the last arrival (2380) is after rank 0 left: its whole slice is wait.
+        const auto recorded = collectiveSpans(*m_data, ref0, Alignment::AsRecorded);
+        QCOMPARE(recorded[0].wait.end, 1340 * kUs);
+        QVERIFY(recorded[0].transfer.isEmpty());
+        // Only instances on two ranks have spans.
+        QVERIFY(collectiveSpans(*m_data, { 1, instance(1, 3) }, Alignment::AsRecorded).empty());
+
+        // On screen: both members change colour when one is selected.
+        TimelineViewState state;
+        TimelineView view(&state);
+        view.resize(TimelineGeometry::kLabelWidth + 900, 400);
+        view.setData(m_data);
+        state.setAlignment(Alignment::EstimatedClocks);
+        state.setVisibleRange({ 1290 * kUs, 1380 * kUs }, TimelineViewState::History::None);
+        const auto pixelOf = [&](const QImage& image, SliceRef ref, TimeNs at) {
+            const core::RankTrace& t = m_data->trace(ref.rank);
+            const int rowIndex =
+                view.layout().findRow({ ref.rank, RowKind::Slices, t.trackOf(ref.slice).value });
+            const TimelineRow& row = view.layout().rows()[static_cast<std::size_t>(rowIndex)];
+            const int y = view.geometryNow().rowTop(view.layout(), row)
+                + TrackLayout::laneTop(t.levelOf(ref.slice)) + TrackLayout::kLaneHeight / 2;
+            return image.pixelColor(static_cast<int>(view.xOfTime(at)), y).rgb();
+        };
+        const QImage before = view.grab().toImage();
+        state.setSelectedSlice(ref1);
+        const QImage after = view.grab().toImage();
+        QVERIFY(pixelOf(before, ref0, 1315 * kUs) != pixelOf(after, ref0, 1315 * kUs)); // rank 0's wait
+        QVERIFY(pixelOf(before, ref0, 1336 * kUs) != pixelOf(after, ref0, 1336 * kUs)); // rank 0's transfer
+        QVERIFY(pixelOf(before, ref1, 1350 * kUs) != pixelOf(after, ref1, 1350 * kUs)); // rank 1's transfer
+        QVERIFY(pixelOf(after, ref0, 1315 * kUs) != pixelOf(after, ref1, 1350 * kUs)); // wait is not transfer
     }
 
     void sharedTwoRankTraceLinesUpItsCollectives()

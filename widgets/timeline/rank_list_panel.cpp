@@ -17,8 +17,9 @@ RankListPanel::RankListPanel(TimelineViewState* state, QWidget* parent)
     , m_tree(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("rankListPanel"));
-    m_tree->setColumnCount(5);
-    m_tree->setHeaderLabels({ tr("Rank"), tr("Device"), tr("Tracks"), tr("Slices"), tr("File") });
+    m_tree->setColumnCount(6);
+    m_tree->setHeaderLabels(
+        { tr("Rank"), tr("Device"), tr("Tracks"), tr("Slices"), tr("Clock offset"), tr("File") });
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
@@ -56,12 +57,41 @@ void RankListPanel::setData(std::shared_ptr<const TimelineData> timeline)
         item->setText(3, formatCount(t.slices.size()));
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
         item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
-        item->setText(4, QFileInfo(QString::fromStdString(t.path)).fileName());
-        item->setToolTip(4, QString::fromStdString(t.path));
+        showClockOffset(*item, r);
+        item->setText(5, QFileInfo(QString::fromStdString(t.path)).fileName());
+        item->setToolTip(5, QString::fromStdString(t.path));
     }
-    for (int c = 0; c < 4; ++c)
+    for (int c = 0; c < 5; ++c)
         m_tree->resizeColumnToContents(c);
     m_syncing = false;
+}
+
+void RankListPanel::showClockOffset(QTreeWidgetItem& item, int r) const
+{
+    constexpr int kColumn = 4;
+    const core::ClockOffsets* offsets = m_data->clockOffsets.get();
+    if (!offsets || offsets->ranks.size() < 2 || static_cast<std::size_t>(r) >= offsets->ranks.size())
+        return;
+    const core::RankClockOffset& o = offsets->ranks[static_cast<std::size_t>(r)];
+    item.setTextAlignment(kColumn, Qt::AlignRight | Qt::AlignVCenter);
+    if (static_cast<std::size_t>(r) == offsets->referenceIndex) {
+        item.setText(kColumn, tr("reference"));
+        item.setToolTip(kColumn, tr("The other ranks' clocks are estimated against this rank's"));
+    } else if (!o.estimated) {
+        item.setText(kColumn, tr("not estimated"));
+        item.setToolTip(kColumn, tr("This rank shares no collective with the others"));
+    } else {
+        const QString sign = o.offset < 0 ? QStringLiteral("−") : QStringLiteral("+");
+        item.setText(kColumn,
+            sign + formatDuration(o.offset < 0 ? -o.offset : o.offset) + QStringLiteral(" ± ")
+                + formatDuration(o.spread));
+        item.setToolTip(kColumn,
+            tr("Added to this rank's times by the \"Estimated clocks\" alignment: the median difference of "
+               "the ends of %1 collectives (%2 rejected as outliers); the ends agreed to within ± %3")
+                .arg(o.samples)
+                .arg(o.rejected)
+                .arg(formatDuration(o.spread)));
+    }
 }
 
 void RankListPanel::syncChecks()

@@ -12,7 +12,8 @@ namespace ks::widgets {
 class TimelineData;
 class TimelineViewState;
 
-// The ranks of the open job: rank, device, tracks, slices and file, with a
+// The ranks of the open job: rank, device, tracks, slices, estimated clock
+// offset (with its spread) and file, with a
 // check box to show or hide each rank on the timeline (T8). Double-click goes
 // to a rank.
 class RankListPanel : public QWidget
@@ -31,6 +32,7 @@ signals:
 
 private:
     void syncChecks();
+    void showClockOffset(QTreeWidgetItem& item, int rank) const;
 
     TimelineViewState* m_state = nullptr;
     std::shared_ptr<const TimelineData> m_data;

@@ -1,8 +1,9 @@
 #include "widgets/timeline/slice_queries.h"
 
-#include "core/analysis/collective_skew.h"
+#include "core/analysis/collective_match.h"
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
+#include "widgets/timeline/collective_spans.h"
 #include "widgets/timeline/timeline_data.h"
 
 #include <QJsonArray>
@@ -184,35 +185,44 @@ namespace {
 
 namespace {
 
-    // X2: with several ranks, a communication kernel shows its instance on every rank.
+    // X2: a collective shows its instance on every member rank (matched by
+    // process group, see core/analysis/collective_match.h) and who waited how long.
     void addCollective(const TimelineData& data, SliceRef ref, const Alignment& alignment, SliceDetails& d)
     {
-        if (data.rankCount() < 2)
+        const std::vector<CollectiveSpan> spans = collectiveSpans(data, ref, alignment);
+        if (spans.empty())
             return;
-        std::vector<const core::RankTrace*> traces;
-        for (int r = 0; r < data.rankCount(); ++r)
-            traces.push_back(&data.trace(r));
-        const auto arrivals =
-            core::sameCollectiveOnRanks(traces, static_cast<std::size_t>(ref.rank), ref.slice);
-        if (arrivals.size() < 2)
-            return;
-        const auto [first, last] = std::minmax_element(arrivals.begin(), arrivals.end(),
-            [](const core::CollectiveArrival& a, const core::CollectiveArrival& b) {
-                return a.start < b.start;
-            });
-        TimeNs firstEnd = arrivals.front().end;
-        for (const auto& a : arrivals) {
-            firstEnd = std::min(firstEnd, a.end);
-            const SliceRef other { static_cast<int>(a.rankIndex), a.slice };
-            const QString waited = QStringLiteral("+%1").arg(formatDuration(a.start - first->start));
+        const core::CollectiveInstance& inst =
+            data.collectives
+                ->instances[*data.collectives->instanceOf(static_cast<std::size_t>(ref.rank), ref.slice)];
+        const CollectiveSpan* last = &spans.front();
+        TimeNs firstArrival = spans.front().wait.start;
+        TimeNs firstEnd = spans.front().transfer.end;
+        for (const CollectiveSpan& s : spans) {
+            firstArrival = std::min(firstArrival, s.wait.start);
+            firstEnd = std::min(firstEnd, s.transfer.end);
+            if (s.last)
+                last = &s;
+            const QString waited = s.last ? QStringLiteral("arrived last")
+                                          : QStringLiteral("waited %1").arg(formatDuration(s.wait.span()));
             d.collective.append(
-                related(data, other, alignment, data.rank(other.rank).label + QStringLiteral(" ") + waited));
+                related(data, s.ref, alignment, data.rank(s.ref.rank).label + QStringLiteral(" ") + waited));
         }
-        d.collectiveSummary = QStringLiteral("%1 ranks · skew %2 (waiting for %3) · all inside together %4")
-                                  .arg(arrivals.size())
-                                  .arg(formatDuration(last->start - first->start),
-                                      data.rank(static_cast<int>(last->rankIndex)).label,
-                                      formatDuration(std::max<TimeNs>(0, firstEnd - last->start)));
+        const core::CollectiveGroup& group = data.collectives->group(inst.group);
+        QString summary =
+            QStringLiteral("%1 #%2 in group %3 (%4) · %5 ranks")
+                .arg(toQString(inst.name))
+                .arg(inst.ordinal)
+                .arg(toQString(group.label()), toQString(core::collectiveMatchRuleName(inst.rule)))
+                .arg(spans.size());
+        if (!inst.missingRanks.empty())
+            summary += QStringLiteral(" (%1 missing)").arg(inst.missingRanks.size());
+        summary += QStringLiteral(" · skew %1 (waiting for %2) · all inside together %3")
+                       .arg(formatDuration(last->wait.end - firstArrival), data.rank(last->ref.rank).label,
+                           formatDuration(std::max<TimeNs>(0, firstEnd - last->wait.end)));
+        if (inst.messageBytes >= 0)
+            summary += QStringLiteral(" · %1 bytes").arg(inst.messageBytes);
+        d.collectiveSummary = summary;
     }
 
 } // namespace

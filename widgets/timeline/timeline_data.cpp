@@ -166,6 +166,9 @@ std::shared_ptr<TimelineData> TimelineData::build(
     }
     data->traceStart = set->startNs();
     data->traceEnd = std::max(set->endNs(), data->traceStart + 1);
+    auto match = std::make_shared<core::CollectiveMatch>(core::matchCollectives(*set));
+    data->clockOffsets = std::make_shared<const core::ClockOffsets>(core::estimateClockOffsets(*set, *match));
+    data->collectives = std::move(match);
     return data;
 }
 
@@ -215,6 +218,11 @@ TimeNs TimelineData::offset(int rank, const Alignment& alignment) const
         return 0;
     case Alignment::Mode::RankStart:
         return trace(rank).startNs - traceStart;
+    case Alignment::Mode::EstimatedClocks:
+        // The estimate is what to add to raw times; the offset is what to subtract.
+        if (clockOffsets && static_cast<std::size_t>(rank) < clockOffsets->ranks.size())
+            return -clockOffsets->ranks[static_cast<std::size_t>(rank)].offset;
+        return 0;
     case Alignment::Mode::Collective:
         if (alignment.anchor && static_cast<std::size_t>(rank) < alignment.anchor->offsets.size())
             return alignment.anchor->offsets[static_cast<std::size_t>(rank)];

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/analysis/clock_offsets.h"
+#include "core/analysis/collective_match.h"
 #include "core/model/trace_set.h"
 #include "widgets/timeline/counter_track.h"
 #include "widgets/timeline/critical_path_marks.h"
@@ -75,6 +77,10 @@ public:
     std::vector<std::shared_ptr<const RankTimeline>> ranks;
     std::vector<std::shared_ptr<const CounterTracks>> counters; // per rank
     std::vector<std::shared_ptr<const CriticalPathMarks>> criticalPaths; // per rank; empty until computed
+    // X2: the job's collectives matched across ranks, and the clock offsets
+    // estimated from them (the "Estimated clocks" alignment). Built with the data.
+    std::shared_ptr<const core::CollectiveMatch> collectives;
+    std::shared_ptr<const core::ClockOffsets> clockOffsets;
     // D3 per rank: the DiffClass of each NameId; empty outside a trace diff.
     std::vector<std::shared_ptr<const std::vector<std::uint8_t>>> diffClasses;
     TimeNs traceStart = 0; // earliest event of any rank: the ruler's 0

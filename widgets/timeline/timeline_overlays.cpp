@@ -410,6 +410,7 @@ void TimelineRenderer::paintRuler(QPainter& p, const TimelineGeometry& g, const 
     const Alignment::Mode mode = state.alignment().mode;
     const QString alignment = mode == Alignment::Mode::RankStart ? QStringLiteral(" · ranks aligned")
         : mode == Alignment::Mode::Collective                    ? QStringLiteral(" · on collective")
+        : mode == Alignment::Mode::EstimatedClocks               ? QStringLiteral(" · estimated clocks")
                                                                  : QString();
     p.drawText(QRect(10, 0, left - 16, h), Qt::AlignVCenter | Qt::AlignLeft,
         QStringLiteral("View ") + formatDuration(state.visibleRange().span()) + alignment);

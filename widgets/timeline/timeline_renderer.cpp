@@ -238,6 +238,7 @@ void TimelineRenderer::render(
     p.setClipRect(g.trackArea());
     paintSelectedRange(p, g, axis, state);
     paintSelection(p, g, state, layout);
+    paintCollective(p, g, state, layout);
     paintFlows(p, g, state, layout);
     p.restore();
     paintLabels(p, g, state, layout);

@@ -153,6 +153,8 @@ private:
         QPainter& p, const TimelineGeometry& g, const TimeAxis& axis, const TimelineViewState& state) const;
     void paintSelection(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
         const TrackLayout& layout) const;
+    void paintCollective(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
+        const TrackLayout& layout) const;
     std::optional<QRect> sliceRect(const TimelineGeometry& g, const TimelineViewState& state,
         const TrackLayout& layout, SliceRef ref) const;
     void paintFlows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,

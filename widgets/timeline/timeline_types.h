@@ -53,6 +53,7 @@ struct Alignment
         RankStart, // each rank shifted so it starts where the earliest rank starts
         Collective, // each rank shifted so its instance of a chosen collective starts with the reference
                     // rank's
+        EstimatedClocks, // each rank on the reference rank's clock, estimated from the ends of collectives
     };
 
     Mode mode = Mode::AsRecorded;
@@ -60,6 +61,7 @@ struct Alignment
 
     static const Alignment AsRecorded;
     static const Alignment RankStart;
+    static const Alignment EstimatedClocks;
 
     static Alignment onCollective(std::shared_ptr<const CollectiveAnchor> anchor)
     {
@@ -71,6 +73,7 @@ struct Alignment
 
 inline const Alignment Alignment::AsRecorded { Alignment::Mode::AsRecorded, nullptr };
 inline const Alignment Alignment::RankStart { Alignment::Mode::RankStart, nullptr };
+inline const Alignment Alignment::EstimatedClocks { Alignment::Mode::EstimatedClocks, nullptr };
 
 // What a timeline row shows.
 enum class RowKind : std::uint8_t

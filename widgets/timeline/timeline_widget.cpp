@@ -125,8 +125,10 @@ void TimelineWidget::setupToolbar(QHBoxLayout* bar)
     m_alignment->setObjectName(QStringLiteral("timelineAlignment"));
     m_alignment->addItem(tr("Recorded time"), int(Alignment::Mode::AsRecorded));
     m_alignment->addItem(tr("Aligned starts"), int(Alignment::Mode::RankStart));
+    m_alignment->addItem(tr("Estimated clocks"), int(Alignment::Mode::EstimatedClocks));
     m_alignment->setToolTip(
-        tr("Ranks at their recorded timestamps, each shifted to start with the earliest (R), "
+        tr("Ranks at their recorded timestamps, each shifted to start with the earliest (R), on clocks "
+           "estimated from the common ends of collectives (offsets in the Ranks panel), "
            "or on a collective (right-click a GPU kernel)"));
     m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_flows = new QToolButton(this);
@@ -184,6 +186,9 @@ void TimelineWidget::setupConnections()
             break;
         case Alignment::Mode::RankStart:
             m_state->setAlignment(Alignment::RankStart);
+            break;
+        case Alignment::Mode::EstimatedClocks:
+            m_state->setAlignment(Alignment::EstimatedClocks);
             break;
         case Alignment::Mode::Collective:
             if (m_lastAnchor)
