@@ -9,6 +9,28 @@ namespace ks::app {
 
 namespace {
 
+    // X3 needs default-mode frames: the ones just built, or a second set in HTA-compatible mode.
+    void addJobPath(AnalysisResults& results, const core::TraceSet& set, core::FrameSet frames,
+        core::AnalysisMode mode, const core::ParallelFor& parallelFor)
+    {
+        if (mode != core::AnalysisMode::Default) {
+            auto built = core::buildFrames(set, core::AnalysisOptions {}, parallelFor);
+            if (!built) {
+                results.jobPathError = QString::fromStdString(built.error().describe());
+                return;
+            }
+            frames = std::move(built).value();
+        }
+        auto shared = std::make_shared<const core::FrameSet>(std::move(frames));
+        auto job = core::jobCriticalPath(*shared, {}, parallelFor);
+        if (!job) {
+            results.jobPathError = QString::fromStdString(job.error().message);
+            return;
+        }
+        results.defaultFrames = std::move(shared);
+        results.jobPath = std::make_shared<const core::JobCriticalPath>(std::move(job).value());
+    }
+
     // A cancelled computation returns early with partial results: the tracker never delivers them.
     AnalysisResultsPtr compute(
         const TraceSetPtr& set, core::AnalysisMode mode, const widgets::JobContext& job)
@@ -49,6 +71,7 @@ namespace {
         for (std::size_t i = 0; i < calls.size(); ++i)
             results->byCall[calls[i].htaCall] = outputs[i];
         results->byCall[AnalysisRunner::kRankOverviewKey] = outputs.back();
+        addJobPath(*results, *set, std::move(frames).value(), mode, parallelFor);
         return results;
     }
 

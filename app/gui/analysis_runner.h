@@ -3,6 +3,7 @@
 #include "app/gui/load_controller.h"
 #include "core/analysis/analysis_options.h"
 #include "core/analysis/hta_result.h"
+#include "core/analysis/job_critical_path.h"
 
 #include <QObject>
 #include <QString>
@@ -18,6 +19,11 @@ struct AnalysisResults
 {
     std::map<std::string, std::shared_ptr<const core::AnalysisOutput>> byCall;
     QString error; // set when the frames could not be built: no analysis ran
+    // The job's critical path across ranks (default mode whatever the toggle), and
+    // the frames it came from, kept for what-if recomputation without reloading.
+    std::shared_ptr<const core::FrameSet> defaultFrames;
+    std::shared_ptr<const core::JobCriticalPath> jobPath;
+    QString jobPathError;
 };
 
 using AnalysisResultsPtr = std::shared_ptr<const AnalysisResults>;

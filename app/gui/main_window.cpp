@@ -8,6 +8,7 @@
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/job_pools.h"
+#include "widgets/common/job_tracker.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/timeline/timeline_view.h"

@@ -23,6 +23,8 @@ class AnalysisView;
 enum class ChartFormat;
 class DiagnosticsPanel;
 class JobPools;
+class JobTracker;
+class JobPathPanel;
 class MessageBar;
 class RangeAggregationPanel;
 class RankListPanel;
@@ -146,6 +148,11 @@ private:
         Qt::DockWidgetArea area, const QKeySequence& key);
     void exportViewDialog(bool svg);
     void showDiagnosticExample(const QModelIndex& index);
+    // The job's critical path dock (main_window_job_path.cpp).
+    void setupJobPathDock();
+    void showJobPath(const AnalysisResultsPtr& results);
+    void showJobPathSegment(std::int64_t rank, std::int64_t eventIndex);
+    void runWhatIf(const QStringList& rules);
     void showShortcuts();
     void resetLayout();
     void applyDefaultDockSizes();
@@ -194,6 +201,11 @@ private:
     QDockWidget* m_rangeDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     QDockWidget* m_summaryDock = nullptr;
+    widgets::JobPathPanel* m_jobPath = nullptr;
+    QDockWidget* m_jobPathDock = nullptr;
+    std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
+    QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
+    std::unique_ptr<widgets::JobTracker> m_whatIfJobs; // made on first use, after m_pools
     QList<QDockWidget*> m_panelDocks;
     AnalysisRunner* m_analysisRunner = nullptr;
     QList<QDockWidget*> m_analysisDocks;

@@ -139,6 +139,7 @@ void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
         const auto it = results->byCall.find(dock->property(kHtaCallProperty).toString().toStdString());
         view->setResult(it == results->byCall.end() ? nullptr : it->second);
     }
+    showJobPath(results);
     emit analysesReady();
 }
 

@@ -3,6 +3,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/welcome_page.h"
+#include "widgets/analysis/job_path_panel.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
@@ -48,6 +49,9 @@ void MainWindow::closeTrace()
     m_paths.clear();
     m_summary->setTraceSet(nullptr, QString());
     m_diagnostics->setTraceSet(nullptr);
+    m_jobFrames.reset();
+    m_pendingWhatIf.clear();
+    m_jobPath->showMessage(tr("No trace loaded"));
     m_timeline->setTraceSet(nullptr);
     startAnalyses(); // no trace: clears the analysis docks
     m_messages->clearMessage();

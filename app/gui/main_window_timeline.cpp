@@ -76,6 +76,7 @@ void MainWindow::setupTimelineDocks()
     tabifyDockWidget(m_diagnosticsDock, m_rangeDock);
     tabifyDockWidget(m_diagnosticsDock, m_searchDock);
     tabifyDockWidget(m_diagnosticsDock, m_summaryDock);
+    setupJobPathDock();
     m_diagnosticsDock->raise();
 }
 
@@ -401,6 +402,9 @@ void MainWindow::applyViewCommands(const QString& commands)
             }
         } else if (key == QStringLiteral("analysis")) {
             showAnalysisDock(value);
+        } else if (key == QStringLiteral("whatif")) {
+            m_jobPathDock->raise();
+            runWhatIf({ value });
         } else if (key == QStringLiteral("scroll")) {
             view->setScrollY(value.toInt());
         } else if (key == QStringLiteral("export")) {

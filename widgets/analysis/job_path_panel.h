@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/analysis/job_critical_path.h"
+#include "core/analysis/stragglers.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace ks::widgets {
+
+// The job's critical path across ranks (issue 11 items 4-6): its length and
+// hops, the segments in path order (activating one asks to show it on the
+// timeline), the stragglers per iteration and why, and a what-if field whose
+// rules ("REGEX=F", "kind:BOUND=F") the app recomputes the path with.
+class JobPathPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit JobPathPanel(QWidget* parent = nullptr);
+
+    void setPath(std::shared_ptr<const core::JobCriticalPath> job);
+    void showMessage(const QString& text);
+    // The what-if result: before/after and the new path's segments.
+    void showWhatIf(std::shared_ptr<const core::JobCriticalPath> after);
+    void showWhatIfError(const QString& text);
+
+    QTableWidget* segments() const { return m_segments; }
+
+    QTableWidget* stragglers() const { return m_stragglers; }
+
+    QLineEdit* whatIfRules() const { return m_rules; }
+
+signals:
+    void segmentActivated(std::int64_t rank, std::int64_t eventIndex);
+    void whatIfRequested(const QStringList& rules);
+
+private:
+    void fillSegments(const core::JobCriticalPath& job);
+    void fillStragglers(const core::JobCriticalPath& job);
+
+    QLabel* m_summary = nullptr;
+    QTableWidget* m_segments = nullptr;
+    QTableWidget* m_stragglers = nullptr;
+    QLineEdit* m_rules = nullptr;
+    QPushButton* m_apply = nullptr;
+    QLabel* m_whatIf = nullptr;
+    std::shared_ptr<const core::JobCriticalPath> m_job;
+    std::shared_ptr<const core::JobCriticalPath> m_shown; // the path the segment list shows
+};
+
+} // namespace ks::widgets
