@@ -10,17 +10,7 @@ namespace ks::core {
 
 namespace {
 
-    struct Arrival
-    {
-        std::int64_t rank = 0;
-        TimeNs start = 0;
-        TimeNs end = 0;
-    };
-
-    // (name, ordinal) -> each rank's instance.
-    using Instances = std::map<std::pair<std::string, std::int64_t>, std::vector<Arrival>>;
-
-    void addRank(const RankTrace& t, Instances& instances)
+    void addRank(const RankTrace& t, CollectiveInstances& instances)
     {
         std::vector<std::uint32_t> comm;
         for (const Track& track : t.tracks) {
@@ -53,9 +43,14 @@ AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top)
 {
     if (traces.ranks.size() < 2)
         return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
-    Instances instances;
+    CollectiveInstances instances;
     for (const auto& rank : traces.ranks)
         addRank(*rank, instances);
+    return collectiveSkewOf(instances, traces.startNs(), top);
+}
+
+AnalysisOutput collectiveSkewOf(const CollectiveInstances& instances, TimeNs origin, std::size_t top)
+{
 
     struct Row
     {
@@ -71,9 +66,9 @@ AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top)
         if (arrivals.size() < 2)
             continue;
         const auto [first, last] = std::minmax_element(arrivals.begin(), arrivals.end(),
-            [](const Arrival& a, const Arrival& b) { return a.start < b.start; });
+            [](const RankArrival& a, const RankArrival& b) { return a.start < b.start; });
         const auto firstEnd = std::min_element(arrivals.begin(), arrivals.end(),
-            [](const Arrival& a, const Arrival& b) { return a.end < b.end; });
+            [](const RankArrival& a, const RankArrival& b) { return a.end < b.end; });
         rows.push_back({ &key.first, key.second, arrivals.size(), first->start, last->start, firstEnd->end,
             last->rank });
     }
@@ -87,7 +82,6 @@ AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top)
     t.name = "collective_skew";
     t.columns = { { "name", "" }, { "instance", "" }, { "ranks", "" }, { "first_arrival_us", "us" },
         { "skew_us", "us" }, { "last_rank", "" }, { "transfer_us", "us" }, { "wait_share_pct", "%" } };
-    const TimeNs origin = traces.startNs();
     for (const Row& r : rows) {
         const TimeNs skew = r.lastArrival - r.firstArrival;
         const TimeNs transfer = std::max<TimeNs>(0, r.firstEnd - r.lastArrival);
