@@ -85,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent)
     setupTimeline();
     setupCentralWidget();
     setupDocks();
+    setupJobMode();
     setupMenus();
     setupConnections();
     m_defaultState = saveState(kStateVersion);
@@ -158,10 +159,13 @@ void MainWindow::setupMenus()
     file->addAction(m_newWindowAction);
     file->addAction(m_openInNewWindowAction);
     file->addSeparator();
+    file->addAction(m_saveJobSummaryAction);
+    file->addSeparator();
     file->addAction(m_reloadAction);
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
     file->addSeparator();
+    file->addAction(m_preferencesAction);
     QAction* quitSeparator = file->addSeparator();
     file->addAction(m_quitAction);
 
