@@ -5,8 +5,12 @@
 // from the profiles) and a repaint from the cached image (hover, selection).
 //
 //   kinetoscope-bench-job-mode [--frames N] [--size WxH] JOB.kssum
+//   kinetoscope-bench-job-mode [--frames N] [--size WxH] --summarize TRACE_FOLDER JOB.kssum
+// (the second form writes the summary first, as `kinetoscope-cli summarize` would).
 
+#include "app/common/thread_pool_parallel_for.h"
 #include "core/summary/job_overview.h"
+#include "core/summary/job_summarizer.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
 
@@ -18,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,12 +51,15 @@ int main(int argc, char** argv)
     int width = 1600;
     int height = 1000;
     std::string path;
+    std::string folder;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--frames" && i + 1 < argc)
             frames = std::atoi(argv[++i]);
         else if (arg == "--size" && i + 1 < argc && std::sscanf(argv[++i], "%dx%d", &width, &height) == 2)
             continue;
+        else if (arg == "--summarize" && i + 1 < argc)
+            folder = argv[++i];
         else
             path = arg;
     }
@@ -60,6 +68,18 @@ int main(int argc, char** argv)
         return 2;
     }
 
+    if (!folder.empty()) {
+        const auto start = Clock::now();
+        auto summarised = ks::core::summarizeJob(
+            { folder }, path, {}, [](std::size_t n, const std::function<void(std::size_t)>& body) {
+                ks::app::parallelForOnThreads(n, body);
+            });
+        if (!summarised) {
+            std::fprintf(stderr, "%s\n", summarised.error().describe().c_str());
+            return 1;
+        }
+        std::fprintf(stderr, "summarised %s in %.1f s\n", folder.c_str(), msSince(start) / 1000.0);
+    }
     const auto open = Clock::now();
     auto job = ks::core::readJobOverview(path);
     if (!job) {

@@ -36,7 +36,6 @@ namespace ks::app {
 
 namespace {
 
-    constexpr int kStateVersion = 3; // 2: timeline docks, 3: analysis docks
     const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
     const QString kStateKey = QStringLiteral("mainWindow/state");
     const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
@@ -284,7 +283,8 @@ void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState(kStateVersion));
+    // In job mode the docks are hidden for the strips: remember them as they were.
+    settings.setValue(kStateKey, m_stateBeforeJob.isEmpty() ? saveState(kStateVersion) : m_stateBeforeJob);
     settings.setValue(kLabelWidthKey, m_timeline->view()->labelWidth());
 }
 

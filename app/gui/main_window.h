@@ -139,6 +139,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    static constexpr int kStateVersion = 3; // of saveState: 2 timeline docks, 3 analysis docks
+
     void setupActions();
     void setupMenus();
     void setupCentralWidget();
@@ -249,6 +251,7 @@ private:
     JobSummaryLoader* m_jobLoader = nullptr;
     LoadController* m_jobRankLoader = nullptr;
     widgets::JobModeView* m_jobView = nullptr;
+    QByteArray m_stateBeforeJob; // the docks as they were before job mode hid them
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

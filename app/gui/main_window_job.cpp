@@ -14,6 +14,7 @@
 #include "widgets/timeline/timeline_widget.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
 #include <QStackedWidget>
@@ -130,6 +131,12 @@ void MainWindow::onJobReady(
     m_paths = paths;
     m_jobView->setJob(job);
     m_pages->setCurrentWidget(m_jobView);
+    // The trace docks have nothing to show in job mode; the strips get the height.
+    if (m_stateBeforeJob.isEmpty()) {
+        m_stateBeforeJob = saveState(kStateVersion);
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            dock->hide();
+    }
     m_recent->add(paths);
     std::size_t failed = 0;
     for (const core::JobRank& rank : job->ranks)
@@ -222,6 +229,10 @@ void MainWindow::closeJob()
     m_jobView->setJob(nullptr);
     if (m_pages->currentWidget() == m_jobView)
         m_pages->setCurrentWidget(m_welcome);
+    if (!m_stateBeforeJob.isEmpty()) {
+        restoreState(m_stateBeforeJob, kStateVersion);
+        m_stateBeforeJob.clear();
+    }
 }
 
 } // namespace ks::app

@@ -84,6 +84,7 @@ JobModeView::JobModeView(QWidget* parent)
     m_rankTable->setObjectName(QStringLiteral("jobRankTable"));
     m_rankTable->setModel(sorted);
     m_rankTable->setSortingEnabled(true);
+    m_rankTable->sortByColumn(JobRankModel::RankColumn, Qt::AscendingOrder);
     m_rankTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_rankTable->verticalHeader()->hide();
     m_rankTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);

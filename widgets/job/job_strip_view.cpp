@@ -9,6 +9,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ks::widgets {
@@ -129,6 +130,52 @@ void JobStripView::rebuildImage(int columns)
                     row, edges[static_cast<std::size_t>(x)], edges[static_cast<std::size_t>(x) + 1]));
     }
     m_imageStale = false;
+    m_fittedStale = true;
+}
+
+// Several ranks share a pixel row: each pixel shows the rank of its group
+// whose colour is farthest from the column's mean over all ranks. Averaging
+// (or sampling) would thin a lone straggler to a faint tint or drop it; this
+// keeps it at full strength, which is what the overview is for.
+void JobStripView::fitImage(int rows)
+{
+    const int n = m_image.height();
+    const int columns = m_image.width();
+    if (!m_fittedStale && m_fitted.height() == rows && m_fitted.width() == columns)
+        return;
+    m_fitted = QImage(columns, rows, QImage::Format_RGB32);
+    std::vector<std::array<double, 3>> mean(static_cast<std::size_t>(columns), { 0, 0, 0 });
+    for (int y = 0; y < n; ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(m_image.constScanLine(y));
+        for (int x = 0; x < columns; ++x) {
+            auto& m = mean[static_cast<std::size_t>(x)];
+            m[0] += qRed(line[x]);
+            m[1] += qGreen(line[x]);
+            m[2] += qBlue(line[x]);
+        }
+    }
+    for (auto& m : mean)
+        for (double& c : m)
+            c /= n;
+    for (int row = 0; row < rows; ++row) {
+        const int first = static_cast<int>(static_cast<qint64>(row) * n / rows);
+        const int last = std::max(first + 1, static_cast<int>(static_cast<qint64>(row + 1) * n / rows));
+        auto* out = reinterpret_cast<QRgb*>(m_fitted.scanLine(row));
+        for (int x = 0; x < columns; ++x) {
+            const auto& m = mean[static_cast<std::size_t>(x)];
+            double farthest = -1;
+            for (int y = first; y < last; ++y) {
+                const QRgb c = reinterpret_cast<const QRgb*>(m_image.constScanLine(y))[x];
+                const double d =
+                    std::abs(qRed(c) - m[0]) + std::abs(qGreen(c) - m[1]) + std::abs(qBlue(c) - m[2]);
+                if (d > farthest) {
+                    farthest = d;
+                    out[x] = c;
+                }
+            }
+        }
+    }
+    m_fittedStale = false;
 }
 
 const QImage& JobStripView::stripImage()
@@ -153,10 +200,8 @@ void JobStripView::paintEvent(QPaintEvent*)
     if (rowHeight >= 1) {
         painter.drawImage(QRect(area.left(), area.top(), area.width(), n * rowHeight), image);
     } else {
-        // More ranks than pixels: area-average ranks into rows, so a lone
-        // straggler still tints its pixel row rather than vanishing.
-        painter.setRenderHint(QPainter::SmoothPixmapTransform);
-        painter.drawImage(area, image);
+        fitImage(area.height());
+        painter.drawImage(area.topLeft(), m_fitted);
     }
     const int stripHeight = rowHeight >= 1 ? n * rowHeight : area.height();
     const QColor mark = palette().color(QPalette::Highlight);

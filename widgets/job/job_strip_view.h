@@ -74,6 +74,8 @@ protected:
 
 private:
     void rebuildImage(int columns);
+    // m_image fitted to `rows` pixel rows when there are more ranks than that.
+    void fitImage(int rows);
     // The shares of one rank averaged over the bins of one pixel column.
     core::KindShares columnShares(std::size_t row, double firstBin, double lastBin) const;
     double binAt(int x) const;
@@ -83,6 +85,8 @@ private:
     std::shared_ptr<const core::JobOverview> m_job;
     StripPalette m_palette = StripPalette::standard();
     QImage m_image; // ranks × columns
+    QImage m_fitted; // m_image with several ranks per pixel row
+    bool m_fittedStale = true;
     bool m_imageStale = true;
     double m_firstBin = 0;
     double m_lastBin = 1;
