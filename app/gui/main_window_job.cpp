@@ -33,11 +33,16 @@ void MainWindow::setupJobMode()
     m_pages->addWidget(m_jobView);
 
     m_saveJobSummaryAction = new QAction(tr("Save &Job Summary…"), this);
+    m_saveJobSummaryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     m_saveJobSummaryAction->setStatusTip(
         tr("Save the summary of the job in job mode as a .kssum, to open it again without the traces"));
     m_preferencesAction = new QAction(tr("&Preferences…"), this);
     m_preferencesAction->setMenuRole(QAction::PreferencesRole);
-    m_preferencesAction->setShortcuts(QKeySequence::keyBindings(QKeySequence::Preferences));
+    // The platform's Preferences keys where it has some (none without a desktop theme).
+    QList<QKeySequence> preferenceKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
+    if (preferenceKeys.isEmpty())
+        preferenceKeys.append(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    m_preferencesAction->setShortcuts(preferenceKeys);
 
     connect(m_saveJobSummaryAction, &QAction::triggered, this, &MainWindow::saveJobSummaryDialog);
     connect(m_preferencesAction, &QAction::triggered, this, &MainWindow::showPreferences);
