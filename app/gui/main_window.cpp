@@ -38,7 +38,6 @@ namespace ks::app {
 
 namespace {
 
-    constexpr int kStateVersion = 3; // 2: timeline docks, 3: analysis docks
     const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
     const QString kStateKey = QStringLiteral("mainWindow/state");
     const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
@@ -88,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     setupTimeline();
     setupCentralWidget();
     setupDocks();
+    setupJobMode();
     setupMenus();
     setupConnections();
     m_defaultState = saveState(kStateVersion);
@@ -161,10 +161,13 @@ void MainWindow::setupMenus()
     file->addAction(m_newWindowAction);
     file->addAction(m_openInNewWindowAction);
     file->addSeparator();
+    file->addAction(m_saveJobSummaryAction);
+    file->addSeparator();
     file->addAction(m_reloadAction);
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
     file->addSeparator();
+    file->addAction(m_preferencesAction);
     QAction* quitSeparator = file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -283,7 +286,8 @@ void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState(kStateVersion));
+    // In job mode the docks are hidden for the strips: remember them as they were.
+    settings.setValue(kStateKey, m_stateBeforeJob.isEmpty() ? saveState(kStateVersion) : m_stateBeforeJob);
     settings.setValue(kLabelWidthKey, m_timeline->view()->labelWidth());
 }
 

@@ -2,6 +2,7 @@
 
 #include "app/gui/analysis_runner.h"
 #include "app/gui/load_controller.h"
+#include "core/summary/job_overview.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -19,6 +20,7 @@ class QStackedWidget;
 
 namespace ks::widgets {
 class AnalysisTableView;
+class JobModeView;
 class AnalysisView;
 enum class ChartFormat;
 class DiagnosticsPanel;
@@ -37,6 +39,7 @@ class TraceSetSummaryView;
 
 namespace ks::app {
 
+class JobSummaryLoader;
 class LoadProgressBar;
 class RecentFiles;
 class ShortcutsDialog;
@@ -93,6 +96,17 @@ public:
 
     widgets::RangeAggregationPanel* rangePanel() const { return m_range; }
 
+    // Job mode (a .kssum, a folder of parts, or more ranks than Preferences allow).
+    widgets::JobModeView* jobView() const { return m_jobView; }
+
+    JobSummaryLoader* jobLoader() const { return m_jobLoader; }
+
+    LoadController* jobRankLoader() const { return m_jobRankLoader; }
+
+    bool inJobMode() const;
+
+    QAction* saveJobSummaryAction() const { return m_saveJobSummaryAction; }
+
     // One dock per analysis (C1), tabbed together by default.
     QList<QDockWidget*> analysisDocks() const { return m_analysisDocks; }
 
@@ -112,6 +126,10 @@ public:
 signals:
     // A load ended: finished (views updated), failed or cancelled.
     void loadEnded();
+    // Job mode shows a job read from its summary.
+    void jobReady();
+    // The full traces of ranks picked in job mode are shown (or failed, or were cancelled).
+    void jobRanksLoaded();
     // The views are complete: the timeline of a loaded trace set is prepared
     // (counters included), or a load ended without a trace.
     void viewReady();
@@ -126,6 +144,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    static constexpr int kStateVersion = 3; // of saveState: 2 timeline docks, 3 analysis docks
+
     void setupActions();
     void setupMenus();
     void setupCentralWidget();
@@ -163,6 +183,18 @@ private:
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
     void exportTableDialog(widgets::AnalysisTableView* table);
     void findOnTimeline(const QString& name);
+
+    void setupJobMode();
+    // Opens paths in job mode when they call for it (job_paths.h); false for a plain load.
+    bool openInJobMode(const QStringList& paths);
+    void onJobReady(
+        const std::shared_ptr<const core::JobOverview>& job, const QStringList& paths, qint64 elapsedMs);
+    void loadJobRanks(const QList<qsizetype>& rows);
+    void saveJobSummaryDialog();
+    void showPreferences();
+    void closeJob();
+    // "ranks=17,512": selects those ranks' strips and loads them in full.
+    void applyJobViewCommands(const QString& commands);
 
     void onLoadStarted(const QStringList& paths);
     void onLoadFinished(const TraceSetPtr& set, const QStringList& paths, qint64 elapsedMs);
@@ -232,6 +264,12 @@ private:
     QAction* m_shortcutsAction = nullptr;
     QAction* m_aboutAction = nullptr;
     QAction* m_aboutQtAction = nullptr;
+    QAction* m_saveJobSummaryAction = nullptr;
+    QAction* m_preferencesAction = nullptr;
+    JobSummaryLoader* m_jobLoader = nullptr;
+    LoadController* m_jobRankLoader = nullptr;
+    widgets::JobModeView* m_jobView = nullptr;
+    QByteArray m_stateBeforeJob; // the docks as they were before job mode hid them
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

@@ -1,4 +1,5 @@
 // MainWindow: opening traces and reporting how loading went.
+#include "app/gui/job_summary_loader.h"
 #include "app/gui/load_progress_bar.h"
 #include "app/gui/main_window.h"
 #include "app/gui/recent_files.h"
@@ -39,12 +40,15 @@ void MainWindow::openPaths(const QStringList& paths)
     if (paths.isEmpty())
         return;
     m_messages->clearMessage();
+    if (openInJobMode(paths))
+        return;
     m_loader->start(paths);
 }
 
 void MainWindow::closeTrace()
 {
     m_loader->cancel();
+    closeJob();
     m_set.reset();
     m_paths.clear();
     m_summary->setTraceSet(nullptr, QString());
@@ -69,7 +73,7 @@ void MainWindow::reload()
 
 bool MainWindow::isLoading() const
 {
-    return m_loader->isLoading();
+    return m_loader->isLoading() || m_jobLoader->isBusy();
 }
 
 void MainWindow::onLoadStarted(const QStringList& paths)
@@ -81,6 +85,7 @@ void MainWindow::onLoadStarted(const QStringList& paths)
 
 void MainWindow::onLoadFinished(const TraceSetPtr& set, const QStringList& paths, qint64 elapsedMs)
 {
+    closeJob();
     m_set = set;
     m_paths = paths;
     m_summary->setTraceSet(set, widgets::displayNames(paths));
@@ -192,10 +197,11 @@ void MainWindow::updateTitle()
 
 void MainWindow::updateActions()
 {
-    const bool loading = m_loader->isLoading();
+    const bool loading = m_loader->isLoading() || m_jobLoader->isBusy() || m_jobRankLoader->isLoading();
     m_cancelAction->setEnabled(loading);
     m_reloadAction->setEnabled(!m_paths.isEmpty());
-    m_closeAction->setEnabled(m_set != nullptr || loading);
+    m_closeAction->setEnabled(m_set != nullptr || loading || inJobMode());
+    m_saveJobSummaryAction->setEnabled(inJobMode());
 }
 
 } // namespace ks::app

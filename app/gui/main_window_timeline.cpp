@@ -333,6 +333,10 @@ namespace {
 
 void MainWindow::applyViewCommands(const QString& commands)
 {
+    if (inJobMode()) {
+        applyJobViewCommands(commands);
+        return;
+    }
     const auto timelineData = m_timeline->data();
     if (!timelineData)
         return;

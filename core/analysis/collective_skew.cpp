@@ -53,64 +53,114 @@ AnalysisOutput collectiveSkew(const TraceSet& traces, const CollectiveSkewOption
     return collectiveSkew(traces, matchCollectives(traces), options);
 }
 
+namespace {
+
+    // The table for a match whose rankIndex i is rank number rankNumbers[i].
+    AnalysisOutput skewTable(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+        TimeNs origin, const CollectiveSkewOptions& options)
+    {
+        namespace col = collective_skew_columns;
+
+        struct Row
+        {
+            const CollectiveInstance* inst;
+            Timing timing;
+        };
+
+        std::vector<Row> rows;
+        for (const CollectiveInstance& inst : match.instances)
+            if (inst.members.size() >= 2)
+                rows.push_back({ &inst, timingOf(inst, options.clockOffsets) });
+        if (rows.empty())
+            return AnalysisOutput::notApplicable("no collective appears on two ranks");
+        std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+            return a.timing.lastArrival - a.timing.firstArrival
+                > b.timing.lastArrival - b.timing.firstArrival;
+        });
+        rows.resize(std::min(rows.size(), options.top));
+
+        Table t;
+        t.name = "collective_skew";
+        t.columns = { { col::kGroup, "" }, { col::kBackend, "" }, { col::kName, "" }, { col::kInstance, "" },
+            { col::kMatchedBy, "" }, { col::kRanks, "" }, { col::kFirstArrival, "us" }, { col::kSkew, "us" },
+            { col::kLastRank, "" }, { col::kTransfer, "us" }, { col::kWaitShare, "%" },
+            { col::kMessageBytes, "B" }, { col::kBusBandwidth, "GB/s" } };
+        for (const Row& r : rows) {
+            const CollectiveInstance& inst = *r.inst;
+            const CollectiveGroup& group = match.group(inst.group);
+            const Timing& tm = r.timing;
+            const TimeNs skew = tm.lastArrival - tm.firstArrival;
+            const TimeNs transfer = std::max<TimeNs>(0, tm.firstEnd - tm.lastArrival);
+            const double share = skew + transfer > 0
+                ? 100.0 * static_cast<double>(skew) / static_cast<double>(skew + transfer)
+                : 0.0;
+            Cell bytes;
+            Cell busBandwidth;
+            if (inst.messageBytes >= 0) {
+                bytes = inst.messageBytes;
+                // The last member to arrive does not wait: its time is the transfer.
+                const TimeNs lastTime = tm.lastArrivingEnd - tm.lastArrival;
+                const std::size_t groupRanks =
+                    group.size > 0 ? static_cast<std::size_t>(group.size) : inst.members.size();
+                if (lastTime > 0)
+                    busBandwidth = static_cast<double>(inst.messageBytes) / static_cast<double>(lastTime)
+                        * busBandwidthFactor(inst.name, groupRanks); // bytes/ns = GB/s
+            }
+            t.addRow({ group.label(), std::string(collectiveBackendName(group.backend)), inst.name,
+                inst.ordinal, std::string(collectiveMatchRuleName(inst.rule)),
+                static_cast<std::int64_t>(inst.members.size()), microseconds(tm.firstArrival - origin),
+                microseconds(skew), rankNumbers[tm.lastRankIndex], microseconds(transfer), share, bytes,
+                busBandwidth });
+        }
+        return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
+    }
+
+} // namespace
+
 AnalysisOutput collectiveSkew(
     const TraceSet& traces, const CollectiveMatch& match, const CollectiveSkewOptions& options)
 {
-    namespace col = collective_skew_columns;
     if (traces.ranks.size() < 2)
         return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
+    std::vector<std::int64_t> rankNumbers;
+    for (const auto& rank : traces.ranks)
+        rankNumbers.push_back(rank->rank);
+    return skewTable(match, rankNumbers, traces.startNs(), options);
+}
 
-    struct Row
-    {
-        const CollectiveInstance* inst;
-        Timing timing;
-    };
-
-    std::vector<Row> rows;
-    for (const CollectiveInstance& inst : match.instances)
-        if (inst.members.size() >= 2)
-            rows.push_back({ &inst, timingOf(inst, options.clockOffsets) });
-    if (rows.empty())
-        return AnalysisOutput::notApplicable("no collective appears on two ranks");
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return a.timing.lastArrival - a.timing.firstArrival > b.timing.lastArrival - b.timing.firstArrival;
-    });
-    rows.resize(std::min(rows.size(), options.top));
-
-    Table t;
-    t.name = "collective_skew";
-    t.columns = { { col::kGroup, "" }, { col::kBackend, "" }, { col::kName, "" }, { col::kInstance, "" },
-        { col::kMatchedBy, "" }, { col::kRanks, "" }, { col::kFirstArrival, "us" }, { col::kSkew, "us" },
-        { col::kLastRank, "" }, { col::kTransfer, "us" }, { col::kWaitShare, "%" },
-        { col::kMessageBytes, "B" }, { col::kBusBandwidth, "GB/s" } };
-    const TimeNs origin = traces.startNs();
-    for (const Row& r : rows) {
-        const CollectiveInstance& inst = *r.inst;
-        const CollectiveGroup& group = match.group(inst.group);
-        const Timing& tm = r.timing;
-        const TimeNs skew = tm.lastArrival - tm.firstArrival;
-        const TimeNs transfer = std::max<TimeNs>(0, tm.firstEnd - tm.lastArrival);
-        const double share = skew + transfer > 0
-            ? 100.0 * static_cast<double>(skew) / static_cast<double>(skew + transfer)
-            : 0.0;
-        Cell bytes;
-        Cell busBandwidth;
-        if (inst.messageBytes >= 0) {
-            bytes = inst.messageBytes;
-            // The last member to arrive does not wait: its time is the transfer.
-            const TimeNs lastTime = tm.lastArrivingEnd - tm.lastArrival;
-            const std::size_t groupRanks =
-                group.size > 0 ? static_cast<std::size_t>(group.size) : inst.members.size();
-            if (lastTime > 0)
-                busBandwidth = static_cast<double>(inst.messageBytes) / static_cast<double>(lastTime)
-                    * busBandwidthFactor(inst.name, groupRanks); // bytes/ns = GB/s
+AnalysisOutput collectiveSkewOf(const CollectiveInstances& instances, TimeNs origin, std::size_t top)
+{
+    // A summary keeps no group information: one name-and-order group, as the
+    // matcher's fallback forms it.
+    std::vector<std::int64_t> rankNumbers;
+    for (const auto& [key, arrivals] : instances)
+        for (const RankArrival& a : arrivals)
+            rankNumbers.push_back(a.rank);
+    std::sort(rankNumbers.begin(), rankNumbers.end());
+    rankNumbers.erase(std::unique(rankNumbers.begin(), rankNumbers.end()), rankNumbers.end());
+    if (rankNumbers.size() < 2)
+        return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
+    CollectiveMatch match;
+    match.groups.emplace_back();
+    match.usedNameOrderFallback = true;
+    for (const auto& [key, arrivals] : instances) {
+        CollectiveInstance inst;
+        inst.group = CollectiveGroupId { 0 };
+        inst.name = key.first;
+        inst.ordinal = key.second;
+        inst.rule = CollectiveMatchRule::NameOrder;
+        for (const RankArrival& a : arrivals) {
+            const auto index = static_cast<std::size_t>(
+                std::lower_bound(rankNumbers.begin(), rankNumbers.end(), a.rank) - rankNumbers.begin());
+            inst.members.push_back({ index, 0, a.start, a.end });
         }
-        t.addRow({ group.label(), std::string(collectiveBackendName(group.backend)), inst.name, inst.ordinal,
-            std::string(collectiveMatchRuleName(inst.rule)), static_cast<std::int64_t>(inst.members.size()),
-            microseconds(tm.firstArrival - origin), microseconds(skew), traces.ranks[tm.lastRankIndex]->rank,
-            microseconds(transfer), share, bytes, busBandwidth });
+        std::sort(inst.members.begin(), inst.members.end(),
+            [](const CollectiveMember& a, const CollectiveMember& b) { return a.rankIndex < b.rankIndex; });
+        match.instances.push_back(std::move(inst));
     }
-    return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
+    CollectiveSkewOptions options;
+    options.top = top;
+    return skewTable(match, rankNumbers, origin, options);
 }
 
 std::vector<CollectiveArrival> sameCollectiveOnRanks(

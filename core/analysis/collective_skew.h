@@ -5,7 +5,10 @@
 #include "core/model/trace_set.h"
 
 #include <cstddef>
+#include <map>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ks::core {
@@ -47,6 +50,21 @@ AnalysisOutput collectiveSkew(const TraceSet& traces, std::size_t top = 20);
 AnalysisOutput collectiveSkew(const TraceSet& traces, const CollectiveSkewOptions& options);
 AnalysisOutput collectiveSkew(
     const TraceSet& traces, const CollectiveMatch& match, const CollectiveSkewOptions& options);
+
+// One rank's arrival at one instance of a collective.
+struct RankArrival
+{
+    std::int64_t rank = 0;
+    TimeNs start = 0;
+    TimeNs end = 0;
+};
+
+// (name, ordinal: the n-th instance of that name on a rank) -> every rank's arrival.
+using CollectiveInstances = std::map<std::pair<std::string, std::int64_t>, std::vector<RankArrival>>;
+
+// X2 over instances gathered elsewhere (a job summary's collectives table);
+// first arrivals are reported relative to `origin`.
+AnalysisOutput collectiveSkewOf(const CollectiveInstances& instances, TimeNs origin, std::size_t top = 20);
 
 // One rank's instance of a collective.
 struct CollectiveArrival

@@ -48,8 +48,12 @@ Result<SummarizeReport> summarizeJob(const std::vector<std::string>& paths, cons
     std::size_t done = 0;
     parallelFor(files.size(), [&](std::size_t i) {
         const JobFile& file = files[i];
+        if (options.cancel && options.cancel->isCancelled())
+            return;
         RankSummary summary;
-        auto loaded = loadRankFile(file.path, options.load, nullptr, nullptr);
+        auto loaded = loadRankFile(file.path, options.load, nullptr, options.cancel);
+        if (!loaded && loaded.error().code == ErrorCode::Cancelled)
+            return;
         bool failed = false;
         if (loaded) {
             RankTrace& trace = loaded.value();
@@ -78,6 +82,8 @@ Result<SummarizeReport> summarizeJob(const std::vector<std::string>& paths, cons
     });
     if (writeError)
         return *writeError;
+    if (options.cancel && options.cancel->isCancelled())
+        return Error { ErrorCode::Cancelled, "summarising was cancelled", outPath, {} };
     if (auto error = writer.finish())
         return *error;
     return report;

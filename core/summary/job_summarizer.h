@@ -2,6 +2,7 @@
 
 #include "core/analysis/analysis_options.h"
 #include "core/common/parallel_for.h"
+#include "core/common/progress.h"
 #include "core/common/result.h"
 #include "core/io/trace_set_loader.h"
 
@@ -22,6 +23,9 @@ struct SummarizeOptions
     LoadOptions load;
     // Called after each file is written (done, total), one call at a time.
     std::function<void(std::size_t, std::size_t)> onFileDone;
+    // When set and cancelled, files not yet started are skipped, a file being
+    // read stops, and summarizeJob fails with ErrorCode::Cancelled (no output).
+    const CancelToken* cancel = nullptr;
 };
 
 struct SummarizeReport

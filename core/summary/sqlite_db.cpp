@@ -129,6 +129,11 @@ void SqliteStatement::bindNull(int index)
     sqlite3_bind_null(m_statement, index);
 }
 
+void SqliteStatement::bindBlob(int index, std::span<const std::byte> bytes)
+{
+    sqlite3_bind_blob64(m_statement, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+}
+
 Result<bool> SqliteStatement::step()
 {
     const int rc = sqlite3_step(m_statement);
@@ -196,6 +201,15 @@ std::string SqliteStatement::columnText(int index) const
 bool SqliteStatement::columnIsNull(int index) const
 {
     return sqlite3_column_type(m_statement, index) == SQLITE_NULL;
+}
+
+std::span<const std::byte> SqliteStatement::columnBlob(int index) const
+{
+    const void* data = sqlite3_column_blob(m_statement, index);
+    const int size = sqlite3_column_bytes(m_statement, index);
+    if (!data || size <= 0)
+        return {};
+    return { static_cast<const std::byte*>(data), static_cast<std::size_t>(size) };
 }
 
 } // namespace ks::core

@@ -3,8 +3,10 @@
 #include "core/analysis/table_rows.h"
 #include "core/common/result.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -70,6 +72,8 @@ public:
     void bind(int index, double value);
     void bind(int index, std::string_view value);
     void bindNull(int index);
+    // Copies the bytes (SQLite keeps its own copy until the next binding).
+    void bindBlob(int index, std::span<const std::byte> bytes);
 
     // True when a row is ready, false when done; an error otherwise.
     Result<bool> step();
@@ -83,6 +87,8 @@ public:
     double columnDouble(int index) const;
     std::string columnText(int index) const;
     bool columnIsNull(int index) const;
+    // Valid until the next step() or reset(); empty for NULL.
+    std::span<const std::byte> columnBlob(int index) const;
 
 private:
     friend class SqliteDb;

@@ -39,6 +39,10 @@ const std::vector<SummaryTable>& summaryTables()
         { "stream_utilisation",
             { "rank INTEGER", "stream INTEGER", "bin INTEGER", "computation_ns INTEGER",
                 "communication_ns INTEGER", "memory_ns INTEGER", "other_ns INTEGER" } },
+        // Derived from stream_utilisation when the summary is finished (never
+        // copied from parts): every rank's bins summed over its streams.
+        { kRankProfilesTable,
+            { "rank INTEGER", "streams INTEGER", "first_bin INTEGER", "bin_count INTEGER", "profile BLOB" } },
     };
     return tables;
 }

@@ -23,6 +23,11 @@ const std::vector<SummaryTable>& summaryTables();
 // CREATE TABLE statements for all of them, plus the writer's scratch table.
 std::string summarySchemaSql();
 
+// Each rank's utilisation summed over its GPU streams, one blob per rank
+// (rank_profile.h). Added within version 1: readers of a file without it
+// rebuild the same numbers from stream_utilisation.
+constexpr std::string_view kRankProfilesTable = "rank_profiles";
+
 // Rows per rank and GPU stream before the job's bin width is known: each rank
 // bins at its own power-of-two width; the writer coarsens them when it finishes.
 constexpr std::string_view kUtilisationScratchTable = "utilisation_scratch";

@@ -1,5 +1,6 @@
 #include "core/summary/summary_writer.h"
 
+#include "core/summary/rank_profile.h"
 #include "core/summary/summary_schema.h"
 #include "core/summary/utilisation_profile.h"
 
@@ -176,7 +177,7 @@ std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const S
         return error;
     std::string copy = "BEGIN;";
     for (const SummaryTable& table : summaryTables())
-        if (table.name != "meta" && table.name != "stream_utilisation")
+        if (table.name != "meta" && table.name != "stream_utilisation" && table.name != kRankProfilesTable)
             copy += "INSERT INTO main." + std::string(table.name) + " SELECT * FROM part."
                 + std::string(table.name) + ";";
     // The part's bins back to absolute bin numbers at its own width.
@@ -259,9 +260,26 @@ std::optional<Error> SummaryWriter::binUtilisation(std::int64_t& width, std::int
     std::vector<std::vector<Cell>> pending;
     std::optional<std::array<std::int64_t, 3>> key; // rank, stream, job bin
     std::array<std::int64_t, 4> sum {};
+    std::optional<RankProfile> profile; // the rank being read, over all its streams
+    std::int64_t profileStream = 0;
     auto flush = [&]() -> std::optional<Error> {
-        if (key)
+        if (key) {
             pending.push_back({ (*key)[0], (*key)[1], (*key)[2], sum[0], sum[1], sum[2], sum[3] });
+            if (profile && profile->rank != (*key)[0]) {
+                if (auto error = insertRankProfile(*profile))
+                    return error;
+                profile.reset();
+            }
+            if (!profile) {
+                profile = RankProfile { (*key)[0], 0, 0, {} };
+                profileStream = (*key)[1] - 1;
+            }
+            if ((*key)[1] != profileStream) {
+                profileStream = (*key)[1];
+                ++profile->streams;
+            }
+            profile->add((*key)[2], sum);
+        }
         if (pending.size() < 4096)
             return std::nullopt;
         auto error = insertRows("stream_utilisation", pending);
@@ -287,7 +305,30 @@ std::optional<Error> SummaryWriter::binUtilisation(std::int64_t& width, std::int
         return r.error();
     if (auto error = flush())
         return error;
+    if (profile)
+        if (auto error = insertRankProfile(*profile))
+            return error;
     return insertRows("stream_utilisation", pending);
+}
+
+std::optional<Error> SummaryWriter::insertRankProfile(const RankProfile& profile)
+{
+    auto it = m_inserts.find(std::string(kRankProfilesTable));
+    if (it == m_inserts.end()) {
+        auto prepared =
+            m_db.prepare("INSERT INTO " + std::string(kRankProfilesTable) + " VALUES (?,?,?,?,?)");
+        if (!prepared)
+            return prepared.error();
+        it = m_inserts.emplace(std::string(kRankProfilesTable), std::move(prepared).value()).first;
+    }
+    SqliteStatement& insert = it->second;
+    insert.bind(1, profile.rank);
+    insert.bind(2, profile.streams);
+    insert.bind(3, profile.firstBin);
+    insert.bind(4, static_cast<std::int64_t>(profile.busy.size()));
+    const std::vector<std::byte> blob = encodeProfileBins(profile.busy);
+    insert.bindBlob(5, blob);
+    return insert.run();
 }
 
 std::optional<Error> SummaryWriter::writeMeta(std::int64_t width, std::int64_t origin)

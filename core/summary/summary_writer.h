@@ -15,6 +15,8 @@
 
 namespace ks::core {
 
+struct RankProfile;
+
 // What is known of the job before any rank is written.
 struct SummaryJobInfo
 {
@@ -50,6 +52,7 @@ private:
 
     std::optional<Error> insertRows(const std::string& table, const std::vector<std::vector<Cell>>& rows);
     std::optional<Error> insertProfile(std::int64_t rank, const StreamProfile& profile);
+    std::optional<Error> insertRankProfile(const RankProfile& profile);
     std::optional<Error> markStragglers();
     std::optional<Error> binUtilisation(std::int64_t& width, std::int64_t& origin);
     std::optional<Error> writeMeta(std::int64_t width, std::int64_t origin);

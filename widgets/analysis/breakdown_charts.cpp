@@ -1,6 +1,7 @@
 #include "widgets/analysis/breakdown_charts.h"
 
 #include "widgets/analysis/chart_style.h"
+#include "widgets/analysis/rank_distribution_chart.h"
 #include "widgets/analysis/table_lookup.h"
 
 #include <algorithm>
@@ -51,6 +52,21 @@ void buildTemporalChart(AnalysisChart& chart, const core::Table& table)
     const auto nonCompute = findColumn(table, { "non_compute_time_pctg" });
     if (!rank || !idle || !compute || !nonCompute)
         return;
+    if (table.rows.size() > kMaxRankBars) {
+        std::vector<std::int64_t> ranks;
+        std::vector<RankLayer> layers { { QObject::tr("Compute"), computeColor(), {} },
+            { QObject::tr("Non-compute"), communicationColor(), {} },
+            { QObject::tr("Idle"), idleColor(), {} } };
+        for (std::size_t r = 0; r < table.rows.size(); ++r) {
+            ranks.push_back(static_cast<std::int64_t>(numberAt(table, r, *rank)));
+            layers[0].values.push_back(numberAt(table, r, *compute));
+            layers[1].values.push_back(numberAt(table, r, *nonCompute));
+            layers[2].values.push_back(numberAt(table, r, *idle));
+        }
+        buildRankDistribution(chart, ranks, layers, 0, QObject::tr("% of the rank's traced time"),
+            QObject::tr("Temporal breakdown over %1 ranks").arg(ranks.size()));
+        return;
+    }
     QCPAxis* keys = chart.xAxis;
     QCPAxis* values = chart.yAxis;
     QCPBars* below = nullptr;
@@ -165,6 +181,18 @@ void buildOverlapChart(AnalysisChart& chart, const core::Table& table)
     const auto overlap = findColumn(table, { "comp_comm_overlap_pctg" });
     if (!rank || !overlap)
         return;
+    if (table.rows.size() > kMaxRankBars) {
+        std::vector<std::int64_t> ranks;
+        std::vector<RankLayer> layers { { QObject::tr("Overlap"), communicationColor(), {} } };
+        for (std::size_t r = 0; r < table.rows.size(); ++r) {
+            ranks.push_back(static_cast<std::int64_t>(numberAt(table, r, *rank)));
+            layers[0].values.push_back(numberAt(table, r, *overlap));
+        }
+        buildRankDistribution(chart, ranks, layers, 0,
+            QObject::tr("% of communication time overlapped by compute"),
+            QObject::tr("Communication / computation overlap over %1 ranks").arg(ranks.size()));
+        return;
+    }
     QCPBars* bars = addBars(chart.xAxis, chart.yAxis, QObject::tr("Overlap"), communicationColor());
     for (std::size_t r = 0; r < table.rows.size(); ++r)
         bars->addData(static_cast<double>(r), numberAt(table, r, *overlap));

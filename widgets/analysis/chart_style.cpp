@@ -2,6 +2,7 @@
 
 #include "widgets/timeline/timeline_palette.h"
 
+#include <algorithm>
 #include <array>
 
 namespace ks::widgets {
@@ -58,7 +59,10 @@ QColor rankColor(int index)
 void setCategoryAxis(QCPAxis* axis, const QStringList& labels)
 {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < labels.size(); ++i)
+    // Beyond kMaxLabelledCategories, every k-th category is labelled: a
+    // thousand overlapping labels read as a black bar.
+    const int step = static_cast<int>((labels.size() + kMaxLabelledCategories - 1) / kMaxLabelledCategories);
+    for (int i = 0; i < labels.size(); i += std::max(step, 1))
         ticker->addTick(i, labels[i]);
     axis->setTicker(ticker);
     axis->setSubTicks(false);

@@ -25,6 +25,9 @@ QColor rankColor(int index);
 // Labelled integer keys 0..n-1 on `axis`, with half a slot of margin each side.
 void setCategoryAxis(QCPAxis* axis, const QStringList& labels);
 
+// No chart labels more categories than this (setCategoryAxis thins them out).
+inline constexpr int kMaxLabelledCategories = 64;
+
 // A bold title row above the plot (shown in exports too).
 void addTitle(AnalysisChart& chart, const QString& title);
 

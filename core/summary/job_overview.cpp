@@ -1,0 +1,191 @@
+#include "core/summary/job_overview.h"
+
+#include "core/analysis/collective_skew.h"
+#include "core/summary/rank_profile.h"
+#include "core/summary/summary_schema.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ks::core {
+
+namespace {
+
+    Error damaged(const std::string& path, const Error& why)
+    {
+        return Error { ErrorCode::WrongType, "damaged summary: " + why.message, path, {} };
+    }
+
+    std::optional<Error> readRanks(SqliteDb& db, std::vector<JobRank>& ranks)
+    {
+        auto select = db.prepare("SELECT rank, file_index, file, status, error, size_bytes, events, start_ns,"
+                                 " end_ns FROM ranks ORDER BY rank, file_index");
+        if (!select)
+            return select.error();
+        SqliteStatement& s = select.value();
+        auto r = s.step();
+        for (; r && r.value(); r = s.step())
+            ranks.push_back({ s.columnInt(0), s.columnInt(1), s.columnText(2), s.columnText(3),
+                s.columnText(4), s.columnInt(5), s.columnInt(6), s.columnInt(7), s.columnInt(8) });
+        return r ? std::nullopt : std::optional<Error>(r.error());
+    }
+
+    // Adds one bin's ns to a rank's row of shares.
+    void addBin(JobProfiles& profiles, std::size_t row, std::int64_t bin, const KindBusy& busy)
+    {
+        if (bin < 0 || static_cast<std::size_t>(bin) >= profiles.bins)
+            return;
+        KindShares& cell = profiles.shares[row * profiles.bins + static_cast<std::size_t>(bin)];
+        const auto width = static_cast<float>(profiles.binWidthNs);
+        for (std::size_t k = 0; k < busy.size(); ++k)
+            cell[k] += static_cast<float>(busy[k]) / width;
+    }
+
+    bool hasTable(SqliteDb& db, std::string_view table)
+    {
+        auto select = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+        if (!select)
+            return false;
+        select.value().bind(1, table);
+        auto r = select.value().step();
+        return r && r.value();
+    }
+
+    std::optional<Error> readProfileBlobs(
+        SqliteDb& db, JobProfiles& profiles, const std::map<std::int64_t, std::size_t>& rowOfRank)
+    {
+        auto select =
+            db.prepare("SELECT rank, streams, first_bin, profile FROM " + std::string(kRankProfilesTable));
+        if (!select)
+            return select.error();
+        SqliteStatement& s = select.value();
+        std::vector<KindBusy> bins;
+        auto r = s.step();
+        for (; r && r.value(); r = s.step()) {
+            const auto row = rowOfRank.find(s.columnInt(0));
+            if (row == rowOfRank.end())
+                continue;
+            if (!decodeProfileBins(s.columnBlob(3), bins))
+                return Error { ErrorCode::WrongType, "a rank_profiles blob is not a whole number of bins",
+                    db.path(), {} };
+            profiles.streams[row->second] = s.columnInt(1);
+            const std::int64_t first = s.columnInt(2);
+            for (std::size_t b = 0; b < bins.size(); ++b)
+                addBin(profiles, row->second, first + static_cast<std::int64_t>(b), bins[b]);
+        }
+        return r ? std::nullopt : std::optional<Error>(r.error());
+    }
+
+    // Summaries written before rank_profiles existed: the same sums, row by row.
+    std::optional<Error> sumStreamUtilisation(
+        SqliteDb& db, JobProfiles& profiles, const std::map<std::int64_t, std::size_t>& rowOfRank)
+    {
+        auto select = db.prepare("SELECT rank, stream, bin, computation_ns, communication_ns, memory_ns,"
+                                 " other_ns FROM stream_utilisation ORDER BY rank, stream");
+        if (!select)
+            return select.error();
+        SqliteStatement& s = select.value();
+        std::pair<std::int64_t, std::int64_t> last { -1, -1 };
+        auto r = s.step();
+        for (; r && r.value(); r = s.step()) {
+            const auto row = rowOfRank.find(s.columnInt(0));
+            if (row == rowOfRank.end())
+                continue;
+            const std::pair<std::int64_t, std::int64_t> stream { s.columnInt(0), s.columnInt(1) };
+            if (stream != last)
+                ++profiles.streams[row->second];
+            last = stream;
+            addBin(profiles, row->second, s.columnInt(2),
+                { s.columnInt(3), s.columnInt(4), s.columnInt(5), s.columnInt(6) });
+        }
+        return r ? std::nullopt : std::optional<Error>(r.error());
+    }
+
+    std::optional<Error> readRankOverview(SqliteDb& db, Table& t)
+    {
+        // The columns rankOverview() gives its table, so its charts draw either.
+        t.name = "rank_overview";
+        t.columns = { { "rank", "" }, { "iteration", "" }, { "step_time_us", "us" }, { "idle_pct", "%" },
+            { "compute_pct", "%" }, { "non_compute_pct", "%" }, { "overlap_pct", "%" },
+            { "gpu_busy_us", "us" }, { "straggler", "" } };
+        auto select = db.prepare("SELECT rank, iteration, step_time_us, idle_pct, compute_pct, "
+                                 "non_compute_pct, overlap_pct, gpu_busy_us, straggler FROM rank_iterations "
+                                 "ORDER BY iteration, rank");
+        if (!select)
+            return select.error();
+        SqliteStatement& s = select.value();
+        std::vector<Cell> row(t.columns.size());
+        auto r = s.step();
+        for (; r && r.value(); r = s.step()) {
+            for (std::size_t c = 0; c < row.size(); ++c)
+                row[c] = s.column(static_cast<int>(c));
+            t.addRow(row);
+        }
+        return r ? std::nullopt : std::optional<Error>(r.error());
+    }
+
+    Result<AnalysisOutput> readCollectiveSkew(SqliteDb& db, std::int64_t origin, std::size_t top)
+    {
+        auto select = db.prepare("SELECT name, ordinal, rank, start_ns, end_ns FROM collectives"
+                                 " WHERE kind = 'gpu_kernel' ORDER BY rank, start_ns");
+        if (!select)
+            return select.error();
+        SqliteStatement& s = select.value();
+        CollectiveInstances instances;
+        std::set<std::int64_t> ranks;
+        auto r = s.step();
+        for (; r && r.value(); r = s.step()) {
+            instances[{ s.columnText(0), s.columnInt(1) }].push_back(
+                { s.columnInt(2), s.columnInt(3), s.columnInt(4) });
+            ranks.insert(s.columnInt(2));
+        }
+        if (!r)
+            return r.error();
+        if (ranks.size() < 2)
+            return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
+        return collectiveSkewOf(instances, origin, top);
+    }
+
+} // namespace
+
+Result<JobOverview> readJobOverview(const std::string& path, std::size_t skewTop)
+{
+    JobOverview job;
+    job.path = path;
+    auto opened = openSummary(path, job.meta);
+    if (!opened)
+        return opened.error();
+    SqliteDb& db = opened.value();
+    if (auto error = readRanks(db, job.ranks))
+        return damaged(path, *error);
+
+    JobProfiles& profiles = job.profiles;
+    profiles.binWidthNs = job.meta.binWidthNs;
+    profiles.binOriginNs = job.meta.binOriginNs;
+    std::int64_t end = profiles.binOriginNs;
+    std::map<std::int64_t, std::size_t> rowOfRank;
+    for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+        if (!job.ranks[i].ok())
+            continue;
+        end = std::max(end, job.ranks[i].endNs);
+        rowOfRank.emplace(job.ranks[i].rank, i); // a rank given twice: its first file
+    }
+    profiles.bins = static_cast<std::size_t>((end - profiles.binOriginNs) / profiles.binWidthNs + 1);
+    profiles.bins = std::min(profiles.bins, static_cast<std::size_t>(std::max(job.meta.bins, 1)) + 1);
+    profiles.streams.assign(job.ranks.size(), 0);
+    profiles.shares.assign(job.ranks.size() * profiles.bins, KindShares {});
+    auto error = hasTable(db, kRankProfilesTable) ? readProfileBlobs(db, profiles, rowOfRank)
+                                                  : sumStreamUtilisation(db, profiles, rowOfRank);
+    if (error)
+        return damaged(path, *error);
+    if (auto overview = readRankOverview(db, job.rankOverview))
+        return damaged(path, *overview);
+    auto skew = readCollectiveSkew(db, profiles.binOriginNs, skewTop);
+    if (!skew)
+        return damaged(path, skew.error());
+    job.collectiveSkew = std::move(skew).value();
+    return job;
+}
+
+} // namespace ks::core

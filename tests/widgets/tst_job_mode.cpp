@@ -1,0 +1,296 @@
+// Job mode (issue 10 item 4): a summary opens in job mode, strips follow the
+// profiles and show a straggler, picked ranks load in full and close again,
+// the Preferences threshold decides when a folder is summarised, and per-rank
+// charts become distributions above 32 ranks.
+#include "app/gui/job_paths.h"
+#include "app/gui/job_summary_loader.h"
+#include "app/gui/main_window.h"
+#include "core/analysis/table.h"
+#include "core/summary/job_summarizer.h"
+#include "core/synth/synthetic_trace_generator.h"
+#include "widgets/analysis/analysis_chart.h"
+#include "widgets/analysis/analysis_table_view.h"
+#include "widgets/analysis/breakdown_charts.h"
+#include "widgets/analysis/rank_overview_chart.h"
+#include "widgets/job/job_mode_view.h"
+#include "widgets/job/job_strip_view.h"
+#include "widgets/job/strip_colors.h"
+#include "widgets/timeline/timeline_widget.h"
+
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using ks::app::MainWindow;
+using ks::widgets::JobStripView;
+
+namespace {
+
+constexpr int kTimeoutMs = 120'000;
+
+ks::core::SynthOptions synthJob(const QString& dir, int ranks, std::vector<int> stragglers)
+{
+    ks::core::SynthOptions options;
+    options.ranks = ranks;
+    options.targetBytes = 120'000;
+    options.outDir = dir.toStdString();
+    options.seed = 5;
+    options.pythonFunctions = false;
+    options.stragglers = std::move(stragglers);
+    options.slowdown = 2.0;
+    return options;
+}
+
+// A job of three ranks over ten bins, made by hand: all compute, all
+// communication, half compute and half idle.
+std::shared_ptr<ks::core::JobOverview> handMadeJob()
+{
+    auto job = std::make_shared<ks::core::JobOverview>();
+    for (std::int64_t r = 0; r < 3; ++r)
+        job->ranks.push_back({ r, r, "rank" + std::to_string(r) + ".json", "ok", "", 1, 1, 0, 10'000 });
+    job->profiles.binWidthNs = 1000;
+    job->profiles.bins = 10;
+    job->profiles.streams = { 1, 1, 1 };
+    for (int b = 0; b < 10; ++b)
+        job->profiles.shares.push_back({ 1, 0, 0, 0 });
+    for (int b = 0; b < 10; ++b)
+        job->profiles.shares.push_back({ 0, 1, 0, 0 });
+    for (int b = 0; b < 10; ++b)
+        job->profiles.shares.push_back({ 0.5f, 0, 0, 0 });
+    return job;
+}
+
+double colorDistance(QRgb a, QRgb b)
+{
+    return std::hypot(qRed(a) - qRed(b), qGreen(a) - qGreen(b), qBlue(a) - qBlue(b));
+}
+
+// One rank's row of the strip image as its mean colour distance to another's.
+double rowDistance(const QImage& image, int a, int b)
+{
+    double sum = 0;
+    for (int x = 0; x < image.width(); ++x)
+        sum += colorDistance(image.pixel(x, a), image.pixel(x, b));
+    return sum / image.width();
+}
+
+ks::core::Table temporalTable(int ranks, int oddRank)
+{
+    ks::core::Table t;
+    t.columns = { { "rank", "" }, { "idle_time_pctg", "%" }, { "compute_time_pctg", "%" },
+        { "non_compute_time_pctg", "%" } };
+    for (int r = 0; r < ranks; ++r) {
+        const double compute = r == oddRank ? 90.0 : 50.0 + (r % 5);
+        t.addRow({ std::int64_t { r }, 100.0 - compute - 10.0, compute, 10.0 });
+    }
+    return t;
+}
+
+} // namespace
+
+class TestJobMode : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_settingsDir;
+    QTemporaryDir m_dir;
+    QString m_jobFolder; // 8 ranks, rank 3 slow
+    QString m_summary;
+
+private slots:
+
+    void initTestCase()
+    {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_job_mode"));
+        m_jobFolder = m_dir.filePath(QStringLiteral("job"));
+        QVERIFY(ks::core::generateSyntheticTraces(synthJob(m_jobFolder, 8, { 3 })).ok());
+        m_summary = m_dir.filePath(QStringLiteral("job.kssum"));
+        QVERIFY(ks::core::summarizeJob({ m_jobFolder.toStdString() }, m_summary.toStdString(), {}).ok());
+    }
+
+    void stripColoursFollowTheProfiles()
+    {
+        JobStripView view;
+        view.resize(400, 200);
+        view.setJob(handMadeJob());
+        const QImage& image = view.stripImage();
+        QCOMPARE(image.height(), 3);
+        const auto palette = ks::widgets::StripPalette::standard();
+        QCOMPARE(QColor(image.pixel(5, 0)), QColor(palette.kinds[0]));
+        QCOMPARE(QColor(image.pixel(5, 1)), QColor(palette.kinds[1]));
+        // Half busy is the blend of compute and idle, not compute.
+        const QRgb half = image.pixel(5, 2);
+        QCOMPARE(QColor(half), QColor(ks::widgets::stripColor(palette, { 0.5f, 0, 0, 0 })));
+        QVERIFY(colorDistance(half, palette.kinds[0]) > 40);
+        QVERIFY(colorDistance(half, palette.idle) > 40);
+        // Hover reads out rank and busy %.
+        const QRect area = view.stripArea();
+        const int rowHeight = std::min(12, area.height() / 3);
+        const QString text = view.describeAt(QPoint(area.center().x(), area.top() + 2 * rowHeight + 1));
+        QVERIFY2(text.startsWith(QStringLiteral("rank 2")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("busy 50 %")), qPrintable(text));
+    }
+
+    void summaryOpensInJobModeAndTheStragglerStandsOut()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy ready(&window, &MainWindow::jobReady);
+        window.openPaths({ m_summary });
+        QVERIFY(ready.wait(kTimeoutMs));
+        QVERIFY(window.inJobMode());
+        auto* pages = qobject_cast<QStackedWidget*>(window.jobView()->parentWidget());
+        QVERIFY(pages);
+        QCOMPARE(pages->currentWidget(), window.jobView());
+        JobStripView* strips = window.jobView()->strips();
+        QCOMPARE(strips->job()->ranks.size(), std::size_t(8));
+        QVERIFY(window.saveJobSummaryAction()->isEnabled());
+        const QImage image = strips->stripImage();
+        QCOMPARE(image.height(), 8);
+        // The slow rank differs from every other rank more than any two others differ.
+        double othersMax = 0;
+        for (int a = 0; a < 8; ++a)
+            for (int b = a + 1; b < 8; ++b)
+                if (a != 3 && b != 3)
+                    othersMax = std::max(othersMax, rowDistance(image, a, b));
+        for (int r = 0; r < 8; ++r)
+            if (r != 3)
+                QVERIFY2(rowDistance(image, 3, r) > 1.5 * othersMax,
+                    qPrintable(QStringLiteral("rank %1: %2 vs %3")
+                                   .arg(r)
+                                   .arg(rowDistance(image, 3, r))
+                                   .arg(othersMax)));
+        // The heat map and the skew table come from the summary.
+        QVERIFY(window.jobView()->heatMap() != nullptr);
+        QVERIFY(window.jobView()->skewTable()->table() != nullptr);
+        QVERIFY(!window.jobView()->skewTable()->table()->rows.empty());
+        // Save Job Summary copies a summary that opens again.
+        const QString saved = m_dir.filePath(QStringLiteral("saved.kssum"));
+        QString error;
+        QVERIFY(window.jobLoader()->saveSummary(saved, &error));
+        QVERIFY(ks::core::readJobOverview(saved.toStdString()).ok());
+    }
+
+    void selectedRanksLoadInFullAndClose()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        QSignalSpy ready(&window, &MainWindow::jobReady);
+        window.openPaths({ m_summary });
+        QVERIFY(ready.wait(kTimeoutMs));
+        JobStripView* strips = window.jobView()->strips();
+        strips->setSelectedRows({ 1, 3 });
+        QSignalSpy loaded(&window, &MainWindow::jobRanksLoaded);
+        auto* load = window.jobView()->findChild<QPushButton*>(QStringLiteral("loadSelectedRanks"));
+        QVERIFY(load && load->isEnabled());
+        load->click();
+        QVERIFY(loaded.wait(kTimeoutMs));
+        auto set = window.jobView()->loadedRanks();
+        QVERIFY(set);
+        QCOMPARE(set->ranks.size(), std::size_t(2));
+        QCOMPARE(set->ranks[0]->rank, std::int64_t(1));
+        QCOMPARE(set->ranks[1]->rank, std::int64_t(3));
+        QVERIFY(window.jobView()->detailTimeline()->isVisibleTo(window.jobView()));
+        // Closing lets go of the traces: the window holds no reference any more.
+        std::weak_ptr<const ks::core::TraceSet> watch = set;
+        set.reset();
+        window.jobView()->findChild<QPushButton*>(QStringLiteral("closeLoadedRanks"))->click();
+        QVERIFY(!window.jobView()->loadedRanks());
+        QTRY_VERIFY_WITH_TIMEOUT(watch.expired(), 10'000);
+        // Double-click on a strip asks for that one rank.
+        QSignalSpy requested(window.jobView(), &ks::widgets::JobModeView::ranksRequested);
+        window.show();
+        const QRect area = strips->stripArea();
+        const int rowHeight = std::min(12, area.height() / 8);
+        QTest::mouseDClick(
+            strips, Qt::LeftButton, {}, QPoint(area.center().x(), area.top() + 5 * rowHeight + 1));
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.first().first().value<QList<qsizetype>>(), QList<qsizetype> { 5 });
+    }
+
+    void thresholdPreferenceDecidesJobMode()
+    {
+        ks::app::setJobModeRankThreshold(4);
+        QCOMPARE(ks::app::classifyOpening({ m_jobFolder }, ks::app::jobModeRankThreshold()),
+            ks::app::JobOpening::Summarize);
+        {
+            MainWindow window;
+            QSignalSpy ready(&window, &MainWindow::jobReady);
+            window.openPaths({ m_jobFolder });
+            QVERIFY(ready.wait(kTimeoutMs));
+            QVERIFY(window.inJobMode());
+            QCOMPARE(window.jobView()->job()->ranks.size(), std::size_t(8));
+            QVERIFY(!window.traceSet());
+        }
+        ks::app::setJobModeRankThreshold(64);
+        {
+            MainWindow window;
+            QSignalSpy ended(&window, &MainWindow::loadEnded);
+            window.openPaths({ m_jobFolder });
+            QVERIFY(ended.wait(kTimeoutMs));
+            QVERIFY(!window.inJobMode());
+            QVERIFY(window.traceSet());
+            QCOMPARE(window.traceSet()->ranks.size(), std::size_t(8));
+        }
+    }
+
+    void summarisingCanBeCancelled()
+    {
+        ks::app::JobSummaryLoader loader;
+        QSignalSpy cancelled(&loader, &ks::app::JobSummaryLoader::cancelled);
+        QSignalSpy ready(&loader, &ks::app::JobSummaryLoader::jobReady);
+        loader.summarize({ m_jobFolder });
+        QVERIFY(loader.isBusy());
+        loader.cancel();
+        QVERIFY(!loader.isBusy());
+        QCOMPARE(cancelled.count(), 1);
+        QTest::qWait(500);
+        QCOMPARE(ready.count(), 0);
+    }
+
+    void chartsBecomeDistributionsAbove32Ranks()
+    {
+        ks::widgets::AnalysisChart few;
+        ks::widgets::buildTemporalChart(few, temporalTable(8, 2));
+        QCOMPARE(few.graphCount(), 0);
+        QCOMPARE(few.plottableCount(), 3); // stacked bars
+
+        ks::widgets::AnalysisChart many;
+        ks::widgets::buildTemporalChart(many, temporalTable(200, 117));
+        QCOMPARE(many.graphCount(), 3); // sorted stacked areas
+        QCOMPARE(many.plottableCount(), 3);
+        QStringList outliers;
+        for (int i = 0; i < many.itemCount(); ++i)
+            if (many.item(i)->objectName() == QStringLiteral("outlier"))
+                outliers << static_cast<QCPItemText*>(many.item(i))->text();
+        QCOMPARE(outliers, QStringList { QStringLiteral("rank 117") });
+    }
+
+    void noChartLabelsMoreThan64Categories()
+    {
+        ks::core::Table t;
+        t.columns = { { "rank", "" }, { "iteration", "" }, { "idle_pct", "%" }, { "straggler", "" } };
+        for (int r = 0; r < 1000; ++r)
+            for (int i = 0; i < 3; ++i)
+                t.addRow({ std::int64_t { r }, std::int64_t { i }, double(r % 7), std::int64_t { 0 } });
+        ks::widgets::AnalysisChart chart;
+        ks::widgets::buildRankOverviewHeatMap(chart, t, ks::widgets::RankOverviewMetric::IdlePct);
+        auto ticker = chart.yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QVERIFY2(ticker->ticks().size() <= 64, qPrintable(QString::number(ticker->ticks().size())));
+        QVERIFY(ticker->ticks().size() >= 32);
+    }
+};
+
+QTEST_MAIN(TestJobMode)
+#include "tst_job_mode.moc"
