@@ -1,6 +1,7 @@
 #include "core/analysis/collective_skew.h"
 
 #include "core/analysis/kernel_type.h"
+#include "core/analysis/microseconds.h"
 
 #include <algorithm>
 #include <map>
@@ -40,11 +41,6 @@ namespace {
             instances[{ std::move(name), ordinal }].push_back(
                 { t.rank, t.slices.start[s], t.slices.start[s] + t.slices.duration(s) });
         }
-    }
-
-    double microseconds(TimeNs ns)
-    {
-        return static_cast<double>(ns) / 1000.0;
     }
 
 } // namespace

@@ -63,7 +63,7 @@ AnalysisOutput commCompOverlap(const FrameSet& frames, const AnalysisOptions& op
 {
     Table table;
     table.name = "comm_comp_overlap";
-    table.columns = { { "rank", "" }, { "comp_comm_overlap_pctg", "%" } };
+    table.columns = { comm_comp_overlap::kRank.column(), comm_comp_overlap::kOverlapPctg.column() };
     for (const RankFrame& frame : frames.ranks) {
         std::vector<Cell> row(2);
         row[0] = frame.rank;
