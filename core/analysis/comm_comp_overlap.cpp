@@ -69,7 +69,7 @@ AnalysisOutput commCompOverlap(const FrameSet& frames, const AnalysisOptions& op
         row[0] = frame.rank;
         if (const double pct = overlapPercent(frame, options.mode); !std::isnan(pct))
             row[1] = pct;
-        table.addRow(std::move(row));
+        table.addRow(row);
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(table)));
 }

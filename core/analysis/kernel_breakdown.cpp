@@ -125,7 +125,7 @@ namespace {
                 row[1] = spanUnitsToUs(sum, mode);
             if (const double pct = roundHalfEven(sum / all * 100.0, 1); !std::isnan(pct))
                 row[2] = pct;
-            t.addRow(std::move(row));
+            t.addRow(row);
         }
         return t;
     }

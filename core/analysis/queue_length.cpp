@@ -283,7 +283,7 @@ AnalysisOutput timeBlockedOnFullQueue(const FrameSet& frames, const AnalysisOpti
         if (frames.mode == AnalysisMode::HtaCompat && rankRows.size() > 1)
             rankRows.erase(rankRows.begin(), rankRows.end() - 1);
         for (auto& row : rankRows)
-            t.addRow(std::move(row));
+            t.addRow(row);
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
 }
