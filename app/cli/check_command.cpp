@@ -30,11 +30,11 @@ namespace {
         "exit: 0 every rank within limits, 1 a limit crossed, 2 usage, 3 nothing to measure\n";
 
     // Which analysis column gives a metric; anomalies come from the trace itself.
-    const std::map<std::string, std::string> kColumnOfMetric {
-        { "idle_pct", "idle_time_pctg" },
-        { "compute_pct", "compute_time_pctg" },
-        { "non_compute_pct", "non_compute_time_pctg" },
-        { "overlap_pct", "comp_comm_overlap_pctg" },
+    const std::map<std::string, core::ColumnId> kColumnOfMetric {
+        { "idle_pct", core::temporal_breakdown::kIdlePctg },
+        { "compute_pct", core::temporal_breakdown::kComputePctg },
+        { "non_compute_pct", core::temporal_breakdown::kNonComputePctg },
+        { "overlap_pct", core::comm_comp_overlap::kOverlapPctg },
     };
 
     struct Limit
@@ -76,19 +76,21 @@ namespace {
     }
 
     // rank -> value of one analysis column, from the analysis's first table.
-    std::map<std::int64_t, double> columnByRank(const core::AnalysisOutput& output, const std::string& column)
+    // Both analyses' tables name the rank column alike (temporal_breakdown::kRank, comm_comp_overlap::kRank).
+    std::map<std::int64_t, double> columnByRank(
+        const core::AnalysisOutput& output, const core::ColumnId& column)
     {
         std::map<std::int64_t, double> values;
         if (!output.ok || output.result.kind != core::HtaResult::Kind::DataFrame)
             return values;
         const core::Table& t = output.result.frame;
-        const std::size_t rankColumn = t.columnIndex("rank");
-        const std::size_t valueColumn = t.columnIndex(column);
-        if (rankColumn == static_cast<std::size_t>(-1) || valueColumn == static_cast<std::size_t>(-1))
+        const auto rankColumn = t.find(core::temporal_breakdown::kRank);
+        const auto valueColumn = t.find(column);
+        if (!rankColumn || !valueColumn)
             return values;
         for (const auto& row : t.rows) {
-            const auto rank = core::cellAsDouble(row[rankColumn]);
-            const auto value = core::cellAsDouble(row[valueColumn]);
+            const auto rank = core::cellAsDouble(row[*rankColumn]);
+            const auto value = core::cellAsDouble(row[*valueColumn]);
             if (rank && value)
                 values[static_cast<std::int64_t>(*rank)] = *value;
         }
@@ -150,7 +152,7 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
             for (const core::RankFrame& f : frames.value().ranks)
                 values[f.rank] = static_cast<double>(f.trace->diagnostics.anomalies());
         } else {
-            const std::string& column = kColumnOfMetric.at(limit.metric);
+            const core::ColumnId& column = kColumnOfMetric.at(limit.metric);
             values = columnByRank(limit.metric == "overlap_pct" ? overlap : temporal, column);
         }
         if (values.empty()) {

@@ -63,13 +63,13 @@ AnalysisOutput commCompOverlap(const FrameSet& frames, const AnalysisOptions& op
 {
     Table table;
     table.name = "comm_comp_overlap";
-    table.columns = { { "rank", "" }, { "comp_comm_overlap_pctg", "%" } };
+    table.columns = { comm_comp_overlap::kRank.column(), comm_comp_overlap::kOverlapPctg.column() };
     for (const RankFrame& frame : frames.ranks) {
         std::vector<Cell> row(2);
         row[0] = frame.rank;
         if (const double pct = overlapPercent(frame, options.mode); !std::isnan(pct))
             row[1] = pct;
-        table.addRow(std::move(row));
+        table.addRow(row);
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(table)));
 }

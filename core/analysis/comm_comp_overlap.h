@@ -1,9 +1,16 @@
 #pragma once
 
+#include "core/analysis/column_id.h"
 #include "core/analysis/hta_frame.h"
 #include "core/analysis/hta_result.h"
 
 namespace ks::core {
+
+// The columns of commCompOverlap's table.
+namespace comm_comp_overlap {
+    inline constexpr ColumnId kRank { "rank", "" };
+    inline constexpr ColumnId kOverlapPctg { "comp_comm_overlap_pctg", "%" };
+} // namespace comm_comp_overlap
 
 // A4 communication/computation overlap (§6): per rank overlap %.
 // Both modes: options.mode selects HTA 0.6.1's quirks or Kinetoscope's fixes.

@@ -1,7 +1,7 @@
 #include "core/analysis/critical_path.h"
 
-#include "core/analysis/counters_support.h"
 #include "core/analysis/critical_path_internal.h"
+#include "core/analysis/numpy_argsort.h"
 #include "core/common/cancelled_error.h"
 
 #include <algorithm>
@@ -370,12 +370,6 @@ namespace cp {
         m_endNode[r] = end;
     }
 
-    std::int32_t GraphContext::startNodeOfEvent(std::int64_t eventIndex) const
-    {
-        const auto r = rowOfEvent(eventIndex);
-        return r ? m_startNode[*r] : kNoNode;
-    }
-
     std::int32_t GraphContext::endNodeOfEvent(std::int64_t eventIndex) const
     {
         const auto r = rowOfEvent(eventIndex);
@@ -422,7 +416,7 @@ namespace cp {
     {
         if (compat) {
             std::vector<double> asDouble(keys.begin(), keys.end());
-            return counters::quicksortArgsort(asDouble);
+            return numpyArgsort<std::uint32_t>(asDouble);
         }
         std::vector<std::uint32_t> order(keys.size());
         std::iota(order.begin(), order.end(), 0U);

@@ -214,11 +214,13 @@ namespace {
                     + std::to_string(ctx.frame.rank) + " has no kernel launches (a CPU-only trace)",
                 {}, {} };
         const Table& t = out.result.entries.front().second.frame;
-        const std::size_t indexColumn = t.columnIndex("index");
-        const std::size_t lengthColumn = t.columnIndex("queue_length");
+        const std::optional<std::size_t> indexColumn = t.find(queue_length::kIndex);
+        const std::optional<std::size_t> lengthColumn = t.find(queue_length::kQueueLength);
         std::unordered_map<std::int64_t, std::int64_t> lengths;
+        if (!indexColumn || !lengthColumn)
+            return lengths;
         for (const auto& row : t.rows)
-            lengths[std::get<std::int64_t>(row[indexColumn])] = std::get<std::int64_t>(row[lengthColumn]);
+            lengths[std::get<std::int64_t>(row[*indexColumn])] = std::get<std::int64_t>(row[*lengthColumn]);
         return lengths;
     }
 

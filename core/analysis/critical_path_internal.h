@@ -50,7 +50,6 @@ public:
 
     std::int32_t endNode(std::uint32_t r) const { return m_endNode[r]; }
 
-    std::int32_t startNodeOfEvent(std::int64_t eventIndex) const;
     std::int32_t endNodeOfEvent(std::int64_t eventIndex) const;
 
     // networkx DiGraph.add_edge: a second edge between the same nodes replaces

@@ -4,6 +4,7 @@
 #include "core/analysis/counters_support.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/kernel_type.h"
+#include "core/analysis/microseconds.h"
 #include "core/common/json_text.h"
 #include "core/report/hta_json_writer.h"
 
@@ -23,14 +24,7 @@ namespace {
     // A weight in µs: integral in HTA-compatible mode when whole (HTA's int64 columns).
     Cell weightCell(const CriticalPathGraph& g, std::int64_t ns)
     {
-        if (compatOf(g) && ns % 1000 == 0)
-            return ns / 1000;
-        return static_cast<double>(ns) / 1000.0;
-    }
-
-    double microseconds(std::int64_t ns)
-    {
-        return static_cast<double>(ns) / 1000.0;
+        return microsecondsCell(ns, !compatOf(g));
     }
 
     const FrameRow& rowOfNode(const CriticalPathGraph& g, std::uint32_t node)
@@ -249,18 +243,6 @@ namespace {
 
     // --- JSON in the encoding of ../shared/reference -------------------------------
 
-    void appendCell(std::string& out, const Cell& cell)
-    {
-        if (std::holds_alternative<std::monostate>(cell))
-            out += "null";
-        else if (const auto* i = std::get_if<std::int64_t>(&cell))
-            out += std::to_string(*i);
-        else if (const auto* d = std::get_if<double>(&cell))
-            out += pythonFloatText(*d);
-        else
-            appendJsonString(out, std::get<std::string>(cell));
-    }
-
     void appendKey(std::string& out, std::string_view key)
     {
         if (out.back() != '{')
@@ -281,9 +263,9 @@ namespace {
         appendKey(out, "stream");
         out += std::to_string(row.stream);
         appendKey(out, "pid");
-        appendCell(out, counters::threadKeyCell(*g.frame->trace, key.pid, key.pidIsName));
+        appendCellJson(out, counters::threadKeyCell(*g.frame->trace, key.pid, key.pidIsName));
         appendKey(out, "tid");
-        appendCell(out, counters::threadKeyCell(*g.frame->trace, key.tid, key.tidIsName));
+        appendCellJson(out, counters::threadKeyCell(*g.frame->trace, key.tid, key.tidIsName));
         out += '}';
     }
 
@@ -317,9 +299,9 @@ namespace {
             appendKey(out, "type");
             appendJsonString(out, cpEdgeTypeName(e.type));
             appendKey(out, "weight");
-            appendCell(out, weightCell(g, e.graphWeight));
+            appendCellJson(out, weightCell(g, e.graphWeight));
             appendKey(out, "edge_object_weight");
-            appendCell(out, weightCell(g, e.weight));
+            appendCellJson(out, weightCell(g, e.weight));
             appendKey(out, "attributed_event");
             out += e.attributedEvent >= 0 ? std::to_string(e.attributedEvent) : "null";
             out += '}';
@@ -347,7 +329,7 @@ namespace {
             appendKey(out, "dst");
             appendEventInfo(out, g, e.dst);
             appendKey(out, "weight");
-            appendCell(out, weightCell(g, e.weight));
+            appendCellJson(out, weightCell(g, e.weight));
             appendKey(out, "on_critical_path");
             out += g.onPath(id) ? "true" : "false";
             if (!compatOf(g)) {
@@ -375,9 +357,9 @@ namespace {
                 std::to_string(g.nodes[e.dst].eventIndex) + (g.nodes[e.dst].isStart ? ",true," : ",false,");
             appendJsonString(out, cpEdgeTypeName(e.type).substr(std::string_view("critical_path_").size()));
             out += ',';
-            appendCell(out, weightCell(g, e.graphWeight));
+            appendCellJson(out, weightCell(g, e.graphWeight));
             out += ',';
-            appendCell(out, weightCell(g, e.weight));
+            appendCellJson(out, weightCell(g, e.weight));
             out += ']';
         }
         out += ']';
@@ -397,7 +379,7 @@ namespace {
         out += '{';
         for (const auto& [type, stat] : stats) {
             appendKey(out, cpEdgeTypeName(type));
-            appendCell(out, weightCell(g, stat.second));
+            appendCellJson(out, weightCell(g, stat.second));
         }
         out += '}';
     }
@@ -495,7 +477,7 @@ std::string criticalPathResultJson(const CriticalPathGraph& g)
     appendKey(out, "critical_path_n_nodes");
     out += std::to_string(g.pathNodes.size());
     appendKey(out, "critical_path_total_weight");
-    appendCell(out, path ? weightCell(g, g.pathWeight) : Cell {});
+    appendCellJson(out, path ? weightCell(g, g.pathWeight) : Cell {});
     appendKey(out, "critical_path_first_ts");
     out += path ? pythonFloatText(microseconds(g.nodes[g.pathNodes.front()].ts)) : "null";
     appendKey(out, "critical_path_last_ts");

@@ -1,5 +1,6 @@
 #include "core/analysis/idle_time_breakdown.h"
 
+#include "core/analysis/microseconds.h"
 #include "core/analysis/pandas_numerics.h"
 
 #include <algorithm>
@@ -45,11 +46,6 @@ namespace {
         std::int64_t stream = -1;
         std::vector<IdleGap> gaps;
     };
-
-    double toUs(std::int64_t ns)
-    {
-        return static_cast<double>(ns) / 1000.0;
-    }
 
     Cell realCell(double value)
     {
@@ -162,8 +158,10 @@ namespace {
     {
         Table t;
         t.name = "idle_time_breakdown";
-        t.columns = { { "rank", "" }, { "stream", "" }, { "idle_category", "" },
-            { compat ? "idle_time" : "idle_time_us", "us" }, { "idle_time_ratio", "" } };
+        const AnalysisMode mode = compat ? AnalysisMode::HtaCompat : AnalysisMode::Default;
+        using namespace idle_time_breakdown;
+        for (const ColumnId& c : { kRank, kStream, kIdleCategory, kIdleTime, kIdleTimeRatio })
+            t.columns.push_back(c.column(mode));
         return t;
     }
 
@@ -186,11 +184,11 @@ namespace {
         double totalUs = 0.0;
         for (std::size_t c = 0; c < kCategoryCount; ++c)
             if (t.present[c])
-                totalUs += toUs(t.ns[c]);
+                totalUs += microseconds(t.ns[c]);
         for (std::size_t c = 0; c < kCategoryCount; ++c) {
             if (!t.present[c])
                 continue;
-            const double us = toUs(t.ns[c]);
+            const double us = microseconds(t.ns[c]);
             // 0/0 is NaN (a stream of one kernel); a total of zero from negative gaps gives inf, as in
             // pandas.
             table.addRow({ rank, s.stream, std::string(kCategoryNames[c]), roundHalfEven(us, 2),
@@ -207,7 +205,7 @@ namespace {
             std::vector<double> values;
             for (const IdleGap& g : s.gaps)
                 if (g.category == c && g.ns)
-                    values.push_back(toUs(*g.ns));
+                    values.push_back(microseconds(*g.ns));
             const Describe d = describe(std::move(values));
             table.addRow({ std::string(kCategoryNames[c]), rank, s.stream, static_cast<double>(d.count),
                 roundedCell(d.mean), roundedCell(d.std), roundedCell(d.min), roundedCell(d.q25),

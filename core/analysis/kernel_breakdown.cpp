@@ -107,7 +107,8 @@ namespace {
         const bool compat = mode == AnalysisMode::HtaCompat;
         Table t;
         t.name = "kernel_type_breakdown";
-        t.columns = { { "kernel_type", "" }, { compat ? "sum" : "sum (us)", "us" }, { "percentage", "%" } };
+        t.columns = { kernel_breakdown::kKernelType.column(), kernel_breakdown::kTypeSum.column(mode),
+            kernel_breakdown::kPercentage.column() };
         std::vector<std::pair<std::string, double>> rows(totals.begin(), totals.end());
         // sum descending; HTA's order among equal sums is arbitrary, label order here.
         std::stable_sort(
@@ -124,7 +125,7 @@ namespace {
                 row[1] = spanUnitsToUs(sum, mode);
             if (const double pct = roundHalfEven(sum / all * 100.0, 1); !std::isnan(pct))
                 row[2] = pct;
-            t.addRow(std::move(row));
+            t.addRow(row);
         }
         return t;
     }
@@ -273,12 +274,11 @@ namespace {
 
     Table kernelTable(AnalysisMode mode)
     {
-        const bool compat = mode == AnalysisMode::HtaCompat;
         Table t;
         t.name = "kernel_breakdown";
-        t.columns = { { "name", "" }, { "sum (us)", "us" }, { "max (us)", "us" }, { "min (us)", "us" },
-            { compat ? "stddev" : "stddev (us)", "us" }, { "mean (us)", "us" }, { "kernel_type", "" },
-            { "rank", "" } };
+        using namespace kernel_breakdown;
+        for (const ColumnId& c : { kName, kSum, kMax, kMin, kStddev, kMean, kKernelType, kRank })
+            t.columns.push_back(c.column(mode));
         return t;
     }
 

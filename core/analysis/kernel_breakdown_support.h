@@ -2,11 +2,11 @@
 
 // Helpers shared by the temporal breakdown (A1), the GPU kernel breakdown (A3)
 // and the communication/computation overlap (A4): which rows are GPU work, their
-// kernel type, HTA's interval merge, and numpy's sort order where HTA's output
-// depends on how pandas breaks ties.
+// kernel type and HTA's interval merge.
 
 #include "core/analysis/hta_frame.h"
 #include "core/analysis/kernel_type.h"
+#include "core/analysis/numpy_argsort.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -67,142 +67,6 @@ inline std::vector<KernelSpan> gpuWorkSpans(const RankFrame& frame, AnalysisMode
         spans.push_back(s);
     }
     return spans;
-}
-
-// numpy 1.24's argsort(kind="quicksort") (introsort: median-of-3 quicksort,
-// insertion sort below 17 elements, heapsort past the depth limit). pandas
-// sort_values uses it, so reproducing it reproduces HTA's order among ties.
-namespace numpy_sort {
-
-    template <typename T>
-    void heapArgsort(const std::vector<T>& v, std::size_t* tosort, std::ptrdiff_t n)
-    {
-        std::size_t* a = tosort - 1; // 1-based heap indexing as numpy
-        auto siftDown = [&](std::ptrdiff_t i, std::ptrdiff_t size, std::size_t tmp) {
-            for (std::ptrdiff_t j = i * 2; j <= size;) {
-                if (j < size && v[a[j]] < v[a[j + 1]])
-                    ++j;
-                if (!(v[tmp] < v[a[j]]))
-                    break;
-                a[i] = a[j];
-                i = j;
-                j += j;
-            }
-            a[i] = tmp;
-        };
-        for (std::ptrdiff_t l = n >> 1; l > 0; --l)
-            siftDown(l, n, a[l]);
-        while (n > 1) {
-            const std::size_t tmp = a[n];
-            a[n] = a[1];
-            --n;
-            siftDown(1, n, tmp);
-        }
-    }
-
-    template <typename T>
-    void partitionStep(
-        const std::vector<T>& v, std::size_t*& pl, std::size_t*& pr, std::vector<std::size_t*>& stack)
-    {
-        std::size_t* pm = pl + ((pr - pl) >> 1);
-        if (v[*pm] < v[*pl])
-            std::swap(*pm, *pl);
-        if (v[*pr] < v[*pm])
-            std::swap(*pr, *pm);
-        if (v[*pm] < v[*pl])
-            std::swap(*pm, *pl);
-        const T vp = v[*pm];
-        std::size_t* pi = pl;
-        std::size_t* pj = pr - 1;
-        std::swap(*pm, *pj);
-        for (;;) {
-            do
-                ++pi;
-            while (v[*pi] < vp);
-            do
-                --pj;
-            while (vp < v[*pj]);
-            if (pi >= pj)
-                break;
-            std::swap(*pi, *pj);
-        }
-        std::swap(*pi, *(pr - 1));
-        // The larger partition waits on the stack; the loop continues with the smaller.
-        if (pi - pl < pr - pi) {
-            stack.push_back(pi + 1);
-            stack.push_back(pr);
-            pr = pi - 1;
-        } else {
-            stack.push_back(pl);
-            stack.push_back(pi - 1);
-            pl = pi + 1;
-        }
-    }
-
-    template <typename T>
-    void insertionArgsort(const std::vector<T>& v, std::size_t* pl, std::size_t* pr)
-    {
-        for (std::size_t* pi = pl + 1; pi <= pr; ++pi) {
-            const std::size_t vi = *pi;
-            std::size_t* pj = pi;
-            for (std::size_t* pk = pi - 1; pj > pl && v[vi] < v[*pk]; --pk)
-                *pj-- = *pk;
-            *pj = vi;
-        }
-    }
-
-} // namespace numpy_sort
-
-template <typename T>
-std::vector<std::size_t> numpyArgsort(const std::vector<T>& v)
-{
-    std::vector<std::size_t> order(v.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    if (v.size() < 2)
-        return order;
-    constexpr std::ptrdiff_t kSmallQuicksort = 15;
-    int cdepth = 0;
-    for (std::size_t n = v.size(); n >>= 1;)
-        ++cdepth;
-    cdepth *= 2;
-    std::size_t* pl = order.data();
-    std::size_t* pr = order.data() + order.size() - 1;
-    std::vector<std::size_t*> stack;
-    std::vector<int> depths;
-    for (;;) {
-        if (cdepth < 0) {
-            numpy_sort::heapArgsort(v, pl, pr - pl + 1);
-        } else {
-            while (pr - pl > kSmallQuicksort) {
-                numpy_sort::partitionStep(v, pl, pr, stack);
-                depths.push_back(--cdepth);
-            }
-            numpy_sort::insertionArgsort(v, pl, pr);
-        }
-        if (stack.empty())
-            break;
-        pr = stack.back();
-        stack.pop_back();
-        pl = stack.back();
-        stack.pop_back();
-        cdepth = depths.back();
-        depths.pop_back();
-    }
-    return order;
-}
-
-// pandas sort_values(ascending=False) with quicksort (nargsort): argsort of the
-// reversed values, mapped back and reversed.
-template <typename T>
-std::vector<std::size_t> numpyArgsortDescending(const std::vector<T>& v)
-{
-    const std::vector<T> reversed(v.rbegin(), v.rend());
-    const std::vector<std::size_t> order = numpyArgsort(reversed);
-    std::vector<std::size_t> indexer(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        indexer[order.size() - 1 - i] = v.size() - 1 - order[i];
-    return indexer;
 }
 
 // HTA's merge_kernel_intervals: sort by start (numpy's order in compat mode, where

@@ -2,6 +2,7 @@
 
 #include "core/analysis/kernel_sequences_call_graph.h"
 #include "core/analysis/kernel_sequences_order.h"
+#include "core/analysis/microseconds.h"
 
 #include <algorithm>
 #include <map>
@@ -95,8 +96,7 @@ namespace {
         t.columns = { { "pattern", "" }, { "count", "" }, { "GPU kernel duration (us)", "us" },
             { "CPU op duration (us)", "us" } };
         for (const KernelPattern& p : patterns)
-            t.addRow({ p.pattern, p.count, static_cast<double>(p.gpuDurationNs) / 1000.0,
-                static_cast<double>(p.cpuDurationNs) / 1000.0 });
+            t.addRow({ p.pattern, p.count, microseconds(p.gpuDurationNs), microseconds(p.cpuDurationNs) });
         return t;
     }
 

@@ -1,6 +1,7 @@
 #include "core/analysis/launch_stats.h"
 
 #include "core/analysis/launch_outliers.h"
+#include "core/analysis/microseconds.h"
 
 #include <algorithm>
 #include <array>
@@ -83,30 +84,23 @@ namespace {
         return r;
     }
 
-    // A time in µs as HTA's column holds it: float64 when its source column was, else integer.
-    Cell usCell(std::int64_t ns, bool real)
-    {
-        if (real)
-            return static_cast<double>(ns) / 1000.0;
-        return ns / 1000;
-    }
-
     Table launchTable(const RankFrame& frame, const std::vector<LaunchRecord>& launches, bool compat)
     {
         Table t;
         t.name = "cuda_kernel_launch_stats_rank_" + std::to_string(frame.rank);
         t.indexColumns = { "index" };
-        t.columns = { { "index", "" }, { "correlation", "" },
-            { compat ? "cpu_duration" : "cpu_duration_us", "us" },
-            { compat ? "gpu_duration" : "gpu_duration_us", "us" },
-            { compat ? "launch_delay" : "launch_delay_us", "us" } };
+        const AnalysisMode mode = compat ? AnalysisMode::HtaCompat : AnalysisMode::Default;
+        using namespace launch_stats;
+        for (const ColumnId& c : { kIndex, kCorrelation, kCpuDuration, kGpuDuration, kLaunchDelay })
+            t.columns.push_back(c.column(mode));
         // Default mode keeps exact ns, so its µs are always real numbers.
         const bool realDur = !compat || frame.floatDurations;
         const bool realDelay = realDur || frame.floatTimestamps;
         for (std::size_t i = 0; i < launches.size(); ++i) {
             const LaunchRecord& r = launches[i];
-            t.addRow({ static_cast<std::int64_t>(i), r.correlation, usCell(r.cpuDurationNs, realDur),
-                usCell(r.gpuDurationNs, realDur), usCell(r.launchDelayNs, realDelay) });
+            t.addRow({ static_cast<std::int64_t>(i), r.correlation,
+                microsecondsCell(r.cpuDurationNs, realDur), microsecondsCell(r.gpuDurationNs, realDur),
+                microsecondsCell(r.launchDelayNs, realDelay) });
         }
         return t;
     }

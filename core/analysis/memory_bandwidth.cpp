@@ -2,6 +2,8 @@
 
 #include "core/analysis/counters_support.h"
 #include "core/analysis/kernel_type.h"
+#include "core/analysis/microseconds.h"
+#include "core/analysis/numpy_argsort.h"
 #include "core/analysis/pandas_numerics.h"
 
 #include <algorithm>
@@ -58,11 +60,11 @@ namespace {
             std::string kind = memoryKernelSubType(frame.name(row));
             // HTA stretches 0 µs ops to 1 µs so the end point never precedes the start.
             const std::int64_t durNs = row.dur == 0 ? 1000 : row.dur;
-            const double tsUs = static_cast<double>(row.ts) / 1000.0;
+            const double tsUs = microseconds(row.ts);
             // ts + dur in float64 as pandas adds them; ns/1000.0 is the double Python reads from the µs text.
             points[k] = { k, ops[k], row.ts, tsUs, bw, 0.0, kind };
-            points[n + k] = { n + k, ops[k], row.ts + durNs, tsUs + static_cast<double>(durNs) / 1000.0, -bw,
-                0.0, std::move(kind) };
+            points[n + k] = { n + k, ops[k], row.ts + durNs, tsUs + microseconds(durNs), -bw, 0.0,
+                std::move(kind) };
         }
         return points;
     }
@@ -78,7 +80,7 @@ namespace {
                 keys.push_back(p.tsUs);
             std::vector<BwPoint> sorted;
             sorted.reserve(points.size());
-            for (std::uint32_t i : counters::quicksortArgsort(keys))
+            for (std::uint32_t i : numpyArgsort<std::uint32_t>(keys))
                 sorted.push_back(std::move(points[i]));
             points = std::move(sorted);
             return;
@@ -127,13 +129,14 @@ namespace {
         const bool floatTs = frame.floatTimestamps || frame.floatDurations;
         Table t;
         t.name = "memory_bw_rank_" + std::to_string(frame.rank);
-        t.columns = { { "index", "" }, { "ts", "us" }, { "pid", "" }, { "name", "" },
-            { "memory_bw_gbps", "GB/s" } };
+        using namespace memory_bandwidth;
+        for (const ColumnId& c : { kIndex, kTs, kPid, kName, kBandwidth })
+            t.columns.push_back(c.column());
         t.indexColumns = { "index" };
         for (const BwPoint& p : series.points) {
             const ThreadKey& key = counters::threadKeyOf(frame, frame.rows[p.row]);
             // In HTA-compatible mode write the very double pandas computed (ts + dur).
-            const Cell ts = compat && floatTs ? Cell(p.tsUs) : counters::microsecondsCell(p.tsNs, floatTs);
+            const Cell ts = compat && floatTs ? Cell(p.tsUs) : microsecondsCell(p.tsNs, floatTs);
             t.addRow({ static_cast<std::int64_t>(p.label), ts,
                 counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName), p.kind, p.value });
         }
@@ -164,7 +167,8 @@ AnalysisOutput memoryBwSummary(const FrameSet& frames, const AnalysisOptions&)
         return AnalysisOutput::of(HtaResult::none());
     Table t;
     t.name = "memory_bw_summary";
-    t.columns = { { "rank", "" }, { "name", "" } };
+    t.columns = { memory_bw_summary::kRank.column(), memory_bw_summary::kName.column() };
+    // memory_bw_summary's kMean, kMin and kMax among these (tst_result_columns checks they are there).
     for (const char* stat : { "count", "mean", "std", "min", "25%", "50%", "75%", "max" })
         t.columns.push_back(
             { std::string("memory_bw_gbps.") + stat, std::string_view(stat) == "count" ? "" : "GB/s" });

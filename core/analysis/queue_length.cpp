@@ -2,6 +2,8 @@
 
 #include "core/analysis/counters_support.h"
 #include "core/analysis/launch_apis.h"
+#include "core/analysis/microseconds.h"
+#include "core/analysis/numpy_argsort.h"
 #include "core/analysis/pandas_numerics.h"
 
 #include <algorithm>
@@ -114,7 +116,7 @@ namespace {
                 keys.push_back(static_cast<double>(p.ts)); // whole µs in ns: same order as HTA's µs
             std::vector<QueuePoint> sorted;
             sorted.reserve(points.size());
-            for (std::uint32_t i : counters::quicksortArgsort(keys))
+            for (std::uint32_t i : numpyArgsort<std::uint32_t>(keys))
                 sorted.push_back(points[i]);
             points = std::move(sorted);
             return;
@@ -173,8 +175,9 @@ namespace {
         const RankFrame& frame = *series.frame;
         Table t;
         t.name = "queue_length_rank_" + std::to_string(frame.rank);
-        t.columns = { { "index", "" }, { "ts", "us" }, { "pid", "" }, { "tid", "" }, { "stream", "" },
-            { "queue_length", "" } };
+        using namespace queue_length;
+        for (const ColumnId& c : { kIndex, kTs, kPid, kTid, kStream, kQueueLength })
+            t.columns.push_back(c.column());
         t.indexColumns = { "index" };
         t.rows.reserve(series.points.size(), t.columns.size());
         for (const QueuePoint& p : series.points) {
@@ -182,7 +185,7 @@ namespace {
             const FrameRow& gpu = frame.rows[p.gpuRow];
             const ThreadKey& key = counters::threadKeyOf(frame, gpu);
             t.addRow({ static_cast<std::int64_t>(row.eventIndex),
-                counters::microsecondsCell(row.ts, frame.floatTimestamps),
+                microsecondsCell(row.ts, frame.floatTimestamps),
                 counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
                 counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), gpu.stream, p.queueLength });
         }
@@ -218,7 +221,8 @@ AnalysisOutput queueLengthSummary(const FrameSet& frames, const AnalysisOptions&
         return AnalysisOutput::of(HtaResult::none());
     Table t;
     t.name = "queue_length_summary";
-    t.columns = { { "rank", "" }, { "stream", "" } };
+    t.columns = { queue_length_summary::kRank.column(), queue_length_summary::kStream.column() };
+    // queue_length_summary's kMean, kMin and kMax among these (tst_result_columns checks they are there).
     for (const char* stat : { "count", "mean", "std", "min", "25%", "50%", "75%", "max" })
         t.columns.push_back({ std::string("queue_length.") + stat, "" });
     t.indexColumns = { "rank", "stream" };
@@ -253,7 +257,7 @@ AnalysisOutput timeBlockedOnFullQueue(const FrameSet& frames, const AnalysisOpti
         const RankFrame& frame = *series.frame;
         const auto [first, last] = std::minmax_element(frame.rows.begin(), frame.rows.end(),
             [](const FrameRow& a, const FrameRow& b) { return a.ts < b.ts; });
-        const double spanUs = static_cast<double>(last->ts - first->ts) / 1000.0;
+        const double spanUs = microseconds(last->ts - first->ts);
         std::vector<std::vector<Cell>> rankRows;
         const auto& points = series.points;
         for (std::size_t begin = 0; begin < points.size();) {
@@ -270,7 +274,7 @@ AnalysisOutput timeBlockedOnFullQueue(const FrameSet& frames, const AnalysisOpti
                     blockedNs += points[end + 1].ts - points[end].ts;
             }
             if (full) {
-                const double blockedUs = static_cast<double>(blockedNs) / 1000.0;
+                const double blockedUs = microseconds(blockedNs);
                 rankRows.push_back({ frame.rank, stream, blockedUs, blockedUs / spanUs });
             }
             begin = end;
@@ -279,7 +283,7 @@ AnalysisOutput timeBlockedOnFullQueue(const FrameSet& frames, const AnalysisOpti
         if (frames.mode == AnalysisMode::HtaCompat && rankRows.size() > 1)
             rankRows.erase(rankRows.begin(), rankRows.end() - 1);
         for (auto& row : rankRows)
-            t.addRow(std::move(row));
+            t.addRow(row);
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
 }

@@ -1,6 +1,7 @@
 #include "core/analysis/rank_overview.h"
 
 #include "core/analysis/comm_comp_overlap.h"
+#include "core/analysis/microseconds.h"
 #include "core/analysis/temporal_breakdown.h"
 
 #include <algorithm>
@@ -32,23 +33,25 @@ namespace {
         return one;
     }
 
-    // rank -> the values of some columns of an analysis's table.
+    // rank -> the values of some columns of an analysis's table (found by `rankColumn`).
     std::map<std::int64_t, std::vector<std::optional<double>>> columnsByRank(
-        const AnalysisOutput& output, const std::vector<std::string>& columns)
+        const AnalysisOutput& output, const ColumnId& rankColumn, const std::vector<ColumnId>& columns)
     {
         std::map<std::int64_t, std::vector<std::optional<double>>> byRank;
         if (!output.ok || output.result.kind != HtaResult::Kind::DataFrame)
             return byRank;
         const Table& t = output.result.frame;
-        const std::size_t rankColumn = t.columnIndex("rank");
+        const std::optional<std::size_t> rankAt = t.find(rankColumn);
+        if (!rankAt)
+            return byRank;
         for (const auto& row : t.rows) {
-            const auto rank = cellAsDouble(row[rankColumn]);
+            const auto rank = cellAsDouble(row[*rankAt]);
             if (!rank)
                 continue;
             auto& values = byRank[static_cast<std::int64_t>(*rank)];
-            for (const std::string& c : columns) {
-                const std::size_t i = t.columnIndex(c);
-                values.push_back(i < row.size() ? cellAsDouble(row[i]) : std::nullopt);
+            for (const ColumnId& c : columns) {
+                const std::optional<std::size_t> i = t.find(c);
+                values.push_back(i ? cellAsDouble(row[*i]) : std::nullopt);
             }
         }
         return byRank;
@@ -60,7 +63,7 @@ namespace {
         const std::string name = "ProfilerStep#" + std::to_string(iteration);
         for (const FrameRow& row : frame.rows)
             if (row.iteration == iteration && frame.name(row) == name)
-                return static_cast<double>(row.dur) / 1000.0;
+                return microseconds(row.dur);
         return std::nullopt;
     }
 
@@ -87,15 +90,18 @@ AnalysisOutput rankOverview(
         return AnalysisOutput::notApplicable("no ProfilerStep iterations in the selected ranks");
     Table t;
     t.name = "rank_overview";
-    t.columns = { { "rank", "" }, { "iteration", "" }, { "step_time_us", "us" }, { "idle_pct", "%" },
-        { "compute_pct", "%" }, { "non_compute_pct", "%" }, { "overlap_pct", "%" }, { "gpu_busy_us", "us" },
-        { "straggler", "" } };
+    for (const ColumnId& c : { rank_overview::kRank, rank_overview::kIteration, rank_overview::kStepTime,
+             rank_overview::kIdlePct, rank_overview::kComputePct, rank_overview::kNonComputePct,
+             rank_overview::kOverlapPct, rank_overview::kGpuBusy, rank_overview::kStraggler })
+        t.columns.push_back(c.column());
     for (const std::int64_t iteration : frames.iterations) {
         const FrameSet one = iterationFrames(frames, iteration);
-        const auto temporal = columnsByRank(temporalBreakdown(one, options),
-            { "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg", "compute_time(us)",
-                "non_compute_time(us)" });
-        const auto overlap = columnsByRank(commCompOverlap(one, options), { "comp_comm_overlap_pctg" });
+        const auto temporal = columnsByRank(temporalBreakdown(one, options), temporal_breakdown::kRank,
+            { temporal_breakdown::kIdlePctg, temporal_breakdown::kComputePctg,
+                temporal_breakdown::kNonComputePctg, temporal_breakdown::kComputeTime,
+                temporal_breakdown::kNonComputeTime });
+        const auto overlap = columnsByRank(
+            commCompOverlap(one, options), comm_comp_overlap::kRank, { comm_comp_overlap::kOverlapPctg });
         std::map<std::int64_t, double> busy;
         for (const auto& [rank, v] : temporal)
             if (v[3] && v[4])

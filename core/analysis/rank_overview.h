@@ -1,10 +1,24 @@
 #pragma once
 
 #include "core/analysis/analysis_options.h"
+#include "core/analysis/column_id.h"
 #include "core/analysis/hta_frame.h"
 #include "core/analysis/hta_result.h"
 
 namespace ks::core {
+
+// The columns of rankOverview's table.
+namespace rank_overview {
+    inline constexpr ColumnId kRank { "rank", "" };
+    inline constexpr ColumnId kIteration { "iteration", "" };
+    inline constexpr ColumnId kStepTime { "step_time_us", "us" };
+    inline constexpr ColumnId kIdlePct { "idle_pct", "%" };
+    inline constexpr ColumnId kComputePct { "compute_pct", "%" };
+    inline constexpr ColumnId kNonComputePct { "non_compute_pct", "%" };
+    inline constexpr ColumnId kOverlapPct { "overlap_pct", "%" };
+    inline constexpr ColumnId kGpuBusy { "gpu_busy_us", "us" };
+    inline constexpr ColumnId kStraggler { "straggler", "" }; // 1 or 0
+} // namespace rank_overview
 
 struct RankOverviewOptions
 {

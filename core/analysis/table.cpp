@@ -1,5 +1,7 @@
 #include "core/analysis/table.h"
 
+#include "core/analysis/column_id.h"
+
 #include <charconv>
 
 namespace ks::core {
@@ -10,6 +12,14 @@ std::size_t Table::columnIndex(const std::string& columnName) const
         if (columns[i].name == columnName)
             return i;
     return static_cast<std::size_t>(-1);
+}
+
+std::optional<std::size_t> Table::find(const ColumnId& id) const
+{
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        if (columns[i].name == id.hta || columns[i].name == id.suffixed)
+            return i;
+    return std::nullopt;
 }
 
 std::optional<double> cellAsDouble(const Cell& cell)

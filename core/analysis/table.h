@@ -10,6 +10,8 @@
 
 namespace ks::core {
 
+struct ColumnId; // column_id.h
+
 struct Column
 {
     std::string name; // as HTA names it in compat mode, unit-suffixed otherwise
@@ -26,6 +28,9 @@ struct Table
     std::vector<std::string> indexColumns; // leading columns that were HTA's frame index
     std::optional<std::string> notApplicable; // why this analysis has no result
 
+    // Where a declared column is (either mode's spelling); nullopt when the table lacks it.
+    // Production code finds columns this way, never by a name literal.
+    std::optional<std::size_t> find(const ColumnId& id) const;
     std::size_t columnIndex(const std::string& columnName) const; // npos when absent
 
     void addRow(const std::vector<Cell>& row) { rows.push_back(row); }

@@ -60,9 +60,10 @@ namespace {
     {
         Table t;
         t.name = "temporal_breakdown";
-        t.columns = { { "rank", "" }, { "idle_time(us)", "us" }, { "compute_time(us)", "us" },
-            { "non_compute_time(us)", "us" }, { "kernel_time(us)", "us" }, { "idle_time_pctg", "%" },
-            { "compute_time_pctg", "%" }, { "non_compute_time_pctg", "%" } };
+        using namespace temporal_breakdown;
+        for (const ColumnId& c : { kRank, kIdleTime, kComputeTime, kNonComputeTime, kKernelTime, kIdlePctg,
+                 kComputePctg, kNonComputePctg })
+            t.columns.push_back(c.column());
         return t;
     }
 

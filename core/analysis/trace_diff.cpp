@@ -1,5 +1,7 @@
 #include "core/analysis/trace_diff.h"
 
+#include "core/analysis/microseconds.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -112,14 +114,6 @@ namespace {
         return summary;
     }
 
-    // A µs value as HTA's column holds it: float64 when the column is, else an integer.
-    Cell microseconds(std::int64_t ns, bool asFloat)
-    {
-        if (!asFloat && ns % 1000 == 0)
-            return ns / 1000;
-        return static_cast<double>(ns) / 1000.0;
-    }
-
     Cell countCell(std::int64_t n, bool asFloat)
     {
         return asFloat ? Cell(static_cast<double>(n)) : Cell(n);
@@ -172,10 +166,10 @@ namespace {
             const NameTotals b = ti == test.byName.end() ? NameTotals {} : ti->second;
             const std::int64_t diffCount = b.count - a.count;
             t.addRow(
-                { name, countCell(a.count, c.controlFloat), microseconds(a.durationNs, c.controlDurFloat),
-                    countCell(b.count, c.testFloat), microseconds(b.durationNs, c.testDurFloat),
+                { name, countCell(a.count, c.controlFloat), microsecondsCell(a.durationNs, c.controlDurFloat),
+                    countCell(b.count, c.testFloat), microsecondsCell(b.durationNs, c.testDurFloat),
                     countCell(diffCount, c.controlFloat || c.testFloat),
-                    microseconds(b.durationNs - a.durationNs, c.controlDurFloat || c.testDurFloat),
+                    microsecondsCell(b.durationNs - a.durationNs, c.controlDurFloat || c.testDurFloat),
                     std::string(diffCount > 0 ? "+"
                             : diffCount < 0   ? "-"
                                               : "=") });

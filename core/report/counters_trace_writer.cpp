@@ -2,27 +2,18 @@
 
 #include "core/analysis/memory_bandwidth.h"
 #include "core/analysis/queue_length.h"
+#include "core/common/json_text.h"
 #include "core/report/hta_json_writer.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
 namespace ks::core {
 
 namespace {
-
-    void appendCell(std::string& out, const Cell& cell)
-    {
-        if (const auto* i = std::get_if<std::int64_t>(&cell))
-            out += std::to_string(*i);
-        else if (const auto* d = std::get_if<double>(&cell))
-            out += pythonFloatText(*d);
-        else if (const auto* s = std::get_if<std::string>(&cell))
-            appendJsonString(out, *s);
-        else
-            out += "null";
-    }
 
     // A series time (µs since the aligned start) back in the trace's own time. An
     // integer column stays an integer; a float column is written with its exact
@@ -59,52 +50,44 @@ namespace {
         return nullptr;
     }
 
-    struct Columns
+    // How one series' rows become C events: which columns, and the counter's name
+    // (fixed, or from a column) and optional id column (HTA gives queue length the stream).
+    struct CounterColumns
     {
-        std::size_t ts, pid, value, extra; // extra: stream (queue length) or name (bandwidth)
-
-        bool valid(const Table& t) const
-        {
-            const std::size_t n = t.columns.size();
-            return ts < n && pid < n && value < n && extra < n;
-        }
+        std::string_view argKey; // the value's key in "args"
+        ColumnId ts, pid, value;
+        std::optional<ColumnId> name; // else the name is argKey
+        std::optional<ColumnId> id;
     };
 
-    void appendQueueLength(std::vector<std::string>& events, const Table& t, std::int64_t minTsNs)
+    void appendCounters(
+        std::vector<std::string>& events, const Table& t, const CounterColumns& c, std::int64_t minTsNs)
     {
-        const Columns c { t.columnIndex("ts"), t.columnIndex("pid"), t.columnIndex("queue_length"),
-            t.columnIndex("stream") };
-        if (!c.valid(t))
+        const auto ts = t.find(c.ts);
+        const auto pid = t.find(c.pid);
+        const auto value = t.find(c.value);
+        const auto name = c.name ? t.find(*c.name) : std::nullopt;
+        const auto id = c.id ? t.find(*c.id) : std::nullopt;
+        if (!ts || !pid || !value || (c.name && !name) || (c.id && !id))
             return;
         for (const auto& row : t.rows) {
             std::string e = "{\"pid\": ";
-            appendCell(e, row[c.pid]);
+            appendCellJson(e, row[*pid]);
             e += ", \"ts\": ";
-            appendTime(e, row[c.ts], minTsNs);
-            e += ", \"args\": {\"Queue Length\": ";
-            appendCell(e, row[c.value]);
-            e += "}, \"ph\": \"C\", \"name\": \"Queue Length\", \"id\": ";
-            appendCell(e, row[c.extra]);
-            e += '}';
-            events.push_back(std::move(e));
-        }
-    }
-
-    void appendBandwidth(std::vector<std::string>& events, const Table& t, std::int64_t minTsNs)
-    {
-        const Columns c { t.columnIndex("ts"), t.columnIndex("pid"), t.columnIndex("memory_bw_gbps"),
-            t.columnIndex("name") };
-        if (!c.valid(t))
-            return;
-        for (const auto& row : t.rows) {
-            std::string e = "{\"pid\": ";
-            appendCell(e, row[c.pid]);
-            e += ", \"ts\": ";
-            appendTime(e, row[c.ts], minTsNs);
-            e += ", \"args\": {\"Memcpy BW\": ";
-            appendCell(e, row[c.value]);
+            appendTime(e, row[*ts], minTsNs);
+            e += ", \"args\": {";
+            appendJsonString(e, c.argKey);
+            e += ": ";
+            appendCellJson(e, row[*value]);
             e += "}, \"ph\": \"C\", \"name\": ";
-            appendCell(e, row[c.extra]);
+            if (name)
+                appendCellJson(e, row[*name]);
+            else
+                appendJsonString(e, c.argKey);
+            if (id) {
+                e += ", \"id\": ";
+                appendCellJson(e, row[*id]);
+            }
             e += '}';
             events.push_back(std::move(e));
         }
@@ -118,10 +101,16 @@ std::vector<std::string> counterEvents(
     std::vector<std::string> events;
     const AnalysisOutput queue = queueLengthTimeSeries(frames, options);
     if (const Table* t = rankSeries(queue, rank))
-        appendQueueLength(events, *t, frames.minTs);
+        appendCounters(events, *t,
+            { "Queue Length", queue_length::kTs, queue_length::kPid, queue_length::kQueueLength, {},
+                queue_length::kStream },
+            frames.minTs);
     const AnalysisOutput bandwidth = memoryBwTimeSeries(frames, options);
     if (const Table* t = rankSeries(bandwidth, rank))
-        appendBandwidth(events, *t, frames.minTs);
+        appendCounters(events, *t,
+            { "Memcpy BW", memory_bandwidth::kTs, memory_bandwidth::kPid, memory_bandwidth::kBandwidth,
+                memory_bandwidth::kName, {} },
+            frames.minTs);
     return events;
 }
 

@@ -10,19 +10,6 @@ namespace ks::core {
 
 namespace {
 
-    void appendCell(std::string& out, const Cell& cell)
-    {
-        if (std::holds_alternative<std::monostate>(cell)) {
-            out += "null";
-        } else if (const auto* i = std::get_if<std::int64_t>(&cell)) {
-            out += std::to_string(*i);
-        } else if (const auto* d = std::get_if<double>(&cell)) {
-            out += pythonFloatText(*d);
-        } else {
-            appendJsonString(out, std::get<std::string>(cell));
-        }
-    }
-
     void appendFrame(std::string& out, const Table& t)
     {
         out += R"({"type":"dataframe","columns":[)";
@@ -45,7 +32,7 @@ namespace {
                     out += ',';
                 appendJsonString(out, t.columns[c].name);
                 out += ':';
-                appendCell(out, t.rows[r][c]);
+                appendCellJson(out, t.rows[r][c]);
             }
             out += '}';
         }
@@ -82,7 +69,7 @@ namespace {
             break;
         case HtaResult::Kind::Scalar:
             out += R"({"type":"scalar","value":)";
-            appendCell(out, r.scalar);
+            appendCellJson(out, r.scalar);
             out += '}';
             break;
         case HtaResult::Kind::None:
@@ -133,6 +120,19 @@ std::string htaCallJson(const std::string& call, const std::string& argsJson, co
     appendResult(out, output.ok ? output.result : none);
     out += "}\n";
     return out;
+}
+
+void appendCellJson(std::string& out, const Cell& cell)
+{
+    if (std::holds_alternative<std::monostate>(cell)) {
+        out += "null";
+    } else if (const auto* i = std::get_if<std::int64_t>(&cell)) {
+        out += std::to_string(*i);
+    } else if (const auto* d = std::get_if<double>(&cell)) {
+        out += pythonFloatText(*d);
+    } else {
+        appendJsonString(out, std::get<std::string>(cell));
+    }
 }
 
 } // namespace ks::core

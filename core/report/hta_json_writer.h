@@ -15,4 +15,7 @@ std::string htaResultJson(const HtaResult& result);
 // JSON number text for a double as Python's json writes it (repr).
 std::string pythonFloatText(double value);
 
+// A table cell as JSON: null, an integer, pythonFloatText, or a string.
+void appendCellJson(std::string& out, const Cell& cell);
+
 } // namespace ks::core

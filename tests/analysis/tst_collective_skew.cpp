@@ -10,9 +10,8 @@ namespace {
 
 std::string gpuKernel(const std::string& name, std::int64_t ts, std::int64_t dur, int stream)
 {
-    return R"({"ph":"X","cat":"kernel","name":")" + name + R"(","pid":0,"tid":)" + std::to_string(stream)
-        + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{"stream":)"
-        + std::to_string(stream) + "}}";
+    return tests::completeEvent(
+        "kernel", name, ts, dur, 0, stream, R"({"stream":)" + std::to_string(stream) + "}");
 }
 
 const std::string kAllReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";

@@ -18,10 +18,7 @@ using namespace ks;
 
 namespace {
 
-QString sharedDir()
-{
-    return QStringLiteral(KS_SHARED_DIR);
-}
+using tests::sharedDir;
 
 const core::Table& rankTable(const core::AnalysisOutput& out, const std::string& rank)
 {
@@ -56,28 +53,21 @@ std::vector<double> summaryRow(const core::Table& t, std::size_t row, const std:
 
 bool near(const std::vector<double>& a, const std::vector<double>& b)
 {
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::abs(a[i] - b[i]) > 1e-12 * std::max(1.0, std::abs(b[i])))
-            return false;
-    return true;
+    return tests::near(a, b, 1e-12);
 }
 
 std::string gpuOp(
     const char* cat, const char* name, int stream, int ts, int dur, int correlation, double bw = 0)
 {
-    return std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":0,"tid":)"
-        + std::to_string(stream) + R"(,"ts":)" + std::to_string(1000000 + ts) + R"(,"dur":)"
-        + std::to_string(dur) + R"(,"args":{"stream":)" + std::to_string(stream) + R"(,"correlation":)"
-        + std::to_string(correlation) + R"x(,"memory bandwidth (GB/s)":)x" + std::to_string(bw) + "}}";
+    return tests::eventAtBase(cat, name, ts, dur,
+        R"({"stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation)
+            + R"x(,"memory bandwidth (GB/s)":)x" + std::to_string(bw) + "}",
+        0, stream);
 }
 
 std::string launch(const char* name, int ts, int correlation)
 {
-    return std::string(R"({"ph":"X","cat":"cuda_runtime","name":")") + name + R"(","pid":1,"tid":1,"ts":)"
-        + std::to_string(1000000 + ts) + R"(,"dur":2,"args":{"correlation":)" + std::to_string(correlation)
-        + "}}";
+    return tests::eventAtBase("cuda_runtime", name, ts, 2, tests::correlationArgs(correlation));
 }
 
 // Event 0 of every test trace: a CPU op at t=0, so aligned times are the offsets above.

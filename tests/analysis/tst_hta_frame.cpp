@@ -16,10 +16,7 @@ using namespace ks;
 
 namespace {
 
-QString sharedDir()
-{
-    return QStringLiteral(KS_SHARED_DIR);
-}
+using tests::sharedDir;
 
 std::int64_t usToNs(double us)
 {

@@ -24,9 +24,7 @@ std::string slice(const std::string& cat, const std::string& name, std::int64_t 
     const std::string& args = "{}")
 {
     const int pid = cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" ? 0 : 100;
-    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + std::to_string(pid)
-        + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)"
-        + std::to_string(dur) + R"(,"args":)" + args + "}";
+    return tests::completeEvent(cat, name, ts, dur, pid, tid, args);
 }
 
 std::string launch(const std::string& name, std::int64_t ts, std::int64_t dur, int correlation)
@@ -44,16 +42,7 @@ std::string kernel(
         R"({"stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(correlation) + "}");
 }
 
-// kinetoDocument writes "rank":N, which HTA's rank regex misses (Q8): write the spaced form for several
-// ranks.
-std::string spacedRankDocument(std::int64_t rank, const std::vector<std::string>& events)
-{
-    std::string doc = R"({"schemaVersion": 1, "distributedInfo": {"rank": )" + std::to_string(rank)
-        + R"(}, "traceEvents": [)";
-    for (std::size_t i = 0; i < events.size(); ++i)
-        doc += (i ? "," : "") + events[i];
-    return doc + "]}";
-}
+using tests::spacedRankDocument;
 
 struct Run
 {

@@ -15,23 +15,17 @@ using namespace ks;
 
 namespace {
 
-std::string op(const char* cat, const char* name, int ts, int dur, const std::string& args = "{}",
-    int pid = 1, int tid = 1)
-{
-    return std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":)"
-        + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
-        + std::to_string(1000000 + ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":)" + args + "}";
-}
+using tests::eventAtBase;
 
 std::string launch(int ts, int correlation, int tid = 1)
 {
-    return op("cuda_runtime", "cudaLaunchKernel", ts, 5,
+    return eventAtBase("cuda_runtime", "cudaLaunchKernel", ts, 5,
         R"({"correlation":)" + std::to_string(correlation) + "}", 1, tid);
 }
 
 std::string kernel(const char* name, int ts, int dur, int correlation)
 {
-    return op(
+    return eventAtBase(
         "kernel", name, ts, dur, R"({"stream":7,"correlation":)" + std::to_string(correlation) + "}", 0, 7);
 }
 
@@ -39,14 +33,14 @@ std::string kernel(const char* name, int ts, int dur, int correlation)
 std::vector<std::string> linearTrace()
 {
     return {
-        op("user_annotation", "ProfilerStep#1", 0, 1000),
-        op("cpu_op", "aten::linear", 10, 90),
-        op("cpu_op", "aten::addmm", 20, 70),
+        eventAtBase("user_annotation", "ProfilerStep#1", 0, 1000),
+        eventAtBase("cpu_op", "aten::linear", 10, 90),
+        eventAtBase("cpu_op", "aten::addmm", 20, 70),
         launch(30, 1),
         launch(40, 2),
         launch(50, 3),
-        op("cpu_op", "aten::linear", 300, 100),
-        op("cpu_op", "aten::addmm", 310, 80),
+        eventAtBase("cpu_op", "aten::linear", 300, 100),
+        eventAtBase("cpu_op", "aten::addmm", 310, 80),
         launch(320, 4),
         launch(330, 5),
         launch(340, 6),
@@ -144,7 +138,7 @@ private slots:
     void shallowSubstringMatchHidesOperators()
     {
         auto events = linearTrace();
-        events.push_back(op("cpu_op", "my_aten::linear_wrapper", 2000, 100));
+        events.push_back(eventAtBase("cpu_op", "my_aten::linear_wrapper", 2000, 100));
         events.push_back(launch(2010, 7));
         events.push_back(kernel("k4", 2200, 5, 7));
         Loaded t(events);
@@ -160,9 +154,10 @@ private slots:
     // Q12: nested operators of the same name count once in HTA, each in default mode.
     void nestedMatches()
     {
-        Loaded t({ op("user_annotation", "ProfilerStep#1", 0, 1000), op("cpu_op", "aten::linear", 10, 90),
-            op("cpu_op", "aten::linear", 15, 80), launch(30, 1), launch(40, 2), launch(50, 3),
-            kernel("k1", 200, 8, 1), kernel("k2", 210, 9, 2), kernel("k3", 220, 10, 3) });
+        Loaded t({ eventAtBase("user_annotation", "ProfilerStep#1", 0, 1000),
+            eventAtBase("cpu_op", "aten::linear", 10, 90), eventAtBase("cpu_op", "aten::linear", 15, 80),
+            launch(30, 1), launch(40, 2), launch(50, 3), kernel("k1", 200, 8, 1), kernel("k2", 210, 9, 2),
+            kernel("k3", 220, 10, 3) });
         QCOMPARE(rows(t.run(kCompat, "aten::linear").output),
             (std::vector<Row> { { "aten::linear|k1|k2|k3", 1, 27.0, 90.0 } }));
         QCOMPARE(rows(t.run(kDefault, "aten::linear").output),
@@ -181,8 +176,8 @@ private slots:
 
     void tooFewKernels()
     {
-        Loaded t({ op("cpu_op", "aten::mm", 10, 50), launch(20, 1), launch(30, 2), kernel("k1", 100, 5, 1),
-            kernel("k2", 110, 5, 2) });
+        Loaded t({ eventAtBase("cpu_op", "aten::mm", 10, 50), launch(20, 1), launch(30, 2),
+            kernel("k1", 100, 5, 1), kernel("k2", 110, 5, 2) });
         QCOMPARE(rows(t.run(kDefault, "aten::mm").output), std::vector<Row> {});
         QVERIFY(t.run(kCompat, "aten::mm").output.ok);
         QVERIFY(!t.run(kCompat, "aten::mm").output.result.frame.columns.empty());
@@ -221,10 +216,11 @@ private slots:
     {
         QFETCH(bool, compat);
         Loaded t({
-            op("user_annotation", "ProfilerStep#1", 0, 1000), // 0
-            op("user_annotation", "## backward ##", 500, 400), // 1
-            op("cpu_op", "autograd::engine::evaluate_function: MmBackward0", 600, 100, "{}", 1, 2), // 2
-            op("cpu_op", "aten::mm", 610, 80, "{}", 1, 2), // 3
+            eventAtBase("user_annotation", "ProfilerStep#1", 0, 1000), // 0
+            eventAtBase("user_annotation", "## backward ##", 500, 400), // 1
+            eventAtBase(
+                "cpu_op", "autograd::engine::evaluate_function: MmBackward0", 600, 100, "{}", 1, 2), // 2
+            eventAtBase("cpu_op", "aten::mm", 610, 80, "{}", 1, 2), // 3
             launch(620, 11, 2), // 4
             launch(630, 12, 2), // 5
             launch(640, 13, 2), // 6

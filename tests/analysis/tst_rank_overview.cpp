@@ -11,21 +11,7 @@ using namespace ks;
 
 namespace {
 
-std::string slice(const std::string& cat, const std::string& name, std::int64_t ts, std::int64_t dur, int pid,
-    int tid, const std::string& args = "{}")
-{
-    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + std::to_string(pid)
-        + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)"
-        + std::to_string(dur) + R"(,"args":)" + args + "}";
-}
-
-std::string correlationArgs(int correlation, int stream = -1)
-{
-    std::string args = R"({"correlation":)" + std::to_string(correlation);
-    if (stream >= 0)
-        args += R"(,"stream":)" + std::to_string(stream);
-    return args + "}";
-}
+using tests::correlationArgs;
 
 // Two steps of 1000 µs; in each, a compute kernel of `computeUs[i]` and an
 // all-reduce of 100 µs launched from the step.
@@ -36,16 +22,16 @@ std::string rankDocument(std::int64_t rank, std::array<std::int64_t, 2> computeU
     for (int step = 0; step < 2; ++step) {
         const std::int64_t t0 = 1000 * step;
         const std::string stepName = "ProfilerStep#" + std::to_string(step + 1);
-        events.push_back(slice("user_annotation", stepName, t0, 1000, 100, 1));
-        events.push_back(
-            slice("cuda_runtime", "cudaLaunchKernel", t0 + 10, 5, 100, 1, correlationArgs(correlation)));
-        events.push_back(slice("kernel", "gemm_kernel", t0 + 20, computeUs[static_cast<std::size_t>(step)], 0,
-            7, correlationArgs(correlation, 7)));
+        events.push_back(tests::completeEvent("user_annotation", stepName, t0, 1000, 100, 1));
+        events.push_back(tests::completeEvent(
+            "cuda_runtime", "cudaLaunchKernel", t0 + 10, 5, 100, 1, correlationArgs(correlation)));
+        events.push_back(tests::completeEvent("kernel", "gemm_kernel", t0 + 20,
+            computeUs[static_cast<std::size_t>(step)], 0, 7, correlationArgs(correlation, 7)));
         ++correlation;
-        events.push_back(
-            slice("cuda_runtime", "cudaLaunchKernel", t0 + 12, 5, 100, 1, correlationArgs(correlation)));
-        events.push_back(slice("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", t0 + 50, 100, 0, 13,
-            correlationArgs(correlation, 13)));
+        events.push_back(tests::completeEvent(
+            "cuda_runtime", "cudaLaunchKernel", t0 + 12, 5, 100, 1, correlationArgs(correlation)));
+        events.push_back(tests::completeEvent("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", t0 + 50,
+            100, 0, 13, correlationArgs(correlation, 13)));
         ++correlation;
     }
     return tests::kinetoDocument(rank, events);
@@ -126,7 +112,8 @@ private slots:
     {
         QTemporaryDir dir;
         const core::TraceSet set = tests::loadRanks(dir,
-            { tests::kinetoDocument(0, { slice("kernel", "gemm", 10, 5, 0, 7, correlationArgs(1, 7)) }) });
+            { tests::kinetoDocument(
+                0, { tests::completeEvent("kernel", "gemm", 10, 5, 0, 7, correlationArgs(1, 7)) }) });
         const auto out = core::rankOverview(tests::frames(set, core::AnalysisMode::Default), {});
         QVERIFY(!out.ok);
         QVERIFY(out.error.find("ProfilerStep") != std::string::npos);

@@ -21,16 +21,12 @@ Q_DECLARE_METATYPE(ks::core::AnalysisMode)
 
 namespace {
 
-constexpr std::int64_t kBase = 1'000'000; // µs; the cpu_op at kBase fixes the aligned zero
-
-// A complete event; times in µs relative to kBase, as Kineto writes them.
+// A complete event; times in µs relative to tests::kBaseUs (where the cpu_op fixes the aligned zero).
 std::string slice(const std::string& cat, const std::string& name, std::int64_t ts, std::int64_t dur, int tid,
     const std::string& args = "{}")
 {
     const bool device = cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "cuda_sync";
-    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + (device ? "0" : "100")
-        + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(kBase + ts) + R"(,"dur":)"
-        + std::to_string(dur) + R"(,"args":)" + args + "}";
+    return tests::eventAtBase(cat, name, ts, dur, args, device ? 0 : 100, tid);
 }
 
 std::string onStream(
@@ -47,17 +43,6 @@ std::string kernel(const std::string& name, std::int64_t ts, std::int64_t dur, i
 std::string cpuOp(std::int64_t ts, std::int64_t dur)
 {
     return slice("cpu_op", "aten::step", ts, dur, 100);
-}
-
-// kinetoDocument writes "rank":N, which HTA's rank regex misses (Q8): write the spaced form for several
-// ranks.
-std::string rankDocument(std::int64_t rank, const std::vector<std::string>& events)
-{
-    std::string doc = R"({"schemaVersion": 1, "distributedInfo": {"rank": )" + std::to_string(rank)
-        + R"(}, "traceEvents": [)";
-    for (std::size_t i = 0; i < events.size(); ++i)
-        doc += (i ? "," : "") + events[i];
-    return doc + "]}";
 }
 
 // Compute [0,10] and relu [30,33]+[33,40] (touching, merged), comm [5,15], memcpy [20,25].
@@ -154,12 +139,7 @@ bool hasType(const core::AnalysisOutput& out, const std::string& label)
 
 bool near(const std::vector<double>& got, const std::vector<double>& expected)
 {
-    if (got.size() != expected.size())
-        return false;
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (std::abs(got[i] - expected[i]) > 1e-9 * std::max(1.0, std::abs(expected[i])))
-            return false;
-    return true;
+    return tests::near(got, expected, 1e-9);
 }
 
 QString describe(const std::vector<double>& v)
@@ -217,7 +197,7 @@ void TestTemporalOverlapKernels::temporalMainNumbers()
 {
     QFETCH(AnalysisMode, mode);
     QTemporaryDir dir;
-    const auto set = tests::loadRanks(dir, { rankDocument(0, mainEvents()) });
+    const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, mainEvents()) });
     const Outputs out = analyse(set, mode);
     // Merged GPU work [0,15] [20,25] [30,40]: span 40, busy 30; compute [0,10] [30,40].
     COMPARE_VALUES(temporalValues(out.temporal), { 10, 20, 10, 40, 25, 50, 25 });
@@ -230,8 +210,9 @@ void TestTemporalOverlapKernels::overlapMainNumbers()
 {
     QFETCH(AnalysisMode, mode);
     QTemporaryDir dir;
-    const auto set = tests::loadRanks(
-        dir, { rankDocument(0, mainEvents()), rankDocument(1, { cpuOp(0, 10), kernel("gemm", 0, 10) }) });
+    const auto set = tests::loadRanks(dir,
+        { tests::spacedRankDocument(0, mainEvents()),
+            tests::spacedRankDocument(1, { cpuOp(0, 10), kernel("gemm", 0, 10) }) });
     const Outputs out = analyse(set, mode);
     // Comm [5,15] overlapped by compute [0,10] for 5 of its 10 µs; rank 1 has no comm: 0/0 → null.
     QCOMPARE(overlapOf(out.overlap, 0), std::optional<double>(50.0));
@@ -242,7 +223,7 @@ void TestTemporalOverlapKernels::kernelBreakdownMainNumbers()
 {
     QFETCH(AnalysisMode, mode);
     QTemporaryDir dir;
-    const auto set = tests::loadRanks(dir, { rankDocument(0, mainEvents()) });
+    const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, mainEvents()) });
     const Outputs out = analyse(set, mode);
     const core::Table& types = frameOf(out.kernels, 0);
     QCOMPARE(types.rows.size(), std::size_t(4));
@@ -272,7 +253,7 @@ void TestTemporalOverlapKernels::quantileCutAndOthersStatistics()
     // would fold C too).
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
-        { rankDocument(0,
+        { tests::spacedRankDocument(0,
             { cpuOp(0, 200), kernel("kA", 0, 10), kernel("kA", 20, 30), kernel("kB", 60, 20),
                 kernel("kC", 90, 4), kernel("kC", 100, 6), kernel("kD", 110, 5) }) });
     const Outputs compat = analyse(set, AnalysisMode::HtaCompat, 3);
@@ -306,7 +287,7 @@ void TestTemporalOverlapKernels::syncEventsAndTritonLaunchers()
     // kernel [50,56] (same name), NCCL [40,44] on another stream.
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
-        { rankDocument(0,
+        { tests::spacedRankDocument(0,
             { cpuOp(0, 60), kernel("k", 0, 10), onStream("cuda_sync", "Stream Sync", 20, 10, 7),
                 slice("cpu_op", "triton_poi_fused_0", 40, 4, 100, R"({"stream":0})"),
                 kernel("triton_poi_fused_0", 50, 6),
@@ -337,7 +318,7 @@ void TestTemporalOverlapKernels::hipAndSubstringNames()
     // Copy [0,10] stream 7, gemm [5,15] stream 8, softmax_warpSync_kernel [20,30] stream 7.
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
-        { rankDocument(0,
+        { tests::spacedRankDocument(0,
             { cpuOp(0, 30), onStream("gpu_memcpy", "hipMemcpyWithStream", 0, 10, 7), kernel("gemm", 5, 10, 8),
                 kernel("softmax_warpSync_kernel", 20, 10) }) });
     const Outputs compat = analyse(set, AnalysisMode::HtaCompat);
@@ -372,7 +353,7 @@ void TestTemporalOverlapKernels::touchingTypesGiveZeroLengthClassInCompat()
     // appears as a row with sum 0. Default applies all changes at one time together.
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
-        { rankDocument(
+        { tests::spacedRankDocument(
             0, { cpuOp(0, 20), onStream("kernel", "ncclKernel_Send", 0, 10, 9), kernel("gemm", 10, 10) }) });
     const Outputs compat = analyse(set, AnalysisMode::HtaCompat);
     const Outputs exact = analyse(set, AnalysisMode::Default);
@@ -386,8 +367,8 @@ void TestTemporalOverlapKernels::touchingTypesGiveZeroLengthClassInCompat()
 void TestTemporalOverlapKernels::rankWithoutGpuWork()
 {
     QTemporaryDir dir;
-    const auto set =
-        tests::loadRanks(dir, { rankDocument(0, mainEvents()), rankDocument(1, { cpuOp(0, 10) }) });
+    const auto set = tests::loadRanks(
+        dir, { tests::spacedRankDocument(0, mainEvents()), tests::spacedRankDocument(1, { cpuOp(0, 10) }) });
     const Outputs compat = analyse(set, AnalysisMode::HtaCompat);
     const Outputs exact = analyse(set, AnalysisMode::Default);
     // HTA raises IndexError for the whole call.
@@ -404,7 +385,7 @@ void TestTemporalOverlapKernels::rankWithoutGpuWork()
 void TestTemporalOverlapKernels::cpuOnlyTrace()
 {
     QTemporaryDir dir;
-    const auto set = tests::loadRanks(dir, { rankDocument(34, { cpuOp(0, 10) }) });
+    const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(34, { cpuOp(0, 10) }) });
     for (const AnalysisMode mode : { AnalysisMode::HtaCompat, AnalysisMode::Default }) {
         const Outputs out = analyse(set, mode);
         QVERIFY(!out.temporal.ok);

@@ -12,38 +12,27 @@ using namespace ks;
 
 namespace {
 
-std::string op(const char* cat, const char* name, int ts, int dur, const std::string& args = "{}",
-    int pid = 1, int tid = 1)
-{
-    return std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":)"
-        + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
-        + std::to_string(1000000 + ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":)" + args + "}";
-}
+using tests::eventAtBase;
 
-std::string corr(int c, int stream = -1)
-{
-    return stream < 0
-        ? R"({"correlation":)" + std::to_string(c) + "}"
-        : R"({"stream":)" + std::to_string(stream) + R"(,"correlation":)" + std::to_string(c) + "}";
-}
+using tests::correlationArgs;
 
 std::vector<std::string> steps()
 {
-    return { op("user_annotation", "ProfilerStep#1", 0, 1000),
-        op("user_annotation", "ProfilerStep#2", 1000, 1000) };
+    return { eventAtBase("user_annotation", "ProfilerStep#1", 0, 1000),
+        eventAtBase("user_annotation", "ProfilerStep#2", 1000, 1000) };
 }
 
 // Control: 2 aten::mm, a kernel of 30 us, a Stream Sync of 10 us; step 2: one aten::mm of 50.
 std::vector<std::string> controlEvents()
 {
     auto e = steps();
-    e.push_back(op("cpu_op", "aten::mm", 10, 20));
-    e.push_back(op("cpu_op", "aten::mm", 40, 20));
-    e.push_back(op("cuda_runtime", "cudaLaunchKernel", 12, 2, corr(1)));
-    e.push_back(op("kernel", "void foo<int>(float*)", 100, 30, corr(1, 7), 0, 7));
-    e.push_back(op("cuda_runtime", "cudaStreamSynchronize", 60, 2, corr(5)));
-    e.push_back(op("cuda_sync", "Stream Sync", 130, 10, corr(5, 7), 0, 7));
-    e.push_back(op("cpu_op", "aten::mm", 1010, 50));
+    e.push_back(eventAtBase("cpu_op", "aten::mm", 10, 20));
+    e.push_back(eventAtBase("cpu_op", "aten::mm", 40, 20));
+    e.push_back(eventAtBase("cuda_runtime", "cudaLaunchKernel", 12, 2, correlationArgs(1)));
+    e.push_back(eventAtBase("kernel", "void foo<int>(float*)", 100, 30, correlationArgs(1, 7), 0, 7));
+    e.push_back(eventAtBase("cuda_runtime", "cudaStreamSynchronize", 60, 2, correlationArgs(5)));
+    e.push_back(eventAtBase("cuda_sync", "Stream Sync", 130, 10, correlationArgs(5, 7), 0, 7));
+    e.push_back(eventAtBase("cpu_op", "aten::mm", 1010, 50));
     return e;
 }
 
@@ -52,10 +41,10 @@ std::vector<std::string> testEvents()
 {
     auto e = steps();
     for (int ts : { 10, 40, 70 })
-        e.push_back(op("cpu_op", "aten::mm", ts, 20));
-    e.push_back(op("cpu_op", "aten::add", 95, 5));
-    e.push_back(op("cuda_runtime", "cudaLaunchKernel", 12, 2, corr(1)));
-    e.push_back(op("kernel", "void foo<int>(float*)", 100, 40, corr(1, 7), 0, 7));
+        e.push_back(eventAtBase("cpu_op", "aten::mm", ts, 20));
+    e.push_back(eventAtBase("cpu_op", "aten::add", 95, 5));
+    e.push_back(eventAtBase("cuda_runtime", "cudaLaunchKernel", 12, 2, correlationArgs(1)));
+    e.push_back(eventAtBase("kernel", "void foo<int>(float*)", 100, 40, correlationArgs(1, 7), 0, 7));
     return e;
 }
 
@@ -264,8 +253,8 @@ private slots:
     // HTA raises without ProfilerStep; Kinetoscope compares the whole traces.
     void withoutProfilerSteps()
     {
-        Pair p({ op("cpu_op", "aten::mm", 10, 20) },
-            { op("cpu_op", "aten::mm", 10, 30), op("cpu_op", "aten::mm", 50, 5) });
+        Pair p({ eventAtBase("cpu_op", "aten::mm", 10, 20) },
+            { eventAtBase("cpu_op", "aten::mm", 10, 30), eventAtBase("cpu_op", "aten::mm", 50, 5) });
         const core::AnalysisOutput compat = p.compare(options(core::AnalysisMode::HtaCompat));
         QVERIFY(!compat.ok);
         QVERIFY2(compat.error.find("iteration") != std::string::npos, compat.error.c_str());

@@ -21,24 +21,18 @@ using namespace ks;
 
 namespace {
 
-std::string op(const char* cat, const char* name, int ts, int dur, const std::string& args = "{}",
-    int pid = 1, int tid = 1)
-{
-    return std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":)"
-        + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)"
-        + std::to_string(1000000 + ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":)" + args + "}";
-}
+using tests::eventAtBase;
 
 std::string launch(const char* name, int ts, int correlation)
 {
-    return op("cuda_runtime", name, ts, 5, R"({"correlation":)" + std::to_string(correlation) + "}");
+    return eventAtBase("cuda_runtime", name, ts, 5, R"({"correlation":)" + std::to_string(correlation) + "}");
 }
 
 std::string gpu(
     const char* cat, const char* name, int ts, int dur, int correlation, const std::string& extra = "")
 {
-    return op(cat, name, ts, dur, R"({"stream":7,"correlation":)" + std::to_string(correlation) + extra + "}",
-        0, 7);
+    return eventAtBase(cat, name, ts, dur,
+        R"({"stream":7,"correlation":)" + std::to_string(correlation) + extra + "}", 0, 7);
 }
 
 // Keys before and after traceEvents, a metadata event, the profiler's span.
@@ -301,7 +295,7 @@ private slots:
     {
         QTemporaryDir dir;
         const auto set =
-            tests::loadRanks(dir, { tests::kinetoDocument(0, { op("cpu_op", "aten::mm", 0, 5) }) });
+            tests::loadRanks(dir, { tests::kinetoDocument(0, { eventAtBase("cpu_op", "aten::mm", 0, 5) }) });
         core::AnalysisOptions options;
         QVERIFY(core::counterEvents(tests::frames(set, options.mode), options, 0).empty());
     }
@@ -321,11 +315,12 @@ private slots:
         QFETCH(bool, compress);
         QTemporaryDir dir;
         const std::vector<std::string> events = {
-            op("cpu_op", "aten::linear", 10, 90), // traceEvents[1]
+            eventAtBase("cpu_op", "aten::linear", 10, 90), // traceEvents[1]
             launch("cudaLaunchKernel", 20, 1), launch("cudaLaunchKernel", 30, 2),
             launch("cudaLaunchKernel", 40, 3), gpu("kernel", "k1", 100, 5, 1), gpu("kernel", "k2", 110, 5, 2),
             gpu("kernel", "k3", 120, 5, 3),
-            op("cpu_op", "aten::relu", 200, 10, R"({"External id":9})"), // traceEvents[8]: in no pattern
+            eventAtBase(
+                "cpu_op", "aten::relu", 200, 10, R"({"External id":9})"), // traceEvents[8]: in no pattern
         };
         const std::string input = dir.path().toStdString() + "/t.json";
         std::ofstream(input) << document(events);

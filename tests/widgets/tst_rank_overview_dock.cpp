@@ -99,7 +99,8 @@ private slots:
                 const auto y =
                     int(std::find(ranks.begin(), ranks.end(), std::int64_t(cellOf(*table, row, "rank")))
                         - ranks.begin());
-                const double expected = cellOf(*table, row, widgets::rankOverviewMetricColumn(metric));
+                const double expected =
+                    cellOf(*table, row, std::string(widgets::rankOverviewMetricColumn(metric).hta));
                 QVERIFY(!std::isnan(expected));
                 QCOMPARE(map->data()->cell(x, y), expected);
                 shown.push_back(map->data()->cell(x, y));

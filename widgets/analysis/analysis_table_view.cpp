@@ -1,5 +1,6 @@
 #include "widgets/analysis/analysis_table_view.h"
 
+#include "core/analysis/column_id.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/table_lookup.h"
 
@@ -109,7 +110,7 @@ void AnalysisTableView::emitName(const QModelIndex& proxyIndex)
     const core::Table* t = table();
     if (!t || !proxyIndex.isValid())
         return;
-    const auto column = findColumn(*t, { "name", "kernel_name" });
+    const auto column = t->find(core::kEventNameColumn);
     if (!column)
         return;
     const int row = m_proxy->mapToSource(proxyIndex).row();

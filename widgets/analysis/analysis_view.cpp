@@ -1,5 +1,7 @@
 #include "widgets/analysis/analysis_view.h"
 
+#include "core/analysis/memory_bandwidth.h"
+#include "core/analysis/queue_length.h"
 #include "core/report/table_text.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/breakdown_charts.h"
@@ -125,12 +127,17 @@ void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::T
         buildOverlapChart(*m_chart, first);
         break;
     case AnalysisChartKind::MemoryBandwidth:
-        buildSummaryBars(*m_chart, first, "memory_bw_gbps", "name",
+        buildSummaryBars(*m_chart, first,
+            { core::memory_bw_summary::kRank, core::memory_bw_summary::kName, core::memory_bw_summary::kMean,
+                core::memory_bw_summary::kMin, core::memory_bw_summary::kMax },
             tr("memory bandwidth (GB/s): mean, min–max"), tr("Memory copy bandwidth per rank"));
         break;
     case AnalysisChartKind::QueueLength:
-        buildSummaryBars(*m_chart, first, "queue_length", "stream", tr("queued kernels: mean, min–max"),
-            tr("CUDA stream queue length per rank"));
+        buildSummaryBars(*m_chart, first,
+            { core::queue_length_summary::kRank, core::queue_length_summary::kStream,
+                core::queue_length_summary::kMean, core::queue_length_summary::kMin,
+                core::queue_length_summary::kMax },
+            tr("queued kernels: mean, min–max"), tr("CUDA stream queue length per rank"));
         break;
     case AnalysisChartKind::LaunchStats: {
         std::vector<const core::Table*> perRank;

@@ -1,5 +1,9 @@
 #include "widgets/analysis/breakdown_charts.h"
 
+#include "core/analysis/comm_comp_overlap.h"
+#include "core/analysis/idle_time_breakdown.h"
+#include "core/analysis/kernel_breakdown.h"
+#include "core/analysis/temporal_breakdown.h"
 #include "widgets/analysis/chart_style.h"
 #include "widgets/analysis/rank_distribution_chart.h"
 #include "widgets/analysis/table_lookup.h"
@@ -46,10 +50,10 @@ namespace {
 
 void buildTemporalChart(AnalysisChart& chart, const core::Table& table)
 {
-    const auto rank = findColumn(table, { "rank" });
-    const auto idle = findColumn(table, { "idle_time_pctg" });
-    const auto compute = findColumn(table, { "compute_time_pctg" });
-    const auto nonCompute = findColumn(table, { "non_compute_time_pctg" });
+    const auto rank = table.find(core::temporal_breakdown::kRank);
+    const auto idle = table.find(core::temporal_breakdown::kIdlePctg);
+    const auto compute = table.find(core::temporal_breakdown::kComputePctg);
+    const auto nonCompute = table.find(core::temporal_breakdown::kNonComputePctg);
     if (!rank || !idle || !compute || !nonCompute)
         return;
     if (table.rows.size() > kMaxRankBars) {
@@ -93,10 +97,10 @@ void buildTemporalChart(AnalysisChart& chart, const core::Table& table)
 
 void buildIdleChart(AnalysisChart& chart, const core::Table& table)
 {
-    const auto rank = findColumn(table, { "rank" });
-    const auto stream = findColumn(table, { "stream" });
-    const auto category = findColumn(table, { "idle_category" });
-    const auto time = findColumn(table, { "idle_time_us", "idle_time" });
+    const auto rank = table.find(core::idle_time_breakdown::kRank);
+    const auto stream = table.find(core::idle_time_breakdown::kStream);
+    const auto category = table.find(core::idle_time_breakdown::kIdleCategory);
+    const auto time = table.find(core::idle_time_breakdown::kIdleTime);
     if (!rank || !stream || !category || !time)
         return;
     // One slot per (rank, stream), in the table's order.
@@ -145,8 +149,8 @@ void buildIdleChart(AnalysisChart& chart, const core::Table& table)
 
 void buildKernelTypeChart(AnalysisChart& chart, const core::Table& table)
 {
-    const auto type = findColumn(table, { "kernel_type" });
-    const auto share = findColumn(table, { "percentage" });
+    const auto type = table.find(core::kernel_breakdown::kKernelType);
+    const auto share = table.find(core::kernel_breakdown::kPercentage);
     if (!type || !share)
         return;
     std::vector<std::size_t> order(table.rows.size());
@@ -177,8 +181,8 @@ void buildKernelTypeChart(AnalysisChart& chart, const core::Table& table)
 
 void buildOverlapChart(AnalysisChart& chart, const core::Table& table)
 {
-    const auto rank = findColumn(table, { "rank" });
-    const auto overlap = findColumn(table, { "comp_comm_overlap_pctg" });
+    const auto rank = table.find(core::comm_comp_overlap::kRank);
+    const auto overlap = table.find(core::comm_comp_overlap::kOverlapPctg);
     if (!rank || !overlap)
         return;
     if (table.rows.size() > kMaxRankBars) {

@@ -1,5 +1,7 @@
 #include "widgets/analysis/distribution_charts.h"
 
+#include "core/analysis/kernel_breakdown.h"
+#include "core/analysis/launch_stats.h"
 #include "widgets/analysis/chart_style.h"
 #include "widgets/analysis/table_lookup.h"
 
@@ -41,12 +43,12 @@ namespace {
 
 void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table)
 {
-    const auto name = findColumn(table, { "name" });
-    const auto sum = findColumn(table, { "sum (us)", "sum" });
-    const auto mean = findColumn(table, { "mean (us)", "mean" });
-    const auto low = findColumn(table, { "min (us)", "min" });
-    const auto high = findColumn(table, { "max (us)", "max" });
-    const auto rank = findColumn(table, { "rank" });
+    const auto name = table.find(core::kernel_breakdown::kName);
+    const auto sum = table.find(core::kernel_breakdown::kSum);
+    const auto mean = table.find(core::kernel_breakdown::kMean);
+    const auto low = table.find(core::kernel_breakdown::kMin);
+    const auto high = table.find(core::kernel_breakdown::kMax);
+    const auto rank = table.find(core::kernel_breakdown::kRank);
     if (!name || !sum || !mean || !low || !high || !rank)
         return;
     // Kernels ranked by their time over all ranks; fewer kernels when there are
@@ -150,15 +152,15 @@ void buildLaunchHistograms(AnalysisChart& chart, const std::vector<const core::T
 {
     struct Panel
     {
-        std::initializer_list<std::string_view> columns;
+        core::ColumnId column;
         QString label;
         QColor color;
     };
 
     const Panel panels[] = {
-        { { "launch_delay_us", "launch_delay" }, QObject::tr("launch delay (µs)"), syncColor() },
-        { { "cpu_duration_us", "cpu_duration" }, QObject::tr("CPU launch duration (µs)"), runtimeColor() },
-        { { "gpu_duration_us", "gpu_duration" }, QObject::tr("GPU kernel duration (µs)"), computeColor() },
+        { core::launch_stats::kLaunchDelay, QObject::tr("launch delay (µs)"), syncColor() },
+        { core::launch_stats::kCpuDuration, QObject::tr("CPU launch duration (µs)"), runtimeColor() },
+        { core::launch_stats::kGpuDuration, QObject::tr("GPU kernel duration (µs)"), computeColor() },
     };
     constexpr int kBins = 30;
     // The panels sit in a grid of their own, so the title row above spans them.
@@ -172,7 +174,7 @@ void buildLaunchHistograms(AnalysisChart& chart, const std::vector<const core::T
     for (const Panel& panel : panels) {
         std::vector<double> values;
         for (const core::Table* table : perRank) {
-            const auto c = findColumn(*table, panel.columns);
+            const auto c = table->find(panel.column);
             if (!c)
                 continue;
             for (std::size_t r = 0; r < table->rows.size(); ++r) {
@@ -205,14 +207,14 @@ void buildLaunchHistograms(AnalysisChart& chart, const std::vector<const core::T
     addTitle(chart, QObject::tr("CUDA kernel launches, all ranks"));
 }
 
-void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const std::string& stat,
-    const std::string& labelColumn, const QString& valueLabel, const QString& title)
+void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const SummaryColumns& columns,
+    const QString& valueLabel, const QString& title)
 {
-    const auto rank = findColumn(table, { "rank" });
-    const auto label = findColumn(table, { labelColumn });
-    const auto mean = findColumn(table, { stat + ".mean" });
-    const auto low = findColumn(table, { stat + ".min" });
-    const auto high = findColumn(table, { stat + ".max" });
+    const auto rank = table.find(columns.rank);
+    const auto label = table.find(columns.label);
+    const auto mean = table.find(columns.mean);
+    const auto low = table.find(columns.min);
+    const auto high = table.find(columns.max);
     if (!rank || !label || !mean || !low || !high)
         return;
     QVector<double> k;

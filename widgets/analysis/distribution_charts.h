@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/column_id.h"
 #include "core/analysis/table.h"
 #include "widgets/analysis/analysis_chart.h"
 
@@ -20,9 +21,15 @@ void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table);
 // in the last bin so one outlier does not squash the rest.
 void buildLaunchHistograms(AnalysisChart& chart, const std::vector<const core::Table*>& perRank);
 
-// A5: one bar per row at "<stat>.mean" with error bars to "<stat>.min"/".max",
-// labelled by the rank and `labelColumn` ("name" of a copy kind, "stream").
-void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const std::string& stat,
-    const std::string& labelColumn, const QString& valueLabel, const QString& title);
+// The columns of an A5 summary (memory_bw_summary, queue_length_summary) a chart reads.
+struct SummaryColumns
+{
+    core::ColumnId rank, label, mean, min, max;
+};
+
+// A5: one bar per row at the mean with error bars to min/max, labelled by the
+// rank and the label column (the copy kind's name, the stream).
+void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const SummaryColumns& columns,
+    const QString& valueLabel, const QString& title);
 
 } // namespace ks::widgets

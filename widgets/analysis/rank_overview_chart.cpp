@@ -102,32 +102,32 @@ QString rankOverviewMetricLabel(RankOverviewMetric metric)
     return {};
 }
 
-const char* rankOverviewMetricColumn(RankOverviewMetric metric)
+core::ColumnId rankOverviewMetricColumn(RankOverviewMetric metric)
 {
     switch (metric) {
     case RankOverviewMetric::IdlePct:
-        return "idle_pct";
+        return core::rank_overview::kIdlePct;
     case RankOverviewMetric::ComputePct:
-        return "compute_pct";
+        return core::rank_overview::kComputePct;
     case RankOverviewMetric::NonComputePct:
-        return "non_compute_pct";
+        return core::rank_overview::kNonComputePct;
     case RankOverviewMetric::OverlapPct:
-        return "overlap_pct";
+        return core::rank_overview::kOverlapPct;
     case RankOverviewMetric::StepTime:
-        return "step_time_us";
+        return core::rank_overview::kStepTime;
     case RankOverviewMetric::GpuBusy:
-        return "gpu_busy_us";
+        return core::rank_overview::kGpuBusy;
     }
-    return "";
+    return core::rank_overview::kStepTime;
 }
 
 void buildRankOverviewHeatMap(AnalysisChart& chart, const core::Table& table, RankOverviewMetric metric)
 {
     chart.reset();
-    const auto rankColumn = findColumn(table, { "rank" });
-    const auto iterationColumn = findColumn(table, { "iteration" });
-    const auto valueColumn = findColumn(table, { rankOverviewMetricColumn(metric) });
-    const auto stragglerColumn = findColumn(table, { "straggler" });
+    const auto rankColumn = table.find(core::rank_overview::kRank);
+    const auto iterationColumn = table.find(core::rank_overview::kIteration);
+    const auto valueColumn = table.find(rankOverviewMetricColumn(metric));
+    const auto stragglerColumn = table.find(core::rank_overview::kStraggler);
     if (!rankColumn || !iterationColumn || !valueColumn || table.rows.empty())
         return;
     const std::vector<std::int64_t> ranks = sortedKeys(table, *rankColumn);
@@ -182,9 +182,9 @@ void buildRankOverviewHeatMap(AnalysisChart& chart, const core::Table& table, Ra
 QString rankOverviewStragglerNote(const core::Table& table)
 {
     auto tr = [](const char* text) { return QCoreApplication::translate("ks::widgets::RankOverview", text); };
-    const auto rankColumn = findColumn(table, { "rank" });
-    const auto iterationColumn = findColumn(table, { "iteration" });
-    const auto stragglerColumn = findColumn(table, { "straggler" });
+    const auto rankColumn = table.find(core::rank_overview::kRank);
+    const auto iterationColumn = table.find(core::rank_overview::kIteration);
+    const auto stragglerColumn = table.find(core::rank_overview::kStraggler);
     if (!rankColumn || !iterationColumn || !stragglerColumn)
         return {};
     QStringList found;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/rank_overview.h"
 #include "core/analysis/table.h"
 #include "widgets/analysis/analysis_chart.h"
 
@@ -30,7 +31,7 @@ inline constexpr std::array<RankOverviewMetric, 6> kRankOverviewMetrics = { Rank
 QString rankOverviewMetricLabel(RankOverviewMetric metric);
 
 // The core table's column the metric reads ("idle_pct", "step_time_us").
-const char* rankOverviewMetricColumn(RankOverviewMetric metric);
+core::ColumnId rankOverviewMetricColumn(RankOverviewMetric metric);
 
 // Draws the heat map (a QCPColorMap named "heatmap") with its colour scale on a
 // chart. It may be called again on the same chart with another metric: it

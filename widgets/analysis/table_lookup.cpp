@@ -2,17 +2,6 @@
 
 namespace ks::widgets {
 
-std::optional<std::size_t> findColumn(const core::Table& table, std::initializer_list<std::string_view> names)
-{
-    for (std::string_view name : names) {
-        for (std::size_t c = 0; c < table.columns.size(); ++c) {
-            if (table.columns[c].name == name)
-                return c;
-        }
-    }
-    return std::nullopt;
-}
-
 double numberAt(const core::Table& table, std::size_t row, std::size_t column)
 {
     return core::cellAsDouble(table.rows[row][column]).value_or(0.0);

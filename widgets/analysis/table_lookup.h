@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/column_id.h"
 #include "core/analysis/table.h"
 
 #include <QString>
@@ -10,11 +11,8 @@
 
 namespace ks::widgets {
 
-// Column lookups for the charts. HTA-compatible mode keeps HTA's column names
-// ("idle_time") while default mode suffixes units ("idle_time_us"), so a chart
-// names every spelling it accepts and takes the first present.
-std::optional<std::size_t> findColumn(
-    const core::Table& table, std::initializer_list<std::string_view> names);
+// Cell reads for the charts. Charts find their columns with Table::find and
+// the ColumnIds the analyses declare (core/analysis/column_id.h).
 
 // The cell as a number; 0 for nulls and text (a chart draws nothing there).
 double numberAt(const core::Table& table, std::size_t row, std::size_t column);
