@@ -16,8 +16,13 @@ namespace {
         if (!e.get_int64().get(v))
             return v;
         double d = 0;
+        // A double outside int64's range (1e300, NaN) has no integer value;
+        // converting it anyway is undefined behaviour.
+        constexpr double kInt64Bound = 9223372036854775808.0; // 2^63
         if (!e.get_double().get(d))
-            return static_cast<std::int64_t>(d);
+            return d >= -kInt64Bound && d < kInt64Bound
+                ? std::optional<std::int64_t>(static_cast<std::int64_t>(d))
+                : std::nullopt;
         std::string_view s;
         if (!e.get_string().get(s)) {
             try {
