@@ -11,6 +11,7 @@
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
+#include "widgets/common/job_pools.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
 
@@ -88,7 +89,8 @@ int main(int argc, char** argv)
     }
     const double readMs = msSince(open);
     auto shared = std::make_shared<const ks::core::JobOverview>(std::move(job).value());
-    ks::widgets::JobModeView view;
+    ks::widgets::JobPools pools;
+    ks::widgets::JobModeView view(&pools);
     view.resize(width, height);
     view.setJob(shared);
     QImage frame(view.size(), QImage::Format_RGB32);

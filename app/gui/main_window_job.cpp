@@ -27,8 +27,8 @@ namespace ks::app {
 void MainWindow::setupJobMode()
 {
     m_jobLoader = new JobSummaryLoader(m_pools.get(), this);
-    m_jobRankLoader = new LoadController(this);
-    m_jobView = new widgets::JobModeView(this);
+    m_jobRankLoader = new LoadController(m_pools.get(), this);
+    m_jobView = new widgets::JobModeView(m_pools.get(), this);
     m_jobView->setObjectName(QStringLiteral("jobView"));
     m_pages->addWidget(m_jobView);
 

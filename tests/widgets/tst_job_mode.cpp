@@ -12,6 +12,7 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/breakdown_charts.h"
 #include "widgets/analysis/rank_overview_chart.h"
+#include "widgets/common/job_pools.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
 #include "widgets/job/strip_colors.h"
@@ -246,7 +247,8 @@ private slots:
 
     void summarisingCanBeCancelled()
     {
-        ks::app::JobSummaryLoader loader;
+        ks::widgets::JobPools pools;
+        ks::app::JobSummaryLoader loader(&pools);
         QSignalSpy cancelled(&loader, &ks::app::JobSummaryLoader::cancelled);
         QSignalSpy ready(&loader, &ks::app::JobSummaryLoader::jobReady);
         loader.summarize({ m_jobFolder });

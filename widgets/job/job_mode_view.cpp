@@ -41,7 +41,7 @@ namespace {
 
 } // namespace
 
-JobModeView::JobModeView(QWidget* parent)
+JobModeView::JobModeView(JobPools* pools, QWidget* parent)
     : QWidget(parent)
 {
     m_summaryLine = new QLabel(this);
@@ -59,7 +59,7 @@ JobModeView::JobModeView(QWidget* parent)
     auto* closeDetail = new QPushButton(tr("Close Loaded Ranks"), m_detailPane);
     closeDetail->setObjectName(QStringLiteral("closeLoadedRanks"));
     m_detailState = new TimelineViewState(this);
-    m_detail = new TimelineWidget(m_detailState, m_detailPane);
+    m_detail = new TimelineWidget(m_detailState, pools, m_detailPane);
     auto* detailHeader = new QHBoxLayout;
     detailHeader->addWidget(m_detailTitle, 1);
     detailHeader->addWidget(closeDetail);

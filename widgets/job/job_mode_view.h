@@ -16,6 +16,8 @@ class QTabWidget;
 
 namespace ks::widgets {
 
+class JobPools;
+
 class AnalysisChart;
 class AnalysisTableView;
 class JobRankModel;
@@ -34,7 +36,8 @@ class JobModeView : public QWidget
     Q_OBJECT
 
 public:
-    explicit JobModeView(QWidget* parent = nullptr);
+    // `pools` runs the loaded ranks' timeline jobs (the window's JobPools).
+    explicit JobModeView(JobPools* pools, QWidget* parent = nullptr);
     ~JobModeView() override;
 
     void setJob(std::shared_ptr<const core::JobOverview> job);
