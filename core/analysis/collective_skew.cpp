@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace ks::core {
 
@@ -130,8 +131,7 @@ AnalysisOutput collectiveSkew(
 
 AnalysisOutput collectiveSkewOf(const CollectiveInstances& instances, TimeNs origin, std::size_t top)
 {
-    // A summary keeps no group information: one name-and-order group, as the
-    // matcher's fallback forms it.
+    // The summary's keys follow matchCollectives' rules: one group per name.
     std::vector<std::int64_t> rankNumbers;
     for (const auto& [key, arrivals] : instances)
         for (const RankArrival& a : arrivals)
@@ -141,14 +141,20 @@ AnalysisOutput collectiveSkewOf(const CollectiveInstances& instances, TimeNs ori
     if (rankNumbers.size() < 2)
         return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
     CollectiveMatch match;
-    match.groups.emplace_back();
-    match.usedNameOrderFallback = true;
+    std::map<std::string, CollectiveGroupId> groupIds;
     for (const auto& [key, arrivals] : instances) {
+        auto [group, added] = groupIds.try_emplace(
+            key.group, CollectiveGroupId { static_cast<std::uint32_t>(match.groups.size()) });
+        if (added) {
+            match.groups.emplace_back();
+            match.groups.back().name = key.group;
+        }
+        match.usedNameOrderFallback = match.usedNameOrderFallback || key.group.empty();
         CollectiveInstance inst;
-        inst.group = CollectiveGroupId { 0 };
-        inst.name = key.first;
-        inst.ordinal = key.second;
-        inst.rule = CollectiveMatchRule::NameOrder;
+        inst.group = group->second;
+        inst.name = key.name;
+        inst.ordinal = key.ordinal;
+        inst.rule = key.rule;
         for (const RankArrival& a : arrivals) {
             const auto index = static_cast<std::size_t>(
                 std::lower_bound(rankNumbers.begin(), rankNumbers.end(), a.rank) - rankNumbers.begin());

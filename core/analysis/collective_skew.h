@@ -59,8 +59,21 @@ struct RankArrival
     TimeNs end = 0;
 };
 
-// (name, ordinal: the n-th instance of that name on a rank) -> every rank's arrival.
-using CollectiveInstances = std::map<std::pair<std::string, std::int64_t>, std::vector<RankArrival>>;
+// An instance as a job summary's collectives table keys it, by the rules of
+// matchCollectives: (group, Seq), else (group, collective, order in the group),
+// else (kernel name, order of that name on the rank) with an empty group.
+struct SummaryInstanceKey
+{
+    std::string group; // "Process Group Name"; empty for the name-and-order fallback
+    std::string name; // collective name, or the kernel name for the fallback
+    std::int64_t ordinal = 0; // Seq, or the order described above
+    CollectiveMatchRule rule = CollectiveMatchRule::NameOrder;
+
+    auto operator<=>(const SummaryInstanceKey&) const = default;
+};
+
+// Instance -> every rank's arrival.
+using CollectiveInstances = std::map<SummaryInstanceKey, std::vector<RankArrival>>;
 
 // X2 over instances gathered elsewhere (a job summary's collectives table);
 // first arrivals are reported relative to `origin`.

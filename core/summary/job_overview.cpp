@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace ks::core {
 
@@ -127,18 +128,38 @@ namespace {
 
     Result<AnalysisOutput> readCollectiveSkew(SqliteDb& db, std::int64_t origin, std::size_t top)
     {
-        auto select = db.prepare("SELECT name, ordinal, rank, start_ns, end_ns FROM collectives"
+        auto select = db.prepare("SELECT name, ordinal, rank, start_ns, end_ns, process_group, "
+                                 "collective_name, seq FROM collectives"
                                  " WHERE kind = 'gpu_kernel' ORDER BY rank, start_ns");
         if (!select)
             return select.error();
         SqliteStatement& s = select.value();
         CollectiveInstances instances;
         std::set<std::int64_t> ranks;
+        // The n-th instance of (rank, group, collective) in start order, as
+        // matchCollectives numbers instances without a Seq.
+        std::map<std::tuple<std::int64_t, std::string, std::string>, std::int64_t> seen;
         auto r = s.step();
         for (; r && r.value(); r = s.step()) {
-            instances[{ s.columnText(0), s.columnInt(1) }].push_back(
-                { s.columnInt(2), s.columnInt(3), s.columnInt(4) });
-            ranks.insert(s.columnInt(2));
+            const std::int64_t rank = s.columnInt(2);
+            SummaryInstanceKey key;
+            key.group = s.columnIsNull(5) ? std::string() : s.columnText(5);
+            if (key.group.empty()) {
+                key.name = s.columnText(0);
+                key.ordinal = s.columnInt(1);
+                key.rule = CollectiveMatchRule::NameOrder;
+            } else {
+                key.name = s.columnIsNull(6) ? s.columnText(0) : s.columnText(6);
+                if (!s.columnIsNull(7)) {
+                    key.ordinal = s.columnInt(7);
+                    key.rule = CollectiveMatchRule::GroupSequence;
+                } else {
+                    key.ordinal = seen[{ rank, key.group, key.name }]++;
+                    key.rule = CollectiveMatchRule::GroupOrder;
+                }
+            }
+            instances[key].push_back({ rank, s.columnInt(3), s.columnInt(4) });
+            ranks.insert(rank);
         }
         if (!r)
             return r.error();

@@ -143,12 +143,17 @@ void TestJobOverview::collectiveSkewEqualsX2OnTraces()
     const Table& a = x2.result.frame;
     const Table& b = fromSummary.result.frame;
     QCOMPARE(b.rows.size(), a.rows.size());
-    const std::size_t skew = a.columnIndex("skew_us");
+    namespace col = collective_skew_columns;
+    const std::size_t skew = a.columnIndex(col::kSkew);
+    const std::size_t name = a.columnIndex(col::kName);
+    const std::size_t instance = a.columnIndex(col::kInstance);
+    QVERIFY(skew != std::string::npos && name != std::string::npos && instance != std::string::npos);
+    QCOMPARE(b.columnIndex(col::kSkew), skew);
     std::map<std::pair<std::string, std::int64_t>, double> expected;
     for (const auto row : a.rows)
-        expected[{ cellAsText(row[0]), std::get<std::int64_t>(row[1]) }] = *cellAsDouble(row[skew]);
+        expected[{ cellAsText(row[name]), std::get<std::int64_t>(row[instance]) }] = *cellAsDouble(row[skew]);
     for (const auto row : b.rows) {
-        const auto it = expected.find({ cellAsText(row[0]), std::get<std::int64_t>(row[1]) });
+        const auto it = expected.find({ cellAsText(row[name]), std::get<std::int64_t>(row[instance]) });
         QVERIFY(it != expected.end());
         QCOMPARE(*cellAsDouble(row[skew]), it->second);
     }
