@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace ks::app {
@@ -23,6 +24,13 @@ struct AnalysisResults
 
 using AnalysisResultsPtr = std::shared_ptr<const AnalysisResults>;
 
+// A window of the trace the analyses are restricted to: absolute ns, [start, end).
+struct AnalysisWindow
+{
+    core::TimeNs start = 0;
+    core::TimeNs end = 0;
+};
+
 // Computes the analyses the docks show (A1-A6, X1) off the GUI thread after a trace
 // set loads. Each start bumps a generation: a result computed for a set that
 // was since closed, reloaded or recomputed in another mode is dropped.
@@ -34,7 +42,11 @@ public:
     explicit AnalysisRunner(QObject* parent = nullptr);
     ~AnalysisRunner() override;
 
-    void start(TraceSetPtr set, core::AnalysisMode mode);
+    // Every dock's analysis; with a window, over the events starting in it.
+    void start(TraceSetPtr set, core::AnalysisMode mode, std::optional<AnalysisWindow> window = std::nullopt);
+    // Only the operator statistics (a timeline selection changed): delivered by
+    // operatorsFinished, with a generation of their own so a running start() survives.
+    void startOperators(TraceSetPtr set, std::optional<AnalysisWindow> window);
     void clear(); // drops any running computation's result
 
     bool isRunning() const { return m_running; }
@@ -43,10 +55,13 @@ public:
     static QStringList shownCalls();
     // Where X1's rank overview lies in AnalysisResults::byCall (HTA has no call for it).
     static constexpr const char* kRankOverviewKey = "rank_overview";
+    // Where the operator statistics lie in AnalysisResults::byCall.
+    static constexpr const char* kOperatorStatsKey = "operator_stats";
 
 signals:
     void started();
     void finished(ks::app::AnalysisResultsPtr results);
+    void operatorsFinished(std::shared_ptr<const ks::core::AnalysisOutput> output);
 
 private:
     // A pool of the runner's own: the computation blocks one thread while its
@@ -54,6 +69,7 @@ private:
     // tasks also waiting on nested work, two cores were enough to deadlock.
     QThreadPool m_pool;
     std::uint64_t m_generation = 0;
+    std::uint64_t m_operatorsGeneration = 0;
     bool m_running = false;
 };
 
