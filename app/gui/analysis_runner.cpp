@@ -1,6 +1,8 @@
 #include "app/gui/analysis_runner.h"
 
 #include "core/analysis/analysis_catalog.h"
+#include "core/analysis/frame_window.h"
+#include "core/analysis/operator_stats.h"
 #include "core/analysis/rank_overview.h"
 
 #include <algorithm>
@@ -31,9 +33,25 @@ namespace {
         results.jobPath = std::make_shared<const core::JobCriticalPath>(std::move(job).value());
     }
 
+    std::shared_ptr<const core::AnalysisOutput> operatorsOutput(
+        const TraceSetPtr& set, const std::optional<AnalysisWindow>& window)
+    {
+        core::OperatorStatsOptions options;
+        if (window) {
+            options.windowStart = window->start;
+            options.windowEnd = window->end;
+        }
+        const core::OperatorStats stats = core::operatorStats(*set, options);
+        if (stats.rows.empty())
+            return std::make_shared<const core::AnalysisOutput>(core::AnalysisOutput::notApplicable(
+                window ? "no CPU operator starts in the selected range" : "no CPU operators in the trace"));
+        return std::make_shared<const core::AnalysisOutput>(core::AnalysisOutput::of(
+            core::HtaResult::dataFrame(core::operatorStatsTable(stats, options.by))));
+    }
+
     // A cancelled computation returns early with partial results: the tracker never delivers them.
-    AnalysisResultsPtr compute(
-        const TraceSetPtr& set, core::AnalysisMode mode, const widgets::JobContext& job)
+    AnalysisResultsPtr compute(const TraceSetPtr& set, core::AnalysisMode mode,
+        const std::optional<AnalysisWindow>& window, const widgets::JobContext& job)
     {
         auto results = std::make_shared<AnalysisResults>();
         core::AnalysisOptions options;
@@ -45,6 +63,8 @@ namespace {
             results->error = QString::fromStdString(frames.error().describe());
             return results;
         }
+        if (window)
+            core::restrictFramesToWindow(frames.value(), window->start, window->end);
         std::vector<std::int64_t> ranks;
         for (const core::RankFrame& frame : frames.value().ranks)
             ranks.push_back(frame.rank);
@@ -58,19 +78,24 @@ namespace {
             if (!seen && shown.contains(QString::fromStdString(call.htaCall)))
                 calls.push_back(std::move(call));
         }
-        // One more output past the catalog's calls: X1's rank overview, which HTA has no call for.
-        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size() + 1);
+        // Two more outputs past the catalog's calls: X1's rank overview, which HTA has
+        // no call for, and the operator statistics (read from the traces, not the frames).
+        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size() + 2);
         // The calls only read the frames: all cores at once.
         parallelFor(outputs.size(), [&](std::size_t i) {
-            outputs[i] = std::make_shared<const core::AnalysisOutput>(i == calls.size()
-                    ? core::rankOverview(frames.value(), options)
-                    : calls[i].run(frames.value(), calls[i].options));
+            if (i == calls.size() + 1)
+                outputs[i] = operatorsOutput(set, window);
+            else
+                outputs[i] = std::make_shared<const core::AnalysisOutput>(i == calls.size()
+                        ? core::rankOverview(frames.value(), options)
+                        : calls[i].run(frames.value(), calls[i].options));
         });
         if (job.cancelled())
             return results; // some outputs were skipped
         for (std::size_t i = 0; i < calls.size(); ++i)
             results->byCall[calls[i].htaCall] = outputs[i];
-        results->byCall[AnalysisRunner::kRankOverviewKey] = outputs.back();
+        results->byCall[AnalysisRunner::kRankOverviewKey] = outputs[calls.size()];
+        results->byCall[AnalysisRunner::kOperatorStatsKey] = outputs.back();
         addJobPath(*results, *set, std::move(frames).value(), mode, parallelFor);
         return results;
     }
@@ -80,6 +105,7 @@ namespace {
 AnalysisRunner::AnalysisRunner(widgets::JobPools* pools, QObject* parent)
     : QObject(parent)
     , m_jobs(pools, this)
+    , m_operatorJobs(pools, this)
 {
     qRegisterMetaType<AnalysisResultsPtr>();
 }
@@ -94,21 +120,35 @@ QStringList AnalysisRunner::shownCalls()
         QStringLiteral("get_cuda_kernel_launch_stats") };
 }
 
-void AnalysisRunner::start(TraceSetPtr set, core::AnalysisMode mode)
+void AnalysisRunner::start(TraceSetPtr set, core::AnalysisMode mode, std::optional<AnalysisWindow> window)
 {
     if (!set) {
         clear();
         return;
     }
-    m_jobs.start(
-        [set = std::move(set), mode](const widgets::JobContext& job) { return compute(set, mode, job); },
+    m_jobs.start([set = std::move(set), mode, window](
+                     const widgets::JobContext& job) { return compute(set, mode, window, job); },
         [this](AnalysisResultsPtr results) { emit finished(std::move(results)); });
     emit started();
+}
+
+void AnalysisRunner::startOperators(TraceSetPtr set, std::optional<AnalysisWindow> window)
+{
+    if (!set) {
+        m_operatorJobs.cancel();
+        return;
+    }
+    m_operatorJobs.start(
+        [set = std::move(set), window](const widgets::JobContext&) { return operatorsOutput(set, window); },
+        [this](std::shared_ptr<const core::AnalysisOutput> output) {
+            emit operatorsFinished(std::move(output));
+        });
 }
 
 void AnalysisRunner::clear()
 {
     m_jobs.cancel();
+    m_operatorJobs.cancel();
 }
 
 } // namespace ks::app

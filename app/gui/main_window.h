@@ -112,6 +112,8 @@ public:
 
     QAction* htaCompatAction() const { return m_htaCompatAction; }
 
+    QAction* restrictToRangeAction() const { return m_restrictToRangeAction; }
+
     bool analysesRunning() const;
     // Shows and raises an analysis dock by name ("temporal", "kernelDurations", …).
     void showAnalysisDock(const QString& name);
@@ -179,6 +181,9 @@ private:
     void setupAnalysisDocks();
     void setupAnalysesMenu();
     void startAnalyses();
+    void onSelectedRangeChanged();
+    QDockWidget* analysisDock(const QString& objectName) const;
+    std::optional<AnalysisWindow> selectedWindow() const;
     void showAnalysisResults(const AnalysisResultsPtr& results);
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
     void exportTableDialog(widgets::AnalysisTableView* table);
@@ -243,6 +248,7 @@ private:
     QList<QDockWidget*> m_analysisDocks;
     QMenu* m_analysesMenu = nullptr;
     QAction* m_htaCompatAction = nullptr;
+    QAction* m_restrictToRangeAction = nullptr;
     QLabel* m_statusSummary = nullptr;
     QPointer<ShortcutsDialog> m_shortcutsDialog;
     QByteArray m_defaultState;

@@ -8,6 +8,7 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/common/message_bar.h"
+#include "widgets/timeline/timeline_view_state.h"
 #include "widgets/timeline/timeline_widget.h"
 
 #include <QAction>
@@ -53,6 +54,8 @@ namespace {
             AnalysisChartKind::LaunchStats, "get_cuda_kernel_launch_stats" },
         { "rankOverviewDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Rank Overview"),
             AnalysisChartKind::RankOverview, AnalysisRunner::kRankOverviewKey },
+        { "operatorsDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Operators"),
+            AnalysisChartKind::Operators, AnalysisRunner::kOperatorStatsKey },
     };
 
     const char* kHtaCallProperty = "htaCall";
@@ -86,6 +89,44 @@ void MainWindow::setupAnalysisDocks()
     }
     m_analysisDocks.front()->raise();
     connect(m_analysisRunner, &AnalysisRunner::finished, this, &MainWindow::showAnalysisResults);
+    connect(m_analysisRunner, &AnalysisRunner::operatorsFinished, this,
+        [this](const std::shared_ptr<const core::AnalysisOutput>& output) {
+            if (QDockWidget* dock = analysisDock(QStringLiteral("operatorsDock")))
+                viewOf(dock)->setResult(output);
+        });
+    // A range selected on the timeline restricts the Operators table; with
+    // "Restrict to Selected Range" on, every analysis dock.
+    connect(m_timelineState, &widgets::TimelineViewState::selectedRangeChanged, this,
+        &MainWindow::onSelectedRangeChanged);
+}
+
+QDockWidget* MainWindow::analysisDock(const QString& objectName) const
+{
+    for (QDockWidget* dock : m_analysisDocks)
+        if (dock->objectName() == objectName)
+            return dock;
+    return nullptr;
+}
+
+std::optional<AnalysisWindow> MainWindow::selectedWindow() const
+{
+    const auto range = m_timelineState->selectedRange();
+    if (!range || range->end <= range->start)
+        return std::nullopt;
+    return AnalysisWindow { range->start, range->end };
+}
+
+void MainWindow::onSelectedRangeChanged()
+{
+    if (!m_set || m_set->ranks.empty())
+        return;
+    if (m_restrictToRangeAction->isChecked()) {
+        startAnalyses();
+        return;
+    }
+    if (QDockWidget* dock = analysisDock(QStringLiteral("operatorsDock")))
+        viewOf(dock)->showMessage(tr("Computing…"));
+    m_analysisRunner->startOperators(m_set, selectedWindow());
 }
 
 void MainWindow::setupAnalysesMenu()
@@ -95,8 +136,8 @@ void MainWindow::setupAnalysesMenu()
     int digit = 1;
     for (QDockWidget* dock : m_analysisDocks) {
         QAction* toggle = dock->toggleViewAction();
-        // Alt+1…9: one keystroke to each analysis.
-        toggle->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_0 + digit++)));
+        // Alt+1…9, then Alt+0: one keystroke to each analysis.
+        toggle->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_0 + digit++ % 10)));
         m_analysesMenu->addAction(toggle);
     }
     m_analysesMenu->addSeparator();
@@ -105,6 +146,12 @@ void MainWindow::setupAnalysesMenu()
     m_htaCompatAction->setStatusTip(
         tr("Reproduce HTA 0.6.1's numbers, quirks included, instead of Kinetoscope's corrected ones"));
     connect(m_htaCompatAction, &QAction::toggled, this, &MainWindow::startAnalyses);
+    m_restrictToRangeAction = m_analysesMenu->addAction(tr("Restrict to &Selected Range"));
+    m_restrictToRangeAction->setObjectName(QStringLiteral("restrictToRangeAction"));
+    m_restrictToRangeAction->setCheckable(true);
+    m_restrictToRangeAction->setStatusTip(
+        tr("Recompute every analysis over the events starting in the range selected on the timeline"));
+    connect(m_restrictToRangeAction, &QAction::toggled, this, &MainWindow::startAnalyses);
     QAction* recompute = m_analysesMenu->addAction(tr("&Recompute"));
     connect(recompute, &QAction::triggered, this, &MainWindow::startAnalyses);
 }
@@ -119,8 +166,9 @@ void MainWindow::startAnalyses()
     }
     for (QDockWidget* dock : m_analysisDocks)
         viewOf(dock)->showMessage(tr("Computing…"));
-    m_analysisRunner->start(
-        m_set, m_htaCompatAction->isChecked() ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default);
+    m_analysisRunner->start(m_set,
+        m_htaCompatAction->isChecked() ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default,
+        m_restrictToRangeAction->isChecked() ? selectedWindow() : std::optional<AnalysisWindow> {});
 }
 
 bool MainWindow::analysesRunning() const

@@ -6,6 +6,7 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/breakdown_charts.h"
 #include "widgets/analysis/distribution_charts.h"
+#include "widgets/analysis/operator_chart.h"
 #include "widgets/analysis/rank_overview_panel.h"
 
 #include <QLabel>
@@ -146,6 +147,9 @@ void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::T
         buildLaunchHistograms(*m_chart, perRank);
         break;
     }
+    case AnalysisChartKind::Operators:
+        buildOperatorChart(*m_chart, first);
+        break;
     case AnalysisChartKind::RankOverview:
         break; // the panel drew it and redraws it when the metric changes
     }

@@ -28,7 +28,8 @@ enum class AnalysisChartKind
     MemoryBandwidth, // A5 summary
     QueueLength, // A5 summary
     LaunchStats, // A6, one frame per rank
-    RankOverview // X1: heat map with a metric chooser
+    RankOverview, // X1: heat map with a metric chooser
+    Operators // per-operator statistics (PyTorch's key_averages)
 };
 
 // The content of one analysis dock: a "computing…" or "not applicable" message
