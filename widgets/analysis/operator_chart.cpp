@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -13,11 +14,16 @@ namespace ks::widgets {
 
 void buildOperatorChart(AnalysisChart& chart, const core::Table& table, int topCount)
 {
-    const auto name = findColumn(table, { core::kOpName });
-    const auto node = findColumn(table, { core::kOpNode });
-    const auto self = findColumn(table, { core::kOpSelfCpu });
-    const auto total = findColumn(table, { core::kOpCpuTotal });
-    const auto async = findColumn(table, { core::kOpAsync });
+    // The operator table's columns are named by operator_stats.h's constants.
+    const auto column = [&table](const char* id) -> std::optional<std::size_t> {
+        const std::size_t c = table.columnIndex(id);
+        return c == std::string::npos ? std::nullopt : std::optional<std::size_t>(c);
+    };
+    const auto name = column(core::kOpName);
+    const auto node = column(core::kOpNode);
+    const auto self = column(core::kOpSelfCpu);
+    const auto total = column(core::kOpCpuTotal);
+    const auto async = column(core::kOpAsync);
     if (!name || !node || !self || !total || table.rows.size() == 0)
         return;
     std::vector<std::size_t> order(table.rows.size());
