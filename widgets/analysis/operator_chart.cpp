@@ -51,9 +51,10 @@ void buildOperatorChart(AnalysisChart& chart, const core::Table& table, int topC
         const double selfMs = numberAt(table, r, *self) / 1000.0;
         // An async span (an RPC call, a gloo collective) has no self time and a
         // total that is waiting, not work: drawn, but only as its total.
-        const double totalMs = numberAt(table, r, *total) / 1000.0;
+        const bool isAsync = async && numberAt(table, r, *async) != 0;
+        const double totalMs = isAsync ? 0.0 : numberAt(table, r, *total) / 1000.0;
         selfBars->addData(static_cast<double>(k), selfMs);
-        totalBars->addData(static_cast<double>(k), async && numberAt(table, r, *async) != 0 ? 0.0 : totalMs);
+        totalBars->addData(static_cast<double>(k), totalMs);
         largest = std::max({ largest, selfMs, totalMs });
     }
     setCategoryAxis(chart.yAxis, labels);
