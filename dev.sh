@@ -149,9 +149,10 @@ sanitize)
     configure_sanitize
     cmake --build "$SANITIZE_DIR" -j "$JOBS"
     built=$SECONDS
-    # cli_summarize_rss measures peak memory, which ASan's shadow and quarantine inflate.
+    # cli_summarize_rss measures peak memory, which ASan's shadow and quarantine inflate;
+    # cli_robustness_memory runs under prlimit --as, where ASan cannot reserve its shadow.
     (cd "$SANITIZE_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 600 -L 'core|analysis|cli|conformance' \
-        -E '^cli_summarize_rss$')
+        -E '^(cli_summarize_rss|cli_robustness_memory)$')
     tested=$SECONDS
     python3 tests/tools/cli_sweep.py --cli "$SANITIZE_DIR/app/cli/kinetoscope-cli" --traces ../shared/traces
     swept=$SECONDS

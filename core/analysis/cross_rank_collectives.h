@@ -11,7 +11,9 @@
 
 namespace ks::core {
 
-struct CollectiveSlice
+// Named apart from collective_slices.h's CollectiveSlice: two classes of one
+// name in one program break the one-definition rule (ASan caught the mix-up).
+struct PathCollectiveSlice
 {
     std::uint32_t slice = 0; // slice of the rank's trace
     std::uint32_t instance = 0; // job-wide instance id
@@ -20,7 +22,7 @@ struct CollectiveSlice
 
 struct PathCollectives
 {
-    std::vector<std::vector<CollectiveSlice>> byRank; // in FrameSet rank order
+    std::vector<std::vector<PathCollectiveSlice>> byRank; // in FrameSet rank order
     std::vector<std::string> names; // by instance id
     std::vector<std::string> notes;
 };

@@ -18,7 +18,7 @@ struct CondenseInput
 {
     const FrameSet* frames = nullptr;
     std::size_t rankPos = 0; // index into frames->ranks
-    const std::vector<CollectiveSlice>* collectives = nullptr; // that rank's
+    const std::vector<PathCollectiveSlice>* collectives = nullptr; // that rank's
     const std::vector<std::string>* instanceNames = nullptr;
     CriticalPathWindow window; // frame time base
     const WhatIfScaling* whatIf = nullptr;

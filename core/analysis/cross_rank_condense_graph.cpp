@@ -240,8 +240,8 @@ CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph&
     out.windowStart = input.window.start;
     out.windowEnd = input.window.end;
 
-    std::unordered_map<std::uint32_t, const CollectiveSlice*> bySlice;
-    for (const CollectiveSlice& c : *input.collectives)
+    std::unordered_map<std::uint32_t, const PathCollectiveSlice*> bySlice;
+    for (const PathCollectiveSlice& c : *input.collectives)
         bySlice[c.slice] = &c;
     std::unordered_map<std::uint32_t, std::uint32_t> endNodeOfRow;
     for (std::uint32_t v = 0; v < g.nodes.size(); ++v)

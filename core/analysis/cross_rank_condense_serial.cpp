@@ -146,7 +146,7 @@ std::vector<RankCollective> collectivesInWindow(const CondenseInput& input)
     for (const FrameRow& row : frame.rows)
         rowOfSlice[row.slice] = &row;
     std::vector<RankCollective> out;
-    for (const CollectiveSlice& c : *input.collectives) {
+    for (const PathCollectiveSlice& c : *input.collectives) {
         const auto it = rowOfSlice.find(c.slice);
         if (it == rowOfSlice.end() || it->second->ts < input.window.start
             || it->second->ts > input.window.end)
