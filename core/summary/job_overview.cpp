@@ -209,4 +209,23 @@ Result<JobOverview> readJobOverview(const std::string& path, std::size_t skewTop
     return job;
 }
 
+std::vector<std::size_t> computeOutlierRows(const JobProfiles& profiles, double factor)
+{
+    const std::size_t rows = profiles.bins > 0 ? profiles.shares.size() / profiles.bins : 0;
+    std::vector<double> compute(rows, 0.0);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (const KindShares& bin : profiles.row(r))
+            compute[r] += bin[0]; // kind 0: computation
+    std::vector<std::size_t> outliers;
+    if (rows < 3) // no median to stand out from
+        return outliers;
+    std::vector<double> sorted = compute;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(rows / 2), sorted.end());
+    const double median = sorted[rows / 2];
+    for (std::size_t r = 0; r < rows; ++r)
+        if (median > 0 && compute[r] > factor * median)
+            outliers.push_back(r);
+    return outliers;
+}
+
 } // namespace ks::core

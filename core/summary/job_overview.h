@@ -74,4 +74,11 @@ struct JobOverview
 // before that table existed are summed from stream_utilisation instead.
 Result<JobOverview> readJobOverview(const std::string& path, std::size_t skewTop = 20);
 
+// Rows (JobOverview::ranks order) whose GPU compute time over the job is more
+// than `factor` times the median rank's (ordinary spread stays below 1.4 on a
+// 1000-rank synthetic job; a rank slowed down twice sits at 2): the ranks job mode marks as
+// stragglers. A slow rank computes longer and waits less, so its total busy
+// time hardly differs from the others' (X1's flag misses it); its compute does.
+std::vector<std::size_t> computeOutlierRows(const JobProfiles& profiles, double factor = 1.5);
+
 } // namespace ks::core

@@ -172,6 +172,8 @@ void TestJobOverview::stragglerComputesLongerAndWaitsLess()
     auto job = readJobOverview(summarizeOrFail(synth.outDir, dir.path()));
     QVERIFY(job.ok());
     const JobOverview& o = job.value();
+    // Job mode marks exactly that rank.
+    QCOMPARE(computeOutlierRows(o.profiles), std::vector<std::size_t> { 5 });
     for (std::size_t row = 0; row < o.ranks.size(); ++row) {
         if (o.ranks[row].rank == 5)
             continue;

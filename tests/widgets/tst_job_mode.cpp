@@ -171,6 +171,8 @@ private slots:
                                    .arg(r)
                                    .arg(rowDistance(image, 3, r))
                                    .arg(othersMax)));
+        // And it is the one row drawn with the straggler mark.
+        QCOMPARE(strips->stragglerRows(), std::vector<std::size_t> { 3 });
         // The heat map and the skew table come from the summary.
         QVERIFY(window.jobView()->heatMap() != nullptr);
         QVERIFY(window.jobView()->skewTable()->table() != nullptr);

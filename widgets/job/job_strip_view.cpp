@@ -37,6 +37,7 @@ void JobStripView::setJob(std::shared_ptr<const core::JobOverview> job)
 {
     m_job = std::move(job);
     m_selected.clear();
+    m_stragglers = m_job ? core::computeOutlierRows(m_job->profiles) : std::vector<std::size_t> {};
     m_firstBin = 0;
     m_lastBin = m_job ? static_cast<double>(std::max<std::size_t>(m_job->profiles.bins, 1)) : 1.0;
     m_imageStale = true;
@@ -204,6 +205,19 @@ void JobStripView::paintEvent(QPaintEvent*)
         painter.drawImage(area.topLeft(), m_fitted);
     }
     const int stripHeight = rowHeight >= 1 ? n * rowHeight : area.height();
+    // Stragglers: a red mark in the gutter and a band at least 3 px high across
+    // the strip, so one rank among a thousand stands out as a streak.
+    const QColor straggler(200, 30, 30);
+    for (const std::size_t row : m_stragglers) {
+        const int top = rowHeight >= 1
+            ? area.top() + static_cast<int>(row) * rowHeight
+            : area.top() + static_cast<int>(static_cast<qint64>(row) * area.height() / n);
+        const int height = std::max(rowHeight, 3);
+        painter.fillRect(QRect(area.left() - 6, top - 1, 5, height), straggler);
+        QColor band = straggler;
+        band.setAlpha(110);
+        painter.fillRect(QRect(area.left(), top - 1, area.width(), height), band);
+    }
     const QColor mark = palette().color(QPalette::Highlight);
     for (const std::size_t row : m_selected) {
         const int top = rowHeight >= 1

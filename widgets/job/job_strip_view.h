@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <set>
+#include <vector>
 
 namespace ks::widgets {
 
@@ -34,6 +35,9 @@ public:
 
     // Rows are indices into job()->ranks.
     std::set<std::size_t> selectedRows() const { return m_selected; }
+
+    // Rows drawn with a straggler mark (core::computeOutlierRows).
+    const std::vector<std::size_t>& stragglerRows() const { return m_stragglers; }
 
     void setSelectedRows(std::set<std::size_t> rows);
 
@@ -91,6 +95,7 @@ private:
     double m_firstBin = 0;
     double m_lastBin = 1;
     std::set<std::size_t> m_selected;
+    std::vector<std::size_t> m_stragglers;
     std::size_t m_anchor = 0; // where Shift-click extends from
 };
 
