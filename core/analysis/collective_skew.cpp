@@ -1,5 +1,7 @@
 #include "core/analysis/collective_skew.h"
 
+#include "core/analysis/microseconds.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -7,11 +9,6 @@
 namespace ks::core {
 
 namespace {
-
-    double microseconds(TimeNs ns)
-    {
-        return static_cast<double>(ns) / 1000.0;
-    }
 
     // One instance's times on the adjusted clocks.
     struct Timing

@@ -1,6 +1,7 @@
 // The cross-rank path as tables for the CLI and the app.
 
 #include "core/analysis/job_critical_path.h"
+#include "core/analysis/microseconds.h"
 
 #include <algorithm>
 
@@ -80,7 +81,7 @@ namespace {
             { kStartUs, "us" }, { kDurationMs, "ms" }, { kEventIndex, "" } };
         for (const PathSegment& s : job.path.segments)
             t.addRow({ ms(s.pathOffset), s.rank, std::string(pathBoundName(s.piece.bound)), s.piece.name,
-                static_cast<double>(s.piece.start) / 1000.0, ms(s.piece.duration), s.piece.eventIndex });
+                microseconds(s.piece.start), ms(s.piece.duration), s.piece.eventIndex });
         return t;
     }
 

@@ -1,5 +1,6 @@
 #include "core/analysis/operator_stats.h"
 
+#include "core/analysis/microseconds.h"
 #include "core/model/rpc_events.h"
 
 #include <algorithm>
@@ -326,7 +327,6 @@ Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by)
         for (const char* c : { kOpGpuTotal, kOpGpuSelf, kOpKernels })
             table.columns.push_back({ c, std::string_view(c) == kOpKernels ? "" : "us" });
     table.columns.push_back({ kOpAsync, "" });
-    const auto us = [](TimeNs ns) { return static_cast<double>(ns) / 1000.0; };
     const auto share = [&stats](TimeNs ns) {
         return stats.selfCpuSum == 0
             ? 0.0
@@ -342,14 +342,14 @@ Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by)
             cells.emplace_back(r.inputShapes);
         cells.emplace_back(r.calls);
         cells.emplace_back(share(r.selfCpu));
-        cells.emplace_back(us(r.selfCpu));
+        cells.emplace_back(microseconds(r.selfCpu));
         // PyTorch prints 0 as the total's share of an async span.
         cells.emplace_back(r.async ? 0.0 : share(r.cpuTotal));
-        cells.emplace_back(us(r.cpuTotal));
-        cells.emplace_back(r.calls ? us(r.cpuTotal) / static_cast<double>(r.calls) : 0.0);
+        cells.emplace_back(microseconds(r.cpuTotal));
+        cells.emplace_back(r.calls ? microseconds(r.cpuTotal) / static_cast<double>(r.calls) : 0.0);
         if (stats.hasGpu) {
-            cells.emplace_back(us(r.gpuTotal));
-            cells.emplace_back(us(r.gpuSelf));
+            cells.emplace_back(microseconds(r.gpuTotal));
+            cells.emplace_back(microseconds(r.gpuSelf));
             cells.emplace_back(r.kernels);
         }
         cells.emplace_back(std::int64_t { r.async ? 1 : 0 });

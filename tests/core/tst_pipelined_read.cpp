@@ -2,6 +2,7 @@
 // the same store as the one-thread path: on every shared trace, on the real
 // traces in tests/data, with small pieces, and it must stop cleanly on errors.
 
+#include "app/common/thread_pool_parallel_for.h"
 #include "core/io/trace_set_loader.h"
 
 #include <QDir>
@@ -12,34 +13,16 @@
 
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 using namespace ks::core;
 
 namespace {
 
-class ThreadWork final : public BackgroundWork
-{
-public:
-    ~ThreadWork() override { wait(); }
-
-    void start(std::function<void()> work) override { m_thread = std::thread(std::move(work)); }
-
-    void wait() override
-    {
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-
-private:
-    std::thread m_thread;
-};
-
 LoadOptions pipelined(std::size_t chunkBytes)
 {
     LoadOptions o;
     o.chunkBytes = chunkBytes;
-    o.background = [] { return std::make_unique<ThreadWork>(); };
+    o.background = [] { return ks::app::makeThreadBackgroundWork(); };
     return o;
 }
 
