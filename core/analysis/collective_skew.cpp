@@ -79,10 +79,10 @@ namespace {
 
         Table t;
         t.name = "collective_skew";
-        t.columns = { { col::kGroup, "" }, { col::kBackend, "" }, { col::kName, "" }, { col::kInstance, "" },
-            { col::kMatchedBy, "" }, { col::kRanks, "" }, { col::kFirstArrival, "us" }, { col::kSkew, "us" },
-            { col::kLastRank, "" }, { col::kTransfer, "us" }, { col::kWaitShare, "%" },
-            { col::kMessageBytes, "B" }, { col::kBusBandwidth, "GB/s" } };
+        for (const ColumnId& c : { col::kGroup, col::kBackend, col::kName, col::kInstance, col::kMatchedBy,
+                 col::kRanks, col::kFirstArrival, col::kSkew, col::kLastRank, col::kTransfer, col::kWaitShare,
+                 col::kMessageBytes, col::kBusBandwidth })
+            t.columns.push_back(c.column());
         for (const Row& r : rows) {
             const CollectiveInstance& inst = *r.inst;
             const CollectiveGroup& group = match.group(inst.group);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/collective_match.h"
+#include "core/analysis/column_id.h"
 #include "core/analysis/hta_result.h"
 #include "core/model/trace_set.h"
 
@@ -15,19 +16,19 @@ namespace ks::core {
 
 // Columns of the collective_skew table.
 namespace collective_skew_columns {
-    inline constexpr const char* kGroup = "group"; // process group label
-    inline constexpr const char* kBackend = "backend"; // gpu | gloo
-    inline constexpr const char* kName = "name"; // collective name
-    inline constexpr const char* kInstance = "instance"; // Seq, or order within (group, name)
-    inline constexpr const char* kMatchedBy = "matched_by"; // group+seq | group+order | name+order
-    inline constexpr const char* kRanks = "ranks"; // members found
-    inline constexpr const char* kFirstArrival = "first_arrival_us"; // from the job's start
-    inline constexpr const char* kSkew = "skew_us"; // last arrival - first arrival
-    inline constexpr const char* kLastRank = "last_rank";
-    inline constexpr const char* kTransfer = "transfer_us"; // all members inside together
-    inline constexpr const char* kWaitShare = "wait_share_pct"; // skew / (skew + transfer)
-    inline constexpr const char* kMessageBytes = "message_bytes"; // empty when unknown
-    inline constexpr const char* kBusBandwidth = "bus_bw_GBps"; // empty when unknown
+    inline constexpr ColumnId kGroup { "group", "" }; // process group label
+    inline constexpr ColumnId kBackend { "backend", "" }; // gpu | gloo
+    inline constexpr ColumnId kName { "name", "" }; // collective name
+    inline constexpr ColumnId kInstance { "instance", "" }; // Seq, or order within (group, name)
+    inline constexpr ColumnId kMatchedBy { "matched_by", "" }; // group+seq | group+order | name+order
+    inline constexpr ColumnId kRanks { "ranks", "" }; // members found
+    inline constexpr ColumnId kFirstArrival { "first_arrival_us", "us" }; // from the job's start
+    inline constexpr ColumnId kSkew { "skew_us", "us" }; // last arrival - first arrival
+    inline constexpr ColumnId kLastRank { "last_rank", "" };
+    inline constexpr ColumnId kTransfer { "transfer_us", "us" }; // all members inside together
+    inline constexpr ColumnId kWaitShare { "wait_share_pct", "%" }; // skew / (skew + transfer)
+    inline constexpr ColumnId kMessageBytes { "message_bytes", "B" }; // empty when unknown
+    inline constexpr ColumnId kBusBandwidth { "bus_bw_GBps", "GB/s" }; // empty when unknown
 } // namespace collective_skew_columns
 
 struct CollectiveSkewOptions

@@ -126,6 +126,17 @@ namespace {
         }
     }
 
+    // The op a launch's kernels belong to: the launch's nearest ancestor that
+    // is an operator rather than a user annotation (PyTorch pushes a user
+    // scope's correlation id apart, so kernels never link to it).
+    std::uint32_t innermostLaunchingOp(const RankTrace& t, const RankOps& r, std::uint32_t launch)
+    {
+        std::uint32_t a = r.parent[launch];
+        while (a != kNoParent && t.sliceCategory(r.ops[a].slice) == "user_annotation")
+            a = r.parent[a];
+        return a;
+    }
+
     RankOps collectOps(const RankTrace& t, std::vector<std::string>& notes)
     {
         RankOps r;
@@ -166,10 +177,16 @@ namespace {
             const std::uint32_t launch = opOfSlice[t.links.from[k]];
             if (launch == kNoRow)
                 continue;
-            // The runtime call is not the operator: its enclosing op is.
-            const std::uint32_t owner = r.parent[launch] != kNoParent ? r.parent[launch] : launch;
             const std::uint32_t gpu = t.links.to[k];
             const TimeNs d = t.slices.end(gpu) - t.slices.start[gpu];
+            // PyTorch gives a kernel to the operator whose correlation id was
+            // pushed when it launched: the innermost enclosing op. An op's
+            // total adds its children's totals, so the kernel counts in the
+            // owner's ancestors too, but not in the runtime call or in user
+            // annotations between the owner and the launch.
+            const std::uint32_t owner = innermostLaunchingOp(t, r, launch);
+            if (owner == kNoParent)
+                continue;
             r.gpuSelf[owner] += d;
             ++r.kernels[owner];
             for (std::uint32_t a = owner; a != kNoParent; a = r.parent[a])
@@ -310,23 +327,22 @@ Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by)
 {
     Table table;
     table.name = "operator_stats";
-    table.columns.push_back({ kOpName, "" });
-    table.columns.push_back({ kOpNode, "" });
+    namespace col = operator_stats_columns;
+    table.columns.push_back(col::kName.column());
+    table.columns.push_back(col::kNode.column());
     if (by == OperatorGrouping::Rank)
-        table.columns.push_back({ kOpRank, "" });
+        table.columns.push_back(col::kRank.column());
     if (by == OperatorGrouping::Iteration)
-        table.columns.push_back({ kOpIteration, "" });
+        table.columns.push_back(col::kIteration.column());
     if (by == OperatorGrouping::Shapes)
-        table.columns.push_back({ kOpInputShapes, "" });
-    for (const char* c : { kOpCalls, kOpSelfCpuPct, kOpSelfCpu, kOpCpuTotalPct, kOpCpuTotal, kOpCpuAvg })
-        table.columns.push_back({ c,
-            std::string_view(c).ends_with("_pct") ? "%"
-                : std::string_view(c) == kOpCalls ? ""
-                                                  : "us" });
+        table.columns.push_back(col::kInputShapes.column());
+    for (const ColumnId& c :
+        { col::kCalls, col::kSelfCpuPct, col::kSelfCpu, col::kCpuTotalPct, col::kCpuTotal, col::kCpuAvg })
+        table.columns.push_back(c.column());
     if (stats.hasGpu)
-        for (const char* c : { kOpGpuTotal, kOpGpuSelf, kOpKernels })
-            table.columns.push_back({ c, std::string_view(c) == kOpKernels ? "" : "us" });
-    table.columns.push_back({ kOpAsync, "" });
+        for (const ColumnId& c : { col::kGpuTotal, col::kGpuSelf, col::kKernels })
+            table.columns.push_back(c.column());
+    table.columns.push_back(col::kAsync.column());
     const auto share = [&stats](TimeNs ns) {
         return stats.selfCpuSum == 0
             ? 0.0

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/column_id.h"
 #include "core/analysis/table.h"
 #include "core/model/event_tables.h"
 #include "core/model/trace_set.h"
@@ -63,22 +64,24 @@ struct OperatorStats
     std::vector<std::string> notes; // bad input met (unparsable shapes, no category)
 };
 
-// Column names of operatorStatsTable.
-inline constexpr const char* kOpName = "name";
-inline constexpr const char* kOpNode = "node";
-inline constexpr const char* kOpRank = "rank";
-inline constexpr const char* kOpIteration = "iteration";
-inline constexpr const char* kOpInputShapes = "input_shapes";
-inline constexpr const char* kOpCalls = "calls";
-inline constexpr const char* kOpSelfCpuPct = "self_cpu_pct";
-inline constexpr const char* kOpSelfCpu = "self_cpu_us";
-inline constexpr const char* kOpCpuTotalPct = "cpu_total_pct";
-inline constexpr const char* kOpCpuTotal = "cpu_total_us";
-inline constexpr const char* kOpCpuAvg = "cpu_avg_us";
-inline constexpr const char* kOpGpuTotal = "gpu_total_us";
-inline constexpr const char* kOpGpuSelf = "gpu_self_us";
-inline constexpr const char* kOpKernels = "kernels";
-inline constexpr const char* kOpAsync = "async";
+// Columns of operatorStatsTable (PyTorch has no HTA spelling: one name in both modes).
+namespace operator_stats_columns {
+    inline constexpr ColumnId kName { "name", "" };
+    inline constexpr ColumnId kNode { "node", "" };
+    inline constexpr ColumnId kRank { "rank", "" };
+    inline constexpr ColumnId kIteration { "iteration", "" };
+    inline constexpr ColumnId kInputShapes { "input_shapes", "" };
+    inline constexpr ColumnId kCalls { "calls", "" };
+    inline constexpr ColumnId kSelfCpuPct { "self_cpu_pct", "%" };
+    inline constexpr ColumnId kSelfCpu { "self_cpu_us", "us" };
+    inline constexpr ColumnId kCpuTotalPct { "cpu_total_pct", "%" };
+    inline constexpr ColumnId kCpuTotal { "cpu_total_us", "us" };
+    inline constexpr ColumnId kCpuAvg { "cpu_avg_us", "us" };
+    inline constexpr ColumnId kGpuTotal { "gpu_total_us", "us" };
+    inline constexpr ColumnId kGpuSelf { "gpu_self_us", "us" };
+    inline constexpr ColumnId kKernels { "kernels", "" };
+    inline constexpr ColumnId kAsync { "async", "" };
+} // namespace operator_stats_columns
 
 OperatorStats operatorStats(const TraceSet& set, const OperatorStatsOptions& options);
 Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by);

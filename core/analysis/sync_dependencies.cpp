@@ -100,10 +100,11 @@ Table syncDependencyTable(const std::vector<SyncDependency>& deps)
 {
     Table t;
     t.name = "sync_dependencies";
-    for (const char* c :
-        { kSyncKind, kSyncInferred, kSyncGpuEvent, kSyncGpuName, kSyncGpuExternalId, kSyncWaiterEvent,
-            kSyncWaiterName, kSyncWaiterExternalId, kSyncOpEvent, kSyncOpName, kSyncOpExternalId })
-        t.columns.push_back({ c, "" });
+    namespace col = sync_dependency_columns;
+    for (const ColumnId& c :
+        { col::kKind, col::kInferred, col::kGpuEvent, col::kGpuName, col::kGpuExternalId, col::kWaiterEvent,
+            col::kWaiterName, col::kWaiterExternalId, col::kOpEvent, col::kOpName, col::kOpExternalId })
+        t.columns.push_back(c.column());
     for (const SyncDependency& d : deps)
         t.addRow({ std::string(syncKindName(d.kind)), std::int64_t { d.inferred ? 1 : 0 }, d.gpu.eventIndex,
             d.gpu.name, d.gpu.externalId, d.waiter.eventIndex, d.waiter.name, d.waiter.externalId,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/column_id.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/table.h"
 
@@ -44,18 +45,20 @@ struct SyncDependency
 
 std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph);
 
-// Column names of syncDependencyTable.
-inline constexpr const char* kSyncKind = "kind";
-inline constexpr const char* kSyncInferred = "inferred";
-inline constexpr const char* kSyncGpuEvent = "start_event";
-inline constexpr const char* kSyncGpuName = "start_name";
-inline constexpr const char* kSyncGpuExternalId = "start_external_id";
-inline constexpr const char* kSyncWaiterEvent = "end_event";
-inline constexpr const char* kSyncWaiterName = "end_name";
-inline constexpr const char* kSyncWaiterExternalId = "end_external_id";
-inline constexpr const char* kSyncOpEvent = "next_cpu_op_event";
-inline constexpr const char* kSyncOpName = "next_cpu_op_name";
-inline constexpr const char* kSyncOpExternalId = "next_cpu_op_external_id";
+// Columns of syncDependencyTable.
+namespace sync_dependency_columns {
+    inline constexpr ColumnId kKind { "kind", "" };
+    inline constexpr ColumnId kInferred { "inferred", "" };
+    inline constexpr ColumnId kGpuEvent { "start_event", "" };
+    inline constexpr ColumnId kGpuName { "start_name", "" };
+    inline constexpr ColumnId kGpuExternalId { "start_external_id", "" };
+    inline constexpr ColumnId kWaiterEvent { "end_event", "" };
+    inline constexpr ColumnId kWaiterName { "end_name", "" };
+    inline constexpr ColumnId kWaiterExternalId { "end_external_id", "" };
+    inline constexpr ColumnId kOpEvent { "next_cpu_op_event", "" };
+    inline constexpr ColumnId kOpName { "next_cpu_op_name", "" };
+    inline constexpr ColumnId kOpExternalId { "next_cpu_op_external_id", "" };
+} // namespace sync_dependency_columns
 
 Table syncDependencyTable(const std::vector<SyncDependency>& deps);
 

@@ -320,6 +320,38 @@ namespace {
         return kNoRow;
     }
 
+    // Kineto numbers a launch flow by its correlation id and ends it where the
+    // GPU work starts, which can lie inside other work on the stream (a sync
+    // during a kernel). So a launch flow ends on the slice at ts carrying its
+    // correlation id, at any depth; failing that, the deepest one with no
+    // correlation id. kNoRow when every slice there belongs to another launch:
+    // linkByCorrelation then links that work to its own launch.
+    std::uint32_t findLaunchedSliceAt(
+        const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts, std::int64_t correlation)
+    {
+        if (trackIndex == kNoRow)
+            return kNoRow;
+        const Track& track = trace.tracks[trackIndex];
+        const auto& start = trace.slices.start;
+        std::uint32_t uncorrelated = kNoRow;
+        for (std::uint32_t level = track.levelCount(); level-- > 0;) {
+            const auto b = start.begin() + track.levelBegin[level];
+            const auto e = start.begin() + track.levelBegin[level + 1];
+            auto it = std::upper_bound(b, e, ts);
+            if (it == b)
+                continue;
+            const auto i = static_cast<std::uint32_t>((it - 1) - start.begin());
+            if (trace.slices.end(i) < ts)
+                continue;
+            const std::int64_t c = trace.correlation(i);
+            if (c == correlation)
+                return i;
+            if (c < 0 && uncorrelated == kNoRow)
+                uncorrelated = i;
+        }
+        return uncorrelated;
+    }
+
     int phaseRank(char phase)
     {
         return phase == 's' ? 0 : phase == 't' ? 1 : 2;
@@ -373,7 +405,11 @@ void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
         for (std::size_t k = 0; k < pairs; ++k) {
             const std::uint32_t from =
                 findSliceAt(trace, stagingToTrack[starts[k]->stagingTrack], starts[k]->ts);
-            const std::uint32_t to = findSliceAt(trace, stagingToTrack[ends[k]->stagingTrack], ends[k]->ts);
+            const NameId cat { starts[k]->category };
+            const bool launch = (cat == ac2g || cat == asyncCpuToGpu) && ends[k]->idName == 0xFFFFFFFFu;
+            const std::uint32_t endTrack = stagingToTrack[ends[k]->stagingTrack];
+            const std::uint32_t to = launch ? findLaunchedSliceAt(trace, endTrack, ends[k]->ts, ends[k]->id)
+                                            : findSliceAt(trace, endTrack, ends[k]->ts);
             if (from == kNoRow) {
                 orphan(*starts[k], true, "no slice at the flow start");
                 continue;
@@ -382,7 +418,6 @@ void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
                 orphan(*ends[k], false, "no slice at the flow end");
                 continue;
             }
-            const NameId cat { starts[k]->category };
             trace.links.from.push_back(from);
             trace.links.to.push_back(to);
             trace.links.kind.push_back(cat == ac2g || cat == asyncCpuToGpu ? LinkKind::LaunchFlow

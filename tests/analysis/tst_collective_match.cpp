@@ -201,9 +201,9 @@ private slots:
         QVERIFY2(skew.ok, skew.error.c_str());
         const core::Table& t = skew.result.frame;
         namespace col = core::collective_skew_columns;
-        QCOMPARE(core::cellAsText(t.rows[0][t.columnIndex(col::kBackend)]), std::string("gloo"));
-        QCOMPARE(core::cellAsDouble(t.rows[0][t.columnIndex(col::kSkew)]).value(), 20.0);
-        QCOMPARE(core::cellAsDouble(t.rows[0][t.columnIndex(col::kLastRank)]).value(), 1.0);
+        QCOMPARE(core::cellAsText(t.rows[0][t.find(col::kBackend).value()]), std::string("gloo"));
+        QCOMPARE(core::cellAsDouble(t.rows[0][t.find(col::kSkew).value()]).value(), 20.0);
+        QCOMPARE(core::cellAsDouble(t.rows[0][t.find(col::kLastRank).value()]).value(), 1.0);
     }
 
     void membersFromPgConfig()
@@ -281,8 +281,8 @@ private slots:
         QVERIFY2(out.ok, out.error.c_str());
         const core::Table& t = out.result.frame;
         namespace col = core::collective_skew_columns;
-        QCOMPARE(core::cellAsDouble(t.rows[0][t.columnIndex(col::kMessageBytes)]).value(), 4096.0);
-        QCOMPARE(core::cellAsDouble(t.rows[0][t.columnIndex(col::kBusBandwidth)]).value(), 40.96);
+        QCOMPARE(core::cellAsDouble(t.rows[0][t.find(col::kMessageBytes).value()]).value(), 4096.0);
+        QCOMPARE(core::cellAsDouble(t.rows[0][t.find(col::kBusBandwidth).value()]).value(), 40.96);
         QCOMPARE(core::busBandwidthFactor("allreduce", 4), 1.5);
         QCOMPARE(core::busBandwidthFactor("ncclDevKernel_AllGather_RING_LL", 4), 0.75);
         QCOMPARE(core::busBandwidthFactor("broadcast", 4), 1.0);
@@ -322,9 +322,9 @@ private slots:
         namespace col = core::collective_skew_columns;
         QCOMPARE(t.rows.size(), std::size_t(3));
         for (std::size_t r = 0; r < 3; ++r)
-            QCOMPARE(core::cellAsDouble(t.rows[r][t.columnIndex(col::kLastRank)]).value(), 1.0);
+            QCOMPARE(core::cellAsDouble(t.rows[r][t.find(col::kLastRank).value()]).value(), 1.0);
         // Largest skew, second step: rank 0's worker starts at 93763 us, rank 1's at 125086 us.
-        QCOMPARE(core::cellAsDouble(t.rows[0][t.columnIndex(col::kSkew)]).value(), 125086.0 - 93763.0);
+        QCOMPARE(core::cellAsDouble(t.rows[0][t.find(col::kSkew).value()]).value(), 125086.0 - 93763.0);
     }
 
     // NCCL args of a real rank-0 trace of a 2-rank job: group "0" = [0, 1] from the

@@ -4,11 +4,13 @@
 // never drift from the tables (a renamed column fails here, not in a blank chart).
 
 #include "analysis_test_support.h"
+#include "core/analysis/collective_skew.h"
 #include "core/analysis/comm_comp_overlap.h"
 #include "core/analysis/idle_time_breakdown.h"
 #include "core/analysis/kernel_breakdown.h"
 #include "core/analysis/launch_stats.h"
 #include "core/analysis/memory_bandwidth.h"
+#include "core/analysis/operator_stats.h"
 #include "core/analysis/queue_length.h"
 #include "core/analysis/rank_overview.h"
 #include "core/analysis/temporal_breakdown.h"
@@ -146,6 +148,51 @@ private slots:
         // Each analysis was really checked on some trace (no vacuous pass).
         for (const Declared& d : declared())
             QVERIFY2(checked.count(d.analysis), d.analysis);
+    }
+
+    // The tables with no HTA counterpart (one spelling in both modes): the
+    // operator table in every grouping, with its GPU columns, and collective skew.
+    void nonHtaTablesHaveTheirDeclaredColumns()
+    {
+        const auto load = [](const char* folder) {
+            auto set = core::loadTraceSet(
+                { (tests::sharedDir() + QStringLiteral("/traces/") + QLatin1String(folder)).toStdString() },
+                {}, nullptr, nullptr);
+            if (!set.ok())
+                qFatal("%s does not load", folder);
+            return std::move(set.value());
+        };
+        const auto expectColumns = [](const core::Table& t, const std::vector<ColumnId>& ids) {
+            QVERIFY(!t.rows.empty());
+            for (const ColumnId& id : ids) {
+                const auto at = t.find(id);
+                QVERIFY2(at, qPrintable(QString::fromStdString(t.name + ": no column " + std::string(id.suffixed))));
+                QCOMPARE(t.columns[*at].unit, std::string(id.unit));
+            }
+        };
+        namespace op = core::operator_stats_columns;
+        const core::TraceSet gpu = load("critical_path_alexnet");
+        const std::vector<ColumnId> always { op::kName, op::kNode, op::kCalls, op::kSelfCpuPct, op::kSelfCpu,
+            op::kCpuTotalPct, op::kCpuTotal, op::kCpuAvg, op::kGpuTotal, op::kGpuSelf, op::kKernels, op::kAsync };
+        const std::pair<core::OperatorGrouping, std::vector<ColumnId>> groupings[] = {
+            { core::OperatorGrouping::Name, {} },
+            { core::OperatorGrouping::Shapes, { op::kInputShapes } },
+            { core::OperatorGrouping::Rank, { op::kRank } },
+            { core::OperatorGrouping::Iteration, { op::kIteration } },
+        };
+        for (const auto& [by, extra] : groupings) {
+            core::OperatorStatsOptions options;
+            options.by = by;
+            const core::Table t = core::operatorStatsTable(core::operatorStats(gpu, options), by);
+            expectColumns(t, always);
+            expectColumns(t, extra);
+        }
+        namespace cs = core::collective_skew_columns;
+        const core::AnalysisOutput skew = core::collectiveSkew(load("ddp_gloo_2ranks"));
+        QVERIFY(skew.ok);
+        expectColumns(skew.result.frame,
+            { cs::kGroup, cs::kBackend, cs::kName, cs::kInstance, cs::kMatchedBy, cs::kRanks, cs::kFirstArrival,
+                cs::kSkew, cs::kLastRank, cs::kTransfer, cs::kWaitShare, cs::kMessageBytes, cs::kBusBandwidth });
     }
 };
 

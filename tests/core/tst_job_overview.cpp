@@ -144,11 +144,11 @@ void TestJobOverview::collectiveSkewEqualsX2OnTraces()
     const Table& b = fromSummary.result.frame;
     QCOMPARE(b.rows.size(), a.rows.size());
     namespace col = collective_skew_columns;
-    const std::size_t skew = a.columnIndex(col::kSkew);
-    const std::size_t name = a.columnIndex(col::kName);
-    const std::size_t instance = a.columnIndex(col::kInstance);
+    const std::size_t skew = a.find(col::kSkew).value();
+    const std::size_t name = a.find(col::kName).value();
+    const std::size_t instance = a.find(col::kInstance).value();
     QVERIFY(skew != std::string::npos && name != std::string::npos && instance != std::string::npos);
-    QCOMPARE(b.columnIndex(col::kSkew), skew);
+    QCOMPARE(b.find(col::kSkew).value(), skew);
     std::map<std::pair<std::string, std::int64_t>, double> expected;
     for (const auto row : a.rows)
         expected[{ cellAsText(row[name]), std::get<std::int64_t>(row[instance]) }] = *cellAsDouble(row[skew]);

@@ -414,14 +414,14 @@ void TestJobSummary::collectiveSkewFromSummaryEqualsX2()
     std::size_t straggler = 0;
     for (const auto row : t.rows) {
         const auto first =
-            origin + std::llround(*cellAsDouble(row[t.columnIndex(col::kFirstArrival)]) * 1000.0);
+            origin + std::llround(*cellAsDouble(row[t.find(col::kFirstArrival).value()]) * 1000.0);
         const auto it = fromSummary.find(first);
         QVERIFY(it != fromSummary.end());
-        QCOMPARE(Cell { it->second.ranks }, row[t.columnIndex(col::kRanks)]);
+        QCOMPARE(Cell { it->second.ranks }, row[t.find(col::kRanks).value()]);
         QCOMPARE(double(it->second.last - it->second.first) / 1000.0,
-            *cellAsDouble(row[t.columnIndex(col::kSkew)]));
+            *cellAsDouble(row[t.find(col::kSkew).value()]));
         if (!it->second.tied)
-            QCOMPARE(Cell { it->second.lastRank }, row[t.columnIndex(col::kLastRank)]);
+            QCOMPARE(Cell { it->second.lastRank }, row[t.find(col::kLastRank).value()]);
         straggler += it->second.lastRank == 2;
     }
     // The slow rank is the one the others wait for most often (input stalls

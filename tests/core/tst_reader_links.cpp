@@ -23,6 +23,7 @@ private slots:
     void launchByAc2gFlow();
     void launchByCorrelationOnly();
     void oneLaunchSeveralKernels();
+    void launchFlowEndsOnItsCorrelation();
     void forwardBackwardFlow();
     void orphanFlows();
     void kernelBeforeLaunch();
@@ -79,6 +80,41 @@ void TestReaderLinks::launchByAc2gFlow()
     QCOMPARE(t.counts.byPhase[std::size_t(Phase::FlowStart)], 1ull);
     QCOMPARE(t.counts.byPhase[std::size_t(Phase::FlowEnd)], 1ull);
     QCOMPARE(ks::test::categoryCount(t, "ac2g", Phase::FlowEnd), 1ull);
+}
+
+// Back-to-back work on one stream: kernel A holds a sync event that ends where
+// kernel B starts. B's flow end lies inside that (deeper) sync too; it must
+// still bind to B, the slice carrying its correlation id, and the sync keeps
+// its own flow.
+void TestReaderLinks::launchFlowEndsOnItsCorrelation()
+{
+    LOAD_OR_FAIL(t, ks::test::kinetoDoc(R"(
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 900, "dur": 200},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11, "ts": 905, "dur": 4,
+   "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamWaitEvent", "pid": 10, "tid": 11, "ts": 915, "dur": 4,
+   "args": {"correlation": 2}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11, "ts": 925, "dur": 4,
+   "args": {"correlation": 3}},
+  {"ph": "X", "cat": "kernel", "name": "kernel_a", "pid": 0, "tid": 7, "ts": 1000, "dur": 100,
+   "args": {"stream": 7, "correlation": 1}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "pid": 0, "tid": 7, "ts": 1090, "dur": 10,
+   "args": {"stream": 7, "correlation": 2}},
+  {"ph": "X", "cat": "kernel", "name": "kernel_b", "pid": 0, "tid": 7, "ts": 1100, "dur": 50,
+   "args": {"stream": 7, "correlation": 3}},
+  {"ph": "s", "id": 1, "pid": 10, "tid": 11, "ts": 905, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "f", "id": 1, "pid": 0, "tid": 7, "ts": 1000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "s", "id": 2, "pid": 10, "tid": 11, "ts": 915, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "f", "id": 2, "pid": 0, "tid": 7, "ts": 1090, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "s", "id": 3, "pid": 10, "tid": 11, "ts": 925, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "f", "id": 3, "pid": 0, "tid": 7, "ts": 1100, "cat": "ac2g", "name": "ac2g", "bp": "e"})"));
+    QCOMPARE(t.links.size(), std::size_t(3));
+    for (std::size_t k = 0; k < t.links.size(); ++k) {
+        QCOMPARE(t.links.kind[k], LinkKind::LaunchFlow);
+        QCOMPARE(t.correlation(t.links.to[k]), t.correlation(t.links.from[k]));
+    }
+    QCOMPARE(t.linksTo(only(slicesNamed(t, "kernel_b"))).size(), std::size_t(1));
+    QCOMPARE(t.diagnostics.total(), 0ull);
 }
 
 void TestReaderLinks::launchByCorrelationOnly()

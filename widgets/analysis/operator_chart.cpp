@@ -14,16 +14,12 @@ namespace ks::widgets {
 
 void buildOperatorChart(AnalysisChart& chart, const core::Table& table, int topCount)
 {
-    // The operator table's columns are named by operator_stats.h's constants.
-    const auto column = [&table](const char* id) -> std::optional<std::size_t> {
-        const std::size_t c = table.columnIndex(id);
-        return c == std::string::npos ? std::nullopt : std::optional<std::size_t>(c);
-    };
-    const auto name = column(core::kOpName);
-    const auto node = column(core::kOpNode);
-    const auto self = column(core::kOpSelfCpu);
-    const auto total = column(core::kOpCpuTotal);
-    const auto async = column(core::kOpAsync);
+    namespace col = core::operator_stats_columns;
+    const auto name = table.find(col::kName);
+    const auto node = table.find(col::kNode);
+    const auto self = table.find(col::kSelfCpu);
+    const auto total = table.find(col::kCpuTotal);
+    const auto async = table.find(col::kAsync);
     if (!name || !node || !self || !total || table.rows.size() == 0)
         return;
     std::vector<std::size_t> order(table.rows.size());
