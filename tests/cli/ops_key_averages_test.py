@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`kinetoscope-cli ops` against the tables PyTorch itself printed with
 prof.key_averages().table() for the same profiles (../shared/reference/rpc_recipe,
-../shared/reference/ddp_gloo_2ranks). Every row of the by-name tables is compared,
+../shared/reference/ddp_gloo_2ranks, and tests/data/rpc_workers: a folder of three RPC
+workers, each file alone and the folder by rank). Every row of the by-name tables is compared,
 each number formatted as PyTorch formats it (profiler_util._format_time and
 _format_time_share), so it matches to the printed precision."""
 import argparse
@@ -120,6 +121,25 @@ def compare_by_shapes(cli, trace, reference):
     return compared
 
 
+def compare_folder_by_rank(cli, folder):
+    """A folder of RPC workers, each with its own table: `ops FOLDER --by rank`
+    gives each worker's rows as its own table lists them (times, calls, node;
+    the shares differ, their base being the whole folder)."""
+    refs = sorted(glob.glob(os.path.join(folder, "worker*.key_averages.txt")))
+    assert len(refs) >= 2, folder
+    ours = ops(cli, folder, "rank")
+    for ref in refs:
+        rank = re.search(r"worker(\d+)", os.path.basename(ref)).group(1)
+        header, rows, total = parse_tables(ref)[0]
+        mine = {(r["name"], r["node"]): r for r in ours if r["rank"] == rank}
+        assert len(mine) == len(rows), (ref, len(mine), len(rows))
+        for ref_row in rows:
+            got = printed(mine[(ref_row["Name"], ref_row["Node ID"])])
+            for column in ("Self CPU", "CPU total", "CPU time avg", "# of Calls"):
+                assert ref_row[column] in got[column], (ref, ref_row["Name"], column, ref_row[column], got[column])
+    return len(refs)
+
+
 def shapes_from_input_dims(cli):
     """--by shapes reads Kineto's "Input Dims" and prints it as PyTorch does;
     a value that is not a list is a note on stderr, the op kept under "?"."""
@@ -143,6 +163,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--shared", required=True)
+    ap.add_argument("--data", required=True, help="tests/data (rpc_workers: a folder of RPC workers)")
     a = ap.parse_args()
     refs = sorted(glob.glob(os.path.join(a.shared, "reference", "rpc_recipe", "*.key_averages.txt"))
                   + glob.glob(os.path.join(a.shared, "reference", "ddp_gloo_2ranks", "*.key_averages.txt")))
@@ -150,6 +171,12 @@ def main():
         print("SKIP: no key_averages references under", a.shared)
         return 0
     shapes_from_input_dims(a.cli)
+    workers = os.path.join(a.data, "rpc_workers")
+    for ref in sorted(glob.glob(os.path.join(workers, "worker*.key_averages.txt"))):
+        n = compare_by_name(a.cli, ref.replace(".key_averages.txt", ".json"), ref)
+        print(f"rpc_workers/{os.path.basename(ref)}: {n} rows by name equal PyTorch's")
+    print(f"rpc_workers: ops --by rank on the folder gives each of {compare_folder_by_rank(a.cli, workers)} "
+          "workers' rows as its own table")
     for ref in refs:
         folder = os.path.basename(os.path.dirname(ref))
         trace = os.path.join(a.shared, "traces", folder, os.path.basename(ref).replace(".key_averages.txt", ".json"))

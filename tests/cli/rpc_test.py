@@ -47,6 +47,23 @@ def real_trace(cli, shared):
     return True
 
 
+def several_workers(cli):
+    """A folder of three workers, each profiling its calls to the next: every
+    rank puts the remote ops of its calls in the callee's node group, named from
+    the caller's "(A -> B)", each linked to its call."""
+    folder = os.path.join(os.path.dirname(__file__), "..", "data", "rpc_workers")
+    ranks = info_json(cli, folder)["ranks"]
+    assert [r["rank"] for r in ranks] == [0, 1, 2], [r["rank"] for r in ranks]
+    for r in ranks:
+        callee = (r["rank"] + 1) % 3
+        remote = [t for t in r["tracks"] if "rpc_node" in t]
+        assert remote, r["path"]
+        assert all(t["rpc_node"] == callee and t["rpc_group"] == f"node {callee} \u2014 worker{callee}"
+                   for t in remote), remote
+        assert r["links"] == sum(t["slices"] for t in remote), (r["path"], r["links"])
+        assert "rpc-unresolved" not in r["diagnostics"], r["diagnostics"]
+
+
 def bad_input(cli):
     events = [
         {"name": "rpc_async#aten::add(worker0 -> worker1)", "ph": "X", "ts": 10, "dur": 100, "tid": 1, "pid": "CPU functions"},
@@ -80,6 +97,7 @@ def main():
     ap.add_argument("--shared", required=True)
     a = ap.parse_args()
     bad_input(a.cli)
+    several_workers(a.cli)
     if not real_trace(a.cli, a.shared):
         print("SKIP: no shared rpc_recipe trace (bad-input cases passed)")
     return 0
