@@ -8,12 +8,14 @@
 #                         the tests, the CLI over every shared trace, each fuzz target briefly
 #   bash dev.sh fuzz [SECONDS]  build the libFuzzer targets (fuzz/) and run each SECONDS (default 60)
 # Environment: BUILD_DIR (default build), SANITIZE_DIR (default build-sanitize),
+# FUZZ_DIR (default build-fuzz: the fuzzers with coverage instrumentation),
 # JOBS (default: all cores), CI=true adds -Werror.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD_DIR=${BUILD_DIR:-build}
 SANITIZE_DIR=${SANITIZE_DIR:-build-sanitize}
+FUZZ_DIR=${FUZZ_DIR:-build-fuzz}
 JOBS=${JOBS:-$(nproc)}
 PACKAGES=(build-essential cmake ninja-build pkg-config git python3
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libsimdjson-dev zlib1g-dev libisal-dev
@@ -42,15 +44,19 @@ configure_and_build() {
     cmake --build "$BUILD_DIR" -j "$JOBS"
 }
 
-# The sanitizer build: clang, ASan+UBSan (any UB aborts), libFuzzer coverage,
+# The sanitizer build: clang, ASan+UBSan (any UB aborts), the fuzz targets,
 # no GUI, no benchmarks, no MPI; -O1 with line tables keeps it quick to build
-# and the reports readable.
+# and the reports readable (test code itself builds at -O0: tests/CMakeLists.txt).
+# configure_sanitize DIR COVERAGE: COVERAGE=ON instruments the core for the
+# fuzzers (dev.sh fuzz, in its own folder); the CI step leaves it OFF, which
+# makes every test under the sanitizers faster to build and to run.
 configure_sanitize() {
     local launcher=()
     command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    cmake -S . -B "$SANITIZE_DIR" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
+    cmake -S . -B "$1" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DKS_SANITIZE=ON -DKS_BUILD_FUZZERS=ON \
-        -DKS_BUILD_GUI=OFF -DKS_BUILD_BENCH=OFF -DKS_WITH_MPI=OFF -DKS_WERROR=OFF "${launcher[@]}" >/dev/null
+        -DKS_FUZZ_COVERAGE="$2" -DKS_BUILD_GUI=OFF -DKS_BUILD_BENCH=OFF -DKS_WITH_MPI=OFF -DKS_WERROR=OFF \
+        "${launcher[@]}" >/dev/null
 }
 
 # A sanitizer report ends the program with exit code 86, which no command of
@@ -70,29 +76,29 @@ seed_folder() {
     esac
 }
 
-# run_fuzzers SECONDS_EACH [libFuzzer options...]: each target grows its own
-# corpus under $SANITIZE_DIR/fuzz-corpus from the committed seeds; a finding
+# run_fuzzers DIR SECONDS_EACH [libFuzzer options...]: each target of build
+# folder DIR grows its own corpus under DIR/fuzz-corpus from the committed seeds; a finding
 # (crash, sanitizer report, leak, timeout, out of memory) is saved under
-# $SANITIZE_DIR/fuzz-findings and fails the run.
+# DIR/fuzz-findings and fails the run.
 run_fuzzers() {
-    local seconds=$1
-    shift
+    local dir=$1 seconds=$2
+    shift 2
     local failed=0 target
-    mkdir -p "$SANITIZE_DIR/fuzz-findings"
+    mkdir -p "$dir/fuzz-findings"
     for target in "${FUZZERS[@]}"; do
-        local corpus="$SANITIZE_DIR/fuzz-corpus/$target"
+        local corpus="$dir/fuzz-corpus/$target"
         mkdir -p "$corpus"
         echo "== $target: ${seconds}s"
-        if ! "$SANITIZE_DIR/fuzz/$target" "$corpus" "$(seed_folder "$target")" -dict=fuzz/kineto.dict \
+        if ! "$dir/fuzz/$target" "$corpus" "$(seed_folder "$target")" -dict=fuzz/kineto.dict \
             -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
-            -artifact_prefix="$SANITIZE_DIR/fuzz-findings/$target-" -print_final_stats=1 "$@" \
-            >"$SANITIZE_DIR/fuzz-findings/$target.log" 2>&1; then
+            -artifact_prefix="$dir/fuzz-findings/$target-" -print_final_stats=1 "$@" \
+            >"$dir/fuzz-findings/$target.log" 2>&1; then
             failed=1
-            grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$SANITIZE_DIR/fuzz-findings/$target.log" | head -20 >&2
-            echo "$target found a problem (log: $SANITIZE_DIR/fuzz-findings/$target.log)." \
-                "Replay: $SANITIZE_DIR/fuzz/$target FILE; keep FILE in tests/data/fuzz/${target#fuzz_}/" >&2
+            grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$dir/fuzz-findings/$target.log" | head -20 >&2
+            echo "$target found a problem (log: $dir/fuzz-findings/$target.log)." \
+                "Replay: $dir/fuzz/$target FILE; keep FILE in tests/data/fuzz/${target#fuzz_}/" >&2
         else
-            grep -E "stat::number_of_executed_units|cov:" "$SANITIZE_DIR/fuzz-findings/$target.log" | tail -2
+            grep -E "stat::number_of_executed_units|cov:" "$dir/fuzz-findings/$target.log" | tail -2
         fi
     done
     return $failed
@@ -146,7 +152,7 @@ sanitize)
     install_missing
     export_sanitizer_options
     started=$SECONDS
-    configure_sanitize
+    configure_sanitize "$SANITIZE_DIR" OFF
     cmake --build "$SANITIZE_DIR" -j "$JOBS"
     built=$SECONDS
     # The conformance tests are left to the normal build: the CLI sweep below runs
@@ -156,21 +162,22 @@ sanitize)
     (cd "$SANITIZE_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 600 -L 'core|analysis|cli' \
         -E '^(cli_summarize_rss|cli_robustness_memory)$')
     tested=$SECONDS
-    python3 tests/tools/cli_sweep.py --cli "$SANITIZE_DIR/app/cli/kinetoscope-cli" --traces ../shared/traces
+    python3 tests/tools/cli_sweep.py --cli "$SANITIZE_DIR/app/cli/kinetoscope-cli" --traces ../shared/traces \
+        --jobs "$JOBS"
     swept=$SECONDS
     # A fixed seed and a fixed number of runs (the time is only a cap), so that CI
     # repeats the same inputs whatever the machine's speed: about a minute in all.
     rm -rf "$SANITIZE_DIR/fuzz-corpus"
-    run_fuzzers 120 -seed=1 -runs=600
+    run_fuzzers "$SANITIZE_DIR" 120 -seed=1 -runs=600
     echo "sanitize: build $((built - started))s, tests $((tested - built))s," \
         "CLI sweep $((swept - tested))s, fuzz $((SECONDS - swept))s, total $((SECONDS - started))s"
     ;;
 fuzz)
     install_missing
     export_sanitizer_options
-    configure_sanitize
-    cmake --build "$SANITIZE_DIR" -j "$JOBS" --target "${FUZZERS[@]}"
-    run_fuzzers "${2:-60}"
+    configure_sanitize "$FUZZ_DIR" ON
+    cmake --build "$FUZZ_DIR" -j "$JOBS" --target "${FUZZERS[@]}"
+    run_fuzzers "$FUZZ_DIR" "${2:-60}"
     ;;
 *)
     echo "usage: bash dev.sh run|test|format|lint|sanitize|fuzz [SECONDS]" >&2

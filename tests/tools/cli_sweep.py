@@ -10,6 +10,7 @@ Exit 0 when every run is clean, 1 otherwise.
 """
 
 import argparse
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -60,30 +61,25 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cli", required=True)
     parser.add_argument("--traces", required=True)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs at once (default: cores)")
     args = parser.parse_args()
     if not os.path.isdir(args.traces):
         print("SKIP: no traces folder at %s" % args.traces)
         return 0
     folders = sorted(os.path.join(args.traces, f) for f in os.listdir(args.traces)
                      if os.path.isdir(os.path.join(args.traces, f)))
-    problems = []
-    runs = 0
     with tempfile.TemporaryDirectory(prefix="ks-cli-sweep-") as scratch:
-        for folder in folders:
-            for argv in commands(folder, scratch):
-                runs += 1
-                why = run(args.cli, argv)
-                if why:
-                    problems.append("kinetoscope-cli %s: %s" % (" ".join(argv), why))
+        runs = [argv for folder in folders for argv in commands(folder, scratch)]
         control, test = (os.path.join(args.traces, f) for f in ("diff_control", "diff_test"))
         if os.path.isdir(control) and os.path.isdir(test):
-            runs += 1
-            why = run(args.cli, ["diff", control, test])
-            if why:
-                problems.append("kinetoscope-cli diff: " + why)
+            runs.append(["diff", control, test])
+        # Runs are independent (each writes its own scratch names): one per core.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            outcomes = list(pool.map(lambda argv: run(args.cli, argv), runs))
+    problems = ["kinetoscope-cli %s: %s" % (" ".join(argv), why) for argv, why in zip(runs, outcomes) if why]
     for p in problems:
         print(p, file=sys.stderr)
-    print("CLI sweep: %d runs over %d folders, %d problems" % (runs, len(folders), len(problems)))
+    print("CLI sweep: %d runs over %d folders, %d problems" % (len(runs), len(folders), len(problems)))
     return 1 if problems else 0
 
 
