@@ -9,6 +9,7 @@
 #include "core/analysis/hta_frame.h"
 #include "core/analysis/temporal_breakdown.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -29,12 +30,25 @@ namespace {
         "       overlap_pct (communication/computation overlap), anomalies (import diagnostics)\n"
         "exit: 0 every rank within limits, 1 a limit crossed, 2 usage, 3 nothing to measure\n";
 
-    // Which analysis column gives a metric; anomalies come from the trace itself.
-    const std::map<std::string, core::ColumnId> kColumnOfMetric {
-        { "idle_pct", core::temporal_breakdown::kIdlePctg },
-        { "compute_pct", core::temporal_breakdown::kComputePctg },
-        { "non_compute_pct", core::temporal_breakdown::kNonComputePctg },
-        { "overlap_pct", core::comm_comp_overlap::kOverlapPctg },
+    // The analysis a metric comes from and its column there; anomalies come from the trace itself.
+    enum class MetricAnalysis : std::uint8_t
+    {
+        TemporalBreakdown,
+        CommCompOverlap
+    };
+
+    struct MetricSource
+    {
+        MetricAnalysis analysis;
+        core::ColumnId column;
+    };
+
+    const std::map<std::string, MetricSource> kSourceOfMetric {
+        { "idle_pct", { MetricAnalysis::TemporalBreakdown, core::temporal_breakdown::kIdlePctg } },
+        { "compute_pct", { MetricAnalysis::TemporalBreakdown, core::temporal_breakdown::kComputePctg } },
+        { "non_compute_pct",
+            { MetricAnalysis::TemporalBreakdown, core::temporal_breakdown::kNonComputePctg } },
+        { "overlap_pct", { MetricAnalysis::CommCompOverlap, core::comm_comp_overlap::kOverlapPctg } },
     };
 
     struct Limit
@@ -56,7 +70,7 @@ namespace {
             const std::size_t eq = item.find('=');
             Limit limit { item.substr(0, eq), 0, isMax };
             if (eq == std::string::npos
-                || (!kColumnOfMetric.count(limit.metric) && limit.metric != "anomalies")) {
+                || (!kSourceOfMetric.count(limit.metric) && limit.metric != "anomalies")) {
                 error = "not METRIC=VALUE with a known metric: '" + item + "'";
                 return false;
             }
@@ -152,8 +166,9 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
             for (const core::RankFrame& f : frames.value().ranks)
                 values[f.rank] = static_cast<double>(f.trace->diagnostics.anomalies());
         } else {
-            const core::ColumnId& column = kColumnOfMetric.at(limit.metric);
-            values = columnByRank(limit.metric == "overlap_pct" ? overlap : temporal, column);
+            const MetricSource& source = kSourceOfMetric.at(limit.metric);
+            values = columnByRank(
+                source.analysis == MetricAnalysis::CommCompOverlap ? overlap : temporal, source.column);
         }
         if (values.empty()) {
             out << limit.metric << ": not measurable on these ranks\n";

@@ -90,9 +90,7 @@ AnalysisOutput rankOverview(
         return AnalysisOutput::notApplicable("no ProfilerStep iterations in the selected ranks");
     Table t;
     t.name = "rank_overview";
-    for (const ColumnId& c : { rank_overview::kRank, rank_overview::kIteration, rank_overview::kStepTime,
-             rank_overview::kIdlePct, rank_overview::kComputePct, rank_overview::kNonComputePct,
-             rank_overview::kOverlapPct, rank_overview::kGpuBusy, rank_overview::kStraggler })
+    for (const ColumnId& c : rank_overview::kColumns)
         t.columns.push_back(c.column());
     for (const std::int64_t iteration : frames.iterations) {
         const FrameSet one = iterationFrames(frames, iteration);

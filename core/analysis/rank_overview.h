@@ -5,6 +5,8 @@
 #include "core/analysis/hta_frame.h"
 #include "core/analysis/hta_result.h"
 
+#include <array>
+
 namespace ks::core {
 
 // The columns of rankOverview's table.
@@ -18,6 +20,11 @@ namespace rank_overview {
     inline constexpr ColumnId kOverlapPct { "overlap_pct", "%" };
     inline constexpr ColumnId kGpuBusy { "gpu_busy_us", "us" };
     inline constexpr ColumnId kStraggler { "straggler", "" }; // 1 or 0
+
+    // Every column in table order; a table read back from a summary uses it too,
+    // so the charts find the same columns whichever way the table was made.
+    inline constexpr std::array<ColumnId, 9> kColumns = { kRank, kIteration, kStepTime, kIdlePct, kComputePct,
+        kNonComputePct, kOverlapPct, kGpuBusy, kStraggler };
 } // namespace rank_overview
 
 struct RankOverviewOptions

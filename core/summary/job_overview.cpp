@@ -1,6 +1,7 @@
 #include "core/summary/job_overview.h"
 
 #include "core/analysis/collective_skew.h"
+#include "core/analysis/rank_overview.h"
 #include "core/summary/rank_profile.h"
 #include "core/summary/summary_schema.h"
 
@@ -105,11 +106,11 @@ namespace {
 
     std::optional<Error> readRankOverview(SqliteDb& db, Table& t)
     {
-        // The columns rankOverview() gives its table, so its charts draw either.
+        // The columns rankOverview() gives its table, so its charts draw either;
+        // the SELECT below reads them in the same order.
         t.name = "rank_overview";
-        t.columns = { { "rank", "" }, { "iteration", "" }, { "step_time_us", "us" }, { "idle_pct", "%" },
-            { "compute_pct", "%" }, { "non_compute_pct", "%" }, { "overlap_pct", "%" },
-            { "gpu_busy_us", "us" }, { "straggler", "" } };
+        for (const ColumnId& c : rank_overview::kColumns)
+            t.columns.push_back(c.column());
         auto select = db.prepare("SELECT rank, iteration, step_time_us, idle_pct, compute_pct, "
                                  "non_compute_pct, overlap_pct, gpu_busy_us, straggler FROM rank_iterations "
                                  "ORDER BY iteration, rank");
