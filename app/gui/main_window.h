@@ -116,6 +116,8 @@ public:
     QAction* restrictToRangeAction() const { return m_restrictToRangeAction; }
 
     bool analysesRunning() const;
+    // A what-if recomputation is asked for or running (screenshots wait for it).
+    bool whatIfRunning() const;
     // Shows and raises an analysis dock by name ("temporal", "kernelDurations", …).
     void showAnalysisDock(const QString& name);
 
@@ -138,6 +140,7 @@ signals:
     void viewReady();
     // The analysis docks show the results for the current trace set and mode.
     void analysesReady();
+    void whatIfFinished();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

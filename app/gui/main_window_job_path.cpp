@@ -14,9 +14,9 @@
 #include "widgets/timeline/timeline_widget.h"
 
 #include <QDockWidget>
+#include <QLayout>
 #include <QLineEdit>
 #include <QStatusBar>
-#include <QTimer>
 
 #include <utility>
 
@@ -150,6 +150,7 @@ void MainWindow::runWhatIf(const QStringList& rules)
             m_jobPath->showWhatIf(after);
             if (m_whatIfDialog)
                 m_whatIfDialog->showResult(after);
+            emit whatIfFinished();
         });
 }
 
@@ -171,16 +172,22 @@ bool MainWindow::applyJobPathViewCommand(const QString& key, const QString& valu
         return true;
     }
     if (key == QStringLiteral("whatifshot") && m_whatIfDialog) {
+        // Saved as soon as the result is in: the window's own screenshot quits the app shortly after.
         connect(
             m_whatIfDialog, &widgets::WhatIfDialog::resultShown, this,
             [this, value] {
-                QTimer::singleShot(
-                    300, m_whatIfDialog, [this, value] { m_whatIfDialog->grab().save(value, "PNG"); });
+                m_whatIfDialog->layout()->activate();
+                m_whatIfDialog->grab().save(value, "PNG");
             },
             Qt::SingleShotConnection);
         return true;
     }
     return false;
+}
+
+bool MainWindow::whatIfRunning() const
+{
+    return !m_pendingWhatIf.isEmpty() || (m_whatIfJobs && m_whatIfJobs->isRunning());
 }
 
 void MainWindow::showWhatIfError(const QString& text)

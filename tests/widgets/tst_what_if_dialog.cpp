@@ -13,10 +13,12 @@
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/path_segments_table.h"
 #include "widgets/analysis/what_if_dialog.h"
+#include "widgets/timeline/timeline_view_state.h"
 
 #include <QAction>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -116,6 +118,14 @@ private slots:
         QVERIFY(panel);
         QCOMPARE(panel->whatIfRules()->text(), QStringLiteral("kind:gpu_compute=0.5"));
         QCOMPARE(panel->segments()->rowCount(), int(after.path.segments.size()));
+
+        // The dock's "Show on timeline" and the timeline's colour mode stay in step.
+        QVERIFY(!panel->showOnTimelineButton()->isChecked());
+        panel->showOnTimelineButton()->click();
+        QCOMPARE(window.timelineState()->colorMode(), widgets::ColorMode::JobPath);
+        QVERIFY(panel->showOnTimelineButton()->isChecked());
+        window.timelineState()->setColorMode(widgets::ColorMode::KernelType);
+        QVERIFY(!panel->showOnTimelineButton()->isChecked());
 
         // A bad rule: a clear line naming it, and nothing recomputed.
         dialog->addRule(widgets::WhatIfDialog::Match::Name, QStringLiteral("conv("), 0.5);

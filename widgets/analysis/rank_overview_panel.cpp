@@ -48,11 +48,13 @@ RankOverviewPanel::RankOverviewPanel(AnalysisChart* chart, const core::Table& ta
     m_stragglers->setToolTip(tr("Click a row: its cell is outlined on the heat map and the op it names "
                                 "is shown on the timeline"));
     m_stragglers->hide();
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    // Beside the heat map: a dock is wider than tall, and the map needs its height.
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_chart);
     splitter->addWidget(m_stragglers);
-    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
+    splitter->setCollapsible(1, false);
     layout->addWidget(splitter, 1);
     layout->addWidget(m_note);
 
@@ -76,8 +78,11 @@ void RankOverviewPanel::setStragglers(std::vector<core::Straggler> found)
         const QStringList cells { s.iteration < 0 ? QStringLiteral("-") : QString::number(s.iteration),
             tr("rank %1").arg(s.rank), QString::number(static_cast<double>(s.waitCaused) / 1e6, 'f', 3),
             QString::fromStdString(s.why) };
-        for (int c = 0; c < cells.size(); ++c)
-            m_stragglers->setItem(row, c, new QTableWidgetItem(cells[c]));
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(QString::fromStdString(s.why));
+            m_stragglers->setItem(row, c, item);
+        }
         ++row;
     }
     m_stragglers->resizeColumnsToContents();

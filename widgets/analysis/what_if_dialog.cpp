@@ -69,7 +69,8 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     m_rules->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_rules->horizontalHeader()->setStretchLastSection(false);
     m_rules->horizontalHeader()->setSectionResizeMode(kPatternColumn, QHeaderView::Stretch);
-    m_rules->setMinimumHeight(120);
+    m_rules->setMinimumHeight(110);
+    m_rules->setColumnWidth(kMatchColumn, 140); // "Name (regex)" in full
     auto* add = new QPushButton(tr("Add rule"), this);
     auto* remove = new QPushButton(tr("Remove rule"), this);
     m_apply = new QPushButton(tr("Apply"), this);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ks::widgets {
 
@@ -27,6 +28,7 @@ void TimelineRenderer::paintJobPathHops(
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true); // few arrows: worth smoothing
     const QFontMetrics fm(p.font());
+    std::vector<QRectF> labels; // drawn so far: a label that would cover one is left out
     for (const PathHopMark& hop : m_data->jobPath->hops) {
         if (state.isRankHidden(hop.from.rank) || state.isRankHidden(hop.to.rank))
             continue;
@@ -54,6 +56,9 @@ void TimelineRenderer::paintJobPathHops(
         const QPointF mid = path.pointAtPercent(0.5);
         const QRectF box(
             mid.x() + 6, mid.y() - fm.height() / 2.0 - 1, fm.horizontalAdvance(label) + 8, fm.height() + 2);
+        if (std::any_of(labels.begin(), labels.end(), [&box](const QRectF& r) { return r.intersects(box); }))
+            continue;
+        labels.push_back(box);
         p.setBrush(m_palette.background);
         p.setPen(QPen(kHopColor, 1.0));
         p.drawRoundedRect(box, 3, 3);

@@ -373,9 +373,9 @@ void TimelineWidget::updateLegendNote()
                                         : tr("the job path comes with the analyses"));
             return;
         }
-        m_legend->setNote(tr("job path %1 · %n hop(s) between ranks (arrows)", nullptr,
-            static_cast<int>(m_data->jobPath->hops.size()))
-                              .arg(formatDuration(m_data->jobPath->length)));
+        m_legend->setNote(
+            tr("path %1 · %n hop(s) (arrows)", nullptr, static_cast<int>(m_data->jobPath->hops.size()))
+                .arg(formatDuration(m_data->jobPath->length)));
         return;
     default:
         m_legend->setNote(QString());
