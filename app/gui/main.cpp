@@ -28,8 +28,11 @@ void scheduleScreenshot(
                 QCoreApplication::exit(saved ? 0 : 1);
             });
         };
-        // The analysis docks are part of the picture: wait for their charts too.
-        if (window->analysesRunning() && afterMs < 0)
+        // The analysis docks are part of the picture: wait for their charts too, and a what-if asked for.
+        if (window->whatIfRunning() && afterMs < 0)
+            QObject::connect(
+                window, &ks::app::MainWindow::whatIfFinished, window, save, Qt::SingleShotConnection);
+        else if (window->analysesRunning() && afterMs < 0)
             QObject::connect(
                 window, &ks::app::MainWindow::analysesReady, window, save, Qt::SingleShotConnection);
         else

@@ -27,6 +27,7 @@ class DiagnosticsPanel;
 class JobPools;
 class JobTracker;
 class JobPathPanel;
+class WhatIfDialog;
 class MessageBar;
 class RangeAggregationPanel;
 class RankListPanel;
@@ -115,6 +116,8 @@ public:
     QAction* restrictToRangeAction() const { return m_restrictToRangeAction; }
 
     bool analysesRunning() const;
+    // A what-if recomputation is asked for or running (screenshots wait for it).
+    bool whatIfRunning() const;
     // Shows and raises an analysis dock by name ("temporal", "kernelDurations", …).
     void showAnalysisDock(const QString& name);
 
@@ -137,6 +140,7 @@ signals:
     void viewReady();
     // The analysis docks show the results for the current trace set and mode.
     void analysesReady();
+    void whatIfFinished();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -174,6 +178,12 @@ private:
     void setupJobPathDock();
     void showJobPath(const AnalysisResultsPtr& results);
     void showJobPathSegment(std::int64_t rank, std::int64_t eventIndex);
+    void showJobPathOnTimeline(bool on);
+    void showStragglers(const std::shared_ptr<const core::JobCriticalPath>& job);
+    void openWhatIfDialog();
+    void showWhatIfError(const QString& text);
+    // The job path's screenshot commands: straggler=N, whatifdialog=RULE[,RULE], whatifshot=PNG.
+    bool applyJobPathViewCommand(const QString& key, const QString& value);
     void runWhatIf(const QStringList& rules);
     void showShortcuts();
     void resetLayout();
@@ -242,6 +252,8 @@ private:
     QDockWidget* m_jobPathDock = nullptr;
     std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
     QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
+    std::shared_ptr<const core::JobCriticalPath> m_jobPathResult; // the path without what-if
+    widgets::WhatIfDialog* m_whatIfDialog = nullptr; // made on first use
     std::unique_ptr<widgets::JobTracker> m_whatIfJobs; // made on first use, after m_pools
     QList<QDockWidget*> m_panelDocks;
     AnalysisRunner* m_analysisRunner = nullptr;

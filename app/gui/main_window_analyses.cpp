@@ -154,6 +154,11 @@ void MainWindow::setupAnalysesMenu()
     connect(m_restrictToRangeAction, &QAction::toggled, this, &MainWindow::startAnalyses);
     QAction* recompute = m_analysesMenu->addAction(tr("&Recompute"));
     connect(recompute, &QAction::triggered, this, &MainWindow::startAnalyses);
+    QAction* whatIf = m_analysesMenu->addAction(tr("&What-if on the Critical Path…"));
+    whatIf->setObjectName(QStringLiteral("whatIfAction"));
+    whatIf->setStatusTip(
+        tr("Scale ops or kernels on the job's critical path and compare the path before and after"));
+    connect(whatIf, &QAction::triggered, this, &MainWindow::openWhatIfDialog);
 }
 
 void MainWindow::startAnalyses()

@@ -4,13 +4,17 @@
 
 #include "app/gui/main_window.h"
 #include "widgets/analysis/job_path_panel.h"
+#include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/analysis/what_if_dialog.h"
 #include "widgets/common/job_tracker.h"
 #include "widgets/timeline/slice_queries.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_view.h"
+#include "widgets/timeline/timeline_view_state.h"
 #include "widgets/timeline/timeline_widget.h"
 
 #include <QDockWidget>
+#include <QLayout>
 #include <QLineEdit>
 #include <QStatusBar>
 
@@ -26,11 +30,59 @@ void MainWindow::setupJobPathDock()
     tabifyDockWidget(m_diagnosticsDock, m_jobPathDock);
     connect(m_jobPath, &widgets::JobPathPanel::segmentActivated, this, &MainWindow::showJobPathSegment);
     connect(m_jobPath, &widgets::JobPathPanel::whatIfRequested, this, &MainWindow::runWhatIf);
+    connect(
+        m_jobPath, &widgets::JobPathPanel::showOnTimelineToggled, this, &MainWindow::showJobPathOnTimeline);
+    connect(m_jobPath, &widgets::JobPathPanel::whatIfDialogRequested, this, &MainWindow::openWhatIfDialog);
+    connect(m_timelineState, &widgets::TimelineViewState::appearanceChanged, m_jobPath, [this] {
+        m_jobPath->setShownOnTimeline(m_timelineState->colorMode() == widgets::ColorMode::JobPath);
+    });
+}
+
+void MainWindow::showStragglers(const std::shared_ptr<const core::JobCriticalPath>& job)
+{
+    // The Rank Overview dock's panel is rebuilt with each result: found again, connected once.
+    for (QDockWidget* dock : m_analysisDocks) {
+        for (auto* panel : dock->findChildren<widgets::RankOverviewPanel*>()) {
+            panel->setStragglers(job ? core::findStragglers(*job) : std::vector<core::Straggler> {});
+            connect(panel, &widgets::RankOverviewPanel::stragglerActivated, this,
+                &MainWindow::showJobPathSegment, Qt::UniqueConnection);
+        }
+    }
+}
+
+void MainWindow::openWhatIfDialog()
+{
+    if (!m_whatIfDialog) {
+        m_whatIfDialog = new widgets::WhatIfDialog(this);
+        m_whatIfDialog->addRule(widgets::WhatIfDialog::Match::Kind,
+            QString::fromUtf8(core::pathBoundName(core::PathBound::GpuCompute).data()), 0.5);
+        // Apply runs the dock field's code path: one recomputation, shown in both.
+        connect(m_whatIfDialog, &widgets::WhatIfDialog::applyRequested, this, &MainWindow::runWhatIf);
+        connect(
+            m_whatIfDialog, &widgets::WhatIfDialog::segmentActivated, this, &MainWindow::showJobPathSegment);
+        m_whatIfDialog->setBaseline(m_jobPathResult);
+    }
+    m_whatIfDialog->show();
+    m_whatIfDialog->raise();
+    m_whatIfDialog->activateWindow();
+}
+
+void MainWindow::showJobPathOnTimeline(bool on)
+{
+    if (on)
+        m_timelineState->setColorMode(widgets::ColorMode::JobPath);
+    else if (m_timelineState->colorMode() == widgets::ColorMode::JobPath)
+        m_timelineState->setColorMode(widgets::ColorMode::KernelType);
 }
 
 void MainWindow::showJobPath(const AnalysisResultsPtr& results)
 {
     m_jobFrames = results->defaultFrames;
+    m_jobPathResult = results->jobPath;
+    m_timeline->setJobPath(results->jobPath);
+    showStragglers(results->jobPath);
+    if (m_whatIfDialog)
+        m_whatIfDialog->setBaseline(results->jobPath);
     if (!results->jobPath) {
         m_jobPath->showMessage(results->jobPathError.isEmpty() ? results->error : results->jobPathError);
         return;
@@ -71,13 +123,15 @@ void MainWindow::runWhatIf(const QStringList& rules)
     for (const QString& text : rules) {
         auto rule = core::parseWhatIfRule(text.toStdString());
         if (!rule) {
-            m_jobPath->showWhatIfError(QString::fromStdString(rule.error().message));
+            showWhatIfError(QString::fromStdString(rule.error().message));
             return;
         }
         parsed.push_back(std::move(rule).value());
     }
     options.whatIf = core::WhatIfScaling(std::move(parsed));
     m_jobPath->showWhatIfError(tr("recomputing…"));
+    if (m_whatIfDialog)
+        m_whatIfDialog->showBusy();
     m_jobPath->whatIfRules()->setText(rules.join(QStringLiteral("; ")));
     if (!m_whatIfJobs)
         m_whatIfJobs = std::make_unique<widgets::JobTracker>(m_pools.get(), this);
@@ -89,11 +143,58 @@ void MainWindow::runWhatIf(const QStringList& rules)
             if (frames != m_jobFrames) // another trace since
                 return;
             if (!job) {
-                m_jobPath->showWhatIfError(QString::fromStdString(job.error().message));
+                showWhatIfError(QString::fromStdString(job.error().message));
                 return;
             }
-            m_jobPath->showWhatIf(std::make_shared<const core::JobCriticalPath>(std::move(job).value()));
+            auto after = std::make_shared<const core::JobCriticalPath>(std::move(job).value());
+            m_jobPath->showWhatIf(after);
+            if (m_whatIfDialog)
+                m_whatIfDialog->showResult(after);
+            emit whatIfFinished();
         });
+}
+
+bool MainWindow::applyJobPathViewCommand(const QString& key, const QString& value)
+{
+    if (key == QStringLiteral("straggler")) {
+        // Clicks the value-th row of the Rank Overview dock's stragglers.
+        showAnalysisDock(QStringLiteral("rankOverview"));
+        for (QDockWidget* dock : m_analysisDocks) {
+            for (auto* panel : dock->findChildren<widgets::RankOverviewPanel*>())
+                panel->activateStraggler(value.toInt());
+        }
+        return true;
+    }
+    if (key == QStringLiteral("whatifdialog")) {
+        openWhatIfDialog();
+        m_whatIfDialog->setRules(value.split(QLatin1Char(','), Qt::SkipEmptyParts));
+        m_whatIfDialog->apply();
+        return true;
+    }
+    if (key == QStringLiteral("whatifshot") && m_whatIfDialog) {
+        // Saved as soon as the result is in: the window's own screenshot quits the app shortly after.
+        connect(
+            m_whatIfDialog, &widgets::WhatIfDialog::resultShown, this,
+            [this, value] {
+                m_whatIfDialog->layout()->activate();
+                m_whatIfDialog->grab().save(value, "PNG");
+            },
+            Qt::SingleShotConnection);
+        return true;
+    }
+    return false;
+}
+
+bool MainWindow::whatIfRunning() const
+{
+    return !m_pendingWhatIf.isEmpty() || (m_whatIfJobs && m_whatIfJobs->isRunning());
+}
+
+void MainWindow::showWhatIfError(const QString& text)
+{
+    m_jobPath->showWhatIfError(text);
+    if (m_whatIfDialog)
+        m_whatIfDialog->showError(text);
 }
 
 } // namespace ks::app

@@ -167,6 +167,11 @@ void MainWindow::setupTimelineMenu()
     byPath->setCheckable(true);
     byPath->setStatusTip(
         tr("Each rank's critical path in one colour, everything else faded (computed on first use)"));
+    QAction* byJobPath = add(tr("Colour by Job Critical Path"), QKeySequence(Qt::SHIFT | Qt::Key_P),
+        [this](bool on) { showJobPathOnTimeline(on); });
+    byJobPath->setCheckable(true);
+    byJobPath->setStatusTip(tr("The job's critical path across ranks on every rank's tracks, coloured by "
+                               "bound type, with arrows where it hops between ranks"));
     QAction* flows = add(tr("Show All Flows in View"), QKeySequence(Qt::Key_L),
         [this](bool on) { m_timelineState->setShowAllFlows(on); });
     flows->setCheckable(true);
@@ -179,11 +184,13 @@ void MainWindow::setupTimelineMenu()
             statusBar()->showMessage(
                 tr("Select a GPU kernel (e.g. an nccl collective) to align the ranks on"), 5000);
     });
-    connect(m_timelineState, &TimelineViewState::appearanceChanged, byName, [this, byName, byPath, flows] {
-        byName->setChecked(m_timelineState->colorMode() == widgets::ColorMode::Name);
-        byPath->setChecked(m_timelineState->colorMode() == widgets::ColorMode::CriticalPath);
-        flows->setChecked(m_timelineState->showAllFlows());
-    });
+    connect(m_timelineState, &TimelineViewState::appearanceChanged, byName,
+        [this, byName, byPath, byJobPath, flows] {
+            byName->setChecked(m_timelineState->colorMode() == widgets::ColorMode::Name);
+            byPath->setChecked(m_timelineState->colorMode() == widgets::ColorMode::CriticalPath);
+            byJobPath->setChecked(m_timelineState->colorMode() == widgets::ColorMode::JobPath);
+            flows->setChecked(m_timelineState->showAllFlows());
+        });
     connect(m_timelineState, &TimelineViewState::alignmentChanged, align,
         [this, align] { align->setChecked(m_timelineState->alignment() == widgets::Alignment::RankStart); });
 }
@@ -344,6 +351,8 @@ void MainWindow::applyViewCommands(const QString& commands)
     for (const QString& command : commands.split(QChar(u';'), Qt::SkipEmptyParts)) {
         const QString key = command.section(QChar(u'='), 0, 0).trimmed();
         const QString value = command.section(QChar(u'='), 1);
+        if (applyJobPathViewCommand(key, value))
+            continue;
         if (key == QStringLiteral("range")) {
             if (const auto r = msRange(value, timelineData->traceStart))
                 m_timelineState->setVisibleRange(*r, TimelineViewState::History::Record);
@@ -387,6 +396,7 @@ void MainWindow::applyViewCommands(const QString& commands)
         } else if (key == QStringLiteral("color")) {
             m_timelineState->setColorMode(value == QStringLiteral("name") ? widgets::ColorMode::Name
                     : value == QStringLiteral("critical")                 ? widgets::ColorMode::CriticalPath
+                    : value == QStringLiteral("job")                      ? widgets::ColorMode::JobPath
                                                                           : widgets::ColorMode::KernelType);
         } else if (key == QStringLiteral("align") && value == QStringLiteral("selected")) {
             view->alignOn(m_timelineState->selectedSlice());

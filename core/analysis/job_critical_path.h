@@ -33,6 +33,10 @@ struct JobCriticalPath
 Result<JobCriticalPath> jobCriticalPath(
     const FrameSet& frames, const JobPathOptions& options, const ParallelFor& parallelFor = runSequentially);
 
+// The iteration (or range) time a what-if predicts: the measured time grows or
+// shrinks by what the path does.
+TimeNs whatIfMeasuredTime(const JobCriticalPath& before, const JobCriticalPath& after);
+
 // Column names of the tables below (look columns up by these).
 namespace jobpath {
     constexpr const char* kRank = "rank";

@@ -106,6 +106,11 @@ AnalysisOutput jobCriticalPathTables(const JobCriticalPath& job)
     return AnalysisOutput::of(std::move(dict));
 }
 
+TimeNs whatIfMeasuredTime(const JobCriticalPath& before, const JobCriticalPath& after)
+{
+    return before.measuredTime + (after.path.length - before.path.length);
+}
+
 AnalysisOutput whatIfTables(const JobCriticalPath& before, const JobCriticalPath& after)
 {
     if (!before.path.ok || !after.path.ok)
@@ -116,8 +121,7 @@ AnalysisOutput whatIfTables(const JobCriticalPath& before, const JobCriticalPath
     t.columns = { { kQuantity, "" }, { kBeforeMs, "ms" }, { kAfterMs, "ms" }, { kChangePct, "%" } };
     t.addRow({ std::string("path_length"), ms(before.path.length), ms(after.path.length),
         changePct(before.path.length, after.path.length) });
-    // The measured time shrinks or grows by what the path does.
-    const TimeNs estimated = before.measuredTime + (after.path.length - before.path.length);
+    const TimeNs estimated = whatIfMeasuredTime(before, after);
     t.addRow({ std::string("iteration_time"), ms(before.measuredTime), ms(estimated),
         changePct(before.measuredTime, estimated) });
     AnalysisOutput scaled = jobCriticalPathTables(after);

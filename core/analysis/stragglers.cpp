@@ -78,6 +78,13 @@ namespace {
         });
         if (s.reasons.size() > 3)
             s.reasons.resize(3);
+        TimeNs longest = 0;
+        for (const PathPiece& p : own->pieces) {
+            if (!s.reasons.empty() && p.name == s.reasons.front().name && p.duration > longest) {
+                longest = p.duration;
+                s.reasonEvent = p.eventIndex;
+            }
+        }
         s.why = who + deltaText(own->weight - theirs.weight) + " before " + s.collective + " vs rank "
             + std::to_string(s.medianRank);
         for (std::size_t i = 0; i < s.reasons.size(); ++i)

@@ -35,6 +35,9 @@ struct Straggler
     TimeNs segment = 0; // its path from the previous boundary to the arrival
     TimeNs medianSegment = 0;
     std::vector<NameDelta> reasons; // largest first, at most three, positive only
+    // traceEvents index of the longest piece of the first reason on the straggler's
+    // segment (where to look on the timeline), -1 when there is no reason.
+    std::int64_t reasonEvent = -1;
     std::string why; // "rank 2: +14.2 ms in aten::…"
 };
 

@@ -1,9 +1,16 @@
 // X1's Rank Overview dock: computed in the background after a load, its heat
 // map shows the core table's values for the chosen metric, stragglers outlined.
 #include "app/gui/main_window.h"
+#include "core/analysis/hta_frame.h"
+#include "core/analysis/stragglers.h"
+#include "core/io/trace_set_loader.h"
+#include "core/model/rank_trace.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/timeline_view_state.h"
+#include "widgets/timeline/timeline_widget.h"
 
 #include <QComboBox>
 #include <QDockWidget>
@@ -11,6 +18,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 #include <qcustomplot.h>
 
@@ -47,6 +55,8 @@ class TestRankOverviewDock : public QObject
 private slots:
 
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void stragglersOfTheJobPath();
 
     void heatMapFollowsTheTableAndMetric()
     {
@@ -122,6 +132,70 @@ private slots:
         QCOMPARE(panel->stragglerNote()->text().contains(QStringLiteral(" in iteration ")), flagged > 0);
     }
 };
+
+// Issue 11 item 5 in the dock: the job path's stragglers of the gloo job, as
+// core::findStragglers gives them; rank 1 (twice the batch) is the one waited
+// for; a click outlines the cell and selects the reason's op on the timeline.
+void TestRankOverviewDock::stragglersOfTheJobPath()
+{
+    const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/ddp_gloo_2ranks");
+    if (!QFileInfo::exists(folder))
+        QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/ddp_gloo_2ranks");
+    // The expected rows, straight from the core.
+    auto loaded = core::loadTraceSet({ folder.toStdString() }, {}, nullptr, nullptr);
+    QVERIFY(loaded);
+    auto frames = core::buildFrames(loaded.value(), core::AnalysisOptions {});
+    QVERIFY(frames);
+    auto job = core::jobCriticalPath(frames.value(), {});
+    QVERIFY(job);
+    const std::vector<core::Straggler> expected = core::findStragglers(job.value());
+    QVERIFY(!expected.empty());
+
+    app::MainWindow window;
+    window.show();
+    QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+    window.openPaths({ folder });
+    QVERIFY(ready.wait(120000));
+    window.showAnalysisDock(QStringLiteral("rankOverview"));
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("rankOverviewDock"));
+    QVERIFY(dock);
+    auto* panel = dock->findChild<widgets::RankOverviewPanel*>();
+    QVERIFY(panel);
+    QTableWidget* list = panel->stragglerTable();
+    QVERIFY(!list->isHidden());
+    QCOMPARE(list->rowCount(), int(expected.size()));
+    for (int row = 0; row < list->rowCount(); ++row) {
+        const core::Straggler& s = expected[static_cast<std::size_t>(row)];
+        QCOMPARE(list->item(row, 0)->text(), QString::number(s.iteration));
+        QCOMPARE(list->item(row, 1)->text(), QStringLiteral("rank %1").arg(s.rank));
+        QCOMPARE(
+            list->item(row, 2)->text(), QString::number(static_cast<double>(s.waitCaused) / 1e6, 'f', 3));
+        QCOMPARE(list->item(row, 3)->text(), QString::fromStdString(s.why));
+        QCOMPARE(s.rank, std::int64_t(1));
+        QVERIFY(list->item(row, 3)->text().startsWith(QStringLiteral("rank 1: +")));
+    }
+
+    // A click: the cell is outlined and the reason's op is selected on the timeline.
+    const core::Straggler& first = expected.front();
+    QVERIFY(!first.reasons.empty());
+    QVERIFY(first.reasonEvent >= 0);
+    QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 60000);
+    QSignalSpy activated(panel, &widgets::RankOverviewPanel::stragglerActivated);
+    emit list->cellClicked(0, 3);
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.at(0).at(1).toLongLong(), first.reasonEvent);
+    widgets::AnalysisChart* chart = qobject_cast<widgets::AnalysisView*>(dock->widget())->chart();
+    int outlined = 0;
+    for (int i = 0; i < chart->itemCount(); ++i)
+        outlined += chart->item(i)->objectName() == QStringLiteral("selectedCell") ? 1 : 0;
+    QCOMPARE(outlined, 1);
+    const widgets::SliceRef selected = window.timelineState()->selectedSlice();
+    QVERIFY(selected.valid());
+    const core::RankTrace& trace = window.timeline()->data()->trace(selected.rank);
+    QCOMPARE(trace.rank, std::int64_t(1));
+    QCOMPARE(trace.slices.eventIndex[selected.slice], static_cast<std::uint32_t>(first.reasonEvent));
+    QCOMPARE(trace.sliceName(selected.slice), std::string_view(first.reasons.front().name));
+}
 
 QTEST_MAIN(TestRankOverviewDock)
 #include "tst_rank_overview_dock.moc"

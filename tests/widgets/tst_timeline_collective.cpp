@@ -42,6 +42,27 @@ QByteArray rankTrace(int rank, std::initializer_list<int> allReduceUs)
 
 constexpr TimeNs kUs = 1000;
 
+// A rank of a job with two tensor-parallel groups: two all-reduces of its
+// group, Seq 0 and 1, at the given µs, with Kineto's process group args.
+QByteArray groupRankTrace(int rank, const char* group, const char* members, int firstUs, int secondUs)
+{
+    QByteArray events;
+    int seq = 0;
+    for (int us : { firstUs, secondUs }) {
+        events += (seq ? QByteArrayLiteral(",") : QByteArray())
+            + QByteArrayLiteral(
+                R"({"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","pid":0,"tid":7,"ts":)")
+            + QByteArray::number(us)
+            + QByteArrayLiteral(R"(,"dur":40,"args":{"stream":7,"Process Group Name":")") + group
+            + QByteArrayLiteral(R"(","Collective name":"allreduce","Process Group Ranks":")") + members
+            + QByteArrayLiteral(R"(","Seq":)") + QByteArray::number(seq) + QByteArrayLiteral("}}");
+        ++seq;
+    }
+    return QByteArrayLiteral(R"({"schemaVersion":1,"distributedInfo":{"backend":"nccl","rank":)")
+        + QByteArray::number(rank) + QByteArrayLiteral(R"(,"world_size":4},"traceEvents":[)") + events
+        + QByteArrayLiteral("]}");
+}
+
 } // namespace
 
 class TimelineCollectiveTest : public QObject
@@ -282,6 +303,56 @@ private slots:
         QVERIFY(pixelOf(before, ref0, 1336 * kUs) != pixelOf(after, ref0, 1336 * kUs)); // rank 0's transfer
         QVERIFY(pixelOf(before, ref1, 1350 * kUs) != pixelOf(after, ref1, 1350 * kUs)); // rank 1's transfer
         QVERIFY(pixelOf(after, ref0, 1315 * kUs) != pixelOf(after, ref1, 1350 * kUs)); // wait is not transfer
+    }
+
+    // Two groups run the same kernel: a collective of group "tp1" ({2, 3})
+    // aligns its members only, paired by Seq (name and order would pair rank
+    // 2's first all-reduce with rank 0's first, across groups).
+    void subGroupCollectiveAlignsItsMembersOnly()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(test::writeFile(
+            dir.filePath(QStringLiteral("rank0.json")), groupRankTrace(0, "tp0", "[0, 1]", 100, 300)));
+        QVERIFY(test::writeFile(
+            dir.filePath(QStringLiteral("rank1.json")), groupRankTrace(1, "tp0", "[0, 1]", 150, 340)));
+        QVERIFY(test::writeFile(
+            dir.filePath(QStringLiteral("rank2.json")), groupRankTrace(2, "tp1", "[2, 3]", 5000, 5400)));
+        QVERIFY(test::writeFile(
+            dir.filePath(QStringLiteral("rank3.json")), groupRankTrace(3, "tp1", "[2, 3]", 7020, 7480)));
+        auto set = loadFolder(dir.path());
+        QVERIFY(set && set->ranks.size() == 4);
+        auto data = TimelineData::build(set);
+        QVERIFY(data->collectives);
+        const auto sliceAt = [&](int rank, TimeNs us) {
+            const core::RankTrace& t = data->trace(rank);
+            for (std::uint32_t i = 0; i < t.slices.size(); ++i)
+                if (t.slices.start[i] == us * kUs)
+                    return i;
+            return core::kNoRow;
+        };
+        // Rank 2's second all-reduce (Seq 1): rank 3's Seq 1 moves onto it, ranks 0 and 1 stay.
+        const auto anchor = collectiveAnchor(*data, { 2, sliceAt(2, 5400) });
+        QVERIFY(anchor);
+        QCOMPARE(anchor->ordinal, 1);
+        QCOMPARE(anchor->ranksFound, 2);
+        QVERIFY2(anchor->group.contains(QStringLiteral("tp1")), qPrintable(anchor->group));
+        QCOMPARE(anchor->offsets[0], TimeNs(0));
+        QCOMPARE(anchor->offsets[1], TimeNs(0));
+        QCOMPARE(anchor->offsets[2], TimeNs(0));
+        QCOMPARE(anchor->offsets[3], (7480 - 5400) * kUs);
+        // Rank 1's first (Seq 0, group tp0): rank 0 moves onto it, ranks 2 and 3 stay.
+        const auto other = collectiveAnchor(*data, { 1, sliceAt(1, 150) });
+        QVERIFY(other);
+        QCOMPARE(other->ordinal, 0);
+        QCOMPARE(other->ranksFound, 2);
+        QCOMPARE(other->offsets[0], (100 - 150) * kUs);
+        QCOMPARE(other->offsets[2], TimeNs(0));
+        QCOMPARE(other->offsets[3], TimeNs(0));
+        // On screen: the two members' instances start at the same display time.
+        const Alignment a = Alignment::onCollective(anchor);
+        QCOMPARE(data->trace(3).slices.start[sliceAt(3, 7480)] - data->offset(3, a),
+            data->trace(2).slices.start[sliceAt(2, 5400)] - data->offset(2, a));
     }
 
     void sharedTwoRankTraceLinesUpItsCollectives()

@@ -1,5 +1,7 @@
 #include "widgets/analysis/job_path_panel.h"
 
+#include "widgets/analysis/path_segments_table.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -12,35 +14,13 @@ namespace ks::widgets {
 
 namespace {
 
-    QString ms(core::TimeNs ns)
-    {
-        return QString::number(static_cast<double>(ns) / 1e6, 'f', 3);
-    }
-
-    QTableWidget* table(const QStringList& headers, QWidget* parent)
-    {
-        auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
-        t->setHorizontalHeaderLabels(headers);
-        t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-        t->setSelectionBehavior(QAbstractItemView::SelectRows);
-        t->verticalHeader()->hide();
-        t->horizontalHeader()->setStretchLastSection(true);
-        return t;
-    }
-
-    void setRow(QTableWidget* t, int row, const QStringList& cells)
-    {
-        for (int c = 0; c < cells.size(); ++c)
-            t->setItem(row, c, new QTableWidgetItem(cells[c]));
-    }
-
     QString summaryText(const core::JobCriticalPath& job)
     {
         return QObject::tr("Path %1 ms over %2 rank(s), %3 hop(s); measured %4 ms")
-            .arg(ms(job.path.length))
+            .arg(pathMs(job.path.length))
             .arg(job.ranks.size())
             .arg(job.path.hops.size())
-            .arg(ms(job.measuredTime));
+            .arg(pathMs(job.measuredTime));
     }
 
 } // namespace
@@ -50,9 +30,13 @@ JobPathPanel::JobPathPanel(QWidget* parent)
 {
     m_summary = new QLabel(tr("No trace loaded"), this);
     m_summary->setWordWrap(true);
-    m_segments =
-        table({ tr("At (ms)"), tr("Rank"), tr("Bound"), tr("Duration (ms)"), tr("Op / kernel") }, this);
-    m_stragglers = table({ tr("Iteration"), tr("Rank"), tr("Wait caused (ms)"), tr("Why") }, this);
+    m_showOnTimeline = new QPushButton(tr("Show on timeline"), this);
+    m_showOnTimeline->setCheckable(true);
+    m_showOnTimeline->setToolTip(tr("Colour the timeline by this path: its slices on every rank by bound "
+                                    "type, arrows where it hops between ranks (Shift+P)"));
+    m_segments = makePathSegmentsTable(this);
+    m_stragglers =
+        makeReadOnlyTable({ tr("Iteration"), tr("Rank"), tr("Wait caused (ms)"), tr("Why") }, this);
     m_rules = new QLineEdit(this);
     m_rules->setPlaceholderText(tr("What-if: REGEX=F or kind:gpu_compute=F, several separated by ';'"));
     m_apply = new QPushButton(tr("Recompute"), this);
@@ -65,9 +49,16 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     auto* whatIfRow = new QHBoxLayout;
     whatIfRow->addWidget(m_rules, 1);
     whatIfRow->addWidget(m_apply);
+    auto* openDialog = new QPushButton(tr("What-if…"), this);
+    openDialog->setToolTip(tr("Edit what-if rules in a dialog and compare before and after"));
+    whatIfRow->addWidget(openDialog);
+    connect(openDialog, &QPushButton::clicked, this, &JobPathPanel::whatIfDialogRequested);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_summary);
+    auto* summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(m_showOnTimeline);
+    layout->addLayout(summaryRow);
     layout->addWidget(splitter, 1);
     layout->addLayout(whatIfRow);
     layout->addWidget(m_whatIf);
@@ -88,6 +79,7 @@ JobPathPanel::JobPathPanel(QWidget* parent)
             emit whatIfRequested(rules);
     };
     connect(m_apply, &QPushButton::clicked, this, request);
+    connect(m_showOnTimeline, &QPushButton::clicked, this, &JobPathPanel::showOnTimelineToggled);
     connect(m_rules, &QLineEdit::returnPressed, this, request);
 }
 
@@ -106,6 +98,11 @@ void JobPathPanel::setPath(std::shared_ptr<const core::JobCriticalPath> job)
     fillStragglers(*m_job);
 }
 
+void JobPathPanel::setShownOnTimeline(bool shown)
+{
+    m_showOnTimeline->setChecked(shown);
+}
+
 void JobPathPanel::showMessage(const QString& text)
 {
     m_summary->setText(text);
@@ -115,15 +112,7 @@ void JobPathPanel::showMessage(const QString& text)
 
 void JobPathPanel::fillSegments(const core::JobCriticalPath& job)
 {
-    m_segments->setRowCount(static_cast<int>(job.path.segments.size()));
-    int row = 0;
-    for (const core::PathSegment& s : job.path.segments)
-        setRow(m_segments, row++,
-            { ms(s.pathOffset), QString::number(s.rank),
-                QString::fromUtf8(core::pathBoundName(s.piece.bound).data(),
-                    static_cast<qsizetype>(core::pathBoundName(s.piece.bound).size())),
-                ms(s.piece.duration), QString::fromStdString(s.piece.name) });
-    m_segments->resizeColumnsToContents();
+    fillPathSegments(m_segments, job);
 }
 
 void JobPathPanel::fillStragglers(const core::JobCriticalPath& job)
@@ -132,9 +121,9 @@ void JobPathPanel::fillStragglers(const core::JobCriticalPath& job)
     m_stragglers->setRowCount(static_cast<int>(found.size()));
     int row = 0;
     for (const core::Straggler& s : found)
-        setRow(m_stragglers, row++,
+        setTableRow(m_stragglers, row++,
             { s.iteration < 0 ? QStringLiteral("-") : QString::number(s.iteration), QString::number(s.rank),
-                ms(s.waitCaused), QString::fromStdString(s.why) });
+                pathMs(s.waitCaused), QString::fromStdString(s.why) });
     m_stragglers->resizeColumnsToContents();
 }
 
@@ -145,15 +134,15 @@ void JobPathPanel::showWhatIf(std::shared_ptr<const core::JobCriticalPath> after
         return;
     }
     const core::TimeNs before = m_job->path.length;
-    const core::TimeNs estimated = m_job->measuredTime + (after->path.length - before);
+    const core::TimeNs estimated = core::whatIfMeasuredTime(*m_job, *after);
     m_whatIf->setText(
         tr("What-if: path %1 → %2 ms (%3%), iteration %4 → %5 ms. The segments show the new path.")
-            .arg(ms(before), ms(after->path.length))
+            .arg(pathMs(before), pathMs(after->path.length))
             .arg(before > 0
                     ? 100.0 * static_cast<double>(after->path.length - before) / static_cast<double>(before)
                     : 0.0,
                 0, 'f', 1)
-            .arg(ms(m_job->measuredTime), ms(estimated)));
+            .arg(pathMs(m_job->measuredTime), pathMs(estimated)));
     fillSegments(*after);
     m_shown = std::move(after);
 }

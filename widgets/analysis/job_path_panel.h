@@ -38,9 +38,16 @@ public:
 
     QLineEdit* whatIfRules() const { return m_rules; }
 
+    QPushButton* showOnTimelineButton() const { return m_showOnTimeline; }
+
+    // Keeps the "Show on timeline" button in step with the timeline's colour mode.
+    void setShownOnTimeline(bool shown);
+
 signals:
     void segmentActivated(std::int64_t rank, std::int64_t eventIndex);
     void whatIfRequested(const QStringList& rules);
+    void showOnTimelineToggled(bool on);
+    void whatIfDialogRequested();
 
 private:
     void fillSegments(const core::JobCriticalPath& job);
@@ -51,6 +58,7 @@ private:
     QTableWidget* m_stragglers = nullptr;
     QLineEdit* m_rules = nullptr;
     QPushButton* m_apply = nullptr;
+    QPushButton* m_showOnTimeline = nullptr;
     QLabel* m_whatIf = nullptr;
     std::shared_ptr<const core::JobCriticalPath> m_job;
     std::shared_ptr<const core::JobCriticalPath> m_shown; // the path the segment list shows

@@ -82,6 +82,33 @@ namespace {
 
 } // namespace
 
+bool markRankOverviewCell(
+    AnalysisChart& chart, const core::Table& table, std::int64_t rank, std::int64_t iteration)
+{
+    for (int i = chart.itemCount() - 1; i >= 0; --i) {
+        if (chart.item(i)->objectName() == QStringLiteral("selectedCell"))
+            chart.removeItem(i);
+    }
+    const auto rankColumn = table.find(core::rank_overview::kRank);
+    const auto iterationColumn = table.find(core::rank_overview::kIteration);
+    if (!rankColumn || !iterationColumn)
+        return false;
+    const std::vector<std::int64_t> ranks = sortedKeys(table, *rankColumn);
+    const std::vector<std::int64_t> iterations = sortedKeys(table, *iterationColumn);
+    if (!std::binary_search(ranks.begin(), ranks.end(), rank)
+        || !std::binary_search(iterations.begin(), iterations.end(), iteration))
+        return false;
+    const double x = indexOf(iterations, static_cast<double>(iteration));
+    const double y = indexOf(ranks, static_cast<double>(rank));
+    auto* outline = new QCPItemRect(&chart);
+    outline->topLeft->setCoords(x - 0.49, y + 0.49);
+    outline->bottomRight->setCoords(x + 0.49, y - 0.49);
+    outline->setPen(QPen(chart.palette().color(QPalette::Text), 2, Qt::DashLine));
+    outline->setBrush(Qt::NoBrush);
+    outline->setObjectName(QStringLiteral("selectedCell"));
+    return true;
+}
+
 QString rankOverviewMetricLabel(RankOverviewMetric metric)
 {
     auto tr = [](const char* text) { return QCoreApplication::translate("ks::widgets::RankOverview", text); };

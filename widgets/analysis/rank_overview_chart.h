@@ -38,6 +38,12 @@ core::ColumnId rankOverviewMetricColumn(RankOverviewMetric metric);
 // replaces the map and outlines and reuses the colour scale.
 void buildRankOverviewHeatMap(AnalysisChart& chart, const core::Table& table, RankOverviewMetric metric);
 
+// Outlines the cell of (rank, iteration) as the selected one (an item named
+// "selectedCell"), replacing the previous outline. False when the heat map has
+// no such cell.
+bool markRankOverviewCell(
+    AnalysisChart& chart, const core::Table& table, std::int64_t rank, std::int64_t iteration);
+
 // "Stragglers: rank 3 in iteration 552, …" or that there are none.
 QString rankOverviewStragglerNote(const core::Table& table);
 

@@ -4,7 +4,10 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace ks::widgets {
@@ -15,6 +18,7 @@ RankOverviewPanel::RankOverviewPanel(AnalysisChart* chart, const core::Table& ta
     , m_table(table)
     , m_metrics(new QComboBox(this))
     , m_note(new QLabel(this))
+    , m_stragglers(new QTableWidget(0, 4, this))
 {
     m_metrics->setObjectName(QStringLiteral("metricChooser"));
     for (RankOverviewMetric metric : kRankOverviewMetrics)
@@ -33,14 +37,70 @@ RankOverviewPanel::RankOverviewPanel(AnalysisChart* chart, const core::Table& ta
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(chooserRow);
-    layout->addWidget(m_chart, 1);
+    m_stragglers->setObjectName(QStringLiteral("jobPathStragglers"));
+    m_stragglers->setHorizontalHeaderLabels(
+        { tr("Iteration"), tr("Waited for"), tr("Wait caused (ms)"), tr("Why (job critical path)") });
+    m_stragglers->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_stragglers->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_stragglers->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_stragglers->verticalHeader()->hide();
+    m_stragglers->horizontalHeader()->setStretchLastSection(true);
+    m_stragglers->setToolTip(tr("Click a row: its cell is outlined on the heat map and the op it names "
+                                "is shown on the timeline"));
+    m_stragglers->hide();
+    // Beside the heat map: a dock is wider than tall, and the map needs its height.
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_chart);
+    splitter->addWidget(m_stragglers);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setCollapsible(1, false);
+    layout->addWidget(splitter, 1);
     layout->addWidget(m_note);
 
     connect(m_metrics, &QComboBox::currentIndexChanged, this, [this] {
         redraw();
         m_chart->replot();
     });
+    connect(m_stragglers, &QTableWidget::cellClicked, this, [this](int row, int) { activateStraggler(row); });
+    connect(
+        m_stragglers, &QTableWidget::cellActivated, this, [this](int row, int) { activateStraggler(row); });
     redraw();
+}
+
+void RankOverviewPanel::setStragglers(std::vector<core::Straggler> found)
+{
+    m_found = std::move(found);
+    m_selected = -1;
+    m_stragglers->setRowCount(static_cast<int>(m_found.size()));
+    int row = 0;
+    for (const core::Straggler& s : m_found) {
+        const QStringList cells { s.iteration < 0 ? QStringLiteral("-") : QString::number(s.iteration),
+            tr("rank %1").arg(s.rank), QString::number(static_cast<double>(s.waitCaused) / 1e6, 'f', 3),
+            QString::fromStdString(s.why) };
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(QString::fromStdString(s.why));
+            m_stragglers->setItem(row, c, item);
+        }
+        ++row;
+    }
+    m_stragglers->resizeColumnsToContents();
+    m_stragglers->setVisible(!m_found.empty());
+    redraw();
+    m_chart->replot();
+}
+
+void RankOverviewPanel::activateStraggler(int row)
+{
+    if (row < 0 || static_cast<std::size_t>(row) >= m_found.size())
+        return;
+    m_selected = row;
+    m_stragglers->selectRow(row);
+    redraw();
+    m_chart->replot();
+    const core::Straggler& s = m_found[static_cast<std::size_t>(row)];
+    emit stragglerActivated(s.rank, s.reasonEvent);
 }
 
 RankOverviewMetric RankOverviewPanel::metric() const
@@ -56,6 +116,10 @@ void RankOverviewPanel::setMetric(RankOverviewMetric metric)
 void RankOverviewPanel::redraw()
 {
     buildRankOverviewHeatMap(*m_chart, m_table, metric());
+    if (m_selected >= 0) {
+        const core::Straggler& s = m_found[static_cast<std::size_t>(m_selected)];
+        markRankOverviewCell(*m_chart, m_table, s.rank, s.iteration);
+    }
 }
 
 } // namespace ks::widgets

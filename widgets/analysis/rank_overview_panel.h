@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/stragglers.h"
 #include "core/analysis/table.h"
 #include "widgets/analysis/rank_overview_chart.h"
 
@@ -7,14 +8,18 @@
 
 class QComboBox;
 class QLabel;
+class QTableWidget;
 
 namespace ks::widgets {
 
 class AnalysisChart;
 
 // X1's chart side: a metric chooser above the rank-by-iteration heat map and a
-// note naming the stragglers below it. The table must outlive the panel (the
-// analysis view holding both keeps the result alive).
+// note naming the stragglers below it, then the job path's stragglers (issue
+// 11 item 5): per iteration the rank the others waited for, the wait it
+// caused and why. Clicking one outlines its cell and asks to show the reason's
+// op on the timeline. The table must outlive the panel (the analysis view
+// holding both keeps the result alive).
 class RankOverviewPanel : public QWidget
 {
     Q_OBJECT
@@ -27,8 +32,19 @@ public:
 
     QLabel* stragglerNote() const { return m_note; }
 
+    QTableWidget* stragglerTable() const { return m_stragglers; }
+
     RankOverviewMetric metric() const;
     void setMetric(RankOverviewMetric metric);
+
+    // The job path's stragglers (core::findStragglers); empty hides the list.
+    void setStragglers(std::vector<core::Straggler> found);
+    // Selects the straggler of row `row`: outlines its cell, emits stragglerActivated.
+    void activateStraggler(int row);
+
+signals:
+    // rank number, and the traceEvents index of the reason's op (-1 when none).
+    void stragglerActivated(std::int64_t rank, std::int64_t reasonEvent);
 
 private:
     void redraw();
@@ -37,6 +53,9 @@ private:
     const core::Table& m_table;
     QComboBox* m_metrics;
     QLabel* m_note;
+    QTableWidget* m_stragglers;
+    std::vector<core::Straggler> m_found;
+    int m_selected = -1; // row of m_found outlined on the heat map
 };
 
 } // namespace ks::widgets

@@ -2,6 +2,7 @@
 
 #include "widgets/timeline/counter_track.h"
 #include "widgets/timeline/critical_path_marks.h"
+#include "widgets/timeline/job_path_marks.h"
 #include "widgets/timeline/time_axis.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_search.h"
@@ -121,6 +122,9 @@ namespace {
         {
             if (m_p.mode == ColorMode::Diff)
                 return diffKeyOf(shown);
+            if (m_p.mode == ColorMode::JobPath)
+                return m_p.jobPath ? jobPathKey(m_rank.sliceKind[shown], m_p.jobPath->boundIn(first, last))
+                                   : m_rank.sliceKind[shown];
             if (m_p.mode != ColorMode::CriticalPath)
                 return m_rank.colorKey(shown, m_p.mode);
             if (!m_p.criticalPath)

@@ -11,6 +11,7 @@ class RankTimeline;
 struct CounterTrack;
 struct RankMatches;
 struct CriticalPathMarks;
+struct RankPathMarks;
 
 enum DrawFlag : std::uint8_t
 {
@@ -49,6 +50,8 @@ struct SliceDrawParams
     const RankMatches* matches = nullptr; // search results of this rank, or null
     // Critical path mode: the rank's path; null (not computed yet) draws kind colours.
     const CriticalPathMarks* criticalPath = nullptr;
+    // Job path mode: the job's path on this rank; null (not computed) draws kind colours.
+    const RankPathMarks* jobPath = nullptr;
     // Diff mode: the DiffClass of each NameId of the rank; null draws every slice as unchanged.
     const std::vector<std::uint8_t>* nameClasses = nullptr;
 };

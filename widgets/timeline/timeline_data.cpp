@@ -188,6 +188,14 @@ std::shared_ptr<TimelineData> TimelineData::withAnalysisCounters(std::vector<Cou
     return copy;
 }
 
+std::shared_ptr<TimelineData> TimelineData::withJobPath(std::shared_ptr<const JobPathMarks> marks) const
+{
+    auto copy = std::make_shared<TimelineData>(*this);
+    copy->version = nextDataVersion();
+    copy->jobPath = std::move(marks);
+    return copy;
+}
+
 std::shared_ptr<TimelineData> TimelineData::withCriticalPaths(std::vector<CriticalPathMarks> perRank) const
 {
     auto copy = std::make_shared<TimelineData>(*this);

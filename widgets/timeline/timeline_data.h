@@ -6,6 +6,7 @@
 #include "widgets/timeline/counter_track.h"
 #include "widgets/timeline/critical_path_marks.h"
 #include "widgets/timeline/index_pyramid.h"
+#include "widgets/timeline/job_path_marks.h"
 #include "widgets/timeline/timeline_palette.h"
 #include "widgets/timeline/timeline_types.h"
 
@@ -73,11 +74,14 @@ public:
     std::shared_ptr<TimelineData> withAnalysisCounters(std::vector<CounterTracks> perRank) const;
     // A copy with every rank's critical path (T10); version + 1.
     std::shared_ptr<TimelineData> withCriticalPaths(std::vector<CriticalPathMarks> perRank) const;
+    // A copy with the job's critical path across ranks (X3), or without when null; version + 1.
+    std::shared_ptr<TimelineData> withJobPath(std::shared_ptr<const JobPathMarks> marks) const;
 
     std::shared_ptr<const core::TraceSet> set;
     std::vector<std::shared_ptr<const RankTimeline>> ranks;
     std::vector<std::shared_ptr<const CounterTracks>> counters; // per rank
     std::vector<std::shared_ptr<const CriticalPathMarks>> criticalPaths; // per rank; empty until computed
+    std::shared_ptr<const JobPathMarks> jobPath; // null until the analyses give the job's path
     // X2: the job's collectives matched across ranks, and the clock offsets
     // estimated from them (the "Estimated clocks" alignment). Built with the data.
     std::shared_ptr<const core::CollectiveMatch> collectives;
@@ -102,6 +106,8 @@ public:
             ? criticalPaths[static_cast<std::size_t>(r)].get()
             : nullptr;
     }
+
+    const RankPathMarks* jobPathMarks(int r) const { return jobPath ? jobPath->rank(r) : nullptr; }
 
     // A copy with each rank's diff classes by NameId (D3); version + 1.
     std::shared_ptr<TimelineData> withDiffClasses(std::vector<std::vector<std::uint8_t>> perRank) const;

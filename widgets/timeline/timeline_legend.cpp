@@ -57,6 +57,15 @@ std::vector<TimelineLegend::Entry> TimelineLegend::entries() const
         out.push_back({ m_palette.fill(criticalPathKey(static_cast<std::uint8_t>(SliceKind::Compute), false)),
             tr("Off the path (faded kind colours)") });
         break;
+    case ColorMode::JobPath:
+        for (std::size_t b = 0; b < core::kPathBoundCount; ++b) {
+            const auto bound = static_cast<core::PathBound>(b);
+            out.push_back({ m_palette.fill(jobPathKey(0, bound)), pathBoundLabel(bound) });
+        }
+        out.push_back(
+            { m_palette.fill(jobPathKey(static_cast<std::uint8_t>(SliceKind::Compute), std::nullopt)),
+                tr("Off the job path") });
+        break;
     case ColorMode::Diff:
         for (auto d : { DiffClass::Added, DiffClass::Removed, DiffClass::Slower, DiffClass::Faster })
             out.push_back({ m_palette.fill(diffColorKey(0, d)), diffClassName(d) });

@@ -48,6 +48,16 @@ namespace {
         0x1f77b4, // faster: blue
     };
 
+    // Job path bound types, indexed by PathBound: apart from each other and from the faded kinds.
+    constexpr std::array<QRgb, core::kPathBoundCount> kBoundColors {
+        0x7b3fc4, // CPU: violet
+        0x1f5fbf, // GPU compute: deep blue
+        0xd62728, // GPU communication wait: red
+        0x2ca02c, // transfer: green
+        0xff8c00, // launch overhead: orange
+        0x8c564b, // kernel-kernel gap: brown
+    };
+
     // A 24-colour name palette: hues spread around the wheel at two lightness levels.
     QColor nameColor(int i)
     {
@@ -87,6 +97,25 @@ QString sliceKindName(SliceKind kind)
         break;
     }
     return QStringLiteral("CPU other");
+}
+
+QString pathBoundLabel(core::PathBound bound)
+{
+    switch (bound) {
+    case core::PathBound::Cpu:
+        return QStringLiteral("CPU");
+    case core::PathBound::GpuCompute:
+        return QStringLiteral("GPU compute");
+    case core::PathBound::GpuCommWait:
+        return QStringLiteral("GPU comm wait");
+    case core::PathBound::Transfer:
+        return QStringLiteral("Transfer");
+    case core::PathBound::LaunchOverhead:
+        return QStringLiteral("Launch overhead");
+    case core::PathBound::KernelGap:
+        break;
+    }
+    return QStringLiteral("Kernel gap");
 }
 
 QString diffClassName(DiffClass diff)
@@ -175,6 +204,8 @@ TimelinePalette::TimelinePalette(const QPalette& palette)
             blend(background, QColor::fromRgb(kKindColors[k]), 0.3));
     for (std::size_t d = 1; d < kDiffColors.size(); ++d)
         setKey(static_cast<std::uint8_t>(kDiffKeyBase + d), QColor::fromRgb(kDiffColors[d]));
+    for (std::size_t b = 0; b < kBoundColors.size(); ++b)
+        setKey(static_cast<std::uint8_t>(kJobPathKeyBase + b), QColor::fromRgb(kBoundColors[b]));
 }
 
 void TimelinePalette::setKey(std::uint8_t key, const QColor& base)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/cross_rank_path.h"
 #include "widgets/timeline/timeline_types.h"
 
 #include <QColor>
@@ -8,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -50,6 +52,9 @@ enum class DiffClass : std::uint8_t
 };
 
 constexpr std::uint8_t kDiffKeyBase = 64;
+// Job path mode (X3): a slice on the job's path takes the colour of the bound
+// type the path counted it as, key kJobPathKeyBase + PathBound.
+constexpr std::uint8_t kJobPathKeyBase = 72;
 
 // The colour key of a slice in critical path mode.
 constexpr std::uint8_t criticalPathKey(std::uint8_t kind, bool onPath)
@@ -66,7 +71,16 @@ constexpr std::uint8_t diffColorKey(std::uint8_t kind, DiffClass diff)
         : static_cast<std::uint8_t>(kDiffKeyBase + static_cast<std::uint8_t>(diff));
 }
 
+// The colour key of a slice in job path mode: its bound's when on the path.
+constexpr std::uint8_t jobPathKey(std::uint8_t kind, std::optional<core::PathBound> bound)
+{
+    return bound ? static_cast<std::uint8_t>(kJobPathKeyBase + static_cast<std::uint8_t>(*bound))
+                 : static_cast<std::uint8_t>(kOffPathKeyBase + kind);
+}
+
 QString sliceKindName(SliceKind kind);
+// "CPU", "GPU compute", … for the legend.
+QString pathBoundLabel(core::PathBound bound);
 QString diffClassName(DiffClass diff);
 // The kind of one slice from its track, category and name (core's kernel classification for GPU work).
 SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_view name);

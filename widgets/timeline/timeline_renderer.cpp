@@ -127,6 +127,7 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         params.mode = key.mode;
         params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
         params.criticalPath = m_data->criticalPath(row.rank);
+        params.jobPath = m_data->jobPathMarks(row.rank);
         params.nameClasses = m_data->nameClasses(row.rank);
         out.slices = buildSliceDrawList(m_data->rank(row.rank), row.index, params);
     } else if (row.kind == RowKind::Counter) {
@@ -141,6 +142,7 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         params.mode = key.mode;
         params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
         params.criticalPath = m_data->criticalPath(row.rank);
+        params.jobPath = m_data->jobPathMarks(row.rank);
         params.nameClasses = m_data->nameClasses(row.rank);
         std::uint16_t ordinal = 0;
         for (std::uint32_t t = 0; t < rt.trace->tracks.size(); ++t) {
@@ -239,6 +241,7 @@ void TimelineRenderer::render(
     paintSelectedRange(p, g, axis, state);
     paintSelection(p, g, state, layout);
     paintCollective(p, g, state, layout);
+    paintJobPathHops(p, g, state, layout);
     paintFlows(p, g, state, layout);
     p.restore();
     paintLabels(p, g, state, layout);

@@ -157,6 +157,8 @@ private:
         const TrackLayout& layout) const;
     std::optional<QRect> sliceRect(const TimelineGeometry& g, const TimelineViewState& state,
         const TrackLayout& layout, SliceRef ref) const;
+    void paintJobPathHops(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
+        const TrackLayout& layout) const;
     void paintFlows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
         const TrackLayout& layout) const;
     void paintFlow(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,

@@ -31,6 +31,7 @@ enum class ColorMode : std::uint8_t
     Name,
     CriticalPath, // slices on each rank's critical path (A8) against dimmed others
     Diff, // D3: slices by their name's trace diff class (added, removed, slower, faster)
+    JobPath, // X3: slices on the job's critical path across ranks, by bound type, against dimmed others
 };
 
 // The ranks' instances of one chosen collective (T8, X2): each rank is shifted
@@ -38,7 +39,8 @@ enum class ColorMode : std::uint8_t
 struct CollectiveAnchor
 {
     QString name; // the kernel name, as in the trace
-    int ordinal = 0; // which instance of that name on each rank (0 = first)
+    int ordinal = 0; // the instance's Seq or its order in its group / name (0 = first)
+    QString group; // the process group it was matched in ("" when paired by name and order)
     int referenceRank = 0;
     std::vector<TimeNs> offsets; // per rank: raw time - display time (0 where the rank lacks it)
     int ranksFound = 0; // ranks that have the instance

@@ -36,7 +36,9 @@ void TimelineView::addSliceActions(QMenu& menu, SliceRef ref)
     });
     if (canAlignOn(*m_data, ref)) {
         const bool collective =
-            m_data->rank(ref.rank).sliceKind[ref.slice] == std::uint8_t(SliceKind::Communication);
+            m_data->rank(ref.rank).sliceKind[ref.slice] == std::uint8_t(SliceKind::Communication)
+            || (m_data->collectives
+                && m_data->collectives->instanceOf(static_cast<std::size_t>(ref.rank), ref.slice));
         menu.addAction(collective ? tr("Align Ranks on This Collective") : tr("Align Ranks on This Kernel"),
             this, [this, ref] { alignOn(ref); });
     }

@@ -1,5 +1,6 @@
 #include "widgets/timeline/timeline_widget.h"
 
+#include "core/analysis/job_critical_path.h"
 #include "core/model/trace_set.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/critical_path_marks.h"
@@ -53,6 +54,7 @@ TimelineWidget::TimelineWidget(TimelineViewState* state, JobPools* pools, QWidge
     , m_buildJobs(pools, this)
     , m_searchJobs(pools, this)
     , m_criticalPathJobs(pools, this)
+    , m_jobPathJobs(pools, this)
 {
     setObjectName(QStringLiteral("timelineWidget"));
     auto* bar = new QHBoxLayout;
@@ -119,10 +121,12 @@ void TimelineWidget::setupToolbar(QHBoxLayout* bar)
     m_colorMode->addItem(tr("By kind"), int(ColorMode::KernelType));
     m_colorMode->addItem(tr("By name"), int(ColorMode::Name));
     m_colorMode->addItem(tr("Critical path"), int(ColorMode::CriticalPath));
+    m_colorMode->addItem(tr("Job critical path"), int(ColorMode::JobPath));
     m_colorMode->setObjectName(QStringLiteral("timelineColorMode"));
     m_colorMode->setToolTip(
-        tr("Colour slices by kind of work, by name (C), or by whether they lie on their rank's "
-           "critical path (P; computed when first chosen)"));
+        tr("Colour slices by kind of work, by name (C), by whether they lie on their rank's "
+           "critical path (P; computed when first chosen), or on the job's critical path across "
+           "ranks by bound type (Shift+P; arrows mark where it hops between ranks)"));
     m_alignment = new QComboBox(this);
     m_alignment->setObjectName(QStringLiteral("timelineAlignment"));
     m_alignment->addItem(tr("Recorded time"), int(Alignment::Mode::AsRecorded));
@@ -203,6 +207,7 @@ void TimelineWidget::setupConnections()
         m_colorMode->setCurrentIndex(m_colorMode->findData(int(m_state->colorMode())));
         m_flows->setChecked(m_state->showAllFlows());
         m_legend->setColorMode(m_state->colorMode());
+        updateLegendNote();
         if (m_state->colorMode() == ColorMode::CriticalPath)
             startCriticalPaths();
     });
@@ -235,7 +240,12 @@ void TimelineWidget::syncAlignmentBox()
             m_alignment->setItemText(collective, text);
         const int idx = m_alignment->findData(int(Alignment::Mode::Collective));
         m_alignment->setItemData(idx,
-            tr("Each rank shifted so that instance #%1 of %2 starts together (%3 of %4 ranks have it)")
+            (m_lastAnchor->group.isEmpty()
+                    ? tr("Each rank shifted so that instance #%1 of %2 starts together (%3 of %4 ranks have "
+                         "it)")
+                    : tr("The members of group %5 shifted so that instance #%1 of %2 starts together "
+                         "(%3 of %4 ranks are members)")
+                          .arg(m_lastAnchor->group))
                 .arg(m_lastAnchor->ordinal + 1)
                 .arg(m_lastAnchor->name)
                 .arg(m_lastAnchor->ranksFound)
@@ -258,6 +268,9 @@ void TimelineWidget::updateScrollBar()
 
 void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
 {
+    // The job path of the previous set must not be matched against this one's slices.
+    m_jobPath.reset();
+    m_jobPathJobs.cancel();
     if (!set) {
         m_buildJobs.cancel();
         m_preparing = false;
@@ -313,6 +326,61 @@ void TimelineWidget::startCriticalPaths()
             updateCriticalPathNote();
             emit criticalPathsReady();
         });
+}
+
+void TimelineWidget::setJobPath(std::shared_ptr<const core::JobCriticalPath> job)
+{
+    m_jobPath = std::move(job);
+    startJobPathMarks();
+}
+
+void TimelineWidget::startJobPathMarks()
+{
+    m_jobPathJobs.cancel();
+    if (!m_data || !m_data->set)
+        return;
+    if (!m_jobPath) {
+        if (m_data->jobPath) {
+            setData(m_data->withJobPath(nullptr), false);
+            emit jobPathReady();
+        }
+        return;
+    }
+    auto set = m_data->set;
+    auto job = m_jobPath;
+    m_jobPathJobs.start([set, job](const JobContext&) { return computeJobPathMarks(*set, *job); },
+        [this, set](JobPathMarks marks) {
+            if (!m_data || m_data->set != set) // another trace set since
+                return;
+            setData(m_data->withJobPath(std::make_shared<const JobPathMarks>(std::move(marks))), false);
+            updateLegendNote();
+            emit jobPathReady();
+        });
+}
+
+void TimelineWidget::updateLegendNote()
+{
+    switch (m_state->colorMode()) {
+    case ColorMode::CriticalPath:
+        if (m_data && m_data->hasCriticalPaths())
+            updateCriticalPathNote();
+        else
+            m_legend->setNote(m_criticalPathsRequested ? tr("computing the critical paths…") : QString());
+        return;
+    case ColorMode::JobPath:
+        if (!m_data || !m_data->jobPath) {
+            m_legend->setNote(m_jobPath ? tr("finding the job path's slices…")
+                                        : tr("the job path comes with the analyses"));
+            return;
+        }
+        m_legend->setNote(
+            tr("path %1 · %n hop(s) (arrows)", nullptr, static_cast<int>(m_data->jobPath->hops.size()))
+                .arg(formatDuration(m_data->jobPath->length)));
+        return;
+    default:
+        m_legend->setNote(QString());
+        return;
+    }
 }
 
 void TimelineWidget::updateCriticalPathNote()
@@ -372,6 +440,9 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool rese
         m_legend->setNote(QString());
         if (m_state->colorMode() == ColorMode::CriticalPath)
             startCriticalPaths();
+        if (m_jobPath)
+            startJobPathMarks();
+        updateLegendNote();
     }
     emit dataChanged();
 }

@@ -17,8 +17,9 @@ class QTimer;
 class QToolButton;
 
 namespace ks::core {
+struct JobCriticalPath;
 struct TraceSet;
-}
+} // namespace ks::core
 
 namespace ks::widgets {
 
@@ -74,6 +75,11 @@ public:
     // trace set); the critical path colour mode starts it.
     void startCriticalPaths();
 
+    // X3: the job's critical path across ranks, shown in the job path colour
+    // mode once its slices are found (in the background). Null clears it; a
+    // new trace set clears it too.
+    void setJobPath(std::shared_ptr<const core::JobCriticalPath> job);
+
     bool exportImage(const QString& path) const;
     bool exportSvg(const QString& path) const;
 
@@ -83,6 +89,8 @@ signals:
     void ready();
     void searchResultsChanged();
     void criticalPathsReady();
+    // The job path's slices were found (or cleared): the data holds them.
+    void jobPathReady();
 
 private:
     void setupToolbar(QHBoxLayout* bar);
@@ -92,6 +100,8 @@ private:
     void updateScrollBar();
     void syncAlignmentBox();
     void updateCriticalPathNote();
+    void updateLegendNote();
+    void startJobPathMarks();
     void startAnalysisCounters(std::shared_ptr<const TimelineData> data);
 
     TimelineViewState* m_state = nullptr;
@@ -119,6 +129,8 @@ private:
     JobTracker m_buildJobs; // the data of the last trace set, then its analysis counters
     JobTracker m_searchJobs;
     JobTracker m_criticalPathJobs; // for the data shown since the last resetView
+    JobTracker m_jobPathJobs; // the job path's slices in the data shown
+    std::shared_ptr<const core::JobCriticalPath> m_jobPath; // of the last trace set
     // The critical paths of the shown data are computed or computing.
     bool m_criticalPathsRequested = false;
     bool m_preparing = false;

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/analysis/job_critical_path.h"
+
+#include <QString>
+#include <QStringList>
+
+class QTableWidget;
+class QWidget;
+
+namespace ks::widgets {
+
+// The pieces the Job Critical Path dock and the what-if dialog share: a
+// read-only table of rows, and the job path's segments in path order.
+
+// ns as milliseconds with three decimals ("14.200").
+QString pathMs(core::TimeNs ns);
+
+// A read-only, row-selecting table with these headers, the last one stretched.
+QTableWidget* makeReadOnlyTable(const QStringList& headers, QWidget* parent);
+
+void setTableRow(QTableWidget* table, int row, const QStringList& cells);
+
+// A table for fillPathSegments: at (ms), rank, bound, duration (ms), op / kernel.
+QTableWidget* makePathSegmentsTable(QWidget* parent);
+// One row per segment of the job's path, in path order.
+void fillPathSegments(QTableWidget* table, const core::JobCriticalPath& job);
+
+} // namespace ks::widgets
