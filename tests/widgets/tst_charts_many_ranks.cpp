@@ -7,6 +7,7 @@
 #include "core/analysis/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "trace_fixtures.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/chart_style.h"
 
@@ -44,14 +45,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        core::SynthOptions synth;
-        synth.ranks = kRanks;
-        synth.targetBytes = 40'000;
-        synth.outDir = m_dir.filePath(QStringLiteral("job")).toStdString();
-        synth.seed = 3;
-        synth.pythonFunctions = false;
-        synth.stragglers = { 17 };
-        synth.slowdown = 3.0;
+        const core::SynthOptions synth =
+            test::syntheticJob(m_dir.filePath(QStringLiteral("job")), kRanks, 40'000, 3, { 17 }, 3.0);
         QVERIFY(core::generateSyntheticTraces(synth).ok());
         auto loaded = core::loadTraceSet({ synth.outDir }, {}, nullptr, nullptr);
         QVERIFY(loaded);

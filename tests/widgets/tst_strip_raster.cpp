@@ -7,6 +7,7 @@
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "trace_fixtures.h"
 #include "widgets/common/job_pools.h"
 #include "widgets/job/job_strip_view.h"
 #include "widgets/job/strip_colors.h"
@@ -115,14 +116,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        ks::core::SynthOptions options;
-        options.ranks = 6;
-        options.targetBytes = 100'000;
-        options.outDir = m_dir.filePath(QStringLiteral("job")).toStdString();
-        options.seed = 11;
-        options.pythonFunctions = false;
-        options.stragglers = { 2 };
-        options.slowdown = 2.0;
+        const auto options =
+            ks::test::syntheticJob(m_dir.filePath(QStringLiteral("job")), 6, 100'000, 11, { 2 }, 2.0);
         QVERIFY(ks::core::generateSyntheticTraces(options).ok());
         m_synthetic =
             summarise(m_dir.filePath(QStringLiteral("job")), m_dir.filePath(QStringLiteral("job.kssum")));
