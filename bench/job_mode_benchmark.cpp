@@ -1,8 +1,11 @@
 // B7 (issue 10 item 6): job mode on a big summary, offscreen. Prints, as one
 // Markdown row: ranks, bins, the summary's size, open to first full frame
 // (readJobOverview + JobModeView::setJob + the first paint of the whole view),
-// and the strips' frame times (median): a new zoom (every pixel recomputed
-// from the profiles) and a repaint from the cached image (hover, selection).
+// and the strips' frame times (median and worst of --frames frames): a new
+// zoom (every pixel recomputed from the profiles) and a repaint from the
+// cached image (hover, selection). Also the thread CPU time of recomputing
+// the image on one thread (rasterStrips + fitStripRows): the work per new
+// frame, which a shared, loaded machine hardly disturbs.
 //
 //   kinetoscope-bench-job-mode [--frames N] [--size WxH] JOB.kssum
 //   kinetoscope-bench-job-mode [--frames N] [--size WxH] --summarize TRACE_FOLDER JOB.kssum
@@ -14,6 +17,7 @@
 #include "widgets/common/job_pools.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
+#include "widgets/job/strip_raster.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -23,6 +27,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,6 +45,18 @@ double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+double threadCpuMs()
+{
+    timespec t {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+double worst(const std::vector<double>& v)
+{
+    return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
 }
 
 } // namespace
@@ -113,11 +130,31 @@ int main(int argc, char** argv)
         strips->render(&stripFrame);
         cached.push_back(msSince(t));
     }
+    // The same recomputation on this thread alone, in CPU time.
+    std::vector<double> cpu;
+    const QRect area = strips->stripArea();
+    QImage image(area.width(), static_cast<int>(shared->ranks.size()), QImage::Format_RGB32);
+    const std::vector<bool> failed(shared->ranks.size(), false);
+    for (int f = 0; f < frames; ++f) {
+        const double span = f % 2 ? bins : bins * 0.5;
+        const double first = bins * 0.1 * (f % 3);
+        const double start = threadCpuMs();
+        const auto weights =
+            ks::widgets::columnWeights(first, first + span, area.width(), shared->profiles.bins);
+        ks::widgets::rasterStrips(ks::widgets::StripPalette::standard(), weights, shared->profiles, failed,
+            qRgb(0, 0, 0), image, ks::core::runSequentially);
+        if (image.height() > area.height())
+            (void)ks::widgets::fitStripRows(image, area.height(), ks::core::runSequentially);
+        cpu.push_back(threadCpuMs() - start);
+    }
     std::printf("| ranks | bins | summary MB | read ms | open to first frame ms | dense frame, new zoom ms | "
-                "dense frame, cached ms | view |\n|---|---|---|---|---|---|---|---|\n");
-    std::printf("| %zu | %zu | %.1f | %.0f | %.0f | %.1f | %.2f | %dx%d (strips %dx%d) |\n",
+                "dense frame, cached ms | new image, one thread, CPU ms | view "
+                "|\n|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| %zu | %zu | %.1f | %.0f | %.0f | %.1f (worst %.1f) | %.2f (worst %.2f) | %.1f (worst "
+                "%.1f) | %dx%d (strips %dx%d) |\n",
         shared->ranks.size(), shared->profiles.bins,
         static_cast<double>(QFileInfo(QString::fromStdString(path)).size()) / 1e6, readMs, firstFrameMs,
-        median(zoomed), median(cached), width, height, strips->width(), strips->height());
+        median(zoomed), worst(zoomed), median(cached), worst(cached), median(cpu), worst(cpu), width, height,
+        strips->width(), strips->height());
     return 0;
 }

@@ -4,6 +4,7 @@
 // trace sets for the model tests.
 
 #include "core/model/trace_set.h"
+#include "core/synth/synthetic_trace_generator.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -12,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ks::test {
 
@@ -70,6 +72,23 @@ inline bool writeBigTrace(const QString& path, int events)
     }
     chunk += QByteArrayLiteral("]}\n");
     return file.write(chunk) == chunk.size();
+}
+
+// A synthetic job of `ranks` small ranks (no python_function events) in
+// `dir`, the `stragglers` computing `slowdown` times longer: job mode and
+// many-rank chart tests.
+inline core::SynthOptions syntheticJob(const QString& dir, int ranks, std::uint64_t bytesPerRank,
+    std::uint64_t seed, std::vector<int> stragglers, double slowdown)
+{
+    core::SynthOptions options;
+    options.ranks = ranks;
+    options.targetBytes = bytesPerRank;
+    options.outDir = dir.toStdString();
+    options.seed = seed;
+    options.pythonFunctions = false;
+    options.stragglers = std::move(stragglers);
+    options.slowdown = slowdown;
+    return options;
 }
 
 // An in-memory rank with the given counts, for model tests.

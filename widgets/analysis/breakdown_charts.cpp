@@ -105,17 +105,42 @@ void buildIdleChart(AnalysisChart& chart, const core::Table& table)
         return;
     // One slot per (rank, stream), in the table's order.
     std::map<std::pair<double, double>, int> slotOf;
+    std::map<double, std::size_t> rankOf; // rank → its position in first-seen order
     QStringList labels;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         const auto key = std::make_pair(numberAt(table, r, *rank), numberAt(table, r, *stream));
         if (slotOf.emplace(key, static_cast<int>(labels.size())).second)
             labels << QObject::tr("r%1 · s%2").arg(textAt(table, r, *rank), textAt(table, r, *stream));
+        rankOf.emplace(key.first, rankOf.size());
     }
     const std::pair<std::string, std::pair<QString, QColor>> layers[] = {
         { "host_wait", { QObject::tr("Host wait"), runtimeColor() } },
         { "kernel_wait", { QObject::tr("Kernel wait"), syncColor() } },
         { "other", { QObject::tr("Other"), idleColor() } },
     };
+    if (rankOf.size() > kMaxRankBars || labels.size() > kMaxLabelledCategories) {
+        // Too many bars to read: each rank's idle time over all its streams,
+        // as a distribution over the ranks sorted by the total.
+        std::vector<std::int64_t> ranks(rankOf.size());
+        for (const auto& [value, index] : rankOf)
+            ranks[index] = static_cast<std::int64_t>(value);
+        std::vector<RankLayer> perRank;
+        for (const auto& [name, look] : layers)
+            perRank.push_back({ look.first, look.second, std::vector<double>(ranks.size(), 0.0) });
+        for (std::size_t r = 0; r < table.rows.size(); ++r) {
+            const std::string kind = core::cellAsText(table.rows[r][*category]);
+            for (std::size_t l = 0; l < std::size(layers); ++l)
+                if (layers[l].first == kind)
+                    perRank[l].values[rankOf[numberAt(table, r, *rank)]] +=
+                        numberAt(table, r, *time) / 1000.0;
+        }
+        buildRankDistribution(chart, ranks, perRank, kSortByTotal,
+            QObject::tr("idle time over all streams (ms)"),
+            QObject::tr("GPU idle time over %1 ranks (%2 rank · stream pairs)")
+                .arg(ranks.size())
+                .arg(labels.size()));
+        return;
+    }
     QCPBars* below = nullptr;
     for (const auto& [name, look] : layers) {
         QCPBars* bars = addBars(chart.xAxis, chart.yAxis, look.first, look.second);

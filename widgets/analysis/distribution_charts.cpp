@@ -3,6 +3,8 @@
 #include "core/analysis/kernel_breakdown.h"
 #include "core/analysis/launch_stats.h"
 #include "widgets/analysis/chart_style.h"
+#include "widgets/analysis/rank_box_chart.h"
+#include "widgets/analysis/rank_distribution_chart.h"
 #include "widgets/analysis/table_lookup.h"
 
 #include <algorithm>
@@ -68,6 +70,30 @@ void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table)
     std::vector<std::pair<QString, double>> ranked(total.begin(), total.end());
     std::stable_sort(
         ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (rankSlot.size() > kMaxRankBars) {
+        // A bar per rank and kernel would be hundreds: the top kernels' mean
+        // durations as a box per kernel over the ranks.
+        ranked.resize(std::min<std::size_t>(ranked.size(), 8));
+        std::vector<RankBoxCategory> boxes;
+        std::map<QString, std::size_t> boxOf;
+        QStringList names;
+        for (const auto& [kernel, time] : ranked) {
+            boxOf[kernel] = boxes.size();
+            boxes.push_back({ kernel, {}, {} });
+            names << kernel;
+        }
+        for (std::size_t r = 0; r < table.rows.size(); ++r) {
+            const auto it = boxOf.find(textAt(table, r, *name));
+            if (it == boxOf.end())
+                continue;
+            boxes[it->second].ranks.push_back(static_cast<std::int64_t>(numberAt(table, r, *rank)));
+            boxes[it->second].values.push_back(numberAt(table, r, *mean));
+        }
+        buildRankBoxChart(chart, boxes, computeColor(), QObject::tr("mean kernel duration per rank (µs)"),
+            QObject::tr("Top kernels: mean duration over %1 ranks").arg(rankSlot.size()));
+        chart.setActivatableNames(names);
+        return;
+    }
     const int ranks = std::max<int>(1, static_cast<int>(rankSlot.size()));
     const auto kernelCount = static_cast<std::size_t>(std::clamp(32 / ranks, 3, 8));
     ranked.resize(std::min(ranked.size(), kernelCount));
@@ -217,6 +243,36 @@ void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const Summ
     const auto high = table.find(columns.max);
     if (!rank || !label || !mean || !low || !high)
         return;
+    std::map<double, int> ranks;
+    for (std::size_t r = 0; r < table.rows.size(); ++r)
+        ranks.emplace(numberAt(table, r, *rank), 0);
+    if (ranks.size() > kMaxRankBars || table.rows.size() > static_cast<std::size_t>(kMaxLabelledCategories)) {
+        // A bar per rank and label would be too many to read: the means as a
+        // box per label (copy kind, stream) over the ranks.
+        std::vector<RankBoxCategory> boxes;
+        std::map<QString, std::size_t> boxOf;
+        // "stream 7", "Memcpy DtoH": a bare number needs its column's name.
+        const QString column = QString::fromStdString(table.columns[*label].name);
+        for (std::size_t r = 0; r < table.rows.size(); ++r) {
+            const QString text = textAt(table, r, *label);
+            bool isNumber = false;
+            text.toDouble(&isNumber);
+            const QString name = isNumber ? column + u' ' + text : text;
+            const auto [it, added] = boxOf.emplace(name, boxes.size());
+            if (added)
+                boxes.push_back({ name, {}, {} });
+            boxes[it->second].ranks.push_back(static_cast<std::int64_t>(numberAt(table, r, *rank)));
+            boxes[it->second].values.push_back(numberAt(table, r, *mean));
+        }
+        // At most the 16 labels most ranks have (streams differ between ranks).
+        std::stable_sort(boxes.begin(), boxes.end(), [](const RankBoxCategory& a, const RankBoxCategory& b) {
+            return a.values.size() > b.values.size();
+        });
+        boxes.resize(std::min<std::size_t>(boxes.size(), 16));
+        buildRankBoxChart(chart, boxes, memoryColor(), QObject::tr("mean per rank: ") + valueLabel,
+            QObject::tr("%1 over %2 ranks").arg(title).arg(ranks.size()));
+        return;
+    }
     QVector<double> k;
     QVector<double> m;
     QVector<double> lo;

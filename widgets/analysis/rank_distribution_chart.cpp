@@ -11,6 +11,8 @@ namespace ks::widgets {
 namespace {
 
     constexpr std::size_t kMaxOutlierLabels = 8;
+    // Two outlier labels are at least this share of the ranks apart.
+    constexpr double kMinLabelGap = 0.06;
 
     double quantile(std::vector<double> sorted, double q)
     {
@@ -44,12 +46,17 @@ std::vector<std::size_t> outlierRanks(const std::vector<double>& values, std::si
 void buildRankDistribution(AnalysisChart& chart, const std::vector<std::int64_t>& ranks,
     const std::vector<RankLayer>& layers, std::size_t sortBy, const QString& valueLabel, const QString& title)
 {
-    if (layers.empty() || sortBy >= layers.size())
+    if (layers.empty() || (sortBy >= layers.size() && sortBy != kSortByTotal))
         return;
     const std::size_t n = ranks.size();
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    const std::vector<double>& key = layers[sortBy].values;
+    // The value each rank is sorted by, and the height its outlier label sits at.
+    const std::size_t stackedUpTo = sortBy == kSortByTotal ? layers.size() - 1 : sortBy;
+    std::vector<double> key(n, 0.0);
+    for (std::size_t l = 0; l <= stackedUpTo; ++l)
+        for (std::size_t i = 0; i < n; ++i)
+            key[i] = sortBy == kSortByTotal ? key[i] + layers[l].values[i] : layers[l].values[i];
     std::stable_sort(
         order.begin(), order.end(), [&key](std::size_t a, std::size_t b) { return key[a] > key[b]; });
 
@@ -70,11 +77,19 @@ void buildRankDistribution(AnalysisChart& chart, const std::vector<std::int64_t>
             graph->setChannelFillGraph(below);
         below = graph;
     }
+    std::vector<double> labelled;
     for (const std::size_t outlier : outlierRanks(key, kMaxOutlierLabels)) {
         const auto position =
             static_cast<double>(std::find(order.begin(), order.end(), outlier) - order.begin());
+        // Neighbours in the sorted order would print over each other: the
+        // farthest outlier speaks for those next to it.
+        if (std::any_of(labelled.begin(), labelled.end(), [&](double other) {
+                return std::abs(other - position) < kMinLabelGap * static_cast<double>(n);
+            }))
+            continue;
+        labelled.push_back(position);
         double height = 0;
-        for (std::size_t l = 0; l <= sortBy; ++l)
+        for (std::size_t l = 0; l <= stackedUpTo; ++l)
             height += layers[l].values[outlier];
         auto* label = new QCPItemText(&chart);
         label->setObjectName(QStringLiteral("outlier"));
@@ -85,8 +100,9 @@ void buildRankDistribution(AnalysisChart& chart, const std::vector<std::int64_t>
         label->setClipToAxisRect(false);
     }
     chart.xAxis->setRange(-0.5, static_cast<double>(n) - 0.5);
-    chart.xAxis->setLabel(
-        QObject::tr("%1 ranks, sorted by %2 (largest first)").arg(n).arg(layers[sortBy].name.toLower()));
+    const QString sortedBy =
+        sortBy == kSortByTotal ? QObject::tr("the total") : layers[sortBy].name.toLower();
+    chart.xAxis->setLabel(QObject::tr("%1 ranks, sorted by %2 (largest first)").arg(n).arg(sortedBy));
     chart.yAxis->setRange(0, *std::max_element(top.begin(), top.end()) * 1.08 + 1e-9);
     chart.yAxis->setLabel(valueLabel);
     addTitle(chart, title);

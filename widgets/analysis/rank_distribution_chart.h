@@ -21,11 +21,14 @@ struct RankLayer
     std::vector<double> values;
 };
 
+// buildRankDistribution's sortBy for "the sum of every layer".
+inline constexpr std::size_t kSortByTotal = static_cast<std::size_t>(-1);
+
 // Many ranks' values as a sorted stacked area: ranks ordered by the layer
 // `sortBy` (largest first) along x, the layers stacked on y, and the outlier
-// ranks of that layer (beyond 1.5 interquartile ranges from the quartiles; at
-// most eight, the farthest) labelled "rank N". Graphs are named after the
-// layers; the labels are QCPItemText objects named "outlier".
+// ranks of that layer (or of the total, sortBy kSortByTotal; beyond 1.5 interquartile ranges from the
+// quartiles; at most eight, the farthest) labelled "rank N". Graphs are named after the layers; the labels
+// are QCPItemText objects named "outlier".
 void buildRankDistribution(AnalysisChart& chart, const std::vector<std::int64_t>& ranks,
     const std::vector<RankLayer>& layers, std::size_t sortBy, const QString& valueLabel,
     const QString& title);

@@ -69,7 +69,7 @@ JobModeView::JobModeView(JobPools* pools, QWidget* parent)
     detailLayout->addWidget(m_detail, 1);
     m_detailPane->hide();
 
-    m_strips = new JobStripView(this);
+    m_strips = new JobStripView(pools, this);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(m_detailPane);
     m_splitter->addWidget(m_strips);

@@ -1,6 +1,8 @@
 #include "widgets/job/job_strip_view.h"
 
 #include "widgets/common/format.h"
+#include "widgets/common/job_pools.h"
+#include "widgets/job/strip_raster.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -9,7 +11,6 @@
 #include <QWheelEvent>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace ks::widgets {
@@ -24,8 +25,9 @@ namespace {
 
 } // namespace
 
-JobStripView::JobStripView(QWidget* parent)
+JobStripView::JobStripView(JobPools* pools, QWidget* parent)
     : QWidget(parent)
+    , m_pools(pools)
 {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
@@ -90,92 +92,36 @@ int JobStripView::rowAt(QPoint point) const
     return row < n ? row : -1;
 }
 
-core::KindShares JobStripView::columnShares(std::size_t row, double firstBin, double lastBin) const
+core::ParallelFor JobStripView::parallelFor() const
 {
-    core::KindShares out {};
-    const auto bins = m_job->profiles.row(row);
-    if (bins.empty() || lastBin <= firstBin)
-        return out;
-    const auto begin = static_cast<std::size_t>(std::max(0.0, std::floor(firstBin)));
-    const auto end = std::min(bins.size(), static_cast<std::size_t>(std::ceil(lastBin)));
-    for (std::size_t b = begin; b < end; ++b) {
-        const double lo = std::max(firstBin, static_cast<double>(b));
-        const double hi = std::min(lastBin, static_cast<double>(b + 1));
-        const auto weight = static_cast<float>((hi - lo) / (lastBin - firstBin));
-        for (std::size_t k = 0; k < out.size(); ++k)
-            out[k] += bins[b][k] * weight;
-    }
-    return out;
+    return m_pools ? m_pools->parallelFor() : core::ParallelFor(core::runSequentially);
 }
 
 void JobStripView::rebuildImage(int columns)
 {
     const std::size_t n = m_job ? m_job->ranks.size() : 0;
     columns = std::max(columns, 1);
-    if (m_image.width() != columns || m_image.height() != static_cast<int>(std::max<std::size_t>(n, 1)))
-        m_image = QImage(columns, static_cast<int>(std::max<std::size_t>(n, 1)), QImage::Format_RGB32);
-    m_image.fill(m_palette.idle);
-    std::vector<double> edges(static_cast<std::size_t>(columns) + 1);
-    for (int x = 0; x <= columns; ++x)
-        edges[static_cast<std::size_t>(x)] =
-            m_firstBin + (m_lastBin - m_firstBin) * static_cast<double>(x) / static_cast<double>(columns);
-    for (std::size_t row = 0; row < n; ++row) {
-        auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(static_cast<int>(row)));
-        if (!m_job->ranks[row].ok()) {
-            std::fill(line, line + columns, qRgb(200, 60, 60)); // a rank that did not load
-            continue;
-        }
-        for (int x = 0; x < columns; ++x)
-            line[x] = stripColor(m_palette,
-                columnShares(
-                    row, edges[static_cast<std::size_t>(x)], edges[static_cast<std::size_t>(x) + 1]));
+    const int height = static_cast<int>(std::max<std::size_t>(n, 1));
+    if (m_image.width() != columns || m_image.height() != height)
+        m_image = QImage(columns, height, QImage::Format_RGB32);
+    if (n == 0) {
+        m_image.fill(m_palette.idle);
+    } else {
+        std::vector<bool> failed(n);
+        for (std::size_t row = 0; row < n; ++row)
+            failed[row] = !m_job->ranks[row].ok();
+        const ColumnWeights weights = columnWeights(m_firstBin, m_lastBin, columns, m_job->profiles.bins);
+        rasterStrips(m_palette, weights, m_job->profiles, failed, qRgb(200, 60, 60), m_image, parallelFor());
     }
     m_imageStale = false;
     m_fittedStale = true;
 }
 
-// Several ranks share a pixel row: each pixel shows the rank of its group
-// whose colour is farthest from the column's mean over all ranks. Averaging
-// (or sampling) would thin a lone straggler to a faint tint or drop it; this
-// keeps it at full strength, which is what the overview is for.
 void JobStripView::fitImage(int rows)
 {
-    const int n = m_image.height();
-    const int columns = m_image.width();
-    if (!m_fittedStale && m_fitted.height() == rows && m_fitted.width() == columns)
+    if (!m_fittedStale && m_fitted.height() == rows && m_fitted.width() == m_image.width())
         return;
-    m_fitted = QImage(columns, rows, QImage::Format_RGB32);
-    std::vector<std::array<double, 3>> mean(static_cast<std::size_t>(columns), { 0, 0, 0 });
-    for (int y = 0; y < n; ++y) {
-        const auto* line = reinterpret_cast<const QRgb*>(m_image.constScanLine(y));
-        for (int x = 0; x < columns; ++x) {
-            auto& m = mean[static_cast<std::size_t>(x)];
-            m[0] += qRed(line[x]);
-            m[1] += qGreen(line[x]);
-            m[2] += qBlue(line[x]);
-        }
-    }
-    for (auto& m : mean)
-        for (double& c : m)
-            c /= n;
-    for (int row = 0; row < rows; ++row) {
-        const int first = static_cast<int>(static_cast<qint64>(row) * n / rows);
-        const int last = std::max(first + 1, static_cast<int>(static_cast<qint64>(row + 1) * n / rows));
-        auto* out = reinterpret_cast<QRgb*>(m_fitted.scanLine(row));
-        for (int x = 0; x < columns; ++x) {
-            const auto& m = mean[static_cast<std::size_t>(x)];
-            double farthest = -1;
-            for (int y = first; y < last; ++y) {
-                const QRgb c = reinterpret_cast<const QRgb*>(m_image.constScanLine(y))[x];
-                const double d =
-                    std::abs(qRed(c) - m[0]) + std::abs(qGreen(c) - m[1]) + std::abs(qBlue(c) - m[2]);
-                if (d > farthest) {
-                    farthest = d;
-                    out[x] = c;
-                }
-            }
-        }
-    }
+    m_fitted = fitStripRows(m_image, rows, parallelFor());
     m_fittedStale = false;
 }
 
@@ -278,7 +224,8 @@ QString JobStripView::describeAt(QPoint point) const
         return tr("rank %1 · %2 · did not load: %3")
             .arg(rank.rank)
             .arg(formatDuration(time), QString::fromStdString(rank.error));
-    const core::KindShares shares = columnShares(static_cast<std::size_t>(row), first, last);
+    const core::KindShares shares =
+        averageShares(m_job->profiles.row(static_cast<std::size_t>(row)), first, last);
     auto pct = [](double f) { return QString::number(std::round(f * 100.0)); };
     return tr("rank %1 · %2 · busy %3 % (compute %4 %, communication %5 %, memory %6 %)")
         .arg(rank.rank)

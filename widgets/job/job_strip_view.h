@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/parallel_for.h"
 #include "core/summary/job_overview.h"
 #include "widgets/job/strip_colors.h"
 
@@ -13,11 +14,15 @@
 
 namespace ks::widgets {
 
+class JobPools;
+
 // Job mode's timeline: every rank of the job as a strip a few pixels high (one
 // pixel row or less per rank when there are more ranks than pixels), each
 // pixel column coloured by what the rank's GPUs did in that span of time
 // (stripColor: a blend of the kinds of work and idle). Reads only the
-// summary's profiles, so 1000 ranks draw from one cached image.
+// summary's profiles, so 1000 ranks draw from one cached image, rebuilt only
+// when the visible bins or the width change (strip_raster.h: a pixel costs
+// the two or three bins under it; rows are rastered on the window's workers).
 //
 // Hover reads out rank, time and busy %; click selects a rank (Ctrl toggles,
 // Shift extends); double-click asks for that rank's full trace; the wheel
@@ -27,7 +32,9 @@ class JobStripView : public QWidget
     Q_OBJECT
 
 public:
-    explicit JobStripView(QWidget* parent = nullptr);
+    // `pools` (may be null: one thread) lends the workers a rebuilt image is
+    // rastered on.
+    explicit JobStripView(JobPools* pools = nullptr, QWidget* parent = nullptr);
 
     void setJob(std::shared_ptr<const core::JobOverview> job);
 
@@ -80,12 +87,12 @@ private:
     void rebuildImage(int columns);
     // m_image fitted to `rows` pixel rows when there are more ranks than that.
     void fitImage(int rows);
-    // The shares of one rank averaged over the bins of one pixel column.
-    core::KindShares columnShares(std::size_t row, double firstBin, double lastBin) const;
+    core::ParallelFor parallelFor() const;
     double binAt(int x) const;
     void drawLabels(QPainter& painter, const QRect& area) const;
     void drawAxis(QPainter& painter, const QRect& area) const;
 
+    JobPools* m_pools = nullptr;
     std::shared_ptr<const core::JobOverview> m_job;
     StripPalette m_palette = StripPalette::standard();
     QImage m_image; // ranks × columns
