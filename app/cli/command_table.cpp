@@ -100,6 +100,7 @@ const CommandSpec* findCommand(std::string_view name)
 std::string unknownCommandText(std::string_view name)
 {
     std::vector<std::string> names;
+    names.reserve(kCommands.size());
     for (const CommandSpec& command : kCommands)
         names.emplace_back(command.name);
     std::string text = "kinetoscope-cli: unknown command '" + std::string(name) + "'";

@@ -21,7 +21,7 @@ int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream&
 int runSummaryInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runOpsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-int runSynthCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runSynthCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
 // Each subcommand's usage text, defined beside the command: printed after a
 // usage error, by `kinetoscope-cli COMMAND --help` and into the man page.

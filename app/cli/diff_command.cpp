@@ -70,8 +70,11 @@ namespace {
             return true;
         } else if (format == "csv") {
             extension = ".csv";
-            for (const auto& [suffix, table] : core::framesOf(result.result))
-                text += (outDir ? "" : "# " + stem + suffix + "\n") + core::tableAsCsv(*table);
+            for (const auto& [suffix, table] : core::framesOf(result.result)) {
+                if (!outDir)
+                    text += "# " + stem + suffix + "\n";
+                text += core::tableAsCsv(*table);
+            }
         } else {
             extension = ".txt";
             text = core::resultAsText(stem, result.result);
@@ -167,7 +170,7 @@ int runDiffCommand(const std::vector<std::string>& args, std::ostream& out, std:
 
     const std::optional<std::string> outDir = parsed.value("--out");
     std::vector<DiffCall> calls;
-    auto compare = [&](const std::string& file, core::TraceDiffOptions o) {
+    auto compare = [&](const std::string& file, const core::TraceDiffOptions& o) {
         calls.push_back({ "compare_traces", file, argsJson(o, controlPath, testPath),
             [&control, &test, o] { return core::compareTraces(control, test, o); } });
     };

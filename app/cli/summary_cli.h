@@ -21,7 +21,8 @@ struct SummarizeCli
     bool shardGiven = false; // --shard or Slurm's array variables
 };
 
-std::optional<SummarizeCli> parseSummarizeArguments(const std::vector<std::string>& args, std::ostream& err);
+std::optional<SummarizeCli> parseSummarizeArguments(
+    const std::vector<std::string>& arguments, std::ostream& err);
 
 // Summarises options.shardIndex/shardCount of the job into `out` on `jobs`
 // threads; prints each failed file on `err`. Returns the exit code.

@@ -32,6 +32,7 @@ namespace {
         out.estimated = true;
         const TimeNs median = medianOf(samples);
         std::vector<TimeNs> deviations;
+        deviations.reserve(samples.size());
         for (const TimeNs s : samples)
             deviations.push_back(s > median ? s - median : median - s);
         const TimeNs mad = medianOf(deviations);

@@ -572,7 +572,7 @@ namespace {
         if (graph.success) {
             const std::vector<std::uint32_t> order = topologicalOrder(graph);
             if (order.size() != graph.nodes.size()) {
-                graph.problems.push_back("the graph has a cycle");
+                graph.problems.emplace_back("the graph has a cycle");
                 graph.success = false;
             } else {
                 longestPath(graph, order);

@@ -86,7 +86,7 @@ namespace {
             emit(cursor, row->ts, open.empty() ? nullptr : open.back().second);
             cursor = std::max(cursor, row->ts);
             const TimeNs end = open.empty() ? row->end() : std::min(row->end(), open.back().first);
-            open.push_back({ end, row });
+            open.emplace_back(end, row);
         }
         while (!open.empty()) {
             emit(cursor, open.back().first, open.back().second);

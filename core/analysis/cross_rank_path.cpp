@@ -250,7 +250,7 @@ CrossRankPath joinCondensedRanks(const std::vector<CondensedRank>& ranks)
     CrossRankPath path;
     path.collectives = collectInstances(ranks);
     if (ranks.empty()) {
-        path.notes.push_back("no rank to join");
+        path.notes.emplace_back("no rank to join");
         return path;
     }
     const JoinGraph graph(ranks);
@@ -269,8 +269,8 @@ CrossRankPath joinCondensedRanks(const std::vector<CondensedRank>& ranks)
     }
     const std::vector<std::uint32_t> order = topologicalOrder(nodes, edges, offsets, out);
     if (order.size() != nodes) {
-        path.notes.push_back("the ranks' collectives form a cycle (members order their collectives "
-                             "differently): no cross-rank path");
+        path.notes.emplace_back("the ranks' collectives form a cycle (members order their collectives "
+                                "differently): no cross-rank path");
         return path;
     }
 
@@ -296,7 +296,7 @@ CrossRankPath joinCondensedRanks(const std::vector<CondensedRank>& ranks)
         if (dist[graph.rankEnd(p)] > dist[graph.rankEnd(last)])
             last = p;
     if (dist[graph.rankEnd(last)] == kUnreached) {
-        path.notes.push_back("no rank's end is reachable from its start");
+        path.notes.emplace_back("no rank's end is reachable from its start");
         return path;
     }
     std::vector<std::uint32_t> pathEdges;

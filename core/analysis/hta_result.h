@@ -37,7 +37,8 @@ struct HtaResult
 
 // Defined once HtaResult is complete: with an implicit constructor, clang (with
 // libstdc++ 12) instantiates pair<string, HtaResult> of `entries` while the
-// struct is still incomplete and refuses it.
+// struct is still incomplete and refuses it (a static_assert in <type_traits>),
+// which also stopped clang-tidy on every file that includes this header.
 inline HtaResult::HtaResult() = default;
 
 inline HtaResult HtaResult::dataFrame(Table table)

@@ -54,7 +54,7 @@ Result<JobCriticalPath> jobCriticalPath(
         if (windows.back())
             included.push_back(p);
         else
-            job.notes.push_back("rank " + std::to_string(frames.ranks[p].rank) + ": "
+            job.notes.emplace_back("rank " + std::to_string(frames.ranks[p].rank) + ": "
                 + (options.iteration ? "has no ProfilerStep#" + std::to_string(*options.iteration)
                                      : std::string("has no events"))
                 + "; left out");
@@ -64,7 +64,7 @@ Result<JobCriticalPath> jobCriticalPath(
                 ? "iteration " + std::to_string(*options.iteration) + " is on no rank"
                 : std::string("no rank has events"));
     if (frames.ranks.size() == 1)
-        job.notes.push_back("one rank only: the path is that rank's, no collective is joined");
+        job.notes.emplace_back("one rank only: the path is that rank's, no collective is joined");
 
     job.ranks.resize(included.size());
     parallelFor(included.size(), [&](std::size_t i) {

@@ -4,6 +4,7 @@
 // optionally with what-if scaling (issue 11 items 4 and 6): the driver over
 // pathCollectives, condenseRank and joinCondensedRanks.
 
+#include "core/analysis/column_id.h"
 #include "core/analysis/cross_rank_condense.h"
 #include "core/analysis/hta_result.h"
 #include "core/common/parallel_for.h"
@@ -37,30 +38,30 @@ Result<JobCriticalPath> jobCriticalPath(
 // shrinks by what the path does.
 TimeNs whatIfMeasuredTime(const JobCriticalPath& before, const JobCriticalPath& after);
 
-// Column names of the tables below (look columns up by these).
+// The columns of the tables below (both modes name them alike).
 namespace jobpath {
-    constexpr const char* kRank = "rank";
-    constexpr const char* kBound = "bound";
-    constexpr const char* kName = "name";
-    constexpr const char* kStartUs = "start_us"; // on the rank's own clock, frame time base
-    constexpr const char* kDurationMs = "duration_ms";
-    constexpr const char* kPathOffsetMs = "path_offset_ms";
-    constexpr const char* kEventIndex = "event_index";
-    constexpr const char* kTotalMs = "total_ms";
-    constexpr const char* kFromRank = "from_rank";
-    constexpr const char* kToRank = "to_rank";
-    constexpr const char* kCollective = "collective";
-    constexpr const char* kInstance = "instance";
-    constexpr const char* kLengthMs = "path_length_ms";
-    constexpr const char* kMeasuredMs = "measured_ms";
-    constexpr const char* kHops = "hops";
-    constexpr const char* kRanks = "ranks";
-    constexpr const char* kCollectives = "collectives_joined";
-    constexpr const char* kModel = "model";
-    constexpr const char* kQuantity = "quantity";
-    constexpr const char* kBeforeMs = "before_ms";
-    constexpr const char* kAfterMs = "after_ms";
-    constexpr const char* kChangePct = "change_pct";
+    inline constexpr ColumnId kRank { "rank", "" };
+    inline constexpr ColumnId kBound { "bound", "" };
+    inline constexpr ColumnId kName { "name", "" };
+    inline constexpr ColumnId kStartUs { "start_us", "us" }; // on the rank's own clock, frame time base
+    inline constexpr ColumnId kDurationMs { "duration_ms", "ms" };
+    inline constexpr ColumnId kPathOffsetMs { "path_offset_ms", "ms" };
+    inline constexpr ColumnId kEventIndex { "event_index", "" };
+    inline constexpr ColumnId kTotalMs { "total_ms", "ms" };
+    inline constexpr ColumnId kFromRank { "from_rank", "" };
+    inline constexpr ColumnId kToRank { "to_rank", "" };
+    inline constexpr ColumnId kCollective { "collective", "" };
+    inline constexpr ColumnId kInstance { "instance", "" };
+    inline constexpr ColumnId kLengthMs { "path_length_ms", "ms" };
+    inline constexpr ColumnId kMeasuredMs { "measured_ms", "ms" };
+    inline constexpr ColumnId kHops { "hops", "" };
+    inline constexpr ColumnId kRanks { "ranks", "" };
+    inline constexpr ColumnId kCollectives { "collectives_joined", "" };
+    inline constexpr ColumnId kModel { "model", "" };
+    inline constexpr ColumnId kQuantity { "quantity", "" };
+    inline constexpr ColumnId kBeforeMs { "before_ms", "ms" };
+    inline constexpr ColumnId kAfterMs { "after_ms", "ms" };
+    inline constexpr ColumnId kChangePct { "change_pct", "%" };
 } // namespace jobpath
 
 // Tables: "summary" (length, measured time, hops), "by_rank" (per rank and bound

@@ -25,8 +25,8 @@ namespace {
         using namespace jobpath;
         Table t;
         t.name = "summary";
-        t.columns = { { kLengthMs, "ms" }, { kMeasuredMs, "ms" }, { kRanks, "" }, { kCollectives, "" },
-            { kHops, "" } };
+        t.columns = { kLengthMs.column(), kMeasuredMs.column(), kRanks.column(), kCollectives.column(),
+            kHops.column() };
         t.addRow({ ms(job.path.length), ms(job.measuredTime), static_cast<std::int64_t>(job.ranks.size()),
             static_cast<std::int64_t>(joinedCount(job.path)),
             static_cast<std::int64_t>(job.path.hops.size()) });
@@ -39,10 +39,10 @@ namespace {
         using namespace jobpath;
         Table t;
         t.name = "by_rank";
-        t.columns = { { kRank, "" }, { kModel, "" } };
+        t.columns = { kRank.column(), kModel.column() };
         for (std::size_t b = 0; b < kPathBoundCount; ++b)
             t.columns.push_back({ std::string(pathBoundName(static_cast<PathBound>(b))) + "_ms", "ms" });
-        t.columns.push_back({ kTotalMs, "ms" });
+        t.columns.push_back(kTotalMs.column());
         for (const CondensedRank& r : job.ranks) {
             const auto sums = job.path.timeByBound(r.rank);
             TimeNs total = 0;
@@ -64,8 +64,8 @@ namespace {
         using namespace jobpath;
         Table t;
         t.name = "hops";
-        t.columns = { { kFromRank, "" }, { kToRank, "" }, { kCollective, "" }, { kInstance, "" },
-            { kPathOffsetMs, "ms" } };
+        t.columns = { kFromRank.column(), kToRank.column(), kCollective.column(), kInstance.column(),
+            kPathOffsetMs.column() };
         for (const PathHop& h : job.path.hops)
             t.addRow({ h.fromRank, h.toRank, h.collective, static_cast<std::int64_t>(h.instance),
                 ms(h.pathOffset) });
@@ -77,8 +77,8 @@ namespace {
         using namespace jobpath;
         Table t;
         t.name = "segments";
-        t.columns = { { kPathOffsetMs, "ms" }, { kRank, "" }, { kBound, "" }, { kName, "" },
-            { kStartUs, "us" }, { kDurationMs, "ms" }, { kEventIndex, "" } };
+        t.columns = { kPathOffsetMs.column(), kRank.column(), kBound.column(), kName.column(),
+            kStartUs.column(), kDurationMs.column(), kEventIndex.column() };
         for (const PathSegment& s : job.path.segments)
             t.addRow({ ms(s.pathOffset), s.rank, std::string(pathBoundName(s.piece.bound)), s.piece.name,
                 microseconds(s.piece.start), ms(s.piece.duration), s.piece.eventIndex });
@@ -118,7 +118,7 @@ AnalysisOutput whatIfTables(const JobCriticalPath& before, const JobCriticalPath
     using namespace jobpath;
     Table t;
     t.name = "what_if";
-    t.columns = { { kQuantity, "" }, { kBeforeMs, "ms" }, { kAfterMs, "ms" }, { kChangePct, "%" } };
+    t.columns = { kQuantity.column(), kBeforeMs.column(), kAfterMs.column(), kChangePct.column() };
     t.addRow({ std::string("path_length"), ms(before.path.length), ms(after.path.length),
         changePct(before.path.length, after.path.length) });
     const TimeNs estimated = whatIfMeasuredTime(before, after);

@@ -76,6 +76,7 @@ namespace {
         const std::vector<KernelSpan>& spans, const std::vector<KernelType>& types, AnalysisMode mode)
     {
         std::vector<std::vector<Span>> merged;
+        merged.reserve(types.size());
         for (const KernelType type : types)
             merged.push_back(mergeSpans(spansOfType(spans, type), mode));
         std::vector<SweepRow> rows;
@@ -189,6 +190,7 @@ namespace {
     std::vector<NameStats> groupByName(const std::map<std::string, std::vector<double>>& groups)
     {
         std::vector<NameStats> out;
+        out.reserve(groups.size());
         for (const auto& [name, values] : groups)
             out.push_back(statsOf(name, values));
         return out;
@@ -214,6 +216,7 @@ namespace {
         const std::vector<NameStats>& bySum, const KernelBreakdownOptions& options)
     {
         std::vector<double> cumsum;
+        cumsum.reserve(bySum.size());
         double running = 0.0;
         for (const NameStats& s : bySum)
             cumsum.push_back(running += s.sum);
@@ -229,6 +232,7 @@ namespace {
         std::vector<NameStats> out;
         if (mode == AnalysisMode::HtaCompat) {
             std::vector<double> sums;
+            sums.reserve(stats.size());
             for (const NameStats& s : stats)
                 sums.push_back(s.sum);
             for (const std::size_t i : numpyArgsortDescending(sums))

@@ -331,7 +331,7 @@ namespace {
                     return fail("HTA's call graph has a cycle (HTA raises RecursionError)");
                 it->second.depth = depth;
                 for (std::int64_t c : it->second.children)
-                    todo.push_back({ c, depth + 1 });
+                    todo.emplace_back(c, depth + 1);
             }
         }
         return true;

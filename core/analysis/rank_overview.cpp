@@ -105,6 +105,7 @@ AnalysisOutput rankOverview(
             if (v[3] && v[4])
                 busy[rank] = *v[3] + *v[4];
         std::vector<double> busyValues;
+        busyValues.reserve(busy.size());
         for (const auto& [rank, b] : busy)
             busyValues.push_back(b);
         const std::optional<double> typical = busyValues.size() >= 2 ? median(busyValues) : std::nullopt;

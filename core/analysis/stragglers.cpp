@@ -53,7 +53,7 @@ namespace {
         for (const Member& m : members)
             if (m.rankPos != late.rankPos)
                 if (const CondensedEdge* e = arrivalSegment(job, m.rankPos, m.local))
-                    others.push_back({ e->weight, &m });
+                    others.emplace_back(e->weight, &m);
         const std::string who = "rank " + std::to_string(s.rank) + ": ";
         if (!own || others.empty()) {
             s.why = who + "arrived last at " + s.collective + " (no path segment to compare)";

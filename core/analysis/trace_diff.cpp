@@ -60,10 +60,12 @@ namespace {
                 return Error { ErrorCode::NotApplicable, label + " trace has no " + what, {}, {} };
             return std::vector<std::int64_t> { available.front() };
         }
-        for (std::int64_t v : *requested)
-            if (std::find(available.begin(), available.end(), v) == available.end())
-                return Error { ErrorCode::NotApplicable,
-                    label + " trace has no " + what + " " + std::to_string(v), {}, {} };
+        const auto missing = std::find_if(requested->begin(), requested->end(), [&](std::int64_t v) {
+            return std::find(available.begin(), available.end(), v) == available.end();
+        });
+        if (missing != requested->end())
+            return Error { ErrorCode::NotApplicable,
+                label + " trace has no " + what + " " + std::to_string(*missing), {}, {} };
         return *requested;
     }
 

@@ -58,7 +58,7 @@ std::string Error::describe() const
 
 Error notEnoughMemory(const std::string& path, std::uint64_t bytesNeeded)
 {
-    constexpr std::uint64_t kMB = 1000 * 1000;
+    constexpr std::uint64_t kMB = 1'000'000;
     const std::uint64_t mb = std::max<std::uint64_t>(1, (bytesNeeded + kMB - 1) / kMB);
     return Error { ErrorCode::OutOfMemory, "about " + std::to_string(mb) + " MB needed", path, {} };
 }

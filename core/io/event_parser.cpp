@@ -241,7 +241,8 @@ std::optional<Error> EventParser::Impl::parsePrepared(
                 return byteOffset + static_cast<std::uint64_t>(loc - data - 1);
             return byteOffset;
         };
-        if (auto err = std::move(element).get(value))
+        // simdjson_result::get is &&-qualified: the move is needed, whatever the check says.
+        if (auto err = std::move(element).get(value)) // NOLINT(performance-move-const-arg)
             return errorAt(err, where(), index);
         od::object object;
         if (value.get_object().get(object)) {

@@ -43,12 +43,12 @@ namespace {
         const __m256i open = _mm256_set1_epi8('{');
         const __m256i close = _mm256_set1_epi8('}');
         for (unsigned k = 0; k < 2; ++k) {
-            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * k));
+            const unsigned shift = 32 * k; // the byte offset of this half, and its bits' offset in the mask
+            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + shift));
             const __m256i folded = _mm256_or_si256(v, caseBit);
             auto bits = [](__m256i eq) {
                 return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(eq)));
             };
-            const unsigned shift = 32 * k;
             m.quote |= bits(_mm256_cmpeq_epi8(v, quote)) << shift;
             m.backslash |= bits(_mm256_cmpeq_epi8(v, backslash)) << shift;
             m.open |= bits(_mm256_cmpeq_epi8(folded, open)) << shift;

@@ -216,7 +216,8 @@ namespace {
             if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
                 unsigned char size[4] = {};
                 if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(size, 1, 4, f) == 4)
-                    trailer = size[0] | (size[1] << 8) | (size[2] << 16)
+                    trailer = static_cast<std::uint64_t>(size[0]) | (static_cast<std::uint64_t>(size[1]) << 8)
+                        | (static_cast<std::uint64_t>(size[2]) << 16)
                         | (static_cast<std::uint64_t>(size[3]) << 24);
                 std::fclose(f);
             }

@@ -7,7 +7,7 @@
 namespace ks::core {
 
 namespace {
-    constexpr std::size_t kBlockBytes = 256 * 1024;
+    constexpr std::size_t kBlockBytes = std::size_t { 256 } * 1024;
     constexpr std::uint32_t kNoBlock = 0xFFFFFFFFu;
 } // namespace
 

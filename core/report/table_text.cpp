@@ -1,6 +1,7 @@
 #include "core/report/table_text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace ks::core {
@@ -13,13 +14,13 @@ namespace {
             return "-";
         if (const auto* d = std::get_if<double>(&cell)) {
             char buf[48];
+            // µs and counts (whole, or 1000 and more) in fixed notation, the digits a person
+            // compares; percentages and ratios, and what is too long or too small for fixed
+            // notation, with 4 significant digits.
             const double magnitude = std::abs(*d);
-            if (magnitude >= 1e15 || (magnitude < 1e-2 && magnitude > 0))
-                std::snprintf(buf, sizeof buf, "%.4g", *d); // too long or too small for fixed notation
-            else if (magnitude >= 1e3 || *d == static_cast<double>(static_cast<long long>(*d)))
-                std::snprintf(buf, sizeof buf, "%.0f", *d); // µs and counts: the digits a person compares
-            else
-                std::snprintf(buf, sizeof buf, "%.4g", *d); // percentages and ratios: 4 significant digits
+            const bool fixedFits = magnitude < 1e15 && (magnitude >= 1e-2 || magnitude == 0);
+            const bool fixed = fixedFits && (magnitude >= 1e3 || *d == std::trunc(*d));
+            std::snprintf(buf, sizeof buf, fixed ? "%.0f" : "%.4g", *d);
             return buf;
         }
         return cellAsText(cell);

@@ -34,6 +34,7 @@ namespace {
     {
         for (const auto row : table.rows) {
             std::vector<Cell> cells;
+            cells.reserve(columns.size());
             for (const std::size_t c : columns)
                 cells.push_back(c == std::string::npos ? Cell { rank } : (c < row.size() ? row[c] : Cell {}));
             out.push_back(std::move(cells));
@@ -182,8 +183,8 @@ namespace {
                 }
                 row.push_back(gpu ? Cell { i.track->stream } : Cell {});
                 row.push_back(gpu || i.track->key.tidIsName ? Cell {} : Cell { i.track->key.tid });
-                row.push_back(t.slices.start[s]);
-                row.push_back(t.slices.end(s));
+                row.emplace_back(t.slices.start[s]);
+                row.emplace_back(t.slices.end(s));
                 rows.push_back(std::move(row));
             }
         }

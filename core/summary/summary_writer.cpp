@@ -349,6 +349,7 @@ std::optional<Error> SummaryWriter::writeMeta(std::int64_t width, std::int64_t o
         { "complete", "1" },
     };
     std::vector<std::vector<Cell>> rows;
+    rows.reserve(meta.size());
     for (const auto& [key, value] : meta)
         rows.push_back({ key, value });
     return insertRows("meta", rows);

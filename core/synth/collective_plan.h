@@ -23,7 +23,7 @@ struct CollectivePlan
 
     const std::int64_t* stepEnds(int step) const
     {
-        return ends.data() + static_cast<std::size_t>(step) * perStep;
+        return ends.data() + static_cast<std::size_t>(step) * static_cast<std::size_t>(perStep);
     }
 
     std::int64_t stepStart(int rank, int step) const

@@ -146,7 +146,7 @@ namespace {
         std::uint64_t bytesOut() const override { return m_bytes; }
 
     private:
-        static constexpr std::size_t kOutChunk = 256 * 1024;
+        static constexpr std::size_t kOutChunk = std::size_t { 256 } * 1024;
 
         // Runs deflate until the input is consumed (or, for Z_FINISH, the stream ends).
         bool pump(int flush)

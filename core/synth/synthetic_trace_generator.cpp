@@ -13,7 +13,7 @@ namespace ks::core {
 
 namespace {
 
-    constexpr std::int64_t kMs = 1000 * 1000;
+    constexpr std::int64_t kMs = 1'000'000;
     // 2023-11-14, in epoch ns: Kineto writes epoch microseconds.
     constexpr std::int64_t kEpochBase = 1'700'000'000'000'000'000;
     // JSON per block and per step, measured on this generator; only picks the

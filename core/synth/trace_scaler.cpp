@@ -169,14 +169,16 @@ namespace {
         // decimals (Kineto's ns digits) are kept exactly.
         void shiftedTimestamp(std::string_view raw, std::int64_t shiftUs)
         {
+            if (shiftUs == 0) {
+                m_out.raw(raw);
+                return;
+            }
             std::int64_t whole = 0;
             const std::size_t dot = raw.find('.');
             const std::string_view integer = raw.substr(0, dot);
             const std::string_view decimals =
                 dot == std::string_view::npos ? std::string_view() : raw.substr(dot);
-            if (shiftUs == 0) {
-                m_out.raw(raw);
-            } else if (!raw.empty() && raw.front() != '-' && parseIntegerToken(integer, whole)
+            if (!raw.empty() && raw.front() != '-' && parseIntegerToken(integer, whole)
                 && decimals.find_first_of("eE") == std::string_view::npos) {
                 m_out.integer(whole + shiftUs);
                 m_out.raw(decimals);

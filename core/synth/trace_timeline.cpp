@@ -11,7 +11,7 @@ namespace {
     constexpr std::int64_t kUs = 1000;
 
     // The caching allocator reserves whole segments from the driver.
-    constexpr std::int64_t kSegment = 20 * 1024 * 1024;
+    constexpr std::int64_t kSegment = std::int64_t { 20 } * 1024 * 1024;
     constexpr std::uint64_t kHeapBase = 0x7f2a40000000ULL;
     constexpr std::uint64_t kHeapSpan = 1ULL << 36;
 

@@ -21,6 +21,15 @@ namespace {
 
 constexpr TimeNs kUs = 1000;
 
+// A cell of a declared column as a number; NaN (which compares unequal) when the column is missing.
+double numberAt(const core::Table& table, std::size_t row, const core::ColumnId& column)
+{
+    const auto at = table.find(column);
+    if (!at || row >= table.rows.size())
+        return std::nan("");
+    return core::cellAsDouble(table.rows[row][*at]).value_or(std::nan(""));
+}
+
 core::PathPiece piece(const std::string& name, TimeNs duration, PathBound bound = PathBound::Cpu)
 {
     return { name, bound, 0, duration, -1 };
@@ -359,9 +368,24 @@ void TestCrossRankPath::gpuJobPathRunsThroughTheSlowRank()
     QCOMPARE(stragglers[0].reasons.at(0).name, std::string("gemm_kernel"));
     QCOMPARE(stragglers[0].reasons.at(0).delta, 100 * kUs);
 
+    // The tables carry the path in the columns jobpath declares: one hop, 270 us long.
+    namespace jp = core::jobpath;
     const auto tables = core::jobCriticalPathTables(p);
     QVERIFY(tables.ok);
     QCOMPARE(tables.result.entries.size(), std::size_t { 4 });
+    const core::Table& summary = tables.result.entries[0].second.frame;
+    QCOMPARE(numberAt(summary, 0, jp::kLengthMs), 0.270);
+    QCOMPARE(numberAt(summary, 0, jp::kHops), 1.0);
+    const core::Table& hops = tables.result.entries[2].second.frame;
+    QCOMPARE(numberAt(hops, 0, jp::kFromRank), 1.0);
+    QCOMPARE(numberAt(hops, 0, jp::kToRank), 0.0);
+    const core::Table& segments = tables.result.entries[3].second.frame;
+    QCOMPARE(segments.rows.size(), p.path.segments.size());
+    QVERIFY(segments.find(jp::kBound) && segments.find(jp::kName) && segments.find(jp::kEventIndex));
+    double segmentsMs = 0;
+    for (std::size_t row = 0; row < segments.rows.size(); ++row)
+        segmentsMs += numberAt(segments, row, jp::kDurationMs);
+    QVERIFY(std::abs(segmentsMs - 0.270) < 1e-9);
 }
 
 // Halving every GEMM shortens the path by half of rank 1's GEMM (100 us):
@@ -381,6 +405,11 @@ void TestCrossRankPath::gpuJobWhatIf()
     const auto table = core::whatIfTables(before, after);
     QVERIFY(table.ok);
     QCOMPARE(table.result.entries.front().first, std::string("what_if"));
+    // Row 0 is the path length: 270 us before, 170 us after, 37 % shorter.
+    const core::Table& whatIf = table.result.entries.front().second.frame;
+    QCOMPARE(numberAt(whatIf, 0, core::jobpath::kBeforeMs), 0.270);
+    QCOMPARE(numberAt(whatIf, 0, core::jobpath::kAfterMs), 0.170);
+    QVERIFY(std::abs(numberAt(whatIf, 0, core::jobpath::kChangePct) - (-100.0 * 100 / 270)) < 1e-9);
 }
 
 // CPU-only ranks: no event graph, the main thread's time between collectives.

@@ -166,14 +166,16 @@ private slots:
             QVERIFY(!t.rows.empty());
             for (const ColumnId& id : ids) {
                 const auto at = t.find(id);
-                QVERIFY2(at, qPrintable(QString::fromStdString(t.name + ": no column " + std::string(id.suffixed))));
+                QVERIFY2(at,
+                    qPrintable(QString::fromStdString(t.name + ": no column " + std::string(id.suffixed))));
                 QCOMPARE(t.columns[*at].unit, std::string(id.unit));
             }
         };
         namespace op = core::operator_stats_columns;
         const core::TraceSet gpu = load("critical_path_alexnet");
         const std::vector<ColumnId> always { op::kName, op::kNode, op::kCalls, op::kSelfCpuPct, op::kSelfCpu,
-            op::kCpuTotalPct, op::kCpuTotal, op::kCpuAvg, op::kGpuTotal, op::kGpuSelf, op::kKernels, op::kAsync };
+            op::kCpuTotalPct, op::kCpuTotal, op::kCpuAvg, op::kGpuTotal, op::kGpuSelf, op::kKernels,
+            op::kAsync };
         const std::pair<core::OperatorGrouping, std::vector<ColumnId>> groupings[] = {
             { core::OperatorGrouping::Name, {} },
             { core::OperatorGrouping::Shapes, { op::kInputShapes } },
@@ -191,8 +193,9 @@ private slots:
         const core::AnalysisOutput skew = core::collectiveSkew(load("ddp_gloo_2ranks"));
         QVERIFY(skew.ok);
         expectColumns(skew.result.frame,
-            { cs::kGroup, cs::kBackend, cs::kName, cs::kInstance, cs::kMatchedBy, cs::kRanks, cs::kFirstArrival,
-                cs::kSkew, cs::kLastRank, cs::kTransfer, cs::kWaitShare, cs::kMessageBytes, cs::kBusBandwidth });
+            { cs::kGroup, cs::kBackend, cs::kName, cs::kInstance, cs::kMatchedBy, cs::kRanks,
+                cs::kFirstArrival, cs::kSkew, cs::kLastRank, cs::kTransfer, cs::kWaitShare, cs::kMessageBytes,
+                cs::kBusBandwidth });
     }
 };
 
