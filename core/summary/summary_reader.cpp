@@ -61,6 +61,26 @@ std::vector<std::size_t> parseShardList(const std::string& text)
     return shards;
 }
 
+namespace {
+
+    // quick_check answers with one line per damaged page (hundreds for a file
+    // cut mid-write) under a "*** in database main ***" heading: the first
+    // problem and how many more keep the refusal one line.
+    std::string firstProblem(const std::string& report)
+    {
+        std::vector<std::string> problems;
+        std::stringstream lines(report);
+        for (std::string line; std::getline(lines, line);)
+            if (!line.empty() && line.rfind("***", 0) != 0)
+                problems.push_back(line);
+        if (problems.empty())
+            return report;
+        return problems.front()
+            + (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more problems)" : "");
+    }
+
+} // namespace
+
 Result<SqliteDb> openSummary(const std::string& path, SummaryMeta& meta)
 {
     bool readable = false;
@@ -80,7 +100,7 @@ Result<SqliteDb> openSummary(const std::string& path, SummaryMeta& meta)
     if (!row || !row.value() || check.value().columnText(0) != "ok")
         return refused(path,
             "damaged or truncated summary: "
-                + (row && row.value() ? check.value().columnText(0)
+                + (row && row.value() ? firstProblem(check.value().columnText(0))
                                       : (row ? "no answer" : row.error().message)));
     auto select = db.prepare("SELECT key, value FROM meta");
     if (!select)
