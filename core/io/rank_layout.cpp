@@ -299,12 +299,13 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
 
 namespace {
 
-    // The deepest slice of the track containing ts, or, failing that, the first
-    // slice starting exactly at ts. kNoRow when none.
-    std::uint32_t findSliceAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts)
+    // The slices of the track containing ts, deepest level first: visit(i)
+    // returns true to stop. The one level walk both lookups below share.
+    template <typename Visit>
+    void visitSlicesAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts, Visit visit)
     {
         if (trackIndex == kNoRow)
-            return kNoRow;
+            return;
         const Track& track = trace.tracks[trackIndex];
         const auto& start = trace.slices.start;
         for (std::uint32_t level = track.levelCount(); level-- > 0;) {
@@ -314,10 +315,20 @@ namespace {
             if (it == b)
                 continue;
             const auto i = static_cast<std::uint32_t>((it - 1) - start.begin());
-            if (trace.slices.end(i) >= ts)
-                return i;
+            if (trace.slices.end(i) >= ts && visit(i))
+                return;
         }
-        return kNoRow;
+    }
+
+    // The deepest slice of the track containing ts; kNoRow when none.
+    std::uint32_t findSliceAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts)
+    {
+        std::uint32_t found = kNoRow;
+        visitSlicesAt(trace, trackIndex, ts, [&found](std::uint32_t i) {
+            found = i;
+            return true;
+        });
+        return found;
     }
 
     // Kineto numbers a launch flow by its correlation id and ends it where the
@@ -329,27 +340,19 @@ namespace {
     std::uint32_t findLaunchedSliceAt(
         const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts, std::int64_t correlation)
     {
-        if (trackIndex == kNoRow)
-            return kNoRow;
-        const Track& track = trace.tracks[trackIndex];
-        const auto& start = trace.slices.start;
+        std::uint32_t matching = kNoRow;
         std::uint32_t uncorrelated = kNoRow;
-        for (std::uint32_t level = track.levelCount(); level-- > 0;) {
-            const auto b = start.begin() + track.levelBegin[level];
-            const auto e = start.begin() + track.levelBegin[level + 1];
-            auto it = std::upper_bound(b, e, ts);
-            if (it == b)
-                continue;
-            const auto i = static_cast<std::uint32_t>((it - 1) - start.begin());
-            if (trace.slices.end(i) < ts)
-                continue;
+        visitSlicesAt(trace, trackIndex, ts, [&](std::uint32_t i) {
             const std::int64_t c = trace.correlation(i);
-            if (c == correlation)
-                return i;
+            if (c == correlation) {
+                matching = i;
+                return true;
+            }
             if (c < 0 && uncorrelated == kNoRow)
                 uncorrelated = i;
-        }
-        return uncorrelated;
+            return false;
+        });
+        return matching != kNoRow ? matching : uncorrelated;
     }
 
     int phaseRank(char phase)
