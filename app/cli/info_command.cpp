@@ -179,7 +179,8 @@ namespace {
         out << "],\"slices\":" << r.slices.size() << ",\"instants\":" << r.instants.size()
             << ",\"memory_events\":" << r.memory.size() << ",\"counter_series\":" << r.counters.size()
             << ",\"links\":" << r.links.size() << ",\"start_ns\":" << r.startNs << ",\"end_ns\":" << r.endNs
-            << ",\"bytes_in_memory\":" << r.bytesUsed() << ",\"diagnostics\":";
+            << ",\"kept_events\":" << r.keptEvents() << ",\"bytes_in_memory\":" << r.bytesUsed()
+            << ",\"diagnostics\":";
         printDiagnosticsJson(out, r.diagnostics);
         out << '}';
     }
