@@ -13,6 +13,7 @@ shared="$here/../../shared/traces"
 
 [ -f "$data/synth-150/rank-0.pt.trace.json.gz" ] || "$cli" synth --ranks 1 --size-mb 150 --gzip --seed 7 --out "$data/synth-150" >/dev/null
 inputs=("$data/synth-150/rank-0.pt.trace.json.gz")
+big=()
 if [ -d "$shared" ]; then
     [ -f "$data/scaled-control/control.x40.pt.trace.json.gz" ] || {
         mkdir -p "$data/scaled-control"
@@ -25,9 +26,20 @@ if [ "${KS_BENCH_BIG:-0}" = "1" ]; then
     inputs+=("$data/synth-1000/rank-0.pt.trace.json.gz")
     [ -f "$data/synth-4500/rank-0.pt.trace.json.gz" ] || "$cli" synth --ranks 1 --size-mb 4500 --gzip --seed 7 --out "$data/synth-4500" >/dev/null
     inputs+=("$data/synth-4500/rank-0.pt.trace.json.gz")
+    # Real-derived ranks of 1 GB and 4.5 GB: diff_control (33 MB of JSON) repeated along time.
+    if [ -d "$shared" ]; then
+        for copies in 30 136; do
+            dir="$data/scaled-control-$copies"
+            [ -f "$dir/control.x$copies.pt.trace.json.gz" ] || "$cli" synth --from "$shared/diff_control/control.json.gz" --copies "$copies" --gzip --out "$dir" >/dev/null
+            big+=("$dir/control.x$copies.pt.trace.json.gz")
+        done
+    fi
 fi
 echo "## B1/B3/B4: load one rank (machine: $(nproc) cores, $(date -u +%Y-%m-%d))"
-"$build/bench/kinetoscope-bench-load" --runs "${KS_BENCH_RUNS:-3}" "${inputs[@]}"
+"$build/bench/kinetoscope-bench-load" --runs "${KS_BENCH_RUNS:-3}" "${inputs[@]}" "${big[@]}"
+echo
+echo "## B1/B3/B4 as a user meets them: the whole kinetoscope-cli info process, worst of 5"
+python3 "$here/whole_process_load.py" "$cli" --runs "${KS_BENCH_WHOLE_RUNS:-5}" "${inputs[@]}" "${big[@]}"
 
 # B2/B6: a folder of 8 x 150 MB ranks, all analyses.
 [ -f "$data/synth-8x150/rank-7.pt.trace.json.gz" ] || "$cli" synth --ranks 8 --size-mb 150 --gzip --seed 3 --out "$data/synth-8x150" >/dev/null
