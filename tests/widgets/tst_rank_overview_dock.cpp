@@ -83,6 +83,9 @@ private slots:
         auto* panel = view->findChild<widgets::RankOverviewPanel*>();
         QVERIFY(panel);
         QCOMPARE(panel->metricChooser()->count(), int(widgets::kRankOverviewMetrics.size()));
+        // A job with GPU work opens on idle %.
+        QVERIFY(widgets::rankOverviewHasGpuWork(*table));
+        QCOMPARE(panel->metric(), widgets::RankOverviewMetric::IdlePct);
 
         // Ranks are rows of cells in rank order, iterations columns in order.
         const std::size_t rankColumn = table->columnIndex("rank");
@@ -161,6 +164,11 @@ void TestRankOverviewDock::stragglersOfTheJobPath()
     QVERIFY(dock);
     auto* panel = dock->findChild<widgets::RankOverviewPanel*>();
     QVERIFY(panel);
+    // A CPU-only job: no idle % to show and no GPU busy time to flag by, so the
+    // map opens on step time and the note says why nobody is outlined.
+    QCOMPARE(panel->metric(), widgets::RankOverviewMetric::StepTime);
+    QVERIFY2(panel->stragglerNote()->text().startsWith(QStringLiteral("No GPU work in these ranks")),
+        qPrintable(panel->stragglerNote()->text()));
     QTableWidget* list = panel->stragglerTable();
     QVERIFY(!list->isHidden());
     QCOMPARE(list->rowCount(), int(expected.size()));

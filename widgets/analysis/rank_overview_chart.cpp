@@ -206,9 +206,28 @@ void buildRankOverviewHeatMap(AnalysisChart& chart, const core::Table& table, Ra
     chart.yAxis->setRangeReversed(true);
 }
 
+bool rankOverviewHasGpuWork(const core::Table& table)
+{
+    const auto busyColumn = table.find(core::rank_overview::kGpuBusy);
+    if (!busyColumn)
+        return false;
+    for (std::size_t row = 0; row < table.rows.size(); ++row)
+        if (numberAt(table, row, *busyColumn) > 0) // NaN (an empty cell) is not above zero
+            return true;
+    return false;
+}
+
+RankOverviewMetric defaultRankOverviewMetric(const core::Table& table)
+{
+    return rankOverviewHasGpuWork(table) ? RankOverviewMetric::IdlePct : RankOverviewMetric::StepTime;
+}
+
 QString rankOverviewStragglerNote(const core::Table& table)
 {
     auto tr = [](const char* text) { return QCoreApplication::translate("ks::widgets::RankOverview", text); };
+    if (!table.rows.empty() && !rankOverviewHasGpuWork(table))
+        return tr("No GPU work in these ranks: the straggler flag compares GPU busy time and does not apply. "
+                  "The map shows step time; the list beside it names whom the others waited for.");
     const auto rankColumn = table.find(core::rank_overview::kRank);
     const auto iterationColumn = table.find(core::rank_overview::kIteration);
     const auto stragglerColumn = table.find(core::rank_overview::kStraggler);

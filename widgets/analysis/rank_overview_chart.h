@@ -44,7 +44,16 @@ void buildRankOverviewHeatMap(AnalysisChart& chart, const core::Table& table, Ra
 bool markRankOverviewCell(
     AnalysisChart& chart, const core::Table& table, std::int64_t rank, std::int64_t iteration);
 
-// "Stragglers: rank 3 in iteration 552, …" or that there are none.
+// Whether any rank had GPU work (a gpu_busy_us above zero). Without it, idle,
+// compute and overlap percentages are empty and the straggler flag, which
+// compares GPU busy time, cannot flag anyone: a CPU-only (gloo) job.
+bool rankOverviewHasGpuWork(const core::Table& table);
+
+// The metric a panel opens with: idle % where there was GPU work, else step time.
+RankOverviewMetric defaultRankOverviewMetric(const core::Table& table);
+
+// "Stragglers: rank 3 in iteration 552, …", that there are none, or, for a job
+// without GPU work, that the flag does not apply.
 QString rankOverviewStragglerNote(const core::Table& table);
 
 } // namespace ks::widgets

@@ -24,6 +24,8 @@ RankOverviewPanel::RankOverviewPanel(AnalysisChart* chart, const core::Table& ta
     for (RankOverviewMetric metric : kRankOverviewMetrics)
         m_metrics->addItem(rankOverviewMetricLabel(metric), static_cast<int>(metric));
     m_metrics->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // A CPU-only job has no idle %: open on a metric it has.
+    m_metrics->setCurrentIndex(m_metrics->findData(static_cast<int>(defaultRankOverviewMetric(table))));
     m_note->setObjectName(QStringLiteral("stragglerNote"));
     m_note->setWordWrap(true);
     m_note->setText(rankOverviewStragglerNote(table));
