@@ -16,6 +16,7 @@ struct PreparedPiece
     std::size_t length = 0;
     std::uint64_t firstIndex = 0;
     std::uint64_t byteOffset = 0;
+    std::uint64_t sequence = 0; // 0, 1, 2... in file order
 };
 
 // Bounded hand-over of pieces from the reading thread to the parsing thread.
