@@ -9,21 +9,27 @@ void DecodedBatch::start(PreparedPiece piece)
     m_piece = std::move(piece);
     m_events.clear();
     error.reset();
-    m_overflow.clear();
-    m_arenaUsed = 0;
-    if (m_arena.size() < m_piece.length)
-        m_arena.resize(m_piece.length + m_piece.length / 4);
+    m_long.clear();
+    m_block = 0;
+    m_blockUsed = 0;
 }
 
 std::string_view DecodedBatch::keep(std::string_view text)
 {
     if (text.empty())
         return {};
-    if (text.size() > m_arena.size() - m_arenaUsed)
-        return m_overflow.emplace_back(text);
-    char* at = m_arena.data() + m_arenaUsed;
+    if (text.size() > kBlockBytes)
+        return m_long.emplace_back(text);
+    if (m_blocks.empty() || text.size() > kBlockBytes - m_blockUsed) {
+        if (!m_blocks.empty())
+            ++m_block;
+        if (m_block == m_blocks.size())
+            m_blocks.push_back(std::make_unique_for_overwrite<char[]>(kBlockBytes));
+        m_blockUsed = 0;
+    }
+    char* at = m_blocks[m_block].get() + m_blockUsed;
     std::memcpy(at, text.data(), text.size());
-    m_arenaUsed += text.size();
+    m_blockUsed += text.size();
     return { at, text.size() };
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,10 +17,9 @@ namespace ks::core {
 // The events of one piece, decoded by a parse worker and replayed into the
 // RankBuilder later, in piece order. A RawEvent's strings point into simdjson's
 // string buffer, which the worker's next parse overwrites, so add() copies them
-// into the batch's arena. Unescaped strings are never longer than their JSON
-// text and each comes from its own token, so an arena as long as the piece
-// never reallocates and the views stay valid. The args text points into the
-// piece itself, which the batch keeps until it is recycled.
+// into the batch's arena: blocks that never move once allocated, so the views
+// stay valid, and that are kept for the next piece. The args text points into
+// the piece itself, which the batch keeps until it is recycled.
 class DecodedBatch
 {
 public:
@@ -39,11 +39,16 @@ public:
 private:
     std::string_view keep(std::string_view text);
 
+    // Names and categories take a tenth of a piece: blocks much smaller than
+    // the piece keep a batch's memory close to what it holds.
+    static constexpr std::size_t kBlockBytes = 64u << 10;
+
     PreparedPiece m_piece;
     std::vector<RawEvent> m_events;
-    std::vector<char> m_arena;
-    std::size_t m_arenaUsed = 0;
-    std::deque<std::string> m_overflow; // only if the bound above were ever wrong
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    std::size_t m_block = 0; // the block being filled
+    std::size_t m_blockUsed = 0;
+    std::deque<std::string> m_long; // strings longer than a block (rare)
 };
 
 } // namespace ks::core
