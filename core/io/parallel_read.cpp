@@ -122,8 +122,11 @@ Result<SplitSummary> readParallel(InputStream& input, const std::string& path, R
     const std::size_t workers = std::max<std::size_t>(setup.workers, 1);
     // A piece ahead per worker in the queue, and a batch per worker plus two
     // decoded ahead of the builder: enough to keep every thread busy.
-    PieceQueue pieces(workers + 1);
-    OrderedBatches batches(workers + 2, workers);
+    const std::size_t queued = workers + 1;
+    const std::size_t batchCount = workers + 2;
+    // Every buffer can come back at once: the queued ones, the batches' and the reader's.
+    PieceQueue pieces(queued, queued + batchCount + 1);
+    OrderedBatches batches(batchCount, workers);
     auto stopAll = [&] {
         pieces.stop(); // unblocks the reader
         batches.stop(); // unblocks the workers
