@@ -22,6 +22,12 @@ ChildRun runInChild(const std::function<int()>& work)
     ChildRun run;
     run.seconds = std::chrono::duration<double>(t1 - t0).count();
     run.peakRssKb = usage.ru_maxrss;
+    run.minorFaults = usage.ru_minflt;
+    auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
+    run.systemSeconds = seconds(usage.ru_stime);
+    run.userSeconds = seconds(usage.ru_utime);
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return run;
 }

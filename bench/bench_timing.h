@@ -11,6 +11,9 @@ struct ChildRun
     double seconds = 0;
     long peakRssKb = 0;
     int exitCode = 0;
+    long minorFaults = 0; // first touches of fresh pages, mostly
+    double systemSeconds = 0; // kernel time: page faults, thread starts, reads
+    double userSeconds = 0;
 };
 
 // Runs `work` in a forked child so its peak memory is its own; returns wall

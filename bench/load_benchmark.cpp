@@ -1,6 +1,7 @@
 // B1/B3/B4 of performance.md: load one rank into the store, indexed, beside
 // `gzip -dc FILE >/dev/null` run on the same file in the same process run.
-// Prints one Markdown table row per file and mode.
+// Prints one Markdown table row per file and mode (parallel, pipelined, one
+// thread), with the minor page faults and system time that fresh memory costs.
 
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
@@ -8,6 +9,7 @@
 #include "core/io/input_stream.h"
 #include "core/io/trace_set_loader.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -25,8 +27,19 @@ struct StoreFigures
     unsigned long long storeBytes = 0;
 };
 
+// How a rank is read: on the calling thread alone, pipelined (inflate and cut
+// on a second thread), or parallel (workers parse pieces as well).
+struct Mode
+{
+    const char* name;
+    bool zlib = false;
+    bool background = false;
+    std::size_t parseWorkers = 0;
+};
+
 // Loads in a child and sends the store figures back through a pipe.
-ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, bool pipelined, StoreFigures& figures)
+ks::bench::ChildRun loadOnce(
+    const std::string& path, const Mode& mode, std::size_t chunkBytes, StoreFigures& figures)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -34,9 +47,12 @@ ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, bool pipelined,
     auto run = ks::bench::runInChild([&] {
         close(fds[0]);
         ks::core::LoadOptions options;
-        options.preferZlib = zlib;
-        if (pipelined)
+        options.preferZlib = mode.zlib;
+        if (chunkBytes)
+            options.chunkBytes = chunkBytes;
+        if (mode.background)
             options.background = ks::app::makeThreadBackgroundWork;
+        options.parseWorkers = mode.parseWorkers;
         auto r = ks::core::loadRankFile(path, options, nullptr, nullptr);
         if (!r) {
             std::fprintf(stderr, "%s\n", r.error().describe().c_str());
@@ -58,68 +74,99 @@ ks::bench::ChildRun loadOnce(const std::string& path, bool zlib, bool pipelined,
     return run;
 }
 
+double medianOf(const std::vector<ks::bench::ChildRun>& runs, double (*field)(const ks::bench::ChildRun&))
+{
+    std::vector<double> values;
+    for (const auto& r : runs)
+        values.push_back(field(r));
+    return ks::bench::median(values);
+}
+
+void printRow(const std::string& file, const Mode& mode, const std::vector<ks::bench::ChildRun>& runs,
+    const StoreFigures& f, double gzipSeconds)
+{
+    const double t = medianOf(runs, [](const ks::bench::ChildRun& r) { return r.seconds; });
+    const double worst = std::max_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+        return a.seconds < b.seconds;
+    })->seconds;
+    long peak = 0;
+    for (const auto& r : runs)
+        peak = std::max(peak, r.peakRssKb);
+    const double faults =
+        medianOf(runs, [](const ks::bench::ChildRun& r) { return static_cast<double>(r.minorFaults); });
+    const double sys = medianOf(runs, [](const ks::bench::ChildRun& r) { return r.systemSeconds; });
+    const double user = medianOf(runs, [](const ks::bench::ChildRun& r) { return r.userSeconds; });
+    const double mb = static_cast<double>(f.jsonBytes) / 1e6;
+    std::printf("| %s | %s | %.0f | %llu | %.3f | %.3f | %.0f | %.2f | %.3f | %.2f | %.2f | %.0f | %.0f k | "
+                "%.2f | %.2f | "
+                "%.1f | %llu |\n",
+        file.c_str(), mode.name, mb, f.events, t, worst, mb / t, static_cast<double>(f.events) / t / 1e6,
+        gzipSeconds, t / gzipSeconds, worst / gzipSeconds, static_cast<double>(peak) / 1024.0,
+        faults / 1000.0, sys, user,
+        static_cast<double>(f.storeBytes) / static_cast<double>(f.kept ? f.kept : 1), f.kept);
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     ks::app::tuneAllocatorForLargeTraces(argv);
     int runs = 3;
+    std::size_t chunkBytes = 0; // LoadOptions' default
+    std::size_t workers = ks::app::parseWorkersForOneRank(0);
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--runs" && i + 1 < argc)
             runs = std::atoi(argv[++i]);
+        else if (a == "--chunk-kb" && i + 1 < argc)
+            chunkBytes = static_cast<std::size_t>(std::atol(argv[++i])) << 10;
+        else if (a == "--workers" && i + 1 < argc)
+            workers = static_cast<std::size_t>(std::atol(argv[++i]));
         else
             files.push_back(a);
     }
     if (files.empty()) {
-        std::fprintf(stderr, "usage: kinetoscope-bench-load FILE... [--runs N]\n");
+        std::fprintf(
+            stderr, "usage: kinetoscope-bench-load FILE... [--runs N] [--workers N] [--chunk-kb K]\n");
         return 2;
     }
-    std::printf("| file | inflate | JSON MB | events | load s (median of %d) | MB/s | Mevents/s | `gzip -dc` "
-                "s | load / gzip | peak RSS MB | store B/kept event | kept events |\n",
+    const std::string parallelName = "isa-l, parallel: " + std::to_string(workers) + " parse workers";
+    const bool isal = ks::core::isalAvailable();
+    const std::vector<Mode> modes {
+        Mode { parallelName.c_str(), false, true, workers },
+        Mode { isal ? "isa-l, pipelined (2 threads)" : "zlib, pipelined (2 threads)", false, true, 0 },
+        Mode { isal ? "isa-l, 1 thread" : "zlib, 1 thread", false, false, 0 },
+        Mode { "zlib, 1 thread", true, false, 0 },
+    };
+    std::printf("| file | mode | JSON MB | events | load s (median of %d) | worst s | MB/s | Mevents/s | "
+                "`gzip -dc` s "
+                "| load / gzip | worst / gzip | peak RSS MB | minor faults | sys s | user s | store B/kept "
+                "event | kept events |\n",
         runs);
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string& file : files) {
         std::vector<double> gzipTimes;
         const std::string gzipCommand = "gzip -dc '" + file + "' > /dev/null 2>&1";
         for (int r = 0; r < runs; ++r)
             gzipTimes.push_back(ks::bench::runCommand(gzipCommand).seconds);
         const double gzipSeconds = ks::bench::median(gzipTimes);
-
-        struct Mode
-        {
-            bool zlib;
-            bool pipelined;
-        };
-
-        for (const Mode mode : { Mode { false, true }, Mode { false, false }, Mode { true, false } }) {
-            const bool zlib = mode.zlib;
-            std::vector<double> times;
-            long peak = 0;
+        for (const Mode& mode : modes) {
+            if (mode.zlib && !isal)
+                continue; // the row above was zlib already
+            std::vector<ks::bench::ChildRun> results;
             StoreFigures f;
             bool ok = true;
             for (int r = 0; r < runs; ++r) {
-                const auto run = loadOnce(file, zlib, mode.pipelined, f);
-                ok = ok && run.exitCode == 0;
-                times.push_back(run.seconds);
-                peak = std::max(peak, run.peakRssKb);
+                results.push_back(loadOnce(file, mode, chunkBytes, f));
+                ok = ok && results.back().exitCode == 0;
             }
             if (!ok) {
-                std::printf("| %s | %s | load failed |\n", file.c_str(), zlib ? "zlib" : "auto");
+                std::printf("| %s | %s | load failed |\n", file.c_str(), mode.name);
                 continue;
             }
-            const double t = ks::bench::median(times);
-            const double mb = static_cast<double>(f.jsonBytes) / 1e6;
-            std::printf("| %s | %s | %.0f | %llu | %.3f | %.0f | %.2f | %.3f | %.2f | %.0f | %.1f | %llu |\n",
-                file.c_str(),
-                zlib ? "zlib, 1 thread"
-                     : (ks::core::isalAvailable() ? (mode.pipelined ? "isa-l, 2 threads" : "isa-l, 1 thread")
-                                                  : "zlib"),
-                mb, f.events, t, mb / t, static_cast<double>(f.events) / t / 1e6, gzipSeconds,
-                t / gzipSeconds, static_cast<double>(peak) / 1024.0,
-                static_cast<double>(f.storeBytes) / static_cast<double>(f.kept ? f.kept : 1), f.kept);
-            std::fflush(stdout);
+            printRow(file, mode, results, f, gzipSeconds);
         }
     }
     return 0;

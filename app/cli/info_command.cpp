@@ -232,6 +232,7 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
     core::LoadOptions options;
     options.preferZlib = parsed.flag("--zlib");
     options.background = app::makeThreadBackgroundWork;
+    options.parseWorkers = app::parseWorkersForOneRank(threads);
     auto result = core::loadTraceSet(parsed.positional(), options, nullptr, nullptr,
         [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threads);

@@ -21,6 +21,7 @@ std::optional<core::TraceSet> loadForCli(
     }
     core::LoadOptions options;
     options.background = app::makeThreadBackgroundWork;
+    options.parseWorkers = app::parseWorkersForOneRank(threadCount);
     auto result = core::loadTraceSet(paths, options, nullptr, nullptr,
         [threadCount](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threadCount);

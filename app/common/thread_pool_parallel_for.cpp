@@ -80,4 +80,9 @@ std::unique_ptr<core::BackgroundWork> makeThreadBackgroundWork()
     return std::make_unique<ThreadBackgroundWork>();
 }
 
+std::size_t parseWorkersForOneRank(unsigned threads)
+{
+    return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
 } // namespace ks::app

@@ -16,4 +16,8 @@ void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>&
 // A std::thread for the core's BackgroundWork (pipelined loading).
 std::unique_ptr<core::BackgroundWork> makeThreadBackgroundWork();
 
+// LoadOptions::parseWorkers for a rank loaded alone: one per core (`threads`,
+// 0 = all cores). loadTraceSet gives ranks of a folder one parse thread each.
+std::size_t parseWorkersForOneRank(unsigned threads);
+
 } // namespace ks::app

@@ -102,8 +102,10 @@ LoadController::LoadController(widgets::JobPools* pools, QObject* parent)
 {
     qRegisterMetaType<LoadStatus>();
     qRegisterMetaType<TraceSetPtr>();
-    // Each rank inflates on a second thread while its worker parses.
+    // Each rank inflates on a second thread while its worker parses; a rank
+    // opened alone is parsed on every core as well.
     m_options.background = app::makeThreadBackgroundWork;
+    m_options.parseWorkers = app::parseWorkersForOneRank(0);
     m_tick.setInterval(kProgressIntervalMs);
     connect(&m_tick, &QTimer::timeout, this, &LoadController::emitProgress);
 }

@@ -152,9 +152,10 @@ namespace {
 class EventParser::Impl
 {
 public:
-    Impl(std::string path, RankBuilder& builder)
+    Impl(std::string path, RankBuilder* builder, RawEventSink* sink)
         : m_path(std::move(path))
         , m_builder(builder)
+        , m_sink(sink)
     {
     }
 
@@ -166,14 +167,28 @@ private:
     std::optional<Error> parseEvent(od::object object, od::document& doc, std::uint64_t eventIndex);
     Error errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const;
 
+    void deliver(const RawEvent& e)
+    {
+        if (m_builder)
+            m_builder->add(e);
+        else
+            m_sink->take(e);
+    }
+
     std::string m_path;
-    RankBuilder& m_builder;
+    RankBuilder* m_builder; // one of these two
+    RawEventSink* m_sink;
     od::parser m_parser;
     std::vector<char> m_padded; // '[' + elements + ']' + padding
 };
 
 EventParser::EventParser(std::string path, RankBuilder& builder)
-    : m_impl(std::make_unique<Impl>(std::move(path), builder))
+    : m_impl(std::make_unique<Impl>(std::move(path), &builder, nullptr))
+{
+}
+
+EventParser::EventParser(std::string path, RawEventSink& sink)
+    : m_impl(std::make_unique<Impl>(std::move(path), nullptr, &sink))
 {
 }
 
@@ -249,7 +264,7 @@ std::optional<Error> EventParser::Impl::parsePrepared(
             RawEvent e;
             e.eventIndex = index;
             e.wrongTypeField = "event (not an object)";
-            m_builder.add(e);
+            deliver(e);
         } else if (auto err = parseEvent(object, doc, index)) {
             err->byteOffset = where();
             return err;
@@ -326,7 +341,7 @@ std::optional<Error> EventParser::Impl::parseEvent(
             break;
         }
     }
-    m_builder.add(e);
+    deliver(e);
     return std::nullopt;
 }
 

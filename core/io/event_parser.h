@@ -2,6 +2,7 @@
 
 #include "core/common/result.h"
 #include "core/io/rank_builder.h"
+#include "core/io/raw_event_sink.h"
 
 #include <memory>
 #include <optional>
@@ -12,8 +13,8 @@
 namespace ks::core {
 
 // Parses pieces of the traceEvents array with simdjson on-demand and feeds each
-// event to a RankBuilder. One parser per rank; reused across pieces so its
-// buffers are allocated once.
+// event to a RankBuilder (or a sink). One parser per rank or parse worker;
+// reused across pieces so its buffers are allocated once.
 //
 // simdjson stays out of this header: the parser's translation unit is built
 // for the host's SIMD level, and its simdjson types differ from those other
@@ -22,6 +23,8 @@ class EventParser
 {
 public:
     EventParser(std::string path, RankBuilder& builder);
+    // For a parse worker: events go to `sink` instead of a builder.
+    EventParser(std::string path, RawEventSink& sink);
     ~EventParser();
     EventParser(const EventParser&) = delete;
     EventParser& operator=(const EventParser&) = delete;

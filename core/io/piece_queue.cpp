@@ -59,7 +59,7 @@ std::vector<char> PieceQueue::spareBuffer()
 void PieceQueue::recycle(std::vector<char> buffer)
 {
     std::lock_guard lock(m_mutex);
-    if (m_spares.size() < m_capacity + 2)
+    if (m_spares.size() < m_spareLimit)
         m_spares.push_back(std::move(buffer));
 }
 

@@ -16,6 +16,7 @@ struct PreparedPiece
     std::size_t length = 0;
     std::uint64_t firstIndex = 0;
     std::uint64_t byteOffset = 0;
+    std::uint64_t sequence = 0; // 0, 1, 2... in file order
 };
 
 // Bounded hand-over of pieces from the reading thread to the parsing thread.
@@ -23,8 +24,12 @@ struct PreparedPiece
 class PieceQueue
 {
 public:
-    explicit PieceQueue(std::size_t capacity)
+    // `spares`: buffers kept for reuse; as many as can be away from the queue
+    // at once (with the parser, or in decoded batches), or some are freed and
+    // allocated anew (fresh pages).
+    explicit PieceQueue(std::size_t capacity, std::size_t spares = 0)
         : m_capacity(capacity)
+        , m_spareLimit(spares ? spares : capacity + 2)
     {
     }
 
@@ -40,6 +45,7 @@ public:
 
 private:
     std::size_t m_capacity;
+    std::size_t m_spareLimit;
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
     std::deque<PreparedPiece> m_pieces;

@@ -1,6 +1,6 @@
 #include "core/io/pipelined_read.h"
 
-#include "core/io/metadata_parser.h"
+#include "core/io/piece_producer.h"
 #include "core/io/piece_queue.h"
 
 #include <new>
@@ -11,40 +11,6 @@ namespace ks::core {
 namespace {
 
     constexpr std::size_t kPiecesInFlight = 3;
-
-    // Runs on the background thread: prepares pieces for the parser.
-    class PieceProducer final : public TraceEventsHandler
-    {
-    public:
-        PieceProducer(PieceQueue& queue, RankMetadata& metadata)
-            : m_queue(queue)
-            , m_metadata(metadata)
-        {
-        }
-
-        std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t,
-            std::uint64_t byteOffset) override
-        {
-            PreparedPiece piece;
-            piece.buffer = m_queue.spareBuffer();
-            piece.length = EventParser::prepare(elements, piece.buffer);
-            piece.firstIndex = firstIndex;
-            piece.byteOffset = byteOffset;
-            if (!m_queue.push(std::move(piece)))
-                return Error { ErrorCode::Cancelled, "stopped", {}, {} };
-            return std::nullopt;
-        }
-
-        // Top-level keys are few and small: decoded here, read by the caller after wait().
-        void onTopLevelKey(std::string_view key, std::string_view rawValue) override
-        {
-            applyTopLevelKey(m_metadata, key, rawValue);
-        }
-
-    private:
-        PieceQueue& m_queue;
-        RankMetadata& m_metadata;
-    };
 
 } // namespace
 

@@ -36,7 +36,7 @@ namespace {
             : m_input(input)
             , m_path(path)
             , m_handler(handler)
-            , m_chunkBytes(std::max<std::size_t>(chunkBytes, 4096))
+            , m_chunkBytes(std::max<std::size_t>(chunkBytes, 1)) // a piece holds at least one event
             , m_progress(progress)
             , m_cancel(cancel)
         {

@@ -3,6 +3,7 @@
 #include "core/io/event_parser.h"
 #include "core/io/input_stream.h"
 #include "core/io/metadata_parser.h"
+#include "core/io/parallel_read.h"
 #include "core/io/pipelined_read.h"
 #include "core/io/rank_builder.h"
 #include "core/io/rank_detection.h"
@@ -245,17 +246,25 @@ namespace {
         RankBuilder builder(path);
         builder.reserveFor(events);
         RankHandler handler(path, builder);
-        std::unique_ptr<BackgroundWork> background = options.background ? options.background() : nullptr;
-        RankMetadata pipelinedMetadata;
+        RankMetadata threadedMetadata; // top-level keys, read on the reading thread
         std::optional<Result<SplitSummary>> summary;
-        if (background) {
+        if (options.background) {
             try {
-                summary.emplace(readPipelined(input, path, handler.parser(), pipelinedMetadata,
-                    options.chunkBytes, progress, cancel, *background));
+                if (options.parseWorkers > 0) {
+                    const ParallelReadSetup setup { options.chunkBytes, options.parseWorkers,
+                        options.background };
+                    summary.emplace(
+                        readParallel(input, path, builder, threadedMetadata, setup, progress, cancel));
+                } else {
+                    auto background = options.background();
+                    summary.emplace(readPipelined(input, path, handler.parser(), threadedMetadata,
+                        options.chunkBytes, progress, cancel, *background));
+                }
             } catch (const std::system_error&) {
-                background.reset(); // no thread to spare (a process limit); nothing was read yet
+                // No thread to spare (a process limit); nothing was read yet.
             }
         }
+        const bool readOnThreads = summary.has_value();
         if (!summary)
             summary.emplace(splitTraceEvents(input, path, handler, options.chunkBytes, progress, cancel));
         if (!*summary)
@@ -265,7 +274,7 @@ namespace {
         if (progress)
             progress->report(
                 LoadProgress { "indexing", input.fileBytesRead(), input.fileBytesTotal(), 0, 0 });
-        builder.setMetadata(background ? std::move(pipelinedMetadata) : handler.takeMetadata());
+        builder.setMetadata(readOnThreads ? std::move(threadedMetadata) : handler.takeMetadata());
         builder.setReadCounts(summary->value().jsonBytes, input.fileBytesTotal(), input.isGzip());
         RankTrace trace = builder.finish();
         assignRank(trace, 0);
@@ -309,12 +318,16 @@ Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadO
     for (const std::string& f : inputs.files)
         sizes.push_back(fileSize(f));
     FolderProgress folderProgress(progress, sizes);
+    LoadOptions rankOptions = options;
+    if (inputs.files.size() > 1)
+        rankOptions.parseWorkers = 0; // one parse thread per rank: the ranks fill the cores
+
     std::vector<std::optional<Result<RankTrace>>> results(inputs.files.size());
     parallelFor(inputs.files.size(), [&](std::size_t i) {
         if (cancel && cancel->isCancelled())
             return;
         FolderProgress::RankSink sink(folderProgress, i);
-        results[i].emplace(loadRankFile(inputs.files[i], options, &sink, cancel));
+        results[i].emplace(loadRankFile(inputs.files[i], rankOptions, &sink, cancel));
         folderProgress.rankFinished(i);
     });
     if (cancel && cancel->isCancelled())

@@ -1,9 +1,11 @@
-// Pipelined loading (inflate and split on a second thread) must build exactly
-// the same store as the one-thread path: on every shared trace, on the real
-// traces in tests/data, with small pieces, and it must stop cleanly on errors.
+// Pipelined loading (inflate and split on a second thread) and parallel
+// loading (pieces parsed on worker threads as well) must build exactly the same
+// store as the one-thread path: on every shared trace, on the real traces in
+// tests/data, with small pieces, and they must stop cleanly on errors.
 
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/io/trace_set_loader.h"
+#include "tests/core/test_trace_files.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -26,21 +28,41 @@ LoadOptions pipelined(std::size_t chunkBytes)
     return o;
 }
 
-// Everything observable about a store, flattened for comparison.
-std::string fingerprint(const RankTrace& t)
+LoadOptions parallel(std::size_t chunkBytes, std::size_t workers)
 {
-    std::ostringstream s;
-    s << t.counts.events << '/' << t.slices.size() << '/' << t.links.size() << '/' << t.memory.size() << '/'
-      << t.diagnostics.total() << '/' << t.startNs << '/' << t.endNs << '/' << t.metadata.rawKeys.size();
-    for (const Track& track : t.tracks)
-        s << '|' << t.name(track.name) << ':' << track.sliceCount();
-    for (std::uint32_t i = 0; i < t.slices.size(); i += 97) {
-        s << '|' << t.slices.start[i] << ',' << t.slices.duration(i) << ',' << t.sliceName(i) << ','
-          << t.slices.eventIndex[i] << ',';
-        if (t.slices.argsRef[i] != kNoRow)
-            s << t.args.raw(t.slices.argsRef[i]);
+    LoadOptions o = pipelined(chunkBytes);
+    o.parseWorkers = workers;
+    return o;
+}
+
+// The first line where two store dumps differ, for a readable failure.
+QByteArray firstDifference(const std::string& got, const std::string& expected)
+{
+    std::istringstream g(got), e(expected);
+    std::string gl, el;
+    for (int line = 1;; ++line) {
+        const bool gotMore = static_cast<bool>(std::getline(g, gl));
+        const bool expectedMore = static_cast<bool>(std::getline(e, el));
+        if (!gotMore && !expectedMore)
+            return "no difference";
+        if (gl != el || gotMore != expectedMore)
+            return QByteArray("line ") + QByteArray::number(line) + ": got '" + QByteArray::fromStdString(gl)
+                + "', expected '" + QByteArray::fromStdString(el) + "'";
     }
-    return s.str();
+}
+
+// Pipelined (workers 0) or parallel.
+LoadOptions threaded(std::size_t chunkBytes, int workers)
+{
+    return workers == 0 ? pipelined(chunkBytes) : parallel(chunkBytes, static_cast<std::size_t>(workers));
+}
+
+void addThreadedModes()
+{
+    QTest::addColumn<int>("workers");
+    QTest::newRow("pipelined") << 0;
+    QTest::newRow("parallel, 1 worker") << 1;
+    QTest::newRow("parallel, 3 workers") << 3;
 }
 
 QStringList traceFiles()
@@ -88,15 +110,22 @@ private slots:
         LoadOptions single;
         single.chunkBytes = static_cast<std::size_t>(chunkBytes);
         auto a = loadRankFile(file.toStdString(), single, nullptr, nullptr);
-        auto b = loadRankFile(
-            file.toStdString(), pipelined(static_cast<std::size_t>(chunkBytes)), nullptr, nullptr);
         QVERIFY(a.ok());
-        QVERIFY(b.ok());
-        QCOMPARE(fingerprint(b.value()), fingerprint(a.value()));
+        const std::string expected = ks::test::fingerprint(a.value());
+        const auto chunk = static_cast<std::size_t>(chunkBytes);
+        for (int workers : { 0, 1, 3 }) {
+            auto b = loadRankFile(file.toStdString(), threaded(chunk, workers), nullptr, nullptr);
+            QVERIFY(b.ok());
+            const std::string got = ks::test::fingerprint(b.value());
+            QVERIFY2(got == expected, firstDifference(got, expected).constData());
+        }
     }
+
+    void stopsOnAnErrorInTheMiddle_data() { addThreadedModes(); }
 
     void stopsOnAnErrorInTheMiddle()
     {
+        QFETCH(int, workers);
         // Valid events, then garbage far enough in to be in a later piece.
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("bad.json")).toStdString();
@@ -106,15 +135,18 @@ private slots:
             f << R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":)" << i * 10 << R"(,"dur":5},)";
         f << "{\"ph\": \"X\", \"name\": }]}"; // the parser (not the splitter) rejects it
         f.close();
-        auto r = loadRankFile(path, pipelined(4096), nullptr, nullptr);
+        auto r = loadRankFile(path, threaded(4096, workers), nullptr, nullptr);
         QVERIFY(!r.ok());
         QVERIFY(r.error().byteOffset.has_value());
         QVERIFY(*r.error().byteOffset > 4096);
         QVERIFY(r.error().describe().find(path) != std::string::npos);
     }
 
+    void cancelStopsBothThreads_data() { addThreadedModes(); }
+
     void cancelStopsBothThreads()
     {
+        QFETCH(int, workers);
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("big.json")).toStdString();
         std::ofstream f(path);
@@ -126,7 +158,7 @@ private slots:
         f.close();
         CancelToken cancel;
         cancel.cancel();
-        auto r = loadRankFile(path, pipelined(4096), nullptr, &cancel);
+        auto r = loadRankFile(path, threaded(4096, workers), nullptr, &cancel);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code, ErrorCode::Cancelled);
     }
