@@ -287,6 +287,7 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     SliceTable& s = trace.slices;
     assert(s.columnsAligned()); // a column RankBuilder did not push would be read out of range here
     s.permute(order);
+    permuteColumn(input.sliceActivity, order);
     if (!s.durOverflow.empty())
         trace.diagnostics.addCount(DiagnosticKind::DurationOverflow, s.durOverflow.size(),
             "slice #" + std::to_string(s.durOverflow.begin()->first) + " lasts over 4.29 s");

@@ -3,6 +3,7 @@
 // traces in tests/data, with small pieces, and it must stop cleanly on errors.
 
 #include "app/common/thread_pool_parallel_for.h"
+#include "core/io/args_reader.h"
 #include "core/io/trace_set_loader.h"
 
 #include <QDir>
@@ -12,6 +13,7 @@
 #include <zlib.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace ks::core;
@@ -34,12 +36,16 @@ std::string fingerprint(const RankTrace& t)
       << t.diagnostics.total() << '/' << t.startNs << '/' << t.endNs << '/' << t.metadata.rawKeys.size();
     for (const Track& track : t.tracks)
         s << '|' << t.name(track.name) << ':' << track.sliceCount();
-    for (std::uint32_t i = 0; i < t.slices.size(); i += 97) {
+    std::vector<std::uint32_t> sample;
+    for (std::uint32_t i = 0; i < t.slices.size(); i += 97)
+        sample.push_back(i);
+    std::map<std::uint32_t, std::string> args; // re-read from the file
+    if (auto err = forEachSliceArgs(
+            t, sample, [&](std::uint32_t slice, std::string_view text) { args[slice] = std::string(text); }))
+        s << "args error " << err->describe();
+    for (std::uint32_t i : sample)
         s << '|' << t.slices.start[i] << ',' << t.slices.duration(i) << ',' << t.sliceName(i) << ','
-          << t.slices.eventIndex[i] << ',';
-        if (t.slices.argsRef[i] != kNoRow)
-            s << t.args.raw(t.slices.argsRef[i]);
-    }
+          << t.slices.eventIndex[i] << ',' << args[i];
     return s.str();
 }
 
