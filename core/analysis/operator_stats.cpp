@@ -226,7 +226,7 @@ namespace {
     }
 
     std::map<std::uint32_t, std::string> shapesOf(
-        const RankTrace& t, const RankOps& r, std::vector<std::string>& notes)
+        const RankTrace& t, const RankOps& r, std::vector<std::string>& notes, std::optional<Error>& failure)
     {
         std::vector<std::uint32_t> slices;
         for (const OpEvent& op : r.ops)
@@ -246,8 +246,8 @@ namespace {
                         + std::string(t.sliceName(slice)) + "\"";
                 shapes[slice] = "?";
             });
-        if (error)
-            notes.push_back(error->describe() + ": input shapes are missing from there on");
+        if (error && !failure)
+            failure = *error;
         if (bad > 0)
             notes.push_back(t.path + ": " + std::to_string(bad)
                 + " operators have \"Input Dims\" that is not a list (grouped as \"?\"), first " + example);
@@ -269,7 +269,7 @@ OperatorStats operatorStats(const TraceSet& set, const OperatorStatsOptions& opt
         const RankOps r = collectOps(t, stats.notes);
         const auto steps =
             options.by == OperatorGrouping::Iteration ? stepSpans(t) : decltype(stepSpans(t)) {};
-        const auto shapes = options.by == OperatorGrouping::Shapes ? shapesOf(t, r, stats.notes)
+        const auto shapes = options.by == OperatorGrouping::Shapes ? shapesOf(t, r, stats.notes, stats.error)
                                                                    : std::map<std::uint32_t, std::string> {};
         stats.hasGpu = stats.hasGpu || std::any_of(t.tracks.begin(), t.tracks.end(), [](const Track& tr) {
             return tr.kind == TrackKind::GpuStream;

@@ -62,7 +62,6 @@ void RankBuilder::reserveFor(std::uint64_t events)
     // Kineto: about 2/3 of events are slices, 1/3 flows, 45 % of slices carry a stream or correlation.
     const auto slices = static_cast<std::size_t>(events * 7 / 10);
     m_trace.slices.reserve(slices);
-    m_sliceDur.reserve(slices);
     m_sliceTrack.reserve(slices);
     const std::size_t activity = slices / 2;
     m_sliceActivity.reserve(slices);
@@ -223,8 +222,8 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
     if (!a.hasActivity())
         return kNoRow;
     const auto row = static_cast<std::uint32_t>(m_activityCorrelation.size());
-    m_activityCorrelation.push_back(a.correlation.value_or(-1));
-    m_activityStream.push_back(a.stream.value_or(-1));
+    m_activityCorrelation.push(a.correlation.value_or(-1));
+    m_activityStream.push(a.stream.value_or(-1));
     if (!a.hasExtra()) {
         m_activityExtra.push_back(kNoRow);
         return row;
@@ -257,7 +256,6 @@ void RankBuilder::pushSlice(const SliceRow& row, std::uint32_t track)
 {
     m_trace.slices.push(row);
     m_sliceActivity.push_back(row.activityRef);
-    m_sliceDur.push_back(row.duration);
     m_sliceTrack.push_back(track);
     if (m_deviceCategory[row.category])
         m_tracks[track].device = true;
@@ -519,10 +517,8 @@ void RankBuilder::storeActivityInSliceOrder()
         staged->clear();
         staged->shrink_to_fit();
     }
-    for (auto* staged : { &m_activityCorrelation, &m_activityStream }) {
-        staged->clear();
-        staged->shrink_to_fit();
-    }
+    m_activityCorrelation = {};
+    m_activityStream = {};
 }
 
 RankTrace RankBuilder::finish()
@@ -536,7 +532,7 @@ RankTrace RankBuilder::finish()
     m_trace.startNs = m_anyTime ? m_minTime : 0;
     m_trace.endNs = m_anyTime ? m_maxTime : 0;
 
-    LayoutInput input { m_tracks, m_sliceTrack, m_sliceDur, m_sliceActivity, m_names };
+    LayoutInput input { m_tracks, m_sliceTrack, m_sliceActivity, m_names };
     layoutTracks(m_trace, input);
     storeActivityInSliceOrder();
     resolveFlows(m_trace, m_flows, input.stagingToTrack);

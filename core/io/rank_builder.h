@@ -109,11 +109,10 @@ private:
 
     // Staging slices, in file order; `track` is the staging track.
     std::vector<std::uint32_t> m_sliceTrack;
-    std::vector<std::int64_t> m_sliceDur;
     // Typed args in file order while loading; finish() stores them in slice order (ActivityArgs).
     std::vector<std::uint32_t> m_sliceActivity; // staged activity row per slice, or kNoRow
-    std::vector<std::int64_t> m_activityCorrelation;
-    std::vector<std::int64_t> m_activityStream;
+    CompactInt64Column m_activityCorrelation;
+    CompactInt64Column m_activityStream;
     std::vector<std::uint32_t> m_activityExtra; // ExtraArgs row, or kNoRow
     std::vector<FlowPoint> m_flows;
     std::unordered_map<std::string, std::uint32_t> m_counterIndex; // "pid/name/key" -> series

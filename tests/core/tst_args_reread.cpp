@@ -5,6 +5,7 @@
 // that changed, shrank, vanished or went corrupt after loading must say so
 // (ErrorCode::FileChanged), never hand back another event's text.
 
+#include "core/analysis/operator_stats.h"
 #include "tests/core/test_trace_files.h"
 
 #include <QDir>
@@ -194,6 +195,7 @@ private slots:
     void changedFile_data();
     void changedFile();
     void corruptGzipFoundOnlyWhenReReading();
+    void inputShapesOfAChangedFileAreRefused();
 };
 
 void TestArgsReread::everySharedTrace_data()
@@ -371,6 +373,30 @@ void TestArgsReread::corruptGzipFoundOnlyWhenReReading()
     QString problem;
     compareAll(t, Oracle(KS_SHARED_DIR "/traces/diff_test/test.json.gz"), problem);
     QVERIFY2(problem.contains(QStringLiteral("the file changed since it was opened")), qPrintable(problem));
+}
+
+// operator-stats by input shape re-reads every operator's args: a changed file
+// makes it refuse (one error) instead of grouping by shapes it could not read.
+void TestArgsReread::inputShapesOfAChangedFileAreRefused()
+{
+    const QByteArray json = ks::test::kinetoDoc(
+        R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+            "args": {"Input Dims": [[2, 3], [3, 4]]}},
+           {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+            "args": {"Input Dims": [[5, 6], [6, 7]]}})");
+    ks::test::TraceDir dir;
+    const QString path = dir.write(QStringLiteral("ops.json"), json);
+    auto set = loadTraceSet({ ks::test::toStd(path) }, {}, nullptr, nullptr);
+    QVERIFY(set.ok());
+    OperatorStatsOptions options;
+    options.by = OperatorGrouping::Shapes;
+    const OperatorStats before = operatorStats(set.value(), options);
+    QVERIFY(!before.error);
+    QCOMPARE(before.rows.size(), std::size_t(2));
+    QVERIFY(ks::test::writeFile(path, json + " "));
+    const OperatorStats after = operatorStats(set.value(), options);
+    QVERIFY(after.error.has_value());
+    QCOMPARE(errorCodeName(after.error->code), errorCodeName(ErrorCode::FileChanged));
 }
 
 QTEST_GUILESS_MAIN(TestArgsReread)
