@@ -8,8 +8,10 @@
 #include "bench/bench_timing.h"
 #include "core/io/input_stream.h"
 #include "core/io/trace_set_loader.h"
+#include "core/model/store_bytes.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -25,6 +27,16 @@ struct StoreFigures
     unsigned long long events = 0;
     unsigned long long kept = 0;
     unsigned long long storeBytes = 0;
+
+    // The store's bytes by column (storeBytesByColumn), for the second table.
+    struct Column
+    {
+        char name[32] = {};
+        unsigned long long bytes = 0;
+    };
+
+    std::array<Column, 48> columns {};
+    std::size_t columnCount = 0;
 };
 
 // How a rank is read: on the calling thread alone, pipelined (inflate and cut
@@ -36,6 +48,18 @@ struct Mode
     bool background = false;
     std::size_t parseWorkers = 0;
 };
+
+// Bytes per kept event of every column of the store, from one load's figures.
+void printColumnTable(const std::string& file, const StoreFigures& f)
+{
+    const double kept = static_cast<double>(f.kept ? f.kept : 1);
+    std::printf("\n| %s: column | MB | B/kept event |\n|---|---|---|\n", file.c_str());
+    for (std::size_t i = 0; i < f.columnCount; ++i)
+        std::printf("| %s | %.1f | %.2f |\n", f.columns[i].name,
+            static_cast<double>(f.columns[i].bytes) / 1e6, static_cast<double>(f.columns[i].bytes) / kept);
+    std::printf("| total | %.1f | %.2f |\n\n", static_cast<double>(f.storeBytes) / 1e6,
+        static_cast<double>(f.storeBytes) / kept);
+}
 
 // Loads in a child and sends the store figures back through a pipe.
 ks::bench::ChildRun loadOnce(
@@ -63,6 +87,13 @@ ks::bench::ChildRun loadOnce(
         f.events = r.value().counts.events;
         f.kept = r.value().keptEvents();
         f.storeBytes = r.value().bytesUsed();
+        for (const ks::core::ColumnBytes& c : ks::core::storeBytesByColumn(r.value())) {
+            if (f.columnCount == f.columns.size())
+                break;
+            auto& column = f.columns[f.columnCount++];
+            c.column.copy(column.name, std::min(c.column.size(), sizeof column.name - 1));
+            column.bytes = c.bytes;
+        }
         const ssize_t written = write(fds[1], &f, sizeof f);
         close(fds[1]);
         return written == static_cast<ssize_t>(sizeof f) ? 0 : 1;
@@ -146,6 +177,7 @@ int main(int argc, char** argv)
                 "event | kept events |\n",
         runs);
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::vector<std::pair<std::string, StoreFigures>> byColumn;
     for (const std::string& file : files) {
         std::vector<double> gzipTimes;
         const std::string gzipCommand = "gzip -dc '" + file + "' > /dev/null 2>&1";
@@ -167,7 +199,11 @@ int main(int argc, char** argv)
                 continue;
             }
             printRow(file, mode, results, f, gzipSeconds);
+            if (mode.background && mode.parseWorkers == 0)
+                byColumn.emplace_back(file, f);
         }
     }
+    for (const auto& [file, figures] : byColumn)
+        printColumnTable(file, figures);
     return 0;
 }

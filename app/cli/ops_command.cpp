@@ -88,6 +88,10 @@ int runOpsCommand(const std::vector<std::string>& args, std::ostream& out, std::
     if (toUs)
         options.windowEnd = origin + static_cast<core::TimeNs>(*toUs * 1000.0);
     const core::OperatorStats stats = core::operatorStats(*loaded, options);
+    if (stats.error) { // input shapes are re-read from the file, which changed
+        err << stats.error->describe() << '\n';
+        return 1;
+    }
     for (const std::string& note : stats.notes)
         err << "note: " << note << '\n';
     if (stats.rows.empty()) {

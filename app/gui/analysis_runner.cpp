@@ -42,6 +42,9 @@ namespace {
             options.windowEnd = window->end;
         }
         const core::OperatorStats stats = core::operatorStats(*set, options);
+        if (stats.error)
+            return std::make_shared<const core::AnalysisOutput>(
+                core::AnalysisOutput::notApplicable(stats.error->describe()));
         if (stats.rows.empty())
             return std::make_shared<const core::AnalysisOutput>(core::AnalysisOutput::notApplicable(
                 window ? "no CPU operator starts in the selected range" : "no CPU operators in the trace"));

@@ -90,20 +90,12 @@ std::vector<std::int64_t> parseRankList(std::string_view text)
 CollectiveGroupArgs collectiveGroupArgs(const RankTrace& t, std::uint32_t slice)
 {
     CollectiveGroupArgs out;
-    const std::uint32_t row = t.slices.argsRef[slice];
+    const std::uint32_t row = t.extraRow(slice);
     if (row == kNoRow)
         return out;
-    const std::string text = t.args.raw(row);
-    forEachMember(text, [&out](std::string_view key, std::string_view token) {
-        if (key == "Process Group Ranks") {
-            if (const auto list = tokenToString(token))
-                out.ranks = parseRankList(*list);
-            else
-                out.ranks = parseRankList(token); // a JSON array instead of a string
-        } else if (key == "Process Group Description") {
-            out.description = tokenToString(token).value_or("");
-        }
-    });
+    // Typed columns: the string's content, or the text of a JSON array.
+    out.ranks = parseRankList(t.name(t.extra.processGroupRanks[row]));
+    out.description = std::string(t.name(t.extra.processGroupDescription[row]));
     std::sort(out.ranks.begin(), out.ranks.end());
     return out;
 }

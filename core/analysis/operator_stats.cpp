@@ -1,6 +1,7 @@
 #include "core/analysis/operator_stats.h"
 
 #include "core/analysis/microseconds.h"
+#include "core/io/args_reader.h"
 #include "core/model/rpc_events.h"
 
 #include <algorithm>
@@ -225,31 +226,28 @@ namespace {
     }
 
     std::map<std::uint32_t, std::string> shapesOf(
-        const RankTrace& t, const RankOps& r, std::vector<std::string>& notes)
+        const RankTrace& t, const RankOps& r, std::vector<std::string>& notes, std::optional<Error>& failure)
     {
-        std::vector<std::uint32_t> rows;
-        std::map<std::uint32_t, std::uint32_t> sliceOfRow;
-        for (const OpEvent& op : r.ops) {
-            const std::uint32_t row = t.slices.argsRef[op.slice];
-            if (row != kNoRow) {
-                rows.push_back(row);
-                sliceOfRow[row] = op.slice;
-            }
-        }
+        std::vector<std::uint32_t> slices;
+        for (const OpEvent& op : r.ops)
+            slices.push_back(op.slice);
         std::map<std::uint32_t, std::string> shapes;
         std::uint64_t bad = 0;
         std::string example;
-        t.args.forEachRaw(rows, [&](std::uint32_t row, std::string_view text) {
-            const std::uint32_t slice = sliceOfRow[row];
-            if (auto dims = inputDims(text)) {
-                shapes[slice] = *dims;
-                return;
-            }
-            if (bad++ == 0)
-                example = "event #" + std::to_string(t.slices.eventIndex[slice]) + " \""
-                    + std::string(t.sliceName(slice)) + "\"";
-            shapes[slice] = "?";
-        });
+        // Args are re-read from the file, each stretch once for all the operators in it.
+        const auto error =
+            forEachSliceArgs(t, std::move(slices), [&](std::uint32_t slice, std::string_view text) {
+                if (auto dims = inputDims(text)) {
+                    shapes[slice] = *dims;
+                    return;
+                }
+                if (bad++ == 0)
+                    example = "event #" + std::to_string(t.slices.eventIndex[slice]) + " \""
+                        + std::string(t.sliceName(slice)) + "\"";
+                shapes[slice] = "?";
+            });
+        if (error && !failure)
+            failure = *error;
         if (bad > 0)
             notes.push_back(t.path + ": " + std::to_string(bad)
                 + " operators have \"Input Dims\" that is not a list (grouped as \"?\"), first " + example);
@@ -271,7 +269,7 @@ OperatorStats operatorStats(const TraceSet& set, const OperatorStatsOptions& opt
         const RankOps r = collectOps(t, stats.notes);
         const auto steps =
             options.by == OperatorGrouping::Iteration ? stepSpans(t) : decltype(stepSpans(t)) {};
-        const auto shapes = options.by == OperatorGrouping::Shapes ? shapesOf(t, r, stats.notes)
+        const auto shapes = options.by == OperatorGrouping::Shapes ? shapesOf(t, r, stats.notes, stats.error)
                                                                    : std::map<std::uint32_t, std::string> {};
         stats.hasGpu = stats.hasGpu || std::any_of(t.tracks.begin(), t.tracks.end(), [](const Track& tr) {
             return tr.kind == TrackKind::GpuStream;

@@ -62,6 +62,9 @@ struct OperatorStats
     TimeNs selfCpuSum = 0; // the percentage base
     bool hasGpu = false;
     std::vector<std::string> notes; // bad input met (unparsable shapes, no category)
+    // Input shapes are re-read from the files: set when one changed since loading
+    // (ErrorCode::FileChanged). The rows are then incomplete and must not be shown.
+    std::optional<Error> error;
 };
 
 // Columns of operatorStatsTable (PyTorch has no HTA spelling: one name in both modes).

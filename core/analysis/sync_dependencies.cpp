@@ -1,7 +1,11 @@
 #include "core/analysis/sync_dependencies.h"
 
+#include "core/io/args_reader.h"
+#include "core/io/typed_args.h"
+
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace ks::core {
 
@@ -20,12 +24,27 @@ namespace {
         return SyncKind::Other;
     }
 
-    SyncEventRef refOf(const RankTrace& trace, std::uint32_t slice)
+    // External ids are args re-read from the file: those of every ref in one
+    // forward pass (-1 where absent or unreadable, as RankTrace::externalId).
+    using ExternalIds = std::unordered_map<std::uint32_t, std::int64_t>;
+
+    ExternalIds externalIds(const RankTrace& trace, std::vector<std::uint32_t> slices)
+    {
+        ExternalIds ids;
+        std::erase(slices, kNoRow);
+        forEachSliceArgs(trace, std::move(slices), [&ids](std::uint32_t slice, std::string_view text) {
+            ids[slice] = extractTypedArgs(text).externalId.value_or(-1);
+        });
+        return ids;
+    }
+
+    SyncEventRef refOf(const RankTrace& trace, std::uint32_t slice, const ExternalIds& ids)
     {
         if (slice == kNoRow)
             return {};
+        auto it = ids.find(slice);
         return { trace.slices.eventIndex[slice], std::string(trace.sliceName(slice)),
-            trace.externalId(slice) };
+            it == ids.end() ? -1 : it->second };
     }
 
     // The first cpu_op of the slice's track starting at or after `from`, any level.
@@ -77,6 +96,14 @@ std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph)
     if (!graph.frame)
         return deps;
     const RankTrace& trace = *graph.frame->trace;
+
+    struct Slices
+    {
+        std::uint32_t gpu, waiter, nextOp;
+    };
+
+    std::vector<Slices> refs;
+    std::vector<std::uint32_t> all;
     for (std::uint32_t id : graph.syncEdges()) {
         const CpEdge& edge = graph.edges[id];
         const std::uint32_t gpu = graph.frame->rows[graph.nodes[edge.src].row].slice;
@@ -87,11 +114,17 @@ std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph)
         SyncDependency d;
         d.kind = kindOf(trace.sliceName(waiter), waiterOnGpu);
         d.inferred = edge.inferred;
-        d.gpu = refOf(trace, gpu);
-        d.waiter = refOf(trace, waiter);
-        if (!waiterOnGpu)
-            d.nextOp = refOf(trace, nextCpuOp(trace, waiter, trace.slices.end(waiter)));
+        const std::uint32_t nextOp =
+            waiterOnGpu ? kNoRow : nextCpuOp(trace, waiter, trace.slices.end(waiter));
+        refs.push_back({ gpu, waiter, nextOp });
+        all.insert(all.end(), { gpu, waiter, nextOp });
         deps.push_back(std::move(d));
+    }
+    const ExternalIds ids = externalIds(trace, std::move(all));
+    for (std::size_t k = 0; k < deps.size(); ++k) {
+        deps[k].gpu = refOf(trace, refs[k].gpu, ids);
+        deps[k].waiter = refOf(trace, refs[k].waiter, ids);
+        deps[k].nextOp = refOf(trace, refs[k].nextOp, ids);
     }
     return deps;
 }

@@ -33,6 +33,8 @@ const char* errorCodeName(ErrorCode code)
         return "invalid-argument";
     case ErrorCode::OutOfMemory:
         return "out-of-memory";
+    case ErrorCode::FileChanged:
+        return "file-changed";
     }
     return "unknown";
 }

@@ -25,6 +25,7 @@ enum class ErrorCode : std::uint8_t
     NotApplicable,
     InvalidArgument,
     OutOfMemory, // an allocation failed while loading or analysing
+    FileChanged, // re-reading a loaded file found it changed, gone or corrupt
 };
 
 const char* errorCodeName(ErrorCode code);

@@ -98,6 +98,21 @@ namespace {
                 assignTextArg(typed, key, std::string(s));
             return;
         }
+        if (type == od::json_type::array && key == TypedArgKey::ProcessGroupRanks) {
+            // A JSON array instead of a string: kept as the same list text ("[0, 1]").
+            od::array list;
+            if (value.get_array().get(list))
+                return;
+            std::string text = "[";
+            for (auto item : list) {
+                std::int64_t rank = 0;
+                if (std::move(item).get_int64().get(rank)) // NOLINT(performance-move-const-arg)
+                    return; // not a plain list of ranks: as if absent
+                text += (text.size() > 1 ? ", " : "") + std::to_string(rank);
+            }
+            typed.processGroupRanks = text + "]";
+            return;
+        }
         if (type != od::json_type::number)
             return;
         if (!isRealArg(key)) {
@@ -164,7 +179,8 @@ public:
         std::uint64_t firstIndex, std::uint64_t byteOffset);
 
 private:
-    std::optional<Error> parseEvent(od::object object, od::document& doc, std::uint64_t eventIndex);
+    std::optional<Error> parseEvent(
+        od::object object, od::document& doc, std::uint64_t eventIndex, std::uint64_t jsonOffset);
     Error errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const;
 
     void deliver(const RawEvent& e)
@@ -259,13 +275,17 @@ std::optional<Error> EventParser::Impl::parsePrepared(
         // simdjson_result::get is &&-qualified: the move is needed, whatever the check says.
         if (auto err = std::move(element).get(value)) // NOLINT(performance-move-const-arg)
             return errorAt(err, where(), index);
+        // The element's first byte in the inflated JSON: ArgsIndex finds it again by this.
+        const std::uint64_t jsonOffset =
+            byteOffset + static_cast<std::uint64_t>(value.raw_json_token().data() - data - 1);
         od::object object;
         if (value.get_object().get(object)) {
             RawEvent e;
             e.eventIndex = index;
+            e.jsonOffset = jsonOffset;
             e.wrongTypeField = "event (not an object)";
             deliver(e);
-        } else if (auto err = parseEvent(object, doc, index)) {
+        } else if (auto err = parseEvent(object, doc, index, jsonOffset)) {
             err->byteOffset = where();
             return err;
         }
@@ -275,10 +295,11 @@ std::optional<Error> EventParser::Impl::parsePrepared(
 }
 
 std::optional<Error> EventParser::Impl::parseEvent(
-    od::object object, od::document& doc, std::uint64_t eventIndex)
+    od::object object, od::document& doc, std::uint64_t eventIndex, std::uint64_t jsonOffset)
 {
     RawEvent e;
     e.eventIndex = eventIndex;
+    e.jsonOffset = jsonOffset;
     for (auto fieldResult : object) {
         od::field field;
         if (auto err = std::move(fieldResult).get(field))

@@ -57,6 +57,14 @@ FileReader::~FileReader()
         std::fclose(m_file);
 }
 
+std::optional<Error> FileReader::seek(std::uint64_t offset)
+{
+    if (offset > m_size || ::fseeko(m_file, static_cast<off_t>(offset), SEEK_SET) != 0)
+        return Error { ErrorCode::Unreadable, "cannot seek to byte " + std::to_string(offset), m_path, {} };
+    m_position = offset;
+    return std::nullopt;
+}
+
 Result<std::size_t> FileReader::read(char* buffer, std::size_t capacity)
 {
     const std::size_t n = std::fread(buffer, 1, capacity, m_file);

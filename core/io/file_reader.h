@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace ks::core {
@@ -21,6 +22,8 @@ public:
     ~FileReader();
 
     Result<std::size_t> read(char* buffer, std::size_t capacity);
+    // Moves to byte `offset` (re-reading an event from a recorded offset).
+    std::optional<Error> seek(std::uint64_t offset);
 
     std::uint64_t size() const { return m_size; }
 

@@ -1,7 +1,11 @@
 #include "core/io/gzip_stream.h"
 
+#include "core/common/block_codec.h"
+
 #include <zlib.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #ifdef KS_HAVE_ISAL
@@ -26,42 +30,120 @@ namespace {
 
         ~ZlibInflater() override { inflateEnd(&m_stream); }
 
-        void reset() override { inflateReset(&m_stream); }
+        void reset() override
+        {
+            m_trailerLeft = 0;
+            if (m_raw)
+                inflateReset2(&m_stream, 16 + MAX_WBITS);
+            else
+                inflateReset(&m_stream);
+            m_raw = false;
+        }
 
         Status inflate(const unsigned char* in, std::size_t inSize, std::size_t& inUsed, unsigned char* out,
             std::size_t outSize, std::size_t& outMade) override
         {
+            inUsed = 0;
+            outMade = 0;
+            m_atBoundary = false;
             if (!m_ok) {
                 m_error = "zlib could not be initialised";
                 return Status::Error;
             }
+            if (m_trailerLeft > 0) // restored raw inflate: the member's trailer is still to skip
+                return skipTrailer(inSize, inUsed);
             m_stream.next_in = const_cast<unsigned char*>(in);
             m_stream.avail_in = static_cast<uInt>(inSize);
             m_stream.next_out = out;
             m_stream.avail_out = static_cast<uInt>(outSize);
-            const int rc = ::inflate(&m_stream, Z_NO_FLUSH);
+            Status status = Status::Ok;
+            // Z_BLOCK stops at every deflate block boundary, where an access point can be taken.
+            for (;;) {
+                const int rc = ::inflate(&m_stream, Z_BLOCK);
+                if (rc == Z_STREAM_END) {
+                    status = Status::MemberEnd;
+                    break;
+                }
+                if (rc == Z_BUF_ERROR) {
+                    status = Status::NeedInput;
+                    break;
+                }
+                if (rc != Z_OK) {
+                    m_error = m_stream.msg ? m_stream.msg : "invalid compressed data";
+                    status = Status::Error;
+                    break;
+                }
+                const bool blockEnd = (m_stream.data_type & 128) != 0 && (m_stream.data_type & 64) == 0;
+                if (blockEnd && m_stream.total_out > 0) {
+                    m_atBoundary = true;
+                    break;
+                }
+                if (m_stream.avail_in == 0 || m_stream.avail_out == 0)
+                    break;
+            }
             inUsed = inSize - m_stream.avail_in;
             outMade = outSize - m_stream.avail_out;
-            switch (rc) {
-            case Z_OK:
-                return Status::Ok;
-            case Z_STREAM_END:
-                return Status::MemberEnd;
-            case Z_BUF_ERROR:
-                return Status::NeedInput;
-            default:
-                m_error = m_stream.msg ? m_stream.msg : "invalid compressed data";
-                return Status::Error;
+            if (status == Status::MemberEnd && m_raw) {
+                m_trailerLeft = 8; // CRC32 and ISIZE, which a raw inflate does not read
+                std::size_t used = 0;
+                status = skipTrailer(inSize - inUsed, used);
+                inUsed += used;
             }
+            return status;
         }
 
         const char* lastError() const override { return m_error; }
 
         const char* name() const override { return "zlib"; }
 
+        InflateEngine engine() const override { return InflateEngine::Zlib; }
+
+        // zran's access point: the bits left of the last byte read, that byte, and the window.
+        std::vector<std::uint8_t> saveState(const unsigned char* lastInputByte) const override
+        {
+            const int bits = m_stream.data_type & 7;
+            if (!m_atBoundary || (bits > 0 && lastInputByte == nullptr))
+                return {};
+            std::vector<std::uint8_t> state(2 + 32768);
+            uInt windowBytes = 0;
+            if (inflateGetDictionary(const_cast<z_stream*>(&m_stream), state.data() + 2, &windowBytes)
+                != Z_OK)
+                return {};
+            state[0] = static_cast<std::uint8_t>(bits);
+            state[1] = bits > 0 ? *lastInputByte : 0;
+            state.resize(2 + windowBytes);
+            return state;
+        }
+
+        bool restoreState(const std::vector<std::uint8_t>& state) override
+        {
+            if (!m_ok || state.size() < 2 || state[0] > 7)
+                return false;
+            m_trailerLeft = 0;
+            m_raw = true; // the gzip header is behind us: go on as raw deflate
+            if (inflateReset2(&m_stream, -MAX_WBITS) != Z_OK)
+                return false;
+            const int bits = state[0];
+            if (bits > 0 && inflatePrime(&m_stream, bits, state[1] >> (8 - bits)) != Z_OK)
+                return false;
+            return state.size() == 2
+                || inflateSetDictionary(&m_stream, state.data() + 2, static_cast<uInt>(state.size() - 2))
+                == Z_OK;
+        }
+
     private:
+        Status skipTrailer(std::size_t available, std::size_t& used)
+        {
+            used = std::min<std::size_t>(m_trailerLeft, available);
+            m_trailerLeft -= used;
+            return m_trailerLeft == 0 ? Status::MemberEnd : Status::Ok;
+        }
+
         z_stream m_stream {};
         bool m_ok = false;
+        bool m_raw = false; // restored from an access point: raw deflate, trailer skipped by hand
+        bool m_atBoundary = false; // the last inflate() stopped at a deflate block boundary
+        std::size_t m_trailerLeft = 0;
         const char* m_error = "";
     };
 
@@ -101,6 +183,36 @@ namespace {
         const char* lastError() const override { return m_error; }
 
         const char* name() const override { return "isa-l"; }
+
+        InflateEngine engine() const override { return InflateEngine::Isal; }
+
+        // inflate_state is self-contained between calls: the tables of the block being
+        // decoded, the bit buffer, and the last 32 KiB of output in tmp_out_buffer.
+        // Only its used part is kept.
+        std::vector<std::uint8_t> saveState(const unsigned char*) const override
+        {
+            const auto block = m_state.block_state;
+            if (block != ISAL_BLOCK_NEW_HDR && block != ISAL_BLOCK_HDR && block != ISAL_BLOCK_TYPE0
+                && block != ISAL_BLOCK_CODED)
+                return {};
+            const auto* bytes = reinterpret_cast<const std::uint8_t*>(&m_state);
+            const std::size_t used =
+                offsetof(inflate_state, tmp_out_buffer) + static_cast<std::size_t>(m_state.tmp_out_valid);
+            return std::vector<std::uint8_t>(bytes, bytes + used);
+        }
+
+        bool restoreState(const std::vector<std::uint8_t>& state) override
+        {
+            if (state.size() < offsetof(inflate_state, tmp_out_buffer)
+                || state.size() > sizeof(inflate_state))
+                return false;
+            std::memcpy(&m_state, state.data(), state.size());
+            m_state.next_in = nullptr;
+            m_state.avail_in = 0;
+            m_state.next_out = nullptr;
+            m_state.avail_out = 0;
+            return true;
+        }
 
     private:
         static const char* describe(int rc)
@@ -158,6 +270,41 @@ GzipStream::GzipStream(FileReader file, std::unique_ptr<Inflater> inflater)
     , m_inflater(std::move(inflater))
     , m_in(kInputBlock)
 {
+}
+
+GzipStream::GzipStream(FileReader file, std::unique_ptr<Inflater> inflater, const InflatePoint& point)
+    : m_file(std::move(file))
+    , m_inflater(std::move(inflater))
+    , m_in(kInputBlock)
+    , m_memberOpen(!point.state.empty())
+    , m_outTotal(point.jsonOffset)
+    , m_takePoints(false)
+{
+}
+
+void GzipStream::moveIndexInto(ArgsIndex& index)
+{
+    index.gzip = true;
+    index.engine = m_inflater->engine();
+    index.points = std::move(m_points);
+    m_points.clear();
+}
+
+void GzipStream::takePointIfDue()
+{
+    if (!m_takePoints || m_outTotal < m_nextPoint)
+        return;
+    std::vector<std::uint8_t> state =
+        m_inflater->saveState(m_inPos > 0 ? m_in.data() + m_inPos - 1 : nullptr);
+    if (state.empty())
+        return; // zlib inside a block: try again at its end
+    InflatePoint point;
+    point.fileOffset = fileBytesRead();
+    point.jsonOffset = m_outTotal;
+    point.stateBytes = static_cast<std::uint32_t>(state.size());
+    point.state = compressBlock(std::string_view(reinterpret_cast<const char*>(state.data()), state.size()));
+    m_points.push_back(std::move(point));
+    m_nextPoint = m_outTotal + ArgsIndex::kPointSpacing;
 }
 
 Error GzipStream::errorAt(ErrorCode code, std::string message) const
@@ -230,6 +377,7 @@ Result<std::size_t> GzipStream::read(char* buffer, std::size_t capacity)
             break;
         case Inflater::Status::NeedInput:
         case Inflater::Status::Ok:
+            takePointIfDue();
             if (inUsed == 0 && outMade == 0) {
                 // The engine needs more input than is buffered.
                 auto more = refill();

@@ -28,6 +28,13 @@ public:
         unsigned char* out, std::size_t outSize, std::size_t& outMade) = 0;
     virtual const char* lastError() const = 0;
     virtual const char* name() const = 0;
+
+    virtual InflateEngine engine() const = 0;
+    // The engine's state right after inflate(), enough for a fresh engine to go
+    // on from here (InflatePoint); empty where it cannot (zlib inside a block).
+    virtual std::vector<std::uint8_t> saveState(const unsigned char* lastInputByte) const = 0;
+    // Takes a state from saveState() of the same engine; false when it is not one.
+    virtual bool restoreState(const std::vector<std::uint8_t>& state) = 0;
 };
 
 std::unique_ptr<Inflater> makeZlibInflater();
@@ -38,6 +45,9 @@ class GzipStream final : public InputStream
 {
 public:
     GzipStream(FileReader file, std::unique_ptr<Inflater> inflater);
+    // Goes on from an access point: `file` is at point.fileOffset and `inflater` restored
+    // from its state; offsets count from point.jsonOffset. Takes no points of its own.
+    GzipStream(FileReader file, std::unique_ptr<Inflater> inflater, const InflatePoint& point);
 
     Result<std::size_t> read(char* buffer, std::size_t capacity) override;
 
@@ -49,9 +59,12 @@ public:
 
     const char* backendName() const override { return m_inflater->name(); }
 
+    void moveIndexInto(ArgsIndex& index) override;
+
 private:
     Result<bool> refill(); // false at end of file
     Error errorAt(ErrorCode code, std::string message) const;
+    void takePointIfDue();
 
     FileReader m_file;
     std::unique_ptr<Inflater> m_inflater;
@@ -62,6 +75,10 @@ private:
     bool m_finished = false;
     bool m_memberOpen = false;
     std::uint64_t m_outTotal = 0;
+    // Access points for re-reading (ArgsIndex), one every kPointSpacing bytes of output.
+    bool m_takePoints = true;
+    std::uint64_t m_nextPoint = ArgsIndex::kPointSpacing;
+    std::vector<InflatePoint> m_points;
 };
 
 } // namespace ks::core

@@ -1,5 +1,6 @@
 #include "core/io/input_stream.h"
 
+#include "core/common/block_codec.h"
 #include "core/io/file_reader.h"
 #include "core/io/gzip_stream.h"
 
@@ -67,6 +68,39 @@ Result<std::unique_ptr<InputStream>> openInputStream(const std::string& path, In
         inflater = makeZlibInflater();
     return std::unique_ptr<InputStream>(
         std::make_unique<GzipStream>(std::move(file).value(), std::move(inflater)));
+}
+
+Result<std::unique_ptr<InputStream>> reopenInputStream(
+    const std::string& path, const ArgsIndex& index, std::uint64_t jsonOffset, std::uint64_t& startOffset)
+{
+    auto file = FileReader::open(path);
+    if (!file)
+        return file.error();
+    if (!index.gzip) {
+        if (auto err = file.value().seek(jsonOffset))
+            return *err;
+        startOffset = jsonOffset;
+        return std::unique_ptr<InputStream>(std::make_unique<PlainStream>(std::move(file).value()));
+    }
+    std::unique_ptr<Inflater> inflater =
+        index.engine == InflateEngine::Isal ? makeIsalInflater() : makeZlibInflater();
+    if (!inflater)
+        return Error { ErrorCode::Unreadable, "loaded with ISA-L, which this build lacks", path, {} };
+    const InflatePoint* point = index.pointBefore(jsonOffset);
+    if (!point) {
+        startOffset = 0;
+        return std::unique_ptr<InputStream>(
+            std::make_unique<GzipStream>(std::move(file).value(), std::move(inflater), InflatePoint {}));
+    }
+    std::string state;
+    if (!decompressBlock(point->state, point->stateBytes, state)
+        || !inflater->restoreState(std::vector<std::uint8_t>(state.begin(), state.end())))
+        return Error { ErrorCode::CorruptGzip, "an inflate access point does not restore", path, {} };
+    if (auto err = file.value().seek(point->fileOffset))
+        return *err;
+    startOffset = point->jsonOffset;
+    return std::unique_ptr<InputStream>(
+        std::make_unique<GzipStream>(std::move(file).value(), std::move(inflater), *point));
 }
 
 } // namespace ks::core

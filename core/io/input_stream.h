@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/result.h"
+#include "core/model/args_index.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,9 @@ public:
     virtual std::uint64_t fileBytesTotal() const = 0;
     virtual bool isGzip() const = 0;
     virtual const char* backendName() const = 0;
+
+    // Hands what re-reading needs besides element offsets (inflate access points) to the store.
+    virtual void moveIndexInto(ArgsIndex& index) { index.gzip = isGzip(); }
 };
 
 enum class InflateBackend : std::uint8_t
@@ -34,5 +38,11 @@ enum class InflateBackend : std::uint8_t
 Result<std::unique_ptr<InputStream>> openInputStream(const std::string& path, InflateBackend backend);
 
 bool isalAvailable();
+
+// Opens a loaded file again to read its JSON from `jsonOffset` on: a plain file
+// from there, a gzip file from the last access point of `index` before it
+// (`startOffset` says where the stream starts; the caller skips to jsonOffset).
+Result<std::unique_ptr<InputStream>> reopenInputStream(
+    const std::string& path, const ArgsIndex& index, std::uint64_t jsonOffset, std::uint64_t& startOffset);
 
 } // namespace ks::core

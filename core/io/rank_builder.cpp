@@ -4,6 +4,7 @@
 #include "core/io/rpc_links.h"
 #include "core/io/time_range.h"
 #include "core/io/typed_args.h"
+#include "core/model/store_bytes.h"
 
 #include <algorithm>
 #include <limits>
@@ -61,12 +62,12 @@ void RankBuilder::reserveFor(std::uint64_t events)
     // Kineto: about 2/3 of events are slices, 1/3 flows, 45 % of slices carry a stream or correlation.
     const auto slices = static_cast<std::size_t>(events * 7 / 10);
     m_trace.slices.reserve(slices);
-    m_sliceDur.reserve(slices);
     m_sliceTrack.reserve(slices);
     const std::size_t activity = slices / 2;
-    m_trace.activity.correlation.reserve(activity);
-    m_trace.activity.stream.reserve(activity);
-    m_trace.activity.extraRef.reserve(activity);
+    m_sliceActivity.reserve(slices);
+    m_activityCorrelation.reserve(activity);
+    m_activityStream.reserve(activity);
+    m_activityExtra.reserve(activity);
     m_flows.reserve(static_cast<std::size_t>(events * 4 / 10));
 }
 
@@ -139,6 +140,7 @@ void RankBuilder::countEvent(const RawEvent& e)
 
 void RankBuilder::add(const RawEvent& e)
 {
+    m_trace.args.noteElement(e.eventIndex, e.jsonOffset);
     countEvent(e);
     ReadCounts& counts = m_trace.counts;
     counts.fractionalTimestamps = counts.fractionalTimestamps || e.tsFractional;
@@ -219,17 +221,15 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
 {
     if (!a.hasActivity())
         return kNoRow;
-    ActivityArgs& act = m_trace.activity;
-    const auto row = static_cast<std::uint32_t>(act.size());
-    act.correlation.push_back(a.correlation.value_or(-1));
-    const std::int64_t stream = a.stream.value_or(-1);
-    act.stream.push_back(stream);
+    const auto row = static_cast<std::uint32_t>(m_activityCorrelation.size());
+    m_activityCorrelation.push(a.correlation.value_or(-1));
+    m_activityStream.push(a.stream.value_or(-1));
     if (!a.hasExtra()) {
-        act.extraRef.push_back(kNoRow);
+        m_activityExtra.push_back(kNoRow);
         return row;
     }
     ExtraArgs& x = m_trace.extra;
-    act.extraRef.push_back(static_cast<std::uint32_t>(x.size()));
+    m_activityExtra.push_back(static_cast<std::uint32_t>(x.size()));
     auto i32 = [](std::optional<std::int64_t> v) { return static_cast<std::int32_t>(v.value_or(-1)); };
     auto name = [this](const std::optional<std::string>& v) {
         return v ? m_trace.strings.intern(*v) : NameId { 0 };
@@ -247,13 +247,15 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
     x.processRank.push_back(a.processRank.value_or(-1));
     x.processGroupName.push_back(name(a.processGroupName));
     x.sequenceNumber.push_back(a.sequenceNumber.value_or(-1));
+    x.processGroupRanks.push_back(name(a.processGroupRanks));
+    x.processGroupDescription.push_back(name(a.processGroupDescription));
     return row;
 }
 
 void RankBuilder::pushSlice(const SliceRow& row, std::uint32_t track)
 {
     m_trace.slices.push(row);
-    m_sliceDur.push_back(row.duration);
+    m_sliceActivity.push_back(row.activityRef);
     m_sliceTrack.push_back(track);
     if (m_deviceCategory[row.category])
         m_tracks[track].device = true;
@@ -283,7 +285,7 @@ void RankBuilder::addComplete(const RawEvent& e)
     const std::uint32_t track = stagingTrackFor(e);
     SliceRow row = openRow(e);
     row.duration = dur;
-    row.flags = flags;
+    row.flags |= flags;
     pushSlice(row, track);
 }
 
@@ -302,7 +304,7 @@ SliceRow RankBuilder::openRow(const RawEvent& e)
     row.name = m_trace.strings.intern(e.name);
     row.category = e.hasCategory ? categoryIndex(e.category) : 0;
     row.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
-    row.argsRef = e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow;
+    row.flags = e.hasArgs ? kSliceHasArgs : 0; // the text is re-read from the file when asked for
     row.activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
     return row;
 }
@@ -321,7 +323,7 @@ void RankBuilder::addEnd(const RawEvent& e)
     SliceRow row = open.back();
     open.pop_back();
     row.duration = *e.tsNs - row.start; // both in range (time_range.h): the difference fits
-    row.flags = kSliceFromBeginEnd;
+    row.flags |= kSliceFromBeginEnd;
     if (row.duration < 0) {
         m_trace.diagnostics.add(
             DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
@@ -341,7 +343,7 @@ void RankBuilder::closeOpenBegins()
                     + std::string(m_trace.strings.view(row.name)) + "\"",
                 row.eventIndex);
             row.duration = std::max<std::int64_t>(0, m_maxTime - row.start);
-            row.flags = kSliceFromBeginEnd | kSliceUnclosed;
+            row.flags |= kSliceFromBeginEnd | kSliceUnclosed;
             pushSlice(row, t);
         }
         open.clear();
@@ -363,7 +365,6 @@ void RankBuilder::addInstant(const RawEvent& e)
     const bool threadScoped = (e.scope == 0 || e.scope == 't') && e.hasPid && e.hasTid;
     in.track.push_back(threadScoped ? stagingTrackFor(e) : kNoRow);
     in.eventIndex.push_back(static_cast<std::uint32_t>(e.eventIndex));
-    in.argsRef.push_back(e.hasArgs ? m_trace.args.add(e.argsText) : kNoRow);
     noteTime(*e.tsNs);
 }
 
@@ -374,30 +375,23 @@ void RankBuilder::addMemoryInstant(const RawEvent& e)
             static_cast<std::int64_t>(e.eventIndex));
         return;
     }
-    std::int64_t bytes = 0, allocated = -1, reserved = -1, deviceId = -1, deviceType = -1;
-    std::uint64_t addr = 0;
+    std::int64_t bytes = 0, allocated = -1, deviceId = -1, deviceType = -1;
     forEachMember(e.argsText, [&](std::string_view key, std::string_view value) {
         if (key == "Bytes")
             bytes = tokenToInt(value).value_or(0);
         else if (key == "Total Allocated")
             allocated = tokenToInt(value).value_or(-1);
-        else if (key == "Total Reserved")
-            reserved = tokenToInt(value).value_or(-1);
         else if (key == "Device Id")
             deviceId = tokenToInt(value).value_or(-1);
         else if (key == "Device Type")
             deviceType = tokenToInt(value).value_or(-1);
-        else if (key == "Addr")
-            addr = static_cast<std::uint64_t>(tokenToInt(value).value_or(0));
     });
     MemoryEventTable& m = m_trace.memory;
     m.ts.push_back(*e.tsNs);
-    m.bytes.push_back(bytes);
+    m.bytes.push(bytes);
     m.totalAllocated.push_back(allocated);
-    m.totalReserved.push_back(reserved);
     m.deviceId.push_back(static_cast<std::int32_t>(deviceId));
     m.deviceType.push_back(static_cast<std::int32_t>(deviceType));
-    m.addr.push_back(addr);
     m.eventIndex.push_back(static_cast<std::uint32_t>(e.eventIndex));
     noteTime(*e.tsNs);
 }
@@ -495,6 +489,38 @@ void RankBuilder::addMetadata(const RawEvent& e)
     }
 }
 
+// The staged typed args, referenced by slice, become rows in slice order found
+// through a bitmap: no 4-byte reference per slice, and 32-bit ids (exact).
+void RankBuilder::storeActivityInSliceOrder()
+{
+    ActivityArgs& act = m_trace.activity;
+    std::size_t rows = 0;
+    for (std::uint32_t ref : m_sliceActivity)
+        rows += ref != kNoRow;
+    act.ofSlice.reserve(m_sliceActivity.size());
+    act.correlation.reserve(rows);
+    act.stream.reserve(rows);
+    act.extra.reserve(rows);
+    std::vector<std::uint32_t> extraOrder;
+    for (std::uint32_t ref : m_sliceActivity) {
+        act.ofSlice.push(ref != kNoRow);
+        if (ref == kNoRow)
+            continue;
+        act.correlation.push(m_activityCorrelation[ref]);
+        act.stream.push(m_activityStream[ref]);
+        act.extra.push(m_activityExtra[ref] != kNoRow);
+        if (m_activityExtra[ref] != kNoRow)
+            extraOrder.push_back(m_activityExtra[ref]);
+    }
+    m_trace.extra.permute(extraOrder);
+    for (auto* staged : { &m_sliceActivity, &m_activityExtra }) {
+        staged->clear();
+        staged->shrink_to_fit();
+    }
+    m_activityCorrelation = {};
+    m_activityStream = {};
+}
+
 RankTrace RankBuilder::finish()
 {
     closeOpenBegins();
@@ -506,13 +532,15 @@ RankTrace RankBuilder::finish()
     m_trace.startNs = m_anyTime ? m_minTime : 0;
     m_trace.endNs = m_anyTime ? m_maxTime : 0;
 
-    LayoutInput input { m_tracks, m_sliceTrack, m_sliceDur, m_names };
+    LayoutInput input { m_tracks, m_sliceTrack, m_sliceActivity, m_names };
     layoutTracks(m_trace, input);
+    storeActivityInSliceOrder();
     resolveFlows(m_trace, m_flows, input.stagingToTrack);
     linkRpcCalls(m_trace);
     linkByCorrelation(m_trace);
     finalizeLinks(m_trace);
     m_trace.args.finish();
+    shrinkToFit(m_trace); // capacity reserved from the size estimate, or grown by doubling
     return std::move(m_trace);
 }
 

@@ -97,6 +97,7 @@ private:
     SliceRow openRow(const RawEvent& e);
     void pushSlice(const SliceRow& row, std::uint32_t stagingTrack);
     void closeOpenBegins();
+    void storeActivityInSliceOrder();
     std::string describe(const RawEvent& e) const;
 
     RankTrace m_trace;
@@ -108,7 +109,11 @@ private:
 
     // Staging slices, in file order; `track` is the staging track.
     std::vector<std::uint32_t> m_sliceTrack;
-    std::vector<std::int64_t> m_sliceDur;
+    // Typed args in file order while loading; finish() stores them in slice order (ActivityArgs).
+    std::vector<std::uint32_t> m_sliceActivity; // staged activity row per slice, or kNoRow
+    CompactInt64Column m_activityCorrelation;
+    CompactInt64Column m_activityStream;
+    std::vector<std::uint32_t> m_activityExtra; // ExtraArgs row, or kNoRow
     std::vector<FlowPoint> m_flows;
     std::unordered_map<std::string, std::uint32_t> m_counterIndex; // "pid/name/key" -> series
     std::vector<std::array<std::uint64_t, kPhaseCount>> m_categoryCounts; // by category index

@@ -109,12 +109,11 @@ namespace {
     // The finest step of the rank's timestamps: 1 µs when every start and
     // duration is a whole microsecond (integer-µs traces such as gloo/legacy
     // exports), else 1 ns.
-    std::int64_t timestampResolution(
-        const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur)
+    std::int64_t timestampResolution(const SliceTable& slices)
     {
         constexpr std::int64_t kMicro = 1000;
-        for (std::size_t i = 0; i < start.size(); ++i)
-            if (start[i] % kMicro != 0 || dur[i] % kMicro != 0)
+        for (std::uint32_t i = 0; i < slices.size(); ++i)
+            if (slices.start[i] % kMicro != 0 || slices.duration(i) % kMicro != 0)
                 return 1;
         return kMicro;
     }
@@ -126,8 +125,8 @@ namespace {
     // event's start and end on its own): it nests, and the stack keeps the
     // parent's end so that the parent's next sibling is not pushed down.
     std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
-        const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& dur, std::int64_t resolution,
-        std::vector<std::uint32_t>& level, RankTrace& trace)
+        const SliceTable& slices, std::int64_t resolution, std::vector<std::uint32_t>& level,
+        RankTrace& trace)
     {
         std::vector<std::int64_t> openEnds;
         std::vector<std::int64_t> laneEnds;
@@ -135,8 +134,8 @@ namespace {
         std::uint32_t depth = 0;
         for (std::size_t k = begin; k < end; ++k) {
             const std::uint32_t i = order[k];
-            const std::int64_t a = start[i];
-            const std::int64_t b = a + dur[i];
+            const std::int64_t a = slices.start[i];
+            const std::int64_t b = a + slices.duration(i);
             while (!openEnds.empty() && openEnds.back() <= a)
                 openEnds.pop_back();
             if (openEnds.empty() || b <= openEnds.back()) {
@@ -251,10 +250,11 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     input.sliceTrack.clear();
     input.sliceTrack.shrink_to_fit();
 
-    const auto& start = trace.slices.start;
-    const auto& dur = input.sliceDur;
+    // Durations are read from the columns (still in file order here): no staged copy.
+    const SliceTable& table = trace.slices;
+    const auto& start = table.start;
     std::vector<std::uint32_t> level(n, 0);
-    const std::int64_t resolution = timestampResolution(start, dur);
+    const std::int64_t resolution = timestampResolution(table);
     trace.tracks.clear();
     for (std::uint32_t t = 0; t < stagingOrder.size(); ++t) {
         auto first = order.begin() + trackBegin[t];
@@ -262,13 +262,14 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
         std::sort(first, last, [&](std::uint32_t a, std::uint32_t b) {
             if (start[a] != start[b])
                 return start[a] < start[b];
-            if (dur[a] != dur[b])
-                return dur[a] > dur[b]; // parents before children
+            const std::int64_t durA = table.duration(a), durB = table.duration(b);
+            if (durA != durB)
+                return durA > durB; // parents before children
             return trace.slices.eventIndex[a] < trace.slices.eventIndex[b];
         });
         Track track = std::move(described[stagingOrder[t]]);
         track.nestingLevels =
-            assignLevels(order, trackBegin[t], trackBegin[t + 1], start, dur, resolution, level, trace);
+            assignLevels(order, trackBegin[t], trackBegin[t + 1], table, resolution, level, trace);
         // Stable by level keeps start order inside each level.
         std::stable_sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return level[a] < level[b]; });
         track.sliceBegin = trackBegin[t];
@@ -287,11 +288,10 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     SliceTable& s = trace.slices;
     assert(s.columnsAligned()); // a column RankBuilder did not push would be read out of range here
     s.permute(order);
+    permuteColumn(input.sliceActivity, order);
     if (!s.durOverflow.empty())
         trace.diagnostics.addCount(DiagnosticKind::DurationOverflow, s.durOverflow.size(),
             "slice #" + std::to_string(s.durOverflow.begin()->first) + " lasts over 4.29 s");
-    input.sliceDur.clear();
-    input.sliceDur.shrink_to_fit();
     for (std::uint32_t& t : trace.instants.track)
         if (t != kNoRow)
             t = input.stagingToTrack[t];

@@ -12,7 +12,7 @@ struct LayoutInput
 {
     std::vector<RankBuilder::StagingTrack>& tracks;
     std::vector<std::uint32_t>& sliceTrack; // staging track per slice, file order
-    std::vector<std::int64_t>& sliceDur; // exact durations, file order
+    std::vector<std::uint32_t>& sliceActivity; // staged activity row per slice (kNoRow: none), permuted too
     const RankBuilder::ThreadNames& names;
     std::vector<std::uint32_t> stagingToTrack {}; // filled by layoutTracks; kNoRow for dropped tracks
 };

@@ -14,6 +14,7 @@ namespace ks::core {
 struct RawEvent
 {
     std::uint64_t eventIndex = 0;
+    std::uint64_t jsonOffset = 0; // where the element starts in the inflated JSON (ArgsIndex)
     char phase = 0; // 0 when missing
     std::string_view name;
     std::string_view category;

@@ -1,6 +1,7 @@
 #include "core/io/trace_set_loader.h"
 
 #include "core/io/event_parser.h"
+#include "core/io/file_identity.h"
 #include "core/io/input_stream.h"
 #include "core/io/metadata_parser.h"
 #include "core/io/parallel_read.h"
@@ -243,6 +244,7 @@ namespace {
     Result<RankTrace> loadFromStream(const std::string& path, InputStream& input, std::uint64_t events,
         const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel)
     {
+        const FileIdentity identity = identifyFile(path); // before reading: a change while loading counts too
         RankBuilder builder(path);
         builder.reserveFor(events);
         RankHandler handler(path, builder);
@@ -277,6 +279,8 @@ namespace {
         builder.setMetadata(readOnThreads ? std::move(threadedMetadata) : handler.takeMetadata());
         builder.setReadCounts(summary->value().jsonBytes, input.fileBytesTotal(), input.isGzip());
         RankTrace trace = builder.finish();
+        trace.args.file = identity;
+        input.moveIndexInto(trace.args);
         assignRank(trace, 0);
         return trace;
     }

@@ -68,6 +68,10 @@ TypedArgKey typedArgKey(std::string_view key)
         return key == "Collective name" ? TypedArgKey::CollectiveName : TypedArgKey::None;
     case 18:
         return key == "Process Group Name" ? TypedArgKey::ProcessGroupName : TypedArgKey::None;
+    case 19:
+        return key == "Process Group Ranks" ? TypedArgKey::ProcessGroupRanks : TypedArgKey::None;
+    case 25:
+        return key == "Process Group Description" ? TypedArgKey::ProcessGroupDescription : TypedArgKey::None;
     case 23:
         return key == "memory bandwidth (GB/s)" ? TypedArgKey::MemoryBandwidth : TypedArgKey::None;
     case 33:
@@ -81,7 +85,8 @@ TypedArgKey typedArgKey(std::string_view key)
 bool isTextArg(TypedArgKey key)
 {
     return key == TypedArgKey::CollectiveName || key == TypedArgKey::Dtype
-        || key == TypedArgKey::ProcessGroupName;
+        || key == TypedArgKey::ProcessGroupName || key == TypedArgKey::ProcessGroupRanks
+        || key == TypedArgKey::ProcessGroupDescription;
 }
 
 bool isRealArg(TypedArgKey key)
@@ -152,6 +157,10 @@ void assignTextArg(TypedArgs& a, TypedArgKey key, std::string v)
         a.dtype = std::move(v);
     else if (key == TypedArgKey::ProcessGroupName)
         a.processGroupName = std::move(v);
+    else if (key == TypedArgKey::ProcessGroupRanks)
+        a.processGroupRanks = std::move(v);
+    else if (key == TypedArgKey::ProcessGroupDescription)
+        a.processGroupDescription = std::move(v);
     else if (auto n = tokenToInt("\"" + v + "\""))
         assignIntArg(a, key, *n); // "stream": "7"
 }
@@ -163,7 +172,9 @@ TypedArgs extractTypedArgs(std::string_view argsText)
         const TypedArgKey k = typedArgKey(key);
         if (k == TypedArgKey::None)
             return;
-        if (isTextArg(k) || (!value.empty() && value.front() == '"')) {
+        if (k == TypedArgKey::ProcessGroupRanks && !value.empty() && value.front() == '[') {
+            a.processGroupRanks = std::string(value); // a JSON array instead of a string
+        } else if (isTextArg(k) || (!value.empty() && value.front() == '"')) {
             if (auto s = tokenToString(value))
                 assignTextArg(a, k, std::move(*s));
         } else if (isRealArg(k)) {

@@ -28,6 +28,8 @@ struct TypedArgs
     std::optional<std::int64_t> processRank;
     std::optional<std::string> processGroupName;
     std::optional<std::int64_t> sequenceNumber;
+    std::optional<std::string> processGroupRanks; // a string's content, or a JSON array's text
+    std::optional<std::string> processGroupDescription;
 
     bool hasActivity() const { return stream || correlation || hasExtra(); }
 
@@ -35,7 +37,7 @@ struct TypedArgs
     {
         return bytes || memoryBandwidthGBps || waitOnStream || waitOnEventRecordCorrelation || collectiveName
             || inMsgNelems || outMsgNelems || dtype || groupSize || processRank || processGroupName
-            || sequenceNumber;
+            || sequenceNumber || processGroupRanks || processGroupDescription;
     }
 };
 
@@ -58,7 +60,9 @@ enum class TypedArgKey : std::uint8_t
     GroupSize,
     ProcessRank,
     ProcessGroupName,
-    SequenceNumber
+    SequenceNumber,
+    ProcessGroupRanks,
+    ProcessGroupDescription
 };
 
 TypedArgKey typedArgKey(std::string_view key);

@@ -41,7 +41,26 @@ std::size_t SliceTable::bytesUsed() const
 
 std::size_t ActivityArgs::bytesUsed() const
 {
-    return bytesOf(correlation) + bytesOf(stream) + bytesOf(extraRef);
+    return ofSlice.bytesUsed() + correlation.bytesUsed() + stream.bytesUsed() + extra.bytesUsed();
+}
+
+void ExtraArgs::permute(const std::vector<std::uint32_t>& order)
+{
+    permuteColumn(bytes, order);
+    permuteColumn(memoryBandwidthGBps, order);
+    permuteColumn(device, order);
+    permuteColumn(waitOnStream, order);
+    permuteColumn(waitOnEventRecordCorrelation, order);
+    permuteColumn(collectiveName, order);
+    permuteColumn(inMsgNelems, order);
+    permuteColumn(outMsgNelems, order);
+    permuteColumn(dtype, order);
+    permuteColumn(groupSize, order);
+    permuteColumn(processRank, order);
+    permuteColumn(processGroupName, order);
+    permuteColumn(sequenceNumber, order);
+    permuteColumn(processGroupRanks, order);
+    permuteColumn(processGroupDescription, order);
 }
 
 std::size_t ExtraArgs::bytesUsed() const
@@ -49,7 +68,8 @@ std::size_t ExtraArgs::bytesUsed() const
     return bytesOf(bytes) + bytesOf(memoryBandwidthGBps) + bytesOf(device) + bytesOf(waitOnStream)
         + bytesOf(waitOnEventRecordCorrelation) + bytesOf(collectiveName) + bytesOf(inMsgNelems)
         + bytesOf(outMsgNelems) + bytesOf(dtype) + bytesOf(groupSize) + bytesOf(processRank)
-        + bytesOf(processGroupName) + bytesOf(sequenceNumber);
+        + bytesOf(processGroupName) + bytesOf(sequenceNumber) + bytesOf(processGroupRanks)
+        + bytesOf(processGroupDescription);
 }
 
 } // namespace ks::core

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/model/args_store.h"
+#include "core/model/compact_columns.h"
 #include "core/model/ids.h"
 
 #include <cstdint>
@@ -22,7 +22,8 @@ enum SliceFlag : std::uint8_t
     kSliceOverflowLane = 4, // overlaps a sibling without nesting
     kSliceNegativeDuration = 8, // dur was negative in the file; stored as 0
     kSliceMissingDuration = 16, // X without dur: stored as 0 (HTA drops such rows)
-    kSliceRoundedNesting = 32 // nested although it ends past its parent by <= the timestamp resolution
+    kSliceRoundedNesting = 32, // nested although it ends past its parent by <= the timestamp resolution
+    kSliceHasArgs = 64 // its event has an args object: re-read from the file (core/io/args_reader.h)
 };
 
 // Reorders a column: element k becomes old element order[k].
@@ -46,8 +47,7 @@ struct SliceRow
     std::uint16_t category = 0;
     std::uint8_t flags = 0;
     std::uint32_t eventIndex = 0;
-    std::uint32_t argsRef = kNoRow;
-    std::uint32_t activityRef = kNoRow;
+    std::uint32_t activityRef = kNoRow; // staged by RankBuilder, stored as ActivityArgs::ofSlice
 };
 
 // Complete slices (X, and B/E pairs), column by column. Kept compact because
@@ -68,8 +68,6 @@ struct SliceTable
     std::vector<std::uint16_t> category;
     std::vector<std::uint8_t> flags;
     std::vector<std::uint32_t> eventIndex; // position in traceEvents
-    std::vector<std::uint32_t> argsRef; // row in ArgsStore or kNoRow
-    std::vector<std::uint32_t> activityRef; // row in ActivityArgs or kNoRow
     std::unordered_map<std::uint32_t, TimeNs> durOverflow; // slice -> exact duration when >= 2^32-1 ns
 
     static constexpr std::uint32_t kDurOverflow = 0xFFFFFFFFu;
@@ -104,17 +102,16 @@ struct SliceColumn
 {
     std::vector<T> SliceTable::*column;
     T SliceRow::*field;
+    std::string_view label; // in RankTrace::bytesByColumn()
 };
 
 // The slice columns, each once (durLow is pushed from SliceRow::duration by push()).
 inline constexpr std::tuple kSliceColumns {
-    SliceColumn<TimeNs> { &SliceTable::start, &SliceRow::start },
-    SliceColumn<NameId> { &SliceTable::name, &SliceRow::name },
-    SliceColumn<std::uint16_t> { &SliceTable::category, &SliceRow::category },
-    SliceColumn<std::uint8_t> { &SliceTable::flags, &SliceRow::flags },
-    SliceColumn<std::uint32_t> { &SliceTable::eventIndex, &SliceRow::eventIndex },
-    SliceColumn<std::uint32_t> { &SliceTable::argsRef, &SliceRow::argsRef },
-    SliceColumn<std::uint32_t> { &SliceTable::activityRef, &SliceRow::activityRef },
+    SliceColumn<TimeNs> { &SliceTable::start, &SliceRow::start, "slice start" },
+    SliceColumn<NameId> { &SliceTable::name, &SliceRow::name, "slice name" },
+    SliceColumn<std::uint16_t> { &SliceTable::category, &SliceRow::category, "slice category" },
+    SliceColumn<std::uint8_t> { &SliceTable::flags, &SliceRow::flags, "slice flags" },
+    SliceColumn<std::uint32_t> { &SliceTable::eventIndex, &SliceRow::eventIndex, "slice eventIndex" },
 };
 
 // A vector member added to SliceTable but not to kSliceColumns changes the size
@@ -144,14 +141,16 @@ void SliceTable::push(const SliceRow& row)
         [&](const auto&... c) { ((this->*(c.column)).push_back(row.*(c.field)), ...); }, kSliceColumns);
 }
 
-// Typed args the analyses need. One row per event with a stream or a
-// correlation (launches, GPU work, syncs): a minority of events. Other args,
-// such as External id, are read from ArgsStore on demand.
+// Typed args the analyses need. One row per slice with a stream or a
+// correlation (launches, GPU work, syncs), in slice order: a minority of
+// events. Other args, such as External id, are re-read from the file on demand
+// (core/io/args_reader.h). Use RankTrace::correlation/stream/extraRow.
 struct ActivityArgs
 {
-    std::vector<std::int64_t> correlation; // -1 when absent
-    std::vector<std::int64_t> stream; // -1 when absent or not numeric (4294967295 is kept: HTA counts it)
-    std::vector<std::uint32_t> extraRef; // row in ExtraArgs or kNoRow
+    RowBitmap ofSlice; // which slices have a row (the row is the rank)
+    CompactInt64Column correlation; // -1 when absent
+    CompactInt64Column stream; // -1 when absent or not numeric (4294967295 is kept: HTA counts it)
+    RowBitmap extra; // which rows have an ExtraArgs row (in row order)
 
     std::size_t size() const { return correlation.size(); }
 
@@ -174,8 +173,14 @@ struct ExtraArgs
     std::vector<std::int64_t> processRank; // -1 when absent ("Rank" arg)
     std::vector<NameId> processGroupName; // empty when absent
     std::vector<std::int64_t> sequenceNumber; // -1 when absent ("Seq")
+    // "Process Group Ranks": the list's text, a JSON string's content or a JSON array; empty when absent.
+    std::vector<NameId> processGroupRanks;
+    std::vector<NameId> processGroupDescription; // empty when absent
 
     std::size_t size() const { return bytes.size(); }
+
+    // Reorders every column: row k becomes old row order[k].
+    void permute(const std::vector<std::uint32_t>& order);
 
     std::size_t bytesUsed() const;
 };
@@ -187,22 +192,20 @@ struct InstantTable
     std::vector<NameId> name;
     std::vector<std::uint16_t> category;
     std::vector<std::uint32_t> track; // TrackId value, or kNoRow for process/global scope
-    std::vector<std::uint32_t> eventIndex;
-    std::vector<std::uint32_t> argsRef;
+    std::vector<std::uint32_t> eventIndex; // its args are re-read from the file by this
 
     std::size_t size() const { return ts.size(); }
 };
 
-// Allocator events ("[memory]" instants): the GPU memory counter track.
+// Allocator events ("[memory]" instants): the GPU memory counter track. Only
+// what the track draws; "Total Reserved", "Addr" and the rest stay in the file.
 struct MemoryEventTable
 {
     std::vector<TimeNs> ts;
-    std::vector<std::int64_t> bytes; // + alloc, - free
+    CompactInt64Column bytes; // + alloc, - free
     std::vector<std::int64_t> totalAllocated; // -1 when absent
-    std::vector<std::int64_t> totalReserved; // -1 when absent
     std::vector<std::int32_t> deviceId; // -1 when absent
     std::vector<std::int32_t> deviceType; // 0 = CPU, 1 = CUDA, ... ; -1 when absent
-    std::vector<std::uint64_t> addr;
     std::vector<std::uint32_t> eventIndex;
 
     std::size_t size() const { return ts.size(); }

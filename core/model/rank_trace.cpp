@@ -1,6 +1,8 @@
 #include "core/model/rank_trace.h"
 
+#include "core/io/args_reader.h"
 #include "core/io/typed_args.h"
+#include "core/model/store_bytes.h"
 
 #include <algorithm>
 
@@ -70,29 +72,29 @@ std::uint32_t RankTrace::levelOf(std::uint32_t slice) const
 
 std::int64_t RankTrace::correlation(std::uint32_t slice) const
 {
-    const std::uint32_t row = slices.activityRef[slice];
-    return row == kNoRow ? -1 : activity.correlation[row];
+    return activity.ofSlice.has(slice) ? activity.correlation[activity.ofSlice.rank(slice)] : -1;
 }
 
 std::int64_t RankTrace::externalId(std::uint32_t slice) const
 {
-    // Rarely needed (details, diff by op): decoded from the kept args text.
-    const std::uint32_t row = slices.argsRef[slice];
-    if (row == kNoRow)
+    // Rarely needed (sync events' refs): re-read from the file; -1 when that fails too.
+    const auto text = sliceArgs(*this, slice);
+    if (!text)
         return -1;
-    return extractTypedArgs(args.raw(row)).externalId.value_or(-1);
+    return extractTypedArgs(text.value()).externalId.value_or(-1);
 }
 
 std::int64_t RankTrace::stream(std::uint32_t slice) const
 {
-    const std::uint32_t row = slices.activityRef[slice];
-    return row == kNoRow ? -1 : activity.stream[row];
+    return activity.ofSlice.has(slice) ? activity.stream[activity.ofSlice.rank(slice)] : -1;
 }
 
 std::uint32_t RankTrace::extraRow(std::uint32_t slice) const
 {
-    const std::uint32_t row = slices.activityRef[slice];
-    return row == kNoRow ? kNoRow : activity.extraRef[row];
+    if (!activity.ofSlice.has(slice))
+        return kNoRow;
+    const std::uint32_t row = activity.ofSlice.rank(slice);
+    return activity.extra.has(row) ? activity.extra.rank(row) : kNoRow;
 }
 
 std::uint32_t RankTrace::firstEndingAtOrAfter(const Track& track, std::uint32_t level, TimeNs t) const
@@ -160,14 +162,9 @@ std::size_t RankTrace::counterPoints() const
 
 std::size_t RankTrace::bytesUsed() const
 {
-    std::size_t bytes = slices.bytesUsed() + activity.bytesUsed() + extra.bytesUsed() + args.bytesUsed()
-        + strings.bytesUsed();
-    bytes += instants.size() * (8 + 4 + 2 + 4 + 4 + 4);
-    bytes += memory.size() * (8 * 4 + 4 + 4 + 8 + 4);
-    bytes += counterPoints() * 16;
-    bytes += links.size() * (4 + 4 + 1 + 4);
-    for (const Track& t : tracks)
-        bytes += sizeof(Track) + t.levelBegin.capacity() * 4;
+    std::size_t bytes = 0;
+    for (const ColumnBytes& c : storeBytesByColumn(*this))
+        bytes += c.bytes;
     return bytes;
 }
 

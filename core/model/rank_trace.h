@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/args_index.h"
 #include "core/model/diagnostics.h"
 #include "core/model/event_tables.h"
 #include "core/model/rank_metadata.h"
@@ -71,7 +72,7 @@ public:
     SliceTable slices;
     ActivityArgs activity;
     ExtraArgs extra;
-    ArgsStore args;
+    ArgsIndex args; // where each event's JSON is in the file: args are re-read, not kept
     InstantTable instants;
     MemoryEventTable memory;
     std::vector<CounterSeries> counters;
@@ -94,7 +95,7 @@ public:
 
     // Typed args of a slice; defaults when absent.
     std::int64_t correlation(std::uint32_t slice) const;
-    std::int64_t externalId(std::uint32_t slice) const; // decodes the args text: not for hot loops
+    std::int64_t externalId(std::uint32_t slice) const; // re-reads the args from the file: not for hot loops
     std::int64_t stream(std::uint32_t slice) const;
     std::uint32_t extraRow(std::uint32_t slice) const;
 

@@ -4,7 +4,9 @@
 // (plain or gzip, built here without linking zlib), loading them, and a
 // fingerprint of everything a RankTrace holds to compare two loads.
 
+#include "core/io/args_reader.h"
 #include "core/io/trace_set_loader.h"
+#include "core/io/typed_args.h"
 #include "core/model/rank_trace.h"
 
 #include <QByteArray>
@@ -16,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -132,11 +135,13 @@ private:
     QTemporaryDir m_dir;
 };
 
-// Loads one in-memory document; the caller QVERIFYs ok().
+// Loads one in-memory document; the caller QVERIFYs ok(). The file stays until
+// the test program ends: args are re-read from it (core/io/args_reader.h).
 inline core::Result<core::RankTrace> loadJson(const QByteArray& json, const core::LoadOptions& options = {})
 {
-    TraceDir dir;
-    return dir.load(QStringLiteral("trace.json"), json, options);
+    static TraceDir dir;
+    static int written = 0;
+    return dir.load(QStringLiteral("trace%1.json").arg(++written), json, options);
 }
 
 inline std::uint64_t phaseCount(const core::RankTrace& t, core::Phase p)
@@ -206,16 +211,27 @@ inline std::string fingerprint(const core::RankTrace& t)
             o << ' ' << b;
         o << '\n';
     }
-    // Raw args (and External id, decoded from them) cost a block decode each:
-    // every slice's args row, but the text of a sample of them.
-    o << "args " << t.args.size() << ' ' << t.args.rawBytes() << '\n';
+    // Raw args (and External id, decoded from them) are re-read from the file:
+    // every slice's has-args flag, but the text of a sample of them, read in one pass.
+    std::vector<std::uint32_t> sample;
+    for (std::uint32_t i = 0; i < t.slices.size(); ++i)
+        if (i < 16 || i % 97 == 0 || i + 1 == t.slices.size())
+            sample.push_back(i);
+    std::map<std::uint32_t, std::string> argsText;
+    const auto argsError = core::forEachSliceArgs(
+        t, sample, [&](std::uint32_t slice, std::string_view text) { argsText[slice] = std::string(text); });
+    if (argsError)
+        o << "args error " << argsError->describe() << '\n';
     for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
         o << "slice " << t.slices.start[i] << ' ' << t.slices.duration(i) << ' ' << t.sliceName(i) << " ["
           << t.sliceCategory(i) << "] f" << int(t.slices.flags[i]) << " e" << t.slices.eventIndex[i] << " c"
-          << t.correlation(i) << " s" << t.stream(i) << " a" << t.slices.argsRef[i] << " x" << t.extraRow(i);
-        if (i < 16 || i % 97 == 0 || i + 1 == t.slices.size())
-            o << ' ' << t.externalId(i) << ' '
-              << (t.slices.argsRef[i] == core::kNoRow ? std::string("-") : t.args.raw(t.slices.argsRef[i]));
+          << t.correlation(i) << " s" << t.stream(i) << " x" << t.extraRow(i);
+        if (i < 16 || i % 97 == 0 || i + 1 == t.slices.size()) {
+            auto it = argsText.find(i);
+            o << ' '
+              << (it == argsText.end() ? -1 : core::extractTypedArgs(it->second).externalId.value_or(-1))
+              << ' ' << (it == argsText.end() ? std::string("-") : it->second);
+        }
         o << '\n';
     }
     for (std::size_t i = 0; i < t.instants.size(); ++i)
@@ -223,7 +239,7 @@ inline std::string fingerprint(const core::RankTrace& t)
           << ' ' << t.instants.eventIndex[i] << '\n';
     for (std::size_t i = 0; i < t.memory.size(); ++i)
         o << "memory " << t.memory.ts[i] << ' ' << t.memory.bytes[i] << ' ' << t.memory.totalAllocated[i]
-          << ' ' << t.memory.totalReserved[i] << ' ' << t.memory.deviceId[i] << ' ' << t.memory.addr[i]
+          << ' ' << t.memory.deviceId[i] << ' ' << t.memory.deviceType[i] << ' ' << t.memory.eventIndex[i]
           << '\n';
     for (const core::CounterSeries& c : t.counters) {
         o << "counter " << c.pid << ' ' << t.name(c.name) << ' ' << t.name(c.key);

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace ks::core;

@@ -269,8 +269,10 @@ void TestSharedTraces::ncclCollectiveArgs()
     QCOMPARE(t.extra.groupSize[x], std::int64_t(2));
     QCOMPARE(ks::test::bytes(t.name(t.extra.dtype[x])), ks::test::bytes("Float"));
     QCOMPARE(ks::test::bytes(t.name(t.extra.processGroupName[x])), ks::test::bytes("0"));
-    const std::string raw = t.args.raw(t.slices.argsRef[*slice]);
-    QVERIFY(raw.find(R"("Process Group Ranks": "[0, 1]")") != std::string::npos);
+    const auto raw = sliceArgs(t, *slice);
+    QVERIFY(raw.ok());
+    QVERIFY(raw.value().find(R"("Process Group Ranks": "[0, 1]")") != std::string::npos);
+    QCOMPARE(ks::test::bytes(t.name(t.extra.processGroupRanks[x])), ks::test::bytes("[0, 1]"));
     // The kernel is linked to its launch.
     QCOMPARE(t.linksTo(*slice).size(), std::size_t(1));
 }

@@ -99,7 +99,7 @@ private slots:
         SliceTable t;
         t.push(SliceRow {});
         QVERIFY(t.columnsAligned());
-        t.activityRef.push_back(core::kNoRow);
+        t.eventIndex.push_back(0);
         QVERIFY(!t.columnsAligned());
     }
 };

@@ -3,6 +3,7 @@
 // (T5): partners, call stack, args.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "widgets/timeline/slice_details_panel.h"
 #include "widgets/timeline/slice_queries.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_renderer.h"
@@ -37,6 +38,7 @@ class TimelineFlowsTest : public QObject
     Q_OBJECT
 
 private:
+    QTemporaryDir m_dir; // the trace stays while the test runs: the Details panel re-reads args from it
     std::shared_ptr<const TimelineData> m_data;
 
     SliceRef find(const char* name, int nth = 0) const
@@ -62,8 +64,7 @@ private slots:
 
     void initTestCase()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rank-0.json"));
+        const QString path = m_dir.filePath(QStringLiteral("rank-0.json"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly) && f.write(kTrace) == kTrace.size());
         f.close();
@@ -166,6 +167,35 @@ private slots:
         QCOMPARE(launch.parents[1].name, QStringLiteral("aten::addmm"));
         QVERIFY(launch.track.contains(QStringLiteral("python")));
         QCOMPARE(launch.level, 2u);
+    }
+
+    // Rewrites the trace (later slots read no args). Args are re-read from the file, so a file
+    // changed since loading must show that instead of another event's args.
+    void detailsSayTheFileChanged()
+    {
+        TimelineViewState state;
+        SliceDetailsPanel panel(&state);
+        panel.setData(m_data);
+        state.setSelectedSlice(find("kernel_a"));
+        QVERIFY2(panel.plainText().contains(QStringLiteral("grid")), qPrintable(panel.plainText()));
+
+        QFile f(m_dir.filePath(QStringLiteral("rank-0.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray edited = kTrace;
+        edited.replace("\"grid\":[1,2,3]", "\"grid\":[4,5,6,7]");
+        QVERIFY(f.write(edited) == edited.size());
+        f.close();
+
+        const SliceDetails kernel = describeSlice(*m_data, find("kernel_a"), Alignment::AsRecorded);
+        QVERIFY(kernel.args.isEmpty());
+        QVERIFY2(kernel.argsError.contains(QStringLiteral("the file changed since it was opened")),
+            qPrintable(kernel.argsError));
+        state.setSelectedSlice(find("kernel_b"));
+        state.setSelectedSlice(find("kernel_a"));
+        const QString text = panel.plainText();
+        QVERIFY2(text.contains(QStringLiteral("the file changed since it was opened")), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("[4,5,6,7]")));
+        QVERIFY(text.contains(QStringLiteral("kernel_a"))); // the rest of the details stay
     }
 
     void exampleEventsMapToSlices()

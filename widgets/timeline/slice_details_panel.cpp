@@ -72,7 +72,9 @@ namespace {
             html += QStringLiteral("</table>");
         }
         html += QStringLiteral("<h4>Args</h4>");
-        if (d.args.isEmpty())
+        if (!d.argsError.isEmpty())
+            html += QStringLiteral("<p class='m'>%1</p>").arg(esc(d.argsError));
+        else if (d.args.isEmpty())
             html += QStringLiteral("<p class='m'>none</p>");
         else {
             html += QStringLiteral("<table>");

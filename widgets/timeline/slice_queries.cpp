@@ -1,6 +1,7 @@
 #include "widgets/timeline/slice_queries.h"
 
 #include "core/analysis/collective_match.h"
+#include "core/io/args_reader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/collective_spans.h"
@@ -157,10 +158,16 @@ namespace {
 
     void decodeArgs(const core::RankTrace& t, std::uint32_t slice, SliceDetails& d)
     {
-        const std::uint32_t row = t.slices.argsRef[slice];
-        if (row == core::kNoRow)
+        // Re-read from the file: a file changed since loading says so instead of showing another event's
+        // args.
+        const auto text = core::sliceArgs(t, slice);
+        if (!text) {
+            d.argsError = QString::fromStdString(text.error().message);
             return;
-        const std::string raw = t.args.raw(row);
+        }
+        const std::string& raw = text.value();
+        if (raw.empty())
+            return;
         const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(raw));
         if (!doc.isObject()) {
             d.args.append({ QStringLiteral("(raw)"), QString::fromStdString(raw) });

@@ -75,6 +75,9 @@ struct SliceDetails
     QList<Related> collective;
     QString collectiveSummary;
     QList<QPair<QString, QString>> args; // decoded args, in key order
+    // Why the args could not be re-read from the file ("the file changed since it
+    // was opened ..."); empty when they were (or the slice has none).
+    QString argsError;
     QList<Related> links;
     QList<Related> parents; // outermost first
 };
