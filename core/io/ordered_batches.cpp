@@ -16,7 +16,7 @@ OrderedBatches::OrderedBatches(std::size_t batches, std::size_t workers)
 DecodedBatch* OrderedBatches::takeSpare()
 {
     std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [this] { return m_stopped || !m_spares.empty(); });
+    m_spareReady.wait(lock, [this] { return m_stopped || !m_spares.empty(); });
     if (m_stopped)
         return nullptr;
     DecodedBatch* b = m_spares.back();
@@ -28,14 +28,16 @@ void OrderedBatches::publish(DecodedBatch* batch)
 {
     std::lock_guard lock(m_mutex);
     m_decoded.push_back(batch);
-    m_changed.notify_all();
+    if (batch->sequence() == m_wanted)
+        m_wantedReady.notify_one();
 }
 
 void OrderedBatches::workerDone()
 {
     std::lock_guard lock(m_mutex);
     --m_workersLeft;
-    m_changed.notify_all();
+    if (m_workersLeft == 0)
+        m_wantedReady.notify_one();
 }
 
 void OrderedBatches::fail(Error error)
@@ -44,7 +46,8 @@ void OrderedBatches::fail(Error error)
     if (!m_failure)
         m_failure = std::move(error);
     m_stopped = true;
-    m_changed.notify_all();
+    m_spareReady.notify_all();
+    m_wantedReady.notify_all();
 }
 
 DecodedBatch* OrderedBatches::next(std::uint64_t sequence)
@@ -55,7 +58,8 @@ DecodedBatch* OrderedBatches::next(std::uint64_t sequence)
         return std::find_if(m_decoded.begin(), m_decoded.end(),
             [sequence](const DecodedBatch* b) { return b->sequence() == sequence; });
     };
-    m_changed.wait(lock, [&] { return m_stopped || found() != m_decoded.end() || m_workersLeft == 0; });
+    m_wanted = sequence;
+    m_wantedReady.wait(lock, [&] { return m_stopped || found() != m_decoded.end() || m_workersLeft == 0; });
     if (m_stopped)
         return nullptr;
     auto it = found();
@@ -70,14 +74,15 @@ void OrderedBatches::giveBack(DecodedBatch* batch)
 {
     std::lock_guard lock(m_mutex);
     m_spares.push_back(batch);
-    m_changed.notify_all();
+    m_spareReady.notify_one();
 }
 
 void OrderedBatches::stop()
 {
     std::lock_guard lock(m_mutex);
     m_stopped = true;
-    m_changed.notify_all();
+    m_spareReady.notify_all();
+    m_wantedReady.notify_all();
 }
 
 std::optional<Error> OrderedBatches::failure() const

@@ -40,7 +40,12 @@ public:
 private:
     std::vector<std::unique_ptr<DecodedBatch>> m_all;
     mutable std::mutex m_mutex;
-    std::condition_variable m_changed;
+    // Separate wake-ups for the workers (a spare batch) and the builder (the
+    // batch it waits for): waking every thread on every change costs a
+    // context switch each, thousands of times per GB.
+    std::condition_variable m_spareReady;
+    std::condition_variable m_wantedReady;
+    std::uint64_t m_wanted = 0; // the sequence the builder waits for
     std::vector<DecodedBatch*> m_spares;
     std::vector<DecodedBatch*> m_decoded; // published, not yet taken by the builder
     std::size_t m_workersLeft;

@@ -5,23 +5,23 @@ namespace ks::core {
 bool PieceQueue::push(PreparedPiece piece)
 {
     std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [this] { return m_stopped || m_pieces.size() < m_capacity; });
+    m_notFull.wait(lock, [this] { return m_stopped || m_pieces.size() < m_capacity; });
     if (m_stopped)
         return false;
     m_pieces.push_back(std::move(piece));
-    m_changed.notify_all();
+    m_notEmpty.notify_one();
     return true;
 }
 
 std::optional<PreparedPiece> PieceQueue::pop()
 {
     std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [this] { return m_stopped || m_finished || !m_pieces.empty(); });
+    m_notEmpty.wait(lock, [this] { return m_stopped || m_finished || !m_pieces.empty(); });
     if (m_pieces.empty())
         return std::nullopt;
     PreparedPiece piece = std::move(m_pieces.front());
     m_pieces.pop_front();
-    m_changed.notify_all();
+    m_notFull.notify_one();
     return piece;
 }
 
@@ -29,7 +29,7 @@ void PieceQueue::finish()
 {
     std::lock_guard lock(m_mutex);
     m_finished = true;
-    m_changed.notify_all();
+    m_notEmpty.notify_all();
 }
 
 void PieceQueue::stop()
@@ -37,7 +37,8 @@ void PieceQueue::stop()
     std::lock_guard lock(m_mutex);
     m_stopped = true;
     m_pieces.clear();
-    m_changed.notify_all();
+    m_notFull.notify_all();
+    m_notEmpty.notify_all();
 }
 
 bool PieceQueue::stopped() const

@@ -47,7 +47,10 @@ private:
     std::size_t m_capacity;
     std::size_t m_spareLimit;
     mutable std::mutex m_mutex;
-    std::condition_variable m_changed;
+    // One wake-up per hand-over, to the side that waits for it: waking every
+    // parse worker on every piece costs a context switch each.
+    std::condition_variable m_notFull; // the reader waits
+    std::condition_variable m_notEmpty; // parsers wait
     std::deque<PreparedPiece> m_pieces;
     std::vector<std::vector<char>> m_spares;
     bool m_finished = false;
