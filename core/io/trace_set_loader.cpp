@@ -231,10 +231,11 @@ namespace {
 
     // Address space a load takes at its peak, for the out-of-memory message: the
     // program with its thread stacks, heaps and read buffers, plus per estimated
-    // event the staging columns, model, args and strings. Fitted on synthetic
-    // ranks: 200 MB of JSON needs 160-180 MB, 600 MB needs 250-300 MB.
-    constexpr std::uint64_t kLoadBaseBytes = 117'000'000;
-    constexpr std::uint64_t kPeakBytesPerEvent = 65;
+    // event the staging columns, the store and strings. Fitted under prlimit --as
+    // on synthetic ranks after args left the store: 1 MB of JSON loads in 50 MB,
+    // 200 MB of JSON (0.8 M events) needs 85-90 MB.
+    constexpr std::uint64_t kLoadBaseBytes = 50'000'000;
+    constexpr std::uint64_t kPeakBytesPerEvent = 55;
 
     std::uint64_t bytesToLoad(std::uint64_t events)
     {
