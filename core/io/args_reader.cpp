@@ -67,6 +67,7 @@ namespace {
         std::optional<Error> open(std::uint64_t jsonOffset);
         bool worthReadingOn(std::uint64_t jsonOffset) const;
         std::optional<Error> fill(); // appends a chunk; error at the end of the JSON
+        // Makes the buffer reach jsonOffset, dropping what lies well before it.
         std::optional<Error> dropBefore(std::uint64_t jsonOffset);
 
         const RankTrace& m_trace;
@@ -130,8 +131,13 @@ namespace {
             if (auto err = fill())
                 return err;
         }
-        m_buffer.erase(0, static_cast<std::size_t>(jsonOffset - m_base));
-        m_base = jsonOffset;
+        // Erased only once a chunk's worth is behind: erasing up to every element
+        // would move the rest of the buffer once per element of a batch read.
+        const auto behind = static_cast<std::size_t>(jsonOffset - m_base);
+        if (behind >= kReadChunk) {
+            m_buffer.erase(0, behind);
+            m_base = jsonOffset;
+        }
         return std::nullopt;
     }
 
@@ -152,7 +158,7 @@ namespace {
                 return *err;
         if (auto err = dropBefore(offset))
             return *err;
-        std::size_t pos = 0;
+        auto pos = static_cast<std::size_t>(offset - m_base);
         for (;;) {
             pos = json::skipWhitespace(m_buffer, pos);
             if (pos >= m_buffer.size()) {
