@@ -46,6 +46,19 @@ double cellOf(const core::Table& table, std::size_t row, const std::string& colu
     return core::cellAsDouble(table.rows[row][table.columnIndex(column)]).value_or(std::nan(""));
 }
 
+// Shows `window`, opens `folder`, waits for the analyses and shows the Rank
+// Overview dock; nullptr when the analyses never came or the dock is missing.
+QDockWidget* openRankOverviewDock(app::MainWindow& window, const QString& folder)
+{
+    window.show();
+    QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+    window.openPaths({ folder });
+    if (!ready.wait(120000))
+        return nullptr;
+    window.showAnalysisDock(QStringLiteral("rankOverview"));
+    return window.findChild<QDockWidget*>(QStringLiteral("rankOverviewDock"));
+}
+
 } // namespace
 
 class TestRankOverviewDock : public QObject
@@ -64,12 +77,7 @@ private slots:
         if (!QFileInfo::exists(folder))
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/two_ranks_sampled");
         app::MainWindow window;
-        window.show();
-        QSignalSpy ready(&window, &app::MainWindow::analysesReady);
-        window.openPaths({ folder });
-        QVERIFY(ready.wait(120000));
-        window.showAnalysisDock(QStringLiteral("rankOverview"));
-        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("rankOverviewDock"));
+        auto* dock = openRankOverviewDock(window, folder);
         QVERIFY(dock);
         auto* menu = window.findChild<QMenu*>(QStringLiteral("analysesMenu"));
         QVERIFY(menu && menu->actions().contains(dock->toggleViewAction()));
@@ -155,12 +163,7 @@ void TestRankOverviewDock::stragglersOfTheJobPath()
     QVERIFY(!expected.empty());
 
     app::MainWindow window;
-    window.show();
-    QSignalSpy ready(&window, &app::MainWindow::analysesReady);
-    window.openPaths({ folder });
-    QVERIFY(ready.wait(120000));
-    window.showAnalysisDock(QStringLiteral("rankOverview"));
-    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("rankOverviewDock"));
+    auto* dock = openRankOverviewDock(window, folder);
     QVERIFY(dock);
     auto* panel = dock->findChild<widgets::RankOverviewPanel*>();
     QVERIFY(panel);
