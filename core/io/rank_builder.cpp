@@ -47,8 +47,6 @@ namespace {
             || c == "Memset" || c == "cuda_sync" || c == "gpu_user_annotation" || c == "mtia_ccp_events";
     }
 
-    constexpr std::uint32_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
-
 } // namespace
 
 RankBuilder::RankBuilder(std::string path)
@@ -64,7 +62,7 @@ void RankBuilder::reserveFor(std::uint64_t events)
     m_trace.slices.reserve(slices);
     m_sliceTrack.reserve(slices);
     const std::size_t activity = slices / 2;
-    m_sliceActivity.reserve(slices);
+    m_sliceHasActivity.reserve(slices);
     m_activityCorrelation.reserve(activity);
     m_activityStream.reserve(activity);
     m_activityExtra.reserve(activity);
@@ -217,19 +215,19 @@ bool RankBuilder::requireTimedFields(const RawEvent& e)
     return false;
 }
 
-std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
+RankBuilder::StagedActivity RankBuilder::stageActivity(const RawEvent& e)
 {
-    if (!a.hasActivity())
-        return kNoRow;
-    const auto row = static_cast<std::uint32_t>(m_activityCorrelation.size());
-    m_activityCorrelation.push(a.correlation.value_or(-1));
-    m_activityStream.push(a.stream.value_or(-1));
-    if (!a.hasExtra()) {
-        m_activityExtra.push_back(kNoRow);
-        return row;
-    }
+    StagedActivity staged;
+    const TypedArgs& a = e.typed;
+    if (!e.hasArgs || !a.hasActivity())
+        return staged;
+    staged.present = true;
+    staged.correlation = a.correlation.value_or(-1);
+    staged.stream = a.stream.value_or(-1);
+    if (!a.hasExtra())
+        return staged;
     ExtraArgs& x = m_trace.extra;
-    m_activityExtra.push_back(static_cast<std::uint32_t>(x.size()));
+    staged.extraRow = static_cast<std::uint32_t>(x.size());
     auto i32 = [](std::optional<std::int64_t> v) { return static_cast<std::int32_t>(v.value_or(-1)); };
     auto name = [this](const std::optional<std::string>& v) {
         return v ? m_trace.strings.intern(*v) : NameId { 0 };
@@ -249,13 +247,18 @@ std::uint32_t RankBuilder::addActivity(const TypedArgs& a)
     x.sequenceNumber.push_back(a.sequenceNumber.value_or(-1));
     x.processGroupRanks.push_back(name(a.processGroupRanks));
     x.processGroupDescription.push_back(name(a.processGroupDescription));
-    return row;
+    return staged;
 }
 
-void RankBuilder::pushSlice(const SliceRow& row, std::uint32_t track)
+void RankBuilder::pushSlice(const SliceRow& row, std::uint32_t track, const StagedActivity& activity)
 {
     m_trace.slices.push(row);
-    m_sliceActivity.push_back(row.activityRef);
+    m_sliceHasActivity.push(activity.present);
+    if (activity.present) {
+        m_activityCorrelation.push(activity.correlation);
+        m_activityStream.push(activity.stream);
+        m_activityExtra.push_back(activity.extraRow);
+    }
     m_sliceTrack.push_back(track);
     if (m_deviceCategory[row.category])
         m_tracks[track].device = true;
@@ -286,7 +289,7 @@ void RankBuilder::addComplete(const RawEvent& e)
     SliceRow row = openRow(e);
     row.duration = dur;
     row.flags |= flags;
-    pushSlice(row, track);
+    pushSlice(row, track, stageActivity(e));
 }
 
 void RankBuilder::addBegin(const RawEvent& e)
@@ -294,7 +297,7 @@ void RankBuilder::addBegin(const RawEvent& e)
     if (!requireTimedFields(e))
         return;
     const std::uint32_t track = stagingTrackFor(e);
-    m_tracks[track].openBegins.push_back(openRow(e));
+    m_tracks[track].openBegins.push_back({ openRow(e), stageActivity(e) });
 }
 
 SliceRow RankBuilder::openRow(const RawEvent& e)
@@ -305,7 +308,6 @@ SliceRow RankBuilder::openRow(const RawEvent& e)
     row.category = e.hasCategory ? categoryIndex(e.category) : 0;
     row.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
     row.flags = e.hasArgs ? kSliceHasArgs : 0; // the text is re-read from the file when asked for
-    row.activityRef = e.hasArgs ? addActivity(e.typed) : kNoRow;
     return row;
 }
 
@@ -320,8 +322,9 @@ void RankBuilder::addEnd(const RawEvent& e)
             DiagnosticKind::UnmatchedEnd, describe(e), static_cast<std::int64_t>(e.eventIndex));
         return;
     }
-    SliceRow row = open.back();
+    const OpenBegin begin = open.back();
     open.pop_back();
+    SliceRow row = begin.row;
     row.duration = *e.tsNs - row.start; // both in range (time_range.h): the difference fits
     row.flags |= kSliceFromBeginEnd;
     if (row.duration < 0) {
@@ -330,21 +333,22 @@ void RankBuilder::addEnd(const RawEvent& e)
         row.duration = 0;
         row.flags |= kSliceNegativeDuration;
     }
-    pushSlice(row, track);
+    pushSlice(row, track, begin.activity);
 }
 
 void RankBuilder::closeOpenBegins()
 {
     for (std::uint32_t t = 0; t < m_tracks.size(); ++t) {
         auto& open = m_tracks[t].openBegins;
-        for (SliceRow row : open) {
+        for (const OpenBegin& begin : open) {
+            SliceRow row = begin.row;
             m_trace.diagnostics.add(DiagnosticKind::UnmatchedBegin,
                 "event #" + std::to_string(row.eventIndex) + " name=\""
                     + std::string(m_trace.strings.view(row.name)) + "\"",
                 row.eventIndex);
             row.duration = std::max<std::int64_t>(0, m_maxTime - row.start);
             row.flags |= kSliceFromBeginEnd | kSliceUnclosed;
-            pushSlice(row, t);
+            pushSlice(row, t, begin.activity);
         }
         open.clear();
         open.shrink_to_fit();
@@ -435,15 +439,11 @@ void RankBuilder::addFlow(const RawEvent& e)
         return;
     }
     FlowPoint p;
-    p.id = e.idValue;
-    p.idName = e.idIsString ? m_trace.strings.intern(e.idText).value : kMaxU32;
-    p.category = m_trace.strings.intern(e.category).value;
-    p.stagingTrack = stagingTrackFor(e);
+    p.id = e.idIsString ? static_cast<std::int64_t>(m_trace.strings.intern(e.idText).value) : e.idValue;
     p.ts = *e.tsNs;
     p.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
-    p.phase = e.phase;
-    p.enclosing = e.bindPoint == 'e' || e.phase != 'f';
-    m_flows.push_back(p);
+    p.stagingTrack = stagingTrackFor(e);
+    m_flows.add(m_trace.strings.intern(e.category), e.idIsString, e.phase, p);
 }
 
 void RankBuilder::addMetadata(const RawEvent& e)
@@ -491,21 +491,21 @@ void RankBuilder::addMetadata(const RawEvent& e)
 
 // The staged typed args, referenced by slice, become rows in slice order found
 // through a bitmap: no 4-byte reference per slice, and 32-bit ids (exact).
-void RankBuilder::storeActivityInSliceOrder()
+void RankBuilder::storeActivityInSliceOrder(const std::vector<std::uint32_t>& order)
 {
     ActivityArgs& act = m_trace.activity;
-    std::size_t rows = 0;
-    for (std::uint32_t ref : m_sliceActivity)
-        rows += ref != kNoRow;
-    act.ofSlice.reserve(m_sliceActivity.size());
+    const std::size_t rows = m_activityCorrelation.size();
+    act.ofSlice.reserve(order.size());
     act.correlation.reserve(rows);
     act.stream.reserve(rows);
     act.extra.reserve(rows);
     std::vector<std::uint32_t> extraOrder;
-    for (std::uint32_t ref : m_sliceActivity) {
-        act.ofSlice.push(ref != kNoRow);
-        if (ref == kNoRow)
+    for (const std::uint32_t staged : order) {
+        const bool has = m_sliceHasActivity.has(staged);
+        act.ofSlice.push(has);
+        if (!has)
             continue;
+        const std::uint32_t ref = m_sliceHasActivity.rank(staged);
         act.correlation.push(m_activityCorrelation[ref]);
         act.stream.push(m_activityStream[ref]);
         act.extra.push(m_activityExtra[ref] != kNoRow);
@@ -513,10 +513,8 @@ void RankBuilder::storeActivityInSliceOrder()
             extraOrder.push_back(m_activityExtra[ref]);
     }
     m_trace.extra.permute(extraOrder);
-    for (auto* staged : { &m_sliceActivity, &m_activityExtra }) {
-        staged->clear();
-        staged->shrink_to_fit();
-    }
+    m_sliceHasActivity = {};
+    m_activityExtra = {};
     m_activityCorrelation = {};
     m_activityStream = {};
 }
@@ -532,10 +530,11 @@ RankTrace RankBuilder::finish()
     m_trace.startNs = m_anyTime ? m_minTime : 0;
     m_trace.endNs = m_anyTime ? m_maxTime : 0;
 
-    LayoutInput input { m_tracks, m_sliceTrack, m_sliceActivity, m_names };
+    LayoutInput input { m_tracks, m_sliceTrack, m_names };
     layoutTracks(m_trace, input);
-    storeActivityInSliceOrder();
-    resolveFlows(m_trace, m_flows, input.stagingToTrack);
+    storeActivityInSliceOrder(input.order);
+    resolveFlows(m_trace, m_flows, input);
+    permuteSlices(m_trace, input);
     linkRpcCalls(m_trace);
     linkByCorrelation(m_trace);
     finalizeLinks(m_trace);

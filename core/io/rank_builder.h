@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/flow_points.h"
 #include "core/io/raw_event.h"
 #include "core/io/typed_args.h"
 #include "core/model/rank_trace.h"
@@ -31,24 +32,26 @@ public:
     void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
     RankTrace finish();
 
-    // A flow point waiting for its slice.
-    struct FlowPoint
+    // A slice's typed activity args until the slice is pushed (a B's until its E).
+    struct StagedActivity
     {
-        std::int64_t id = 0;
-        std::uint32_t idName = 0xFFFFFFFFu; // NameId value when the id is a string
-        std::uint32_t category = 0; // NameId value
-        std::uint32_t stagingTrack = 0;
-        std::int64_t ts = 0;
-        std::uint32_t eventIndex = 0;
-        char phase = 's';
-        bool enclosing = false;
+        bool present = false;
+        std::int64_t correlation = -1;
+        std::int64_t stream = -1;
+        std::uint32_t extraRow = kNoRow; // its ExtraArgs row, already appended
+    };
+
+    struct OpenBegin
+    {
+        SliceRow row; // duration and flags unset
+        StagedActivity activity;
     };
 
     struct StagingTrack
     {
         ThreadKey key;
         bool device = false; // holds device activity (kernels, copies, syncs)
-        std::vector<SliceRow> openBegins; // B events waiting for their E (duration and flags unset)
+        std::vector<OpenBegin> openBegins; // B events waiting for their E
     };
 
     struct ThreadKeyHash
@@ -92,12 +95,12 @@ private:
     void noteTime(std::int64_t t);
     std::uint32_t stagingTrackFor(const RawEvent& e);
     std::uint16_t categoryIndex(std::string_view category);
-    std::uint32_t addActivity(const TypedArgs& a);
+    StagedActivity stageActivity(const RawEvent& e);
     // A slice's row from an X or B event: every field but duration and flags.
     SliceRow openRow(const RawEvent& e);
-    void pushSlice(const SliceRow& row, std::uint32_t stagingTrack);
+    void pushSlice(const SliceRow& row, std::uint32_t stagingTrack, const StagedActivity& activity);
     void closeOpenBegins();
-    void storeActivityInSliceOrder();
+    void storeActivityInSliceOrder(const std::vector<std::uint32_t>& order);
     std::string describe(const RawEvent& e) const;
 
     RankTrace m_trace;
@@ -109,12 +112,13 @@ private:
 
     // Staging slices, in file order; `track` is the staging track.
     std::vector<std::uint32_t> m_sliceTrack;
-    // Typed args in file order while loading; finish() stores them in slice order (ActivityArgs).
-    std::vector<std::uint32_t> m_sliceActivity; // staged activity row per slice, or kNoRow
+    // Typed args in staging order while loading (a row for each slice with a bit
+    // set, in slice order); finish() stores them in the final slice order (ActivityArgs).
+    RowBitmap m_sliceHasActivity;
     CompactInt64Column m_activityCorrelation;
     CompactInt64Column m_activityStream;
     std::vector<std::uint32_t> m_activityExtra; // ExtraArgs row, or kNoRow
-    std::vector<FlowPoint> m_flows;
+    FlowPoints m_flows;
     std::unordered_map<std::string, std::uint32_t> m_counterIndex; // "pid/name/key" -> series
     std::vector<std::array<std::uint64_t, kPhaseCount>> m_categoryCounts; // by category index
     ThreadNames m_names;

@@ -14,6 +14,13 @@ namespace ks::core {
 
 namespace {
 
+    template <typename T>
+    void freeVector(std::vector<T>& v)
+    {
+        v.clear();
+        v.shrink_to_fit();
+    }
+
     std::string keyText(const RankTrace& trace, std::int64_t value, bool isName)
     {
         return isName ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(value) }))
@@ -247,8 +254,7 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
         for (std::uint32_t i = 0; i < n; ++i)
             order[cursor[input.stagingToTrack[input.sliceTrack[i]]]++] = i;
     }
-    input.sliceTrack.clear();
-    input.sliceTrack.shrink_to_fit();
+    freeVector(input.sliceTrack);
 
     // Durations are read from the columns (still in file order here): no staged copy.
     const SliceTable& table = trace.slices;
@@ -285,47 +291,62 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
         trace.tracks.push_back(std::move(track));
     }
 
-    SliceTable& s = trace.slices;
-    assert(s.columnsAligned()); // a column RankBuilder did not push would be read out of range here
-    s.permute(order);
-    permuteColumn(input.sliceActivity, order);
-    if (!s.durOverflow.empty())
-        trace.diagnostics.addCount(DiagnosticKind::DurationOverflow, s.durOverflow.size(),
-            "slice #" + std::to_string(s.durOverflow.begin()->first) + " lasts over 4.29 s");
     for (std::uint32_t& t : trace.instants.track)
         if (t != kNoRow)
             t = input.stagingToTrack[t];
+    input.order = std::move(order);
+}
+
+void permuteSlices(RankTrace& trace, LayoutInput& input)
+{
+    SliceTable& s = trace.slices;
+    assert(s.columnsAligned()); // a column RankBuilder did not push would be read out of range here
+    s.permute(input.order);
+    freeVector(input.order);
+    if (!s.durOverflow.empty())
+        trace.diagnostics.addCount(DiagnosticKind::DurationOverflow, s.durOverflow.size(),
+            "slice #" + std::to_string(s.durOverflow.begin()->first) + " lasts over 4.29 s");
 }
 
 namespace {
 
-    // The slices of the track containing ts, deepest level first: visit(i)
-    // returns true to stop. The one level walk both lookups below share.
+    // The slices of the track containing ts, deepest level first: visit(k)
+    // returns true to stop. The one level walk both lookups below share. It
+    // runs before the slice columns are permuted: position k of the final
+    // order holds staged slice order[k].
     template <typename Visit>
-    void visitSlicesAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts, Visit visit)
+    void visitSlicesAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
+        std::uint32_t trackIndex, std::int64_t ts, Visit visit)
     {
         if (trackIndex == kNoRow)
             return;
         const Track& track = trace.tracks[trackIndex];
         const auto& start = trace.slices.start;
         for (std::uint32_t level = track.levelCount(); level-- > 0;) {
-            const auto b = start.begin() + track.levelBegin[level];
-            const auto e = start.begin() + track.levelBegin[level + 1];
-            auto it = std::upper_bound(b, e, ts);
-            if (it == b)
+            const std::uint32_t first = track.levelBegin[level];
+            std::uint32_t lo = first;
+            std::uint32_t hi = track.levelBegin[level + 1];
+            while (lo < hi) { // the first position starting after ts
+                const std::uint32_t mid = lo + (hi - lo) / 2;
+                if (start[order[mid]] <= ts)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == first)
                 continue;
-            const auto i = static_cast<std::uint32_t>((it - 1) - start.begin());
-            if (trace.slices.end(i) >= ts && visit(i))
+            if (trace.slices.end(order[lo - 1]) >= ts && visit(lo - 1))
                 return;
         }
     }
 
     // The deepest slice of the track containing ts; kNoRow when none.
-    std::uint32_t findSliceAt(const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts)
+    std::uint32_t findSliceAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
+        std::uint32_t trackIndex, std::int64_t ts)
     {
         std::uint32_t found = kNoRow;
-        visitSlicesAt(trace, trackIndex, ts, [&found](std::uint32_t i) {
-            found = i;
+        visitSlicesAt(trace, order, trackIndex, ts, [&found](std::uint32_t k) {
+            found = k;
             return true;
         });
         return found;
@@ -337,100 +358,110 @@ namespace {
     // correlation id, at any depth; failing that, the deepest one with no
     // correlation id. kNoRow when every slice there belongs to another launch:
     // linkByCorrelation then links that work to its own launch.
-    std::uint32_t findLaunchedSliceAt(
-        const RankTrace& trace, std::uint32_t trackIndex, std::int64_t ts, std::int64_t correlation)
+    std::uint32_t findLaunchedSliceAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
+        std::uint32_t trackIndex, std::int64_t ts, std::int64_t correlation)
     {
         std::uint32_t matching = kNoRow;
         std::uint32_t uncorrelated = kNoRow;
-        visitSlicesAt(trace, trackIndex, ts, [&](std::uint32_t i) {
-            const std::int64_t c = trace.correlation(i);
+        visitSlicesAt(trace, order, trackIndex, ts, [&](std::uint32_t k) {
+            const std::int64_t c = trace.correlation(k); // the activity args are in final order already
             if (c == correlation) {
-                matching = i;
+                matching = k;
                 return true;
             }
             if (c < 0 && uncorrelated == kNoRow)
-                uncorrelated = i;
+                uncorrelated = k;
             return false;
         });
         return matching != kNoRow ? matching : uncorrelated;
     }
 
-    int phaseRank(char phase)
+    // Starts and ends of one id, in time order, so the k-th start pairs with the k-th end.
+    bool pointLess(const FlowPoint& a, const FlowPoint& b)
     {
-        return phase == 's' ? 0 : phase == 't' ? 1 : 2;
+        if (a.id != b.id)
+            return a.id < b.id;
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        return a.eventIndex < b.eventIndex;
     }
 
 } // namespace
 
-void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
-    const std::vector<std::uint32_t>& stagingToTrack)
+void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
 {
-    using Point = RankBuilder::FlowPoint;
-    std::sort(flows.begin(), flows.end(), [](const Point& a, const Point& b) {
-        if (a.category != b.category)
-            return a.category < b.category;
-        if (a.idName != b.idName)
-            return a.idName < b.idName;
-        if (a.id != b.id)
-            return a.id < b.id;
-        if (phaseRank(a.phase) != phaseRank(b.phase))
-            return phaseRank(a.phase) < phaseRank(b.phase);
-        return a.ts < b.ts;
+    const std::vector<std::uint32_t>& stagingToTrack = input.stagingToTrack;
+    const std::vector<std::uint32_t>& order = input.order;
+    std::vector<FlowGroup>& groups = flows.groups();
+    // Category by category, string ids before numbers, as the diagnostics always came.
+    std::sort(groups.begin(), groups.end(), [](const FlowGroup& a, const FlowGroup& b) {
+        return a.category != b.category ? a.category < b.category : a.idIsName > b.idIsName;
     });
     const NameId ac2g = trace.strings.find("ac2g");
     const NameId fwdbwd = trace.strings.find("fwdbwd");
     const NameId asyncCpuToGpu = trace.strings.find("async_cpu_to_gpu"); // older Kineto
-    auto sameFlow = [](const Point& a, const Point& b) {
-        return a.category == b.category && a.idName == b.idName && a.id == b.id;
-    };
-    auto orphan = [&trace](const Point& p, bool start, const char* why) {
-        trace.diagnostics.add(start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd,
-            "flow event #" + std::to_string(p.eventIndex) + " id=" + std::to_string(p.id) + ": " + why,
-            p.eventIndex);
-    };
-    for (std::size_t g = 0; g < flows.size();) {
-        std::size_t e = g;
-        while (e < flows.size() && sameFlow(flows[g], flows[e]))
-            ++e;
-        // Pair the k-th start with the k-th end: robust to clock skew between CPU and GPU.
-        std::vector<const Point*> starts, ends;
-        for (std::size_t k = g; k < e; ++k) {
-            if (flows[k].phase == 's')
-                starts.push_back(&flows[k]);
-            else if (flows[k].phase == 'f')
-                ends.push_back(&flows[k]);
-        }
-        const std::size_t pairs = std::min(starts.size(), ends.size());
-        for (std::size_t k = pairs; k < starts.size(); ++k)
-            orphan(*starts[k], true, "no matching flow end");
-        for (std::size_t k = pairs; k < ends.size(); ++k)
-            orphan(*ends[k], false, "no matching flow start");
-        for (std::size_t k = 0; k < pairs; ++k) {
-            const std::uint32_t from =
-                findSliceAt(trace, stagingToTrack[starts[k]->stagingTrack], starts[k]->ts);
-            const NameId cat { starts[k]->category };
-            const bool launch = (cat == ac2g || cat == asyncCpuToGpu) && ends[k]->idName == 0xFFFFFFFFu;
-            const std::uint32_t endTrack = stagingToTrack[ends[k]->stagingTrack];
-            const std::uint32_t to = launch ? findLaunchedSliceAt(trace, endTrack, ends[k]->ts, ends[k]->id)
-                                            : findSliceAt(trace, endTrack, ends[k]->ts);
-            if (from == kNoRow) {
-                orphan(*starts[k], true, "no slice at the flow start");
-                continue;
+    for (FlowGroup& group : groups) {
+        const bool launchCategory = group.category == ac2g || group.category == asyncCpuToGpu;
+        const bool launch = launchCategory && !group.idIsName;
+        const LinkKind kind = launchCategory ? LinkKind::LaunchFlow
+            : group.category == fwdbwd       ? LinkKind::ForwardBackward
+                                             : LinkKind::OtherFlow;
+        auto orphan = [&](const FlowPoint& p, bool start, const char* why) {
+            const std::string id = group.idIsName
+                ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(p.id) }))
+                : std::to_string(p.id);
+            trace.diagnostics.add(start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd,
+                "flow event #" + std::to_string(p.eventIndex) + " id=" + id + ": " + why, p.eventIndex);
+        };
+        std::sort(group.starts.begin(), group.starts.end(), pointLess);
+        std::sort(group.ends.begin(), group.ends.end(), pointLess);
+        const std::vector<FlowPoint>& starts = group.starts;
+        const std::vector<FlowPoint>& ends = group.ends;
+        // Walk both lists one id at a time; pair the k-th start with the k-th end:
+        // robust to clock skew between CPU and GPU.
+        std::size_t s = 0, e = 0;
+        while (s < starts.size() || e < ends.size()) {
+            const std::int64_t id = s == starts.size() ? ends[e].id
+                : e == ends.size()                     ? starts[s].id
+                                                       : std::min(starts[s].id, ends[e].id);
+            std::size_t sEnd = s, eEnd = e;
+            while (sEnd < starts.size() && starts[sEnd].id == id)
+                ++sEnd;
+            while (eEnd < ends.size() && ends[eEnd].id == id)
+                ++eEnd;
+            const std::size_t pairs = std::min(sEnd - s, eEnd - e);
+            for (std::size_t k = s + pairs; k < sEnd; ++k)
+                orphan(starts[k], true, "no matching flow end");
+            for (std::size_t k = e + pairs; k < eEnd; ++k)
+                orphan(ends[k], false, "no matching flow start");
+            for (std::size_t k = 0; k < pairs; ++k) {
+                const FlowPoint& from = starts[s + k];
+                const FlowPoint& to = ends[e + k];
+                const std::uint32_t fromSlice =
+                    findSliceAt(trace, order, stagingToTrack[from.stagingTrack], from.ts);
+                const std::uint32_t endTrack = stagingToTrack[to.stagingTrack];
+                const std::uint32_t toSlice = launch
+                    ? findLaunchedSliceAt(trace, order, endTrack, to.ts, to.id)
+                    : findSliceAt(trace, order, endTrack, to.ts);
+                if (fromSlice == kNoRow) {
+                    orphan(from, true, "no slice at the flow start");
+                    continue;
+                }
+                if (toSlice == kNoRow) {
+                    orphan(to, false, "no slice at the flow end");
+                    continue;
+                }
+                trace.links.from.push_back(fromSlice);
+                trace.links.to.push_back(toSlice);
+                trace.links.kind.push_back(kind);
             }
-            if (to == kNoRow) {
-                orphan(*ends[k], false, "no slice at the flow end");
-                continue;
-            }
-            trace.links.from.push_back(from);
-            trace.links.to.push_back(to);
-            trace.links.kind.push_back(cat == ac2g || cat == asyncCpuToGpu ? LinkKind::LaunchFlow
-                    : cat == fwdbwd                                        ? LinkKind::ForwardBackward
-                                                                           : LinkKind::OtherFlow);
+            s = sEnd;
+            e = eEnd;
         }
-        g = e;
+        freeVector(group.starts);
+        freeVector(group.ends);
     }
-    flows.clear();
-    flows.shrink_to_fit();
+    groups.clear();
 }
 
 void linkByCorrelation(RankTrace& trace)
@@ -444,13 +475,25 @@ void linkByCorrelation(RankTrace& trace)
     for (std::size_t k = 0; k < trace.links.size(); ++k)
         if (trace.links.kind[k] == LinkKind::LaunchFlow)
             launched[trace.links.to[k]] = true;
-    std::unordered_map<std::int64_t, std::uint32_t> launchByCorrelation;
+    // Only the correlations that unlinked GPU work waits for are looked up: in
+    // Kineto's traces ac2g flows link nearly everything, and a map of every
+    // launch took a third of a big rank's finish().
+    std::unordered_map<std::int64_t, std::uint32_t> launchOf; // correlation -> first CPU slice with it
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (gpu[i] && !launched[i])
+            if (const std::int64_t c = trace.correlation(i); c >= 0)
+                launchOf.emplace(c, kNoRow);
+    if (launchOf.empty())
+        return;
     for (std::uint32_t i = 0; i < n; ++i) {
         if (gpu[i])
             continue;
         const std::int64_t c = trace.correlation(i);
-        if (c >= 0)
-            launchByCorrelation.emplace(c, i);
+        if (c < 0)
+            continue;
+        auto it = launchOf.find(c);
+        if (it != launchOf.end() && it->second == kNoRow)
+            it->second = i;
     }
     for (std::uint32_t i = 0; i < n; ++i) {
         if (!gpu[i] || launched[i])
@@ -458,15 +501,15 @@ void linkByCorrelation(RankTrace& trace)
         const std::int64_t c = trace.correlation(i);
         if (c < 0)
             continue;
-        auto it = launchByCorrelation.find(c);
-        if (it == launchByCorrelation.end()) {
+        const std::uint32_t launch = launchOf.at(c);
+        if (launch == kNoRow) {
             trace.diagnostics.add(DiagnosticKind::UnlinkedGpuWork,
                 "event #" + std::to_string(trace.slices.eventIndex[i]) + " \""
                     + std::string(trace.sliceName(i)) + "\" correlation=" + std::to_string(c),
                 trace.slices.eventIndex[i]);
             continue;
         }
-        trace.links.from.push_back(it->second);
+        trace.links.from.push_back(launch);
         trace.links.to.push_back(i);
         trace.links.kind.push_back(LinkKind::LaunchCorrelation);
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/flow_points.h"
 #include "core/io/rank_builder.h"
 #include "core/model/rank_trace.h"
 
@@ -12,19 +13,25 @@ struct LayoutInput
 {
     std::vector<RankBuilder::StagingTrack>& tracks;
     std::vector<std::uint32_t>& sliceTrack; // staging track per slice, file order
-    std::vector<std::uint32_t>& sliceActivity; // staged activity row per slice (kNoRow: none), permuted too
     const RankBuilder::ThreadNames& names;
     std::vector<std::uint32_t> stagingToTrack {}; // filled by layoutTracks; kNoRow for dropped tracks
+    std::vector<std::uint32_t>
+        order {}; // filled by layoutTracks: the staged (file-order) slice of each slice
 };
 
-// Orders tracks (GPU streams first), sorts each track's slices, assigns nesting
-// levels and extra lanes, and permutes the slice columns into track/level/start order.
+// Orders tracks (GPU streams first), sorts each track's slices and assigns
+// nesting levels and extra lanes: the tracks' ranges and input.order give each
+// slice its final position; the columns stay in staging order until permuteSlices.
 void layoutTracks(RankTrace& trace, LayoutInput& input);
 
 // Binds flow points to slices (deepest slice enclosing the point) and links
-// each start to its end.
-void resolveFlows(RankTrace& trace, std::vector<RankBuilder::FlowPoint>& flows,
-    const std::vector<std::uint32_t>& stagingToTrack);
+// each start to its end, by final positions. It runs between layoutTracks and
+// permuteSlices, and frees the points as it goes, so that they are gone before
+// the permutation's copies: the load's peak (B4 of performance.md).
+void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input);
+
+// Permutes the slice columns into track/level/start order; frees input.order.
+void permuteSlices(RankTrace& trace, LayoutInput& input);
 
 // Links GPU work to its CPU launch by the correlation arg where no ac2g flow did.
 void linkByCorrelation(RankTrace& trace);

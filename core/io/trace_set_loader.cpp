@@ -2,6 +2,7 @@
 
 #include "core/io/event_parser.h"
 #include "core/io/file_identity.h"
+#include "core/io/inflated_size.h"
 #include "core/io/input_stream.h"
 #include "core/io/metadata_parser.h"
 #include "core/io/parallel_read.h"
@@ -223,8 +224,7 @@ namespace {
                         | (static_cast<std::uint64_t>(size[3]) << 24);
                 std::fclose(f);
             }
-            // Below 4 GiB the trailer is exact for one member; above, ratios of 13-21 bound it.
-            jsonBytes = std::max(trailer, input.fileBytesTotal() * 13);
+            jsonBytes = inflatedSizeFromTrailer(trailer, input.fileBytesTotal());
         }
         return std::min<std::uint64_t>(jsonBytes / 250, 1ull << 31);
     }

@@ -47,7 +47,6 @@ struct SliceRow
     std::uint16_t category = 0;
     std::uint8_t flags = 0;
     std::uint32_t eventIndex = 0;
-    std::uint32_t activityRef = kNoRow; // staged by RankBuilder, stored as ActivityArgs::ofSlice
 };
 
 // Complete slices (X, and B/E pairs), column by column. Kept compact because

@@ -34,6 +34,7 @@ private slots:
     void gpuTracksFirst();
     void kinetoStreamNameIsTrimmed();
     void typedArgs();
+    void typedArgsOfBeginEndSlices();
     void rawArgsKeepOriginalText();
     void timestampsExactAtEpochScale();
     void longDurationsKeptExactly();
@@ -545,6 +546,43 @@ void TestReaderBasics::typedArgs()
     QCOMPARE(t.correlation(mm), std::int64_t(-1));
     QCOMPARE(t.stream(mm), std::int64_t(-1));
     QCOMPARE(t.extraRow(mm), kNoRow);
+}
+
+// A B's typed args wait with it for its E, while X slices with their own args
+// complete inside it, and an unclosed B keeps its args too: each slice must end
+// up with its own correlation, stream and extra row.
+void TestReaderBasics::typedArgsOfBeginEndSlices()
+{
+    LOAD_OR_FAIL(t, ks::test::kinetoDoc(R"j(
+  {"ph": "B", "cat": "cuda_runtime", "name": "outer", "pid": 1, "tid": 2, "ts": 10,
+   "args": {"correlation": 70, "stream": 3}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "inner", "pid": 1, "tid": 2, "ts": 11, "dur": 2,
+   "args": {"correlation": 80}},
+  {"ph": "B", "cat": "cpu_op", "name": "plain", "pid": 1, "tid": 2, "ts": 14},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "copy", "pid": 0, "tid": 7, "ts": 15, "dur": 1,
+   "args": {"stream": 7, "correlation": 90, "bytes": 64}},
+  {"ph": "E", "pid": 1, "tid": 2, "ts": 16},
+  {"ph": "E", "pid": 1, "tid": 2, "ts": 20},
+  {"ph": "B", "cat": "gpu_memset", "name": "unclosed", "pid": 0, "tid": 7, "ts": 30,
+   "args": {"stream": 7, "correlation": 100, "bytes": 128}})j"));
+    const std::uint32_t outer = only(slicesNamed(t, "outer"));
+    QCOMPARE(t.correlation(outer), std::int64_t(70));
+    QCOMPARE(t.stream(outer), std::int64_t(3));
+    QCOMPARE(t.slices.duration(outer), std::int64_t(10'000));
+    const std::uint32_t inner = only(slicesNamed(t, "inner"));
+    QCOMPARE(t.correlation(inner), std::int64_t(80));
+    QCOMPARE(t.stream(inner), std::int64_t(-1));
+    const std::uint32_t plain = only(slicesNamed(t, "plain"));
+    QCOMPARE(t.correlation(plain), std::int64_t(-1));
+    QCOMPARE(t.extraRow(plain), kNoRow);
+    const std::uint32_t copy = only(slicesNamed(t, "copy"));
+    QCOMPARE(t.correlation(copy), std::int64_t(90));
+    QVERIFY(t.extraRow(copy) != kNoRow);
+    QCOMPARE(t.extra.bytes[t.extraRow(copy)], std::int64_t(64));
+    const std::uint32_t unclosed = only(slicesNamed(t, "unclosed"));
+    QCOMPARE(t.correlation(unclosed), std::int64_t(100));
+    QVERIFY(t.extraRow(unclosed) != kNoRow);
+    QCOMPARE(t.extra.bytes[t.extraRow(unclosed)], std::int64_t(128));
 }
 
 void TestReaderBasics::rawArgsKeepOriginalText()

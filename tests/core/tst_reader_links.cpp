@@ -26,6 +26,7 @@ private slots:
     void launchFlowEndsOnItsCorrelation();
     void forwardBackwardFlow();
     void orphanFlows();
+    void stringAndNumberIdsNeverPair();
     void kernelBeforeLaunch();
     void unlinkedGpuWork();
     void rangeQueryMatchesBruteForce();
@@ -191,6 +192,29 @@ void TestReaderLinks::orphanFlows()
     // The kernel still finds its launch by correlation.
     QCOMPARE(t.links.size(), std::size_t(1));
     QCOMPARE(t.links.kind[0], LinkKind::LaunchCorrelation);
+}
+
+// Flow ids are numbers or strings, and "7" is not 7: the two never pair, and
+// the orphan's diagnostic names the string id itself.
+void TestReaderLinks::stringAndNumberIdsNeverPair()
+{
+    LOAD_OR_FAIL(t, ks::test::kinetoDoc(R"(
+  {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 10, "tid": 11, "ts": 100, "dur": 10},
+  {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 10, "tid": 12, "ts": 500, "dur": 10},
+  {"ph": "s", "id": "seven", "pid": 10, "tid": 11, "ts": 101, "cat": "custom", "name": "f"},
+  {"ph": "f", "id": 7, "pid": 10, "tid": 12, "ts": 501, "cat": "custom", "name": "f", "bp": "e"},
+  {"ph": "s", "id": "2", "pid": 10, "tid": 11, "ts": 102, "cat": "other", "name": "f"},
+  {"ph": "t", "id": "2", "pid": 10, "tid": 12, "ts": 502, "cat": "other", "name": "f"},
+  {"ph": "f", "id": "2", "pid": 10, "tid": 12, "ts": 503, "cat": "other", "name": "f", "bp": "e"})"));
+    QCOMPARE(diag(t, DiagnosticKind::OrphanFlowStart), 1ull);
+    QCOMPARE(diag(t, DiagnosticKind::OrphanFlowEnd), 1ull);
+    const std::string& start = t.diagnostics.entry(DiagnosticKind::OrphanFlowStart).example;
+    QVERIFY2(start.find("id=seven: no matching flow end") != std::string::npos, start.c_str());
+    const std::string& end = t.diagnostics.entry(DiagnosticKind::OrphanFlowEnd).example;
+    QVERIFY2(end.find("id=7: no matching flow start") != std::string::npos, end.c_str());
+    QCOMPARE(t.links.size(), std::size_t(1)); // the string id "2", past its step
+    QCOMPARE(t.links.from[0], only(slicesNamed(t, "a")));
+    QCOMPARE(t.links.to[0], only(slicesNamed(t, "b")));
 }
 
 void TestReaderLinks::kernelBeforeLaunch()

@@ -2,6 +2,7 @@
 // (events and strings cut at chunk and read-block boundaries), plain JSON,
 // gzip, multi-member gzip, ISA-L or zlib.
 
+#include "core/io/inflated_size.h"
 #include "core/io/input_stream.h"
 #include "tests/core/test_trace_files.h"
 
@@ -34,6 +35,7 @@ private slots:
     void plainStream();
     void progressIsMonotonic();
     void folderLoadsInParallelLikeSequentially();
+    void jsonSizeGuessedPastFourGiB();
 };
 
 // moc reads raw string literals as ordinary strings and trips on the JSON
@@ -320,6 +322,26 @@ void TestReaderStreams::folderLoadsInParallelLikeSequentially()
 }
 
 #endif // Q_MOC_RUN
+
+// The size guess that reserves the columns: a trailer holds the size modulo
+// 4 GiB, so a 4.5 GB rank's trailer says 225 MB (sizes of the benchmark's ranks).
+void TestReaderStreams::jsonSizeGuessedPastFourGiB()
+{
+    using ks::core::inflatedSizeFromTrailer;
+    constexpr std::uint64_t kWrap = std::uint64_t { 1 } << 32;
+    // Small files: the trailer is the size, unless under 13 x the file.
+    QCOMPARE(inflatedSizeFromTrailer(1'014'000'000, 76'264'374), std::uint64_t { 1'014'000'000 });
+    QCOMPARE(inflatedSizeFromTrailer(800'000'000, 100'000'000), std::uint64_t { 1'300'000'000 });
+    // diff_control x136: 229.6 MB of gzip, 4.52 GB of JSON.
+    const std::uint64_t real = 4'520'000'000;
+    QCOMPARE(inflatedSizeFromTrailer(real - kWrap, 229'600'242), real);
+    // synth 4.7 GB: 350.9 MB of gzip.
+    const std::uint64_t synth = 4'682'000'000;
+    QCOMPARE(inflatedSizeFromTrailer(synth - kWrap, 350'866'197), synth);
+    // Past 8 GiB the trailer has wrapped twice.
+    const std::uint64_t huge = 9'500'000'000;
+    QCOMPARE(inflatedSizeFromTrailer(huge - 2 * kWrap, 700'000'000), huge);
+}
 
 QTEST_GUILESS_MAIN(TestReaderStreams)
 #include "tst_reader_streams.moc"
