@@ -262,32 +262,42 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     std::vector<std::uint32_t> level(n, 0);
     const std::int64_t resolution = timestampResolution(table);
     trace.tracks.clear();
+    auto startOrder = [&](std::uint32_t a, std::uint32_t b) {
+        if (start[a] != start[b])
+            return start[a] < start[b];
+        const std::int64_t durA = table.duration(a), durB = table.duration(b);
+        if (durA != durB)
+            return durA > durB; // parents before children
+        return trace.slices.eventIndex[a] < trace.slices.eventIndex[b];
+    };
+    std::vector<std::uint32_t> byLevel; // one track's order, regrouped by level (reused)
     for (std::uint32_t t = 0; t < stagingOrder.size(); ++t) {
         auto first = order.begin() + trackBegin[t];
         auto last = order.begin() + trackBegin[t + 1];
-        std::sort(first, last, [&](std::uint32_t a, std::uint32_t b) {
-            if (start[a] != start[b])
-                return start[a] < start[b];
-            const std::int64_t durA = table.duration(a), durB = table.duration(b);
-            if (durA != durB)
-                return durA > durB; // parents before children
-            return trace.slices.eventIndex[a] < trace.slices.eventIndex[b];
-        });
+        // A thread's events mostly come in time order: checking is one pass.
+        if (!std::is_sorted(first, last, startOrder))
+            std::sort(first, last, startOrder);
         Track track = std::move(described[stagingOrder[t]]);
         track.nestingLevels =
             assignLevels(order, trackBegin[t], trackBegin[t + 1], table, resolution, level, trace);
-        // Stable by level keeps start order inside each level.
-        std::stable_sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return level[a] < level[b]; });
         track.sliceBegin = trackBegin[t];
         track.sliceEnd = trackBegin[t + 1];
+        // Counting sort by level: stable, so each level stays in start order.
         std::uint32_t levels = 0;
         for (auto it = first; it != last; ++it)
             levels = std::max(levels, level[*it] + 1);
-        track.levelBegin.assign(levels + 1, track.sliceEnd);
-        for (std::uint32_t k = track.sliceEnd; k-- > track.sliceBegin;)
-            track.levelBegin[level[order[k]]] = k;
-        for (std::uint32_t l = levels; l-- > 0;) // empty levels cannot occur, but keep offsets monotonic
-            track.levelBegin[l] = std::min(track.levelBegin[l], track.levelBegin[l + 1]);
+        track.levelBegin.assign(levels + 1, 0);
+        for (auto it = first; it != last; ++it)
+            ++track.levelBegin[level[*it] + 1];
+        track.levelBegin[0] = track.sliceBegin;
+        std::partial_sum(track.levelBegin.begin(), track.levelBegin.end(), track.levelBegin.begin());
+        byLevel.resize(static_cast<std::size_t>(last - first));
+        {
+            std::vector<std::uint32_t> cursor(track.levelBegin.begin(), track.levelBegin.end() - 1);
+            for (auto it = first; it != last; ++it)
+                byLevel[cursor[level[*it]]++ - track.sliceBegin] = *it;
+        }
+        std::copy(byLevel.begin(), byLevel.end(), first);
         trace.tracks.push_back(std::move(track));
     }
 
