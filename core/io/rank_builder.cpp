@@ -519,7 +519,7 @@ void RankBuilder::storeActivityInSliceOrder(const std::vector<std::uint32_t>& or
     m_activityStream = {};
 }
 
-RankTrace RankBuilder::finish()
+RankTrace RankBuilder::finish(const std::vector<BackgroundWork*>& helpers)
 {
     closeOpenBegins();
     for (std::size_t c = 0; c < m_categoryCounts.size(); ++c) {
@@ -531,6 +531,7 @@ RankTrace RankBuilder::finish()
     m_trace.endNs = m_anyTime ? m_maxTime : 0;
 
     LayoutInput input { m_tracks, m_sliceTrack, m_names };
+    input.helpers = helpers;
     layoutTracks(m_trace, input);
     storeActivityInSliceOrder(input.order);
     resolveFlows(m_trace, m_flows, input);

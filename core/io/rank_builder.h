@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/background_work.h"
 #include "core/io/flow_points.h"
 #include "core/io/raw_event.h"
 #include "core/io/typed_args.h"
@@ -30,7 +31,8 @@ public:
     void setMetadata(RankMetadata metadata) { m_trace.metadata = std::move(metadata); }
 
     void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
-    RankTrace finish();
+    // `helpers`: threads besides the calling one for the per-track work (may be none).
+    RankTrace finish(const std::vector<BackgroundWork*>& helpers = {});
 
     // A slice's typed activity args until the slice is pushed (a B's until its E).
     struct StagedActivity

@@ -1,11 +1,13 @@
 #include "core/io/rank_layout.h"
 
+#include "core/common/run_shares.h"
 #include "core/model/rpc_events.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cctype>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
@@ -131,10 +133,17 @@ namespace {
     // no more than `resolution` is rounding, not overlap (PyTorch rounds each
     // event's start and end on its own): it nests, and the stack keeps the
     // parent's end so that the parent's next sibling is not pushed down.
+    // Its notes go to the track's own Diagnostics, made on the first: tracks are
+    // laid out on several threads, and their notes are merged in track order.
     std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
         const SliceTable& slices, std::int64_t resolution, std::vector<std::uint32_t>& level,
-        RankTrace& trace)
+        RankTrace& trace, std::unique_ptr<Diagnostics>& notes)
     {
+        auto note = [&notes](DiagnosticKind kind, const std::string& text, std::int64_t event) {
+            if (!notes)
+                notes = std::make_unique<Diagnostics>();
+            notes->add(kind, text, event);
+        };
         std::vector<std::int64_t> openEnds;
         std::vector<std::int64_t> laneEnds;
         std::vector<std::size_t> overflow;
@@ -156,7 +165,7 @@ namespace {
                 openEnds.push_back(openEnds.back());
                 depth = std::max<std::uint32_t>(depth, level[i] + 1);
                 trace.slices.flags[i] |= kSliceRoundedNesting;
-                trace.diagnostics.add(DiagnosticKind::RoundedNesting,
+                note(DiagnosticKind::RoundedNesting,
                     "event #" + std::to_string(trace.slices.eventIndex[i]) + " \""
                         + std::string(trace.strings.view(trace.slices.name[i])) + "\" ends "
                         + std::to_string(b - openEnds.back()) + " ns after its parent",
@@ -174,7 +183,7 @@ namespace {
             level[i] = static_cast<std::uint32_t>(lane);
             overflow.push_back(k);
             trace.slices.flags[i] |= kSliceOverflowLane;
-            trace.diagnostics.add(DiagnosticKind::OverlappingSlices,
+            note(DiagnosticKind::OverlappingSlices,
                 "event #" + std::to_string(trace.slices.eventIndex[i]) + " \""
                     + std::string(trace.strings.view(trace.slices.name[i]))
                     + "\" overlaps its enclosing slice without nesting",
@@ -183,6 +192,81 @@ namespace {
         for (std::size_t k : overflow)
             level[order[k]] += depth;
         return depth;
+    }
+
+    // What laying out one track reads and writes. A track's work touches only
+    // its own range of `order`, its slices' levels and flags, and its Track, so
+    // tracks are laid out on several threads at once.
+    struct TrackLayoutJob
+    {
+        RankTrace& trace;
+        std::vector<std::uint32_t>& order;
+        std::vector<std::uint32_t>& level;
+        const std::vector<std::uint32_t>& trackBegin;
+        std::int64_t resolution;
+    };
+
+    // Sorts track t's slices by start, assigns their levels and regroups them
+    // level by level.
+    void layOutTrack(const TrackLayoutJob& job, std::uint32_t t, Track& track,
+        std::vector<std::uint32_t>& byLevel, std::unique_ptr<Diagnostics>& notes)
+    {
+        const SliceTable& table = job.trace.slices;
+        const auto& start = table.start;
+        auto startOrder = [&](std::uint32_t a, std::uint32_t b) {
+            if (start[a] != start[b])
+                return start[a] < start[b];
+            const std::int64_t durA = table.duration(a), durB = table.duration(b);
+            if (durA != durB)
+                return durA > durB; // parents before children
+            return table.eventIndex[a] < table.eventIndex[b];
+        };
+        const auto first = job.order.begin() + job.trackBegin[t];
+        const auto last = job.order.begin() + job.trackBegin[t + 1];
+        // A thread's events mostly come in time order: checking is one pass.
+        if (!std::is_sorted(first, last, startOrder))
+            std::sort(first, last, startOrder);
+        track.nestingLevels = assignLevels(job.order, job.trackBegin[t], job.trackBegin[t + 1], table,
+            job.resolution, job.level, job.trace, notes);
+        track.sliceBegin = job.trackBegin[t];
+        track.sliceEnd = job.trackBegin[t + 1];
+        // Counting sort by level: stable, so each level stays in start order.
+        std::uint32_t levels = 0;
+        for (auto it = first; it != last; ++it)
+            levels = std::max(levels, job.level[*it] + 1);
+        track.levelBegin.assign(levels + 1, 0);
+        for (auto it = first; it != last; ++it)
+            ++track.levelBegin[job.level[*it] + 1];
+        track.levelBegin[0] = track.sliceBegin;
+        std::partial_sum(track.levelBegin.begin(), track.levelBegin.end(), track.levelBegin.begin());
+        byLevel.resize(static_cast<std::size_t>(last - first));
+        std::vector<std::uint32_t> cursor(track.levelBegin.begin(), track.levelBegin.end() - 1);
+        for (auto it = first; it != last; ++it)
+            byLevel[cursor[job.level[*it]]++ - track.sliceBegin] = *it;
+        std::copy(byLevel.begin(), byLevel.end(), first);
+    }
+
+    // The tracks each of `workers` lays out: the largest first, each to the
+    // least loaded worker (one track's sort cannot be split, so the biggest
+    // track bounds the time anyway).
+    std::vector<std::vector<std::uint32_t>> shareTracks(
+        const std::vector<std::uint32_t>& trackBegin, std::size_t workers)
+    {
+        const auto trackCount = static_cast<std::uint32_t>(trackBegin.size() - 1);
+        std::vector<std::uint32_t> bySize(trackCount);
+        std::iota(bySize.begin(), bySize.end(), 0u);
+        auto size = [&](std::uint32_t t) { return trackBegin[t + 1] - trackBegin[t]; };
+        std::stable_sort(bySize.begin(), bySize.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return size(a) > size(b); });
+        std::vector<std::vector<std::uint32_t>> shares(workers);
+        std::vector<std::uint64_t> load(workers, 0);
+        for (const std::uint32_t t : bySize) {
+            const auto w =
+                static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+            shares[w].push_back(t);
+            load[w] += size(t) + 1;
+        }
+        return shares;
     }
 
 } // namespace
@@ -257,49 +341,23 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     freeVector(input.sliceTrack);
 
     // Durations are read from the columns (still in file order here): no staged copy.
-    const SliceTable& table = trace.slices;
-    const auto& start = table.start;
     std::vector<std::uint32_t> level(n, 0);
-    const std::int64_t resolution = timestampResolution(table);
+    const std::int64_t resolution = timestampResolution(trace.slices);
     trace.tracks.clear();
-    auto startOrder = [&](std::uint32_t a, std::uint32_t b) {
-        if (start[a] != start[b])
-            return start[a] < start[b];
-        const std::int64_t durA = table.duration(a), durB = table.duration(b);
-        if (durA != durB)
-            return durA > durB; // parents before children
-        return trace.slices.eventIndex[a] < trace.slices.eventIndex[b];
-    };
-    std::vector<std::uint32_t> byLevel; // one track's order, regrouped by level (reused)
-    for (std::uint32_t t = 0; t < stagingOrder.size(); ++t) {
-        auto first = order.begin() + trackBegin[t];
-        auto last = order.begin() + trackBegin[t + 1];
-        // A thread's events mostly come in time order: checking is one pass.
-        if (!std::is_sorted(first, last, startOrder))
-            std::sort(first, last, startOrder);
-        Track track = std::move(described[stagingOrder[t]]);
-        track.nestingLevels =
-            assignLevels(order, trackBegin[t], trackBegin[t + 1], table, resolution, level, trace);
-        track.sliceBegin = trackBegin[t];
-        track.sliceEnd = trackBegin[t + 1];
-        // Counting sort by level: stable, so each level stays in start order.
-        std::uint32_t levels = 0;
-        for (auto it = first; it != last; ++it)
-            levels = std::max(levels, level[*it] + 1);
-        track.levelBegin.assign(levels + 1, 0);
-        for (auto it = first; it != last; ++it)
-            ++track.levelBegin[level[*it] + 1];
-        track.levelBegin[0] = track.sliceBegin;
-        std::partial_sum(track.levelBegin.begin(), track.levelBegin.end(), track.levelBegin.begin());
-        byLevel.resize(static_cast<std::size_t>(last - first));
-        {
-            std::vector<std::uint32_t> cursor(track.levelBegin.begin(), track.levelBegin.end() - 1);
-            for (auto it = first; it != last; ++it)
-                byLevel[cursor[level[*it]]++ - track.sliceBegin] = *it;
-        }
-        std::copy(byLevel.begin(), byLevel.end(), first);
-        trace.tracks.push_back(std::move(track));
-    }
+    const TrackLayoutJob job { trace, order, level, trackBegin, resolution };
+    trace.tracks.resize(stagingOrder.size());
+    for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
+        trace.tracks[t] = std::move(described[stagingOrder[t]]);
+    std::vector<std::unique_ptr<Diagnostics>> notes(stagingOrder.size());
+    const auto shares = shareTracks(trackBegin, input.helpers.size() + 1);
+    runShares(input.helpers, [&](std::size_t w) {
+        std::vector<std::uint32_t> byLevel; // reused across the share's tracks
+        for (const std::uint32_t t : shares[w])
+            layOutTrack(job, t, trace.tracks[t], byLevel, notes[t]);
+    });
+    for (const auto& trackNotes : notes)
+        if (trackNotes)
+            trace.diagnostics.merge(*trackNotes);
 
     for (std::uint32_t& t : trace.instants.track)
         if (t != kNoRow)
@@ -417,10 +475,16 @@ void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
             : group.category == fwdbwd       ? LinkKind::ForwardBackward
                                              : LinkKind::OtherFlow;
         auto orphan = [&](const FlowPoint& p, bool start, const char* why) {
+            const DiagnosticKind orphanKind =
+                start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd;
+            if (trace.diagnostics.count(orphanKind) > 0) { // only the first is an example: no text to build
+                trace.diagnostics.addCount(orphanKind, 1, {}, p.eventIndex);
+                return;
+            }
             const std::string id = group.idIsName
                 ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(p.id) }))
                 : std::to_string(p.id);
-            trace.diagnostics.add(start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd,
+            trace.diagnostics.add(orphanKind,
                 "flow event #" + std::to_string(p.eventIndex) + " id=" + id + ": " + why, p.eventIndex);
         };
         std::sort(group.starts.begin(), group.starts.end(), pointLess);

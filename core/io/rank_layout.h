@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/background_work.h"
 #include "core/io/flow_points.h"
 #include "core/io/rank_builder.h"
 #include "core/model/rank_trace.h"
@@ -15,8 +16,11 @@ struct LayoutInput
     std::vector<std::uint32_t>& sliceTrack; // staging track per slice, file order
     const RankBuilder::ThreadNames& names;
     std::vector<std::uint32_t> stagingToTrack {}; // filled by layoutTracks; kNoRow for dropped tracks
-    std::vector<std::uint32_t>
-        order {}; // filled by layoutTracks: the staged (file-order) slice of each slice
+    // Filled by layoutTracks: the staged (file-order) slice at each final position.
+    std::vector<std::uint32_t> order {};
+    // Threads besides the calling one for the per-track work (may be none):
+    // the store is the same with any number (tst_pipelined_read, tst_parallel_read).
+    std::vector<BackgroundWork*> helpers {};
 };
 
 // Orders tracks (GPU streams first), sorts each track's slices and assigns

@@ -279,7 +279,13 @@ namespace {
                 LoadProgress { "indexing", input.fileBytesRead(), input.fileBytesTotal(), 0, 0 });
         builder.setMetadata(readOnThreads ? std::move(threadedMetadata) : handler.takeMetadata());
         builder.setReadCounts(summary->value().jsonBytes, input.fileBytesTotal(), input.isGzip());
-        RankTrace trace = builder.finish();
+        // The builder's last steps run on as many threads as the parse did.
+        std::vector<std::unique_ptr<BackgroundWork>> finishThreads;
+        std::vector<BackgroundWork*> helpers;
+        if (readOnThreads && options.parseWorkers > 1)
+            for (std::size_t k = 1; k < options.parseWorkers; ++k)
+                helpers.push_back(finishThreads.emplace_back(options.background()).get());
+        RankTrace trace = builder.finish(helpers);
         trace.args.file = identity;
         input.moveIndexInto(trace.args);
         assignRank(trace, 0);
