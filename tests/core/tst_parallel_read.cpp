@@ -5,11 +5,15 @@
 // errors must be the ones the one-thread load reports.
 
 #include "app/common/thread_pool_parallel_for.h"
+#include "core/common/run_shares.h"
 #include "core/io/trace_set_loader.h"
 #include "tests/core/test_trace_files.h"
 
 #include <QFile>
 #include <QTest>
+
+#include <stdexcept>
+#include <system_error>
 
 using namespace ks::core;
 using ks::test::fingerprint;
@@ -139,6 +143,43 @@ private slots:
         for (std::size_t i = 0; i < 2; ++i)
             QCOMPARE(ks::test::bytes(fingerprint(*many.value().ranks[i])),
                 ks::test::bytes(fingerprint(*one.value().ranks[i])));
+    }
+
+    // The builder's per-track work runs in shares on helper threads: every share
+    // runs once, a helper that gets no thread has its share run on the calling
+    // thread, and an exception in any share reaches the caller after all ended.
+    void sharesRunOnceAndFailuresReachTheCaller()
+    {
+        struct NoThread final : ks::core::BackgroundWork
+        {
+            void start(std::function<void()>) override
+            {
+                throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+            }
+
+            void wait() override {}
+        };
+
+        auto real = ks::app::makeThreadBackgroundWork();
+        NoThread none;
+        const std::vector<ks::core::BackgroundWork*> helpers { real.get(), &none };
+        std::vector<int> ran(3, 0);
+        ks::core::runShares(helpers, [&](std::size_t w) { ++ran[w]; });
+        QCOMPARE(ran, (std::vector<int> { 1, 1, 1 }));
+
+        std::vector<int> finished(3, 0);
+        bool thrown = false;
+        try {
+            ks::core::runShares(helpers, [&](std::size_t w) {
+                if (w == 1)
+                    throw std::runtime_error("share 1 failed");
+                finished[w] = 1;
+            });
+        } catch (const std::runtime_error& e) {
+            thrown = std::string(e.what()) == "share 1 failed";
+        }
+        QVERIFY(thrown);
+        QCOMPARE(finished, (std::vector<int> { 1, 0, 1 }));
     }
 };
 
