@@ -456,52 +456,51 @@ namespace {
 
 } // namespace
 
-void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
-{
-    const std::vector<std::uint32_t>& stagingToTrack = input.stagingToTrack;
-    const std::vector<std::uint32_t>& order = input.order;
-    std::vector<FlowGroup>& groups = flows.groups();
-    // Category by category, string ids before numbers, as the diagnostics always came.
-    std::sort(groups.begin(), groups.end(), [](const FlowGroup& a, const FlowGroup& b) {
-        return a.category != b.category ? a.category < b.category : a.idIsName > b.idIsName;
-    });
-    const NameId ac2g = trace.strings.find("ac2g");
-    const NameId fwdbwd = trace.strings.find("fwdbwd");
-    const NameId asyncCpuToGpu = trace.strings.find("async_cpu_to_gpu"); // older Kineto
-    for (FlowGroup& group : groups) {
-        const bool launchCategory = group.category == ac2g || group.category == asyncCpuToGpu;
-        const bool launch = launchCategory && !group.idIsName;
-        const LinkKind kind = launchCategory ? LinkKind::LaunchFlow
-            : group.category == fwdbwd       ? LinkKind::ForwardBackward
-                                             : LinkKind::OtherFlow;
+namespace {
+
+    // One flow group being bound to its slices: what every share reads.
+    struct FlowBinding
+    {
+        const RankTrace& trace;
+        const LayoutInput& input;
+        const FlowGroup& group;
+        bool launch = false; // ends bind to the slice carrying their correlation id
+        LinkKind kind = LinkKind::OtherFlow;
+    };
+
+    // Binds the group's starts [s, sLast) and ends [e, eLast), whole ids only,
+    // appending links and notes to a share's own tables.
+    void bindFlows(const FlowBinding& b, std::size_t s, std::size_t sLast, std::size_t e, std::size_t eLast,
+        LinkTable& links, Diagnostics& notes)
+    {
+        const RankTrace& trace = b.trace;
+        const std::vector<std::uint32_t>& order = b.input.order;
+        const std::vector<std::uint32_t>& stagingToTrack = b.input.stagingToTrack;
+        const std::vector<FlowPoint>& starts = b.group.starts;
+        const std::vector<FlowPoint>& ends = b.group.ends;
         auto orphan = [&](const FlowPoint& p, bool start, const char* why) {
-            const DiagnosticKind orphanKind =
+            const DiagnosticKind kind =
                 start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd;
-            if (trace.diagnostics.count(orphanKind) > 0) { // only the first is an example: no text to build
-                trace.diagnostics.addCount(orphanKind, 1, {}, p.eventIndex);
+            if (notes.count(kind) > 0) { // only the first is an example: no text to build
+                notes.addCount(kind, 1, {}, p.eventIndex);
                 return;
             }
-            const std::string id = group.idIsName
+            const std::string id = b.group.idIsName
                 ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(p.id) }))
                 : std::to_string(p.id);
-            trace.diagnostics.add(orphanKind,
-                "flow event #" + std::to_string(p.eventIndex) + " id=" + id + ": " + why, p.eventIndex);
+            notes.add(
+                kind, "flow event #" + std::to_string(p.eventIndex) + " id=" + id + ": " + why, p.eventIndex);
         };
-        std::sort(group.starts.begin(), group.starts.end(), pointLess);
-        std::sort(group.ends.begin(), group.ends.end(), pointLess);
-        const std::vector<FlowPoint>& starts = group.starts;
-        const std::vector<FlowPoint>& ends = group.ends;
-        // Walk both lists one id at a time; pair the k-th start with the k-th end:
-        // robust to clock skew between CPU and GPU.
-        std::size_t s = 0, e = 0;
-        while (s < starts.size() || e < ends.size()) {
-            const std::int64_t id = s == starts.size() ? ends[e].id
-                : e == ends.size()                     ? starts[s].id
-                                                       : std::min(starts[s].id, ends[e].id);
+        // One id at a time; the k-th start pairs with the k-th end: robust to
+        // clock skew between CPU and GPU.
+        while (s < sLast || e < eLast) {
+            const std::int64_t id = s == sLast ? ends[e].id
+                : e == eLast                   ? starts[s].id
+                                               : std::min(starts[s].id, ends[e].id);
             std::size_t sEnd = s, eEnd = e;
-            while (sEnd < starts.size() && starts[sEnd].id == id)
+            while (sEnd < sLast && starts[sEnd].id == id)
                 ++sEnd;
-            while (eEnd < ends.size() && ends[eEnd].id == id)
+            while (eEnd < eLast && ends[eEnd].id == id)
                 ++eEnd;
             const std::size_t pairs = std::min(sEnd - s, eEnd - e);
             for (std::size_t k = s + pairs; k < sEnd; ++k)
@@ -514,7 +513,7 @@ void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
                 const std::uint32_t fromSlice =
                     findSliceAt(trace, order, stagingToTrack[from.stagingTrack], from.ts);
                 const std::uint32_t endTrack = stagingToTrack[to.stagingTrack];
-                const std::uint32_t toSlice = launch
+                const std::uint32_t toSlice = b.launch
                     ? findLaunchedSliceAt(trace, order, endTrack, to.ts, to.id)
                     : findSliceAt(trace, order, endTrack, to.ts);
                 if (fromSlice == kNoRow) {
@@ -525,12 +524,75 @@ void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
                     orphan(to, false, "no slice at the flow end");
                     continue;
                 }
-                trace.links.from.push_back(fromSlice);
-                trace.links.to.push_back(toSlice);
-                trace.links.kind.push_back(kind);
+                links.from.push_back(fromSlice);
+                links.to.push_back(toSlice);
+                links.kind.push_back(b.kind);
             }
             s = sEnd;
             e = eEnd;
+        }
+    }
+
+    // The first point of a sorted list whose id is `id` or more: shares are cut
+    // at whole ids.
+    std::size_t idCut(const std::vector<FlowPoint>& points, std::int64_t id)
+    {
+        return static_cast<std::size_t>(
+            std::lower_bound(points.begin(), points.end(), id,
+                [](const FlowPoint& p, std::int64_t value) { return p.id < value; })
+            - points.begin());
+    }
+
+    // Groups this small are bound on the calling thread alone.
+    constexpr std::size_t kPointsWorthSharing = 1u << 14;
+
+} // namespace
+
+void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
+{
+    std::vector<FlowGroup>& groups = flows.groups();
+    // Category by category, string ids before numbers, as the diagnostics always came.
+    std::sort(groups.begin(), groups.end(), [](const FlowGroup& a, const FlowGroup& b) {
+        return a.category != b.category ? a.category < b.category : a.idIsName > b.idIsName;
+    });
+    const NameId ac2g = trace.strings.find("ac2g");
+    const NameId fwdbwd = trace.strings.find("fwdbwd");
+    const NameId asyncCpuToGpu = trace.strings.find("async_cpu_to_gpu"); // older Kineto
+    for (FlowGroup& group : groups) {
+        const bool launchCategory = group.category == ac2g || group.category == asyncCpuToGpu;
+        const FlowBinding binding { trace, input, group, launchCategory && !group.idIsName,
+            launchCategory                 ? LinkKind::LaunchFlow
+                : group.category == fwdbwd ? LinkKind::ForwardBackward
+                                           : LinkKind::OtherFlow };
+        const bool share = group.starts.size() + group.ends.size() >= kPointsWorthSharing;
+        const std::vector<BackgroundWork*> none;
+        const std::vector<BackgroundWork*>& helpers = share ? input.helpers : none;
+        const std::size_t shares = helpers.size() + 1;
+        runShares(helpers, [&](std::size_t w) {
+            for (std::size_t list = w; list < 2; list += shares)
+                std::sort(list == 0 ? group.starts.begin() : group.ends.begin(),
+                    list == 0 ? group.starts.end() : group.ends.end(), pointLess);
+        });
+        // Share w binds the ids from its even cut of the starts (or the ends).
+        const std::vector<FlowPoint>& cutBy = group.starts.empty() ? group.ends : group.starts;
+        std::vector<std::size_t> sCut(shares + 1, group.starts.size());
+        std::vector<std::size_t> eCut(shares + 1, group.ends.size());
+        sCut[0] = eCut[0] = 0;
+        for (std::size_t w = 1; w < shares && !cutBy.empty(); ++w) {
+            const std::int64_t id = cutBy[cutBy.size() * w / shares].id;
+            sCut[w] = std::max(sCut[w - 1], idCut(group.starts, id));
+            eCut[w] = std::max(eCut[w - 1], idCut(group.ends, id));
+        }
+        std::vector<LinkTable> links(shares);
+        std::vector<Diagnostics> notes(shares);
+        runShares(helpers, [&](std::size_t w) {
+            bindFlows(binding, sCut[w], sCut[w + 1], eCut[w], eCut[w + 1], links[w], notes[w]);
+        });
+        for (std::size_t w = 0; w < shares; ++w) { // in share order: as one thread would have
+            trace.links.from.insert(trace.links.from.end(), links[w].from.begin(), links[w].from.end());
+            trace.links.to.insert(trace.links.to.end(), links[w].to.begin(), links[w].to.end());
+            trace.links.kind.insert(trace.links.kind.end(), links[w].kind.begin(), links[w].kind.end());
+            trace.diagnostics.merge(notes[w]);
         }
         freeVector(group.starts);
         freeVector(group.ends);
