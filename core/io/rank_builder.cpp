@@ -1,5 +1,6 @@
 #include "core/io/rank_builder.h"
 
+#include "core/io/flow_binding.h"
 #include "core/io/rank_layout.h"
 #include "core/io/rpc_links.h"
 #include "core/io/time_range.h"

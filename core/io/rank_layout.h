@@ -1,7 +1,6 @@
 #pragma once
 
 #include "core/common/background_work.h"
-#include "core/io/flow_points.h"
 #include "core/io/rank_builder.h"
 #include "core/model/rank_trace.h"
 
@@ -27,12 +26,6 @@ struct LayoutInput
 // nesting levels and extra lanes: the tracks' ranges and input.order give each
 // slice its final position; the columns stay in staging order until permuteSlices.
 void layoutTracks(RankTrace& trace, LayoutInput& input);
-
-// Binds flow points to slices (deepest slice enclosing the point) and links
-// each start to its end, by final positions. It runs between layoutTracks and
-// permuteSlices, and frees the points as it goes, so that they are gone before
-// the permutation's copies: the load's peak (B4 of performance.md).
-void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input);
 
 // Permutes the slice columns into track/level/start order; frees input.order.
 void permuteSlices(RankTrace& trace, LayoutInput& input);

@@ -1,0 +1,234 @@
+#include "core/io/flow_binding.h"
+
+#include "core/common/run_shares.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ks::core {
+
+namespace {
+
+    // The slices of the track containing ts, deepest level first: visit(k)
+    // returns true to stop. The one level walk both lookups below share. It
+    // runs before the slice columns are permuted: position k of the final
+    // order holds staged slice order[k].
+    template <typename Visit>
+    void visitSlicesAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
+        std::uint32_t trackIndex, std::int64_t ts, Visit visit)
+    {
+        if (trackIndex == kNoRow)
+            return;
+        const Track& track = trace.tracks[trackIndex];
+        const auto& start = trace.slices.start;
+        for (std::uint32_t level = track.levelCount(); level-- > 0;) {
+            const std::uint32_t first = track.levelBegin[level];
+            std::uint32_t lo = first;
+            std::uint32_t hi = track.levelBegin[level + 1];
+            while (lo < hi) { // the first position starting after ts
+                const std::uint32_t mid = lo + (hi - lo) / 2;
+                if (start[order[mid]] <= ts)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == first)
+                continue;
+            if (trace.slices.end(order[lo - 1]) >= ts && visit(lo - 1))
+                return;
+        }
+    }
+
+    // The deepest slice of the track containing ts; kNoRow when none.
+    std::uint32_t findSliceAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
+        std::uint32_t trackIndex, std::int64_t ts)
+    {
+        std::uint32_t found = kNoRow;
+        visitSlicesAt(trace, order, trackIndex, ts, [&found](std::uint32_t k) {
+            found = k;
+            return true;
+        });
+        return found;
+    }
+
+    // Kineto numbers a launch flow by its correlation id and ends it where the
+    // GPU work starts, which can lie inside other work on the stream (a sync
+    // during a kernel). So a launch flow ends on the slice at ts carrying its
+    // correlation id, at any depth; failing that, the deepest one with no
+    // correlation id. kNoRow when every slice there belongs to another launch:
+    // linkByCorrelation then links that work to its own launch.
+    std::uint32_t findLaunchedSliceAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
+        std::uint32_t trackIndex, std::int64_t ts, std::int64_t correlation)
+    {
+        std::uint32_t matching = kNoRow;
+        std::uint32_t uncorrelated = kNoRow;
+        visitSlicesAt(trace, order, trackIndex, ts, [&](std::uint32_t k) {
+            const std::int64_t c = trace.correlation(k); // the activity args are in final order already
+            if (c == correlation) {
+                matching = k;
+                return true;
+            }
+            if (c < 0 && uncorrelated == kNoRow)
+                uncorrelated = k;
+            return false;
+        });
+        return matching != kNoRow ? matching : uncorrelated;
+    }
+
+    // Starts and ends of one id, in time order, so the k-th start pairs with the k-th end.
+    bool pointLess(const FlowPoint& a, const FlowPoint& b)
+    {
+        if (a.id != b.id)
+            return a.id < b.id;
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        return a.eventIndex < b.eventIndex;
+    }
+
+} // namespace
+
+namespace {
+
+    // One flow group being bound to its slices: what every share reads.
+    struct FlowBinding
+    {
+        const RankTrace& trace;
+        const LayoutInput& input;
+        const FlowGroup& group;
+        bool launch = false; // ends bind to the slice carrying their correlation id
+        LinkKind kind = LinkKind::OtherFlow;
+    };
+
+    // Binds the group's starts [s, sLast) and ends [e, eLast), whole ids only,
+    // appending links and notes to a share's own tables.
+    void bindFlows(const FlowBinding& b, std::size_t s, std::size_t sLast, std::size_t e, std::size_t eLast,
+        LinkTable& links, Diagnostics& notes)
+    {
+        const RankTrace& trace = b.trace;
+        const std::vector<std::uint32_t>& order = b.input.order;
+        const std::vector<std::uint32_t>& stagingToTrack = b.input.stagingToTrack;
+        const std::vector<FlowPoint>& starts = b.group.starts;
+        const std::vector<FlowPoint>& ends = b.group.ends;
+        auto orphan = [&](const FlowPoint& p, bool start, const char* why) {
+            const DiagnosticKind kind =
+                start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd;
+            if (notes.count(kind) > 0) { // only the first is an example: no text to build
+                notes.addCount(kind, 1, {}, p.eventIndex);
+                return;
+            }
+            const std::string id = b.group.idIsName
+                ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(p.id) }))
+                : std::to_string(p.id);
+            notes.add(
+                kind, "flow event #" + std::to_string(p.eventIndex) + " id=" + id + ": " + why, p.eventIndex);
+        };
+        // One id at a time; the k-th start pairs with the k-th end: robust to
+        // clock skew between CPU and GPU.
+        while (s < sLast || e < eLast) {
+            const std::int64_t id = s == sLast ? ends[e].id
+                : e == eLast                   ? starts[s].id
+                                               : std::min(starts[s].id, ends[e].id);
+            std::size_t sEnd = s, eEnd = e;
+            while (sEnd < sLast && starts[sEnd].id == id)
+                ++sEnd;
+            while (eEnd < eLast && ends[eEnd].id == id)
+                ++eEnd;
+            const std::size_t pairs = std::min(sEnd - s, eEnd - e);
+            for (std::size_t k = s + pairs; k < sEnd; ++k)
+                orphan(starts[k], true, "no matching flow end");
+            for (std::size_t k = e + pairs; k < eEnd; ++k)
+                orphan(ends[k], false, "no matching flow start");
+            for (std::size_t k = 0; k < pairs; ++k) {
+                const FlowPoint& from = starts[s + k];
+                const FlowPoint& to = ends[e + k];
+                const std::uint32_t fromSlice =
+                    findSliceAt(trace, order, stagingToTrack[from.stagingTrack], from.ts);
+                const std::uint32_t endTrack = stagingToTrack[to.stagingTrack];
+                const std::uint32_t toSlice = b.launch
+                    ? findLaunchedSliceAt(trace, order, endTrack, to.ts, to.id)
+                    : findSliceAt(trace, order, endTrack, to.ts);
+                if (fromSlice == kNoRow) {
+                    orphan(from, true, "no slice at the flow start");
+                    continue;
+                }
+                if (toSlice == kNoRow) {
+                    orphan(to, false, "no slice at the flow end");
+                    continue;
+                }
+                links.from.push_back(fromSlice);
+                links.to.push_back(toSlice);
+                links.kind.push_back(b.kind);
+            }
+            s = sEnd;
+            e = eEnd;
+        }
+    }
+
+    // The first point of a sorted list whose id is `id` or more: shares are cut
+    // at whole ids.
+    std::size_t idCut(const std::vector<FlowPoint>& points, std::int64_t id)
+    {
+        return static_cast<std::size_t>(
+            std::lower_bound(points.begin(), points.end(), id,
+                [](const FlowPoint& p, std::int64_t value) { return p.id < value; })
+            - points.begin());
+    }
+
+    // Groups this small are bound on the calling thread alone.
+    constexpr std::size_t kPointsWorthSharing = 1u << 14;
+
+} // namespace
+
+void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
+{
+    std::vector<FlowGroup>& groups = flows.groups();
+    // Category by category, string ids before numbers, as the diagnostics always came.
+    std::sort(groups.begin(), groups.end(), [](const FlowGroup& a, const FlowGroup& b) {
+        return a.category != b.category ? a.category < b.category : a.idIsName > b.idIsName;
+    });
+    const NameId ac2g = trace.strings.find("ac2g");
+    const NameId fwdbwd = trace.strings.find("fwdbwd");
+    const NameId asyncCpuToGpu = trace.strings.find("async_cpu_to_gpu"); // older Kineto
+    for (FlowGroup& group : groups) {
+        const bool launchCategory = group.category == ac2g || group.category == asyncCpuToGpu;
+        const FlowBinding binding { trace, input, group, launchCategory && !group.idIsName,
+            launchCategory                 ? LinkKind::LaunchFlow
+                : group.category == fwdbwd ? LinkKind::ForwardBackward
+                                           : LinkKind::OtherFlow };
+        const bool share = group.starts.size() + group.ends.size() >= kPointsWorthSharing;
+        const std::vector<BackgroundWork*> none;
+        const std::vector<BackgroundWork*>& helpers = share ? input.helpers : none;
+        const std::size_t shares = helpers.size() + 1;
+        runShares(helpers, [&](std::size_t w) {
+            for (std::size_t list = w; list < 2; list += shares)
+                std::sort(list == 0 ? group.starts.begin() : group.ends.begin(),
+                    list == 0 ? group.starts.end() : group.ends.end(), pointLess);
+        });
+        // Share w binds the ids from its even cut of the starts (or the ends).
+        const std::vector<FlowPoint>& cutBy = group.starts.empty() ? group.ends : group.starts;
+        std::vector<std::size_t> sCut(shares + 1, group.starts.size());
+        std::vector<std::size_t> eCut(shares + 1, group.ends.size());
+        sCut[0] = eCut[0] = 0;
+        for (std::size_t w = 1; w < shares && !cutBy.empty(); ++w) {
+            const std::int64_t id = cutBy[cutBy.size() * w / shares].id;
+            sCut[w] = std::max(sCut[w - 1], idCut(group.starts, id));
+            eCut[w] = std::max(eCut[w - 1], idCut(group.ends, id));
+        }
+        std::vector<LinkTable> links(shares);
+        std::vector<Diagnostics> notes(shares);
+        runShares(helpers, [&](std::size_t w) {
+            bindFlows(binding, sCut[w], sCut[w + 1], eCut[w], eCut[w + 1], links[w], notes[w]);
+        });
+        for (std::size_t w = 0; w < shares; ++w) { // in share order: as one thread would have
+            trace.links.from.insert(trace.links.from.end(), links[w].from.begin(), links[w].from.end());
+            trace.links.to.insert(trace.links.to.end(), links[w].to.begin(), links[w].to.end());
+            trace.links.kind.insert(trace.links.kind.end(), links[w].kind.begin(), links[w].kind.end());
+            trace.diagnostics.merge(notes[w]);
+        }
+        std::vector<FlowPoint>().swap(group.starts); // freed now: the permutation's copies come next
+        std::vector<FlowPoint>().swap(group.ends);
+    }
+    groups.clear();
+}
+
+} // namespace ks::core
