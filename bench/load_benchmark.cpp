@@ -76,6 +76,7 @@ ks::bench::ChildRun loadOnce(
             options.chunkBytes = chunkBytes;
         if (mode.background)
             options.background = ks::app::makeThreadBackgroundWork;
+        options.releaseFreedMemory = ks::app::releaseFreedMemory;
         options.parseWorkers = mode.parseWorkers;
         auto r = ks::core::loadRankFile(path, options, nullptr, nullptr);
         if (!r) {

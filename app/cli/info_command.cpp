@@ -2,6 +2,7 @@
 #include "app/cli/clock_offsets_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/json_out.h"
+#include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/analysis/clock_offsets.h"
 #include "core/analysis/collective_match.h"
@@ -232,6 +233,7 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
     core::LoadOptions options;
     options.preferZlib = parsed.flag("--zlib");
     options.background = app::makeThreadBackgroundWork;
+    options.releaseFreedMemory = app::releaseFreedMemory;
     options.parseWorkers = app::parseWorkersForOneRank(threads);
     auto result = core::loadTraceSet(parsed.positional(), options, nullptr, nullptr,
         [threads](std::size_t n, const std::function<void(std::size_t)>& body) {

@@ -1,5 +1,6 @@
 #include "app/cli/load_for_cli.h"
 
+#include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/io/trace_set_loader.h"
 
@@ -21,6 +22,7 @@ std::optional<core::TraceSet> loadForCli(
     }
     core::LoadOptions options;
     options.background = app::makeThreadBackgroundWork;
+    options.releaseFreedMemory = app::releaseFreedMemory;
     options.parseWorkers = app::parseWorkersForOneRank(threadCount);
     auto result = core::loadTraceSet(paths, options, nullptr, nullptr,
         [threadCount](std::size_t n, const std::function<void(std::size_t)>& body) {

@@ -64,4 +64,11 @@ void tuneAllocatorForLargeTraces(char** argv)
 #endif
 }
 
+void releaseFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 } // namespace ks::app

@@ -16,4 +16,11 @@ namespace ks::app {
 //  - freed memory stays in the process instead of going back to the kernel.
 void tuneAllocatorForLargeTraces(char** argv);
 
+// Gives the pages of freed heap memory back to the system (glibc: malloc_trim).
+// Loading calls it between reading a rank and building its store
+// (LoadOptions::releaseFreedMemory): the read buffers, freed by then, would
+// otherwise stay resident under the build's peak (measured: 30 MB of a 4.5 GB
+// rank's). A no-op elsewhere.
+void releaseFreedMemory();
+
 } // namespace ks::app

@@ -1,5 +1,6 @@
 #include "app/gui/load_controller.h"
 
+#include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 
 #include <QMutex>
@@ -105,6 +106,7 @@ LoadController::LoadController(widgets::JobPools* pools, QObject* parent)
     // Each rank inflates on a second thread while its worker parses; a rank
     // opened alone is parsed on every core as well.
     m_options.background = app::makeThreadBackgroundWork;
+    m_options.releaseFreedMemory = app::releaseFreedMemory;
     m_options.parseWorkers = app::parseWorkersForOneRank(0);
     m_tick.setInterval(kProgressIntervalMs);
     connect(&m_tick, &QTimer::timeout, this, &LoadController::emitProgress);

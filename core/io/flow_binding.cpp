@@ -89,6 +89,23 @@ namespace {
 
 namespace {
 
+    // A flow point that binds nothing, counted; only the first of its kind
+    // builds the example's text.
+    void noteOrphan(const RankTrace& trace, const FlowGroup& group, const FlowPoint& p, bool start,
+        const char* why, Diagnostics& notes)
+    {
+        const DiagnosticKind kind = start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd;
+        if (notes.count(kind) > 0) {
+            notes.addCount(kind, 1, {}, p.eventIndex);
+            return;
+        }
+        const std::string id = group.idIsName
+            ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(p.id) }))
+            : std::to_string(p.id);
+        notes.add(
+            kind, "flow event #" + std::to_string(p.eventIndex) + " id=" + id + ": " + why, p.eventIndex);
+    }
+
     // One flow group being bound to its slices: what every share reads.
     struct FlowBinding
     {
@@ -110,17 +127,7 @@ namespace {
         const std::vector<FlowPoint>& starts = b.group.starts;
         const std::vector<FlowPoint>& ends = b.group.ends;
         auto orphan = [&](const FlowPoint& p, bool start, const char* why) {
-            const DiagnosticKind kind =
-                start ? DiagnosticKind::OrphanFlowStart : DiagnosticKind::OrphanFlowEnd;
-            if (notes.count(kind) > 0) { // only the first is an example: no text to build
-                notes.addCount(kind, 1, {}, p.eventIndex);
-                return;
-            }
-            const std::string id = b.group.idIsName
-                ? std::string(trace.strings.view(NameId { static_cast<std::uint32_t>(p.id) }))
-                : std::to_string(p.id);
-            notes.add(
-                kind, "flow event #" + std::to_string(p.eventIndex) + " id=" + id + ": " + why, p.eventIndex);
+            noteOrphan(trace, b.group, p, start, why, notes);
         };
         // One id at a time; the k-th start pairs with the k-th end: robust to
         // clock skew between CPU and GPU.
@@ -179,31 +186,79 @@ namespace {
 
 } // namespace
 
-void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
+void pairFlows(RankTrace& trace, FlowPoints& flows, const std::vector<BackgroundWork*>& helpers)
 {
     std::vector<FlowGroup>& groups = flows.groups();
     // Category by category, string ids before numbers, as the diagnostics always came.
     std::sort(groups.begin(), groups.end(), [](const FlowGroup& a, const FlowGroup& b) {
         return a.category != b.category ? a.category < b.category : a.idIsName > b.idIsName;
     });
+    const std::vector<BackgroundWork*> none;
+    for (FlowGroup& group : groups) {
+        std::vector<FlowPoint>& starts = group.starts;
+        std::vector<FlowPoint>& ends = group.ends;
+        const bool share = starts.size() + ends.size() >= kPointsWorthSharing;
+        const std::vector<BackgroundWork*>& sorters = share ? helpers : none;
+        runShares(sorters, [&](std::size_t w) {
+            for (std::size_t list = w; list < 2; list += sorters.size() + 1)
+                std::sort(list == 0 ? starts.begin() : ends.begin(), list == 0 ? starts.end() : ends.end(),
+                    pointLess);
+        });
+        // One id at a time: the k-th start pairs with the k-th end (robust to
+        // clock skew between CPU and GPU); the rest are orphans, counted and dropped.
+        std::size_t s = 0, e = 0, keptStarts = 0, keptEnds = 0;
+        while (s < starts.size() || e < ends.size()) {
+            const std::int64_t id = s == starts.size() ? ends[e].id
+                : e == ends.size()                     ? starts[s].id
+                                                       : std::min(starts[s].id, ends[e].id);
+            std::size_t sEnd = s, eEnd = e;
+            while (sEnd < starts.size() && starts[sEnd].id == id)
+                ++sEnd;
+            while (eEnd < ends.size() && ends[eEnd].id == id)
+                ++eEnd;
+            const std::size_t pairs = std::min(sEnd - s, eEnd - e);
+            for (std::size_t k = s + pairs; k < sEnd; ++k)
+                noteOrphan(trace, group, starts[k], true, "no matching flow end", trace.diagnostics);
+            for (std::size_t k = e + pairs; k < eEnd; ++k)
+                noteOrphan(trace, group, ends[k], false, "no matching flow start", trace.diagnostics);
+            keptStarts =
+                static_cast<std::size_t>(std::copy(starts.begin() + static_cast<std::ptrdiff_t>(s),
+                                             starts.begin() + static_cast<std::ptrdiff_t>(s + pairs),
+                                             starts.begin() + static_cast<std::ptrdiff_t>(keptStarts))
+                    - starts.begin());
+            keptEnds = static_cast<std::size_t>(std::copy(ends.begin() + static_cast<std::ptrdiff_t>(e),
+                                                    ends.begin() + static_cast<std::ptrdiff_t>(e + pairs),
+                                                    ends.begin() + static_cast<std::ptrdiff_t>(keptEnds))
+                - ends.begin());
+            s = sEnd;
+            e = eEnd;
+        }
+        // Orphans can be half the points (an older Kineto's async_cpu_to_gpu
+        // ends): their memory goes before the layout's peak, one list at a time.
+        if (keptStarts < starts.size())
+            std::vector<FlowPoint>(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(keptStarts))
+                .swap(starts);
+        if (keptEnds < ends.size())
+            std::vector<FlowPoint>(ends.begin(), ends.begin() + static_cast<std::ptrdiff_t>(keptEnds))
+                .swap(ends);
+    }
+}
+
+void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
+{
     const NameId ac2g = trace.strings.find("ac2g");
     const NameId fwdbwd = trace.strings.find("fwdbwd");
     const NameId asyncCpuToGpu = trace.strings.find("async_cpu_to_gpu"); // older Kineto
-    for (FlowGroup& group : groups) {
+    const std::vector<BackgroundWork*> none;
+    for (FlowGroup& group : flows.groups()) { // sorted and paired by pairFlows
         const bool launchCategory = group.category == ac2g || group.category == asyncCpuToGpu;
         const FlowBinding binding { trace, input, group, launchCategory && !group.idIsName,
             launchCategory                 ? LinkKind::LaunchFlow
                 : group.category == fwdbwd ? LinkKind::ForwardBackward
                                            : LinkKind::OtherFlow };
         const bool share = group.starts.size() + group.ends.size() >= kPointsWorthSharing;
-        const std::vector<BackgroundWork*> none;
         const std::vector<BackgroundWork*>& helpers = share ? input.helpers : none;
         const std::size_t shares = helpers.size() + 1;
-        runShares(helpers, [&](std::size_t w) {
-            for (std::size_t list = w; list < 2; list += shares)
-                std::sort(list == 0 ? group.starts.begin() : group.ends.begin(),
-                    list == 0 ? group.starts.end() : group.ends.end(), pointLess);
-        });
         // Share w binds the ids from its even cut of the starts (or the ends).
         const std::vector<FlowPoint>& cutBy = group.starts.empty() ? group.ends : group.starts;
         std::vector<std::size_t> sCut(shares + 1, group.starts.size());
@@ -214,21 +269,27 @@ void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
             sCut[w] = std::max(sCut[w - 1], idCut(group.starts, id));
             eCut[w] = std::max(eCut[w - 1], idCut(group.ends, id));
         }
-        std::vector<LinkTable> links(shares);
+        // Share 0 appends to the trace's links; the others to their own, copied
+        // after it in share order: as one thread would have.
+        std::vector<LinkTable> links(shares - 1);
         std::vector<Diagnostics> notes(shares);
         runShares(helpers, [&](std::size_t w) {
-            bindFlows(binding, sCut[w], sCut[w + 1], eCut[w], eCut[w + 1], links[w], notes[w]);
+            bindFlows(binding, sCut[w], sCut[w + 1], eCut[w], eCut[w + 1],
+                w == 0 ? trace.links : links[w - 1], notes[w]);
         });
-        for (std::size_t w = 0; w < shares; ++w) { // in share order: as one thread would have
-            trace.links.from.insert(trace.links.from.end(), links[w].from.begin(), links[w].from.end());
-            trace.links.to.insert(trace.links.to.end(), links[w].to.begin(), links[w].to.end());
-            trace.links.kind.insert(trace.links.kind.end(), links[w].kind.begin(), links[w].kind.end());
+        for (std::size_t w = 0; w < shares; ++w) {
+            if (w > 0) {
+                const LinkTable& part = links[w - 1];
+                trace.links.from.insert(trace.links.from.end(), part.from.begin(), part.from.end());
+                trace.links.to.insert(trace.links.to.end(), part.to.begin(), part.to.end());
+                trace.links.kind.insert(trace.links.kind.end(), part.kind.begin(), part.kind.end());
+            }
             trace.diagnostics.merge(notes[w]);
         }
         std::vector<FlowPoint>().swap(group.starts); // freed now: the permutation's copies come next
         std::vector<FlowPoint>().swap(group.ends);
     }
-    groups.clear();
+    flows.groups().clear();
 }
 
 } // namespace ks::core

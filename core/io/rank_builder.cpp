@@ -531,6 +531,7 @@ RankTrace RankBuilder::finish(const std::vector<BackgroundWork*>& helpers)
     m_trace.startNs = m_anyTime ? m_minTime : 0;
     m_trace.endNs = m_anyTime ? m_maxTime : 0;
 
+    pairFlows(m_trace, m_flows, helpers);
     LayoutInput input { m_tracks, m_sliceTrack, m_names };
     input.helpers = helpers;
     layoutTracks(m_trace, input);

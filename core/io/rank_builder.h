@@ -31,7 +31,7 @@ public:
     void setMetadata(RankMetadata metadata) { m_trace.metadata = std::move(metadata); }
 
     void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
-    // `helpers`: threads besides the calling one for the per-track work (may be none).
+    // `helpers`: threads besides the calling one for binding flows (may be none).
     RankTrace finish(const std::vector<BackgroundWork*>& helpers = {});
 
     // A slice's typed activity args until the slice is pushed (a B's until its E).

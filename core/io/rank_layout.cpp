@@ -1,6 +1,5 @@
 #include "core/io/rank_layout.h"
 
-#include "core/common/run_shares.h"
 #include "core/model/rpc_events.h"
 
 #include <algorithm>
@@ -133,16 +132,13 @@ namespace {
     // no more than `resolution` is rounding, not overlap (PyTorch rounds each
     // event's start and end on its own): it nests, and the stack keeps the
     // parent's end so that the parent's next sibling is not pushed down.
-    // Its notes go to the track's own Diagnostics, made on the first: tracks are
-    // laid out on several threads, and their notes are merged in track order.
+    // levelAt[k - begin] is the level of the slice at position k.
     std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
-        const SliceTable& slices, std::int64_t resolution, std::vector<std::uint32_t>& level,
-        RankTrace& trace, std::unique_ptr<Diagnostics>& notes)
+        const SliceTable& slices, std::int64_t resolution, std::vector<std::uint32_t>& levelAt,
+        RankTrace& trace)
     {
-        auto note = [&notes](DiagnosticKind kind, const std::string& text, std::int64_t event) {
-            if (!notes)
-                notes = std::make_unique<Diagnostics>();
-            notes->add(kind, text, event);
+        auto note = [&trace](DiagnosticKind kind, const std::string& text, std::int64_t event) {
+            trace.diagnostics.add(kind, text, event);
         };
         std::vector<std::int64_t> openEnds;
         std::vector<std::int64_t> laneEnds;
@@ -155,15 +151,15 @@ namespace {
             while (!openEnds.empty() && openEnds.back() <= a)
                 openEnds.pop_back();
             if (openEnds.empty() || b <= openEnds.back()) {
-                level[i] = static_cast<std::uint32_t>(openEnds.size());
+                levelAt[k - begin] = static_cast<std::uint32_t>(openEnds.size());
                 openEnds.push_back(b);
-                depth = std::max<std::uint32_t>(depth, level[i] + 1);
+                depth = std::max<std::uint32_t>(depth, levelAt[k - begin] + 1);
                 continue;
             }
             if (b - openEnds.back() <= resolution) {
-                level[i] = static_cast<std::uint32_t>(openEnds.size());
+                levelAt[k - begin] = static_cast<std::uint32_t>(openEnds.size());
                 openEnds.push_back(openEnds.back());
-                depth = std::max<std::uint32_t>(depth, level[i] + 1);
+                depth = std::max<std::uint32_t>(depth, levelAt[k - begin] + 1);
                 trace.slices.flags[i] |= kSliceRoundedNesting;
                 note(DiagnosticKind::RoundedNesting,
                     "event #" + std::to_string(trace.slices.eventIndex[i]) + " \""
@@ -180,7 +176,7 @@ namespace {
                 laneEnds.push_back(b);
             else
                 laneEnds[lane] = b;
-            level[i] = static_cast<std::uint32_t>(lane);
+            levelAt[k - begin] = static_cast<std::uint32_t>(lane);
             overflow.push_back(k);
             trace.slices.flags[i] |= kSliceOverflowLane;
             note(DiagnosticKind::OverlappingSlices,
@@ -190,26 +186,24 @@ namespace {
                 trace.slices.eventIndex[i]);
         }
         for (std::size_t k : overflow)
-            level[order[k]] += depth;
+            levelAt[k - begin] += depth;
         return depth;
     }
 
-    // What laying out one track reads and writes. A track's work touches only
-    // its own range of `order`, its slices' levels and flags, and its Track, so
-    // tracks are laid out on several threads at once.
+    // What laying out one track reads and writes.
     struct TrackLayoutJob
     {
         RankTrace& trace;
         std::vector<std::uint32_t>& order;
-        std::vector<std::uint32_t>& level;
         const std::vector<std::uint32_t>& trackBegin;
         std::int64_t resolution;
     };
 
     // Sorts track t's slices by start, assigns their levels and regroups them
     // level by level.
+    // levelAt and byLevel: scratch of the track's size, reused across tracks.
     void layOutTrack(const TrackLayoutJob& job, std::uint32_t t, Track& track,
-        std::vector<std::uint32_t>& byLevel, std::unique_ptr<Diagnostics>& notes)
+        std::vector<std::uint32_t>& levelAt, std::vector<std::uint32_t>& byLevel)
     {
         const SliceTable& table = job.trace.slices;
         const auto& start = table.start;
@@ -223,50 +217,30 @@ namespace {
         };
         const auto first = job.order.begin() + job.trackBegin[t];
         const auto last = job.order.begin() + job.trackBegin[t + 1];
+        const auto count = static_cast<std::size_t>(last - first);
         // A thread's events mostly come in time order: checking is one pass.
         if (!std::is_sorted(first, last, startOrder))
             std::sort(first, last, startOrder);
-        track.nestingLevels = assignLevels(job.order, job.trackBegin[t], job.trackBegin[t + 1], table,
-            job.resolution, job.level, job.trace, notes);
+        levelAt.resize(count);
+        track.nestingLevels = assignLevels(
+            job.order, job.trackBegin[t], job.trackBegin[t + 1], table, job.resolution, levelAt, job.trace);
         track.sliceBegin = job.trackBegin[t];
         track.sliceEnd = job.trackBegin[t + 1];
-        // Counting sort by level: stable, so each level stays in start order.
+        // Regroup level by level, stably (each level stays in start order).
         std::uint32_t levels = 0;
-        for (auto it = first; it != last; ++it)
-            levels = std::max(levels, job.level[*it] + 1);
+        for (std::size_t k = 0; k < count; ++k)
+            levels = std::max(levels, levelAt[k] + 1);
         track.levelBegin.assign(levels + 1, 0);
-        for (auto it = first; it != last; ++it)
-            ++track.levelBegin[job.level[*it] + 1];
-        track.levelBegin[0] = track.sliceBegin;
+        for (std::size_t k = 0; k < count; ++k)
+            ++track.levelBegin[levelAt[k] + 1];
         std::partial_sum(track.levelBegin.begin(), track.levelBegin.end(), track.levelBegin.begin());
-        byLevel.resize(static_cast<std::size_t>(last - first));
         std::vector<std::uint32_t> cursor(track.levelBegin.begin(), track.levelBegin.end() - 1);
-        for (auto it = first; it != last; ++it)
-            byLevel[cursor[job.level[*it]]++ - track.sliceBegin] = *it;
+        byLevel.resize(count);
+        for (std::size_t k = 0; k < count; ++k)
+            byLevel[cursor[levelAt[k]]++] = first[static_cast<std::ptrdiff_t>(k)];
         std::copy(byLevel.begin(), byLevel.end(), first);
-    }
-
-    // The tracks each of `workers` lays out: the largest first, each to the
-    // least loaded worker (one track's sort cannot be split, so the biggest
-    // track bounds the time anyway).
-    std::vector<std::vector<std::uint32_t>> shareTracks(
-        const std::vector<std::uint32_t>& trackBegin, std::size_t workers)
-    {
-        const auto trackCount = static_cast<std::uint32_t>(trackBegin.size() - 1);
-        std::vector<std::uint32_t> bySize(trackCount);
-        std::iota(bySize.begin(), bySize.end(), 0u);
-        auto size = [&](std::uint32_t t) { return trackBegin[t + 1] - trackBegin[t]; };
-        std::stable_sort(bySize.begin(), bySize.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return size(a) > size(b); });
-        std::vector<std::vector<std::uint32_t>> shares(workers);
-        std::vector<std::uint64_t> load(workers, 0);
-        for (const std::uint32_t t : bySize) {
-            const auto w =
-                static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-            shares[w].push_back(t);
-            load[w] += size(t) + 1;
-        }
-        return shares;
+        for (std::uint32_t& begin : track.levelBegin)
+            begin += track.sliceBegin;
     }
 
 } // namespace
@@ -341,24 +315,23 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     freeVector(input.sliceTrack);
 
     // Durations are read from the columns (still in file order here): no staged copy.
-    std::vector<std::uint32_t> level(n, 0);
     const std::int64_t resolution = timestampResolution(trace.slices);
     trace.tracks.clear();
-    const TrackLayoutJob job { trace, order, level, trackBegin, resolution };
+    const TrackLayoutJob job { trace, order, trackBegin, resolution };
     trace.tracks.resize(stagingOrder.size());
     for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
         trace.tracks[t] = std::move(described[stagingOrder[t]]);
-    std::vector<std::unique_ptr<Diagnostics>> notes(stagingOrder.size());
-    const auto shares = shareTracks(trackBegin, input.helpers.size() + 1);
-    runShares(input.helpers, [&](std::size_t w) {
-        std::vector<std::uint32_t> byLevel; // reused across the share's tracks
-        for (const std::uint32_t t : shares[w])
-            layOutTrack(job, t, trace.tracks[t], byLevel, notes[t]);
-    });
-    for (const auto& trackNotes : notes)
-        if (trackNotes)
-            trace.diagnostics.merge(*trackNotes);
-
+    // One track at a time: its scratch (8 B per slice of the largest track) is
+    // the load's peak here, and a second thread's would add to it (B4); the
+    // layout is a fifth of finish() on a 1 GB rank.
+    std::uint32_t largest = 0;
+    for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
+        largest = std::max(largest, trackBegin[t + 1] - trackBegin[t]);
+    std::vector<std::uint32_t> levelAt, byLevel;
+    levelAt.reserve(largest); // once: growing track by track would leave the smaller copies behind
+    byLevel.reserve(largest);
+    for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
+        layOutTrack(job, t, trace.tracks[t], levelAt, byLevel);
     for (std::uint32_t& t : trace.instants.track)
         if (t != kNoRow)
             t = input.stagingToTrack[t];

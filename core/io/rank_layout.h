@@ -17,8 +17,8 @@ struct LayoutInput
     std::vector<std::uint32_t> stagingToTrack {}; // filled by layoutTracks; kNoRow for dropped tracks
     // Filled by layoutTracks: the staged (file-order) slice at each final position.
     std::vector<std::uint32_t> order {};
-    // Threads besides the calling one for the per-track work (may be none):
-    // the store is the same with any number (tst_pipelined_read, tst_parallel_read).
+    // Threads besides the calling one for binding large flow groups (may be
+    // none): the store is the same with any number (tst_pipelined_read).
     std::vector<BackgroundWork*> helpers {};
 };
 

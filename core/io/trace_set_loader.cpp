@@ -277,9 +277,11 @@ namespace {
         if (progress)
             progress->report(
                 LoadProgress { "indexing", input.fileBytesRead(), input.fileBytesTotal(), 0, 0 });
+        if (options.releaseFreedMemory)
+            options.releaseFreedMemory();
         builder.setMetadata(readOnThreads ? std::move(threadedMetadata) : handler.takeMetadata());
         builder.setReadCounts(summary->value().jsonBytes, input.fileBytesTotal(), input.isGzip());
-        // The builder's last steps run on as many threads as the parse did.
+        // Binding flows, the builder's longest last step, runs on as many threads as the parse did.
         std::vector<std::unique_ptr<BackgroundWork>> finishThreads;
         std::vector<BackgroundWork*> helpers;
         if (readOnThreads && options.parseWorkers > 1)

@@ -28,6 +28,10 @@ struct LoadOptions
     // parses. A folder's ranks load side by side and already fill the cores:
     // loadTraceSet gives each of them 0 when it loads more than one file.
     std::size_t parseWorkers = 0;
+    // When given, called once a rank's text is read and before its store is
+    // built: the app hands the read buffers' freed pages back to the system, so
+    // that they do not add to the load's peak, which comes after (B4).
+    std::function<void()> releaseFreedMemory;
 };
 
 // The trace files that paths name, in load order: files as given, each
