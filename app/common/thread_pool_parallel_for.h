@@ -16,8 +16,9 @@ void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>&
 // A std::thread for the core's BackgroundWork (pipelined loading).
 std::unique_ptr<core::BackgroundWork> makeThreadBackgroundWork();
 
-// LoadOptions::parseWorkers for a rank loaded alone: one per core (`threads`,
-// 0 = all cores). loadTraceSet gives ranks of a folder one parse thread each.
+// LoadOptions::parseWorkers for a rank loaded alone: `threads` when given; else
+// the cores beyond the two that inflate and build (0, the pipelined read, below
+// four cores). loadTraceSet gives ranks of a folder one parse thread each.
 std::size_t parseWorkersForOneRank(unsigned threads);
 
 } // namespace ks::app
