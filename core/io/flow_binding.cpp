@@ -3,6 +3,7 @@
 #include "core/common/run_shares.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 
 namespace ks::core {
@@ -116,69 +117,34 @@ namespace {
         LinkKind kind = LinkKind::OtherFlow;
     };
 
-    // Binds the group's starts [s, sLast) and ends [e, eLast), whole ids only,
-    // appending links and notes to a share's own tables.
-    void bindFlows(const FlowBinding& b, std::size_t s, std::size_t sLast, std::size_t e, std::size_t eLast,
-        LinkTable& links, Diagnostics& notes)
+    // Binds the group's pairs [first, last): start k with end k (pairFlows
+    // left the lists paired), appending links and notes to a share's own tables.
+    void bindFlows(
+        const FlowBinding& b, std::size_t first, std::size_t last, LinkTable& links, Diagnostics& notes)
     {
         const RankTrace& trace = b.trace;
         const std::vector<std::uint32_t>& order = b.input.order;
         const std::vector<std::uint32_t>& stagingToTrack = b.input.stagingToTrack;
-        const std::vector<FlowPoint>& starts = b.group.starts;
-        const std::vector<FlowPoint>& ends = b.group.ends;
-        auto orphan = [&](const FlowPoint& p, bool start, const char* why) {
-            noteOrphan(trace, b.group, p, start, why, notes);
-        };
-        // One id at a time; the k-th start pairs with the k-th end: robust to
-        // clock skew between CPU and GPU.
-        while (s < sLast || e < eLast) {
-            const std::int64_t id = s == sLast ? ends[e].id
-                : e == eLast                   ? starts[s].id
-                                               : std::min(starts[s].id, ends[e].id);
-            std::size_t sEnd = s, eEnd = e;
-            while (sEnd < sLast && starts[sEnd].id == id)
-                ++sEnd;
-            while (eEnd < eLast && ends[eEnd].id == id)
-                ++eEnd;
-            const std::size_t pairs = std::min(sEnd - s, eEnd - e);
-            for (std::size_t k = s + pairs; k < sEnd; ++k)
-                orphan(starts[k], true, "no matching flow end");
-            for (std::size_t k = e + pairs; k < eEnd; ++k)
-                orphan(ends[k], false, "no matching flow start");
-            for (std::size_t k = 0; k < pairs; ++k) {
-                const FlowPoint& from = starts[s + k];
-                const FlowPoint& to = ends[e + k];
-                const std::uint32_t fromSlice =
-                    findSliceAt(trace, order, stagingToTrack[from.stagingTrack], from.ts);
-                const std::uint32_t endTrack = stagingToTrack[to.stagingTrack];
-                const std::uint32_t toSlice = b.launch
-                    ? findLaunchedSliceAt(trace, order, endTrack, to.ts, to.id)
-                    : findSliceAt(trace, order, endTrack, to.ts);
-                if (fromSlice == kNoRow) {
-                    orphan(from, true, "no slice at the flow start");
-                    continue;
-                }
-                if (toSlice == kNoRow) {
-                    orphan(to, false, "no slice at the flow end");
-                    continue;
-                }
-                links.from.push_back(fromSlice);
-                links.to.push_back(toSlice);
-                links.kind.push_back(b.kind);
+        for (std::size_t k = first; k < last; ++k) {
+            const FlowPoint& from = b.group.starts[k];
+            const FlowPoint& to = b.group.ends[k];
+            const std::uint32_t fromSlice =
+                findSliceAt(trace, order, stagingToTrack[from.stagingTrack], from.ts);
+            const std::uint32_t endTrack = stagingToTrack[to.stagingTrack];
+            const std::uint32_t toSlice = b.launch ? findLaunchedSliceAt(trace, order, endTrack, to.ts, to.id)
+                                                   : findSliceAt(trace, order, endTrack, to.ts);
+            if (fromSlice == kNoRow) {
+                noteOrphan(trace, b.group, from, true, "no slice at the flow start", notes);
+                continue;
             }
-            s = sEnd;
-            e = eEnd;
+            if (toSlice == kNoRow) {
+                noteOrphan(trace, b.group, to, false, "no slice at the flow end", notes);
+                continue;
+            }
+            links.from.push_back(fromSlice);
+            links.to.push_back(toSlice);
+            links.kind.push_back(b.kind);
         }
-    }
-
-    // The first point of a sorted list whose id is `id` or more: shares are cut
-    // at whole ids.
-    std::size_t idCut(const std::vector<FlowPoint>& points, std::int64_t id)
-    {
-        return static_cast<std::size_t>(
-            std::lower_bound(points.begin(), points.end(), id,
-                [](const FlowPoint& p, std::int64_t value) { return p.id < value; })
-            - points.begin());
     }
 
     // Groups this small are bound on the calling thread alone.
@@ -259,22 +225,15 @@ void resolveFlows(RankTrace& trace, FlowPoints& flows, const LayoutInput& input)
         const bool share = group.starts.size() + group.ends.size() >= kPointsWorthSharing;
         const std::vector<BackgroundWork*>& helpers = share ? input.helpers : none;
         const std::size_t shares = helpers.size() + 1;
-        // Share w binds the ids from its even cut of the starts (or the ends).
-        const std::vector<FlowPoint>& cutBy = group.starts.empty() ? group.ends : group.starts;
-        std::vector<std::size_t> sCut(shares + 1, group.starts.size());
-        std::vector<std::size_t> eCut(shares + 1, group.ends.size());
-        sCut[0] = eCut[0] = 0;
-        for (std::size_t w = 1; w < shares && !cutBy.empty(); ++w) {
-            const std::int64_t id = cutBy[cutBy.size() * w / shares].id;
-            sCut[w] = std::max(sCut[w - 1], idCut(group.starts, id));
-            eCut[w] = std::max(eCut[w - 1], idCut(group.ends, id));
-        }
+        // Pairs are independent: share w binds an even cut of them.
+        const std::size_t pairs = group.starts.size();
+        assert(group.ends.size() == pairs); // pairFlows left the lists paired
         // Share 0 appends to the trace's links; the others to their own, copied
         // after it in share order: as one thread would have.
         std::vector<LinkTable> links(shares - 1);
         std::vector<Diagnostics> notes(shares);
         runShares(helpers, [&](std::size_t w) {
-            bindFlows(binding, sCut[w], sCut[w + 1], eCut[w], eCut[w + 1],
+            bindFlows(binding, pairs * w / shares, pairs * (w + 1) / shares,
                 w == 0 ? trace.links : links[w - 1], notes[w]);
         });
         for (std::size_t w = 0; w < shares; ++w) {
