@@ -1,6 +1,7 @@
 #include "core/analysis/job_critical_path.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 namespace ks::core {
@@ -84,6 +85,28 @@ Result<JobCriticalPath> jobCriticalPath(
     job.path = joinCondensedRanks(job.ranks);
     job.notes.insert(job.notes.end(), job.path.notes.begin(), job.path.notes.end());
     return job;
+}
+
+std::uint64_t jobCriticalPathMemoryEstimate(
+    const FrameSet& frames, const JobPathOptions& options, std::size_t concurrentRanks)
+{
+    // One rank's event graph over its window is alive per condensing thread:
+    // nodes, edges, their adjacency and the build's lookups per row in the window.
+    constexpr std::uint64_t kGraphBytesPerRow = 400;
+    std::vector<std::uint64_t> rowsPerRank;
+    for (const RankFrame& frame : frames.ranks) {
+        const std::optional<CriticalPathWindow> w = rankWindow(frame, options);
+        std::uint64_t rows = 0;
+        if (w)
+            for (const FrameRow& row : frame.rows)
+                rows += row.ts >= w->start && row.ts <= w->end ? 1 : 0;
+        rowsPerRank.push_back(rows);
+    }
+    std::sort(rowsPerRank.begin(), rowsPerRank.end(), std::greater<>());
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < rowsPerRank.size() && i < std::max<std::size_t>(1, concurrentRanks); ++i)
+        bytes += rowsPerRank[i] * kGraphBytesPerRow;
+    return bytes;
 }
 
 } // namespace ks::core

@@ -34,6 +34,13 @@ struct JobCriticalPath
 Result<JobCriticalPath> jobCriticalPath(
     const FrameSet& frames, const JobPathOptions& options, const ParallelFor& parallelFor = runSequentially);
 
+// About how many bytes jobCriticalPath(frames, options) needs at its peak on
+// top of the frames, when `concurrentRanks` ranks are condensed at once. The
+// app compares it with its memory budget before starting the job path on its
+// own; the bench's measured peaks keep the constants honest.
+std::uint64_t jobCriticalPathMemoryEstimate(
+    const FrameSet& frames, const JobPathOptions& options, std::size_t concurrentRanks);
+
 // The iteration (or range) time a what-if predicts: the measured time grows or
 // shrinks by what the path does.
 TimeNs whatIfMeasuredTime(const JobCriticalPath& before, const JobCriticalPath& after);
