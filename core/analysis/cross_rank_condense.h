@@ -25,6 +25,12 @@ struct CondenseInput
     // From a collective's end, paths are followed to the next `lookahead`
     // arrivals only (a longer reach is dominated by the collectives between).
     std::size_t lookahead = 16;
+    // Name the pieces of every condensed edge while condensing (what the join
+    // used to get). Off: edges carry weights only and resolveEdgePieces names
+    // the few the path and the straggler explanations use; the answer is the
+    // same (tst_cross_rank_path compares both), the memory linear.
+    bool piecesForEveryEdge = false;
+    const CancelToken* cancel = nullptr; // polled while the event graph is built
 };
 
 // The rank's A8 graph (default mode) condensed; a rank without one (no GPU
@@ -32,8 +38,18 @@ struct CondenseInput
 // thread's time between its collectives, said in the notes.
 CondensedRank condenseRank(const CondenseInput& input);
 
+// Fills the pieces of rank.edges[i] for every i in `edgeIndexes`, rank being
+// what condenseRank(input) returned: the serial model has them already; a
+// graph rank's event graph is built again and only the passes those edges came
+// from are run. False (the pieces stay empty) when the graph came out other
+// than at condensing time (the frames changed under it).
+bool resolveEdgePieces(
+    const CondenseInput& input, CondensedRank& rank, const std::vector<std::uint32_t>& edgeIndexes);
+
 // The parts, for tests and the two models.
 CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& graph);
+bool resolveGraphPieces(const CondenseInput& input, const CriticalPathGraph& graph, CondensedRank& rank,
+    const std::vector<std::uint32_t>& edgeIndexes);
 CondensedRank condenseSerial(const CondenseInput& input);
 
 // The what-if factor of a collective's own time: transfer when it is joined,

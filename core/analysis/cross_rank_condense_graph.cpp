@@ -217,17 +217,61 @@ namespace {
         std::vector<std::uint32_t> m_touched;
     };
 
+    // Longest-path weights only: a whole trace has thousands of collectives and
+    // each pass reaches up to `lookahead` arrivals, so naming every reached path
+    // would keep collectives x lookahead x path length pieces, nearly all of them
+    // dropped by the join. Pieces are named later for the edges the answer uses
+    // (resolveGraphPieces), unless the input asks for all of them.
     void addEdgesOfPass(const Condenser& c, std::uint32_t from, const std::vector<std::uint32_t>& arrivals,
-        bool reachesEnd, CondensedRank& out)
+        bool reachesEnd, bool withPieces, CondensedRank& out)
     {
+        auto pieces = [&](std::uint32_t node) {
+            return withPieces ? c.piecesTo(node) : std::vector<PathPiece> {};
+        };
         for (std::uint32_t k = 0; k < arrivals.size(); ++k)
             if (c.dist(arrivals[k]) != kUnreached && k + 1 != from)
-                out.edges.push_back({ from, k, c.dist(arrivals[k]), c.piecesTo(arrivals[k]) });
+                out.edges.push_back({ from, k, c.dist(arrivals[k]), pieces(arrivals[k]) });
         if (!reachesEnd)
             return;
         const std::uint32_t last = c.farthest();
         if (last != kNone)
-            out.edges.push_back({ from, out.rankEnd(), c.dist(last), c.piecesTo(last) });
+            out.edges.push_back({ from, out.rankEnd(), c.dist(last), pieces(last) });
+    }
+
+    // The rank's collectives in the graph and their arrival and end nodes.
+    struct Boundaries
+    {
+        std::vector<RankCollective> collectives;
+        std::vector<std::uint32_t> arrivals;
+        std::vector<std::uint32_t> ends;
+    };
+
+    Boundaries boundariesOf(const CondenseInput& input, const CriticalPathGraph& g)
+    {
+        const RankFrame& frame = input.frames->ranks[input.rankPos];
+        std::unordered_map<std::uint32_t, const PathCollectiveSlice*> bySlice;
+        for (const PathCollectiveSlice& c : *input.collectives)
+            bySlice[c.slice] = &c;
+        std::unordered_map<std::uint32_t, std::uint32_t> endNodeOfRow;
+        for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
+            if (!g.nodes[v].isStart)
+                endNodeOfRow[g.nodes[v].row] = v;
+        Boundaries b;
+        for (std::uint32_t v = 0; v < g.nodes.size(); ++v) { // nodes are in time order: arrival order
+            const CpNode& node = g.nodes[v];
+            if (!node.isStart)
+                continue;
+            const FrameRow& row = frame.rows[node.row];
+            const auto it = bySlice.find(row.slice);
+            if (it == bySlice.end() || !endNodeOfRow.count(node.row))
+                continue;
+            b.collectives.push_back({ it->second->instance, (*input.instanceNames)[it->second->instance],
+                row.ts, row.end(), row.eventIndex, row.iteration, it->second->complete });
+            b.collectives.back().transferScale = collectiveScale(input, b.collectives.back());
+            b.arrivals.push_back(v);
+            b.ends.push_back(endNodeOfRow[node.row]);
+        }
+        return b;
     }
 
 } // namespace
@@ -239,42 +283,53 @@ CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph&
     out.rank = frame.rank;
     out.windowStart = input.window.start;
     out.windowEnd = input.window.end;
+    Boundaries b = boundariesOf(input, g);
+    out.collectives = std::move(b.collectives);
 
-    std::unordered_map<std::uint32_t, const PathCollectiveSlice*> bySlice;
-    for (const PathCollectiveSlice& c : *input.collectives)
-        bySlice[c.slice] = &c;
-    std::unordered_map<std::uint32_t, std::uint32_t> endNodeOfRow;
-    for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
-        if (!g.nodes[v].isStart)
-            endNodeOfRow[g.nodes[v].row] = v;
-    std::vector<std::uint32_t> arrivals, ends;
-    for (std::uint32_t v = 0; v < g.nodes.size(); ++v) { // nodes are in time order: arrival order
-        const CpNode& node = g.nodes[v];
-        if (!node.isStart)
-            continue;
-        const FrameRow& row = frame.rows[node.row];
-        const auto it = bySlice.find(row.slice);
-        if (it == bySlice.end() || !endNodeOfRow.count(node.row))
-            continue;
-        out.collectives.push_back({ it->second->instance, (*input.instanceNames)[it->second->instance],
-            row.ts, row.end(), row.eventIndex, row.iteration, it->second->complete });
-        out.collectives.back().transferScale = collectiveScale(input, out.collectives.back());
-        arrivals.push_back(v);
-        ends.push_back(endNodeOfRow[node.row]);
-    }
-
-    Condenser c(input, g, arrivals, ends);
+    Condenser c(input, g, b.arrivals, b.ends);
     if (!c.acyclic()) {
         out.notes.push_back("rank " + std::to_string(out.rank) + ": the event graph has a cycle");
         return out;
     }
     c.passFromStart();
-    addEdgesOfPass(c, CondensedRank::kStart, arrivals, true, out);
-    for (std::size_t k = 0; k < ends.size(); ++k) {
+    addEdgesOfPass(c, CondensedRank::kStart, b.arrivals, true, input.piecesForEveryEdge, out);
+    for (std::size_t k = 0; k < b.ends.size(); ++k) {
         const bool reachesEnd = c.passFromEnd(k);
-        addEdgesOfPass(c, out.endOfCollective(k), arrivals, reachesEnd, out);
+        addEdgesOfPass(c, out.endOfCollective(k), b.arrivals, reachesEnd, input.piecesForEveryEdge, out);
     }
     return out;
+}
+
+bool resolveGraphPieces(const CondenseInput& input, const CriticalPathGraph& g, CondensedRank& rank,
+    const std::vector<std::uint32_t>& edgeIndexes)
+{
+    const Boundaries b = boundariesOf(input, g);
+    if (b.collectives.size() != rank.collectives.size())
+        return false; // not the graph the rank was condensed from
+    Condenser c(input, g, b.arrivals, b.ends);
+    if (!c.acyclic())
+        return false;
+    std::vector<std::uint32_t> sorted = edgeIndexes;
+    std::sort(sorted.begin(), sorted.end(), [&rank](std::uint32_t x, std::uint32_t y) {
+        return rank.edges[x].from != rank.edges[y].from ? rank.edges[x].from < rank.edges[y].from : x < y;
+    });
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    std::uint32_t passOf = kNone;
+    for (const std::uint32_t index : sorted) {
+        CondensedEdge& e = rank.edges[index];
+        if (e.from != passOf) { // one pass per source, as condenseGraph ran it
+            passOf = e.from;
+            if (e.from == CondensedRank::kStart)
+                c.passFromStart();
+            else
+                c.passFromEnd(e.from - 1);
+        }
+        const std::uint32_t target = e.to == rank.rankEnd() ? c.farthest() : b.arrivals[e.to];
+        if (target == kNone || c.dist(target) != e.weight)
+            return false;
+        e.pieces = c.piecesTo(target);
+    }
+    return true;
 }
 
 } // namespace ks::core

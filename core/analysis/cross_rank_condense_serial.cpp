@@ -201,7 +201,10 @@ CondensedRank condenseRank(const CondenseInput& input)
     std::string why = "it has no GPU events";
     if (hasGpu) {
         AnalysisOptions options;
+        options.cancel = input.cancel;
         auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options);
+        if (options.cancelled())
+            return CondensedRank {}; // the caller drops it
         if (graph && graph.value().success)
             return condenseGraph(input, graph.value());
         why = graph ? "its event graph is not valid" : graph.error().message;
@@ -210,6 +213,18 @@ CondensedRank condenseRank(const CondenseInput& input)
     out.notes.push_back("rank " + std::to_string(frame.rank) + ": no event graph (" + why
         + "): the path counts its main thread's time between collectives");
     return out;
+}
+
+bool resolveEdgePieces(
+    const CondenseInput& input, CondensedRank& rank, const std::vector<std::uint32_t>& edgeIndexes)
+{
+    if (rank.serialModel || edgeIndexes.empty())
+        return true; // the serial model names its pieces while condensing
+    const RankFrame& frame = input.frames->ranks[input.rankPos];
+    AnalysisOptions options;
+    options.cancel = input.cancel;
+    auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options);
+    return graph && graph.value().success && resolveGraphPieces(input, graph.value(), rank, edgeIndexes);
 }
 
 } // namespace ks::core

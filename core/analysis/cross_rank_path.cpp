@@ -20,20 +20,12 @@ namespace {
     constexpr TimeNs kUnreached = std::numeric_limits<TimeNs>::min();
     constexpr std::uint32_t kNoEdge = std::numeric_limits<std::uint32_t>::max();
 
-    enum class JoinEdgeKind : std::uint8_t
-    {
-        Condensed, // inside a rank: `index` is the condensed edge
-        ToJoin, // a member's arrival -> the collective's join node
-        FromJoin, // the join node -> a member's end (the transfer)
-        Own, // arrival -> end of an unjoined collective on the same rank
-    };
-
     struct JoinEdge
     {
         std::uint32_t src = 0;
         std::uint32_t dst = 0;
         TimeNs weight = 0;
-        JoinEdgeKind kind = JoinEdgeKind::Condensed;
+        PathStep::Kind kind = PathStep::Kind::Condensed;
         std::uint32_t rankPos = 0;
         std::uint32_t index = 0; // condensed edge, or collective of rankPos
     };
@@ -160,18 +152,18 @@ namespace {
             const auto rp = static_cast<std::uint32_t>(p);
             for (std::uint32_t i = 0; i < r.edges.size(); ++i)
                 edges.push_back({ graph.fromNode(p, r.edges[i].from), graph.toNode(p, r.edges[i].to),
-                    r.edges[i].weight, JoinEdgeKind::Condensed, rp, i });
+                    r.edges[i].weight, PathStep::Kind::Condensed, rp, i });
             for (std::uint32_t k = 0; k < r.collectives.size(); ++k) {
                 const RankCollective& c = r.collectives[k];
                 const JoinedCollective& joined = path.collectives[c.instance];
                 if (joined.joined) {
                     edges.push_back(
-                        { graph.arrival(p, k), graph.join(c.instance), 0, JoinEdgeKind::ToJoin, rp, k });
+                        { graph.arrival(p, k), graph.join(c.instance), 0, PathStep::Kind::ToJoin, rp, k });
                     edges.push_back({ graph.join(c.instance), graph.end(p, k), joined.transfer,
-                        JoinEdgeKind::FromJoin, rp, k });
+                        PathStep::Kind::FromJoin, rp, k });
                 } else {
                     edges.push_back(
-                        { graph.arrival(p, k), graph.end(p, k), ownTime(c), JoinEdgeKind::Own, rp, k });
+                        { graph.arrival(p, k), graph.end(p, k), ownTime(c), PathStep::Kind::Own, rp, k });
                     if (unjoined++ == 0)
                         example = "'" + c.name + "' on rank " + std::to_string(r.rank);
                 }
@@ -186,22 +178,22 @@ namespace {
     }
 
     // The pieces a path edge contributes, in order.
-    void appendSegments(const std::vector<CondensedRank>& ranks, const JoinEdge& e, const JoinEdge* previous,
+    void appendSegments(const std::vector<CondensedRank>& ranks, const PathStep& e, const PathStep* previous,
         CrossRankPath& path)
     {
         const CondensedRank& r = ranks[e.rankPos];
         switch (e.kind) {
-        case JoinEdgeKind::Condensed:
+        case PathStep::Kind::Condensed:
             for (const PathPiece& piece : r.edges[e.index].pieces) {
                 path.segments.push_back({ r.rank, piece, path.length });
                 path.length += piece.duration;
             }
             return;
-        case JoinEdgeKind::ToJoin:
+        case PathStep::Kind::ToJoin:
             return;
-        case JoinEdgeKind::FromJoin: {
+        case PathStep::Kind::FromJoin: {
             const RankCollective& c = r.collectives[e.index];
-            if (previous && previous->kind == JoinEdgeKind::ToJoin && previous->rankPos != e.rankPos)
+            if (previous && previous->kind == PathStep::Kind::ToJoin && previous->rankPos != e.rankPos)
                 path.hops.push_back(
                     { ranks[previous->rankPos].rank, r.rank, c.instance, c.name, path.length });
             PathPiece piece { c.name, PathBound::Transfer, c.end - e.weight, e.weight, c.eventIndex };
@@ -209,7 +201,7 @@ namespace {
             path.length += e.weight;
             return;
         }
-        case JoinEdgeKind::Own: {
+        case PathStep::Kind::Own: {
             const RankCollective& c = r.collectives[e.index];
             PathPiece piece { c.name, PathBound::GpuCommWait, c.arrival, e.weight, c.eventIndex };
             path.segments.push_back({ r.rank, std::move(piece), path.length });
@@ -245,7 +237,7 @@ std::array<TimeNs, kPathBoundCount> CrossRankPath::timeByBound(std::int64_t rank
     return sums;
 }
 
-CrossRankPath joinCondensedRanks(const std::vector<CondensedRank>& ranks)
+CrossRankPath findJoinedPath(const std::vector<CondensedRank>& ranks)
 {
     CrossRankPath path;
     path.collectives = collectInstances(ranks);
@@ -299,26 +291,60 @@ CrossRankPath joinCondensedRanks(const std::vector<CondensedRank>& ranks)
         path.notes.emplace_back("no rank's end is reachable from its start");
         return path;
     }
-    std::vector<std::uint32_t> pathEdges;
-    for (std::uint32_t v = graph.rankEnd(last); via[v] != kNoEdge; v = edges[via[v]].src)
-        pathEdges.push_back(via[v]);
-    std::reverse(pathEdges.begin(), pathEdges.end());
-    const JoinEdge* previous = nullptr;
-    for (const std::uint32_t id : pathEdges) {
-        appendSegments(ranks, edges[id], previous, path);
-        previous = &edges[id];
+    for (std::uint32_t v = graph.rankEnd(last); via[v] != kNoEdge; v = edges[via[v]].src) {
+        const JoinEdge& e = edges[via[v]];
+        path.steps.push_back({ e.kind, e.rankPos, e.index, e.weight });
     }
+    std::reverse(path.steps.begin(), path.steps.end());
+    path.length = dist[graph.rankEnd(last)];
 
     path.arrivalEdge.resize(ranks.size());
     for (std::size_t p = 0; p < ranks.size(); ++p) {
         path.arrivalEdge[p].assign(ranks[p].collectives.size(), -1);
         for (std::size_t k = 0; k < ranks[p].collectives.size(); ++k) {
             const std::uint32_t e = via[graph.arrival(p, k)];
-            if (e != kNoEdge && edges[e].kind == JoinEdgeKind::Condensed)
+            if (e != kNoEdge && edges[e].kind == PathStep::Kind::Condensed)
                 path.arrivalEdge[p][k] = static_cast<std::int32_t>(edges[e].index);
         }
     }
     path.ok = true;
+    return path;
+}
+
+std::vector<std::uint32_t> pathEdgesOfRank(const CrossRankPath& path, std::size_t rankPos)
+{
+    std::vector<std::uint32_t> out;
+    for (const PathStep& step : path.steps)
+        if (step.kind == PathStep::Kind::Condensed && step.rankPos == rankPos)
+            out.push_back(step.index);
+    return out;
+}
+
+void layOutSegments(const std::vector<CondensedRank>& ranks, CrossRankPath& path)
+{
+    path.segments.clear();
+    path.hops.clear();
+    path.length = 0;
+    std::size_t unnamed = 0;
+    const PathStep* previous = nullptr;
+    for (const PathStep& step : path.steps) {
+        if (step.kind == PathStep::Kind::Condensed && step.weight > 0
+            && ranks[step.rankPos].edges[step.index].pieces.empty())
+            ++unnamed;
+        appendSegments(ranks, step, previous, path);
+        previous = &step;
+    }
+    if (unnamed)
+        path.notes.push_back(std::to_string(unnamed)
+            + " edge(s) of the path have no pieces named (the trace changed since it was condensed?): "
+              "their time is missing from the segments");
+}
+
+CrossRankPath joinCondensedRanks(const std::vector<CondensedRank>& ranks)
+{
+    CrossRankPath path = findJoinedPath(ranks);
+    if (path.ok)
+        layOutSegments(ranks, path);
     return path;
 }
 

@@ -76,7 +76,9 @@ struct CondensedEdge
     std::uint32_t from = 0;
     std::uint32_t to = 0;
     TimeNs weight = 0;
-    std::vector<PathPiece> pieces; // in path order; their durations add up to weight
+    // In path order; their durations add up to weight. Empty until named: the
+    // join needs weights only (resolveEdgePieces names what the answer uses).
+    std::vector<PathPiece> pieces;
 };
 
 struct CondensedRank
@@ -109,6 +111,23 @@ struct PathHop
     TimeNs pathOffset = 0; // length of the path before the hop
 };
 
+// One edge of the joined graph the path takes.
+struct PathStep
+{
+    enum class Kind : std::uint8_t
+    {
+        Condensed, // inside a rank: `index` is the condensed edge
+        ToJoin, // a member's arrival -> the collective's join node
+        FromJoin, // the join node -> a member's end (the transfer)
+        Own, // arrival -> end of an unjoined collective on the same rank
+    };
+
+    Kind kind = Kind::Condensed;
+    std::uint32_t rankPos = 0; // index into the condensed ranks
+    std::uint32_t index = 0; // condensed edge, or collective of rankPos
+    TimeNs weight = 0;
+};
+
 struct PathSegment
 {
     std::int64_t rank = 0;
@@ -137,7 +156,8 @@ struct CrossRankPath
 {
     bool ok = false;
     TimeNs length = 0;
-    std::vector<PathSegment> segments; // in path order
+    std::vector<PathStep> steps; // in path order
+    std::vector<PathSegment> segments; // in path order (layOutSegments)
     std::vector<PathHop> hops;
     std::vector<JoinedCollective> collectives; // indexed by instance id
     std::vector<std::string> notes;
@@ -154,5 +174,14 @@ struct CrossRankPath
 // (bound GpuCommWait) and get a note. A cycle (members that order their
 // collectives differently) gives ok = false and a note, never a wrong path.
 CrossRankPath joinCondensedRanks(const std::vector<CondensedRank>& ranks);
+
+// The two halves of joinCondensedRanks: the longest path (steps, length,
+// arrivalEdge, collectives) from the edges' weights, and its segments and hops
+// from the pieces of the condensed edges it takes.
+CrossRankPath findJoinedPath(const std::vector<CondensedRank>& ranks);
+void layOutSegments(const std::vector<CondensedRank>& ranks, CrossRankPath& path);
+
+// The condensed edges of rank position `rankPos` the path takes.
+std::vector<std::uint32_t> pathEdgesOfRank(const CrossRankPath& path, std::size_t rankPos);
 
 } // namespace ks::core

@@ -1,5 +1,8 @@
 #include "core/analysis/job_critical_path.h"
 
+#include "core/analysis/stragglers.h"
+#include "core/common/cancelled_error.h"
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -67,8 +70,7 @@ Result<JobCriticalPath> jobCriticalPath(
     if (frames.ranks.size() == 1)
         job.notes.emplace_back("one rank only: the path is that rank's, no collective is joined");
 
-    job.ranks.resize(included.size());
-    parallelFor(included.size(), [&](std::size_t i) {
+    auto inputOf = [&](std::size_t i) {
         CondenseInput input;
         input.frames = &frames;
         input.rankPos = included[i];
@@ -76,13 +78,38 @@ Result<JobCriticalPath> jobCriticalPath(
         input.instanceNames = &collectives.names;
         input.window = *windows[included[i]];
         input.whatIf = &options.whatIf;
-        job.ranks[i] = condenseRank(input);
-    });
+        input.piecesForEveryEdge = options.piecesForEveryEdge;
+        input.cancel = options.cancel;
+        return input;
+    };
+    job.ranks.resize(included.size());
+    parallelFor(included.size(), [&](std::size_t i) { job.ranks[i] = condenseRank(inputOf(i)); });
+    if (options.cancel && options.cancel->isCancelled())
+        return cancelledError();
     for (const CondensedRank& r : job.ranks) {
         job.notes.insert(job.notes.end(), r.notes.begin(), r.notes.end());
         job.measuredTime = std::max(job.measuredTime, r.windowEnd - r.windowStart);
     }
-    job.path = joinCondensedRanks(job.ranks);
+    job.path = findJoinedPath(job.ranks);
+    if (job.path.ok && !options.piecesForEveryEdge) {
+        std::vector<std::vector<std::uint32_t>> needed(job.ranks.size());
+        for (std::size_t i = 0; i < job.ranks.size(); ++i)
+            needed[i] = pathEdgesOfRank(job.path, i);
+        for (const RankEdge& e : stragglerEdges(job))
+            needed[e.rankPos].push_back(e.edge);
+        std::vector<char> resolved(job.ranks.size(), 1);
+        parallelFor(job.ranks.size(),
+            [&](std::size_t i) { resolved[i] = resolveEdgePieces(inputOf(i), job.ranks[i], needed[i]); });
+        if (options.cancel && options.cancel->isCancelled())
+            return cancelledError();
+        for (std::size_t i = 0; i < job.ranks.size(); ++i)
+            if (!resolved[i])
+                job.notes.push_back("rank " + std::to_string(job.ranks[i].rank)
+                    + ": its event graph came out differently the second time; its path pieces are not "
+                      "named");
+    }
+    if (job.path.ok)
+        layOutSegments(job.ranks, job.path);
     job.notes.insert(job.notes.end(), job.path.notes.begin(), job.path.notes.end());
     return job;
 }

@@ -20,6 +20,18 @@ struct JobPathOptions
     std::optional<std::int64_t> iteration; // ProfilerStep number; none: the whole trace
     std::optional<CriticalPathWindow> window; // frame time base (ns from the job's start)
     WhatIfScaling whatIf;
+    // Name every condensed edge's pieces while condensing (the old way: memory
+    // grows with collectives x lookahead x path length); for tests that check
+    // the default gives the same answer.
+    bool piecesForEveryEdge = false;
+    const CancelToken* cancel = nullptr; // the caller's; null: cannot be cancelled
+};
+
+// A condensed edge of one rank: ranks[rankPos].edges[edge].
+struct RankEdge
+{
+    std::size_t rankPos = 0;
+    std::uint32_t edge = 0;
 };
 
 struct JobCriticalPath
@@ -30,7 +42,10 @@ struct JobCriticalPath
     TimeNs measuredTime = 0; // the longest rank window: the iteration's (or range's) measured length
 };
 
-// Errors: the iteration is on no rank, an empty window, no rank.
+// Condenses each rank (weights only, one rank's event graph alive per thread),
+// joins them, then builds again only the ranks whose edges the path and the
+// straggler explanations use, to name those edges' pieces.
+// Errors: the iteration is on no rank, an empty window, no rank, cancelled.
 Result<JobCriticalPath> jobCriticalPath(
     const FrameSet& frames, const JobPathOptions& options, const ParallelFor& parallelFor = runSequentially);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace ks::core {
@@ -11,9 +12,9 @@ namespace {
 
     struct Member
     {
-        std::size_t rankPos;
-        std::size_t local;
-        TimeNs duration;
+        std::size_t rankPos = 0;
+        std::size_t local = 0;
+        TimeNs duration = 0;
     };
 
     const CondensedEdge* arrivalSegment(const JobCriticalPath& job, std::size_t rankPos, std::size_t local)
@@ -44,27 +45,107 @@ namespace {
         return text;
     }
 
-    // Compares the straggler's segment before `instance` with the median other member's.
-    void explain(
-        const JobCriticalPath& job, const std::vector<Member>& members, const Member& late, Straggler& s)
+    struct Pick
     {
-        const CondensedEdge* own = arrivalSegment(job, late.rankPos, late.local);
+        Straggler straggler; // all but the comparison
+        Member late;
+        std::optional<Member> median; // the upper median other member with a path segment
+    };
+
+    std::vector<Member> membersOf(const JobCriticalPath& job, const JoinedCollective& c)
+    {
+        std::vector<Member> members;
+        for (const JoinedCollective::Member& m : c.members) {
+            const RankCollective& rc = job.ranks[m.rankPos].collectives[m.local];
+            members.push_back({ m.rankPos, m.local, rc.end - rc.arrival });
+        }
+        return members;
+    }
+
+    // The upper median (never overstates the excess) of the other members'
+    // segments before the collective, by weight: no pieces needed.
+    std::optional<Member> medianOther(
+        const JobCriticalPath& job, const std::vector<Member>& members, const Member& late)
+    {
         std::vector<std::pair<TimeNs, const Member*>> others;
         for (const Member& m : members)
             if (m.rankPos != late.rankPos)
                 if (const CondensedEdge* e = arrivalSegment(job, m.rankPos, m.local))
                     others.emplace_back(e->weight, &m);
+        if (others.empty())
+            return std::nullopt;
+        std::sort(
+            others.begin(), others.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        return *others[others.size() / 2].second;
+    }
+
+    // Per iteration, the rank whose late arrivals caused the most wait, and where.
+    std::vector<Pick> pick(const JobCriticalPath& job)
+    {
+        struct Caused
+        {
+            TimeNs total = 0;
+            std::size_t count = 0;
+            TimeNs best = -1;
+            std::uint32_t instance = 0;
+        };
+
+        // iteration -> rank position -> the wait it caused
+        std::map<std::int64_t, std::map<std::size_t, Caused>> perIteration;
+        const auto& instances = job.path.collectives;
+        for (std::uint32_t i = 0; i < instances.size(); ++i) {
+            const JoinedCollective& c = instances[i];
+            if (!c.joined)
+                continue;
+            const std::vector<Member> members = membersOf(job, c);
+            const Member* late = nullptr;
+            TimeNs wait = 0;
+            for (const Member& m : members) {
+                wait += m.duration - c.transfer;
+                if (!late || m.duration < late->duration)
+                    late = &m;
+            }
+            Caused& caused = perIteration[c.iteration][late->rankPos];
+            caused.total += wait;
+            ++caused.count;
+            if (wait > caused.best) {
+                caused.best = wait;
+                caused.instance = i;
+            }
+        }
+        std::vector<Pick> out;
+        for (const auto& [iteration, ranks] : perIteration) {
+            const auto top = std::max_element(ranks.begin(), ranks.end(),
+                [](const auto& a, const auto& b) { return a.second.total < b.second.total; });
+            Pick p;
+            Straggler& s = p.straggler;
+            s.iteration = iteration;
+            s.rank = job.ranks[top->first].rank;
+            s.waitCaused = top->second.total;
+            s.collectives = top->second.count;
+            s.instance = top->second.instance;
+            s.collective = instances[s.instance].name;
+            const std::vector<Member> members = membersOf(job, instances[s.instance]);
+            for (const Member& m : members)
+                if (m.rankPos == top->first)
+                    p.late = m;
+            p.median = medianOther(job, members, p.late);
+            out.push_back(std::move(p));
+        }
+        return out;
+    }
+
+    // Compares the straggler's segment before its collective with the median other member's.
+    void explain(const JobCriticalPath& job, const Pick& p, Straggler& s)
+    {
+        const CondensedEdge* own = arrivalSegment(job, p.late.rankPos, p.late.local);
         const std::string who = "rank " + std::to_string(s.rank) + ": ";
-        if (!own || others.empty()) {
+        if (!own || !p.median) {
             s.why = who + "arrived last at " + s.collective + " (no path segment to compare)";
             return;
         }
-        std::sort(
-            others.begin(), others.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        const Member& median =
-            *others[others.size() / 2].second; // the upper median: never overstates the excess
-        const CondensedEdge& theirs = *arrivalSegment(job, median.rankPos, median.local);
-        s.medianRank = job.ranks[median.rankPos].rank;
+        const CondensedEdge& theirs = *arrivalSegment(job, p.median->rankPos, p.median->local);
+        s.medianRank = job.ranks[p.median->rankPos].rank;
         s.segment = own->weight;
         s.medianSegment = theirs.weight;
         auto mine = byName(*own);
@@ -79,10 +160,10 @@ namespace {
         if (s.reasons.size() > 3)
             s.reasons.resize(3);
         TimeNs longest = 0;
-        for (const PathPiece& p : own->pieces) {
-            if (!s.reasons.empty() && p.name == s.reasons.front().name && p.duration > longest) {
-                longest = p.duration;
-                s.reasonEvent = p.eventIndex;
+        for (const PathPiece& piece : own->pieces) {
+            if (!s.reasons.empty() && piece.name == s.reasons.front().name && piece.duration > longest) {
+                longest = piece.duration;
+                s.reasonEvent = piece.eventIndex;
             }
         }
         s.why = who + deltaText(own->weight - theirs.weight) + " before " + s.collective + " vs rank "
@@ -95,64 +176,26 @@ namespace {
 
 std::vector<Straggler> findStragglers(const JobCriticalPath& job)
 {
-    struct Caused
-    {
-        TimeNs total = 0;
-        std::size_t count = 0;
-        TimeNs best = -1;
-        std::uint32_t instance = 0;
-    };
-
-    // iteration -> rank position -> the wait it caused
-    std::map<std::int64_t, std::map<std::size_t, Caused>> perIteration;
-    const auto& instances = job.path.collectives;
-    for (std::uint32_t i = 0; i < instances.size(); ++i) {
-        const JoinedCollective& c = instances[i];
-        if (!c.joined)
-            continue;
-        const Member* late = nullptr;
-        std::vector<Member> members;
-        for (const JoinedCollective::Member& m : c.members) {
-            const RankCollective& rc = job.ranks[m.rankPos].collectives[m.local];
-            members.push_back({ m.rankPos, m.local, rc.end - rc.arrival });
-        }
-        TimeNs wait = 0;
-        for (const Member& m : members) {
-            wait += m.duration - c.transfer;
-            if (!late || m.duration < late->duration)
-                late = &m;
-        }
-        Caused& caused = perIteration[c.iteration][late->rankPos];
-        caused.total += wait;
-        ++caused.count;
-        if (wait > caused.best) {
-            caused.best = wait;
-            caused.instance = i;
-        }
-    }
     std::vector<Straggler> out;
-    for (const auto& [iteration, ranks] : perIteration) {
-        const auto top = std::max_element(ranks.begin(), ranks.end(),
-            [](const auto& a, const auto& b) { return a.second.total < b.second.total; });
-        Straggler s;
-        s.iteration = iteration;
-        s.rank = job.ranks[top->first].rank;
-        s.waitCaused = top->second.total;
-        s.collectives = top->second.count;
-        s.instance = top->second.instance;
-        const JoinedCollective& c = instances[s.instance];
-        s.collective = c.name;
-        std::vector<Member> members;
-        const Member* late = nullptr;
-        for (const JoinedCollective::Member& m : c.members) {
-            const RankCollective& rc = job.ranks[m.rankPos].collectives[m.local];
-            members.push_back({ m.rankPos, m.local, rc.end - rc.arrival });
-        }
-        for (const Member& m : members)
-            if (m.rankPos == top->first)
-                late = &m;
-        explain(job, members, *late, s);
-        out.push_back(std::move(s));
+    for (Pick& p : pick(job)) {
+        explain(job, p, p.straggler);
+        out.push_back(std::move(p.straggler));
+    }
+    return out;
+}
+
+std::vector<RankEdge> stragglerEdges(const JobCriticalPath& job)
+{
+    std::vector<RankEdge> out;
+    auto add = [&](const Member& m) {
+        const auto& edges = job.path.arrivalEdge;
+        if (m.rankPos < edges.size() && m.local < edges[m.rankPos].size() && edges[m.rankPos][m.local] >= 0)
+            out.push_back({ m.rankPos, static_cast<std::uint32_t>(edges[m.rankPos][m.local]) });
+    };
+    for (const Pick& p : pick(job)) {
+        add(p.late);
+        if (p.median)
+            add(*p.median);
     }
     return out;
 }

@@ -41,7 +41,13 @@ struct Straggler
     std::string why; // "rank 2: +14.2 ms in aten::…"
 };
 
+// Reads the pieces of the edges stragglerEdges(job) names (jobCriticalPath
+// names them); without them a straggler's "why" has no reasons.
 std::vector<Straggler> findStragglers(const JobCriticalPath& job);
+
+// The condensed edges findStragglers compares: per iteration, the straggler's
+// and the median other member's segment before the collective.
+std::vector<RankEdge> stragglerEdges(const JobCriticalPath& job);
 
 namespace stragglers {
     constexpr const char* kIteration = "iteration";
