@@ -38,18 +38,27 @@ struct CondenseInput
 // thread's time between its collectives, said in the notes.
 CondensedRank condenseRank(const CondenseInput& input);
 
-// Fills the pieces of rank.edges[i] for every i in `edgeIndexes`, rank being
+// Fills the pieces (or name times) of the edges named, rank being
 // what condenseRank(input) returned: the serial model has them already; a
 // graph rank's event graph is built again and only the passes those edges came
 // from are run. False (the pieces stay empty) when the graph came out other
 // than at condensing time (the frames changed under it).
-bool resolveEdgePieces(
-    const CondenseInput& input, CondensedRank& rank, const std::vector<std::uint32_t>& edgeIndexes);
+// Which edges of a rank to name: `pieces` for the path's, name times only for
+// edges that are compared (indexes into CondensedRank::edges).
+struct EdgesToName
+{
+    std::vector<std::uint32_t> pieces;
+    std::vector<std::uint32_t> nameTimes;
+
+    bool empty() const { return pieces.empty() && nameTimes.empty(); }
+};
+
+bool resolveEdgePieces(const CondenseInput& input, CondensedRank& rank, const EdgesToName& edges);
 
 // The parts, for tests and the two models.
 CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& graph);
 bool resolveGraphPieces(const CondenseInput& input, const CriticalPathGraph& graph, CondensedRank& rank,
-    const std::vector<std::uint32_t>& edgeIndexes);
+    const EdgesToName& edges);
 CondensedRank condenseSerial(const CondenseInput& input);
 
 // The what-if factor of a collective's own time: transfer when it is joined,

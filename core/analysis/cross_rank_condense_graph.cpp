@@ -124,26 +124,47 @@ namespace {
             return best;
         }
 
-        std::vector<PathPiece> piecesTo(std::uint32_t node) const
+        // Calls visit(piece) for each piece of the longest path to `node`, in path order
+        // (graph edges of one event and bound merged), without keeping them.
+        template <typename Visit>
+        void visitPieces(std::uint32_t node, Visit&& visit) const
         {
             std::vector<std::uint32_t> edges;
             for (std::uint32_t v = node; m_via[v] != kNone; v = m_g.edges[m_via[v]].src)
                 edges.push_back(m_via[v]);
-            std::vector<PathPiece> pieces;
+            PathPiece current;
+            bool open = false;
             for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
                 const TimeNs w = m_weight[*it];
                 if (w <= 0)
                     continue;
                 const EdgeMeaning m = meaningOf(m_g, m_g.edges[*it]);
-                if (!pieces.empty() && pieces.back().eventIndex == m.eventIndex
-                    && pieces.back().bound == m.bound && pieces.back().name == m.name) {
-                    pieces.back().duration += w;
+                if (open && current.eventIndex == m.eventIndex && current.bound == m.bound
+                    && current.name == m.name) {
+                    current.duration += w;
                     continue;
                 }
-                pieces.push_back(
-                    { std::string(m.name), m.bound, m_g.nodes[m_g.edges[*it].src].ts, w, m.eventIndex });
+                if (open)
+                    visit(std::move(current));
+                current = { std::string(m.name), m.bound, m_g.nodes[m_g.edges[*it].src].ts, w, m.eventIndex };
+                open = true;
             }
+            if (open)
+                visit(std::move(current));
+        }
+
+        std::vector<PathPiece> piecesTo(std::uint32_t node) const
+        {
+            std::vector<PathPiece> pieces;
+            visitPieces(node, [&pieces](PathPiece&& p) { pieces.push_back(std::move(p)); });
             return pieces;
+        }
+
+        std::vector<NameTime> nameTimesTo(std::uint32_t node) const
+        {
+            NameTimes sums;
+            visitPieces(node, [&sums](PathPiece&& p) { sums.add(p); });
+            return sums.take();
         }
 
     private:
@@ -230,12 +251,12 @@ namespace {
         };
         for (std::uint32_t k = 0; k < arrivals.size(); ++k)
             if (c.dist(arrivals[k]) != kUnreached && k + 1 != from)
-                out.edges.push_back({ from, k, c.dist(arrivals[k]), pieces(arrivals[k]) });
+                out.edges.push_back({ from, k, c.dist(arrivals[k]), pieces(arrivals[k]), {} });
         if (!reachesEnd)
             return;
         const std::uint32_t last = c.farthest();
         if (last != kNone)
-            out.edges.push_back({ from, out.rankEnd(), c.dist(last), pieces(last) });
+            out.edges.push_back({ from, out.rankEnd(), c.dist(last), pieces(last), {} });
     }
 
     // The rank's collectives in the graph and their arrival and end nodes.
@@ -300,8 +321,8 @@ CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph&
     return out;
 }
 
-bool resolveGraphPieces(const CondenseInput& input, const CriticalPathGraph& g, CondensedRank& rank,
-    const std::vector<std::uint32_t>& edgeIndexes)
+bool resolveGraphPieces(
+    const CondenseInput& input, const CriticalPathGraph& g, CondensedRank& rank, const EdgesToName& edges)
 {
     const Boundaries b = boundariesOf(input, g);
     if (b.collectives.size() != rank.collectives.size())
@@ -309,15 +330,24 @@ bool resolveGraphPieces(const CondenseInput& input, const CriticalPathGraph& g, 
     Condenser c(input, g, b.arrivals, b.ends);
     if (!c.acyclic())
         return false;
-    std::vector<std::uint32_t> sorted = edgeIndexes;
-    std::sort(sorted.begin(), sorted.end(), [&rank](std::uint32_t x, std::uint32_t y) {
-        return rank.edges[x].from != rank.edges[y].from ? rank.edges[x].from < rank.edges[y].from : x < y;
+    // Every edge once, by source: one pass per source, as condenseGraph ran it.
+    std::vector<std::pair<std::uint32_t, bool>> todo; // edge, pieces (else name times only)
+    for (const std::uint32_t e : edges.pieces)
+        todo.emplace_back(e, true);
+    for (const std::uint32_t e : edges.nameTimes)
+        todo.emplace_back(e, false);
+    std::sort(todo.begin(), todo.end(), [&rank](const auto& x, const auto& y) {
+        const std::uint32_t fx = rank.edges[x.first].from, fy = rank.edges[y.first].from;
+        return fx != fy ? fx < fy : x.first != y.first ? x.first < y.first : x.second > y.second;
     });
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     std::uint32_t passOf = kNone;
-    for (const std::uint32_t index : sorted) {
+    std::uint32_t previous = kNone;
+    for (const auto& [index, withPieces] : todo) {
+        if (index == previous)
+            continue; // pieces were named (they answer name times too)
+        previous = index;
         CondensedEdge& e = rank.edges[index];
-        if (e.from != passOf) { // one pass per source, as condenseGraph ran it
+        if (e.from != passOf) {
             passOf = e.from;
             if (e.from == CondensedRank::kStart)
                 c.passFromStart();
@@ -327,7 +357,10 @@ bool resolveGraphPieces(const CondenseInput& input, const CriticalPathGraph& g, 
         const std::uint32_t target = e.to == rank.rankEnd() ? c.farthest() : b.arrivals[e.to];
         if (target == kNone || c.dist(target) != e.weight)
             return false;
-        e.pieces = c.piecesTo(target);
+        if (withPieces)
+            e.pieces = c.piecesTo(target);
+        else
+            e.nameTimes = c.nameTimesTo(target);
     }
     return true;
 }

@@ -188,7 +188,7 @@ CondensedRank condenseSerial(const CondenseInput& input)
         const auto [from, since] = boundaryBefore(at, k);
         std::vector<PathPiece> pieces = piecesBetween(frame, all, since, at, input.whatIf);
         const TimeNs weight = sumOf(pieces);
-        out.edges.push_back({ from, static_cast<std::uint32_t>(k), weight, std::move(pieces) });
+        out.edges.push_back({ from, static_cast<std::uint32_t>(k), weight, std::move(pieces), {} });
     }
     return out;
 }
@@ -215,16 +215,15 @@ CondensedRank condenseRank(const CondenseInput& input)
     return out;
 }
 
-bool resolveEdgePieces(
-    const CondenseInput& input, CondensedRank& rank, const std::vector<std::uint32_t>& edgeIndexes)
+bool resolveEdgePieces(const CondenseInput& input, CondensedRank& rank, const EdgesToName& edges)
 {
-    if (rank.serialModel || edgeIndexes.empty())
+    if (rank.serialModel || edges.empty())
         return true; // the serial model names its pieces while condensing
     const RankFrame& frame = input.frames->ranks[input.rankPos];
     AnalysisOptions options;
     options.cancel = input.cancel;
     auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options);
-    return graph && graph.value().success && resolveGraphPieces(input, graph.value(), rank, edgeIndexes);
+    return graph && graph.value().success && resolveGraphPieces(input, graph.value(), rank, edges);
 }
 
 } // namespace ks::core

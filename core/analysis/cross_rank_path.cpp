@@ -228,6 +228,37 @@ bool pathBoundFromName(std::string_view name, PathBound& bound)
     return false;
 }
 
+void NameTimes::add(const PathPiece& piece)
+{
+    if (piece.name.empty())
+        return;
+    auto [it, fresh] = m_index.try_emplace(piece.name, m_times.size());
+    if (fresh)
+        m_times.push_back({ piece.name, 0, 0, -1 });
+    NameTime& t = m_times[it->second];
+    t.total += piece.duration;
+    if (piece.duration > t.longest) {
+        t.longest = piece.duration;
+        t.longestEvent = piece.eventIndex;
+    }
+}
+
+std::vector<NameTime> NameTimes::take()
+{
+    m_index.clear();
+    return std::move(m_times);
+}
+
+std::vector<NameTime> nameTimesOf(const CondensedEdge& edge)
+{
+    if (edge.pieces.empty())
+        return edge.nameTimes;
+    NameTimes sums;
+    for (const PathPiece& p : edge.pieces)
+        sums.add(p);
+    return sums.take();
+}
+
 std::array<TimeNs, kPathBoundCount> CrossRankPath::timeByBound(std::int64_t rank) const
 {
     std::array<TimeNs, kPathBoundCount> sums {};

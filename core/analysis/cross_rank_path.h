@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ks::core {
@@ -68,6 +69,28 @@ struct RankCollective
     double transferScale = 1.0; // what-if factor of its transfer (joined) or its whole duration (not joined)
 };
 
+// What a comparison of two paths reads: the time per op or kernel name, and
+// the longest piece of that name (the first of equals in path order).
+struct NameTime
+{
+    std::string name;
+    TimeNs total = 0;
+    TimeNs longest = 0;
+    std::int64_t longestEvent = -1; // that piece's event, -1 when none
+};
+
+// Sums pieces into name times as they come (pieces without a name are left out).
+class NameTimes
+{
+public:
+    void add(const PathPiece& piece);
+    std::vector<NameTime> take(); // by first appearance
+
+private:
+    std::vector<NameTime> m_times;
+    std::unordered_map<std::string, std::size_t> m_index;
+};
+
 // The longest path inside one rank between two of its boundary points.
 // `from`: 0 is the rank's start, k + 1 the end of collective k.
 // `to`: k < collectives.size() is the arrival at collective k, collectives.size() the rank's end.
@@ -79,7 +102,14 @@ struct CondensedEdge
     // In path order; their durations add up to weight. Empty until named: the
     // join needs weights only (resolveEdgePieces names what the answer uses).
     std::vector<PathPiece> pieces;
+    // The pieces summed by name, for edges only compared (the straggler's and the
+    // median member's segment): bounded by the names, where a segment from the
+    // rank's start holds as many pieces as the trace before it.
+    std::vector<NameTime> nameTimes;
 };
+
+// The name times of an edge: from its pieces when named, else its nameTimes.
+std::vector<NameTime> nameTimesOf(const CondensedEdge& edge);
 
 struct CondensedRank
 {

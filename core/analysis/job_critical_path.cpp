@@ -92,11 +92,11 @@ Result<JobCriticalPath> jobCriticalPath(
     }
     job.path = findJoinedPath(job.ranks);
     if (job.path.ok && !options.piecesForEveryEdge) {
-        std::vector<std::vector<std::uint32_t>> needed(job.ranks.size());
+        std::vector<EdgesToName> needed(job.ranks.size());
         for (std::size_t i = 0; i < job.ranks.size(); ++i)
-            needed[i] = pathEdgesOfRank(job.path, i);
+            needed[i].pieces = pathEdgesOfRank(job.path, i);
         for (const RankEdge& e : stragglerEdges(job))
-            needed[e.rankPos].push_back(e.edge);
+            needed[e.rankPos].nameTimes.push_back(e.edge);
         std::vector<char> resolved(job.ranks.size(), 1);
         parallelFor(job.ranks.size(),
             [&](std::size_t i) { resolved[i] = resolveEdgePieces(inputOf(i), job.ranks[i], needed[i]); });

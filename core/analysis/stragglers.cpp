@@ -25,15 +25,6 @@ namespace {
         return &job.ranks[rankPos].edges[static_cast<std::size_t>(edges[rankPos][local])];
     }
 
-    std::unordered_map<std::string, TimeNs> byName(const CondensedEdge& e)
-    {
-        std::unordered_map<std::string, TimeNs> sums;
-        for (const PathPiece& p : e.pieces)
-            if (!p.name.empty())
-                sums[p.name] += p.duration;
-        return sums;
-    }
-
     // "+14.2 ms", or "+45.0 us" below a millisecond.
     std::string deltaText(TimeNs ns)
     {
@@ -148,9 +139,12 @@ namespace {
         s.medianRank = job.ranks[p.median->rankPos].rank;
         s.segment = own->weight;
         s.medianSegment = theirs.weight;
-        auto mine = byName(*own);
-        for (const auto& [name, t] : byName(theirs))
-            mine[name] -= t;
+        const std::vector<NameTime> ownTimes = nameTimesOf(*own);
+        std::unordered_map<std::string, TimeNs> mine;
+        for (const NameTime& t : ownTimes)
+            mine[t.name] += t.total;
+        for (const NameTime& t : nameTimesOf(theirs))
+            mine[t.name] -= t.total;
         for (const auto& [name, d] : mine)
             if (d > 0)
                 s.reasons.push_back({ name, d });
@@ -159,13 +153,9 @@ namespace {
         });
         if (s.reasons.size() > 3)
             s.reasons.resize(3);
-        TimeNs longest = 0;
-        for (const PathPiece& piece : own->pieces) {
-            if (!s.reasons.empty() && piece.name == s.reasons.front().name && piece.duration > longest) {
-                longest = piece.duration;
-                s.reasonEvent = piece.eventIndex;
-            }
-        }
+        for (const NameTime& t : ownTimes)
+            if (!s.reasons.empty() && t.name == s.reasons.front().name && t.longest > 0)
+                s.reasonEvent = t.longestEvent;
         s.why = who + deltaText(own->weight - theirs.weight) + " before " + s.collective + " vs rank "
             + std::to_string(s.medianRank);
         for (std::size_t i = 0; i < s.reasons.size(); ++i)

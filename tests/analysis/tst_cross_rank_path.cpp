@@ -41,7 +41,7 @@ core::CondensedEdge edge(std::uint32_t from, std::uint32_t to, std::vector<core:
     TimeNs w = 0;
     for (const auto& p : pieces)
         w += p.duration;
-    return { from, to, w, std::move(pieces) };
+    return { from, to, w, std::move(pieces), {} };
 }
 
 // A rank with one collective (instance 0, "allreduce"): `before` leads to its
@@ -514,15 +514,14 @@ std::size_t piecesHeld(const core::JobCriticalPath& job)
     return n;
 }
 
-// The pieces of the edges the path and the straggler explanations read.
+// The pieces of the edges the path takes (the straggler explanations keep
+// name times only: a segment from the rank's start holds the trace before it).
 std::size_t piecesUsed(const core::JobCriticalPath& job)
 {
     std::vector<std::pair<std::size_t, std::uint32_t>> used;
     for (const auto& step : job.path.steps)
         if (step.kind == core::PathStep::Kind::Condensed)
             used.emplace_back(step.rankPos, step.index);
-    for (const auto& e : core::stragglerEdges(job))
-        used.emplace_back(e.rankPos, e.edge);
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
     std::size_t n = 0;
