@@ -85,8 +85,8 @@ int main(int argc, char** argv)
     }
     ks::core::LoadOptions loadOptions;
     loadOptions.background = ks::app::makeThreadBackgroundWork;
-    const ks::core::ParallelFor onThreads = [threads](std::size_t n,
-                                                const std::function<void(std::size_t)>& body) {
+    const ks::core::ParallelFor onThreads = [threads](
+                                                std::size_t n, const std::function<void(std::size_t)>& body) {
         ks::app::parallelForOnThreads(n, body, static_cast<unsigned>(threads));
     };
     auto set = ks::core::loadTraceSet(paths, loadOptions, nullptr, nullptr, onThreads);
@@ -107,7 +107,8 @@ int main(int argc, char** argv)
     for (const auto& row : f.ranks.front().rows)
         if (row.iteration >= 0)
             iterations.insert(row.iteration);
-    const ks::core::ParallelFor parallelFor = threads > 1 ? onThreads : ks::core::ParallelFor(ks::core::runSequentially);
+    const ks::core::ParallelFor parallelFor =
+        threads > 1 ? onThreads : ks::core::ParallelFor(ks::core::runSequentially);
     const long base = baselineKb();
 
     const Measure whole = measure(f, {}, repeat, parallelFor);
