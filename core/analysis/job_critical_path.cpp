@@ -119,7 +119,7 @@ std::uint64_t jobCriticalPathMemoryEstimate(
 {
     // One rank's event graph over its window is alive per condensing thread:
     // nodes, edges, their adjacency and the build's lookups per row in the window.
-    constexpr std::uint64_t kGraphBytesPerRow = 400;
+    constexpr std::uint64_t kGraphBytesPerRow = 480; // measured 370-470 (kinetoscope-bench-job-path)
     std::vector<std::uint64_t> rowsPerRank;
     for (const RankFrame& frame : frames.ranks) {
         const std::optional<CriticalPathWindow> w = rankWindow(frame, options);
