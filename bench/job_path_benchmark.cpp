@@ -9,8 +9,8 @@
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "bench/bench_timing.h"
-#include "core/analysis/job_critical_path.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/stragglers.h"
 #include "core/io/trace_set_loader.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // load, and printing a result with its notes.
 
 #include "app/cli/cli_args.h"
-#include "core/analysis/job_critical_path.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
 
 #include <iosfwd>
 #include <optional>

@@ -5,7 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/job_path_cli.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/stragglers.h"
 
 #include <ostream>
 

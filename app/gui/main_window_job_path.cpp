@@ -7,11 +7,11 @@
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/analysis/what_if_dialog.h"
 #include "widgets/common/job_tracker.h"
-#include "widgets/timeline/slice_queries.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/slice_queries.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDockWidget>
 #include <QLayout>

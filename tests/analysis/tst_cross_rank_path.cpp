@@ -4,8 +4,8 @@
 // GPU and CPU-only (gloo) jobs the tests write, and the real gloo job.
 
 #include "analysis_test_support.h"
-#include "core/analysis/job_critical_path.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/stragglers.h"
 #include "core/synth/synthetic_trace_generator.h"
 
 #include <QTest>
