@@ -1,9 +1,9 @@
 #include "app/gui/analysis_runner.h"
 
+#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/analysis_catalog.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/operators/operator_stats.h"
-#include "core/analysis/cross_rank/rank_overview.h"
 
 #include <algorithm>
 

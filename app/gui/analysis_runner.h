@@ -1,9 +1,9 @@
 #pragma once
 
 #include "app/gui/load_controller.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/frame/analysis_options.h"
 #include "core/analysis/tables/hta_result.h"
-#include "core/analysis/cross_rank/job_critical_path.h"
 
 #include <QObject>
 #include <QString>

@@ -1,8 +1,8 @@
 // X1's Rank Overview dock: computed in the background after a load, its heat
 // map shows the core table's values for the chosen metric, stragglers outlined.
 #include "app/gui/main_window.h"
-#include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/cross_rank/stragglers.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/analysis/analysis_table_view.h"

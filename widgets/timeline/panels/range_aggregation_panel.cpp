@@ -1,10 +1,10 @@
 #include "widgets/timeline/panels/range_aggregation_panel.h"
 
 #include "widgets/common/format.h"
-#include "widgets/timeline/render/time_axis.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/model/track_layout.h"
+#include "widgets/timeline/render/time_axis.h"
+#include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QHeaderView>
 #include <QLabel>
