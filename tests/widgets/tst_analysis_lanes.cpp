@@ -178,7 +178,8 @@ private slots:
         QCOMPARE(window.jobPathPanel()->summaryText(), QStringLiteral("Computing the job's critical path…"));
         auto* panel = rankOverviewPanel(window);
         QVERIFY(panel);
-        QCOMPARE(panel->stragglerStatus()->text(), QStringLiteral("Stragglers (job critical path): computing…"));
+        QCOMPARE(
+            panel->stragglerStatus()->text(), QStringLiteral("Stragglers (job critical path): computing…"));
 
         probe.gate = true;
         QVERIFY(path.wait(kWaitMs));
@@ -224,10 +225,11 @@ private slots:
         QVERIFY(!deferred->path && deferred->notComputed);
         QCOMPARE(deferred->notComputed->bytes, first->wholeNeed->bytes);
         QVERIFY(std::llabs(std::int64_t(deferred->notComputed->budget) - std::int64_t(budget)) <= 1);
-        const QString expected =
-            widgets::NotComputedNotice::notComputedText(deferred->notComputed->bytes, deferred->notComputed->budget);
+        const QString expected = widgets::NotComputedNotice::notComputedText(
+            deferred->notComputed->bytes, deferred->notComputed->budget);
         QVERIFY(expected.startsWith(QStringLiteral("Not computed: needs about ")));
-        QVERIFY(expected.contains(QStringLiteral("(budget %1)").arg(widgets::formatBytes(deferred->notComputed->budget))));
+        QVERIFY(expected.contains(
+            QStringLiteral("(budget %1)").arg(widgets::formatBytes(deferred->notComputed->budget))));
 
         widgets::NotComputedNotice* notice = window.jobPathPanel()->notice();
         QVERIFY(notice->isVisibleTo(window.jobPathPanel()));
@@ -237,7 +239,8 @@ private slots:
         QCOMPARE(window.jobPathPanel()->segments()->rowCount(), 0);
         auto* panel = rankOverviewPanel(window);
         QVERIFY(panel);
-        QCOMPARE(panel->stragglerStatus()->text(), QStringLiteral("Stragglers (job critical path): ") + expected);
+        QCOMPARE(
+            panel->stragglerStatus()->text(), QStringLiteral("Stragglers (job critical path): ") + expected);
         QVERIFY(panel->stragglerStatus()->perIterationButton()->isVisibleTo(panel->stragglerStatus()));
         QVERIFY(panel->stragglerTable()->isHidden());
 

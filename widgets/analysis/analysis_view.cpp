@@ -40,7 +40,14 @@ AnalysisView::AnalysisView(AnalysisChartKind kind, QWidget* parent)
     auto* messageLayout = new QVBoxLayout(m_messagePage);
     messageLayout->addStretch(1);
     messageLayout->addWidget(m_message);
-    messageLayout->addWidget(m_notice);
+    // Centred like the messages: the line and its button together, not at the dock's two edges.
+    m_notice->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
+    m_notice->label()->setWordWrap(false); // one short line: wrapped, it would be squeezed to a column
+    auto* noticeRow = new QHBoxLayout;
+    noticeRow->addStretch(1);
+    noticeRow->addWidget(m_notice);
+    noticeRow->addStretch(1);
+    messageLayout->addLayout(noticeRow);
     messageLayout->addStretch(1);
     m_pages->addWidget(m_messagePage);
     m_pages->addWidget(m_splitter);
