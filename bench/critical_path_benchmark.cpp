@@ -6,7 +6,7 @@
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "bench/bench_timing.h"
-#include "core/analysis/critical_path.h"
+#include "core/analysis/critical_path/critical_path.h"
 #include "core/io/trace_set_loader.h"
 #include "core/report/critical_path_trace_writer.h"
 

@@ -6,7 +6,7 @@
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "bench/bench_timing.h"
-#include "core/io/input_stream.h"
+#include "core/io/gzip/input_stream.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/store_bytes.h"
 

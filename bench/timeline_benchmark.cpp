@@ -13,11 +13,11 @@
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "widgets/timeline/counter_track.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_renderer.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/track_layout.h"
+#include "widgets/timeline/model/counter_track.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/render/timeline_renderer.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/track_layout.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

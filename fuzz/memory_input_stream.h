@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/io/input_stream.h"
+#include "core/io/gzip/input_stream.h"
 
 #include <algorithm>
 #include <cstring>

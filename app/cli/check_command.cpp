@@ -5,9 +5,9 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
-#include "core/analysis/comm_comp_overlap.h"
-#include "core/analysis/hta_frame.h"
-#include "core/analysis/temporal_breakdown.h"
+#include "core/analysis/hta/comm_comp_overlap.h"
+#include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/hta/temporal_breakdown.h"
 
 #include <cstdint>
 #include <cstdio>

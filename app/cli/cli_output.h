@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/cli/cli_args.h"
-#include "core/analysis/hta_result.h"
+#include "core/analysis/tables/hta_result.h"
 
 #include <cstdint>
 #include <filesystem>

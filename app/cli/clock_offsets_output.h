@@ -1,9 +1,9 @@
 #pragma once
 
-// Estimated clock offsets (core/analysis/clock_offsets.h) as text and JSON,
+// Estimated clock offsets (core/analysis/cross_rank/clock_offsets.h) as text and JSON,
 // for `info` and `collectives --estimated-clocks`.
 
-#include "core/analysis/clock_offsets.h"
+#include "core/analysis/cross_rank/clock_offsets.h"
 
 #include <iosfwd>
 

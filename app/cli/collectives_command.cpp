@@ -1,6 +1,6 @@
 // `kinetoscope-cli collectives`: X2 for a script or a person: the collectives
 // whose member ranks arrived furthest apart, matched by process group
-// (core/analysis/collective_match.h), with the last rank, the transfer time and,
+// (core/analysis/cross_rank/collective_match.h), with the last rank, the transfer time and,
 // where sizes are known, message size and bus bandwidth. --estimated-clocks
 // first puts every rank on the reference rank's clock.
 
@@ -9,8 +9,8 @@
 #include "app/cli/clock_offsets_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
-#include "core/analysis/clock_offsets.h"
-#include "core/analysis/collective_skew.h"
+#include "core/analysis/cross_rank/clock_offsets.h"
+#include "core/analysis/cross_rank/collective_skew.h"
 
 #include <ostream>
 

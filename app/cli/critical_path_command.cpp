@@ -8,7 +8,7 @@
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
 #include "app/cli/sync_deps_output.h"
-#include "core/analysis/critical_path.h"
+#include "core/analysis/critical_path/critical_path.h"
 #include "core/report/critical_path_trace_writer.h"
 #include "core/report/hta_json_writer.h"
 #include "core/report/table_text.h"

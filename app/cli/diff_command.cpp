@@ -5,7 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_out.h"
 #include "app/cli/load_for_cli.h"
-#include "core/analysis/trace_diff.h"
+#include "core/analysis/hta/trace_diff.h"
 #include "core/report/hta_json_writer.h"
 #include "core/report/table_text.h"
 

@@ -4,8 +4,8 @@
 #include "app/cli/json_out.h"
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
-#include "core/analysis/clock_offsets.h"
-#include "core/analysis/collective_match.h"
+#include "core/analysis/cross_rank/clock_offsets.h"
+#include "core/analysis/cross_rank/collective_match.h"
 #include "core/io/trace_set_loader.h"
 
 #include <charconv>
@@ -110,7 +110,7 @@ namespace {
         out << "  slices " << r.slices.size() << ", instants " << r.instants.size() << ", memory events "
             << r.memory.size() << ", counter series " << r.counters.size() << ", links " << r.links.size()
             << '\n';
-        // The reader keeps times within ±2^62 ns (core/io/time_range.h): the span fits.
+        // The reader keeps times within ±2^62 ns (core/io/build/time_range.h): the span fits.
         out << "  time: " << r.startNs << " .. " << r.endNs << " ns (" << formatDuration(r.endNs - r.startNs)
             << ")\n";
         if (r.diagnostics.total() == 0) {

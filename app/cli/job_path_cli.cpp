@@ -2,10 +2,12 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/load_for_cli.h"
+#include "app/common/thread_pool_parallel_for.h"
 #include "core/report/job_path_trace.h"
 #include "core/report/table_text.h"
 
 #include <charconv>
+#include <cstdlib>
 #include <ostream>
 
 namespace ks::cli {
@@ -84,9 +86,15 @@ std::optional<core::FrameSet> loadJobFrames(
 }
 
 std::optional<core::JobCriticalPath> jobPathOf(const core::FrameSet& frames,
-    const core::JobPathOptions& options, const std::string& command, std::ostream& err)
+    const core::JobPathOptions& options, const CliArgs& args, const std::string& command, std::ostream& err)
 {
-    auto job = core::jobCriticalPath(frames, options);
+    unsigned threads = 0; // loadForCli has rejected a --threads that is not a number
+    if (const auto text = args.value("--threads"))
+        threads = static_cast<unsigned>(std::strtoul(text->c_str(), nullptr, 10));
+    auto job = core::jobCriticalPath(
+        frames, options, [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
+            app::parallelForOnThreads(n, body, threads);
+        });
     if (!job) {
         err << command << ": " << job.error().message << '\n';
         return std::nullopt;
@@ -142,7 +150,7 @@ int runAllRanksCriticalPath(const CliArgs& args, const char* usage, std::ostream
     // What-if reruns the path on the loaded frames with scaled weights.
     core::JobPathOptions baseline = options;
     baseline.whatIf = {};
-    const auto before = jobPathOf(*frames, baseline, command, err);
+    const auto before = jobPathOf(*frames, baseline, args, command, err);
     if (!before)
         return 1;
     if (const auto trace = args.value("--write-trace")) {
@@ -156,7 +164,7 @@ int runAllRanksCriticalPath(const CliArgs& args, const char* usage, std::ostream
             core::jobCriticalPathTables(*before), before->notes, format, "critical_path_all_ranks", out);
         return 0;
     }
-    const auto after = jobPathOf(*frames, options, command, err);
+    const auto after = jobPathOf(*frames, options, args, command, err);
     if (!after)
         return 1;
     printWithNotes(core::whatIfTables(*before, *after), after->notes, format, "critical_path_what_if", out);

@@ -4,7 +4,7 @@
 // load, and printing a result with its notes.
 
 #include "app/cli/cli_args.h"
-#include "core/analysis/job_critical_path.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
 
 #include <iosfwd>
 #include <optional>
@@ -21,8 +21,10 @@ std::optional<core::FrameSet> loadJobFrames(
     const CliArgs& args, const std::string& command, std::ostream& err);
 
 // The job's path over loaded frames; prints the reason when there is none.
+// The ranks are condensed on --threads N threads (default: every core), one
+// rank's event graph alive on each.
 std::optional<core::JobCriticalPath> jobPathOf(const core::FrameSet& frames,
-    const core::JobPathOptions& options, const std::string& command, std::ostream& err);
+    const core::JobPathOptions& options, const CliArgs& args, const std::string& command, std::ostream& err);
 
 // Prints a result (table: every table; csv: each table after "# name"; json:
 // the dict) followed by the notes ("note: ..." lines, or a "notes" table).

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/hta_frame.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/model/trace_set.h"
 
 #include <iosfwd>

@@ -6,7 +6,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
-#include "core/analysis/operator_stats.h"
+#include "core/analysis/operators/operator_stats.h"
 
 #include <optional>
 #include <ostream>

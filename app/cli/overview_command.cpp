@@ -5,7 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
-#include "core/analysis/rank_overview.h"
+#include "core/analysis/cross_rank/rank_overview.h"
 
 #include <ostream>
 

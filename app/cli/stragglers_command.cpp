@@ -5,7 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/job_path_cli.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/stragglers.h"
 
 #include <ostream>
 
@@ -35,7 +35,12 @@ int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out
     const auto frames = loadJobFrames(parsed, command, err);
     if (!frames)
         return 1;
-    const auto job = jobPathOf(*frames, options, command, err);
+    if (frames->ranks.size() < 2) { // nothing to compare: no need to build the job's path
+        printWithNotes(core::AnalysisOutput::notApplicable("stragglers need at least two ranks"), {}, format,
+            "stragglers", out);
+        return 0;
+    }
+    const auto job = jobPathOf(*frames, options, parsed, command, err);
     if (!job)
         return 1;
     printWithNotes(core::stragglersTable(*job), job->notes, format, "stragglers", out);

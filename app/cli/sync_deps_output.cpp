@@ -2,7 +2,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/json_out.h"
-#include "core/analysis/sync_dependencies.h"
+#include "core/analysis/critical_path/sync_dependencies.h"
 #include "core/report/table_text.h"
 
 #include <ostream>

@@ -1,9 +1,9 @@
 #include "app/gui/analysis_runner.h"
 
-#include "core/analysis/analysis_catalog.h"
-#include "core/analysis/frame_window.h"
-#include "core/analysis/operator_stats.h"
-#include "core/analysis/rank_overview.h"
+#include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/frame/analysis_catalog.h"
+#include "core/analysis/frame/frame_window.h"
+#include "core/analysis/operators/operator_stats.h"
 
 #include <algorithm>
 
@@ -255,7 +255,9 @@ void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, co
                     core::restrictFramesToWindow(built.value(), window->start, window->end);
                 frames = std::make_shared<const core::FrameSet>(std::move(built).value());
             }
-            auto path = compute(*frames, options, job.parallelFor);
+            core::JobPathOptions cancellable = options; // results->options keeps no token
+            cancellable.cancel = job.cancel;
+            auto path = compute(*frames, cancellable, job.parallelFor);
             if (!path) {
                 results->error = QString::fromStdString(path.error().message);
                 return results;

@@ -2,9 +2,9 @@
 
 #include "app/gui/load_controller.h"
 #include "app/gui/memory_budget.h"
-#include "core/analysis/analysis_options.h"
-#include "core/analysis/hta_result.h"
-#include "core/analysis/job_critical_path.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/frame/analysis_options.h"
+#include "core/analysis/tables/hta_result.h"
 
 #include <QObject>
 #include <QString>

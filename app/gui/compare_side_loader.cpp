@@ -1,7 +1,7 @@
 #include "app/gui/compare_side_loader.h"
 
-#include "core/analysis/trace_diff.h"
-#include "widgets/timeline/timeline_data.h"
+#include "core/analysis/hta/trace_diff.h"
+#include "widgets/timeline/model/timeline_data.h"
 
 namespace ks::app {
 

@@ -1,7 +1,7 @@
 #include "app/gui/compare_window.h"
 
 #include "app/gui/load_progress_bar.h"
-#include "core/analysis/trace_diff.h"
+#include "core/analysis/hta/trace_diff.h"
 #include "widgets/analysis/analysis_export.h"
 #include "widgets/common/job_pools.h"
 #include "widgets/common/message_bar.h"
@@ -10,10 +10,10 @@
 #include "widgets/diff/iteration_alignment.h"
 #include "widgets/diff/name_matches.h"
 #include "widgets/diff/timeline_sync.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QCheckBox>
 #include <QComboBox>

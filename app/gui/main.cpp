@@ -4,6 +4,7 @@
 #include "app/gui/main_window.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QIcon>
 #include <QTimer>
@@ -12,11 +13,41 @@
 
 namespace {
 
-// Hidden --dock-report: what each dock shows, then the process's peak memory
-// (VmHWM resident, VmPeak address space, in kB, from Linux's /proc/self/status).
+// When the docks, then the job path, were first in, in ms since the window opened (--dock-report).
+struct Milestones
+{
+    QElapsedTimer clock;
+    qint64 analysesMs = -1;
+    qint64 jobPathMs = -1;
+};
+
+Milestones& milestones()
+{
+    static Milestones m;
+    return m;
+}
+
+void watchMilestones(ks::app::MainWindow* window)
+{
+    milestones().clock.start();
+    QObject::connect(window, &ks::app::MainWindow::analysesReady, window, [] {
+        if (milestones().analysesMs < 0)
+            milestones().analysesMs = milestones().clock.elapsed();
+    });
+    QObject::connect(window, &ks::app::MainWindow::jobPathReady, window, [] {
+        if (milestones().jobPathMs < 0)
+            milestones().jobPathMs = milestones().clock.elapsed();
+    });
+}
+
+// Hidden --dock-report: what each dock shows, when the docks and the job path
+// came, then the process's peak memory (VmHWM resident, VmPeak address space,
+// in kB, from Linux's /proc/self/status).
 bool writeDockReport(const ks::app::MainWindow* window, const QString& path)
 {
     QStringList lines = window->dockReport();
+    lines << QStringLiteral("time\tanalysesReady\t%1 ms").arg(milestones().analysesMs)
+          << QStringLiteral("time\tjobPathReady\t%1 ms").arg(milestones().jobPathMs);
     QFile status(QStringLiteral("/proc/self/status"));
     if (status.open(QIODevice::ReadOnly)) {
         for (const QByteArray& line : status.readAll().split('\n')) {
@@ -128,6 +159,8 @@ int main(int argc, char* argv[])
     if (options.windowSize.isValid())
         window.resize(options.windowSize);
     window.show();
+    if (!options.dockReportPath.isEmpty())
+        watchMilestones(&window);
     window.openPaths(options.paths);
     if (!options.screenshotPath.isEmpty() || !options.dockReportPath.isEmpty())
         scheduleCapture(&window, options);

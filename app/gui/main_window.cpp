@@ -11,8 +11,8 @@
 #include "widgets/common/job_tracker.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
 #include <QApplication>

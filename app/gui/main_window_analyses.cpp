@@ -11,8 +11,8 @@
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
 #include <QDir>

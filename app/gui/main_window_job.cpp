@@ -11,7 +11,7 @@
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -10,11 +10,11 @@
 #include "widgets/analysis/what_if_dialog.h"
 #include "widgets/common/job_tracker.h"
 #include "widgets/common/not_computed_notice.h"
-#include "widgets/timeline/slice_queries.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/slice_queries.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDockWidget>
 #include <QLayout>
@@ -201,7 +201,10 @@ void MainWindow::runWhatIf(const QStringList& rules)
     auto frames = m_jobFrames;
     // A newer what-if supersedes this one; the tracker drops a superseded result.
     m_whatIfJobs->start(
-        [frames, options](const widgets::JobContext&) { return core::jobCriticalPath(*frames, options); },
+        [frames, options](const widgets::JobContext& job) mutable {
+            options.cancel = job.cancel; // a newer what-if stops this one
+            return core::jobCriticalPath(*frames, options, job.parallelFor);
+        },
         [this, frames](core::Result<core::JobCriticalPath> job) {
             if (frames != m_jobFrames) // another trace since
                 return;

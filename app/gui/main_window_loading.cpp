@@ -9,7 +9,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -1,6 +1,6 @@
 #include "app/gui/memory_budget.h"
 
-#include "core/analysis/hta_frame.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/model/rank_trace.h"
 #include "core/model/trace_set.h"
 

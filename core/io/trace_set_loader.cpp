@@ -1,15 +1,15 @@
 #include "core/io/trace_set_loader.h"
 
-#include "core/io/event_parser.h"
-#include "core/io/file_identity.h"
-#include "core/io/inflated_size.h"
-#include "core/io/input_stream.h"
-#include "core/io/metadata_parser.h"
-#include "core/io/parallel_read.h"
-#include "core/io/pipelined_read.h"
-#include "core/io/rank_builder.h"
-#include "core/io/rank_detection.h"
-#include "core/io/trace_events_splitter.h"
+#include "core/io/json/event_parser.h"
+#include "core/io/gzip/file_identity.h"
+#include "core/io/gzip/inflated_size.h"
+#include "core/io/gzip/input_stream.h"
+#include "core/io/json/metadata_parser.h"
+#include "core/io/parallel/parallel_read.h"
+#include "core/io/parallel/pipelined_read.h"
+#include "core/io/build/rank_builder.h"
+#include "core/io/build/rank_detection.h"
+#include "core/io/json/trace_events_splitter.h"
 
 #include <algorithm>
 #include <atomic>

@@ -23,7 +23,7 @@ enum SliceFlag : std::uint8_t
     kSliceNegativeDuration = 8, // dur was negative in the file; stored as 0
     kSliceMissingDuration = 16, // X without dur: stored as 0 (HTA drops such rows)
     kSliceRoundedNesting = 32, // nested although it ends past its parent by <= the timestamp resolution
-    kSliceHasArgs = 64 // its event has an args object: re-read from the file (core/io/args_reader.h)
+    kSliceHasArgs = 64 // its event has an args object: re-read from the file (core/io/json/args_reader.h)
 };
 
 // Reorders a column: element k becomes old element order[k].
@@ -143,7 +143,7 @@ void SliceTable::push(const SliceRow& row)
 // Typed args the analyses need. One row per slice with a stream or a
 // correlation (launches, GPU work, syncs), in slice order: a minority of
 // events. Other args, such as External id, are re-read from the file on demand
-// (core/io/args_reader.h). Use RankTrace::correlation/stream/extraRow.
+// (core/io/json/args_reader.h). Use RankTrace::correlation/stream/extraRow.
 struct ActivityArgs
 {
     RowBitmap ofSlice; // which slices have a row (the row is the rank)

@@ -1,7 +1,7 @@
 #include "core/report/counters_trace_writer.h"
 
-#include "core/analysis/memory_bandwidth.h"
-#include "core/analysis/queue_length.h"
+#include "core/analysis/hta/memory_bandwidth.h"
+#include "core/analysis/hta/queue_length.h"
 #include "core/common/json_text.h"
 #include "core/report/hta_json_writer.h"
 

@@ -3,7 +3,7 @@
 // A5 augmented trace (hta-semantics.md §13): one rank's trace with its queue
 // length and memory bandwidth series appended as Chrome-trace counter ("C") events.
 
-#include "core/analysis/hta_frame.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/report/trace_writer.h"
 
 #include <string>

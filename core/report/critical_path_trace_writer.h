@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/critical_path.h"
+#include "core/analysis/critical_path/critical_path.h"
 #include "core/common/result.h"
 
 #include <cstdint>

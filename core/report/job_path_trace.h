@@ -6,7 +6,7 @@
 // hop from the rank the path left to the rank it continued on. Opened next to
 // (or merged with) the ranks' traces it overlays them.
 
-#include "core/analysis/job_critical_path.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
 
 #include <string>
 

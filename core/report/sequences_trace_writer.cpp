@@ -1,6 +1,6 @@
 #include "core/report/sequences_trace_writer.h"
 
-#include "core/io/json_scan.h"
+#include "core/io/json/json_scan.h"
 
 #include <filesystem>
 #include <optional>

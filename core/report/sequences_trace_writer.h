@@ -4,7 +4,7 @@
 // frequent kernel sequences marked on their events (args.Patterns), so that a
 // search for "Patterns" in Perfetto or chrome://tracing highlights them.
 
-#include "core/analysis/kernel_sequences.h"
+#include "core/analysis/kernels/kernel_sequences.h"
 #include "core/report/trace_writer.h"
 
 #include <string>

@@ -1,8 +1,8 @@
 #include "core/report/trace_writer.h"
 
-#include "core/io/input_stream.h"
-#include "core/io/json_scan.h"
-#include "core/io/trace_events_splitter.h"
+#include "core/io/gzip/input_stream.h"
+#include "core/io/json/json_scan.h"
+#include "core/io/json/trace_events_splitter.h"
 
 #include <zlib.h>
 

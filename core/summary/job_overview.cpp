@@ -1,7 +1,7 @@
 #include "core/summary/job_overview.h"
 
-#include "core/analysis/collective_skew.h"
-#include "core/analysis/rank_overview.h"
+#include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/summary/rank_profile.h"
 #include "core/summary/summary_schema.h"
 

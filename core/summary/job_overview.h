@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/hta_result.h"
-#include "core/analysis/table.h"
+#include "core/analysis/tables/hta_result.h"
+#include "core/analysis/tables/table.h"
 #include "core/common/result.h"
 #include "core/summary/summary_reader.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/analysis_options.h"
+#include "core/analysis/frame/analysis_options.h"
 #include "core/common/parallel_for.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"

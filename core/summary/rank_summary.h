@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/analysis_options.h"
-#include "core/analysis/table.h"
+#include "core/analysis/frame/analysis_options.h"
+#include "core/analysis/tables/table.h"
 #include "core/common/result.h"
 #include "core/model/rank_trace.h"
 #include "core/summary/job_files.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/table_rows.h"
+#include "core/analysis/tables/table_rows.h"
 #include "core/common/result.h"
 
 #include <cstddef>

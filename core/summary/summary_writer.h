@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/analysis_options.h"
+#include "core/analysis/frame/analysis_options.h"
 #include "core/common/result.h"
 #include "core/summary/rank_summary.h"
 #include "core/summary/sqlite_db.h"

@@ -1,7 +1,7 @@
 #include "core/summary/utilisation_profile.h"
 
-#include "core/analysis/hta_frame.h"
-#include "core/analysis/kernel_type.h"
+#include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/frame/kernel_type.h"
 
 #include <algorithm>
 

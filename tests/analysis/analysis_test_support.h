@@ -3,7 +3,7 @@
 // Helpers for analysis tests: write a tiny Kineto trace (events, documents),
 // load it, build frames, compare numbers.
 
-#include "core/analysis/hta_frame.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 
 #include <QTemporaryDir>

@@ -3,7 +3,7 @@
 // which is what lets the app drop a superseded request without waiting for it.
 
 #include "analysis_test_support.h"
-#include "core/analysis/critical_path.h"
+#include "core/analysis/critical_path/critical_path.h"
 
 #include <QTest>
 

@@ -3,8 +3,8 @@
 // back within the spread; the real gloo job lines up.
 
 #include "analysis_test_support.h"
-#include "core/analysis/clock_offsets.h"
-#include "core/analysis/collective_match.h"
+#include "core/analysis/cross_rank/clock_offsets.h"
+#include "core/analysis/cross_rank/collective_match.h"
 
 #include <fstream>
 #include <regex>

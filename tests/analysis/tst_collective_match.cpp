@@ -4,9 +4,9 @@
 // answers, plus the real gloo job and the NCCL args of ../shared/traces.
 
 #include "analysis_test_support.h"
-#include "core/analysis/collective_match.h"
-#include "core/analysis/collective_skew.h"
-#include "core/analysis/collective_slices.h"
+#include "core/analysis/cross_rank/collective_match.h"
+#include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/cross_rank/collective_slices.h"
 
 #include <algorithm>
 

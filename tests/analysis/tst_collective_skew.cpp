@@ -2,7 +2,7 @@
 // across ranks; skew, last rank and transfer come from the ranks' own times.
 
 #include "analysis_test_support.h"
-#include "core/analysis/collective_skew.h"
+#include "core/analysis/cross_rank/collective_skew.h"
 
 using namespace ks;
 

@@ -4,8 +4,8 @@
 // series row for row on the shared traces (numpy's unstable sort reproduced).
 
 #include "analysis_test_support.h"
-#include "core/analysis/memory_bandwidth.h"
-#include "core/analysis/queue_length.h"
+#include "core/analysis/hta/memory_bandwidth.h"
+#include "core/analysis/hta/queue_length.h"
 
 #include <QDir>
 #include <QTest>

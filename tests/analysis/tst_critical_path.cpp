@@ -6,7 +6,7 @@
 // differ between modes (Q1, Q3); the overlaid trace; real traces.
 
 #include "analysis_test_support.h"
-#include "core/analysis/critical_path.h"
+#include "core/analysis/critical_path/critical_path.h"
 #include "core/report/critical_path_trace_writer.h"
 
 #include <QDir>

@@ -4,8 +4,9 @@
 // GPU and CPU-only (gloo) jobs the tests write, and the real gloo job.
 
 #include "analysis_test_support.h"
-#include "core/analysis/job_critical_path.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/stragglers.h"
+#include "core/synth/synthetic_trace_generator.h"
 
 #include <QTest>
 
@@ -40,7 +41,7 @@ core::CondensedEdge edge(std::uint32_t from, std::uint32_t to, std::vector<core:
     TimeNs w = 0;
     for (const auto& p : pieces)
         w += p.duration;
-    return { from, to, w, std::move(pieces) };
+    return { from, to, w, std::move(pieces), {} };
 }
 
 // A rank with one collective (instance 0, "allreduce"): `before` leads to its
@@ -192,6 +193,8 @@ private slots:
     void glooJobSerialModel();
     void singleRank();
     void realGlooJob();
+    void namingOnlyWhatIsUsedKeepsTheAnswer_data();
+    void namingOnlyWhatIsUsedKeepsTheAnswer();
 };
 
 // Rank 1 arrives 15 us after rank 0 (its path to the arrival is longer): the
@@ -491,6 +494,118 @@ void TestCrossRankPath::realGlooJob()
     for (const TimeNs t : rank1)
         onRank1 += t;
     QVERIFY(onRank1 > p.path.length / 2);
+}
+
+namespace {
+
+std::string describe(const core::PathSegment& s)
+{
+    return std::to_string(s.rank) + " " + s.piece.name + " " + std::string(core::pathBoundName(s.piece.bound))
+        + " " + std::to_string(s.piece.start) + " " + std::to_string(s.piece.duration) + " "
+        + std::to_string(s.piece.eventIndex) + " @" + std::to_string(s.pathOffset);
+}
+
+std::size_t piecesHeld(const core::JobCriticalPath& job)
+{
+    std::size_t n = 0;
+    for (const auto& r : job.ranks)
+        for (const auto& e : r.edges)
+            n += r.serialModel ? 0 : e.pieces.size(); // the serial model names its few edges at once
+    return n;
+}
+
+// The pieces of the edges the path takes (the straggler explanations keep
+// name times only: a segment from the rank's start holds the trace before it).
+std::size_t piecesUsed(const core::JobCriticalPath& job)
+{
+    std::vector<std::pair<std::size_t, std::uint32_t>> used;
+    for (const auto& step : job.path.steps)
+        if (step.kind == core::PathStep::Kind::Condensed)
+            used.emplace_back(step.rankPos, step.index);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    std::size_t n = 0;
+    for (const auto& [rankPos, edge] : used)
+        if (!job.ranks[rankPos].serialModel)
+            n += job.ranks[rankPos].edges[edge].pieces.size();
+    return n;
+}
+
+} // namespace
+
+// Condensing with weights only and naming the used edges afterwards (issue 27)
+// gives the path and the stragglers the old way (every edge named while
+// condensing) gave, segment for segment, on a synthetic DDP job with a slow
+// rank (whole trace and one iteration) and the real two-rank and gloo jobs; and
+// it keeps no piece the answer does not use.
+void TestCrossRankPath::namingOnlyWhatIsUsedKeepsTheAnswer_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("iteration"); // -1: the whole trace
+    QTest::newRow("synthetic, whole trace") << QString("synth") << -1;
+    QTest::newRow("synthetic, iteration 11") << QString("synth") << 11;
+    QTest::newRow("two_ranks_sampled") << QString("two_ranks_sampled") << -1;
+    QTest::newRow("ddp_gloo_2ranks") << QString("ddp_gloo_2ranks") << -1;
+}
+
+void TestCrossRankPath::namingOnlyWhatIsUsedKeepsTheAnswer()
+{
+    QFETCH(QString, source);
+    QFETCH(int, iteration);
+    QTemporaryDir dir;
+    std::filesystem::path folder = std::filesystem::path(KS_SHARED_DIR) / "traces" / source.toStdString();
+    if (source == "synth") {
+        core::SynthOptions synth;
+        synth.ranks = 3;
+        synth.targetBytes = 1'500'000;
+        synth.seed = 5;
+        synth.outDir = dir.filePath("job").toStdString();
+        synth.stragglers = { 1 };
+        synth.slowdown = 1.5;
+        QVERIFY(core::generateSyntheticTraces(synth).ok());
+        folder = synth.outDir;
+    } else if (!std::filesystem::exists(folder)) {
+        QSKIP("a shared trace folder is absent");
+    }
+    auto set = core::loadTraceSet({ folder.string() }, {}, nullptr, nullptr);
+    QVERIFY(set.ok());
+    const core::FrameSet frames = tests::frames(set.value(), core::AnalysisMode::Default);
+    core::JobPathOptions options;
+    if (iteration >= 0)
+        options.iteration = iteration;
+    auto lean = core::jobCriticalPath(frames, options);
+    options.piecesForEveryEdge = true;
+    auto full = core::jobCriticalPath(frames, options);
+    QVERIFY(lean.ok() && full.ok());
+    const core::JobCriticalPath& a = lean.value();
+    const core::JobCriticalPath& b = full.value();
+    QVERIFY(a.path.ok && b.path.ok);
+    QVERIFY(!a.path.segments.empty());
+    QCOMPARE(a.path.length, b.path.length);
+    QCOMPARE(a.path.segments.size(), b.path.segments.size());
+    for (std::size_t i = 0; i < a.path.segments.size(); ++i)
+        QCOMPARE(describe(a.path.segments[i]), describe(b.path.segments[i]));
+    QCOMPARE(a.path.hops.size(), b.path.hops.size());
+    for (std::size_t i = 0; i < a.path.hops.size(); ++i) {
+        QCOMPARE(a.path.hops[i].fromRank, b.path.hops[i].fromRank);
+        QCOMPARE(a.path.hops[i].instance, b.path.hops[i].instance);
+        QCOMPARE(a.path.hops[i].pathOffset, b.path.hops[i].pathOffset);
+    }
+    QCOMPARE(a.notes, b.notes);
+    const auto stragglersA = core::findStragglers(a);
+    const auto stragglersB = core::findStragglers(b);
+    QCOMPARE(stragglersA.size(), stragglersB.size());
+    for (std::size_t i = 0; i < stragglersA.size(); ++i) {
+        QCOMPARE(stragglersA[i].why, stragglersB[i].why);
+        QCOMPARE(stragglersA[i].reasonEvent, stragglersB[i].reasonEvent);
+    }
+    // Only what the answer reads is named; the old way named far more.
+    QCOMPARE(piecesHeld(a), piecesUsed(a));
+    if (source == "synth" && iteration < 0) {
+        QVERIFY(!stragglersA.empty());
+        QVERIFY2(piecesHeld(b) > 4 * piecesHeld(a),
+            (std::to_string(piecesHeld(b)) + " vs " + std::to_string(piecesHeld(a))).c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCrossRankPath)

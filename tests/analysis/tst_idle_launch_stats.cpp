@@ -2,9 +2,9 @@
 // here: hand-computed numbers, and HTA's quirks Q4, Q6, Q10 in both modes.
 
 #include "analysis_test_support.h"
-#include "core/analysis/idle_time_breakdown.h"
-#include "core/analysis/launch_outliers.h"
-#include "core/analysis/launch_stats.h"
+#include "core/analysis/hta/idle_time_breakdown.h"
+#include "core/analysis/hta/launch_outliers.h"
+#include "core/analysis/hta/launch_stats.h"
 
 #include <QTemporaryDir>
 #include <QTest>

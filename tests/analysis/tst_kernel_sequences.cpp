@@ -6,8 +6,8 @@
 // and HTA's error on ns-rounded negative durations (Q1).
 
 #include "analysis_test_support.h"
-#include "core/analysis/kernel_sequences.h"
-#include "core/analysis/kernel_sequences_call_graph.h"
+#include "core/analysis/kernels/kernel_sequences.h"
+#include "core/analysis/kernels/kernel_sequences_call_graph.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // pandas/numpy numerics the HTA-compatible outputs rely on (hta-semantics §15).
 
-#include "core/analysis/intervals.h"
-#include "core/analysis/kernel_type.h"
-#include "core/analysis/pandas_numerics.h"
+#include "core/analysis/frame/intervals.h"
+#include "core/analysis/frame/kernel_type.h"
+#include "core/analysis/tables/pandas_numerics.h"
 
 #include <QTest>
 

@@ -4,16 +4,16 @@
 // never drift from the tables (a renamed column fails here, not in a blank chart).
 
 #include "analysis_test_support.h"
-#include "core/analysis/collective_skew.h"
-#include "core/analysis/comm_comp_overlap.h"
-#include "core/analysis/idle_time_breakdown.h"
-#include "core/analysis/kernel_breakdown.h"
-#include "core/analysis/launch_stats.h"
-#include "core/analysis/memory_bandwidth.h"
-#include "core/analysis/operator_stats.h"
-#include "core/analysis/queue_length.h"
-#include "core/analysis/rank_overview.h"
-#include "core/analysis/temporal_breakdown.h"
+#include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/hta/comm_comp_overlap.h"
+#include "core/analysis/hta/idle_time_breakdown.h"
+#include "core/analysis/hta/kernel_breakdown.h"
+#include "core/analysis/hta/launch_stats.h"
+#include "core/analysis/hta/memory_bandwidth.h"
+#include "core/analysis/operators/operator_stats.h"
+#include "core/analysis/hta/queue_length.h"
+#include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/hta/temporal_breakdown.h"
 
 #include <QTest>
 

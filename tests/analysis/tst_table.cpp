@@ -2,7 +2,7 @@
 // given (every kind, ragged rows, texts), and tables print for people and CSV
 // with the shortest exact text for doubles.
 
-#include "core/analysis/table.h"
+#include "core/analysis/tables/table.h"
 #include "core/report/table_text.h"
 
 #include <QTest>

@@ -2,10 +2,10 @@
 // traces written here: hand-computed numbers, and HTA's quirks Q3, Q5, Q7 in both modes.
 
 #include "analysis_test_support.h"
-#include "core/analysis/comm_comp_overlap.h"
-#include "core/analysis/kernel_breakdown.h"
-#include "core/analysis/kernel_breakdown_support.h"
-#include "core/analysis/temporal_breakdown.h"
+#include "core/analysis/hta/comm_comp_overlap.h"
+#include "core/analysis/hta/kernel_breakdown.h"
+#include "core/analysis/hta/kernel_breakdown_support.h"
+#include "core/analysis/hta/temporal_breakdown.h"
 
 #include <QTemporaryDir>
 #include <QTest>

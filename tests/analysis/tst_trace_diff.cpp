@@ -4,7 +4,7 @@
 // whole-trace diff without ProfilerStep, the last step HTA's LabeledTrace keeps).
 
 #include "analysis_test_support.h"
-#include "core/analysis/trace_diff.h"
+#include "core/analysis/hta/trace_diff.h"
 
 #include <QTest>
 

@@ -4,8 +4,8 @@
 // computed by hand, and A7's pattern annotation with and without HTA's compression.
 
 #include "analysis_test_support.h"
-#include "core/analysis/kernel_sequences.h"
-#include "core/io/input_stream.h"
+#include "core/analysis/kernels/kernel_sequences.h"
+#include "core/io/gzip/input_stream.h"
 #include "core/report/counters_trace_writer.h"
 #include "core/report/sequences_trace_writer.h"
 #include "core/report/trace_writer.h"

@@ -8,7 +8,12 @@
   too large for it gives "not enough memory to load FILE: about N MB needed" and exit
   1, never std::bad_alloc / SIGABRT; a small rank next to it still loads.
 --case synth-folder: `synth --from FOLDER` says what is wrong.
---case time-range: times beyond ±2^62 ns are counted, the rest of the file loads."""
+--case time-range: times beyond ±2^62 ns are counted, the rest of the file loads.
+--case job-path-memory: issue 27: `stragglers` and `critical-path --all-ranks`
+  over the whole trace of a 4 x 40 MB synthetic job with a slow rank finish under
+  an address-space limit the code before the fix exceeded many times over (it
+  named every reached path while condensing: GBs per rank), and give the answer
+  the per-iteration runs agree with."""
 import argparse
 import json
 import os
@@ -160,15 +165,55 @@ def case_time_range(cli, tmp):
     print(line[0].strip())
 
 
+# Issue 27: the whole-trace job path of 4 x 40 MB ranks. Measured with --threads 1:
+# both commands pass under 300 MB of address space (peak RSS 95-98 MB); the code
+# before the fix took 8.8 GB of RSS and 27 s for `stragglers` (it named every
+# reached path while condensing). 600 MB leaves twice the room needed.
+JOB_PATH_RANK_MB = 40
+JOB_PATH_LIMIT = 600_000_000
+ITERATION = "20"  # the synthetic job numbers its steps from 10
+
+
+def case_job_path_memory(cli, tmp):
+    if not shutil.which("prlimit"):
+        print("SKIP: prlimit is not installed")
+        return
+    job = os.path.join(tmp, "job")
+    p = run(cli, "synth", "--ranks", "4", "--size-mb", str(JOB_PATH_RANK_MB), "--gzip", "--seed", "2",
+            "--stragglers", "1", "--slowdown", "1.5", "--out", job)
+    assert p.returncode == 0, p.stderr
+    p = run(cli, "stragglers", job, "--threads", "1", "--format", "json", limit=JOB_PATH_LIMIT)
+    assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+    rows = json.loads(p.stdout)["items"]["stragglers"]["records"]
+    # Rank 1 computes 1.5 x slower: the straggler of every iteration, and the why names it.
+    assert len(rows) >= 8, rows
+    for row in rows:
+        assert row["rank"] == 1 and row["why"].startswith("rank 1: +"), row
+    print("stragglers: ok under", JOB_PATH_LIMIT, "bytes of address space")
+    p = run(cli, "critical-path", job, "--all-ranks", "--threads", "1", "--format", "json",
+            limit=JOB_PATH_LIMIT)
+    assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+    summary = json.loads(p.stdout)["items"]["summary"]["records"][0]
+    length, measured = summary["path_length_ms"], summary["measured_ms"]
+    assert 0 < length <= measured * 1.0001, (length, measured)
+    # The whole trace's path is at least as long as the path of any one iteration.
+    p = run(cli, "critical-path", job, "--all-ranks", "--iteration", ITERATION, "--threads", "1", "--format", "json",
+            limit=JOB_PATH_LIMIT)
+    assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+    one = json.loads(p.stdout)["items"]["summary"]["records"][0]["path_length_ms"]
+    assert 0 < one < length, (one, length)
+    print(f"critical-path --all-ranks: {length:.1f} ms of {measured:.1f} ms measured; iteration {ITERATION}: {one:.1f} ms")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", required=True)
     parser.add_argument("--case", required=True,
-                        choices=["nothing", "memory", "synth-folder", "time-range"])
+                        choices=["nothing", "memory", "synth-folder", "time-range", "job-path-memory"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         {"nothing": case_nothing, "memory": case_memory, "synth-folder": case_synth_folder,
-         "time-range": case_time_range}[args.case](args.cli, tmp)
+         "time-range": case_time_range, "job-path-memory": case_job_path_memory}[args.case](args.cli, tmp)
     print("ok")
 
 

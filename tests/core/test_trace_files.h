@@ -4,9 +4,9 @@
 // (plain or gzip, built here without linking zlib), loading them, and a
 // fingerprint of everything a RankTrace holds to compare two loads.
 
-#include "core/io/args_reader.h"
+#include "core/io/json/args_reader.h"
 #include "core/io/trace_set_loader.h"
-#include "core/io/typed_args.h"
+#include "core/io/build/typed_args.h"
 #include "core/model/rank_trace.h"
 
 #include <QByteArray>
@@ -136,7 +136,7 @@ private:
 };
 
 // Loads one in-memory document; the caller QVERIFYs ok(). The file stays until
-// the test program ends: args are re-read from it (core/io/args_reader.h).
+// the test program ends: args are re-read from it (core/io/json/args_reader.h).
 inline core::Result<core::RankTrace> loadJson(const QByteArray& json, const core::LoadOptions& options = {})
 {
     static TraceDir dir;

@@ -1,11 +1,11 @@
-// Args are re-read from the file (core/io/args_reader.h), not kept in the
+// Args are re-read from the file (core/io/json/args_reader.h), not kept in the
 // store: every slice's and instant's args, re-read through the recorded offsets
 // and inflate access points, must equal what an independent parse of the whole
 // file (simdjson's DOM over the inflated text) finds at that element. And a file
 // that changed, shrank, vanished or went corrupt after loading must say so
 // (ErrorCode::FileChanged), never hand back another event's text.
 
-#include "core/analysis/operator_stats.h"
+#include "core/analysis/operators/operator_stats.h"
 #include "tests/core/test_trace_files.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 // Expected values are worked out by hand from the decimal text: µs * 1000, with
 // digits past the nanosecond rounded half away from zero.
 
-#include "core/io/fixed_point.h"
+#include "core/io/json/fixed_point.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // profile blobs equal the stream_utilisation rows they are summed from, old
 // summaries without them read the same, and the rank overview and collective
 // skew tables equal the analyses over the traces.
-#include "core/analysis/collective_skew.h"
-#include "core/analysis/table.h"
+#include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/tables/table.h"
 #include "core/io/trace_set_loader.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"

@@ -2,7 +2,7 @@
 // it must find the end of a value whatever strings contain, and say NeedMore
 // (never a wrong end) when the value is cut by a buffer boundary.
 
-#include "core/io/json_scan.h"
+#include "core/io/json/json_scan.h"
 
 #include <QTest>
 

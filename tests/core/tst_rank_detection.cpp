@@ -2,7 +2,7 @@
 // the file name, else the file's position in name order; clashes and
 // non-Kineto files reported, never dropped silently.
 
-#include "core/io/rank_detection.h"
+#include "core/io/build/rank_detection.h"
 #include "tests/core/test_trace_files.h"
 
 #include <QTest>

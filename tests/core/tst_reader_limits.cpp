@@ -1,10 +1,10 @@
 // Input at the limits (issue 9): metadata repeated tens of thousands of times,
-// times at and beyond the valid range (core/io/time_range.h), step numbers too
+// times at and beyond the valid range (core/io/build/time_range.h), step numbers too
 // large for 64 bits. Each is counted or refused with a message; none wraps
 // into a wrong number.
 
-#include "core/analysis/hta_frame.h"
-#include "core/io/time_range.h"
+#include "core/analysis/frame/hta_frame.h"
+#include "core/io/build/time_range.h"
 #include "tests/core/test_trace_files.h"
 
 #include <QTest>

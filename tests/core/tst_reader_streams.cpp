@@ -2,8 +2,8 @@
 // (events and strings cut at chunk and read-block boundaries), plain JSON,
 // gzip, multi-member gzip, ISA-L or zlib.
 
-#include "core/io/inflated_size.h"
-#include "core/io/input_stream.h"
+#include "core/io/gzip/inflated_size.h"
+#include "core/io/gzip/input_stream.h"
 #include "tests/core/test_trace_files.h"
 
 #include <QRandomGenerator>

@@ -71,7 +71,7 @@ void TestSharedTraces::everyFolderIsListed()
 {
     // A new folder in shared/traces must get its expected numbers below.
     const QStringList folders = QDir(tracesDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(folders.size(), 16);
+    QCOMPARE(folders.size(), 18);
 }
 
 void TestSharedTraces::folders_data()
@@ -119,6 +119,12 @@ void TestSharedTraces::folders_data()
                                      << int(RankSource::FileName);
     QTest::newRow("rpc_recipe") << QStringLiteral("rpc_recipe") << Int64List { 0 } << Int64List { 12 }
                                 << Int64List { 0 } << int(RankSource::FileOrder);
+    // TraceLens's test data: the same model on two vendors; events and kernels
+    // counted in the JSON (len(traceEvents), cat == "kernel"); no distributedInfo.
+    QTest::newRow("h100_qwen05b") << QStringLiteral("h100_qwen05b") << Int64List { 0 } << Int64List { 18221 }
+                                  << Int64List { 1465 } << int(RankSource::FileOrder);
+    QTest::newRow("mi300_qwen05b") << QStringLiteral("mi300_qwen05b") << Int64List { 0 }
+                                   << Int64List { 18090 } << Int64List { 1516 } << int(RankSource::FileOrder);
 }
 
 void TestSharedTraces::folders()
@@ -296,13 +302,13 @@ void TestSharedTraces::loadOptionsDoNotChangeResults()
 
 void TestSharedTraces::allFoldersTogether()
 {
-    // Everything opened at once: 18 files, sorted by rank, all loaded.
+    // Everything opened at once: 20 files, sorted by rank, all loaded.
     std::vector<std::string> paths;
     for (const QString& f : QDir(tracesDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
         paths.push_back(ks::test::toStd(tracesDir() + u'/' + f));
     auto r = loadTraceSet(paths, {}, nullptr, nullptr);
     QVERIFY(r.ok());
-    QCOMPARE(r.value().ranks.size(), std::size_t(18));
+    QCOMPARE(r.value().ranks.size(), std::size_t(20));
     QVERIFY(r.value().failures.empty());
     for (std::size_t i = 1; i < r.value().ranks.size(); ++i)
         QVERIFY(r.value().ranks[i - 1]->rank <= r.value().ranks[i]->rank);

@@ -35,9 +35,12 @@ EXPECTED_RANKS = {
     "no_distributed_info": [0],  # fallback: file order
     "ddp_gloo_2ranks": [0, 1],   # fallback: "rank-N" in the file name (legacy exporter)
     "rpc_recipe": [0],           # fallback: file order (legacy exporter)
+    "h100_qwen05b": [0],         # fallback: file order (TraceLens's test data, no distributedInfo)
+    "mi300_qwen05b": [0],        # fallback: file order
 }
 EXPECTED_SOURCES = {"amd_rocm": "file order", "no_distributed_info": "file order", "mtia_inference": "file name",
-                    "ddp_gloo_2ranks": "file name", "rpc_recipe": "file order"}
+                    "ddp_gloo_2ranks": "file name", "rpc_recipe": "file order",
+                    "h100_qwen05b": "file order", "mi300_qwen05b": "file order"}
 
 
 def run_cli(cli, folder):

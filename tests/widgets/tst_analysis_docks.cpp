@@ -4,7 +4,7 @@
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/timeline/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -6,15 +6,15 @@
 #include "app/gui/main_window.h"
 #include "app/gui/memory_budget.h"
 #include "app/gui/preferences_dialog.h"
-#include "core/analysis/job_critical_path.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/stragglers.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/not_computed_notice.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -1,6 +1,6 @@
 // The analysis views over real core results: the table model shows the core
 // table's cells, the charts draw its numbers, and the exports write files.
-#include "core/analysis/analysis_catalog.h"
+#include "core/analysis/frame/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
 #include "core/report/table_text.h"
 #include "widgets/analysis/analysis_export.h"

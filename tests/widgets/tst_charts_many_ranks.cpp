@@ -4,7 +4,7 @@
 // bar chart of more than 64 bars and no legend of a hundred ranks, and the
 // per-rank charts are distributions over the ranks with rank 17 labelled
 // where it is an outlier.
-#include "core/analysis/analysis_catalog.h"
+#include "core/analysis/frame/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "trace_fixtures.h"

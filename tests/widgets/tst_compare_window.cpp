@@ -2,19 +2,19 @@
 // compare_traces, its two timelines share one axis aligned on an iteration,
 // diff colours reach the draw lists, and a row click shows the name on both sides.
 #include "app/gui/compare_window.h"
-#include "core/analysis/trace_diff.h"
+#include "core/analysis/hta/trace_diff.h"
 #include "core/io/trace_set_loader.h"
 #include "widgets/diff/diff_classification.h"
 #include "widgets/diff/diff_filter_proxy.h"
 #include "widgets/diff/diff_table_model.h"
 #include "widgets/diff/iteration_alignment.h"
 #include "widgets/diff/timeline_sync.h"
-#include "widgets/timeline/draw_list.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_search.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/draw_list.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_search.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -5,7 +5,7 @@
 #include "app/gui/job_paths.h"
 #include "app/gui/job_summary_loader.h"
 #include "app/gui/main_window.h"
-#include "core/analysis/table.h"
+#include "core/analysis/tables/table.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "widgets/analysis/analysis_chart.h"
@@ -16,7 +16,7 @@
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
 #include "widgets/job/strip_colors.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QPushButton>
 #include <QSettings>

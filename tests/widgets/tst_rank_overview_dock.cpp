@@ -1,16 +1,16 @@
 // X1's Rank Overview dock: computed in the background after a load, its heat
 // map shows the core table's values for the chosen metric, stragglers outlined.
 #include "app/gui/main_window.h"
-#include "core/analysis/hta_frame.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/stragglers.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/rank_overview_panel.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QComboBox>
 #include <QDockWidget>

@@ -1,7 +1,7 @@
 // Coordinate maths of the timeline at extreme zooms: nanosecond windows and
 // whole traces, with traces starting at epoch-scale nanoseconds (~1.7e18),
 // where a float (or a double of the absolute time) loses the nanoseconds.
-#include "widgets/timeline/time_axis.h"
+#include "widgets/timeline/render/time_axis.h"
 
 #include <QTest>
 

@@ -6,13 +6,13 @@
 #include "trace_fixtures.h"
 #include "widgets/common/format.h"
 #include "widgets/common/job_pools.h"
-#include "widgets/timeline/collective_spans.h"
-#include "widgets/timeline/rank_alignment.h"
-#include "widgets/timeline/slice_queries.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/collective_spans.h"
+#include "widgets/timeline/model/rank_alignment.h"
+#include "widgets/timeline/model/slice_queries.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QComboBox>
 #include <QTemporaryDir>

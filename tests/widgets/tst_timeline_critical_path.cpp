@@ -2,18 +2,18 @@
 // (A8); a slice on the path gets the path colour in draw lists and on screen,
 // one off it a faded kind colour; the widget computes the paths on demand and
 // the legend follows.
-#include "core/analysis/critical_path.h"
-#include "core/analysis/hta_frame.h"
+#include "core/analysis/critical_path/critical_path.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/common/job_pools.h"
-#include "widgets/timeline/critical_path_marks.h"
-#include "widgets/timeline/draw_list.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_legend.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/draw_list.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/render/critical_path_marks.h"
+#include "widgets/timeline/render/timeline_legend.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDir>
 #include <QSignalSpy>

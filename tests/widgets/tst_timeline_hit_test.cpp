@@ -2,10 +2,10 @@
 // the whole trace, on a trace starting at epoch-scale timestamps.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "widgets/timeline/slice_queries.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
+#include "widgets/timeline/model/slice_queries.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QTemporaryDir>
 #include <QTest>

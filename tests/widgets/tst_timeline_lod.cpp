@@ -4,10 +4,10 @@
 // force, and counter columns.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "widgets/timeline/counter_track.h"
-#include "widgets/timeline/draw_list.h"
-#include "widgets/timeline/time_axis.h"
-#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/model/counter_track.h"
+#include "widgets/timeline/model/draw_list.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/render/time_axis.h"
 
 #include <QTemporaryDir>
 #include <QTest>

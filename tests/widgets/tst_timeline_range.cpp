@@ -2,8 +2,8 @@
 // with numbers worked out by hand.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "widgets/timeline/range_aggregation.h"
-#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/model/range_aggregation.h"
+#include "widgets/timeline/model/timeline_data.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -2,9 +2,9 @@
 // stepping with wrap-around, and the highlight flags the renderer draws.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "widgets/timeline/draw_list.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_search.h"
+#include "widgets/timeline/model/draw_list.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_search.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -4,14 +4,14 @@
 #include "core/model/rank_trace.h"
 #include "trace_fixtures.h"
 #include "widgets/common/job_pools.h"
-#include "widgets/timeline/range_aggregation_panel.h"
-#include "widgets/timeline/search_results_panel.h"
-#include "widgets/timeline/slice_details_panel.h"
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_search.h"
-#include "widgets/timeline/timeline_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_search.h"
+#include "widgets/timeline/panels/range_aggregation_panel.h"
+#include "widgets/timeline/panels/search_results_panel.h"
+#include "widgets/timeline/panels/slice_details_panel.h"
+#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>

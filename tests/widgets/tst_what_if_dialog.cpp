@@ -5,15 +5,15 @@
 // (core::jobCriticalPath with the same rules); bad rules get a line naming the
 // row and nothing is recomputed; the dock's field shows the same result.
 #include "app/gui/main_window.h"
-#include "core/analysis/hta_frame.h"
-#include "core/analysis/job_critical_path.h"
-#include "core/analysis/what_if.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/what_if.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/path_segments_table.h"
 #include "widgets/analysis/what_if_dialog.h"
-#include "widgets/timeline/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QAction>
 #include <QLabel>

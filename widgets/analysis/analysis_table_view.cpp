@@ -1,6 +1,6 @@
 #include "widgets/analysis/analysis_table_view.h"
 
-#include "core/analysis/column_id.h"
+#include "core/analysis/tables/column_id.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/table_lookup.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/hta_result.h"
+#include "core/analysis/tables/hta_result.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #include "widgets/analysis/analysis_view.h"
 
-#include "core/analysis/memory_bandwidth.h"
-#include "core/analysis/queue_length.h"
+#include "core/analysis/hta/memory_bandwidth.h"
+#include "core/analysis/hta/queue_length.h"
 #include "core/report/table_text.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/breakdown_charts.h"

@@ -1,9 +1,9 @@
 #include "widgets/analysis/breakdown_charts.h"
 
-#include "core/analysis/comm_comp_overlap.h"
-#include "core/analysis/idle_time_breakdown.h"
-#include "core/analysis/kernel_breakdown.h"
-#include "core/analysis/temporal_breakdown.h"
+#include "core/analysis/hta/comm_comp_overlap.h"
+#include "core/analysis/hta/idle_time_breakdown.h"
+#include "core/analysis/hta/kernel_breakdown.h"
+#include "core/analysis/hta/temporal_breakdown.h"
 #include "widgets/analysis/chart_style.h"
 #include "widgets/analysis/rank_distribution_chart.h"
 #include "widgets/analysis/table_lookup.h"

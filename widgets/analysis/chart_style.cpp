@@ -1,6 +1,6 @@
 #include "widgets/analysis/chart_style.h"
 
-#include "widgets/timeline/timeline_palette.h"
+#include "widgets/timeline/render/timeline_palette.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "widgets/analysis/distribution_charts.h"
 
-#include "core/analysis/kernel_breakdown.h"
-#include "core/analysis/launch_stats.h"
+#include "core/analysis/hta/kernel_breakdown.h"
+#include "core/analysis/hta/launch_stats.h"
 #include "widgets/analysis/chart_style.h"
 #include "widgets/analysis/rank_box_chart.h"
 #include "widgets/analysis/rank_distribution_chart.h"

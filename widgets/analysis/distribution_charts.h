@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/column_id.h"
-#include "core/analysis/table.h"
+#include "core/analysis/tables/column_id.h"
+#include "core/analysis/tables/table.h"
 #include "widgets/analysis/analysis_chart.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/job_critical_path.h"
-#include "core/analysis/stragglers.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/stragglers.h"
 
 #include <QStringList>
 #include <QWidget>

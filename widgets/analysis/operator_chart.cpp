@@ -1,6 +1,6 @@
 #include "widgets/analysis/operator_chart.h"
 
-#include "core/analysis/operator_stats.h"
+#include "core/analysis/operators/operator_stats.h"
 #include "widgets/analysis/chart_style.h"
 #include "widgets/analysis/table_lookup.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/table.h"
+#include "core/analysis/tables/table.h"
 #include "widgets/analysis/analysis_chart.h"
 
 namespace ks::widgets {

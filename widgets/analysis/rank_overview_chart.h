@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/rank_overview.h"
-#include "core/analysis/table.h"
+#include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/tables/table.h"
 #include "widgets/analysis/analysis_chart.h"
 
 #include <QString>

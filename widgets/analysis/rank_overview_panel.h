@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/stragglers.h"
-#include "core/analysis/table.h"
+#include "core/analysis/cross_rank/stragglers.h"
+#include "core/analysis/tables/table.h"
 #include "widgets/analysis/rank_overview_chart.h"
 
 #include <QWidget>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/column_id.h"
-#include "core/analysis/table.h"
+#include "core/analysis/tables/column_id.h"
+#include "core/analysis/tables/table.h"
 
 #include <QString>
 
@@ -12,7 +12,7 @@
 namespace ks::widgets {
 
 // Cell reads for the charts. Charts find their columns with Table::find and
-// the ColumnIds the analyses declare (core/analysis/column_id.h).
+// the ColumnIds the analyses declare (core/analysis/tables/column_id.h).
 
 // The cell as a number; 0 for nulls and text (a chart draws nothing there).
 double numberAt(const core::Table& table, std::size_t row, std::size_t column);

@@ -1,6 +1,6 @@
 #include "widgets/analysis/what_if_dialog.h"
 
-#include "core/analysis/what_if.h"
+#include "core/analysis/cross_rank/what_if.h"
 #include "widgets/analysis/path_segments_table.h"
 
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/job_critical_path.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
 
 #include <QDialog>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/timeline/timeline_palette.h"
+#include "widgets/timeline/render/timeline_palette.h"
 
 #include <string>
 #include <string_view>

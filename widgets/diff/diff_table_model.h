@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/analysis/hta_result.h"
+#include "core/analysis/tables/hta_result.h"
 #include "widgets/diff/diff_classification.h"
-#include "widgets/timeline/timeline_palette.h"
+#include "widgets/timeline/render/timeline_palette.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 #include "widgets/diff/iteration_alignment.h"
 
 #include "core/model/rank_trace.h"
-#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/model/timeline_data.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/timeline/timeline_types.h"
+#include "widgets/timeline/model/timeline_types.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 #include "widgets/diff/name_matches.h"
 
-#include "core/analysis/trace_diff.h"
-#include "widgets/timeline/timeline_data.h"
+#include "core/analysis/hta/trace_diff.h"
+#include "widgets/timeline/model/timeline_data.h"
 
 #include <QRegularExpression>
 #include <QSet>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/timeline/timeline_search.h"
+#include "widgets/timeline/model/timeline_search.h"
 
 #include <QString>
 

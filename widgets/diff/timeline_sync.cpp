@@ -1,8 +1,8 @@
 #include "widgets/diff/timeline_sync.h"
 
-#include "widgets/timeline/timeline_data.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <algorithm>
 

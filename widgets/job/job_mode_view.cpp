@@ -6,8 +6,8 @@
 #include "widgets/common/format.h"
 #include "widgets/job/job_rank_model.h"
 #include "widgets/job/job_strip_view.h"
-#include "widgets/timeline/timeline_view_state.h"
-#include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

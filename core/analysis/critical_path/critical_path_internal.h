@@ -1,0 +1,82 @@
+#pragma once
+
+// Shared state of the critical-path graph construction, split over
+// critical_path.cpp (window, nodes, longest path), critical_path_cpu.cpp
+// (runtime lock and call-stack edges) and critical_path_gpu.cpp (kernel and
+// synchronization edges). Not a public header.
+
+#include "core/analysis/critical_path/critical_path.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ks::core::cp {
+
+constexpr std::int32_t kNoNode = -1;
+constexpr std::string_view kCudaSyncCategory = "cuda_sync";
+
+// The graph under construction plus the lookups every phase needs.
+class GraphContext
+{
+public:
+    GraphContext(const FrameSet& frames, const RankFrame& frame, CriticalPathGraph& graph);
+
+    const FrameSet& frames;
+    const RankFrame& frame;
+    CriticalPathGraph& graph;
+    const bool compat;
+    std::vector<std::uint32_t> clipped; // frame rows in the window, by event index
+
+    const FrameRow& row(std::uint32_t r) const { return frame.rows[r]; }
+
+    std::string_view name(std::uint32_t r) const { return frame.name(frame.rows[r]); }
+
+    std::string_view category(std::uint32_t r) const { return frame.category(frame.rows[r]); }
+
+    std::optional<std::uint32_t> rowOfEvent(std::int64_t eventIndex) const;
+
+    // "CPU row" of the window split: HTA tests stream == -1 (Q3); default mode
+    // takes every row that is neither device work nor a cuda_sync record.
+    bool isHostRow(std::uint32_t r) const;
+    // GPU work that gets nodes and kernel edges: HTA's stream != -1, or device activity.
+    bool isGpuWork(std::uint32_t r) const;
+
+    void setNodes(std::uint32_t r, std::int32_t start, std::int32_t end);
+
+    std::int32_t startNode(std::uint32_t r) const { return m_startNode[r]; }
+
+    std::int32_t endNode(std::uint32_t r) const { return m_endNode[r]; }
+
+    std::int32_t endNodeOfEvent(std::int64_t eventIndex) const;
+
+    // networkx DiGraph.add_edge: a second edge between the same nodes replaces
+    // the first in place (same adjacency position).
+    std::uint32_t addEdge(std::uint32_t src, std::uint32_t dst, CpEdgeType type, bool zeroWeight = false);
+
+    void reserveEdges(std::size_t n)
+    {
+        m_edgeIds.reserve(n);
+        graph.edges.reserve(n);
+    }
+
+    // HTA's _attribute_edge: spans and kernel-kernel gaps belong to an event.
+    void attributeEdge(std::uint32_t edgeId, std::int64_t sourceParentEvent);
+
+private:
+    std::vector<std::int32_t> m_startNode;
+    std::vector<std::int32_t> m_endNode;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_edgeIds;
+};
+
+void addRuntimeLockEdges(GraphContext& ctx);
+void addCallStackEdges(GraphContext& ctx);
+// Error: HTA's assertions (no queue-length series; a launch without nodes).
+std::optional<Error> addKernelEdges(GraphContext& ctx);
+
+// numpy's unstable argsort for HTA-compatible tie order, a stable sort otherwise.
+std::vector<std::uint32_t> sortOrder(const std::vector<std::int64_t>& keys, bool compat);
+
+} // namespace ks::core::cp

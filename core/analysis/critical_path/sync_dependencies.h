@@ -1,0 +1,70 @@
+#pragma once
+
+#include "core/analysis/tables/column_id.h"
+#include "core/analysis/critical_path/critical_path.h"
+#include "core/analysis/tables/table.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+// GPU->CPU (and GPU->GPU stream wait) synchronization dependencies of a
+// critical-path graph, in the form Chakra's trace linker consumes (seed 004):
+// both events' External id, and the CPU operator a simulator must make wait.
+enum class SyncKind : std::uint8_t
+{
+    StreamSync, // cudaStreamSynchronize
+    EventSync, // cudaEventSynchronize, cudaEventQuery
+    DeviceSync, // cudaDeviceSynchronize
+    StreamWait, // cudaStreamWaitEvent: a GPU stream waits
+    Other, // another blocking call (a synchronous memcpy, ...)
+};
+
+std::string_view syncKindName(SyncKind kind); // "stream_sync", ...
+
+struct SyncEventRef
+{
+    std::int64_t eventIndex = -1; // position in traceEvents; -1 when none
+    std::string name;
+    std::int64_t externalId = -1; // "External id" arg; -1 when absent
+};
+
+struct SyncDependency
+{
+    SyncKind kind = SyncKind::Other;
+    bool inferred = false; // found without a cuda_sync record (default mode)
+    SyncEventRef gpu; // the GPU work waited for (its end is the edge's start)
+    SyncEventRef waiter; // the runtime call (or GPU work) that waits
+    // The nearest CPU operator on the waiting thread starting at or after the
+    // waiter's end: runtime calls are not simulated, so this op carries the dependency.
+    SyncEventRef nextOp;
+};
+
+std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph);
+
+// Columns of syncDependencyTable.
+namespace sync_dependency_columns {
+    inline constexpr ColumnId kKind { "kind", "" };
+    inline constexpr ColumnId kInferred { "inferred", "" };
+    inline constexpr ColumnId kGpuEvent { "start_event", "" };
+    inline constexpr ColumnId kGpuName { "start_name", "" };
+    inline constexpr ColumnId kGpuExternalId { "start_external_id", "" };
+    inline constexpr ColumnId kWaiterEvent { "end_event", "" };
+    inline constexpr ColumnId kWaiterName { "end_name", "" };
+    inline constexpr ColumnId kWaiterExternalId { "end_external_id", "" };
+    inline constexpr ColumnId kOpEvent { "next_cpu_op_event", "" };
+    inline constexpr ColumnId kOpName { "next_cpu_op_name", "" };
+    inline constexpr ColumnId kOpExternalId { "next_cpu_op_external_id", "" };
+} // namespace sync_dependency_columns
+
+Table syncDependencyTable(const std::vector<SyncDependency>& deps);
+
+// Seed 004's map, as its load_sync_dependencies returns it: {end External id:
+// [start External id, ...]}, the end being the waiting event itself. Pairs with
+// an absent External id, or the same id on both sides, are left out, as there.
+std::map<std::int64_t, std::vector<std::int64_t>> chakraSyncMap(const std::vector<SyncDependency>& deps);
+
+} // namespace ks::core

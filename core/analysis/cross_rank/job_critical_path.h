@@ -1,0 +1,97 @@
+#pragma once
+
+// The job's critical path across ranks over one iteration or a time range,
+// optionally with what-if scaling (issue 11 items 4 and 6): the driver over
+// pathCollectives, condenseRank and joinCondensedRanks.
+
+#include "core/analysis/tables/column_id.h"
+#include "core/analysis/cross_rank/cross_rank_condense.h"
+#include "core/analysis/tables/hta_result.h"
+#include "core/common/parallel_for.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+struct JobPathOptions
+{
+    std::optional<std::int64_t> iteration; // ProfilerStep number; none: the whole trace
+    std::optional<CriticalPathWindow> window; // frame time base (ns from the job's start)
+    WhatIfScaling whatIf;
+    // Name every condensed edge's pieces while condensing (the old way: memory
+    // grows with collectives x lookahead x path length); for tests that check
+    // the default gives the same answer.
+    bool piecesForEveryEdge = false;
+    const CancelToken* cancel = nullptr; // the caller's; null: cannot be cancelled
+};
+
+// A condensed edge of one rank: ranks[rankPos].edges[edge].
+struct RankEdge
+{
+    std::size_t rankPos = 0;
+    std::uint32_t edge = 0;
+};
+
+struct JobCriticalPath
+{
+    std::vector<CondensedRank> ranks; // FrameSet rank order
+    CrossRankPath path;
+    std::vector<std::string> notes; // collectives, ranks, join
+    TimeNs measuredTime = 0; // the longest rank window: the iteration's (or range's) measured length
+};
+
+// Condenses each rank (weights only, one rank's event graph alive per thread),
+// joins them, then builds again only the ranks whose edges the path and the
+// straggler explanations use, to name those edges' pieces.
+// Errors: the iteration is on no rank, an empty window, no rank, cancelled.
+Result<JobCriticalPath> jobCriticalPath(
+    const FrameSet& frames, const JobPathOptions& options, const ParallelFor& parallelFor = runSequentially);
+
+// About how many bytes jobCriticalPath(frames, options) needs at its peak on
+// top of the frames, when `concurrentRanks` ranks are condensed at once. The
+// app compares it with its memory budget before starting the job path on its
+// own; the bench's measured peaks keep the constants honest.
+std::uint64_t jobCriticalPathMemoryEstimate(
+    const FrameSet& frames, const JobPathOptions& options, std::size_t concurrentRanks);
+
+// The iteration (or range) time a what-if predicts: the measured time grows or
+// shrinks by what the path does.
+TimeNs whatIfMeasuredTime(const JobCriticalPath& before, const JobCriticalPath& after);
+
+// The columns of the tables below (both modes name them alike).
+namespace jobpath {
+    inline constexpr ColumnId kRank { "rank", "" };
+    inline constexpr ColumnId kBound { "bound", "" };
+    inline constexpr ColumnId kName { "name", "" };
+    inline constexpr ColumnId kStartUs { "start_us", "us" }; // on the rank's own clock, frame time base
+    inline constexpr ColumnId kDurationMs { "duration_ms", "ms" };
+    inline constexpr ColumnId kPathOffsetMs { "path_offset_ms", "ms" };
+    inline constexpr ColumnId kEventIndex { "event_index", "" };
+    inline constexpr ColumnId kTotalMs { "total_ms", "ms" };
+    inline constexpr ColumnId kFromRank { "from_rank", "" };
+    inline constexpr ColumnId kToRank { "to_rank", "" };
+    inline constexpr ColumnId kCollective { "collective", "" };
+    inline constexpr ColumnId kInstance { "instance", "" };
+    inline constexpr ColumnId kLengthMs { "path_length_ms", "ms" };
+    inline constexpr ColumnId kMeasuredMs { "measured_ms", "ms" };
+    inline constexpr ColumnId kHops { "hops", "" };
+    inline constexpr ColumnId kRanks { "ranks", "" };
+    inline constexpr ColumnId kCollectives { "collectives_joined", "" };
+    inline constexpr ColumnId kModel { "model", "" };
+    inline constexpr ColumnId kQuantity { "quantity", "" };
+    inline constexpr ColumnId kBeforeMs { "before_ms", "ms" };
+    inline constexpr ColumnId kAfterMs { "after_ms", "ms" };
+    inline constexpr ColumnId kChangePct { "change_pct", "%" };
+} // namespace jobpath
+
+// Tables: "summary" (length, measured time, hops), "by_rank" (per rank and bound
+// type, ms), "hops", "segments" (every piece in path order).
+AnalysisOutput jobCriticalPathTables(const JobCriticalPath& job);
+
+// Before and after a what-if: "what_if" (path length and estimated iteration
+// time, before and after, per rule) plus the scaled path's tables.
+AnalysisOutput whatIfTables(const JobCriticalPath& before, const JobCriticalPath& after);
+
+} // namespace ks::core

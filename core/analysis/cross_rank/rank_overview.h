@@ -1,0 +1,45 @@
+#pragma once
+
+#include "core/analysis/frame/analysis_options.h"
+#include "core/analysis/tables/column_id.h"
+#include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/tables/hta_result.h"
+
+#include <array>
+
+namespace ks::core {
+
+// The columns of rankOverview's table.
+namespace rank_overview {
+    inline constexpr ColumnId kRank { "rank", "" };
+    inline constexpr ColumnId kIteration { "iteration", "" };
+    inline constexpr ColumnId kStepTime { "step_time_us", "us" };
+    inline constexpr ColumnId kIdlePct { "idle_pct", "%" };
+    inline constexpr ColumnId kComputePct { "compute_pct", "%" };
+    inline constexpr ColumnId kNonComputePct { "non_compute_pct", "%" };
+    inline constexpr ColumnId kOverlapPct { "overlap_pct", "%" };
+    inline constexpr ColumnId kGpuBusy { "gpu_busy_us", "us" };
+    inline constexpr ColumnId kStraggler { "straggler", "" }; // 1 or 0
+
+    // Every column in table order; a table read back from a summary uses it too,
+    // so the charts find the same columns whichever way the table was made.
+    inline constexpr std::array<ColumnId, 9> kColumns = { kRank, kIteration, kStepTime, kIdlePct, kComputePct,
+        kNonComputePct, kOverlapPct, kGpuBusy, kStraggler };
+} // namespace rank_overview
+
+struct RankOverviewOptions
+{
+    // A rank is a straggler in an iteration when its GPU busy time (compute +
+    // non-compute) exceeds the median over ranks by more than this fraction:
+    // in synchronous training the others then wait for it in collectives.
+    double stragglerMargin = 0.10;
+};
+
+// X1: one row per rank and iteration (ProfilerStep): step time, temporal
+// breakdown percentages, communication/computation overlap, GPU busy time and
+// whether the rank is a straggler there. Each iteration is measured as A9's
+// iteration selection would measure it alone.
+AnalysisOutput rankOverview(
+    const FrameSet& frames, const AnalysisOptions& options, const RankOverviewOptions& overview = {});
+
+} // namespace ks::core

@@ -1,0 +1,53 @@
+#pragma once
+
+// What-if scaling on the critical path (issue 11 item 6): "these ops or kernels
+// took `factor` times as long". Rules are matched against op/kernel names (a
+// regular expression, searched) or, with a "kind:" prefix, against a path bound
+// type ("kind:gpu_compute=0.5"). A matching name rule wins over kind rules; among
+// each, the first that matches decides.
+
+#include "core/analysis/cross_rank/cross_rank_path.h"
+#include "core/common/result.h"
+
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ks::core {
+
+struct WhatIfRule
+{
+    std::string text; // as the user gave it, for output
+    std::optional<PathBound> kind; // kind rule; otherwise `pattern` is used
+    std::regex pattern;
+    double factor = 1.0;
+};
+
+// "REGEX=F" or "kind:BOUND=F", F a non-negative number. The last '=' splits.
+Result<WhatIfRule> parseWhatIfRule(std::string_view text);
+
+// The rules with a per-name cache (regex search is slow and names repeat).
+class WhatIfScaling
+{
+public:
+    WhatIfScaling() = default;
+    explicit WhatIfScaling(std::vector<WhatIfRule> rules);
+
+    bool empty() const { return m_rules.empty(); }
+
+    const std::vector<WhatIfRule>& rules() const { return m_rules; }
+
+    // The factor for time of `bound` spent in `name` (1 when no rule matches).
+    double factor(std::string_view name, PathBound bound) const;
+    // `ns` scaled, rounded to the nearest ns.
+    TimeNs scaled(TimeNs ns, std::string_view name, PathBound bound) const;
+
+private:
+    std::vector<WhatIfRule> m_rules;
+    mutable std::unordered_map<std::string, double> m_byName; // name -> factor of the first name rule
+};
+
+} // namespace ks::core

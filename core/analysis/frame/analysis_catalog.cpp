@@ -1,0 +1,88 @@
+#include "core/analysis/frame/analysis_catalog.h"
+
+#include "core/analysis/hta/comm_comp_overlap.h"
+#include "core/analysis/hta/idle_time_breakdown.h"
+#include "core/analysis/hta/kernel_breakdown.h"
+#include "core/analysis/hta/launch_stats.h"
+#include "core/analysis/hta/memory_bandwidth.h"
+#include "core/analysis/hta/queue_length.h"
+#include "core/analysis/hta/temporal_breakdown.h"
+
+#include <set>
+
+namespace ks::core {
+
+namespace {
+
+    std::string rankListJson(const std::vector<std::int64_t>& ranks)
+    {
+        std::string out = "[";
+        for (std::size_t i = 0; i < ranks.size(); ++i) {
+            if (i)
+                out += ',';
+            out += std::to_string(ranks[i]);
+        }
+        out += ']';
+        return out;
+    }
+
+} // namespace
+
+AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
+{
+    HtaResult list;
+    list.kind = HtaResult::Kind::List;
+    if (!frames.ranks.empty()) {
+        std::set<std::int64_t> steps;
+        for (const FrameRow& row : frames.ranks.front().rows)
+            if (row.iteration >= 0)
+                steps.insert(row.iteration);
+        for (std::int64_t s : steps) {
+            HtaResult item;
+            item.kind = HtaResult::Kind::Scalar;
+            item.scalar = s;
+            list.items.push_back(item);
+        }
+    }
+    return AnalysisOutput::of(std::move(list));
+}
+
+std::vector<std::string> analysisIds()
+{
+    return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps" };
+}
+
+std::vector<AnalysisCall> analysisCalls(
+    const AnalysisOptions& options, const std::vector<std::int64_t>& rankList)
+{
+    const std::string ranks = rankListJson(rankList);
+    AnalysisOptions five = options;
+    five.kernels.numKernels = 5;
+    const std::string idleArgs = R"({"ranks":)" + ranks + R"(,"visualize":false,"show_idle_interval_stats":)"
+        + (options.idle.showIntervalStats ? "true" : "false") + "}";
+    return {
+        { "temporal", "get_temporal_breakdown", "get_temporal_breakdown.json", R"({"visualize":false})",
+            options, temporalBreakdown },
+        { "idle", "get_idle_time_breakdown", "get_idle_time_breakdown.json", idleArgs, options,
+            idleTimeBreakdown },
+        { "kernels", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown.json", R"({"visualize":false})",
+            options, gpuKernelBreakdown },
+        { "kernels", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown__num_kernels_5.json",
+            R"({"visualize":false,"num_kernels":5})", five, gpuKernelBreakdown },
+        { "overlap", "get_comm_comp_overlap", "get_comm_comp_overlap.json", R"({"visualize":false})", options,
+            commCompOverlap },
+        { "memory-bw", "get_memory_bw_time_series", "get_memory_bw_time_series.json",
+            R"({"ranks":)" + ranks + "}", options, memoryBwTimeSeries },
+        { "memory-bw", "get_memory_bw_summary", "get_memory_bw_summary.json", R"({"ranks":)" + ranks + "}",
+            options, memoryBwSummary },
+        { "queue-length", "get_queue_length_time_series", "get_queue_length_time_series.json",
+            R"({"ranks":)" + ranks + "}", options, queueLengthTimeSeries },
+        { "queue-length", "get_queue_length_summary", "get_queue_length_summary.json",
+            R"({"ranks":)" + ranks + "}", options, queueLengthSummary },
+        { "launch-stats", "get_cuda_kernel_launch_stats", "get_cuda_kernel_launch_stats.json",
+            R"({"ranks":)" + ranks + R"(,"visualize":false})", options, cudaKernelLaunchStats },
+        { "steps", "get_profiler_steps", "get_profiler_steps.json", "{}", options, profilerSteps },
+    };
+}
+
+} // namespace ks::core

@@ -1,0 +1,80 @@
+#include "core/analysis/tables/table_rows.h"
+
+#include <bit>
+
+namespace ks::core {
+
+TableRows::Row::Row(const TableRows& rows, std::size_t index)
+    : m_rows(&rows)
+    , m_begin(rows.rowBegin(index))
+    , m_end(rows.m_rowEnds[index])
+{
+}
+
+std::vector<Cell> TableRows::Row::cells() const
+{
+    std::vector<Cell> out;
+    out.reserve(size());
+    for (std::size_t c = m_begin; c < m_end; ++c)
+        out.push_back(m_rows->cellAt(c));
+    return out;
+}
+
+void TableRows::reserve(std::size_t rows, std::size_t cellsPerRow)
+{
+    m_rowEnds.reserve(rows);
+    m_kinds.reserve(rows * cellsPerRow);
+    m_values.reserve(rows * cellsPerRow);
+}
+
+void TableRows::push_back(const std::vector<Cell>& cells)
+{
+    for (const Cell& cell : cells) {
+        switch (cell.index()) {
+        case 0:
+            m_kinds.push_back(Kind::Null);
+            m_values.push_back(0);
+            break;
+        case 1:
+            m_kinds.push_back(Kind::Integer);
+            m_values.push_back(static_cast<std::uint64_t>(std::get<std::int64_t>(cell)));
+            break;
+        case 2:
+            m_kinds.push_back(Kind::Real);
+            m_values.push_back(std::bit_cast<std::uint64_t>(std::get<double>(cell)));
+            break;
+        default:
+            m_kinds.push_back(Kind::Text);
+            m_values.push_back(m_texts.size());
+            m_texts.push_back(std::get<std::string>(cell));
+            break;
+        }
+    }
+    m_rowEnds.push_back(m_kinds.size());
+}
+
+void TableRows::clear()
+{
+    m_kinds.clear();
+    m_values.clear();
+    m_texts.clear();
+    m_rowEnds.clear();
+}
+
+Cell TableRows::cellAt(std::size_t cell) const
+{
+    const std::uint64_t v = m_values[cell];
+    switch (m_kinds[cell]) {
+    case Kind::Integer:
+        return static_cast<std::int64_t>(v);
+    case Kind::Real:
+        return std::bit_cast<double>(v);
+    case Kind::Text:
+        return m_texts[static_cast<std::size_t>(v)];
+    case Kind::Null:
+        break;
+    }
+    return {};
+}
+
+} // namespace ks::core

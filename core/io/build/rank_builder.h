@@ -1,0 +1,132 @@
+#pragma once
+
+#include "core/common/background_work.h"
+#include "core/io/build/flow_points.h"
+#include "core/io/json/raw_event.h"
+#include "core/io/build/typed_args.h"
+#include "core/model/rank_trace.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace ks::core {
+
+// Builds a RankTrace from events in file order: add() stages each event by
+// phase; finish() sorts slices into tracks and levels and resolves links.
+class RankBuilder
+{
+public:
+    explicit RankBuilder(std::string path);
+
+    // Reserves columns for about `events` events: growth by doubling would copy
+    // and page-fault the columns several times on a multi-GB rank. Reserving
+    // only takes address space; untouched pages cost no memory.
+    void reserveFor(std::uint64_t events);
+    void add(const RawEvent& event);
+
+    void setMetadata(RankMetadata metadata) { m_trace.metadata = std::move(metadata); }
+
+    void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
+    // `helpers`: threads besides the calling one for binding flows (may be none).
+    RankTrace finish(const std::vector<BackgroundWork*>& helpers = {});
+
+    // A slice's typed activity args until the slice is pushed (a B's until its E).
+    struct StagedActivity
+    {
+        bool present = false;
+        std::int64_t correlation = -1;
+        std::int64_t stream = -1;
+        std::uint32_t extraRow = kNoRow; // its ExtraArgs row, already appended
+    };
+
+    struct OpenBegin
+    {
+        SliceRow row; // duration and flags unset
+        StagedActivity activity;
+    };
+
+    struct StagingTrack
+    {
+        ThreadKey key;
+        bool device = false; // holds device activity (kernels, copies, syncs)
+        std::vector<OpenBegin> openBegins; // B events waiting for their E
+    };
+
+    struct ThreadKeyHash
+    {
+        std::size_t operator()(const ThreadKey& k) const noexcept
+        {
+            const auto mix = static_cast<std::uint64_t>(k.pid) * 0x9E3779B97F4A7C15ull
+                ^ static_cast<std::uint64_t>(k.tid) ^ (static_cast<std::uint64_t>(k.pidIsName) << 62)
+                ^ (static_cast<std::uint64_t>(k.tidIsName) << 63);
+            return std::hash<std::uint64_t> {}(mix);
+        }
+    };
+
+    // Names and sort indexes from metadata events; for a thread named twice the
+    // last name wins (as in Chrome's viewer). Maps, not lists: real traces repeat
+    // thread_name tens of thousands of times on one thread.
+    struct ThreadNames
+    {
+        std::unordered_map<std::int64_t, std::string> processNames;
+        std::unordered_map<std::int64_t, std::int64_t> processSort;
+        std::unordered_map<std::int64_t, std::string> processLabels;
+        std::unordered_map<ThreadKey, std::string, ThreadKeyHash> threadNames;
+        std::unordered_map<ThreadKey, std::int64_t, ThreadKeyHash> threadSort;
+        // Keys already counted as named differently: one duplicate-metadata per key.
+        std::unordered_set<ThreadKey, ThreadKeyHash> threadConflictCounted;
+        std::unordered_set<std::int64_t> processConflictCounted;
+    };
+
+private:
+    void countEvent(const RawEvent& e);
+    void addComplete(const RawEvent& e);
+    void addBegin(const RawEvent& e);
+    void addEnd(const RawEvent& e);
+    void addInstant(const RawEvent& e);
+    void addMemoryInstant(const RawEvent& e);
+    void addCounter(const RawEvent& e);
+    void addFlow(const RawEvent& e);
+    void addMetadata(const RawEvent& e);
+    bool timesInRange(const RawEvent& e);
+    bool requireTimedFields(const RawEvent& e);
+    void noteTime(std::int64_t t);
+    std::uint32_t stagingTrackFor(const RawEvent& e);
+    std::uint16_t categoryIndex(std::string_view category);
+    StagedActivity stageActivity(const RawEvent& e);
+    // A slice's row from an X or B event: every field but duration and flags.
+    SliceRow openRow(const RawEvent& e);
+    void pushSlice(const SliceRow& row, std::uint32_t stagingTrack, const StagedActivity& activity);
+    void closeOpenBegins();
+    void storeActivityInSliceOrder(const std::vector<std::uint32_t>& order);
+    std::string describe(const RawEvent& e) const;
+
+    RankTrace m_trace;
+    std::vector<StagingTrack> m_tracks;
+
+    std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> m_trackIndex;
+    std::unordered_map<std::uint32_t, std::uint16_t> m_categoryIndex; // NameId -> category index
+    std::vector<bool> m_deviceCategory; // by category index
+
+    // Staging slices, in file order; `track` is the staging track.
+    std::vector<std::uint32_t> m_sliceTrack;
+    // Typed args in staging order while loading (a row for each slice with a bit
+    // set, in slice order); finish() stores them in the final slice order (ActivityArgs).
+    RowBitmap m_sliceHasActivity;
+    CompactInt64Column m_activityCorrelation;
+    CompactInt64Column m_activityStream;
+    std::vector<std::uint32_t> m_activityExtra; // ExtraArgs row, or kNoRow
+    FlowPoints m_flows;
+    std::unordered_map<std::string, std::uint32_t> m_counterIndex; // "pid/name/key" -> series
+    std::vector<std::array<std::uint64_t, kPhaseCount>> m_categoryCounts; // by category index
+    ThreadNames m_names;
+    std::int64_t m_minTime = 0;
+    std::int64_t m_maxTime = 0;
+    bool m_anyTime = false;
+};
+
+} // namespace ks::core

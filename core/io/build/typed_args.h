@@ -1,0 +1,92 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ks::core {
+
+// The args analyses need, pulled from the raw args JSON text by key.
+struct TypedArgs
+{
+    std::optional<std::int64_t> stream;
+    std::optional<std::int64_t> correlation;
+    std::optional<std::int64_t> externalId;
+    std::optional<std::int64_t> device;
+    std::optional<std::int64_t> bytes;
+    std::optional<double> memoryBandwidthGBps;
+    std::optional<std::int64_t> waitOnStream;
+    std::optional<std::int64_t> waitOnEventRecordCorrelation;
+    std::optional<std::string> collectiveName;
+    std::optional<std::int64_t> inMsgNelems;
+    std::optional<std::int64_t> outMsgNelems;
+    std::optional<std::string> dtype;
+    std::optional<std::int64_t> groupSize;
+    std::optional<std::int64_t> processRank;
+    std::optional<std::string> processGroupName;
+    std::optional<std::int64_t> sequenceNumber;
+    std::optional<std::string> processGroupRanks; // a string's content, or a JSON array's text
+    std::optional<std::string> processGroupDescription;
+
+    bool hasActivity() const { return stream || correlation || hasExtra(); }
+
+    bool hasExtra() const
+    {
+        return bytes || memoryBandwidthGBps || waitOnStream || waitOnEventRecordCorrelation || collectiveName
+            || inMsgNelems || outMsgNelems || dtype || groupSize || processRank || processGroupName
+            || sequenceNumber || processGroupRanks || processGroupDescription;
+    }
+};
+
+// Which typed arg a key names; None for args kept only as text.
+enum class TypedArgKey : std::uint8_t
+{
+    None,
+    Stream,
+    Correlation,
+    ExternalId,
+    Device,
+    Bytes,
+    MemoryBandwidth,
+    WaitOnStream,
+    WaitOnEventRecord,
+    CollectiveName,
+    InMsgNelems,
+    OutMsgNelems,
+    Dtype,
+    GroupSize,
+    ProcessRank,
+    ProcessGroupName,
+    SequenceNumber,
+    ProcessGroupRanks,
+    ProcessGroupDescription
+};
+
+TypedArgKey typedArgKey(std::string_view key);
+bool isTextArg(TypedArgKey key); // stored from a JSON string
+bool isRealArg(TypedArgKey key); // stored as double
+void assignIntArg(TypedArgs& args, TypedArgKey key, std::int64_t value);
+void assignRealArg(TypedArgs& args, TypedArgKey key, double value);
+void assignTextArg(TypedArgs& args, TypedArgKey key, std::string value);
+
+// Calls visit(key, rawValueToken) for each member of a JSON object text. Keys
+// are unescaped only when they contain escapes. Returns false on malformed text.
+template <typename Visit>
+bool forEachMember(std::string_view objectText, Visit&& visit);
+
+TypedArgs extractTypedArgs(std::string_view argsText);
+
+// Numbers from raw tokens: integers (also "7" strings and 7.0 floats) and doubles.
+std::optional<std::int64_t> tokenToInt(std::string_view token);
+std::optional<double> tokenToDouble(std::string_view token);
+std::optional<std::string> tokenToString(std::string_view token);
+
+// All members with numeric values (for counter events).
+std::vector<std::pair<std::string, double>> numericMembers(std::string_view objectText);
+
+} // namespace ks::core
+
+#include "core/io/build/typed_args_impl.h"

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/common/result.h"
+#include "core/io/build/rank_builder.h"
+#include "core/io/json/raw_event_sink.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::core {
+
+// Parses pieces of the traceEvents array with simdjson on-demand and feeds each
+// event to a RankBuilder (or a sink). One parser per rank or parse worker;
+// reused across pieces so its buffers are allocated once.
+//
+// simdjson stays out of this header: the parser's translation unit is built
+// for the host's SIMD level, and its simdjson types differ from those other
+// translation units would see.
+class EventParser
+{
+public:
+    EventParser(std::string path, RankBuilder& builder);
+    // For a parse worker: events go to `sink` instead of a builder.
+    EventParser(std::string path, RawEventSink& sink);
+    ~EventParser();
+    EventParser(const EventParser&) = delete;
+    EventParser& operator=(const EventParser&) = delete;
+
+    // `elements`: complete array elements separated by commas (see TraceEventsHandler).
+    std::optional<Error> parse(std::string_view elements, std::uint64_t firstIndex, std::uint64_t byteOffset);
+
+    // Writes '[' + elements + ']' + simdjson's padding into `buffer`; returns the JSON length.
+    static std::size_t prepare(std::string_view elements, std::vector<char>& buffer);
+    // Parses a buffer made by prepare().
+    std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length,
+        std::uint64_t firstIndex, std::uint64_t byteOffset);
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace ks::core

@@ -1,0 +1,134 @@
+#include "widgets/timeline/panels/slice_details_panel.h"
+
+#include "widgets/common/format.h"
+#include "widgets/timeline/model/slice_queries.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/render/time_axis.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace ks::widgets {
+
+namespace {
+
+    QString esc(const QString& s)
+    {
+        return s.toHtmlEscaped();
+    }
+
+    QString row(const QString& key, const QString& value)
+    {
+        return QStringLiteral("<tr><td class='k'>%1</td><td>%2</td></tr>").arg(esc(key), value);
+    }
+
+    QString sliceLink(const SliceDetails::Related& r)
+    {
+        return QStringLiteral("<tr><td class='k'>%1</td><td><a href='slice:%2:%3'>%4</a><br>"
+                              "<span class='m'>%5 · +%6 · %7</span></td></tr>")
+            .arg(esc(r.role))
+            .arg(r.ref.rank)
+            .arg(r.ref.slice)
+            .arg(esc(r.name), esc(r.track), formatPreciseTime(r.start), formatDuration(r.duration));
+    }
+
+    QString detailsHtml(const SliceDetails& d)
+    {
+        QString html =
+            QStringLiteral("<style>td{padding:1px 6px 1px 0; vertical-align:top} td.k{color:#7a7a7a;"
+                           "white-space:nowrap} .m{color:gray} h4{margin:10px 0 2px 0}</style>");
+        html += QStringLiteral("<p><b>%1</b></p><table>").arg(esc(d.name));
+        html += row(QStringLiteral("Kind"), esc(d.kind) + QStringLiteral(" · ") + esc(d.category));
+        html += row(QStringLiteral("Rank"), esc(d.rank));
+        html += row(QStringLiteral("Track"), esc(d.track) + QStringLiteral(" · depth %1").arg(d.level));
+        html += row(QStringLiteral("Start"),
+            QStringLiteral("+") + formatPreciseTime(d.start)
+                + QStringLiteral(" <span class='m'>(%1 ns as recorded)</span>").arg(d.absoluteStart));
+        html += row(QStringLiteral("Duration"),
+            formatDuration(d.duration) + QStringLiteral(" <span class='m'>(%1 ns)</span>").arg(d.duration));
+        html += row(QStringLiteral("Event"), QStringLiteral("#%1 in traceEvents").arg(d.eventIndex));
+        for (const QString& note : d.notes)
+            html += row(QStringLiteral("Note"), esc(note));
+        html += QStringLiteral("</table>");
+        if (!d.links.isEmpty()) {
+            html += QStringLiteral("<h4>Flows</h4><table>");
+            for (const auto& r : d.links)
+                html += sliceLink(r);
+            html += QStringLiteral("</table>");
+        }
+        if (!d.collective.isEmpty()) {
+            html += QStringLiteral("<h4>Same collective on every rank</h4><p class='m'>%1</p><table>")
+                        .arg(esc(d.collectiveSummary));
+            for (const auto& r : d.collective)
+                html += sliceLink(r);
+            html += QStringLiteral("</table>");
+        }
+        if (!d.parents.isEmpty()) {
+            html += QStringLiteral("<h4>Call stack (outermost first)</h4><table>");
+            for (const auto& r : d.parents)
+                html += sliceLink(r);
+            html += QStringLiteral("</table>");
+        }
+        html += QStringLiteral("<h4>Args</h4>");
+        if (!d.argsError.isEmpty())
+            html += QStringLiteral("<p class='m'>%1</p>").arg(esc(d.argsError));
+        else if (d.args.isEmpty())
+            html += QStringLiteral("<p class='m'>none</p>");
+        else {
+            html += QStringLiteral("<table>");
+            for (const auto& [k, v] : d.args)
+                html += row(k, esc(v));
+            html += QStringLiteral("</table>");
+        }
+        return html;
+    }
+
+} // namespace
+
+SliceDetailsPanel::SliceDetailsPanel(TimelineViewState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_browser(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("sliceDetailsPanel"));
+    m_browser->setOpenLinks(false);
+    m_browser->setFrameShape(QFrame::NoFrame);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_browser);
+    connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const QStringList parts = url.toString().split(QChar(u':'));
+        if (parts.size() == 3 && parts[0] == QStringLiteral("slice"))
+            emit sliceActivated({ parts[1].toInt(), parts[2].toUInt() });
+    });
+    connect(m_state, &TimelineViewState::selectedSliceChanged, this, &SliceDetailsPanel::refresh);
+    connect(m_state, &TimelineViewState::alignmentChanged, this, &SliceDetailsPanel::refresh);
+    refresh();
+}
+
+void SliceDetailsPanel::setData(std::shared_ptr<const TimelineData> timeline)
+{
+    m_data = std::move(timeline);
+    refresh();
+}
+
+QString SliceDetailsPanel::plainText() const
+{
+    return m_browser->toPlainText();
+}
+
+void SliceDetailsPanel::refresh()
+{
+    const SliceRef ref = m_state->selectedSlice();
+    if (!m_data || !ref.valid()) {
+        m_browser->setHtml(
+            QStringLiteral("<p style='color:gray'>Click a slice on the timeline to see its details: "
+                           "args, launch or GPU work, call stack.</p>"));
+        return;
+    }
+    m_browser->setHtml(detailsHtml(describeSlice(*m_data, ref, m_state->alignment())));
+}
+
+} // namespace ks::widgets
