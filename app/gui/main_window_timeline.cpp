@@ -199,6 +199,9 @@ void MainWindow::connectTimeline()
 {
     widgets::TimelineView* view = m_timeline->view();
     connect(m_timeline, &widgets::TimelineWidget::ready, this, &MainWindow::viewReady);
+    connect(m_timeline, &widgets::TimelineWidget::jobFailed, this, [this](const QString& message) {
+        m_messages->showMessage(message, widgets::MessageBar::Type::Error);
+    });
     connect(m_timeline, &widgets::TimelineWidget::dataChanged, this, [this] {
         const auto timelineData = m_timeline->data();
         m_details->setData(timelineData);

@@ -46,12 +46,13 @@ double cellOf(const core::Table& table, std::size_t row, const std::string& colu
     return core::cellAsDouble(table.rows[row][table.columnIndex(column)]).value_or(std::nan(""));
 }
 
-// Shows `window`, opens `folder`, waits for the analyses and shows the Rank
-// Overview dock; nullptr when the analyses never came or the dock is missing.
+// Shows `window`, opens `folder`, waits for the analyses and the job path
+// (their second lane, which brings the stragglers) and shows the Rank Overview
+// dock; nullptr when they never came or the dock is missing.
 QDockWidget* openRankOverviewDock(app::MainWindow& window, const QString& folder)
 {
     window.show();
-    QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+    QSignalSpy ready(&window, &app::MainWindow::jobPathReady);
     window.openPaths({ folder });
     if (!ready.wait(120000))
         return nullptr;

@@ -72,7 +72,8 @@ private slots:
     {
         app::MainWindow window;
         window.show();
-        QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+        // The path is the runner's second lane, after the docks.
+        QSignalSpy ready(&window, &app::MainWindow::jobPathReady);
         window.openPaths({ m_dir.path() });
         QVERIFY(ready.wait(120000));
         auto* action = window.findChild<QAction*>(QStringLiteral("whatIfAction"));
