@@ -87,10 +87,38 @@ namespace {
 
     constexpr const char* kUsage =
         "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
-        "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps]\n"
+        "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps,\n"
+        "               user-annotations]\n"
         "       [--format table|csv|json] [--out DIR] [--threads N]\n"
         "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
-        "         (frequent kernel sequences of OP; --only id: sequences)\n";
+        "         (frequent kernel sequences of OP; --only id: sequences)\n"
+        "       [--use-cpu-annotation] [--duration-ratio R] [--num-kernels N] [--allowlist REGEX]...\n"
+        "         (user-annotations: CPU time only; the share of time listed before `others`;\n"
+        "          at most N annotations listed; annotations never folded into `others`)\n";
+
+    // HTA's arguments of the calls, as options; a problem is reported in `problem`.
+    void readCallArguments(const CliArgs& parsed, core::AnalysisOptions& options, std::string& problem)
+    {
+        core::UserAnnotationOptions& ua = options.annotations;
+        ua.useGpuAnnotation = !parsed.flag("--use-cpu-annotation");
+        ua.allowlist = parsed.values("--allowlist");
+        try {
+            if (const auto r = parsed.value("--duration-ratio")) {
+                std::size_t used = 0;
+                ua.durationRatio = std::stod(*r, &used);
+                if (used != r->size() || !(ua.durationRatio >= 0.0 && ua.durationRatio <= 1.0))
+                    problem = "--duration-ratio needs a number between 0 and 1";
+            }
+            if (const auto n = parsed.value("--num-kernels")) {
+                std::size_t used = 0;
+                ua.numKernels = std::stoi(*n, &used);
+                if (used != n->size() || ua.numKernels < 0)
+                    problem = "--num-kernels needs a whole number >= 0";
+            }
+        } catch (...) {
+            problem = "--duration-ratio and --num-kernels need numbers";
+        }
+    }
 
 } // namespace
 
@@ -100,8 +128,8 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
 {
     CliArgs parsed(args,
         { "--ranks", "--iterations", "--only", "--format", "--out", "--threads", "--kernel-sequences",
-            "--sequences-top-k" },
-        { "--hta-compat", "--sequences-regex" });
+            "--sequences-top-k", "--duration-ratio", "--num-kernels", "--allowlist" },
+        { "--hta-compat", "--sequences-regex", "--use-cpu-annotation" });
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error())
             << '\n'
@@ -114,6 +142,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
     options.ranks = parseNumberList(parsed.value("--ranks"), listError);
     options.iterations = parseNumberList(parsed.value("--iterations"), listError);
     const std::string format = parsed.value("--format").value_or("table");
+    readCallArguments(parsed, options, listError);
     if (!listError.empty() || (format != "table" && format != "csv" && format != "json")) {
         err << "kinetoscope-cli analyze: "
             << (listError.empty() ? "unknown format '" + format + "'" : listError) << '\n'

@@ -13,6 +13,7 @@
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
 #include "core/analysis/hta/temporal_breakdown.h"
+#include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/analysis/operators/operator_stats.h"
 
 #include <QTest>
@@ -83,6 +84,16 @@ std::vector<Declared> declared()
             { ms::kRank, ms::kName, ms::kMean, ms::kMin, ms::kMax } },
         { "launch_stats", core::cudaKernelLaunchStats, 0,
             { ls::kIndex, ls::kCorrelation, ls::kCpuDuration, ls::kGpuDuration, ls::kLaunchDelay }, true },
+        { "user_annotation_breakdown",
+            [](const core::FrameSet& f, core::AnalysisOptions o) {
+                o.annotations.useGpuAnnotation = false; // the CPU ranges: every checked trace has them
+                return core::userAnnotationBreakdown(f, o);
+            },
+            0,
+            { core::user_annotation_breakdown::kName, core::user_annotation_breakdown::kSum,
+                core::user_annotation_breakdown::kMax, core::user_annotation_breakdown::kMin,
+                core::user_annotation_breakdown::kStddev, core::user_annotation_breakdown::kMean,
+                core::user_annotation_breakdown::kRank, core::kEventNameColumn } },
         { "rank_overview",
             [](const core::FrameSet& f, const core::AnalysisOptions& o) { return core::rankOverview(f, o); },
             0,

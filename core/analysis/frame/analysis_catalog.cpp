@@ -7,6 +7,8 @@
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
 #include "core/analysis/hta/temporal_breakdown.h"
+#include "core/analysis/hta/user_annotation_breakdown.h"
+#include "core/common/json_text.h"
 
 #include <set>
 
@@ -24,6 +26,42 @@ namespace {
         }
         out += ']';
         return out;
+    }
+
+    // HTA's arguments of get_gpu_user_annotation_breakdown: the ones the reference files
+    // hold, and the others where they differ from HTA's defaults.
+    std::string annotationArgs(const UserAnnotationOptions& a)
+    {
+        std::string out = std::string(R"({"use_gpu_annotation":)") + (a.useGpuAnnotation ? "true" : "false")
+            + R"(,"visualize":false)";
+        const UserAnnotationOptions defaults;
+        if (a.durationRatio != defaults.durationRatio)
+            out += R"(,"duration_ratio":)" + std::to_string(a.durationRatio);
+        if (a.numKernels != defaults.numKernels)
+            out += R"(,"num_kernels":)" + std::to_string(a.numKernels);
+        if (!a.allowlist.empty()) {
+            out += R"(,"allowlist_patterns":[)";
+            for (std::size_t i = 0; i < a.allowlist.size(); ++i)
+                out += (i ? "," : "") + jsonString(a.allowlist[i]);
+            out += ']';
+        }
+        return out + '}';
+    }
+
+    // The GPU-time and the CPU-time breakdown (`--use-cpu-annotation`: only the CPU one).
+    void addAnnotationCalls(std::vector<AnalysisCall>& calls, const AnalysisOptions& options)
+    {
+        AnalysisOptions gpu = options;
+        gpu.annotations.useGpuAnnotation = true;
+        AnalysisOptions cpu = options;
+        cpu.annotations.useGpuAnnotation = false;
+        if (options.annotations.useGpuAnnotation)
+            calls.push_back({ "user-annotations", "get_gpu_user_annotation_breakdown",
+                "get_gpu_user_annotation_breakdown.json", annotationArgs(gpu.annotations), gpu,
+                userAnnotationBreakdown });
+        calls.push_back({ "user-annotations", "get_gpu_user_annotation_breakdown",
+            "get_gpu_user_annotation_breakdown__cpu.json", annotationArgs(cpu.annotations), cpu,
+            userAnnotationBreakdown });
     }
 
 } // namespace
@@ -49,7 +87,8 @@ AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
 
 std::vector<std::string> analysisIds()
 {
-    return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps" };
+    return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps",
+        "user-annotations" };
 }
 
 std::vector<AnalysisCall> analysisCalls(
@@ -60,7 +99,7 @@ std::vector<AnalysisCall> analysisCalls(
     five.kernels.numKernels = 5;
     const std::string idleArgs = R"({"ranks":)" + ranks + R"(,"visualize":false,"show_idle_interval_stats":)"
         + (options.idle.showIntervalStats ? "true" : "false") + "}";
-    return {
+    std::vector<AnalysisCall> calls {
         { "temporal", "get_temporal_breakdown", "get_temporal_breakdown.json", R"({"visualize":false})",
             options, temporalBreakdown },
         { "idle", "get_idle_time_breakdown", "get_idle_time_breakdown.json", idleArgs, options,
@@ -83,6 +122,8 @@ std::vector<AnalysisCall> analysisCalls(
             R"({"ranks":)" + ranks + R"(,"visualize":false})", options, cudaKernelLaunchStats },
         { "steps", "get_profiler_steps", "get_profiler_steps.json", "{}", options, profilerSteps },
     };
+    addAnnotationCalls(calls, options);
+    return calls;
 }
 
 } // namespace ks::core

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ks::core {
@@ -36,6 +37,17 @@ struct LaunchStatsOptions
     bool includeMemoryEvents = true;
 };
 
+// HTA's get_gpu_user_annotation_breakdown arguments (§16).
+struct UserAnnotationOptions
+{
+    bool useGpuAnnotation = true; // gpu_user_annotation (GPU time); false: user_annotation (CPU time)
+    double durationRatio = 0.8;
+    int numKernels = 1000; // HTA's name for the number of annotations listed
+    // Names matching any of these stay out of `others` (HTA's allowlist_patterns): regular
+    // expressions in default mode, literal substrings in compat mode (HTA escapes them).
+    std::vector<std::string> allowlist;
+};
+
 struct QueueLengthOptions
 {
     std::int64_t maxQueueLength = 1024;
@@ -57,6 +69,7 @@ struct AnalysisOptions
     KernelBreakdownOptions kernels;
     LaunchStatsOptions launches;
     QueueLengthOptions queue;
+    UserAnnotationOptions annotations;
     // The caller's; null when the work cannot be cancelled. buildFrames polls it
     // for every rank and between its stages, and returns ErrorCode::Cancelled.
     const CancelToken* cancel = nullptr;

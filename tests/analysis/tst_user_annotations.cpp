@@ -1,0 +1,153 @@
+// HTA's get_gpu_user_annotation_breakdown (hta-semantics §16) in both modes, on
+// tiny traces: statistics per annotation, the fold into `others` (Q5), the
+// allowlist (Q15) and traces without annotations.
+
+#include "analysis_test_support.h"
+#include "core/analysis/hta/user_annotation_breakdown.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace ks;
+
+namespace {
+
+// Rank 0: GPU annotations fwd (10, 30 µs), bwd (50), opt (5); a CPU annotation step (100).
+std::vector<std::string> annotatedRank()
+{
+    return {
+        tests::eventAtBase("user_annotation", "step", 0, 100),
+        tests::eventAtBase("gpu_user_annotation", "fwd", 0, 10, "{}", 2, 7),
+        tests::eventAtBase("gpu_user_annotation", "fwd", 20, 30, "{}", 2, 7),
+        tests::eventAtBase("gpu_user_annotation", "bwd", 60, 50, "{}", 2, 7),
+        tests::eventAtBase("gpu_user_annotation", "opt", 120, 5, "{}", 2, 7),
+    };
+}
+
+struct Stats
+{
+    double sum = 0, max = 0, min = 0, std = 0, mean = 0;
+};
+
+std::map<std::string, Stats> statsByName(const core::AnalysisOutput& out)
+{
+    namespace ua = core::user_annotation_breakdown;
+    std::map<std::string, Stats> by;
+    const core::Table& t = out.result.frame;
+    const auto name = t.find(ua::kName);
+    const auto at = [&t](const core::ColumnId& id) { return *t.find(id); };
+    for (const auto& row : t.rows)
+        by[core::cellAsText(row[*name])] = { *core::cellAsDouble(row[at(ua::kSum)]),
+            *core::cellAsDouble(row[at(ua::kMax)]), *core::cellAsDouble(row[at(ua::kMin)]),
+            *core::cellAsDouble(row[at(ua::kStddev)]), *core::cellAsDouble(row[at(ua::kMean)]) };
+    return by;
+}
+
+core::AnalysisOutput run(const core::TraceSet& set, core::AnalysisMode mode, core::UserAnnotationOptions ua)
+{
+    core::AnalysisOptions options;
+    options.mode = mode;
+    options.annotations = std::move(ua);
+    return core::userAnnotationBreakdown(tests::frames(set, mode), options);
+}
+
+} // namespace
+
+class TestUserAnnotations : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    void statisticsPerAnnotation_data()
+    {
+        QTest::addColumn<bool>("compat");
+        QTest::newRow("hta-compat") << true;
+        QTest::newRow("default") << false;
+    }
+
+    void statisticsPerAnnotation()
+    {
+        QFETCH(bool, compat);
+        const auto mode = compat ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, annotatedRank()) });
+        const core::AnalysisOutput gpu = run(set, mode, {});
+        QVERIFY(gpu.ok);
+        auto by = statsByName(gpu);
+        QCOMPARE(by.size(), std::size_t(3));
+        QCOMPARE(by["fwd"].sum, 40.0);
+        QCOMPARE(by["fwd"].max, 30.0);
+        QCOMPARE(by["fwd"].min, 10.0);
+        QCOMPARE(by["fwd"].mean, 20.0);
+        QVERIFY(std::abs(by["fwd"].std - 14.142135623730951) < 1e-12); // sample std of 10, 30
+        QCOMPARE(by["bwd"].std, 0.0); // one value: NaN filled with 0
+        // Rows sorted by rank, then name.
+        const core::Table& t = gpu.result.frame;
+        QCOMPARE(core::cellAsText(t.rows[0][0]), std::string("bwd"));
+        QCOMPARE(core::cellAsText(t.rows[2][0]), std::string("opt"));
+
+        core::UserAnnotationOptions cpuOptions;
+        cpuOptions.useGpuAnnotation = false;
+        by = statsByName(run(set, mode, cpuOptions));
+        QCOMPARE(by.size(), std::size_t(1));
+        QCOMPARE(by["step"].sum, 100.0);
+    }
+
+    // Q5: with more names than num_kernels, HTA regroups the totals.
+    void foldIntoOthers()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, annotatedRank()) });
+        core::UserAnnotationOptions ua;
+        ua.numKernels = 1;
+        ua.durationRatio = 1.0;
+        auto compat = statsByName(run(set, core::AnalysisMode::HtaCompat, ua));
+        QCOMPARE(compat.size(), std::size_t(2)); // bwd (50) listed; fwd (40) and opt (5) folded
+        QCOMPARE(compat["bwd"].sum, 50.0);
+        QCOMPARE(compat["others"].sum, 45.0);
+        QCOMPARE(compat["others"].max, 40.0); // max of the member totals
+        auto fixed = statsByName(run(set, core::AnalysisMode::Default, ua));
+        QCOMPARE(fixed["others"].sum, 45.0);
+        QCOMPARE(fixed["others"].max, 30.0); // max of the member annotations
+        QCOMPARE(fixed["others"].min, 5.0);
+        QCOMPARE(fixed["others"].mean, 15.0);
+    }
+
+    // Q15: HTA escapes the patterns (literal substrings); default mode reads regexes.
+    void allowlist()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, annotatedRank()) });
+        core::UserAnnotationOptions ua;
+        ua.numKernels = 1;
+        ua.durationRatio = 1.0;
+        ua.allowlist = { "^o" };
+        QVERIFY(!statsByName(run(set, core::AnalysisMode::HtaCompat, ua)).count("opt"));
+        QVERIFY(statsByName(run(set, core::AnalysisMode::Default, ua)).count("opt"));
+        ua.allowlist = { "pt" };
+        QVERIFY(statsByName(run(set, core::AnalysisMode::HtaCompat, ua)).count("opt"));
+        ua.allowlist = { "(" };
+        const core::AnalysisOutput bad = run(set, core::AnalysisMode::Default, ua);
+        QVERIFY(!bad.ok);
+        QVERIFY(bad.error.find("allowlist") != std::string::npos);
+    }
+
+    // HTA returns None without the category; default mode says why.
+    void withoutAnnotations()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(
+            dir, { tests::spacedRankDocument(0, { tests::eventAtBase("cpu_op", "aten::add", 0, 10) }) });
+        const core::AnalysisOutput compat = run(set, core::AnalysisMode::HtaCompat, {});
+        QVERIFY(compat.ok);
+        QVERIFY(compat.result.kind == core::HtaResult::Kind::None);
+        const core::AnalysisOutput fixed = run(set, core::AnalysisMode::Default, {});
+        QVERIFY(!fixed.ok);
+        QVERIFY(fixed.error.find("gpu_user_annotation") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUserAnnotations)
+#include "tst_user_annotations.moc"
