@@ -3,6 +3,7 @@
 // allowlist (Q15) and traces without annotations.
 
 #include "analysis_test_support.h"
+#include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
 
 #include <QTest>
@@ -146,6 +147,40 @@ private slots:
         const core::AnalysisOutput fixed = run(set, core::AnalysisMode::Default, {});
         QVERIFY(!fixed.ok);
         QVERIFY(fixed.error.find("gpu_user_annotation") != std::string::npos);
+    }
+
+    // §17: each kernel gets the innermost annotation of its own stream that it overlaps.
+    void kernelsWithTheirAnnotation_data() { statisticsPerAnnotation_data(); }
+
+    void kernelsWithTheirAnnotation()
+    {
+        QFETCH(bool, compat);
+        const auto mode = compat ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("gpu_user_annotation", "outer", 0, 100, "{}", 2, 7),
+                    tests::eventAtBase("gpu_user_annotation", "inner", 10, 20, "{}", 2, 7),
+                    tests::eventAtBase("kernel", "k_inner", 15, 5, tests::correlationArgs(1, 7), 2, 7),
+                    tests::eventAtBase("kernel", "k_outer", 50, 5, tests::correlationArgs(2, 7), 2, 7),
+                    tests::eventAtBase(
+                        "kernel", "k_other_stream", 15, 5, tests::correlationArgs(3, 8), 2, 8) }) });
+        core::AnalysisOptions options;
+        options.mode = mode;
+        const core::AnalysisOutput out =
+            core::gpuKernelsWithUserAnnotations(tests::frames(set, mode), options, 0);
+        QVERIFY(out.ok);
+        const core::Table& t = out.result.frame;
+        const auto name = *t.find(core::annotated_kernels::kName);
+        const auto annotation = *t.find(core::annotated_kernels::kUserAnnotation);
+        std::map<std::string, std::string> by;
+        for (const auto& row : t.rows)
+            by[core::cellAsText(row[name])] = core::cellAsText(row[annotation]);
+        QCOMPARE(by.size(), std::size_t(3));
+        QCOMPARE(by["k_inner"], std::string("inner"));
+        QCOMPARE(by["k_outer"], std::string("outer"));
+        QCOMPARE(by["k_other_stream"], std::string());
+        QCOMPARE(t.find(core::annotated_kernels::kRank).has_value(), !compat); // default: every rank
     }
 };
 

@@ -57,14 +57,37 @@ def sort_key(record, columns):
     return key
 
 
-def compare_frames(ref, ours, path, problems):
-    if ref["columns"] != ours.get("columns"):
-        problems.append(f"{path}: columns {ref['columns']} != {ours.get('columns')}")
+def compared_columns(ref, ours, symbol_ids, path, problems):
+    """The columns to compare. Normally all, equal on both sides. Where HTA's frame
+    carries its internal symbol ids (`symbol_ids`, from the reference's args), those
+    columns are skipped and their text (`s_*`) compared instead: Kinetoscope writes a
+    subset of HTA's columns, every one of which must be in HTA's frame, the `s_*` ones
+    included."""
+    if not symbol_ids:
+        if ref["columns"] != ours.get("columns"):
+            problems.append(f"{path}: columns {ref['columns']} != {ours.get('columns')}")
+            return None
+        return ref["columns"]
+    theirs = set(ref["columns"])
+    mine = ours.get("columns") or []
+    missing = [c for c in ref["columns"] if c.startswith("s_") and c not in mine]
+    extra = [c for c in mine if c not in theirs and c not in symbol_ids]
+    if missing or not mine:
+        problems.append(f"{path}: HTA's name columns {missing} are not written here")
+        return None
+    if extra and "_stored_columns" not in ref.get("_args", {}):
+        problems.append(f"{path}: columns {extra} are not in HTA's frame")
+        return None
+    return [c for c in mine if c in theirs and c not in symbol_ids]
+
+
+def compare_frames(ref, ours, path, problems, symbol_ids=None):
+    columns = compared_columns(ref, ours, symbol_ids, path, problems)
+    if columns is None:
         return
     if ref["n_rows"] != ours.get("n_rows"):
         problems.append(f"{path}: {ref['n_rows']} rows in HTA, {ours.get('n_rows')} here")
         return
-    columns = ref["columns"]
     a = sorted(ref["records"], key=lambda r: sort_key(r, columns))
     b = sorted(ours["records"], key=lambda r: sort_key(r, columns))
     for i, (ra, rb) in enumerate(zip(a, b)):
@@ -74,13 +97,13 @@ def compare_frames(ref, ours, path, problems):
                 return
 
 
-def compare_results(ref, ours, path, problems):
+def compare_results(ref, ours, path, problems, symbol_ids=None):
     kind = ref.get("type")
     if kind != ours.get("type"):
         problems.append(f"{path}: type {kind} != {ours.get('type')}")
         return
     if kind == "dataframe":
-        compare_frames(ref, ours, path, problems)
+        compare_frames(ref, ours, path, problems, symbol_ids)
     elif kind in ("tuple", "list"):
         if len(ref["items"]) != len(ours["items"]):
             problems.append(f"{path}: {len(ref['items'])} items in HTA, {len(ours['items'])} here")
@@ -137,7 +160,11 @@ def main():
                 if not ours.get("ok"):
                     problems.append(f"HTA answered, Kinetoscope said: {ours.get('error')}")
                 else:
-                    compare_results(ref["result"], ours["result"], "result", problems)
+                    ref_args = ref.get("args") or {}
+                    if ref["result"].get("type") == "dataframe":
+                        ref["result"]["_args"] = ref_args
+                    compare_results(ref["result"], ours["result"], "result", problems,
+                                    ref_args.get("_symbol_id_columns"))
             elif ours.get("ok"):
                 problems.append(f"HTA raised ({ref.get('error', '')[:100]}), Kinetoscope gave a result")
             elif not ours.get("error"):

@@ -1,5 +1,6 @@
 #include "core/analysis/frame/analysis_catalog.h"
 
+#include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/analysis/hta/kernel_breakdown.h"
@@ -88,7 +89,7 @@ AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
 std::vector<std::string> analysisIds()
 {
     return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps",
-        "user-annotations" };
+        "user-annotations", "annotated-kernels" };
 }
 
 std::vector<AnalysisCall> analysisCalls(
@@ -123,6 +124,14 @@ std::vector<AnalysisCall> analysisCalls(
         { "steps", "get_profiler_steps", "get_profiler_steps.json", "{}", options, profilerSteps },
     };
     addAnnotationCalls(calls, options);
+    // HTA's call takes one rank: the first selected (every selected rank in default mode).
+    const std::int64_t firstRank = rankList.empty() ? 0 : rankList.front();
+    calls.push_back({ "annotated-kernels", "get_gpu_kernels_with_user_annotations",
+        "get_gpu_kernels_with_user_annotations.json",
+        R"({"rank":)" + std::to_string(firstRank) + R"(,"expand_names":true,"shorten_names":true})", options,
+        [firstRank](const FrameSet& frames, const AnalysisOptions& o) {
+            return gpuKernelsWithUserAnnotations(frames, o, firstRank);
+        } });
     return calls;
 }
 

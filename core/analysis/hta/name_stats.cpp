@@ -78,8 +78,7 @@ namespace {
     // Which names of the sum-descending list fold into `others`: past the duration_ratio
     // quantile of the cumulative sums (a quantile of the cumsum column, not ratio × total),
     // or beyond num_kernels.
-    std::vector<bool> foldedIntoOthers(
-        const std::vector<NameStats>& bySum, const NameFolding& options)
+    std::vector<bool> foldedIntoOthers(const std::vector<NameStats>& bySum, const NameFolding& options)
     {
         std::vector<double> cumsum;
         cumsum.reserve(bySum.size());

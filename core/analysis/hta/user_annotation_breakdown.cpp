@@ -21,8 +21,9 @@ namespace {
     // dropped rows included) lacks the category.
     bool traceHasCategory(const FrameSet& frames, std::string_view category)
     {
-        return std::any_of(frames.ranks.begin(), frames.ranks.end(),
-            [category](const RankFrame& f) { return f.trace && f.trace->counts.byCategory.count(category) > 0; });
+        return std::any_of(frames.ranks.begin(), frames.ranks.end(), [category](const RankFrame& f) {
+            return f.trace && f.trace->counts.byCategory.count(category) > 0;
+        });
     }
 
     // The allowlist as a predicate. Compat: HTA joins re.escape(p) of each pattern, so
@@ -102,8 +103,8 @@ AnalysisOutput userAnnotationBreakdown(const FrameSet& frames, const AnalysisOpt
     const double scale = compat ? 1.0 : 1.0 / 1000.0;
     for (const AnnotationRow& r : rows) {
         const NameStats& s = r.stats;
-        table.addRow({ s.name, s.sum * scale, s.max * scale, s.min * scale, s.std * scale, s.mean * scale,
-            r.rank });
+        table.addRow(
+            { s.name, s.sum * scale, s.max * scale, s.min * scale, s.std * scale, s.mean * scale, r.rank });
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(table)));
 }

@@ -1,0 +1,151 @@
+#include "core/analysis/hta/annotated_kernels.h"
+
+#include "core/analysis/hta/counters_support.h"
+#include "core/analysis/hta/trace_diff.h"
+#include "core/analysis/tables/microseconds.h"
+#include "core/analysis/tables/numpy_argsort.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace ks::core {
+
+namespace {
+
+    constexpr std::string_view kAnnotationCategory = "gpu_user_annotation";
+
+    struct ThreadOrder
+    {
+        bool operator()(const ThreadKey& a, const ThreadKey& b) const
+        {
+            return std::tie(a.pid, a.tid, a.pidIsName, a.tidIsName)
+                < std::tie(b.pid, b.tid, b.pidIsName, b.tidIsName);
+        }
+    };
+
+    // HTA's GPUKernelFilter (§1.8) in compat mode; device activity otherwise (Q3).
+    bool isKernelRow(const RankFrame& frame, const FrameRow& row, bool compat)
+    {
+        if (!compat)
+            return row.device;
+        const std::string_view name = frame.name(row);
+        return (row.stream >= 0 && row.correlation >= 0) || name == "Event Sync" || name == "Context Sync";
+    }
+
+    // pandas' closed-left interval overlap: both strict.
+    bool overlaps(const FrameRow& a, const FrameRow& b)
+    {
+        return a.ts < b.end() && b.ts < a.end();
+    }
+
+    // For each kernel (by position in `kernels`), the annotation row it is attributed to.
+    // Compat (§17): annotations sorted by duration descending (numpy's unstable order), each
+    // overwriting the kernels of its pid/tid it overlaps, so the last shortest wins. Default:
+    // the shortest overlapping annotation, the later-starting one among equals.
+    std::vector<const FrameRow*> attribute(const RankFrame& frame, const std::vector<const FrameRow*>& kernels,
+        const std::vector<const FrameRow*>& annotations, bool compat)
+    {
+        std::map<ThreadKey, std::vector<std::size_t>, ThreadOrder> kernelsByThread;
+        for (std::size_t k = 0; k < kernels.size(); ++k)
+            kernelsByThread[counters::threadKeyOf(frame, *kernels[k])].push_back(k);
+        std::vector<const FrameRow*> result(kernels.size(), nullptr);
+        std::vector<double> durations;
+        durations.reserve(annotations.size());
+        for (const FrameRow* a : annotations)
+            durations.push_back(static_cast<double>(a->dur));
+        for (const std::size_t i : numpyArgsortDescending(durations)) {
+            const FrameRow& a = *annotations[i];
+            const auto it = kernelsByThread.find(counters::threadKeyOf(frame, a));
+            if (it == kernelsByThread.end())
+                continue;
+            for (const std::size_t k : it->second) {
+                if (!overlaps(*kernels[k], a))
+                    continue;
+                const FrameRow* current = result[k];
+                if (compat || !current || a.dur < current->dur || (a.dur == current->dur && a.ts > current->ts))
+                    result[k] = &a;
+            }
+        }
+        return result;
+    }
+
+    Table emptyTable(AnalysisMode mode)
+    {
+        using namespace annotated_kernels;
+        Table t;
+        t.name = "gpu_kernels_with_user_annotations";
+        if (mode != AnalysisMode::HtaCompat)
+            t.columns.push_back(kRank.column(mode));
+        for (const ColumnId& c : { kIndex, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation, kIndexCorrelation,
+                 kName, kCategory, kUserAnnotation })
+            t.columns.push_back(c.column(mode));
+        return t;
+    }
+
+    // One rank's rows; false when HTA would raise (a negative duration: pandas refuses the interval).
+    bool addRank(Table& table, const RankFrame& frame, AnalysisMode mode)
+    {
+        const bool compat = mode == AnalysisMode::HtaCompat;
+        std::vector<const FrameRow*> kernels;
+        std::vector<const FrameRow*> annotations;
+        for (const FrameRow& row : frame.rows) {
+            if (frame.category(row) == kAnnotationCategory)
+                annotations.push_back(&row);
+            else if (isKernelRow(frame, row, compat))
+                kernels.push_back(&row);
+            else
+                continue;
+            if (row.dur < 0)
+                return false;
+        }
+        const std::vector<const FrameRow*> owner = attribute(frame, kernels, annotations, compat);
+        const auto us = [compat](std::int64_t ns) -> Cell {
+            return compat ? static_cast<double>(ns) / 1000.0 : microseconds(ns);
+        };
+        for (std::size_t k = 0; k < kernels.size(); ++k) {
+            const FrameRow& row = *kernels[k];
+            const ThreadKey& key = counters::threadKeyOf(frame, row);
+            const std::string_view name = frame.name(row);
+            std::vector<Cell> cells;
+            if (!compat)
+                cells.emplace_back(frame.rank);
+            cells.insert(cells.end(),
+                { static_cast<std::int64_t>(row.eventIndex), counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
+                    counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), us(row.ts), us(row.dur),
+                    us(row.end()), row.stream, row.correlation, row.indexCorrelation,
+                    compat ? shortenName(name) : std::string(name), std::string(frame.category(row)),
+                    owner[k] ? std::string(frame.name(*owner[k])) : std::string() });
+            table.addRow(cells);
+        }
+        return true;
+    }
+
+} // namespace
+
+AnalysisOutput gpuKernelsWithUserAnnotations(
+    const FrameSet& frames, const AnalysisOptions& options, std::int64_t rank)
+{
+    const AnalysisMode mode = options.mode;
+    const bool compat = mode == AnalysisMode::HtaCompat;
+    const bool any = std::any_of(frames.ranks.begin(), frames.ranks.end(), [](const RankFrame& f) {
+        return f.trace && f.trace->counts.byCategory.count(kAnnotationCategory) > 0;
+    });
+    if (!any) {
+        if (compat) // HTA: "Trace for rank N does not contain any GPU user annotations", None
+            return AnalysisOutput::of(HtaResult::none());
+        return AnalysisOutput::notApplicable("the trace has no gpu_user_annotation events");
+    }
+    Table table = emptyTable(mode);
+    for (const RankFrame& frame : frames.ranks) {
+        if (compat && frame.rank != rank)
+            continue;
+        if (!addRank(table, frame, mode))
+            return AnalysisOutput::notApplicable("ValueError: left side of interval must be <= right side "
+                                                 "(HTA: a kernel or annotation with a negative duration, Q1)");
+    }
+    return AnalysisOutput::of(HtaResult::dataFrame(std::move(table)));
+}
+
+} // namespace ks::core
