@@ -88,13 +88,14 @@ namespace {
     constexpr const char* kUsage =
         "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
         "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps,\n"
-        "               user-annotations,annotated-kernels]\n"
+        "               user-annotations,annotated-kernels,queue-blocked]\n"
         "       [--format table|csv|json] [--out DIR] [--threads N]\n"
         "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
         "         (frequent kernel sequences of OP; --only id: sequences)\n"
         "       [--use-cpu-annotation] [--duration-ratio R] [--num-kernels N] [--allowlist REGEX]...\n"
         "         (user-annotations: CPU time only; the share of time listed before `others`;\n"
-        "          at most N annotations listed; annotations never folded into `others`)\n";
+        "          at most N annotations listed; annotations never folded into `others`)\n"
+        "       [--max-queue-length N] (queue-blocked: a queue this long is full; default 1024)\n";
 
     // HTA's arguments of the calls, as options; a problem is reported in `problem`.
     void readCallArguments(const CliArgs& parsed, core::AnalysisOptions& options, std::string& problem)
@@ -115,8 +116,14 @@ namespace {
                 if (used != n->size() || ua.numKernels < 0)
                     problem = "--num-kernels needs a whole number >= 0";
             }
+            if (const auto q = parsed.value("--max-queue-length")) {
+                std::size_t used = 0;
+                options.queue.maxQueueLength = std::stoll(*q, &used);
+                if (used != q->size() || options.queue.maxQueueLength < 1)
+                    problem = "--max-queue-length needs a whole number >= 1";
+            }
         } catch (...) {
-            problem = "--duration-ratio and --num-kernels need numbers";
+            problem = "--duration-ratio, --num-kernels and --max-queue-length need numbers";
         }
     }
 
@@ -128,7 +135,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
 {
     CliArgs parsed(args,
         { "--ranks", "--iterations", "--only", "--format", "--out", "--threads", "--kernel-sequences",
-            "--sequences-top-k", "--duration-ratio", "--num-kernels", "--allowlist" },
+            "--sequences-top-k", "--duration-ratio", "--num-kernels", "--allowlist", "--max-queue-length" },
         { "--hta-compat", "--sequences-regex", "--use-cpu-annotation" });
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error())

@@ -65,6 +65,27 @@ namespace {
             userAnnotationBreakdown });
     }
 
+    // The time each stream's launch queue was full, at the chosen maximum and (the variant
+    // the references hold) at 8; and the queue summary of the same series.
+    void addQueueBlockedCalls(
+        std::vector<AnalysisCall>& calls, const AnalysisOptions& options, const std::string& ranks)
+    {
+        const std::string series =
+            R"x({"queue_length_dict":"get_queue_length_time_series(ranks=)x" + ranks + R"x()")x";
+        std::string args = series;
+        if (options.queue.maxQueueLength != QueueLengthOptions {}.maxQueueLength)
+            args += R"(,"max_queue_length":)" + std::to_string(options.queue.maxQueueLength);
+        calls.push_back({ "queue-blocked", "get_time_spent_blocked_on_full_queue",
+            "get_time_spent_blocked_on_full_queue.json", args + "}", options, timeBlockedOnFullQueue });
+        AnalysisOptions eight = options;
+        eight.queue.maxQueueLength = 8;
+        calls.push_back({ "queue-blocked", "get_time_spent_blocked_on_full_queue",
+            "get_time_spent_blocked_on_full_queue__max_queue_length_8.json",
+            series + R"(,"max_queue_length":8})", eight, timeBlockedOnFullQueue });
+        calls.push_back({ "queue-blocked", "get_queue_length_summary_from_time_series",
+            "get_queue_length_summary_from_time_series.json", series + "}", options, queueLengthSummary });
+    }
+
 } // namespace
 
 AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
@@ -89,7 +110,7 @@ AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
 std::vector<std::string> analysisIds()
 {
     return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps",
-        "user-annotations", "annotated-kernels" };
+        "user-annotations", "annotated-kernels", "queue-blocked" };
 }
 
 std::vector<AnalysisCall> analysisCalls(
@@ -124,6 +145,7 @@ std::vector<AnalysisCall> analysisCalls(
         { "steps", "get_profiler_steps", "get_profiler_steps.json", "{}", options, profilerSteps },
     };
     addAnnotationCalls(calls, options);
+    addQueueBlockedCalls(calls, options, ranks);
     // HTA's call takes one rank: the first selected (every selected rank in default mode).
     const std::int64_t firstRank = rankList.empty() ? 0 : rankList.front();
     calls.push_back({ "annotated-kernels", "get_gpu_kernels_with_user_annotations",

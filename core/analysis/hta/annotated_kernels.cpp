@@ -44,8 +44,9 @@ namespace {
     // Compat (§17): annotations sorted by duration descending (numpy's unstable order), each
     // overwriting the kernels of its pid/tid it overlaps, so the last shortest wins. Default:
     // the shortest overlapping annotation, the later-starting one among equals.
-    std::vector<const FrameRow*> attribute(const RankFrame& frame, const std::vector<const FrameRow*>& kernels,
-        const std::vector<const FrameRow*>& annotations, bool compat)
+    std::vector<const FrameRow*> attribute(const RankFrame& frame,
+        const std::vector<const FrameRow*>& kernels, const std::vector<const FrameRow*>& annotations,
+        bool compat)
     {
         std::map<ThreadKey, std::vector<std::size_t>, ThreadOrder> kernelsByThread;
         for (std::size_t k = 0; k < kernels.size(); ++k)
@@ -64,7 +65,8 @@ namespace {
                 if (!overlaps(*kernels[k], a))
                     continue;
                 const FrameRow* current = result[k];
-                if (compat || !current || a.dur < current->dur || (a.dur == current->dur && a.ts > current->ts))
+                if (compat || !current || a.dur < current->dur
+                    || (a.dur == current->dur && a.ts > current->ts))
                     result[k] = &a;
             }
         }
@@ -78,8 +80,8 @@ namespace {
         t.name = "gpu_kernels_with_user_annotations";
         if (mode != AnalysisMode::HtaCompat)
             t.columns.push_back(kRank.column(mode));
-        for (const ColumnId& c : { kIndex, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation, kIndexCorrelation,
-                 kName, kCategory, kUserAnnotation })
+        for (const ColumnId& c : { kIndex, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation,
+                 kIndexCorrelation, kName, kCategory, kUserAnnotation })
             t.columns.push_back(c.column(mode));
         return t;
     }
@@ -112,7 +114,8 @@ namespace {
             if (!compat)
                 cells.emplace_back(frame.rank);
             cells.insert(cells.end(),
-                { static_cast<std::int64_t>(row.eventIndex), counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
+                { static_cast<std::int64_t>(row.eventIndex),
+                    counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
                     counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), us(row.ts), us(row.dur),
                     us(row.end()), row.stream, row.correlation, row.indexCorrelation,
                     compat ? shortenName(name) : std::string(name), std::string(frame.category(row)),
@@ -142,8 +145,9 @@ AnalysisOutput gpuKernelsWithUserAnnotations(
         if (compat && frame.rank != rank)
             continue;
         if (!addRank(table, frame, mode))
-            return AnalysisOutput::notApplicable("ValueError: left side of interval must be <= right side "
-                                                 "(HTA: a kernel or annotation with a negative duration, Q1)");
+            return AnalysisOutput::notApplicable(
+                "ValueError: left side of interval must be <= right side "
+                "(HTA: a kernel or annotation with a negative duration, Q1)");
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(table)));
 }

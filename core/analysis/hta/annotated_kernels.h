@@ -31,6 +31,7 @@ namespace annotated_kernels {
 // HTA's get_gpu_kernels_with_user_annotations (§17): every GPU kernel with the innermost
 // gpu_user_annotation on its stream that it overlaps. Compat: rank `rank` only, HTA's
 // kernel filter, shortened names, None without annotations; default: every rank.
-AnalysisOutput gpuKernelsWithUserAnnotations(const FrameSet& frames, const AnalysisOptions& options, std::int64_t rank);
+AnalysisOutput gpuKernelsWithUserAnnotations(
+    const FrameSet& frames, const AnalysisOptions& options, std::int64_t rank);
 
 } // namespace ks::core
