@@ -88,14 +88,15 @@ namespace {
     constexpr const char* kUsage =
         "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
         "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps,\n"
-        "               user-annotations,annotated-kernels,queue-blocked]\n"
+        "               user-annotations,annotated-kernels,queue-blocked,potential-stragglers]\n"
         "       [--format table|csv|json] [--out DIR] [--threads N]\n"
         "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
         "         (frequent kernel sequences of OP; --only id: sequences)\n"
         "       [--use-cpu-annotation] [--duration-ratio R] [--num-kernels N] [--allowlist REGEX]...\n"
         "         (user-annotations: CPU time only; the share of time listed before `others`;\n"
         "          at most N annotations listed; annotations never folded into `others`)\n"
-        "       [--max-queue-length N] (queue-blocked: a queue this long is full; default 1024)\n";
+        "       [--max-queue-length N] (queue-blocked: a queue this long is full; default 1024)\n"
+        "       [--num-candidates K] (potential-stragglers: ranks reported; default 2)\n";
 
     // HTA's arguments of the calls, as options; a problem is reported in `problem`.
     void readCallArguments(const CliArgs& parsed, core::AnalysisOptions& options, std::string& problem)
@@ -122,8 +123,14 @@ namespace {
                 if (used != q->size() || options.queue.maxQueueLength < 1)
                     problem = "--max-queue-length needs a whole number >= 1";
             }
+            if (const auto k = parsed.value("--num-candidates")) {
+                std::size_t used = 0;
+                options.stragglers.numCandidates = std::stoi(*k, &used);
+                if (used != k->size() || options.stragglers.numCandidates < 1)
+                    problem = "--num-candidates needs a whole number >= 1";
+            }
         } catch (...) {
-            problem = "--duration-ratio, --num-kernels and --max-queue-length need numbers";
+            problem = "--duration-ratio, --num-kernels, --max-queue-length and --num-candidates need numbers";
         }
     }
 

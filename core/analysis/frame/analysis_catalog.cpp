@@ -6,6 +6,7 @@
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
 #include "core/analysis/hta/memory_bandwidth.h"
+#include "core/analysis/hta/potential_stragglers.h"
 #include "core/analysis/hta/queue_length.h"
 #include "core/analysis/hta/temporal_breakdown.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
@@ -110,7 +111,7 @@ AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
 std::vector<std::string> analysisIds()
 {
     return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps",
-        "user-annotations", "annotated-kernels", "queue-blocked" };
+        "user-annotations", "annotated-kernels", "queue-blocked", "potential-stragglers" };
 }
 
 std::vector<AnalysisCall> analysisCalls(
@@ -146,6 +147,18 @@ std::vector<AnalysisCall> analysisCalls(
     };
     addAnnotationCalls(calls, options);
     addQueueBlockedCalls(calls, options, ranks);
+    // HTA's straggler finder at the chosen number of candidates and (the references' variant) at 1.
+    AnalysisOptions one = options;
+    one.stragglers.numCandidates = 1;
+    const PotentialStragglerOptions defaultStragglers;
+    calls.push_back({ "potential-stragglers", "get_potential_stragglers", "get_potential_stragglers.json",
+        options.stragglers.numCandidates == defaultStragglers.numCandidates
+            ? std::string(R"({"visualize":false})")
+            : R"({"visualize":false,"num_candidates":)" + std::to_string(options.stragglers.numCandidates)
+                + "}",
+        options, potentialStragglers });
+    calls.push_back({ "potential-stragglers", "get_potential_stragglers", "get_potential_stragglers__1.json",
+        R"({"visualize":false,"num_candidates":1})", one, potentialStragglers });
     // HTA's call takes one rank: the first selected (every selected rank in default mode).
     const std::int64_t firstRank = rankList.empty() ? 0 : rankList.front();
     calls.push_back({ "annotated-kernels", "get_gpu_kernels_with_user_annotations",

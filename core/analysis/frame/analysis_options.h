@@ -48,6 +48,12 @@ struct UserAnnotationOptions
     std::vector<std::string> allowlist;
 };
 
+// HTA's get_potential_stragglers arguments (§18).
+struct PotentialStragglerOptions
+{
+    int numCandidates = 2;
+};
+
 struct QueueLengthOptions
 {
     std::int64_t maxQueueLength = 1024;
@@ -70,6 +76,7 @@ struct AnalysisOptions
     LaunchStatsOptions launches;
     QueueLengthOptions queue;
     UserAnnotationOptions annotations;
+    PotentialStragglerOptions stragglers;
     // The caller's; null when the work cannot be cancelled. buildFrames polls it
     // for every rank and between its stages, and returns ErrorCode::Cancelled.
     const CancelToken* cancel = nullptr;
