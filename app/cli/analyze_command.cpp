@@ -88,7 +88,8 @@ namespace {
     constexpr const char* kUsage =
         "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
         "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps,\n"
-        "               user-annotations,annotated-kernels,queue-blocked,potential-stragglers]\n"
+        "               user-annotations,annotated-kernels,queue-blocked,potential-stragglers,\n"
+        "               cupti-counters]\n"
         "       [--format table|csv|json] [--out DIR] [--threads N]\n"
         "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
         "         (frequent kernel sequences of OP; --only id: sequences)\n"

@@ -18,9 +18,10 @@ std::string rankDocument(std::int64_t rank, std::int64_t start, std::int64_t dur
     for (int step = 0; step < 3; ++step) {
         const std::int64_t base = step * 1000;
         const int correlation = 10 + step;
-        events.push_back(tests::eventAtBase("cpu_op", "ProfilerStep#" + std::to_string(step + 1), base, 1000));
-        events.push_back(tests::eventAtBase("cuda_runtime", "cudaLaunchKernel", base + 10, 5,
-            tests::correlationArgs(correlation)));
+        events.push_back(
+            tests::eventAtBase("cpu_op", "ProfilerStep#" + std::to_string(step + 1), base, 1000));
+        events.push_back(tests::eventAtBase(
+            "cuda_runtime", "cudaLaunchKernel", base + 10, 5, tests::correlationArgs(correlation)));
         events.push_back(tests::eventAtBase(
             "kernel", kernel, base + start, dur, tests::correlationArgs(correlation, 7), 0, 7));
     }
@@ -64,7 +65,8 @@ private slots:
         const auto mode = compat ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
         QTemporaryDir dir;
         const auto set = tests::loadRanks(dir,
-            { rankDocument(0, 300, 600, "ncclKernel_AllReduce"), rankDocument(1, 700, 200, "ncclKernel_AllReduce") });
+            { rankDocument(0, 300, 600, "ncclKernel_AllReduce"),
+                rankDocument(1, 700, 200, "ncclKernel_AllReduce") });
         const core::AnalysisOutput one = run(set, mode, 1);
         QVERIFY2(one.ok, one.error.c_str());
         QCOMPARE(ranksOf(one), (std::vector<std::int64_t> { 1 }));
@@ -76,7 +78,8 @@ private slots:
     {
         QTemporaryDir dir;
         const auto set = tests::loadRanks(dir,
-            { rankDocument(0, 300, 600, "ncclDevKernel_AllReduce"), rankDocument(1, 700, 200, "ncclDevKernel_AllReduce") });
+            { rankDocument(0, 300, 600, "ncclDevKernel_AllReduce"),
+                rankDocument(1, 700, 200, "ncclDevKernel_AllReduce") });
         const core::AnalysisOutput compat = run(set, core::AnalysisMode::HtaCompat, 1);
         QVERIFY(!compat.ok);
         QVERIFY(compat.error.find("argmax of an empty sequence") != std::string::npos);

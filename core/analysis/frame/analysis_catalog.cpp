@@ -2,6 +2,7 @@
 
 #include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
+#include "core/analysis/hta/cupti_counters.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
@@ -111,7 +112,7 @@ AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
 std::vector<std::string> analysisIds()
 {
     return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps",
-        "user-annotations", "annotated-kernels", "queue-blocked", "potential-stragglers" };
+        "user-annotations", "annotated-kernels", "queue-blocked", "potential-stragglers", "cupti-counters" };
 }
 
 std::vector<AnalysisCall> analysisCalls(
@@ -159,6 +160,9 @@ std::vector<AnalysisCall> analysisCalls(
         options, potentialStragglers });
     calls.push_back({ "potential-stragglers", "get_potential_stragglers", "get_potential_stragglers__1.json",
         R"({"visualize":false,"num_candidates":1})", one, potentialStragglers });
+    calls.push_back({ "cupti-counters", "get_cupti_counter_data_with_operators",
+        "get_cupti_counter_data_with_operators.json", R"({"ranks":)" + ranks + "}", options,
+        cuptiCounterData });
     // HTA's call takes one rank: the first selected (every selected rank in default mode).
     const std::int64_t firstRank = rankList.empty() ? 0 : rankList.front();
     calls.push_back({ "annotated-kernels", "get_gpu_kernels_with_user_annotations",

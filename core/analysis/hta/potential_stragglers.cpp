@@ -53,8 +53,9 @@ namespace {
     using GroupKey = std::tuple<std::int64_t, std::string_view>; // stream, kernel name
 
     // Per rank, how often it was among the top num_candidates late starters (§18).
-    std::map<std::int64_t, int> lateStartCounts(const std::map<std::pair<std::int64_t, std::int64_t>, double>& metric,
-        int candidates, std::string& problem)
+    std::map<std::int64_t, int> lateStartCounts(
+        const std::map<std::pair<std::int64_t, std::int64_t>, double>& metric, int candidates,
+        std::string& problem)
     {
         // metric: (iteration, rank) -> normalized start time
         std::map<std::int64_t, std::vector<std::pair<std::int64_t, double>>> byIteration;
@@ -97,11 +98,14 @@ AnalysisOutput potentialStragglers(const FrameSet& frames, const AnalysisOptions
             if (row.iteration >= 0)
                 steps.insert(row.iteration);
     if (steps.empty())
-        return fail("ValueError: invalid value for argument: profiler_steps=None; available profiler steps=[]",
+        return fail(
+            "ValueError: invalid value for argument: profiler_steps=None; available profiler steps=[]",
             "the trace has no ProfilerStep iterations");
 
     // The selected iterations' rows of every rank: time span and long communication kernels.
-    const auto units = [compat](std::int64_t ns) { return compat ? static_cast<double>(ns) / 1000.0 : static_cast<double>(ns); };
+    const auto units = [compat](std::int64_t ns) {
+        return compat ? static_cast<double>(ns) / 1000.0 : static_cast<double>(ns);
+    };
     double tMin = INFINITY;
     double tMax = -INFINITY;
     std::vector<KernelPoint> comm;
@@ -112,7 +116,8 @@ AnalysisOutput potentialStragglers(const FrameSet& frames, const AnalysisOptions
             tMin = std::min(tMin, units(row.ts));
             tMax = std::max(tMax, units(row.ts) + units(row.dur));
             if (row.stream > 0 && row.iteration > 0 && isCommKernel(frame, row, compat))
-                comm.push_back({ frame.rank, row.stream, row.iteration, frame.name(row), units(row.ts), units(row.dur) });
+                comm.push_back({ frame.rank, row.stream, row.iteration, frame.name(row), units(row.ts),
+                    units(row.dur) });
         }
     const double meanIterTime = (tMax - tMin) / static_cast<double>(steps.size());
     const double minDuration = meanIterTime * 0.01;
@@ -177,7 +182,8 @@ AnalysisOutput potentialStragglers(const FrameSet& frames, const AnalysisOptions
         order.resize(values.size());
         for (std::size_t i = 0; i < order.size(); ++i)
             order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&values](std::size_t a, std::size_t b) { return values[a] > values[b]; });
+        std::stable_sort(order.begin(), order.end(),
+            [&values](std::size_t a, std::size_t b) { return values[a] > values[b]; });
     }
     HtaResult list;
     list.kind = HtaResult::Kind::List;
