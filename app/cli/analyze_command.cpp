@@ -89,7 +89,7 @@ namespace {
         "usage: kinetoscope-cli analyze PATH... [--hta-compat] [--ranks R,..] [--iterations I,..]\n"
         "       [--only temporal,idle,kernels,overlap,memory-bw,queue-length,launch-stats,steps,\n"
         "               user-annotations,annotated-kernels,queue-blocked,potential-stragglers,\n"
-        "               cupti-counters]\n"
+        "               cupti-counters,aten-op-delay]\n"
         "       [--format table|csv|json] [--out DIR] [--threads N]\n"
         "       [--kernel-sequences OP [--sequences-regex] [--sequences-top-k K]]\n"
         "         (frequent kernel sequences of OP; --only id: sequences)\n"
@@ -97,7 +97,9 @@ namespace {
         "         (user-annotations: CPU time only; the share of time listed before `others`;\n"
         "          at most N annotations listed; annotations never folded into `others`)\n"
         "       [--max-queue-length N] (queue-blocked: a queue this long is full; default 1024)\n"
-        "       [--num-candidates K] (potential-stragglers: ranks reported; default 2)\n";
+        "       [--num-candidates K] (potential-stragglers: ranks reported; default 2)\n"
+        "       [--sort-by occurrence_count|avg_aten_op_launch_delay|avg_runtime_delay|aten_op_name]\n"
+        "         (aten-op-delay: row order, largest first; default occurrence_count)\n";
 
     // HTA's arguments of the calls, as options; a problem is reported in `problem`.
     void readCallArguments(const CliArgs& parsed, core::AnalysisOptions& options, std::string& problem)
@@ -124,6 +126,18 @@ namespace {
                 if (used != q->size() || options.queue.maxQueueLength < 1)
                     problem = "--max-queue-length needs a whole number >= 1";
             }
+            if (const auto sort = parsed.value("--sort-by")) {
+                if (*sort == "occurrence_count")
+                    options.atenOps.sortBy = core::AtenOpSort::OccurrenceCount;
+                else if (*sort == "avg_aten_op_launch_delay")
+                    options.atenOps.sortBy = core::AtenOpSort::LaunchDelay;
+                else if (*sort == "avg_runtime_delay")
+                    options.atenOps.sortBy = core::AtenOpSort::RuntimeDelay;
+                else if (*sort == "aten_op_name")
+                    options.atenOps.sortBy = core::AtenOpSort::Name;
+                else
+                    problem = "unknown --sort-by '" + *sort + "'";
+            }
             if (const auto k = parsed.value("--num-candidates")) {
                 std::size_t used = 0;
                 options.stragglers.numCandidates = std::stoi(*k, &used);
@@ -143,7 +157,8 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
 {
     CliArgs parsed(args,
         { "--ranks", "--iterations", "--only", "--format", "--out", "--threads", "--kernel-sequences",
-            "--sequences-top-k", "--duration-ratio", "--num-kernels", "--allowlist", "--max-queue-length" },
+            "--sequences-top-k", "--duration-ratio", "--num-kernels", "--allowlist", "--max-queue-length",
+            "--num-candidates", "--sort-by" },
         { "--hta-compat", "--sequences-regex", "--use-cpu-annotation" });
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli analyze: " << (parsed.ok() ? "give at least one PATH" : parsed.error())

@@ -1,6 +1,7 @@
 #include "core/analysis/frame/analysis_catalog.h"
 
 #include "core/analysis/hta/annotated_kernels.h"
+#include "core/analysis/hta/aten_op_kernels.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/cupti_counters.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
@@ -112,7 +113,8 @@ AnalysisOutput profilerSteps(const FrameSet& frames, const AnalysisOptions&)
 std::vector<std::string> analysisIds()
 {
     return { "temporal", "idle", "kernels", "overlap", "memory-bw", "queue-length", "launch-stats", "steps",
-        "user-annotations", "annotated-kernels", "queue-blocked", "potential-stragglers", "cupti-counters" };
+        "user-annotations", "annotated-kernels", "queue-blocked", "potential-stragglers", "cupti-counters",
+        "aten-op-delay" };
 }
 
 std::vector<AnalysisCall> analysisCalls(
@@ -160,6 +162,8 @@ std::vector<AnalysisCall> analysisCalls(
         options, potentialStragglers });
     calls.push_back({ "potential-stragglers", "get_potential_stragglers", "get_potential_stragglers__1.json",
         R"({"visualize":false,"num_candidates":1})", one, potentialStragglers });
+    calls.push_back({ "aten-op-delay", "get_aten_op_kernels_and_delay", "get_aten_op_kernels_and_delay.json",
+        R"({"ranks":)" + ranks + "}", options, atenOpKernelsAndDelay });
     calls.push_back({ "cupti-counters", "get_cupti_counter_data_with_operators",
         "get_cupti_counter_data_with_operators.json", R"({"ranks":)" + ranks + "}", options,
         cuptiCounterData });

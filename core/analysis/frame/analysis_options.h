@@ -54,6 +54,20 @@ struct PotentialStragglerOptions
     int numCandidates = 2;
 };
 
+// HTA's get_aten_op_kernels_and_delay arguments (§20).
+enum class AtenOpSort : std::uint8_t
+{
+    OccurrenceCount, // HTA's default
+    LaunchDelay, // avg_aten_op_launch_delay
+    RuntimeDelay, // avg_runtime_delay
+    Name, // aten_op_name, kernel_sequence
+};
+
+struct AtenOpOptions
+{
+    AtenOpSort sortBy = AtenOpSort::OccurrenceCount;
+};
+
 struct QueueLengthOptions
 {
     std::int64_t maxQueueLength = 1024;
@@ -77,6 +91,7 @@ struct AnalysisOptions
     QueueLengthOptions queue;
     UserAnnotationOptions annotations;
     PotentialStragglerOptions stragglers;
+    AtenOpOptions atenOps;
     // The caller's; null when the work cannot be cancelled. buildFrames polls it
     // for every rank and between its stages, and returns ErrorCode::Cancelled.
     const CancelToken* cancel = nullptr;

@@ -101,7 +101,8 @@ namespace {
         for (const FrameRow& row : frame.rows) {
             if (frame.category(row) == kRangeCategory)
                 ranges.push_back(&row);
-            else if (startsWith(frame.category(row), "cuda_runtime") && startsWith(frame.name(row), "cudaLaunchKernel"))
+            else if (startsWith(frame.category(row), "cuda_runtime")
+                && startsWith(frame.name(row), "cudaLaunchKernel"))
                 launches.push_back(&row);
         }
         ranges = sortedByTs(std::move(ranges));
@@ -121,8 +122,10 @@ namespace {
         for (const FrameRow* r : ranges)
             slices.push_back(r->slice);
         std::map<std::uint32_t, std::map<std::string, double>> bySlice;
-        if (auto error = forEachSliceArgs(*frame.trace, slices,
-                [&bySlice](std::uint32_t slice, std::string_view text) { bySlice[slice] = countersOf(text); })) {
+        if (auto error = forEachSliceArgs(
+                *frame.trace, slices, [&bySlice](std::uint32_t slice, std::string_view text) {
+                    bySlice[slice] = countersOf(text);
+                })) {
             problem = error->message;
             return std::nullopt;
         }
@@ -136,8 +139,8 @@ namespace {
         using namespace cupti_counters;
         Table t;
         t.name = "cupti_counters_rank_" + std::to_string(frame.rank);
-        for (const ColumnId& c :
-            { kIndex, kTs, kDur, kEnd, kName, kCategory, kIndexRuntime, kOpStack, kTopLevelOp, kBottomLevelOp })
+        for (const ColumnId& c : { kIndex, kTs, kDur, kEnd, kName, kCategory, kIndexRuntime, kOpStack,
+                 kTopLevelOp, kBottomLevelOp })
             t.columns.push_back(c.column(mode));
         for (const std::string& n : counterNames)
             t.columns.push_back({ n, "" });
@@ -177,9 +180,8 @@ AnalysisOutput cuptiCounterData(const FrameSet& frames, const AnalysisOptions& o
     const bool compat = options.mode == AnalysisMode::HtaCompat;
     HtaResult list;
     list.kind = HtaResult::Kind::List;
-    const bool any = std::any_of(frames.ranks.begin(), frames.ranks.end(), [](const RankFrame& f) {
-        return f.trace && f.trace->counts.byCategory.count(kRangeCategory) > 0;
-    });
+    const bool any = std::any_of(frames.ranks.begin(), frames.ranks.end(),
+        [](const RankFrame& f) { return f.trace && f.trace->counts.byCategory.count(kRangeCategory) > 0; });
     if (!any) {
         if (compat) // HTA: a warning and []
             return AnalysisOutput::of(std::move(list));
@@ -195,7 +197,8 @@ AnalysisOutput cuptiCounterData(const FrameSet& frames, const AnalysisOptions& o
         }
         // HTA logs the count mismatch and leaves the rank out; anything else it raises.
         // Default mode says why instead of dropping a rank.
-        if (!compat || problem.rfind("IndexError", 0) == 0 || problem.find("counter ranges") == std::string::npos)
+        if (!compat || problem.rfind("IndexError", 0) == 0
+            || problem.find("counter ranges") == std::string::npos)
             return AnalysisOutput::notApplicable(problem);
     }
     return AnalysisOutput::of(std::move(list));
