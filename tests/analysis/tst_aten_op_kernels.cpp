@@ -14,7 +14,8 @@ namespace {
 
 std::string launch(std::int64_t ts, int correlation, std::int64_t tid = 1)
 {
-    return tests::eventAtBase("cuda_runtime", "cudaLaunchKernel", ts, 4, tests::correlationArgs(correlation), 1, tid);
+    return tests::eventAtBase(
+        "cuda_runtime", "cudaLaunchKernel", ts, 4, tests::correlationArgs(correlation), 1, tid);
 }
 
 std::string kernel(const std::string& name, std::int64_t ts, int correlation)
@@ -55,7 +56,8 @@ std::map<std::string, Row> rowsOf(const core::Table& t)
     for (const auto& r : t.rows)
         by[core::cellAsText(r[at(ak::kOpName)]) + " | " + core::cellAsText(r[at(ak::kKernelSequence)])] = {
             static_cast<std::int64_t>(*core::cellAsDouble(r[at(ak::kOccurrences)])),
-            *core::cellAsDouble(r[at(ak::kLaunchDelay)]), *core::cellAsDouble(r[at(ak::kRuntimeDelay)]) };
+            *core::cellAsDouble(r[at(ak::kLaunchDelay)]), *core::cellAsDouble(r[at(ak::kRuntimeDelay)])
+        };
     return by;
 }
 
@@ -126,7 +128,8 @@ private slots:
         const auto set = tests::loadRanks(dir,
             { tests::spacedRankDocument(0,
                 { tests::eventAtBase("cpu_op", "aten::copy_", 0, 100), launch(20, 1, 2), kernel("k", 30, 1),
-                    tests::eventAtBase("cpu_op", "aten::add", 200, 20), launch(205, 2), kernel("k", 215, 2) }) });
+                    tests::eventAtBase("cpu_op", "aten::add", 200, 20), launch(205, 2),
+                    kernel("k", 215, 2) }) });
         QCOMPARE(rowsOf(run(set, core::AnalysisMode::HtaCompat).result.entries.front().second.frame).size(),
             std::size_t(2));
         QCOMPARE(rowsOf(run(set, core::AnalysisMode::Default).result.entries.front().second.frame).size(),

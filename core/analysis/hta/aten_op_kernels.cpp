@@ -15,11 +15,12 @@ namespace {
     // The kernel launches HTA follows (§20): its launch APIs without the copies and sets.
     bool isKernelLaunch(std::string_view name, bool compat)
     {
-        static constexpr std::string_view kCompat[] = { "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",
-            "cuLaunchKernelEx", "runFunction - job_prep_and_submit_for_execution" };
-        static constexpr std::string_view kDefault[] = { "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",
-            "cuLaunchKernelEx", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipExtModuleLaunchKernel",
-            "hipModuleLaunchKernel", "runFunction - job_prep_and_submit_for_execution" };
+        static constexpr std::string_view kCompat[] = { "cudaLaunchKernel", "cudaLaunchKernelExC",
+            "cuLaunchKernel", "cuLaunchKernelEx", "runFunction - job_prep_and_submit_for_execution" };
+        static constexpr std::string_view kDefault[] = { "cudaLaunchKernel", "cudaLaunchKernelExC",
+            "cuLaunchKernel", "cuLaunchKernelEx", "cudaLaunchCooperativeKernel", "hipLaunchKernel",
+            "hipExtModuleLaunchKernel", "hipModuleLaunchKernel",
+            "runFunction - job_prep_and_submit_for_execution" };
         if (compat)
             return std::find(std::begin(kCompat), std::end(kCompat), name) != std::end(kCompat);
         return std::find(std::begin(kDefault), std::end(kDefault), name) != std::end(kDefault);
@@ -107,9 +108,10 @@ namespace {
             call.launches.emplace_back(launch, kernel);
         }
         if (calls.empty()) {
-            problem = compat ? "KeyError: 'thread_id' (HTA: rank " + std::to_string(frame.rank)
+            problem = compat
+                ? "KeyError: 'thread_id' (HTA: rank " + std::to_string(frame.rank)
                     + " has no kernel launched from an aten op)"
-                             : "rank " + std::to_string(frame.rank) + " has no kernel launched from an aten op";
+                : "rank " + std::to_string(frame.rank) + " has no kernel launched from an aten op";
             return false;
         }
         const auto units = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; }; // µs
@@ -140,9 +142,11 @@ namespace {
         const AnalysisMode mode = options.mode;
         Table t;
         t.name = "aten_op_kernels_and_delay";
-        for (const ColumnId& c : { kIndex, kOpName, kKernelSequence, kOccurrences, kLaunchDelay, kRuntimeDelay })
+        for (const ColumnId& c :
+            { kIndex, kOpName, kKernelSequence, kOccurrences, kLaunchDelay, kRuntimeDelay })
             t.columns.push_back(c.column(mode));
         t.indexColumns = { std::string(kIndex.name(mode)) };
+
         struct Row
         {
             std::int64_t index;
@@ -152,6 +156,7 @@ namespace {
             double launch;
             double runtime;
         };
+
         std::vector<Row> rows;
         std::int64_t index = 0;
         for (const auto& [key, g] : groups)
@@ -170,7 +175,8 @@ namespace {
             }
             return static_cast<double>(r.group->count);
         };
-        std::stable_sort(rows.begin(), rows.end(), [&value](const Row& a, const Row& b) { return value(a) > value(b); });
+        std::stable_sort(
+            rows.begin(), rows.end(), [&value](const Row& a, const Row& b) { return value(a) > value(b); });
         for (const Row& r : rows)
             t.addRow({ r.index, *r.op, *r.sequence, r.group->count, r.launch, r.runtime });
         return t;
@@ -190,8 +196,8 @@ AnalysisOutput atenOpKernelsAndDelay(const FrameSet& frames, const AnalysisOptio
         std::string problem;
         if (!addRank(frame, options.mode, compat ? accumulated : own, problem))
             return AnalysisOutput::notApplicable(problem);
-        dict.entries.emplace_back(
-            std::to_string(frame.rank), HtaResult::dataFrame(groupsTable(compat ? accumulated : own, options)));
+        dict.entries.emplace_back(std::to_string(frame.rank),
+            HtaResult::dataFrame(groupsTable(compat ? accumulated : own, options)));
     }
     if (dict.entries.empty())
         return AnalysisOutput::notApplicable("no rank selected");

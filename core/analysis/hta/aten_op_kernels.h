@@ -12,7 +12,8 @@ namespace aten_op_kernels {
     inline constexpr ColumnId kOpName { "aten_op_name", "" };
     inline constexpr ColumnId kKernelSequence { "kernel_sequence", "" }; // kernel names joined by " -> "
     inline constexpr ColumnId kOccurrences { "occurrence_count", "" };
-    inline constexpr ColumnId kLaunchDelay { "avg_aten_op_launch_delay", "avg_aten_op_launch_delay_us", "us" };
+    inline constexpr ColumnId kLaunchDelay { "avg_aten_op_launch_delay", "avg_aten_op_launch_delay_us",
+        "us" };
     inline constexpr ColumnId kRuntimeDelay { "avg_runtime_delay", "avg_runtime_delay_us", "us" };
 } // namespace aten_op_kernels
 

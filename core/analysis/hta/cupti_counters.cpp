@@ -117,8 +117,8 @@ namespace {
             problem = graph.error().message;
             return std::nullopt;
         }
-        std::vector<std::map<std::string, double>> counters;
         std::vector<std::uint32_t> slices;
+        slices.reserve(ranges.size());
         for (const FrameRow* r : ranges)
             slices.push_back(r->slice);
         std::map<std::uint32_t, std::map<std::string, double>> bySlice;
