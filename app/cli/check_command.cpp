@@ -5,8 +5,8 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
-#include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
 
 #include <cstdint>

@@ -5,15 +5,15 @@
 
 #include "analysis_test_support.h"
 #include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
 #include "core/analysis/hta/memory_bandwidth.h"
-#include "core/analysis/operators/operator_stats.h"
 #include "core/analysis/hta/queue_length.h"
-#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/hta/temporal_breakdown.h"
+#include "core/analysis/operators/operator_stats.h"
 
 #include <QTest>
 

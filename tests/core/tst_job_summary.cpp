@@ -4,13 +4,13 @@
 // summaries of this schema are refused with one clear line.
 
 #include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/hta_frame.h"
-#include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/frame/kernel_type.h"
+#include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
-#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/io/trace_set_loader.h"
 #include "core/summary/job_summarizer.h"
 #include "core/summary/sqlite_db.h"

@@ -3,14 +3,14 @@
 // rank (found independently here by their traceEvents index), each in its
 // bound's colour; hops join the two ranks' collective slices; the widget finds
 // the slices in the background and toggling the mode off draws kinds again.
-#include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/common/job_pools.h"
 #include "widgets/timeline/model/draw_list.h"
-#include "widgets/timeline/render/job_path_marks.h"
 #include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/render/job_path_marks.h"
 #include "widgets/timeline/render/timeline_legend.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"

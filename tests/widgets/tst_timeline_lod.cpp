@@ -6,8 +6,8 @@
 #include "core/model/rank_trace.h"
 #include "widgets/timeline/model/counter_track.h"
 #include "widgets/timeline/model/draw_list.h"
-#include "widgets/timeline/render/time_axis.h"
 #include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/render/time_axis.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,9 +1,9 @@
 // The critical path's outputs: tables for the CLI and the app, HTA's
 // breakdown by bound type, and the JSON object of ../shared/reference.
 
-#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/critical_path/critical_path.h"
 #include "core/analysis/frame/kernel_type.h"
+#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/tables/microseconds.h"
 #include "core/common/json_text.h"
 #include "core/report/hta_json_writer.h"

@@ -1,8 +1,8 @@
 #include "core/analysis/cross_rank/rank_overview.h"
 
 #include "core/analysis/hta/comm_comp_overlap.h"
-#include "core/analysis/tables/microseconds.h"
 #include "core/analysis/hta/temporal_breakdown.h"
+#include "core/analysis/tables/microseconds.h"
 
 #include <algorithm>
 #include <map>
