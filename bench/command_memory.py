@@ -37,6 +37,7 @@ def store_mb(cli, path):
 
 
 def commands(cli, path, diff_with, tmp):
+    os.makedirs(os.path.join(tmp, "counters"), exist_ok=True)  # one file per rank of a folder
     rows = [
         ("info", [cli, "info", path]),
         ("analyze", [cli, "analyze", path]),
