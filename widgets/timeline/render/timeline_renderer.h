@@ -2,9 +2,9 @@
 
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/slice_queries.h"
+#include "widgets/timeline/model/track_layout.h"
 #include "widgets/timeline/render/time_axis.h"
 #include "widgets/timeline/render/timeline_palette.h"
-#include "widgets/timeline/model/track_layout.h"
 
 #include <QFont>
 #include <QHash>
@@ -133,6 +133,8 @@ private:
 
     std::vector<int> visibleRows(const TimelineGeometry& g, const TrackLayout& layout) const;
     DrawKey keyFor(const TimelineGeometry& g, const TimelineViewState& state, const TimelineRow& row) const;
+    // What buildSliceDrawList needs for `row`'s rank under `key`.
+    SliceDrawParams sliceParams(const TimelineRow& row, const DrawKey& key) const;
     void buildRow(const TimelineRow& row, const DrawKey& key, CachedRow& out) const;
 
     void paintRows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
