@@ -4,22 +4,17 @@ seed 004): in --hta-compat the dependencies are HTA's sync_dependency_edges
 (../shared/reference/cuda_event_sync); External ids, names and the next CPU
 operator are checked against the trace file itself; the Chakra map
 {end External id: [start External id...]} holds every pair."""
-import argparse
 import csv
 import gzip
 import io
 import json
 import os
-import subprocess
 import sys
+
+from cli_test_support import parse_args, run
 
 KINDS = {"cudaStreamSynchronize": "stream_sync", "cudaEventSynchronize": "event_sync",
          "cudaEventQuery": "event_sync", "cudaDeviceSynchronize": "device_sync"}
-
-
-def run(cli, *args):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def next_cpu_op(events, waiter):
@@ -85,10 +80,7 @@ def check(cli, shared, folder_name, reference):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", required=True)
-    a = ap.parse_args()
+    a = parse_args("--shared")
     if not os.path.isdir(os.path.join(a.shared, "reference", "cuda_event_sync")):
         print("SKIP: no shared references")
         return 0
