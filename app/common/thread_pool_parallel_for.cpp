@@ -6,6 +6,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ks::app {
@@ -59,18 +60,34 @@ namespace {
     class ThreadBackgroundWork final : public core::BackgroundWork
     {
     public:
-        ~ThreadBackgroundWork() override { wait(); }
-
-        void start(std::function<void()> work) override { m_thread = std::thread(std::move(work)); }
-
-        void wait() override
+        ~ThreadBackgroundWork() override
         {
             if (m_thread.joinable())
                 m_thread.join();
         }
 
+        void start(std::function<void()> work) override
+        {
+            m_thread = std::thread([this, work = std::move(work)] {
+                try {
+                    work();
+                } catch (...) {
+                    m_failure = std::current_exception(); // read after join()
+                }
+            });
+        }
+
+        void wait() override
+        {
+            if (m_thread.joinable())
+                m_thread.join();
+            if (m_failure)
+                std::rethrow_exception(std::exchange(m_failure, nullptr));
+        }
+
     private:
         std::thread m_thread;
+        std::exception_ptr m_failure;
     };
 
 } // namespace

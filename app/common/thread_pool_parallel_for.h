@@ -13,7 +13,10 @@ namespace ks::app {
 // exception a body throws stops the rest and is rethrown here.
 void parallelForOnThreads(std::size_t n, const std::function<void(std::size_t)>& body, unsigned threads = 0);
 
-// A std::thread for the core's BackgroundWork (pipelined loading).
+// A std::thread for the core's BackgroundWork (pipelined loading). The core's
+// work catches its own errors; should anything still escape it, the thread
+// keeps it (an exception leaving a thread ends the process) and wait()
+// rethrows it on the waiting thread.
 std::unique_ptr<core::BackgroundWork> makeThreadBackgroundWork();
 
 // LoadOptions::parseWorkers for a rank loaded alone: `threads` when given; else

@@ -34,6 +34,11 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
             "main", "Timeline state to apply once ready (range=A:B ms;select=kernel;search=TEXT;…)."),
         QStringLiteral("commands"));
     view.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption report(QStringLiteral("dock-report"),
+        QCoreApplication::translate("main",
+            "Once every dock is computed (or says why not), write their states to this file, then quit."),
+        QStringLiteral("file"));
+    report.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption compare(QStringLiteral("compare"),
         QCoreApplication::translate("main", "Compare two traces: kinetoscope --compare CONTROL TEST."));
     parser.addOption(compare);
@@ -41,11 +46,13 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
     parser.addOption(screenshot);
     parser.addOption(size);
     parser.addOption(after);
+    parser.addOption(report);
 
     parser.process(arguments); // handles --help and --version, and exits on unknown options
     options.paths = parser.positionalArguments();
     options.screenshotPath = parser.value(screenshot);
     options.viewCommands = parser.value(view);
+    options.dockReportPath = parser.value(report);
     options.compare = parser.isSet(compare);
     if (options.compare && options.paths.size() != 2) {
         error = QCoreApplication::translate("main", "--compare expects two paths: CONTROL TEST");

@@ -15,6 +15,9 @@ struct GuiOptions
     int screenshotAfterMs = -1; // hidden: grab after this delay instead of when loading ends
     QSize windowSize; // hidden: initial window size (for reproducible screenshots)
     QString viewCommands; // hidden: timeline state for screenshots, e.g. "range=10:12;select=kernel"
+    // Hidden: once the docks and the job path are in, write what each dock shows
+    // (MainWindow::dockReport) and the process's peak memory to this file, then quit.
+    QString dockReportPath;
 };
 
 // Parses the arguments (argv including the program name). Exits the process for

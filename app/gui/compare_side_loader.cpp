@@ -82,6 +82,10 @@ void CompareSideLoader::onLoaded(const TraceSetPtr& set)
             }
             m_prepared = { set, std::move(p.timeline), std::move(p.diff) };
             emit ready();
+        },
+        [this](const widgets::JobFailure& failure) {
+            setBusy(false);
+            emit failed(tr("Preparing the comparison failed: %1").arg(failure.message));
         });
 }
 

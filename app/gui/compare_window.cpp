@@ -209,6 +209,9 @@ void CompareWindow::setupConnections()
             m_messages->showMessage(tr("%1 could not be loaded: %2").arg(sideName(side), message),
                 widgets::MessageBar::Type::Error);
         });
+        connect(m_timelines[side], &widgets::TimelineWidget::jobFailed, this, [this](const QString& message) {
+            m_messages->showMessage(message, widgets::MessageBar::Type::Error);
+        });
         connect(loader, &CompareSideLoader::cancelled, this, [this, side] {
             m_messages->showMessage(tr("Loading of %1 cancelled.").arg(sideName(side).toLower()),
                 widgets::MessageBar::Type::Information);

@@ -118,7 +118,12 @@ void JobSummaryLoader::start(Work work, const QStringList& inputs, const QString
             state->stage = 0;
             return core::readJobOverview(out);
         },
-        [this](core::Result<core::JobOverview> result) { onFinished(std::move(result)); });
+        [this](core::Result<core::JobOverview> result) { onFinished(std::move(result)); },
+        [this](const widgets::JobFailure& failure) {
+            onFinished(core::Error {
+                failure.outOfMemory ? core::ErrorCode::OutOfMemory : core::ErrorCode::Unreadable,
+                "summarising the job failed: " + failure.message.toStdString(), {}, {} });
+        });
     m_job = std::move(job);
     m_tick.start();
     emit started(shownPaths);

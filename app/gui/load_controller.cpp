@@ -77,22 +77,29 @@ struct LoadController::Job
 namespace {
 
     // Runs on a job thread. Captures only shared state, never the controller.
+    // Running out of memory ends the job at its edge (JobTracker): see start().
     LoadOutcome loadOnWorker(const std::vector<std::string>& paths, const core::LoadOptions& options,
         LoadProgressState* progress, const widgets::JobContext& job)
     {
         LoadOutcome outcome;
-        try {
-            auto result = core::loadTraceSet(paths, options, progress, job.cancel, job.parallelFor);
-            if (result.ok())
-                outcome.set = std::make_shared<const core::TraceSet>(std::move(result).value());
-            else
-                outcome.error = result.error();
-        } catch (const std::bad_alloc&) {
-            // L6: a trace larger than memory allows is a message, not a crash.
-            outcome.error = core::Error { core::ErrorCode::TooLarge,
-                "not enough memory to load this trace; try fewer ranks at once", {}, std::nullopt };
-        }
+        auto result = core::loadTraceSet(paths, options, progress, job.cancel, job.parallelFor);
+        if (result.ok())
+            outcome.set = std::make_shared<const core::TraceSet>(std::move(result).value());
+        else
+            outcome.error = result.error();
         return outcome;
+    }
+
+    LoadOutcome failedLoad(const widgets::JobFailure& failure)
+    {
+        // L6: a trace larger than memory allows is a message, not a crash.
+        if (failure.outOfMemory)
+            return { nullptr,
+                core::Error { core::ErrorCode::TooLarge,
+                    "not enough memory to load this trace; try fewer ranks at once", {}, std::nullopt } };
+        return { nullptr,
+            core::Error { core::ErrorCode::Unreadable, "the load failed: " + failure.message.toStdString(),
+                {}, std::nullopt } };
     }
 
 } // namespace
@@ -132,7 +139,8 @@ void LoadController::start(const QStringList& paths)
             const widgets::JobContext& context) {
             return loadOnWorker(files, options, progress.get(), context);
         },
-        [this](LoadOutcome outcome) { onJobFinished(std::move(outcome)); });
+        [this](LoadOutcome outcome) { onJobFinished(std::move(outcome)); },
+        [this](const widgets::JobFailure& failure) { onJobFinished(failedLoad(failure)); });
     m_job = std::move(job);
     m_tick.start();
     emit loadStarted(paths);

@@ -4,6 +4,8 @@
 #include "app/gui/main_window.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QIcon>
 #include <QTimer>
 
@@ -11,30 +13,90 @@
 
 namespace {
 
-// Hidden --screenshot: grab the window once the load ended (or at once when
-// nothing is loading), then quit. Used for the README and to review the UI
-// headless under xvfb.
-void scheduleScreenshot(
-    ks::app::MainWindow* window, const QString& path, int afterMs, const QString& commands)
+// When the docks, then the job path, were first in, in ms since the window opened (--dock-report).
+struct Milestones
 {
-    auto grab = [window, path, afterMs, commands] {
-        window->applyViewCommands(commands);
+    QElapsedTimer clock;
+    qint64 analysesMs = -1;
+    qint64 jobPathMs = -1;
+};
+
+Milestones& milestones()
+{
+    static Milestones m;
+    return m;
+}
+
+void watchMilestones(ks::app::MainWindow* window)
+{
+    milestones().clock.start();
+    QObject::connect(window, &ks::app::MainWindow::analysesReady, window, [] {
+        if (milestones().analysesMs < 0)
+            milestones().analysesMs = milestones().clock.elapsed();
+    });
+    QObject::connect(window, &ks::app::MainWindow::jobPathReady, window, [] {
+        if (milestones().jobPathMs < 0)
+            milestones().jobPathMs = milestones().clock.elapsed();
+    });
+}
+
+// Hidden --dock-report: what each dock shows, when the docks and the job path
+// came, then the process's peak memory (VmHWM resident, VmPeak address space,
+// in kB, from Linux's /proc/self/status).
+bool writeDockReport(const ks::app::MainWindow* window, const QString& path)
+{
+    QStringList lines = window->dockReport();
+    lines << QStringLiteral("time\tanalysesReady\t%1 ms").arg(milestones().analysesMs)
+          << QStringLiteral("time\tjobPathReady\t%1 ms").arg(milestones().jobPathMs);
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (status.open(QIODevice::ReadOnly)) {
+        for (const QByteArray& line : status.readAll().split('\n')) {
+            if (line.startsWith("VmHWM:") || line.startsWith("VmPeak:"))
+                lines << QStringLiteral("memory\t%1\t%2")
+                             .arg(QString::fromLatin1(line.left(line.indexOf(':'))),
+                                 QString::fromLatin1(line.mid(line.indexOf(':') + 1).trimmed()));
+        }
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return file.write((lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8()) > 0;
+}
+
+// Hidden --screenshot and --dock-report: grab the window (and write the
+// report) once the load ended (or at once when nothing is loading), then quit.
+// Used for the README, to review the UI headless under xvfb, and by the memory test.
+void scheduleCapture(ks::app::MainWindow* window, const ks::app::GuiOptions& options)
+{
+    const int afterMs = options.screenshotAfterMs;
+    auto grab = [window, options, afterMs] {
+        window->applyViewCommands(options.viewCommands);
         // Let the layout settle and pending paints happen before grabbing.
-        auto save = [window, path, afterMs] {
-            QTimer::singleShot(afterMs >= 0 ? afterMs : 400, window, [window, path] {
-                const bool saved = window->grab().save(path, "PNG");
-                if (!saved)
-                    std::fprintf(stderr, "kinetoscope: could not write %s\n", qPrintable(path));
+        auto save = [window, options, afterMs] {
+            QTimer::singleShot(afterMs >= 0 ? afterMs : 400, window, [window, options] {
+                bool saved = true;
+                if (!options.dockReportPath.isEmpty() && !writeDockReport(window, options.dockReportPath)) {
+                    std::fprintf(
+                        stderr, "kinetoscope: could not write %s\n", qPrintable(options.dockReportPath));
+                    saved = false;
+                }
+                if (!options.screenshotPath.isEmpty()
+                    && !window->grab().save(options.screenshotPath, "PNG")) {
+                    std::fprintf(
+                        stderr, "kinetoscope: could not write %s\n", qPrintable(options.screenshotPath));
+                    saved = false;
+                }
                 QCoreApplication::exit(saved ? 0 : 1);
             });
         };
-        // The analysis docks are part of the picture: wait for their charts too, and a what-if asked for.
+        // The analysis docks are part of the picture: wait for their charts and the job path
+        // (the second lane, which ends after the docks'), and a what-if asked for.
         if (window->whatIfRunning() && afterMs < 0)
             QObject::connect(
                 window, &ks::app::MainWindow::whatIfFinished, window, save, Qt::SingleShotConnection);
-        else if (window->analysesRunning() && afterMs < 0)
+        else if (window->jobPathRunning() && afterMs < 0)
             QObject::connect(
-                window, &ks::app::MainWindow::analysesReady, window, save, Qt::SingleShotConnection);
+                window, &ks::app::MainWindow::jobPathReady, window, save, Qt::SingleShotConnection);
         else
             save();
     };
@@ -97,9 +159,11 @@ int main(int argc, char* argv[])
     if (options.windowSize.isValid())
         window.resize(options.windowSize);
     window.show();
+    if (!options.dockReportPath.isEmpty())
+        watchMilestones(&window);
     window.openPaths(options.paths);
-    if (!options.screenshotPath.isEmpty())
-        scheduleScreenshot(&window, options.screenshotPath, options.screenshotAfterMs, options.viewCommands);
+    if (!options.screenshotPath.isEmpty() || !options.dockReportPath.isEmpty())
+        scheduleCapture(&window, options);
     else if (!options.viewCommands.isEmpty())
         QObject::connect(
             &window, &ks::app::MainWindow::viewReady, &window,

@@ -115,9 +115,21 @@ public:
 
     QAction* restrictToRangeAction() const { return m_restrictToRangeAction; }
 
+    // The analysis docks' lane is computing (the job path follows it).
     bool analysesRunning() const;
+    // The job's critical path is computing, or waits for the docks' lane.
+    bool jobPathRunning() const;
+
+    AnalysisRunner* analysisRunner() const { return m_analysisRunner; }
+
+    widgets::JobPathPanel* jobPathPanel() const { return m_jobPath; }
+
     // A what-if recomputation is asked for or running (screenshots wait for it).
     bool whatIfRunning() const;
+    // One line per analysis dock, then the Job Critical Path dock and the Rank
+    // Overview's stragglers: "objectName<TAB>state<TAB>text", the state one of
+    // result, not-applicable, not-computed, error, computing, message (hidden --dock-report).
+    QStringList dockReport() const;
     // Shows and raises an analysis dock by name ("temporal", "kernelDurations", …).
     void showAnalysisDock(const QString& name);
 
@@ -138,8 +150,12 @@ signals:
     // The views are complete: the timeline of a loaded trace set is prepared
     // (counters included), or a load ended without a trace.
     void viewReady();
-    // The analysis docks show the results for the current trace set and mode.
+    // The analysis docks show the results for the current trace set and mode
+    // (or why they have none). The job path comes later: jobPathReady.
     void analysesReady();
+    // The Job Critical Path dock and the Rank Overview's stragglers show the
+    // path, or why there is none (not computed, an error).
+    void jobPathReady();
     void whatIfFinished();
 
 protected:
@@ -176,10 +192,14 @@ private:
     void showDiagnosticExample(const QModelIndex& index);
     // The job's critical path dock (main_window_job_path.cpp).
     void setupJobPathDock();
-    void showJobPath(const AnalysisResultsPtr& results);
+    void showJobPath(const JobPathResultsPtr& results);
+    void onJobPathStarted();
+    void computeJobPathAnyway();
+    void computeJobPathPerIteration();
     void showJobPathSegment(std::int64_t rank, std::int64_t eventIndex);
     void showJobPathOnTimeline(bool on);
-    void showStragglers(const std::shared_ptr<const core::JobCriticalPath>& job);
+    // The job path's state in the Rank Overview's straggler list.
+    void showStragglers();
     void openWhatIfDialog();
     void showWhatIfError(const QString& text);
     // The job path's screenshot commands: straggler=N, whatifdialog=RULE[,RULE], whatifshot=PNG.
@@ -191,6 +211,7 @@ private:
     void setupAnalysisDocks();
     void setupAnalysesMenu();
     void startAnalyses();
+    void runAnalyses(bool anyway); // anyway: over the memory budget too
     void onSelectedRangeChanged();
     QDockWidget* analysisDock(const QString& objectName) const;
     std::optional<AnalysisWindow> selectedWindow() const;
@@ -253,6 +274,8 @@ private:
     std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
     QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
     std::shared_ptr<const core::JobCriticalPath> m_jobPathResult; // the path without what-if
+    core::JobPathOptions m_jobPathOptions; // its window: whole trace or one iteration
+    JobPathResultsPtr m_jobPathResults; // the last lane's outcome; null while computing
     widgets::WhatIfDialog* m_whatIfDialog = nullptr; // made on first use
     std::unique_ptr<widgets::JobTracker> m_whatIfJobs; // made on first use, after m_pools
     QList<QDockWidget*> m_panelDocks;

@@ -7,7 +7,10 @@
 #include "widgets/analysis/analysis_export.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
+#include "widgets/analysis/job_path_panel.h"
+#include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/message_bar.h"
+#include "widgets/common/not_computed_notice.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
@@ -19,6 +22,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTableWidget>
 
 namespace ks::app {
 
@@ -86,14 +90,22 @@ void MainWindow::setupAnalysisDocks()
             [this, view](widgets::ChartFormat format) { exportChartDialog(view, format); });
         connect(view, &AnalysisView::tableExportRequested, this, &MainWindow::exportTableDialog);
         connect(view, &AnalysisView::nameActivated, this, &MainWindow::findOnTimeline);
+        connect(view->notice(), &widgets::NotComputedNotice::computeAnywayRequested, this,
+            [this] { runAnalyses(true); });
     }
     m_analysisDocks.front()->raise();
     connect(m_analysisRunner, &AnalysisRunner::finished, this, &MainWindow::showAnalysisResults);
+    connect(m_analysisRunner, &AnalysisRunner::jobPathStarted, this, &MainWindow::onJobPathStarted);
+    connect(m_analysisRunner, &AnalysisRunner::jobPathFinished, this, &MainWindow::showJobPath);
     connect(m_analysisRunner, &AnalysisRunner::operatorsFinished, this,
         [this](const std::shared_ptr<const core::AnalysisOutput>& output) {
             if (QDockWidget* dock = analysisDock(QStringLiteral("operatorsDock")))
                 viewOf(dock)->setResult(output);
         });
+    connect(m_analysisRunner, &AnalysisRunner::operatorsFailed, this, [this](const QString& message) {
+        if (QDockWidget* dock = analysisDock(QStringLiteral("operatorsDock")))
+            viewOf(dock)->showMessage(tr("Could not compute: %1").arg(message));
+    });
     // A range selected on the timeline restricts the Operators table; with
     // "Restrict to Selected Range" on, every analysis dock.
     connect(m_timelineState, &widgets::TimelineViewState::selectedRangeChanged, this,
@@ -145,15 +157,15 @@ void MainWindow::setupAnalysesMenu()
     m_htaCompatAction->setCheckable(true);
     m_htaCompatAction->setStatusTip(
         tr("Reproduce HTA 0.6.1's numbers, quirks included, instead of Kinetoscope's corrected ones"));
-    connect(m_htaCompatAction, &QAction::toggled, this, &MainWindow::startAnalyses);
+    connect(m_htaCompatAction, &QAction::toggled, this, [this] { startAnalyses(); });
     m_restrictToRangeAction = m_analysesMenu->addAction(tr("Restrict to &Selected Range"));
     m_restrictToRangeAction->setObjectName(QStringLiteral("restrictToRangeAction"));
     m_restrictToRangeAction->setCheckable(true);
     m_restrictToRangeAction->setStatusTip(
         tr("Recompute every analysis over the events starting in the range selected on the timeline"));
-    connect(m_restrictToRangeAction, &QAction::toggled, this, &MainWindow::startAnalyses);
+    connect(m_restrictToRangeAction, &QAction::toggled, this, [this] { startAnalyses(); });
     QAction* recompute = m_analysesMenu->addAction(tr("&Recompute"));
-    connect(recompute, &QAction::triggered, this, &MainWindow::startAnalyses);
+    connect(recompute, &QAction::triggered, this, [this] { startAnalyses(); });
     QAction* whatIf = m_analysesMenu->addAction(tr("&What-if on the Critical Path…"));
     whatIf->setObjectName(QStringLiteral("whatIfAction"));
     whatIf->setStatusTip(
@@ -163,22 +175,36 @@ void MainWindow::setupAnalysesMenu()
 
 void MainWindow::startAnalyses()
 {
+    runAnalyses(false);
+}
+
+void MainWindow::runAnalyses(bool anyway)
+{
     if (!m_set || m_set->ranks.empty()) {
         m_analysisRunner->clear();
+        m_jobPathResults.reset();
         for (QDockWidget* dock : m_analysisDocks)
             viewOf(dock)->showMessage(tr("Open a trace to see this analysis."));
         return;
     }
     for (QDockWidget* dock : m_analysisDocks)
         viewOf(dock)->showMessage(tr("Computing…"));
+    // The job path follows the docks (their lane first): it computes once they are in.
+    m_jobPathResults.reset();
+    m_jobPath->showMessage(tr("Waiting for the analyses…"));
     m_analysisRunner->start(m_set,
         m_htaCompatAction->isChecked() ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default,
-        m_restrictToRangeAction->isChecked() ? selectedWindow() : std::optional<AnalysisWindow> {});
+        m_restrictToRangeAction->isChecked() ? selectedWindow() : std::optional<AnalysisWindow> {}, anyway);
 }
 
 bool MainWindow::analysesRunning() const
 {
     return m_analysisRunner->isRunning();
+}
+
+bool MainWindow::jobPathRunning() const
+{
+    return m_analysisRunner->isJobPathRunning();
 }
 
 void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
@@ -189,11 +215,59 @@ void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
             view->showMessage(tr("The analyses could not run: %1").arg(results->error));
             continue;
         }
+        if (results->notComputed) {
+            view->showNotComputed(results->notComputed->bytes, results->notComputed->budget);
+            continue;
+        }
         const auto it = results->byCall.find(dock->property(kHtaCallProperty).toString().toStdString());
         view->setResult(it == results->byCall.end() ? nullptr : it->second);
     }
-    showJobPath(results);
+    showStragglers(); // the Rank Overview's panel is new: the job path's state again
     emit analysesReady();
+}
+
+QStringList MainWindow::dockReport() const
+{
+    QStringList lines;
+    auto add = [&lines](const QString& name, const QString& state, QString text) {
+        lines << name + QLatin1Char('\t') + state + QLatin1Char('\t')
+                + text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    };
+    auto stateOf = [this](const QString& message) {
+        if (message.startsWith(tr("Not applicable: ")))
+            return QStringLiteral("not-applicable");
+        if (message.startsWith(tr("Not computed: ")))
+            return QStringLiteral("not-computed");
+        if (message.startsWith(tr("The analyses could not run: "))
+            || message.startsWith(tr("Could not compute: ")))
+            return QStringLiteral("error");
+        if (message == tr("Computing…"))
+            return QStringLiteral("computing");
+        return QStringLiteral("message");
+    };
+    for (QDockWidget* dock : m_analysisDocks) {
+        const AnalysisView* view = viewOf(dock);
+        if (view->hasResult())
+            add(dock->objectName(), QStringLiteral("result"), QString());
+        else
+            add(dock->objectName(), stateOf(view->message()), view->message());
+    }
+    const JobPathResults* job = m_jobPathResults.get();
+    const QString state = !job ? (jobPathRunning() ? QStringLiteral("computing") : QStringLiteral("message"))
+        : job->path            ? QStringLiteral("result")
+        : job->notComputed     ? QStringLiteral("not-computed")
+                               : QStringLiteral("error");
+    add(m_jobPathDock->objectName(), state,
+        job && job->notComputed ? m_jobPath->notice()->text() : m_jobPath->summaryText());
+    for (QDockWidget* dock : m_analysisDocks) {
+        for (auto* panel : dock->findChildren<widgets::RankOverviewPanel*>()) {
+            const bool listed = !panel->stragglerTable()->isHidden();
+            add(QStringLiteral("stragglers"), listed ? QStringLiteral("result") : state,
+                listed ? tr("%n straggler(s)", nullptr, panel->stragglerTable()->rowCount())
+                       : panel->stragglerStatus()->text());
+        }
+    }
+    return lines;
 }
 
 void MainWindow::exportChartDialog(AnalysisView* view, widgets::ChartFormat format)

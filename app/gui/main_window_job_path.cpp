@@ -1,12 +1,15 @@
 // The "Job Critical Path" dock: the cross-rank path, stragglers and what-if
-// (issue 11 items 4-6). The path comes with the analyses; what-if reruns it on
-// the kept default-mode frames off the GUI thread.
+// (issue 11 items 4-6). The path is the analysis runner's second lane, after
+// the docks; over the memory budget it is not started and the dock and the
+// Rank Overview's stragglers say what it would need (issue 27 item 3). What-if
+// reruns it on the kept default-mode frames off the GUI thread.
 
 #include "app/gui/main_window.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/analysis/what_if_dialog.h"
 #include "widgets/common/job_tracker.h"
+#include "widgets/common/not_computed_notice.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
@@ -33,21 +36,62 @@ void MainWindow::setupJobPathDock()
     connect(
         m_jobPath, &widgets::JobPathPanel::showOnTimelineToggled, this, &MainWindow::showJobPathOnTimeline);
     connect(m_jobPath, &widgets::JobPathPanel::whatIfDialogRequested, this, &MainWindow::openWhatIfDialog);
+    connect(m_jobPath->notice(), &widgets::NotComputedNotice::computeAnywayRequested, this,
+        &MainWindow::computeJobPathAnyway);
+    connect(m_jobPath->notice(), &widgets::NotComputedNotice::perIterationRequested, this,
+        &MainWindow::computeJobPathPerIteration);
     connect(m_timelineState, &widgets::TimelineViewState::appearanceChanged, m_jobPath, [this] {
         m_jobPath->setShownOnTimeline(m_timelineState->colorMode() == widgets::ColorMode::JobPath);
     });
 }
 
-void MainWindow::showStragglers(const std::shared_ptr<const core::JobCriticalPath>& job)
+void MainWindow::showStragglers()
 {
+    const JobPathResults* results = m_jobPathResults.get();
     // The Rank Overview dock's panel is rebuilt with each result: found again, connected once.
     for (QDockWidget* dock : m_analysisDocks) {
         for (auto* panel : dock->findChildren<widgets::RankOverviewPanel*>()) {
-            panel->setStragglers(job ? core::findStragglers(*job) : std::vector<core::Straggler> {});
             connect(panel, &widgets::RankOverviewPanel::stragglerActivated, this,
                 &MainWindow::showJobPathSegment, Qt::UniqueConnection);
+            widgets::NotComputedNotice* status = panel->stragglerStatus();
+            connect(status, &widgets::NotComputedNotice::computeAnywayRequested, this,
+                &MainWindow::computeJobPathAnyway, Qt::UniqueConnection);
+            connect(status, &widgets::NotComputedNotice::perIterationRequested, this,
+                &MainWindow::computeJobPathPerIteration, Qt::UniqueConnection);
+            if (!results) {
+                if (jobPathRunning())
+                    panel->showStragglerStatus(tr("computing…"));
+                else
+                    panel->setStragglers({});
+            } else if (results->path) {
+                panel->setStragglers(core::findStragglers(*results->path));
+            } else if (results->notComputed) {
+                panel->showStragglerStatus(QString());
+                status->showNotComputed(results->notComputed->bytes, results->notComputed->budget,
+                    results->iterationNeed ? std::optional(results->iterationNeed->bytes) : std::nullopt,
+                    results->firstIteration);
+            } else {
+                panel->showStragglerStatus(results->error);
+            }
         }
     }
+}
+
+void MainWindow::onJobPathStarted()
+{
+    m_jobPathResults.reset();
+    m_jobPath->showMessage(tr("Computing the job's critical path…"));
+    showStragglers();
+}
+
+void MainWindow::computeJobPathAnyway()
+{
+    m_analysisRunner->startJobPath(false);
+}
+
+void MainWindow::computeJobPathPerIteration()
+{
+    m_analysisRunner->startJobPath(true);
 }
 
 void MainWindow::openWhatIfDialog()
@@ -75,23 +119,38 @@ void MainWindow::showJobPathOnTimeline(bool on)
         m_timelineState->setColorMode(widgets::ColorMode::KernelType);
 }
 
-void MainWindow::showJobPath(const AnalysisResultsPtr& results)
+void MainWindow::showJobPath(const JobPathResultsPtr& results)
 {
-    m_jobFrames = results->defaultFrames;
-    m_jobPathResult = results->jobPath;
-    m_timeline->setJobPath(results->jobPath);
-    showStragglers(results->jobPath);
+    m_jobPathResults = results;
+    m_jobFrames = results->frames;
+    m_jobPathResult = results->path;
+    m_jobPathOptions = results->options;
+    m_timeline->setJobPath(results->path);
+    showStragglers();
     if (m_whatIfDialog)
-        m_whatIfDialog->setBaseline(results->jobPath);
-    if (!results->jobPath) {
-        m_jobPath->showMessage(results->jobPathError.isEmpty() ? results->error : results->jobPathError);
-        return;
+        m_whatIfDialog->setBaseline(results->path);
+    if (results->path) {
+        m_jobPath->setPath(results->path, results->options.iteration);
+        if (results->options.iteration && results->wholeNeed && !results->wholeNeed->fits())
+            m_jobPath->showWholeTraceNotComputed(results->wholeNeed->bytes, results->wholeNeed->budget);
+    } else if (results->notComputed) {
+        m_jobPath->showNotComputed(results->notComputed->bytes, results->notComputed->budget,
+            results->iterationNeed ? std::optional(results->iterationNeed->bytes) : std::nullopt,
+            results->firstIteration);
+    } else {
+        m_jobPath->showMessage(results->error);
     }
-    m_jobPath->setPath(results->jobPath);
     if (!m_pendingWhatIf.isEmpty()) {
-        m_jobPathDock->raise();
-        runWhatIf(std::exchange(m_pendingWhatIf, {}));
+        if (results->path) {
+            m_jobPathDock->raise();
+            runWhatIf(std::exchange(m_pendingWhatIf, {}));
+        } else {
+            m_pendingWhatIf.clear();
+            showWhatIfError(tr("the job's critical path was not computed"));
+            emit whatIfFinished();
+        }
     }
+    emit jobPathReady();
 }
 
 void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
@@ -114,11 +173,15 @@ void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
 
 void MainWindow::runWhatIf(const QStringList& rules)
 {
-    if (!m_jobFrames) { // the analyses are still running: run it with their path
-        m_pendingWhatIf = rules;
+    if (!m_jobFrames) {
+        if (!jobPathRunning()) {
+            showWhatIfError(tr("the job's critical path was not computed"));
+            return;
+        }
+        m_pendingWhatIf = rules; // the path is still computing: run it with the path
         return;
     }
-    core::JobPathOptions options;
+    core::JobPathOptions options = m_jobPathOptions; // the baseline's window: whole trace or one iteration
     std::vector<core::WhatIfRule> parsed;
     for (const QString& text : rules) {
         auto rule = core::parseWhatIfRule(text.toStdString());
@@ -138,7 +201,10 @@ void MainWindow::runWhatIf(const QStringList& rules)
     auto frames = m_jobFrames;
     // A newer what-if supersedes this one; the tracker drops a superseded result.
     m_whatIfJobs->start(
-        [frames, options](const widgets::JobContext&) { return core::jobCriticalPath(*frames, options); },
+        [frames, options](const widgets::JobContext& job) mutable {
+            options.cancel = job.cancel; // a newer what-if stops this one
+            return core::jobCriticalPath(*frames, options, job.parallelFor);
+        },
         [this, frames](core::Result<core::JobCriticalPath> job) {
             if (frames != m_jobFrames) // another trace since
                 return;
@@ -150,6 +216,12 @@ void MainWindow::runWhatIf(const QStringList& rules)
             m_jobPath->showWhatIf(after);
             if (m_whatIfDialog)
                 m_whatIfDialog->showResult(after);
+            emit whatIfFinished();
+        },
+        [this, frames](const widgets::JobFailure& failure) {
+            if (frames != m_jobFrames)
+                return;
+            showWhatIfError(tr("could not be computed: %1").arg(failure.message));
             emit whatIfFinished();
         });
 }

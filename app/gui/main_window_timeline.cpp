@@ -6,13 +6,13 @@
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/timeline/model/slice_queries.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_search.h"
 #include "widgets/timeline/panels/range_aggregation_panel.h"
 #include "widgets/timeline/panels/rank_list_panel.h"
 #include "widgets/timeline/panels/search_results_panel.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
-#include "widgets/timeline/model/slice_queries.h"
-#include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/model/timeline_search.h"
 #include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
@@ -199,6 +199,9 @@ void MainWindow::connectTimeline()
 {
     widgets::TimelineView* view = m_timeline->view();
     connect(m_timeline, &widgets::TimelineWidget::ready, this, &MainWindow::viewReady);
+    connect(m_timeline, &widgets::TimelineWidget::jobFailed, this, [this](const QString& message) {
+        m_messages->showMessage(message, widgets::MessageBar::Type::Error);
+    });
     connect(m_timeline, &widgets::TimelineWidget::dataChanged, this, [this] {
         const auto timelineData = m_timeline->data();
         m_details->setData(timelineData);

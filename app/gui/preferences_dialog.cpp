@@ -1,8 +1,10 @@
 #include "app/gui/preferences_dialog.h"
 
 #include "app/gui/job_paths.h"
+#include "app/gui/memory_budget.h"
 
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -24,6 +26,23 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
                                "full from there."),
         this);
     note->setWordWrap(true);
+    m_budget = new QDoubleSpinBox(this);
+    m_budget->setObjectName(QStringLiteral("memoryBudget"));
+    m_budget->setRange(0, 100'000);
+    m_budget->setDecimals(1);
+    m_budget->setSingleStep(0.5);
+    m_budget->setSuffix(tr(" GB"));
+    m_budget->setSpecialValueText(
+        tr("Automatic (the loaded trace + %1 GB)").arg(kAutomaticBudgetHeadroom / 1e9));
+    m_budget->setValue(memoryBudgetSettingGb());
+    auto* budgetNote =
+        new QLabel(tr("What the analyses, the job's critical path and its stragglers may use "
+                      "in all, the loaded trace included. Work that needs more is not started "
+                      "after a load: its dock says what it needs and offers to compute it anyway "
+                      "or for one iteration. A new budget applies from the next load or Analyses → "
+                      "Recompute."),
+            this);
+    budgetNote->setWordWrap(true);
     auto* form = new QFormLayout;
     form->addRow(tr("Job mode above:"), m_threshold);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -32,12 +51,17 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(note);
+    auto* budgetForm = new QFormLayout;
+    budgetForm->addRow(tr("Memory budget:"), m_budget);
+    layout->addLayout(budgetForm);
+    layout->addWidget(budgetNote);
     layout->addWidget(buttons);
 }
 
 void PreferencesDialog::accept()
 {
     setJobModeRankThreshold(m_threshold->value());
+    setMemoryBudgetSettingGb(m_budget->value());
     QDialog::accept();
 }
 

@@ -2,12 +2,14 @@
 
 #include <QDialog>
 
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace ks::app {
 
-// Edit → Preferences: settings that change how traces open. Reads and writes
-// QSettings through job_paths.h.
+// Edit → Preferences: settings that change how traces open and what the app
+// computes on its own. Reads and writes QSettings through job_paths.h and
+// memory_budget.h.
 class PreferencesDialog : public QDialog
 {
     Q_OBJECT
@@ -17,10 +19,14 @@ public:
 
     QSpinBox* rankThreshold() const { return m_threshold; }
 
+    // GB; 0 (shown as "Automatic") is the loaded trace plus 2 GB.
+    QDoubleSpinBox* memoryBudget() const { return m_budget; }
+
     void accept() override;
 
 private:
     QSpinBox* m_threshold = nullptr;
+    QDoubleSpinBox* m_budget = nullptr;
 };
 
 } // namespace ks::app

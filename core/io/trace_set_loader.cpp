@@ -1,15 +1,15 @@
 #include "core/io/trace_set_loader.h"
 
-#include "core/io/json/event_parser.h"
+#include "core/io/build/rank_builder.h"
+#include "core/io/build/rank_detection.h"
 #include "core/io/gzip/file_identity.h"
 #include "core/io/gzip/inflated_size.h"
 #include "core/io/gzip/input_stream.h"
+#include "core/io/json/event_parser.h"
 #include "core/io/json/metadata_parser.h"
+#include "core/io/json/trace_events_splitter.h"
 #include "core/io/parallel/parallel_read.h"
 #include "core/io/parallel/pipelined_read.h"
-#include "core/io/build/rank_builder.h"
-#include "core/io/build/rank_detection.h"
-#include "core/io/json/trace_events_splitter.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 #include "core/model/rank_trace.h"
 
-#include "core/io/json/args_reader.h"
 #include "core/io/build/typed_args.h"
+#include "core/io/json/args_reader.h"
 #include "core/model/store_bytes.h"
 
 #include <algorithm>

@@ -1,12 +1,12 @@
 #include "core/summary/rank_summary.h"
 
+#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/hta_frame.h"
-#include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/frame/kernel_type.h"
+#include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
-#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/model/trace_set.h"
 
 #include <algorithm>

@@ -3,8 +3,8 @@
 // well beyond the others in an iteration is flagged there, and only there.
 
 #include "analysis_test_support.h"
-#include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
 
 using namespace ks;

@@ -163,6 +163,25 @@ private slots:
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code, ErrorCode::Cancelled);
     }
+
+    // Issue 27 item 4: an exception that escapes the work ends neither the thread
+    // nor the process: wait() rethrows it to the thread that waits, once.
+    void backgroundThreadHandsAnEscapedExceptionToWait()
+    {
+        for (bool outOfMemory : { false, true }) {
+            auto work = ks::app::makeThreadBackgroundWork();
+            work->start([outOfMemory] {
+                if (outOfMemory)
+                    throw std::bad_alloc();
+                throw std::runtime_error("escaped");
+            });
+            if (outOfMemory)
+                QVERIFY_THROWS_EXCEPTION(std::bad_alloc, work->wait());
+            else
+                QVERIFY_THROWS_EXCEPTION(std::runtime_error, work->wait());
+            work->wait(); // handed over once: waiting again is quiet
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPipelinedRead)

@@ -21,9 +21,9 @@ core::CondensedRank rank(std::int64_t r, core::TimeNs arrival, core::TimeNs end,
     out.rank = r;
     out.collectives.push_back({ 0, "allreduce", arrival, end, -1, 3, true });
     out.edges.push_back(
-        { core::CondensedRank::kStart, 0, before, { { op, core::PathBound::Cpu, 0, before, event } } });
-    out.edges.push_back(
-        { out.endOfCollective(0), out.rankEnd(), 1000, { { "tail", core::PathBound::Cpu, end, 1000, 9 } } });
+        { core::CondensedRank::kStart, 0, before, { { op, core::PathBound::Cpu, 0, before, event } }, {} });
+    out.edges.push_back({ out.endOfCollective(0), out.rankEnd(), 1000,
+        { { "tail", core::PathBound::Cpu, end, 1000, 9 } }, {} });
     return out;
 }
 

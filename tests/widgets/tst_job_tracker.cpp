@@ -1,7 +1,8 @@
 // JobTracker and JobPools: the newest request wins (an older result is never
 // delivered and its token is cancelled), delivery happens on the receiver's
-// thread only while the receiver lives, and the pools' ParallelFor skips the
-// bodies of a cancelled job.
+// thread only while the receiver lives, the pools' ParallelFor skips the
+// bodies of a cancelled job, and an exception thrown in a job or one of its
+// bodies ends as the request's failure, never at a thread's edge.
 
 #include "widgets/common/job_pools.h"
 #include "widgets/common/job_tracker.h"
@@ -13,7 +14,9 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 using namespace ks::widgets;
@@ -29,6 +32,12 @@ auto untilCancelled(std::shared_ptr<std::atomic<bool>> sawCancel, int value)
         sawCancel->store(true);
         return value;
     };
+}
+
+// For requests that must not fail: a failure fails the test.
+void mustNotFail(const JobFailure& failure)
+{
+    QFAIL(qPrintable(QStringLiteral("unexpected job failure: ") + failure.message));
 }
 
 // Lets every finished job's result reach the GUI thread's event loop.
@@ -54,10 +63,10 @@ private slots:
         JobTracker tracker(&pools, &receiver);
         std::vector<int> delivered;
         auto sawCancel = std::make_shared<std::atomic<bool>>(false);
-        const JobId first =
-            tracker.start(untilCancelled(sawCancel, 1), [&](int v) { delivered.push_back(v); });
-        const JobId second =
-            tracker.start([](const JobContext&) { return 2; }, [&](int v) { delivered.push_back(v); });
+        const JobId first = tracker.start(
+            untilCancelled(sawCancel, 1), [&](int v) { delivered.push_back(v); }, mustNotFail);
+        const JobId second = tracker.start(
+            [](const JobContext&) { return 2; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
         QVERIFY(second != first);
         QCOMPARE(tracker.current(), second);
         QTRY_VERIFY(sawCancel->load()); // the older work saw its token and stopped
@@ -73,10 +82,12 @@ private slots:
         QObject receiver;
         JobTracker tracker(&pools, &receiver);
         std::vector<int> delivered;
-        tracker.start([](const JobContext&) { return 1; }, [&](int v) { delivered.push_back(v); });
+        tracker.start(
+            [](const JobContext&) { return 1; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
         pools.jobs()->waitForDone(); // done on its thread, not yet handed to the GUI thread
         QVERIFY(tracker.isRunning());
-        tracker.start([](const JobContext&) { return 2; }, [&](int v) { delivered.push_back(v); });
+        tracker.start(
+            [](const JobContext&) { return 2; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
         drain(pools);
         QCOMPARE(delivered, std::vector<int>({ 2 }));
     }
@@ -88,7 +99,8 @@ private slots:
         JobTracker tracker(&pools, &receiver);
         int deliveries = 0;
         auto sawCancel = std::make_shared<std::atomic<bool>>(false);
-        tracker.start(untilCancelled(sawCancel, 1), [&](int) { ++deliveries; });
+        tracker.start(
+            untilCancelled(sawCancel, 1), [&](int) { ++deliveries; }, mustNotFail);
         QVERIFY(tracker.isRunning());
         tracker.cancel();
         QVERIFY(!tracker.isRunning());
@@ -110,7 +122,7 @@ private slots:
                     QThread::msleep(1);
                 return 1;
             },
-            [&](int) { ++deliveries; });
+            [&](int) { ++deliveries; }, mustNotFail);
         receiver.reset(); // while the work still runs
         release.store(true);
         drain(pools);
@@ -125,7 +137,8 @@ private slots:
         auto sawCancel = std::make_shared<std::atomic<bool>>(false);
         {
             JobTracker tracker(&pools, &receiver);
-            tracker.start(untilCancelled(sawCancel, 1), [&](int) { ++deliveries; });
+            tracker.start(
+                untilCancelled(sawCancel, 1), [&](int) { ++deliveries; }, mustNotFail);
         }
         QTRY_VERIFY(sawCancel->load());
         drain(pools);
@@ -143,7 +156,8 @@ private slots:
             [&](QThread* worker) {
                 workThread = worker;
                 deliveryThread = QThread::currentThread();
-            });
+            },
+            mustNotFail);
         QTRY_VERIFY(deliveryThread != nullptr);
         QCOMPARE(deliveryThread, receiver.thread());
         QVERIFY(workThread != receiver.thread());
@@ -177,6 +191,106 @@ private slots:
         QVERIFY(ran.load() >= 1);
     }
 
+    // Issue 27 item 4: no exception leaves a job. One thrown by the work, or by a
+    // parallelFor body on a worker thread, reaches fail() on the receiver's
+    // thread (deliver() never runs), and the tracker and pools run the next
+    // request as before.
+    void failureOfAJobIsHandedToTheReceiver_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<bool>("outOfMemory");
+        QTest::newRow("runtime_error") << 0 << QStringLiteral("broken input") << false;
+        QTest::newRow("bad_alloc") << 1 << QStringLiteral("not enough memory") << true;
+        QTest::newRow("not a std::exception") << 2 << QStringLiteral("an unknown exception") << false;
+        QTest::newRow("bad_alloc in a worker's body") << 3 << QStringLiteral("not enough memory") << true;
+        QTest::newRow("runtime_error in a worker's body") << 4 << QStringLiteral("broken body") << false;
+    }
+
+    void failureOfAJobIsHandedToTheReceiver()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, message);
+        QFETCH(bool, outOfMemory);
+        JobPools pools(2);
+        QObject receiver;
+        JobTracker tracker(&pools, &receiver);
+        auto workerThrew = std::make_shared<std::atomic<bool>>(false);
+        int deliveries = 0;
+        std::optional<JobFailure> failure;
+        QThread* failThread = nullptr;
+        tracker.start(
+            [kind, workerThrew](const JobContext& job) -> int {
+                switch (kind) {
+                case 0:
+                    throw std::runtime_error("broken input");
+                case 1:
+                    throw std::bad_alloc();
+                case 2:
+                    throw 42;
+                default:
+                    break;
+                }
+                // The job's own thread works slowly, so that the workers take bodies and throw there.
+                QThread* jobThread = QThread::currentThread();
+                job.parallelFor(10'000, [&](std::size_t) {
+                    if (QThread::currentThread() == jobThread) {
+                        QThread::usleep(200);
+                        return;
+                    }
+                    workerThrew->store(true);
+                    if (kind == 3)
+                        throw std::bad_alloc();
+                    throw std::runtime_error("broken body");
+                });
+                return 1;
+            },
+            [&](int) { ++deliveries; },
+            [&](const JobFailure& f) {
+                failure = f;
+                failThread = QThread::currentThread();
+            });
+        QTRY_VERIFY_WITH_TIMEOUT(failure.has_value(), 30'000);
+        QCOMPARE(failure->message, message);
+        QCOMPARE(failure->outOfMemory, outOfMemory);
+        QCOMPARE(failThread, receiver.thread());
+        QCOMPARE(workerThrew->load(), kind >= 3);
+        QVERIFY(!tracker.isRunning());
+        drain(pools);
+        QCOMPARE(deliveries, 0);
+
+        int next = 0;
+        tracker.start(
+            [](const JobContext& job) {
+                std::atomic<int> bodies { 0 };
+                job.parallelFor(100, [&](std::size_t) { bodies.fetch_add(1); });
+                return bodies.load();
+            },
+            [&](int bodies) { next = bodies; }, mustNotFail);
+        QTRY_COMPARE_WITH_TIMEOUT(next, 100, 30'000);
+    }
+
+    void parallelForRethrowsOnTheCallerOnceEveryHelperStopped()
+    {
+        JobPools pools(3);
+        std::atomic<bool> returned { false };
+        std::atomic<int> ran { 0 };
+        std::atomic<int> ranAfterReturn { 0 };
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, pools.parallelFor()(100'000, [&](std::size_t i) {
+            ran.fetch_add(1);
+            QThread::usleep(50);
+            if (returned.load())
+                ranAfterReturn.fetch_add(1);
+            if (i == 20)
+                throw std::runtime_error("body 20");
+        }));
+        returned.store(true);
+        pools.jobs()->waitForDone();
+        QThread::msleep(20);
+        QCOMPARE(ranAfterReturn.load(), 0); // the helpers had stopped when the caller saw the exception
+        QVERIFY2(ran.load() < 100'000, qPrintable(QString::number(ran.load()))); // the rest was skipped
+    }
+
     void nestedParallelForOnAJobFinishes()
     {
         // A job blocked in a ParallelFor whose bodies run ParallelFors themselves,
@@ -198,7 +312,8 @@ private slots:
                 [&](int sum) {
                     QCOMPARE(sum, 8 * 28);
                     delivered.fetch_add(1);
-                });
+                },
+                mustNotFail);
         }
         QTRY_COMPARE_WITH_TIMEOUT(delivered.load(), 6, 30'000);
     }

@@ -1,8 +1,8 @@
 // X1's Rank Overview dock: computed in the background after a load, its heat
 // map shows the core table's values for the chosen metric, stragglers outlined.
 #include "app/gui/main_window.h"
-#include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/cross_rank/stragglers.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/analysis/analysis_table_view.h"
@@ -46,12 +46,13 @@ double cellOf(const core::Table& table, std::size_t row, const std::string& colu
     return core::cellAsDouble(table.rows[row][table.columnIndex(column)]).value_or(std::nan(""));
 }
 
-// Shows `window`, opens `folder`, waits for the analyses and shows the Rank
-// Overview dock; nullptr when the analyses never came or the dock is missing.
+// Shows `window`, opens `folder`, waits for the analyses and the job path
+// (their second lane, which brings the stragglers) and shows the Rank Overview
+// dock; nullptr when they never came or the dock is missing.
 QDockWidget* openRankOverviewDock(app::MainWindow& window, const QString& folder)
 {
     window.show();
-    QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+    QSignalSpy ready(&window, &app::MainWindow::jobPathReady);
     window.openPaths({ folder });
     if (!ready.wait(120000))
         return nullptr;

@@ -3,12 +3,12 @@
 // (T5): partners, call stack, args.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/track_layout.h"
+#include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/render/timeline_renderer.h"
 #include "widgets/timeline/view/timeline_view_state.h"
-#include "widgets/timeline/model/track_layout.h"
 
 #include <QTemporaryDir>
 #include <QTest>

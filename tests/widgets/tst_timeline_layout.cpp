@@ -5,8 +5,8 @@
 #include "core/model/rank_trace.h"
 #include "widgets/timeline/model/counter_track.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/model/track_layout.h"
+#include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QDir>
 #include <QFileInfo>

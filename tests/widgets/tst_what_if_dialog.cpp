@@ -5,9 +5,9 @@
 // (core::jobCriticalPath with the same rules); bad rules get a line naming the
 // row and nothing is recomputed; the dock's field shows the same result.
 #include "app/gui/main_window.h"
-#include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/what_if.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "widgets/analysis/job_path_panel.h"
@@ -72,7 +72,8 @@ private slots:
     {
         app::MainWindow window;
         window.show();
-        QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+        // The path is the runner's second lane, after the docks.
+        QSignalSpy ready(&window, &app::MainWindow::jobPathReady);
         window.openPaths({ m_dir.path() });
         QVERIFY(ready.wait(120000));
         auto* action = window.findChild<QAction*>(QStringLiteral("whatIfAction"));

@@ -8,6 +8,7 @@
 #include "widgets/analysis/distribution_charts.h"
 #include "widgets/analysis/operator_chart.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/common/not_computed_notice.h"
 
 #include <QLabel>
 #include <QResizeEvent>
@@ -23,7 +24,9 @@ AnalysisView::AnalysisView(AnalysisChartKind kind, QWidget* parent)
     : QWidget(parent)
     , m_kind(kind)
     , m_pages(new QStackedWidget(this))
-    , m_message(new QLabel(this))
+    , m_messagePage(new QWidget(this))
+    , m_message(new QLabel(m_messagePage))
+    , m_notice(new NotComputedNotice(m_messagePage))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_tabs(new QTabWidget(this))
 {
@@ -33,7 +36,20 @@ AnalysisView::AnalysisView(AnalysisChartKind kind, QWidget* parent)
     m_tabs->setDocumentMode(true);
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_tabs);
-    m_pages->addWidget(m_message);
+    m_notice->hide();
+    auto* messageLayout = new QVBoxLayout(m_messagePage);
+    messageLayout->addStretch(1);
+    messageLayout->addWidget(m_message);
+    // Centred like the messages: the line and its button together, not at the dock's two edges.
+    m_notice->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
+    m_notice->label()->setWordWrap(false); // one short line: wrapped, it would be squeezed to a column
+    auto* noticeRow = new QHBoxLayout;
+    noticeRow->addStretch(1);
+    noticeRow->addWidget(m_notice);
+    noticeRow->addStretch(1);
+    messageLayout->addLayout(noticeRow);
+    messageLayout->addStretch(1);
+    m_pages->addWidget(m_messagePage);
     m_pages->addWidget(m_splitter);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -45,7 +61,24 @@ void AnalysisView::showMessage(const QString& message)
 {
     m_output.reset(); // the tables keep what they show alive themselves
     m_message->setText(message);
-    m_pages->setCurrentWidget(m_message);
+    m_message->show();
+    m_notice->hide();
+    m_pages->setCurrentWidget(m_messagePage);
+}
+
+void AnalysisView::showNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes)
+{
+    showMessage(QString());
+    m_message->hide();
+    m_notice->showNotComputed(needBytes, budgetBytes);
+    m_notice->show();
+}
+
+QString AnalysisView::message() const
+{
+    if (m_pages->currentWidget() != m_messagePage)
+        return {};
+    return m_notice->isVisibleTo(m_messagePage) ? m_notice->text() : m_message->text();
 }
 
 std::vector<std::pair<QString, const core::Table*>> AnalysisView::shownFrames() const

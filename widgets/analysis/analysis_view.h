@@ -16,6 +16,7 @@ class QTabWidget;
 namespace ks::widgets {
 
 class AnalysisTableView;
+class NotComputedNotice;
 
 // Which chart an analysis view draws from its result's tables.
 enum class AnalysisChartKind
@@ -34,7 +35,8 @@ enum class AnalysisChartKind
 
 // The content of one analysis dock: a "computing…" or "not applicable" message
 // until a result arrives, then the chart beside its table(s). The splitter
-// stacks them when the dock is taller than wide.
+// stacks them when the dock is taller than wide. When the app did not compute
+// the analysis for memory, its notice says what it would need.
 class AnalysisView : public QWidget
 {
     Q_OBJECT
@@ -45,7 +47,14 @@ public:
     AnalysisChartKind kind() const { return m_kind; }
 
     void showMessage(const QString& message);
+    // Not computed: needs about needBytes, over budgetBytes; [Compute anyway].
+    void showNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes);
     void setResult(std::shared_ptr<const core::AnalysisOutput> output);
+
+    // The message or not-computed line shown in place of a result; empty with a result.
+    QString message() const;
+
+    NotComputedNotice* notice() const { return m_notice; }
 
     bool hasResult() const { return m_output != nullptr; }
 
@@ -70,7 +79,9 @@ private:
     AnalysisChartKind m_kind;
     std::shared_ptr<const core::AnalysisOutput> m_output;
     QStackedWidget* m_pages = nullptr;
+    QWidget* m_messagePage = nullptr;
     QLabel* m_message = nullptr;
+    NotComputedNotice* m_notice = nullptr;
     QSplitter* m_splitter = nullptr;
     QTabWidget* m_tabs = nullptr;
     AnalysisChart* m_chart = nullptr;

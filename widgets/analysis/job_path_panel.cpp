@@ -1,6 +1,7 @@
 #include "widgets/analysis/job_path_panel.h"
 
 #include "widgets/analysis/path_segments_table.h"
+#include "widgets/common/not_computed_notice.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -14,7 +15,7 @@ namespace ks::widgets {
 
 namespace {
 
-    QString summaryText(const core::JobCriticalPath& job)
+    QString pathSummary(const core::JobCriticalPath& job)
     {
         return QObject::tr("Path %1 ms over %2 rank(s), %3 hop(s); measured %4 ms")
             .arg(pathMs(job.path.length))
@@ -30,6 +31,10 @@ JobPathPanel::JobPathPanel(QWidget* parent)
 {
     m_summary = new QLabel(tr("No trace loaded"), this);
     m_summary->setWordWrap(true);
+    m_summary->setObjectName(QStringLiteral("jobPathSummary"));
+    m_notice = new NotComputedNotice(this);
+    m_notice->setObjectName(QStringLiteral("jobPathNotice"));
+    m_notice->hide();
     m_showOnTimeline = new QPushButton(tr("Show on timeline"), this);
     m_showOnTimeline->setCheckable(true);
     m_showOnTimeline->setToolTip(tr("Colour the timeline by this path: its slices on every rank by bound "
@@ -59,6 +64,7 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     summaryRow->addWidget(m_summary, 1);
     summaryRow->addWidget(m_showOnTimeline);
     layout->addLayout(summaryRow);
+    layout->addWidget(m_notice);
     layout->addWidget(splitter, 1);
     layout->addLayout(whatIfRow);
     layout->addWidget(m_whatIf);
@@ -83,7 +89,8 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     connect(m_rules, &QLineEdit::returnPressed, this, request);
 }
 
-void JobPathPanel::setPath(std::shared_ptr<const core::JobCriticalPath> job)
+void JobPathPanel::setPath(
+    std::shared_ptr<const core::JobCriticalPath> job, std::optional<std::int64_t> iteration)
 {
     m_job = std::move(job);
     m_shown = m_job;
@@ -93,7 +100,9 @@ void JobPathPanel::setPath(std::shared_ptr<const core::JobCriticalPath> job)
                                                    : tr("No cross-rank path"));
         return;
     }
-    m_summary->setText(summaryText(*m_job));
+    m_notice->hide();
+    m_summary->setText(
+        iteration ? tr("Iteration %1: %2").arg(*iteration).arg(pathSummary(*m_job)) : pathSummary(*m_job));
     fillSegments(*m_job);
     fillStragglers(*m_job);
 }
@@ -105,9 +114,34 @@ void JobPathPanel::setShownOnTimeline(bool shown)
 
 void JobPathPanel::showMessage(const QString& text)
 {
+    m_notice->hide();
     m_summary->setText(text);
     m_segments->setRowCount(0);
     m_stragglers->setRowCount(0);
+}
+
+void JobPathPanel::showNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes,
+    std::optional<std::uint64_t> iterationBytes, std::optional<std::int64_t> iteration)
+{
+    m_job.reset();
+    m_shown.reset();
+    m_whatIf->clear();
+    showMessage(tr("The job's critical path over the whole trace was not started."));
+    m_notice->setPrefix(QString());
+    m_notice->showNotComputed(needBytes, budgetBytes, iterationBytes, iteration);
+    m_notice->show();
+}
+
+void JobPathPanel::showWholeTraceNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes)
+{
+    m_notice->setPrefix(tr("Whole trace: "));
+    m_notice->showNotComputed(needBytes, budgetBytes);
+    m_notice->show();
+}
+
+QString JobPathPanel::summaryText() const
+{
+    return m_summary->text();
 }
 
 void JobPathPanel::fillSegments(const core::JobCriticalPath& job)

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QLineEdit;
@@ -15,10 +16,14 @@ class QTableWidget;
 
 namespace ks::widgets {
 
+class NotComputedNotice;
+
 // The job's critical path across ranks (issue 11 items 4-6): its length and
 // hops, the segments in path order (activating one asks to show it on the
 // timeline), the stragglers per iteration and why, and a what-if field whose
-// rules ("REGEX=F", "kind:BOUND=F") the app recomputes the path with.
+// rules ("REGEX=F", "kind:BOUND=F") the app recomputes the path with. Where
+// the app did not start the path (over its memory budget) the notice says
+// what it would need and offers to compute it anyway or per iteration.
 class JobPathPanel : public QWidget
 {
     Q_OBJECT
@@ -26,8 +31,22 @@ class JobPathPanel : public QWidget
 public:
     explicit JobPathPanel(QWidget* parent = nullptr);
 
-    void setPath(std::shared_ptr<const core::JobCriticalPath> job);
+    // `iteration`: the path is that iteration's, not the whole trace's.
+    void setPath(std::shared_ptr<const core::JobCriticalPath> job,
+        std::optional<std::int64_t> iteration = std::nullopt);
+    // A status or error line in place of the path.
     void showMessage(const QString& text);
+    // Not started for memory (see NotComputedNotice::showNotComputed).
+    void showNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes,
+        std::optional<std::uint64_t> iterationBytes, std::optional<std::int64_t> iteration);
+    // Beside an iteration's path: what the whole trace's would need.
+    void showWholeTraceNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes);
+
+    // The summary line: the path's length, a status or an error.
+    QString summaryText() const;
+
+    NotComputedNotice* notice() const { return m_notice; }
+
     // The what-if result: before/after and the new path's segments.
     void showWhatIf(std::shared_ptr<const core::JobCriticalPath> after);
     void showWhatIfError(const QString& text);
@@ -54,6 +73,7 @@ private:
     void fillStragglers(const core::JobCriticalPath& job);
 
     QLabel* m_summary = nullptr;
+    NotComputedNotice* m_notice = nullptr;
     QTableWidget* m_segments = nullptr;
     QTableWidget* m_stragglers = nullptr;
     QLineEdit* m_rules = nullptr;

@@ -1,6 +1,7 @@
 #include "widgets/analysis/rank_overview_panel.h"
 
 #include "widgets/analysis/analysis_chart.h"
+#include "widgets/common/not_computed_notice.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -19,6 +20,7 @@ RankOverviewPanel::RankOverviewPanel(AnalysisChart* chart, const core::Table& ta
     , m_metrics(new QComboBox(this))
     , m_note(new QLabel(this))
     , m_stragglers(new QTableWidget(0, 4, this))
+    , m_status(new NotComputedNotice(this))
 {
     m_metrics->setObjectName(QStringLiteral("metricChooser"));
     for (RankOverviewMetric metric : kRankOverviewMetrics)
@@ -59,6 +61,11 @@ RankOverviewPanel::RankOverviewPanel(AnalysisChart* chart, const core::Table& ta
     splitter->setCollapsible(1, false);
     layout->addWidget(splitter, 1);
     layout->addWidget(m_note);
+    m_status->setObjectName(QStringLiteral("stragglerStatus"));
+    m_status->setPrefix(tr("Stragglers (job critical path): "));
+    m_status->setContentsMargins(4, 0, 4, 2);
+    m_status->hide();
+    layout->addWidget(m_status);
 
     connect(m_metrics, &QComboBox::currentIndexChanged, this, [this] {
         redraw();
@@ -89,8 +96,16 @@ void RankOverviewPanel::setStragglers(std::vector<core::Straggler> found)
     }
     m_stragglers->resizeColumnsToContents();
     m_stragglers->setVisible(!m_found.empty());
+    m_status->hide();
     redraw();
     m_chart->replot();
+}
+
+void RankOverviewPanel::showStragglerStatus(const QString& text)
+{
+    setStragglers({});
+    m_status->showText(text);
+    m_status->show();
 }
 
 void RankOverviewPanel::activateStraggler(int row)

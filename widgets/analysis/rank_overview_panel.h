@@ -13,13 +13,15 @@ class QTableWidget;
 namespace ks::widgets {
 
 class AnalysisChart;
+class NotComputedNotice;
 
 // X1's chart side: a metric chooser above the rank-by-iteration heat map and a
 // note naming the stragglers below it, then the job path's stragglers (issue
 // 11 item 5): per iteration the rank the others waited for, the wait it
 // caused and why. Clicking one outlines its cell and asks to show the reason's
-// op on the timeline. The table must outlive the panel (the analysis view
-// holding both keeps the result alive).
+// op on the timeline. While the job path computes, or where it was not
+// computed or failed, a status line says so in place of the list. The table
+// must outlive the panel (the analysis view holding both keeps the result alive).
 class RankOverviewPanel : public QWidget
 {
     Q_OBJECT
@@ -39,6 +41,12 @@ public:
 
     // The job path's stragglers (core::findStragglers); empty hides the list.
     void setStragglers(std::vector<core::Straggler> found);
+    // No list: why ("computing…", an error). The app shows "not computed" on
+    // stragglerStatus() itself and hears its buttons there.
+    void showStragglerStatus(const QString& text);
+
+    NotComputedNotice* stragglerStatus() const { return m_status; }
+
     // Selects the straggler of row `row`: outlines its cell, emits stragglerActivated.
     void activateStraggler(int row);
 
@@ -54,6 +62,7 @@ private:
     QComboBox* m_metrics;
     QLabel* m_note;
     QTableWidget* m_stragglers;
+    NotComputedNotice* m_status;
     std::vector<core::Straggler> m_found;
     int m_selected = -1; // row of m_found outlined on the heat map
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 
 namespace ks::widgets {
@@ -55,11 +56,29 @@ namespace {
         {
         }
 
-        void drain()
+        // Runs bodies until none is left. A body's exception ends the run: the
+        // bodies not yet claimed are skipped and the first exception is kept for
+        // the caller, so none leaves a worker thread (Qt's pool would end the
+        // process) and the helpers are always waited for.
+        void drain() noexcept
         {
-            for (std::size_t i = m_next.fetch_add(1); i < m_n; i = m_next.fetch_add(1))
-                if (!m_cancel || !m_cancel->isCancelled())
-                    m_body(i);
+            try {
+                for (std::size_t i = m_next.fetch_add(1); i < m_n; i = m_next.fetch_add(1))
+                    if (!m_cancel || !m_cancel->isCancelled())
+                        m_body(i);
+            } catch (...) {
+                m_next = m_n;
+                std::lock_guard lock(m_mutex);
+                if (!m_failure)
+                    m_failure = std::current_exception();
+            }
+        }
+
+        // In the caller, once its helpers are done: the first body's exception, rethrown.
+        void rethrowFailure() const
+        {
+            if (m_failure)
+                std::rethrow_exception(m_failure);
         }
 
         // Starts up to `helpers` helpers on threads of `pool` that are free now.
@@ -70,7 +89,12 @@ namespace {
                     std::lock_guard lock(m_mutex);
                     ++m_helpers;
                 }
-                if (!pool->tryStart([this] { helperRun(); })) {
+                bool started = false;
+                try {
+                    started = pool->tryStart([this] { helperRun(); });
+                } catch (...) { // no memory for the task: the caller works alone
+                }
+                if (!started) {
                     std::lock_guard lock(m_mutex);
                     --m_helpers;
                     return;
@@ -85,7 +109,7 @@ namespace {
         }
 
     private:
-        void helperRun()
+        void helperRun() noexcept
         {
             drain();
             std::lock_guard lock(m_mutex);
@@ -100,6 +124,7 @@ namespace {
         std::mutex m_mutex;
         std::condition_variable m_helpersDone;
         std::size_t m_helpers = 0;
+        std::exception_ptr m_failure; // under m_mutex
     };
 
 } // namespace
@@ -113,6 +138,7 @@ core::ParallelFor JobPools::parallelFor(const core::CancelToken* cancel)
         // The caller works too: with every worker taken (nested calls) it does all of it.
         run.drain();
         run.waitForHelpers();
+        run.rethrowFailure(); // to the job's edge (JobTracker), on the caller's thread
     };
 }
 

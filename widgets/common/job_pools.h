@@ -38,9 +38,14 @@ public:
 
     QThreadPool* jobs() { return &m_jobs; }
 
+    // The workers parallelFor may borrow (its caller works too).
+    int workerCount() const { return m_workers.maxThreadCount(); }
+
     // body(i) for i in [0, n) on the workers and the calling thread. Bodies not
     // yet begun when `cancel` fires are skipped: the caller must not use the
-    // output of a cancelled run.
+    // output of a cancelled run. A body that throws (out of memory) ends the
+    // run: the bodies not yet begun are skipped and, once every helper is done,
+    // the first exception is rethrown on the calling thread, never on a worker.
     core::ParallelFor parallelFor(const core::CancelToken* cancel = nullptr);
 
     // Remembers a running job's token so that the destructor can cancel it.

@@ -2,6 +2,33 @@
 
 namespace ks::widgets {
 
+JobFailure JobFailure::notEnoughMemory() noexcept
+{
+    return JobFailure { QStringLiteral("not enough memory"), true }; // static text: allocates nothing
+}
+
+JobFailure JobFailure::fromCurrentException() noexcept
+{
+    try {
+        throw;
+    } catch (const std::bad_alloc&) {
+        return notEnoughMemory();
+    } catch (...) {
+    }
+    // Copying the message allocates: when even that fails, memory is what ran out.
+    try {
+        try {
+            throw;
+        } catch (const std::exception& e) {
+            return JobFailure { QString::fromLocal8Bit(e.what()), false };
+        } catch (...) {
+            return JobFailure { QStringLiteral("an unknown exception"), false };
+        }
+    } catch (...) {
+        return notEnoughMemory();
+    }
+}
+
 JobTracker::JobTracker(JobPools* pools, QObject* receiver)
     : m_pools(pools)
     , m_receiver(receiver)

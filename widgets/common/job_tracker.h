@@ -6,10 +6,13 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QString>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -30,6 +33,19 @@ struct JobContext
     bool cancelled() const { return cancel && cancel->isCancelled(); }
 };
 
+// Why a job ended without a result: its work threw (out of memory, or any
+// other exception) on the job's thread or in one of its parallelFor bodies.
+// The receiver shows it where the result would have gone (a dock's error line).
+struct JobFailure
+{
+    QString message; // "not enough memory", or the exception's what()
+    bool outOfMemory = false;
+
+    static JobFailure notEnoughMemory() noexcept;
+    // The exception being handled (call inside a catch block), as a failure.
+    static JobFailure fromCurrentException() noexcept;
+};
+
 // "Newest request wins" for one kind of request of one receiver (a load, the
 // analyses, a search, ...). start() runs work(context) on the job pool and
 // hands its result to deliver() on the receiver's thread, but only if no newer
@@ -37,6 +53,11 @@ struct JobContext
 // request's token is cancelled, so core work that polls it stops early; its
 // result is dropped on arrival. The work must capture snapshots, never the
 // receiver: it may still run after the receiver is gone.
+//
+// No exception leaves a job (issue 27 item 4): one thrown by the work, or by a
+// parallelFor body on a worker (JobPools rethrows it in the job), is caught at
+// the job's edge and handed to fail(JobFailure) instead of deliver(), under the
+// same rules. Every request says what its receiver shows then.
 class JobTracker
 {
 public:
@@ -47,8 +68,10 @@ public:
     JobTracker(const JobTracker&) = delete;
     JobTracker& operator=(const JobTracker&) = delete;
 
-    template <typename Work, typename Deliver>
-    JobId start(Work work, Deliver deliver);
+    // work(const JobContext&) -> R on the jobs pool; then deliver(R) or
+    // fail(const JobFailure&) on the receiver's thread.
+    template <typename Work, typename Deliver, typename Fail>
+    JobId start(Work work, Deliver deliver, Fail fail);
 
     // Supersedes the running request without starting another.
     void cancel();
@@ -81,23 +104,51 @@ private:
     std::shared_ptr<core::CancelToken> m_token; // the running request's
 };
 
-template <typename Work, typename Deliver>
-JobId JobTracker::start(Work work, Deliver deliver)
+template <typename Work, typename Deliver, typename Fail>
+JobId JobTracker::start(Work work, Deliver deliver, Fail fail)
 {
     using Result = std::invoke_result_t<Work&, const JobContext&>;
+
+    // The result, or why there is none. Held on the heap: GCC 12 warns of
+    // uninitialised reads when a Result variant is moved out of another variant.
+    struct Outcome
+    {
+        std::unique_ptr<Result> result;
+        JobFailure failure;
+    };
+
     Ticket ticket = begin();
     // Parented to the receiver: destroyed with it, and then nothing is delivered.
-    auto* watcher = new QFutureWatcher<Result>(m_receiver);
+    auto* watcher = new QFutureWatcher<Outcome>(m_receiver);
     QObject::connect(watcher, &QFutureWatcherBase::finished, watcher,
-        [watcher, state = std::weak_ptr<State>(m_state), id = ticket.id,
-            deliver = std::move(deliver)]() mutable {
+        [watcher, state = std::weak_ptr<State>(m_state), id = ticket.id, deliver = std::move(deliver),
+            fail = std::move(fail)]() mutable {
             watcher->deleteLater();
-            if (endAndKeep(state, id) && watcher->future().resultCount() > 0)
-                deliver(watcher->future().takeResult());
+            if (!endAndKeep(state, id))
+                return;
+            // No outcome: even storing the failure threw (memory again), and
+            // Qt Concurrent kept that exception in the future.
+            if (watcher->future().resultCount() == 0) {
+                fail(JobFailure::notEnoughMemory());
+                return;
+            }
+            Outcome outcome = watcher->future().takeResult();
+            if (outcome.result)
+                deliver(std::move(*outcome.result));
+            else
+                fail(outcome.failure);
         });
     watcher->setFuture(QtConcurrent::run(m_pools->jobs(),
         [work = std::move(work), context = std::move(ticket.context),
-            token = std::move(ticket.token)]() mutable { return work(std::as_const(context)); }));
+            token = std::move(ticket.token)]() mutable -> Outcome {
+            // The job's edge: nothing thrown inside reaches Qt Concurrent (storing
+            // the outcome may still throw there when memory is gone; see above).
+            try {
+                return Outcome { std::make_unique<Result>(work(std::as_const(context))), {} };
+            } catch (...) {
+                return Outcome { nullptr, JobFailure::fromCurrentException() };
+            }
+        }));
     return ticket.id;
 }
 

@@ -1,7 +1,7 @@
 #include "widgets/diff/diff_classification.h"
 
-#include "core/analysis/tables/table.h"
 #include "core/analysis/hta/trace_diff.h"
+#include "core/analysis/tables/table.h"
 #include "core/model/rank_trace.h"
 
 namespace ks::widgets {

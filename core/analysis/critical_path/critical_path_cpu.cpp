@@ -1,8 +1,8 @@
 // CPU-side edges of the critical-path graph: CUDA runtime lock edges (§11.3)
 // and call-stack edges (§11.4).
 
-#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/critical_path/critical_path_internal.h"
+#include "core/analysis/hta/counters_support.h"
 
 #include <algorithm>
 #include <map>

@@ -3,8 +3,8 @@
 // cudaStreamWaitEvent, cudaEventRecord + cudaEventSynchronize/Query,
 // cudaStreamSynchronize and cudaDeviceSynchronize.
 
-#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/critical_path/critical_path_internal.h"
+#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/hta/launch_apis.h"
 #include "core/analysis/hta/queue_length.h"
 

@@ -1,7 +1,7 @@
 #include "core/analysis/critical_path/sync_dependencies.h"
 
-#include "core/io/json/args_reader.h"
 #include "core/io/build/typed_args.h"
+#include "core/io/json/args_reader.h"
 
 #include <algorithm>
 #include <limits>

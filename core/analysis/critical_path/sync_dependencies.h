@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/tables/column_id.h"
 #include "core/analysis/critical_path/critical_path.h"
+#include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/table.h"
 
 #include <cstdint>

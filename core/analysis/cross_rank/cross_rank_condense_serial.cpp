@@ -3,8 +3,8 @@
 // moment attributed to the innermost op running then; and condenseRank, which
 // picks the model.
 
-#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/cross_rank/cross_rank_condense.h"
+#include "core/analysis/hta/counters_support.h"
 
 #include <algorithm>
 #include <limits>

@@ -4,8 +4,8 @@
 // optionally with what-if scaling (issue 11 items 4 and 6): the driver over
 // pathCollectives, condenseRank and joinCondensedRanks.
 
-#include "core/analysis/tables/column_id.h"
 #include "core/analysis/cross_rank/cross_rank_condense.h"
+#include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/hta_result.h"
 #include "core/common/parallel_for.h"
 

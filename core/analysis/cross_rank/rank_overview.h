@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/analysis/frame/analysis_options.h"
-#include "core/analysis/tables/column_id.h"
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/hta_result.h"
 
 #include <array>

@@ -1,7 +1,7 @@
 #include "core/analysis/hta/memory_bandwidth.h"
 
-#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/frame/kernel_type.h"
+#include "core/analysis/hta/counters_support.h"
 #include "core/analysis/tables/microseconds.h"
 #include "core/analysis/tables/numpy_argsort.h"
 #include "core/analysis/tables/pandas_numerics.h"

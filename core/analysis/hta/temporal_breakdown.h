@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/analysis/tables/column_id.h"
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/hta_result.h"
 
 namespace ks::core {

@@ -2,8 +2,8 @@
 
 #include "core/common/background_work.h"
 #include "core/io/build/flow_points.h"
-#include "core/io/json/raw_event.h"
 #include "core/io/build/typed_args.h"
+#include "core/io/json/raw_event.h"
 #include "core/model/rank_trace.h"
 
 #include <array>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/common/result.h"
-#include "core/io/parallel/piece_queue.h"
 #include "core/io/json/raw_event.h"
+#include "core/io/parallel/piece_queue.h"
 
 #include <cstddef>
 #include <deque>

@@ -1,9 +1,9 @@
 #include "core/io/parallel/parallel_read.h"
 
 #include "core/io/json/event_parser.h"
+#include "core/io/json/raw_event_sink.h"
 #include "core/io/parallel/ordered_batches.h"
 #include "core/io/parallel/piece_producer.h"
-#include "core/io/json/raw_event_sink.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/io/parallel/piece_queue.h"
 #include "core/io/json/trace_events_splitter.h"
+#include "core/io/parallel/piece_queue.h"
 #include "core/model/rank_metadata.h"
 
 namespace ks::core {

@@ -3,8 +3,8 @@
 #include "core/common/background_work.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
-#include "core/io/json/event_parser.h"
 #include "core/io/gzip/input_stream.h"
+#include "core/io/json/event_parser.h"
 #include "core/io/json/trace_events_splitter.h"
 #include "core/model/rank_metadata.h"
 

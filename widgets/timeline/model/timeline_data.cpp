@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
+#include <mutex>
 #include <numeric>
 
 namespace ks::widgets {
@@ -96,7 +98,25 @@ void runInParallel(std::size_t n, const std::function<void(std::size_t)>& body)
 {
     std::vector<std::size_t> items(n);
     std::iota(items.begin(), items.end(), 0);
-    QtConcurrent::blockingMap(items, [&body](std::size_t i) { body(i); });
+    // No exception may reach Qt Concurrent (issue 27): a body's is kept, the
+    // bodies after it do nothing, and the first is rethrown here, as a loop would.
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    std::atomic<bool> failed { false };
+    QtConcurrent::blockingMap(items, [&](std::size_t i) {
+        if (failed.load())
+            return;
+        try {
+            body(i);
+        } catch (...) {
+            std::lock_guard lock(failureMutex);
+            if (!failure)
+                failure = std::current_exception();
+            failed.store(true);
+        }
+    });
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 std::uint64_t nextDataVersion()

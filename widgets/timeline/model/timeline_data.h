@@ -4,11 +4,11 @@
 #include "core/analysis/cross_rank/collective_match.h"
 #include "core/model/trace_set.h"
 #include "widgets/timeline/model/counter_track.h"
-#include "widgets/timeline/render/critical_path_marks.h"
 #include "widgets/timeline/model/index_pyramid.h"
+#include "widgets/timeline/model/timeline_types.h"
+#include "widgets/timeline/render/critical_path_marks.h"
 #include "widgets/timeline/render/job_path_marks.h"
 #include "widgets/timeline/render/timeline_palette.h"
-#include "widgets/timeline/model/timeline_types.h"
 
 #include <QString>
 

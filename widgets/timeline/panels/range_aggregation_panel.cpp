@@ -1,10 +1,10 @@
 #include "widgets/timeline/panels/range_aggregation_panel.h"
 
 #include "widgets/common/format.h"
-#include "widgets/timeline/render/time_axis.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/model/track_layout.h"
+#include "widgets/timeline/render/time_axis.h"
+#include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -184,7 +184,11 @@ void RangeAggregationPanel::schedule()
     auto include = includeFilter();
     m_jobs.start([snapshot, r = *range, alignment, include](
                      const JobContext&) { return aggregateRange(*snapshot, r, alignment, include); },
-        [this](RangeAggregate aggregate) { apply(std::move(aggregate)); });
+        [this](RangeAggregate aggregate) { apply(std::move(aggregate)); },
+        [this](const JobFailure& failure) {
+            apply({});
+            m_summary->setText(tr("The range could not be aggregated: %1").arg(failure.message));
+        });
 }
 
 void RangeAggregationPanel::apply(RangeAggregate aggregate)

@@ -3,8 +3,8 @@
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/render/timeline_renderer.h"
 #include "widgets/timeline/model/timeline_search.h"
+#include "widgets/timeline/render/timeline_renderer.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QFontMetrics>

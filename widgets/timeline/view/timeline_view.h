@@ -1,7 +1,7 @@
 #pragma once
 
-#include "widgets/timeline/render/timeline_renderer.h"
 #include "widgets/timeline/model/track_layout.h"
+#include "widgets/timeline/render/timeline_renderer.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -3,12 +3,12 @@
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/model/trace_set.h"
 #include "widgets/common/format.h"
-#include "widgets/timeline/render/critical_path_marks.h"
 #include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_search.h"
+#include "widgets/timeline/render/critical_path_marks.h"
 #include "widgets/timeline/render/timeline_export.h"
 #include "widgets/timeline/render/timeline_legend.h"
 #include "widgets/timeline/render/timeline_renderer.h"
-#include "widgets/timeline/model/timeline_search.h"
 #include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 
@@ -285,6 +285,12 @@ void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
         [this](std::shared_ptr<const TimelineData> data) {
             setData(data);
             startAnalysisCounters(data);
+        },
+        [this](const JobFailure& failure) {
+            m_preparing = false;
+            setData(nullptr);
+            emit jobFailed(tr("The timeline could not be built: %1").arg(failure.message));
+            emit ready();
         });
 }
 
@@ -302,6 +308,13 @@ void TimelineWidget::startAnalysisCounters(std::shared_ptr<const TimelineData> d
             // Added to the data shown now: it may have gained the critical paths meanwhile.
             setData(m_data->withAnalysisCounters(std::move(perRank)), false);
             m_preparing = false;
+            emit ready();
+        },
+        [this](const JobFailure& failure) {
+            // The timeline stays, without the queue-length and bandwidth counters.
+            m_preparing = false;
+            emit jobFailed(
+                tr("The timeline's analysis counters could not be computed: %1").arg(failure.message));
             emit ready();
         });
 }
@@ -324,6 +337,10 @@ void TimelineWidget::startCriticalPaths()
         [this](std::vector<CriticalPathMarks> perRank) {
             setData(m_data->withCriticalPaths(std::move(perRank)), false);
             updateCriticalPathNote();
+            emit criticalPathsReady();
+        },
+        [this](const JobFailure& failure) {
+            m_legend->setNote(tr("critical paths not computed: %1").arg(failure.message));
             emit criticalPathsReady();
         });
 }
@@ -354,6 +371,10 @@ void TimelineWidget::startJobPathMarks()
                 return;
             setData(m_data->withJobPath(std::make_shared<const JobPathMarks>(std::move(marks))), false);
             updateLegendNote();
+            emit jobPathReady();
+        },
+        [this](const JobFailure& failure) {
+            m_legend->setNote(tr("the job path's slices were not found: %1").arg(failure.message));
             emit jobPathReady();
         });
 }
@@ -484,7 +505,11 @@ void TimelineWidget::searchNow(bool wait)
     m_matches->setText(tr("searching…"));
     m_searchJobs.start(
         [data, query, alignment](const JobContext&) { return runSearch(*data, query, alignment); },
-        [this](std::shared_ptr<const SearchResults> results) { applySearch(std::move(results)); });
+        [this](std::shared_ptr<const SearchResults> results) { applySearch(std::move(results)); },
+        [this](const JobFailure& failure) {
+            applySearch(nullptr);
+            m_matches->setText(tr("search failed: %1").arg(failure.message));
+        });
 }
 
 void TimelineWidget::applySearch(std::shared_ptr<const SearchResults> results)

@@ -91,6 +91,8 @@ signals:
     void criticalPathsReady();
     // The job path's slices were found (or cleared): the data holds them.
     void jobPathReady();
+    // A background job failed (out of memory): what the window's message bar says.
+    void jobFailed(const QString& message);
 
 private:
     void setupToolbar(QHBoxLayout* bar);
