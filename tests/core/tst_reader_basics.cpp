@@ -7,11 +7,7 @@
 #include <QTest>
 
 using namespace ks::core;
-using ks::test::diag;
-using ks::test::loadJson;
-using ks::test::only;
-using ks::test::phaseCount;
-using ks::test::slicesNamed;
+using namespace ks::test;
 
 class TestReaderBasics : public QObject
 {

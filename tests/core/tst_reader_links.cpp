@@ -11,10 +11,7 @@
 #include <set>
 
 using namespace ks::core;
-using ks::test::diag;
-using ks::test::loadJson;
-using ks::test::only;
-using ks::test::slicesNamed;
+using namespace ks::test;
 
 class TestReaderLinks : public QObject
 {

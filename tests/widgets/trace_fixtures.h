@@ -8,8 +8,10 @@
 #include "tests/core/synthetic_job.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QSettings>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -41,6 +43,16 @@ inline QByteArray tinyTrace(int rank, int worldSize = 3)
   {"ph": "M", "name": "thread_name", "pid": 10, "tid": 11, "args": {"name": "python"}}
  ]}
 )");
+}
+
+// Keeps the user's real settings out of a test: QSettings in INI files under
+// `dir`, for organisation "KinetoscopeTests" and application `name`.
+inline void useTestSettings(const QTemporaryDir& dir, const QString& name)
+{
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
+    QCoreApplication::setApplicationName(name);
 }
 
 inline bool writeFile(const QString& path, const QByteArray& bytes)
