@@ -5,8 +5,9 @@ For a trace folder (or file), runs each command RUNS times as a whole process un
 /usr/bin/time and prints a Markdown table: wall seconds (median / worst), peak RSS
 (median / worst), and the worst peak against the target "store + 1 GB", the store being
 the sum of `bytes_in_memory` that `info --json` reports. With --app, also the desktop
-app offscreen: it opens the job, computes every dock it computes on its own and quits
-(`--quit-when-idle`); its target is 2 GB in all.
+app offscreen: it opens the job, computes every dock it computes on its own and the job's
+critical path, writes its hidden `--dock-report` (when the docks and the job path came in) and
+quits; its target is 2 GB in all.
 
 Usage: command_memory.py CLI PATH [--app APP] [--runs N] [--diff-with PATH]
 """
@@ -36,6 +37,7 @@ def store_mb(cli, path):
 
 
 def commands(cli, path, diff_with, tmp):
+    os.makedirs(os.path.join(tmp, "counters"), exist_ok=True)  # one file per rank of a folder
     rows = [
         ("info", [cli, "info", path]),
         ("analyze", [cli, "analyze", path]),
@@ -82,17 +84,27 @@ def main(argv):
         rows = commands(cli, path, diff_with, tmp)
         if app:
             env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-            rows.append(("app: open + every dock (offscreen)", [app, path, "--quit-when-idle"], env))
+            report = os.path.join(tmp, "docks.txt")
+            rows.append(("app: open + every dock + job path (offscreen)", [app, path, "--dock-report", report], env))
         for row in rows:
             label, command = row[0], row[1]
             env = row[2] if len(row) > 2 else None
-            results = [timed(command, env) for _ in range(runs)]
+            results = []
+            arrivals = []
+            for _ in range(runs):
+                results.append(timed(command, env))
+                if label.startswith("app"):
+                    with open(os.path.join(tmp, "docks.txt")) as f:
+                        times = dict(l.split("\t")[1:3] for l in f.read().splitlines() if l.startswith("time\t"))
+                    arrivals.append(f"docks {times.get('analysesReady')}, path {times.get('jobPathReady')}")
             codes = {r[2] for r in results}
             walls = [r[0] for r in results]
             peaks = [r[1] for r in results]
             target = 2000 if label.startswith("app") else store + 1000
             met = "yes" if max(peaks) <= target else "**no**"
             note = "" if codes == {0} else f" (exit {sorted(codes)})"
+            if arrivals:
+                note += " (" + "; ".join(arrivals) + ")"
             print(f"| {label}{note} | {statistics.median(walls):.2f} / {max(walls):.2f} | "
                   f"{statistics.median(peaks):.0f} / {max(peaks):.0f} | {target:.0f} | {met} |", flush=True)
     return 0

@@ -26,13 +26,15 @@ namespace {
         "usage: kinetoscope-cli critical-path PATH... [--rank R] [--annotation A] [--instance I|A:B]\n"
         "       [--hta-compat] [--write-trace FILE[.gz]] [--format table|csv|json] [--out DIR] [--threads "
         "N]\n"
-        "       [--sync-deps]\n"
+        "       [--sync-deps [--all-sync-edges]]\n"
         "  --annotation: events whose name contains A bound the window (default \"\": the whole trace)\n"
         "  --instance:   which of them (0-based, HTA's row order in --hta-compat), or an inclusive range "
         "A:B\n"
-        "  --sync-deps:  only the GPU->CPU synchronization dependencies, with External ids and the next\n"
-        "                CPU operator to make wait; json adds the map {end External id: [start ...]} "
-        "(Chakra)\n"
+        "  --sync-deps:  the GPU->CPU synchronization dependencies on the critical path, with External ids\n"
+        "                and the next CPU operator to make wait; json adds the map {end External id:\n"
+        "                [start ...]} Chakra's trace linker builds (same as Chakra: --hta-compat\n"
+        "                --annotation ProfilerStep --instance 0)\n"
+        "  --all-sync-edges: with --sync-deps, every sync dependency of the graph, on the path or not\n"
         "       kinetoscope-cli critical-path PATH... --all-ranks [--iteration I | --window A:B]\n"
         "       [--what-if REGEX=F]... [--write-trace FILE.json] [--format table|csv|json] [--threads N]\n"
         "  --all-ranks:  the job's path across ranks, joined at matched collectives\n"
@@ -156,7 +158,7 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
     CliArgs parsed(args,
         { "--rank", "--annotation", "--instance", "--write-trace", "--format", "--out", "--threads",
             "--iteration", "--window", "--what-if" },
-        { "--hta-compat", "--all-ranks", "--sync-deps" });
+        { "--hta-compat", "--all-ranks", "--sync-deps", "--all-sync-edges" });
     if (parsed.ok() && parsed.flag("--all-ranks"))
         return runAllRanksCriticalPath(parsed, kUsage, out, err);
     if (parsed.ok()) {
@@ -190,6 +192,8 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
     }
     if (format != "table" && format != "csv" && format != "json")
         problem = "unknown format '" + format + "'";
+    if (parsed.flag("--all-sync-edges") && !parsed.flag("--sync-deps"))
+        problem = "--all-sync-edges needs --sync-deps";
     if (!problem.empty()) {
         err << "kinetoscope-cli critical-path: " << problem << '\n' << kUsage;
         return 2;
@@ -203,10 +207,13 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
     const auto graph = core::buildCriticalPath(frames.value(), *rank, annotation, instance, options);
     if (parsed.flag("--sync-deps")) {
         if (!graph) {
-            out << "sync dependencies: not applicable: " << graph.error().message << '\n';
+            printSyncDependenciesNotApplicable(graph.error().message, format, out);
             return 0;
         }
-        printSyncDependencies(graph.value(), format, out);
+        printSyncDependencies(graph.value(),
+            parsed.flag("--all-sync-edges") ? core::SyncEdgeSelection::All
+                                            : core::SyncEdgeSelection::CriticalPath,
+            format, out, err);
         return 0;
     }
     if (const int rc =

@@ -2,6 +2,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/load_for_cli.h"
+#include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/report/job_path_trace.h"
 #include "core/report/table_text.h"
@@ -91,8 +92,10 @@ std::optional<core::JobCriticalPath> jobPathOf(const core::FrameSet& frames,
     unsigned threads = 0; // loadForCli has rejected a --threads that is not a number
     if (const auto text = args.value("--threads"))
         threads = static_cast<unsigned>(std::strtoul(text->c_str(), nullptr, 10));
+    core::JobPathOptions releasing = options;
+    releasing.releaseFreedMemory = app::releaseFreedMemory;
     auto job = core::jobCriticalPath(
-        frames, options, [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
+        frames, releasing, [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threads);
         });
     if (!job) {

@@ -1,5 +1,6 @@
 #include "app/gui/analysis_runner.h"
 
+#include "app/common/allocator_tuning.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/analysis_catalog.h"
 #include "core/analysis/frame/frame_window.h"
@@ -257,6 +258,8 @@ void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, co
             }
             core::JobPathOptions cancellable = options; // results->options keeps no token
             cancellable.cancel = job.cancel;
+            cancellable.releaseFreedMemory = app::releaseFreedMemory;
+            app::releaseFreedMemory(); // what the docks freed, before the first graph is built
             auto path = compute(*frames, cancellable, job.parallelFor);
             if (!path) {
                 results->error = QString::fromStdString(path.error().message);

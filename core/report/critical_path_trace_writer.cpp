@@ -3,11 +3,13 @@
 #include "core/io/gzip/input_stream.h"
 #include "core/io/json/json_scan.h"
 #include "core/io/json/trace_events_splitter.h"
+#include "core/report/hta_overlay_flows.h"
 #include "core/synth/output_sink.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -56,45 +58,91 @@ namespace {
         return out + '"';
     }
 
+    // Calls f(quoted key, value start, value end) for each member of the JSON
+    // object at the start of `object` until f returns true; returns the end of
+    // the last member read, or npos when `object` is not an object.
+    template <class F>
+    std::size_t forEachMember(std::string_view object, F&& f)
+    {
+        std::size_t pos = json::skipWhitespace(object, 0);
+        if (pos >= object.size() || object[pos] != '{')
+            return std::string_view::npos;
+        ++pos;
+        while (true) {
+            pos = json::skipWhitespace(object, pos);
+            if (pos >= object.size() || object[pos] != '"')
+                break;
+            const json::ScanResult key = json::scanString(object, pos);
+            if (key.status != json::ScanStatus::Complete)
+                break;
+            const std::string_view keyText = object.substr(pos, key.end - pos);
+            pos = json::skipWhitespace(object, key.end);
+            if (pos >= object.size() || object[pos] != ':')
+                break;
+            const std::size_t valueStart = json::skipWhitespace(object, pos + 1);
+            const json::ScanResult value = json::scanValue(object, valueStart);
+            if (value.status != json::ScanStatus::Complete)
+                break;
+            if (f(keyText, valueStart, value.end))
+                break;
+            pos = json::skipWhitespace(object, value.end);
+            if (pos < object.size() && object[pos] == ',')
+                ++pos;
+        }
+        return pos;
+    }
+
     // Adds "critical":1 to the event object's args (creating args if absent).
     std::string markCritical(std::string_view event)
     {
-        std::size_t pos = json::skipWhitespace(event, 0);
-        if (pos >= event.size() || event[pos] != '{')
+        std::size_t argsStart = std::string_view::npos;
+        const std::size_t scanned =
+            forEachMember(event, [&](std::string_view key, std::size_t valueStart, std::size_t) {
+                if (key != "\"args\"" || event[valueStart] != '{')
+                    return false;
+                argsStart = valueStart;
+                return true;
+            });
+        if (scanned == std::string_view::npos)
             return std::string(event);
-        const std::size_t open = pos;
-        ++pos;
-        while (true) {
-            pos = json::skipWhitespace(event, pos);
-            if (pos >= event.size() || event[pos] != '"')
-                break;
-            const json::ScanResult key = json::scanString(event, pos);
-            if (key.status != json::ScanStatus::Complete)
-                break;
-            const std::string_view keyText = event.substr(pos, key.end - pos);
-            pos = json::skipWhitespace(event, key.end);
-            if (pos >= event.size() || event[pos] != ':')
-                break;
-            const std::size_t valueStart = json::skipWhitespace(event, pos + 1);
-            const json::ScanResult value = json::scanValue(event, valueStart);
-            if (value.status != json::ScanStatus::Complete)
-                break;
-            if (keyText == "\"args\"" && event[valueStart] == '{') {
-                const bool empty = event[json::skipWhitespace(event, valueStart + 1)] == '}';
-                std::string out(event.substr(0, valueStart + 1));
-                out += empty ? "\"critical\":1" : "\"critical\":1,";
-                out += event.substr(valueStart + 1);
-                return out;
-            }
-            pos = json::skipWhitespace(event, value.end);
-            if (pos < event.size() && event[pos] == ',')
-                ++pos;
+        if (argsStart != std::string_view::npos) {
+            const bool empty = event[json::skipWhitespace(event, argsStart + 1)] == '}';
+            std::string out(event.substr(0, argsStart + 1));
+            out += empty ? "\"critical\":1" : "\"critical\":1,";
+            out += event.substr(argsStart + 1);
+            return out;
         }
+        const std::size_t open = json::skipWhitespace(event, 0);
         const bool emptyObject = event[json::skipWhitespace(event, open + 1)] == '}';
         std::string out(event.substr(0, open + 1));
         out += emptyObject ? "\"args\":{\"critical\":1}" : "\"args\":{\"critical\":1},";
         out += event.substr(open + 1);
         return out;
+    }
+
+    // What HTA's arrow ends read from a raw event: pid, tid, ts, dur, args.device.
+    void captureEndpoint(std::string_view event, RawFlowEndpoint& ep)
+    {
+        ep.seen = true;
+        forEachMember(event, [&](std::string_view key, std::size_t begin, std::size_t end) {
+            const std::string_view value = event.substr(begin, end - begin);
+            if (key == "\"pid\"")
+                ep.pid = value;
+            else if (key == "\"tid\"")
+                ep.tid = value;
+            else if (key == "\"ts\"")
+                ep.ts = value;
+            else if (key == "\"dur\"")
+                ep.dur = value;
+            else if (key == "\"args\"")
+                forEachMember(value, [&](std::string_view argKey, std::size_t b, std::size_t e) {
+                    if (argKey != "\"device\"")
+                        return false;
+                    ep.device = value.substr(b, e - b);
+                    return true;
+                });
+            return false;
+        });
     }
 
     std::string threadValue(const RankTrace& trace, std::int64_t value, bool isName)
@@ -128,9 +176,10 @@ namespace {
     {
     public:
         OverlayHandler(OutputSink& sink, const std::unordered_set<std::int64_t>& critical,
-            CriticalPathTraceSummary& summary)
+            std::unordered_map<std::int64_t, RawFlowEndpoint>& endpoints, CriticalPathTraceSummary& summary)
             : m_sink(sink)
             , m_critical(critical)
+            , m_endpoints(endpoints)
             , m_summary(summary)
         {
             m_buffer = "{\"traceEvents\":[";
@@ -148,9 +197,12 @@ namespace {
                 if (end.status != json::ScanStatus::Complete)
                     return Error { ErrorCode::NotJson, "cannot cut traceEvents element", {}, {} };
                 const std::string_view event = elements.substr(pos, end.end - pos);
+                const auto index = static_cast<std::int64_t>(firstIndex + k);
+                if (auto ep = m_endpoints.find(index); ep != m_endpoints.end())
+                    captureEndpoint(event, ep->second);
                 if (m_summary.events++ > 0)
                     m_buffer += ',';
-                if (m_critical.count(static_cast<std::int64_t>(firstIndex + k))) {
+                if (m_critical.count(index)) {
                     m_buffer += markCritical(event);
                     ++m_summary.markedEvents;
                 } else {
@@ -196,10 +248,28 @@ namespace {
     private:
         OutputSink& m_sink;
         const std::unordered_set<std::int64_t>& m_critical;
+        std::unordered_map<std::int64_t, RawFlowEndpoint>& m_endpoints;
         CriticalPathTraceSummary& m_summary;
         std::string m_buffer;
         std::vector<std::pair<std::string, std::string>> m_keys;
     };
+
+    // The path edges drawn as arrows. HTA-compatible: the types HTA draws
+    // (hta-semantics §11.7). Default: every edge between two different events
+    // but an operator's own span, kernel-kernel delays included.
+    std::vector<std::uint32_t> drawnEdges(const CriticalPathGraph& graph, bool hta)
+    {
+        std::vector<std::uint32_t> drawn;
+        for (const std::uint32_t id : graph.pathEdges) {
+            const CpEdge& e = graph.edges[id];
+            const bool draw = hta ? htaDrawsEdge(e.type)
+                                  : e.type != CpEdgeType::Operator
+                    && graph.nodes[e.src].eventIndex != graph.nodes[e.dst].eventIndex;
+            if (draw)
+                drawn.push_back(id);
+        }
+        return drawn;
+    }
 
     bool sameFile(const std::string& a, const std::string& b)
     {
@@ -233,21 +303,43 @@ Result<CriticalPathTraceSummary> writeCriticalPathTrace(
     std::unordered_set<std::int64_t> critical;
     for (const std::uint32_t node : graph.pathNodes)
         critical.insert(graph.nodes[node].eventIndex);
+    const bool hta = graph.mode == AnalysisMode::HtaCompat;
+    const std::vector<std::uint32_t> drawn = drawnEdges(graph, hta);
+    // HTA builds its arrows from the raw events: collect theirs while copying.
+    std::unordered_map<std::int64_t, RawFlowEndpoint> endpoints;
+    if (hta)
+        for (const std::uint32_t id : drawn)
+            for (const std::uint32_t node : { graph.edges[id].src, graph.edges[id].dst })
+                endpoints.emplace(graph.nodes[node].eventIndex, RawFlowEndpoint {});
     CriticalPathTraceSummary summary;
-    OverlayHandler handler(*sink.value(), critical, summary);
+    OverlayHandler handler(*sink.value(), critical, endpoints, summary);
     auto split = splitTraceEvents(*input.value(), inputPath, handler, kChunkBytes, nullptr, nullptr);
     if (!split)
         return split.error();
     std::size_t flowId = 0;
-    for (const std::uint32_t id : graph.pathEdges) {
+    for (const std::uint32_t id : drawn) {
         const CpEdge& e = graph.edges[id];
-        if (e.type == CpEdgeType::Operator || graph.nodes[e.src].eventIndex == graph.nodes[e.dst].eventIndex)
-            continue;
+        std::string ends[2];
+        if (hta) {
+            for (const bool start : { true, false }) {
+                const CpNode& node = graph.nodes[start ? e.src : e.dst];
+                const RawFlowEndpoint& ep = endpoints.at(node.eventIndex);
+                const auto ts = htaFlowTimestamp(ep, node.isStart);
+                if (!ep.seen || !ts)
+                    return writerError(outputPath,
+                        "event " + std::to_string(node.eventIndex)
+                            + " has no numeric ts/dur to draw an arrow");
+                ends[start ? 0 : 1] = htaFlowEvent(ep, *ts, e, flowId, start);
+            }
+        } else {
+            ends[0] = flowEvent(graph, e.src, e, flowId, true);
+            ends[1] = flowEvent(graph, e.dst, e, flowId, false);
+        }
         if (summary.events + summary.flowEvents > 0)
             handler.append(",");
-        handler.append(flowEvent(graph, e.src, e, flowId, true));
+        handler.append(ends[0]);
         handler.append(",");
-        handler.append(flowEvent(graph, e.dst, e, flowId, false));
+        handler.append(ends[1]);
         summary.flowEvents += 2;
         ++flowId;
         if (!handler.flushIfFull())

@@ -1,12 +1,14 @@
 // Augmented trace writers: the streaming copy (valid JSON, every event and
 // top-level key kept, appended events last, gzip or plain as asked, the input
 // never modified or overwritten), HTA's output names, the counter events of A5
-// computed by hand, and A7's pattern annotation with and without HTA's compression.
+// computed by hand, A7's pattern annotation with and without HTA's compression, and
+// the arrow ends of HTA's overlaid critical path (Python's number semantics).
 
 #include "analysis_test_support.h"
 #include "core/analysis/kernels/kernel_sequences.h"
 #include "core/io/gzip/input_stream.h"
 #include "core/report/counters_trace_writer.h"
+#include "core/report/hta_overlay_flows.h"
 #include "core/report/sequences_trace_writer.h"
 #include "core/report/trace_writer.h"
 
@@ -350,6 +352,99 @@ private slots:
             const std::string id(reluName);
             QCOMPARE(std::string_view(spanArgs[id].get_string().value()), std::string_view("aten::relu"));
         }
+    }
+
+    // HTA's arrow end times (hta-semantics §11.7): int() of the raw numbers in
+    // Python's arithmetic. Integer tokens stay exact; a float token makes the sum a
+    // double, rounded before truncation (the shared traces only hold integers).
+    void htaFlowTimes_data()
+    {
+        QTest::addColumn<QString>("ts");
+        QTest::addColumn<QString>("dur");
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<bool>("atStart");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("start: int(ts)") << "1000.75"
+                                        << "5"
+                                        << "0" << true << qint64(1000);
+        // The double nearest 1694040009779792.9 is ...793.0: Python's int() says 793.
+        QTest::newRow("start: rounded to a double first") << "1694040009779792.9"
+                                                          << "5"
+                                                          << "" << true << qint64(1694040009779793);
+        QTest::newRow("end of a CPU event: ts + dur") << "100"
+                                                      << "7"
+                                                      << "" << false << qint64(107);
+        QTest::newRow("end of a GPU event: 1 us inside") << "100"
+                                                         << "7"
+                                                         << "0" << false << qint64(106);
+        QTest::newRow("end of a GPU event, device -1: not moved") << "100"
+                                                                  << "7"
+                                                                  << "-1" << false << qint64(107);
+        QTest::newRow("GPU event shorter than 1 us: its start") << "100"
+                                                                << "0"
+                                                                << "3" << false << qint64(100);
+        QTest::newRow("fractional GPU event") << "1000.5"
+                                              << "2.25"
+                                              << "0" << false << qint64(1001);
+        QTest::newRow("fractional, under 1 us") << "1000.5"
+                                                << "0.75"
+                                                << "0" << false << qint64(1000);
+        QTest::newRow("sum rounded as a double") << "1694040009779792.6"
+                                                 << "0.3"
+                                                 << "" << false << qint64(1694040009779792);
+        QTest::newRow("exponent token is a float") << "1e3"
+                                                   << "2"
+                                                   << "" << false << qint64(1002);
+    }
+
+    void htaFlowTimes()
+    {
+        QFETCH(QString, ts);
+        QFETCH(QString, dur);
+        QFETCH(QString, device);
+        QFETCH(bool, atStart);
+        QFETCH(qint64, expected);
+        core::RawFlowEndpoint e;
+        e.ts = ts.toStdString();
+        e.dur = dur.toStdString();
+        e.device = device.toStdString();
+        const auto got = core::htaFlowTimestamp(e, atStart);
+        QVERIFY(got.has_value());
+        QCOMPARE(qint64(*got), expected);
+    }
+
+    void htaFlowTimeNeedsNumbers()
+    {
+        core::RawFlowEndpoint e;
+        e.ts = R"("12")";
+        QVERIFY(!core::htaFlowTimestamp(e, true));
+        e.ts = "12";
+        QVERIFY(!core::htaFlowTimestamp(e, false)); // no dur
+    }
+
+    // HTA's arrow: cat and name "critical_path", args weight (int µs, toward zero),
+    // critical, type; pid and tid as the raw event has them; "bp":"e" on the finish.
+    void htaFlowEventText()
+    {
+        core::RawFlowEndpoint e;
+        e.pid = "0";
+        e.tid = R"("stream 7")";
+        core::CpEdge edge;
+        edge.type = core::CpEdgeType::KernelLaunchDelay;
+        edge.weight = 10'900; // ns
+        QCOMPARE(core::htaFlowEvent(e, 123, edge, 4, true),
+            std::string(R"({"ph":"s","id":4,"pid":0,"tid":"stream 7","ts":123,"cat":"critical_path",)"
+                        R"("name":"critical_path","args":{"weight":10,"critical":true,)"
+                        R"("type":"critical_path_kernel_launch_delay"}})"));
+        edge.type = core::CpEdgeType::SyncDependency;
+        edge.weight = -900;
+        QCOMPARE(core::htaFlowEvent(e, 7, edge, 0, false),
+            std::string(R"({"ph":"f","id":0,"pid":0,"tid":"stream 7","ts":7,"cat":"critical_path",)"
+                        R"("name":"critical_path","args":{"weight":0,"critical":true,)"
+                        R"("type":"critical_path_sync_dependency"},"bp":"e"})"));
+        QVERIFY(core::htaDrawsEdge(core::CpEdgeType::Dependency));
+        QVERIFY(!core::htaDrawsEdge(core::CpEdgeType::KernelKernelDelay));
+        QVERIFY(!core::htaDrawsEdge(core::CpEdgeType::Operator));
     }
 };
 

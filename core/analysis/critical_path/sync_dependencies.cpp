@@ -90,7 +90,7 @@ std::string_view syncKindName(SyncKind kind)
     return "other";
 }
 
-std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph)
+std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph, SyncEdgeSelection selection)
 {
     std::vector<SyncDependency> deps;
     if (!graph.frame)
@@ -105,6 +105,9 @@ std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph)
     std::vector<Slices> refs;
     std::vector<std::uint32_t> all;
     for (std::uint32_t id : graph.syncEdges()) {
+        const bool onPath = graph.onPath(id);
+        if (selection == SyncEdgeSelection::CriticalPath && !onPath)
+            continue;
         const CpEdge& edge = graph.edges[id];
         const std::uint32_t gpu = graph.frame->rows[graph.nodes[edge.src].row].slice;
         const std::uint32_t waiter = graph.frame->rows[graph.nodes[edge.dst].row].slice;
@@ -114,6 +117,7 @@ std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph)
         SyncDependency d;
         d.kind = kindOf(trace.sliceName(waiter), waiterOnGpu);
         d.inferred = edge.inferred;
+        d.onCriticalPath = onPath;
         const std::uint32_t nextOp =
             waiterOnGpu ? kNoRow : nextCpuOp(trace, waiter, trace.slices.end(waiter));
         refs.push_back({ gpu, waiter, nextOp });
@@ -134,14 +138,15 @@ Table syncDependencyTable(const std::vector<SyncDependency>& deps)
     Table t;
     t.name = "sync_dependencies";
     namespace col = sync_dependency_columns;
-    for (const ColumnId& c :
-        { col::kKind, col::kInferred, col::kGpuEvent, col::kGpuName, col::kGpuExternalId, col::kWaiterEvent,
-            col::kWaiterName, col::kWaiterExternalId, col::kOpEvent, col::kOpName, col::kOpExternalId })
+    for (const ColumnId& c : { col::kKind, col::kInferred, col::kGpuEvent, col::kGpuName, col::kGpuExternalId,
+             col::kWaiterEvent, col::kWaiterName, col::kWaiterExternalId, col::kOpEvent, col::kOpName,
+             col::kOpExternalId, col::kOnCriticalPath })
         t.columns.push_back(c.column());
     for (const SyncDependency& d : deps)
         t.addRow({ std::string(syncKindName(d.kind)), std::int64_t { d.inferred ? 1 : 0 }, d.gpu.eventIndex,
             d.gpu.name, d.gpu.externalId, d.waiter.eventIndex, d.waiter.name, d.waiter.externalId,
-            d.nextOp.eventIndex, d.nextOp.name, d.nextOp.externalId });
+            d.nextOp.eventIndex, d.nextOp.name, d.nextOp.externalId,
+            std::int64_t { d.onCriticalPath ? 1 : 0 } });
     return t;
 }
 
@@ -152,9 +157,7 @@ std::map<std::int64_t, std::vector<std::int64_t>> chakraSyncMap(const std::vecto
         const std::int64_t end = d.waiter.externalId;
         if (end < 0 || d.gpu.externalId < 0 || end == d.gpu.externalId)
             continue;
-        auto& starts = map[end];
-        if (std::find(starts.begin(), starts.end(), d.gpu.externalId) == starts.end())
-            starts.push_back(d.gpu.externalId);
+        map[end].push_back(d.gpu.externalId);
     }
     return map;
 }

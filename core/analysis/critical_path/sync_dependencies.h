@@ -41,9 +41,21 @@ struct SyncDependency
     // The nearest CPU operator on the waiting thread starting at or after the
     // waiter's end: runtime calls are not simulated, so this op carries the dependency.
     SyncEventRef nextOp;
+    // The edge is on the graph's critical path: the only ones Chakra's trace
+    // linker takes (it reads HTA's critical_path_edges_set).
+    bool onCriticalPath = false;
 };
 
-std::vector<SyncDependency> syncDependencies(const CriticalPathGraph& graph);
+// Which sync edges syncDependencies lists.
+enum class SyncEdgeSelection : std::uint8_t
+{
+    CriticalPath, // only those on the critical path, as Chakra's trace linker takes them
+    All, // every SYNC_DEPENDENCY edge of the graph
+};
+
+// In graph order (node order, then insertion order).
+std::vector<SyncDependency> syncDependencies(
+    const CriticalPathGraph& graph, SyncEdgeSelection selection = SyncEdgeSelection::CriticalPath);
 
 // Columns of syncDependencyTable.
 namespace sync_dependency_columns {
@@ -58,13 +70,18 @@ namespace sync_dependency_columns {
     inline constexpr ColumnId kOpEvent { "next_cpu_op_event", "" };
     inline constexpr ColumnId kOpName { "next_cpu_op_name", "" };
     inline constexpr ColumnId kOpExternalId { "next_cpu_op_external_id", "" };
+    inline constexpr ColumnId kOnCriticalPath { "on_critical_path", "" };
 } // namespace sync_dependency_columns
 
 Table syncDependencyTable(const std::vector<SyncDependency>& deps);
 
-// Seed 004's map, as its load_sync_dependencies returns it: {end External id:
-// [start External id, ...]}, the end being the waiting event itself. Pairs with
-// an absent External id, or the same id on both sides, are left out, as there.
+// The map Chakra's TraceLinker.load_sync_dependencies builds from HTA's graph
+// (seed 004; mlcommons/chakra 21585d8): {end External id: [start External id,
+// ...]}, the end being the waiting event itself, one entry per dependency given
+// (Chakra appends without merging repeats). Pairs with an absent External id,
+// or the same id on both sides, are left out, as there. Chakra passes only the
+// critical-path edges (SyncEdgeSelection::CriticalPath); its lists follow
+// Python's set order, ours the order of `deps`.
 std::map<std::int64_t, std::vector<std::int64_t>> chakraSyncMap(const std::vector<SyncDependency>& deps);
 
 } // namespace ks::core

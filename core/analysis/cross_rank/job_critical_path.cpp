@@ -83,7 +83,14 @@ Result<JobCriticalPath> jobCriticalPath(
         return input;
     };
     job.ranks.resize(included.size());
-    parallelFor(included.size(), [&](std::size_t i) { job.ranks[i] = condenseRank(inputOf(i)); });
+    auto release = [&options] {
+        if (options.releaseFreedMemory)
+            options.releaseFreedMemory();
+    };
+    parallelFor(included.size(), [&](std::size_t i) {
+        job.ranks[i] = condenseRank(inputOf(i));
+        release();
+    });
     if (options.cancel && options.cancel->isCancelled())
         return cancelledError();
     for (const CondensedRank& r : job.ranks) {
@@ -98,8 +105,10 @@ Result<JobCriticalPath> jobCriticalPath(
         for (const RankEdge& e : stragglerEdges(job))
             needed[e.rankPos].nameTimes.push_back(e.edge);
         std::vector<char> resolved(job.ranks.size(), 1);
-        parallelFor(job.ranks.size(),
-            [&](std::size_t i) { resolved[i] = resolveEdgePieces(inputOf(i), job.ranks[i], needed[i]); });
+        parallelFor(job.ranks.size(), [&](std::size_t i) {
+            resolved[i] = resolveEdgePieces(inputOf(i), job.ranks[i], needed[i]);
+            release();
+        });
         if (options.cancel && options.cancel->isCancelled())
             return cancelledError();
         for (std::size_t i = 0; i < job.ranks.size(); ++i)

@@ -9,6 +9,7 @@
 #include "core/analysis/tables/hta_result.h"
 #include "core/common/parallel_for.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,11 @@ struct JobPathOptions
     // the default gives the same answer.
     bool piecesForEveryEdge = false;
     const CancelToken* cancel = nullptr; // the caller's; null: cannot be cancelled
+    // Called once each rank's event graph is dropped (after condensing, after
+    // naming): the app and the CLI hand the freed pages back to the system, so
+    // that a graph freed on one thread's heap does not stay resident while the
+    // next is built on another's.
+    std::function<void()> releaseFreedMemory;
 };
 
 // A condensed edge of one rank: ranks[rankPos].edges[edge].
