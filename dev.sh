@@ -178,9 +178,10 @@ sanitize)
     # The conformance tests are left to the normal build: the CLI sweep below runs
     # the same commands over every shared trace under the sanitizers.
     # cli_summarize_rss measures peak memory, which ASan's shadow and quarantine inflate;
-    # cli_robustness_memory runs under prlimit --as, where ASan cannot reserve its shadow.
+    # cli_robustness_memory and _job-path-memory run under prlimit --as, where ASan
+    # cannot reserve its shadow.
     (cd "$SANITIZE_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 600 -L 'core|analysis|cli' \
-        -E '^(cli_summarize_rss|cli_robustness_memory)$')
+        -E '^(cli_summarize_rss|cli_robustness_memory|cli_robustness_job-path-memory)$')
     tested=$SECONDS
     python3 tests/tools/cli_sweep.py --cli "$SANITIZE_DIR/app/cli/kinetoscope-cli" --traces ../shared/traces \
         --jobs "$JOBS"

@@ -195,10 +195,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         }
     }
 
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
-    if (!loaded)
-        return 1;
-    auto frames = framesForCli(*loaded, options, "kinetoscope-cli", err);
+    auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli", err);
     if (!frames)
         return 1;
     std::vector<std::int64_t> rankList;

@@ -147,10 +147,7 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
         err << "kinetoscope-cli check: " << problem << '\n' << kUsage;
         return kUsageExit;
     }
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
-    if (!loaded)
-        return kCannotMeasure;
-    auto frames = framesForCli(*loaded, options, "kinetoscope-cli check", err);
+    auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli check", err);
     if (!frames)
         return kCannotMeasure;
     if (frames->ranks.empty()) {

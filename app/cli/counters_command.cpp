@@ -64,15 +64,10 @@ int runCountersCommand(const std::vector<std::string>& args, std::ostream& out, 
         return 2;
     core::AnalysisOptions options;
     options.mode = parsed.flag("--hta-compat") ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
-    if (!loaded)
-        return 1;
     // All ranks: HTA's times are relative to the earliest event of every rank.
-    auto frames = core::buildFrames(*loaded, options);
-    if (!frames) {
-        err << "kinetoscope-cli: " << frames.error().describe() << '\n';
+    auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli", err);
+    if (!frames)
         return 1;
-    }
     std::vector<const core::RankFrame*> selected;
     for (const core::RankFrame& f : frames.value().ranks)
         if (wanted->empty() || wanted->count(f.rank))

@@ -199,14 +199,9 @@ int runCriticalPathCommand(const std::vector<std::string>& args, std::ostream& o
         return 2;
     }
 
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
-    if (!loaded)
+    auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli", err);
+    if (!frames)
         return 1;
-    auto frames = core::buildFrames(*loaded, options);
-    if (!frames) {
-        err << "kinetoscope-cli: " << frames.error().describe() << '\n';
-        return 1;
-    }
     if (!rank)
         rank = frames.value().ranks.empty() ? 0 : frames.value().ranks.front().rank;
     const auto graph = core::buildCriticalPath(frames.value(), *rank, annotation, instance, options);

@@ -58,4 +58,13 @@ std::optional<core::FrameSet> framesForCli(const core::TraceSet& traces, const c
     return std::move(frames).value();
 }
 
+std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core::AnalysisOptions& options,
+    const std::string& command, std::ostream& err)
+{
+    const auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return std::nullopt;
+    return framesForCli(*loaded, options, command, err);
+}
+
 } // namespace ks::cli

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/cli/cli_args.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/model/trace_set.h"
 
@@ -19,6 +20,11 @@ std::optional<core::TraceSet> loadForCli(
 // The analysis rows of the loaded ranks, built on all cores. Prints the error
 // to `err` (prefixed by `command`) and returns nullopt when it fails.
 std::optional<core::FrameSet> framesForCli(const core::TraceSet& traces, const core::AnalysisOptions& options,
+    const std::string& command, std::ostream& err);
+
+// loadForCli over the command's PATHs and --threads, then framesForCli over
+// what loaded: the frames, or nullopt after the reason was printed.
+std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core::AnalysisOptions& options,
     const std::string& command, std::ostream& err);
 
 } // namespace ks::cli

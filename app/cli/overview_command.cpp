@@ -40,10 +40,7 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli overview", kUsage, err))
         return 2;
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
-    if (!loaded)
-        return 1;
-    auto frames = framesForCli(*loaded, options, "kinetoscope-cli overview", err);
+    auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli overview", err);
     if (!frames)
         return 1;
     const core::AnalysisOutput result = core::rankOverview(frames.value(), options, overview);

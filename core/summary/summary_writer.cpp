@@ -1,5 +1,6 @@
 #include "core/summary/summary_writer.h"
 
+#include "core/common/median.h"
 #include "core/summary/rank_profile.h"
 #include "core/summary/summary_schema.h"
 #include "core/summary/utilisation_profile.h"
@@ -24,15 +25,6 @@ namespace {
         for (std::size_t i = 0; i < n; ++i)
             text += i ? ",?" : "?";
         return text;
-    }
-
-    std::optional<double> median(std::vector<double> values)
-    {
-        if (values.empty())
-            return std::nullopt;
-        std::sort(values.begin(), values.end());
-        const std::size_t n = values.size();
-        return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
     }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "core/synth/json_writer.h"
 
 #include <cmath>
+#include <cstdio>
 #include <system_error>
 
 namespace ks::core {
@@ -91,6 +92,21 @@ void JsonWriter::fixed(double value, int decimals)
         return;
     }
     m_used += static_cast<std::size_t>(result.ptr - out);
+}
+
+Result<WrittenFile> finishTraceFile(
+    JsonWriter& json, std::unique_ptr<OutputSink> sink, const std::string& path, std::uint64_t events)
+{
+    json.flush();
+    if (!sink->error())
+        sink->finish();
+    if (sink->error()) {
+        const Error error = *sink->error();
+        sink.reset(); // close the file before removing it
+        std::remove(path.c_str());
+        return error;
+    }
+    return WrittenFile { path, events, json.bytesWritten(), sink->bytesOut() };
 }
 
 } // namespace ks::core

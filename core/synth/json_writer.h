@@ -1,10 +1,13 @@
 #pragma once
 
 #include "core/synth/output_sink.h"
+#include "core/synth/synth_options.h"
 
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -93,5 +96,11 @@ private:
     std::size_t m_used = 0;
     std::uint64_t m_flushed = 0;
 };
+
+// Ends a generated trace file: flushes `json` into `sink` and closes it. After a
+// write error the file is closed and removed, and the error returned; otherwise
+// what was written (`events` is the caller's count).
+Result<WrittenFile> finishTraceFile(
+    JsonWriter& json, std::unique_ptr<OutputSink> sink, const std::string& path, std::uint64_t events);
 
 } // namespace ks::core

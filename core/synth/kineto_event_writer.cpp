@@ -9,6 +9,8 @@ namespace ks::core {
 namespace {
 
     constexpr int kDevicesPerNode = 8;
+    // Closes a metadata event's args and the event.
+    constexpr std::string_view kMetadataEnd = "\n    }\n  }";
 
     std::string_view syncName(SyncKind kind)
     {
@@ -137,7 +139,16 @@ void KinetoEventWriter::writeRecord(const StepRecord& record)
     m_out.raw("\n  }");
 }
 
-void KinetoEventWriter::completeEventHead(
+void KinetoEventWriter::pidTidTs(std::int64_t pid, std::int64_t tid, std::int64_t ts)
+{
+    m_out.integer(pid);
+    m_out.raw(", \"tid\": ");
+    m_out.integer(tid);
+    m_out.raw(",\n    \"ts\": ");
+    m_out.microseconds(m_origin + ts);
+}
+
+void KinetoEventWriter::completeEventStart(
     std::string_view category, std::string_view name, std::int64_t pid, const StepRecord& record)
 {
     m_out.raw("\"ph\": \"X\", \"cat\": \"");
@@ -145,15 +156,25 @@ void KinetoEventWriter::completeEventHead(
     m_out.raw("\", \"name\": \"");
     m_out.raw(name);
     m_out.raw("\", \"pid\": ");
-    m_out.integer(pid);
-    m_out.raw(", \"tid\": ");
-    m_out.integer(record.tid);
-    m_out.raw(",\n    \"ts\": ");
-    m_out.microseconds(m_origin + record.ts);
+    pidTidTs(pid, record.tid, record.ts);
     m_out.raw(", \"dur\": ");
     m_out.microseconds(record.dur);
+}
+
+void KinetoEventWriter::completeEventHead(
+    std::string_view category, std::string_view name, std::int64_t pid, const StepRecord& record)
+{
+    completeEventStart(category, name, pid, record);
     m_out.raw(",\n    \"args\": {\n      \"External id\": ");
     m_out.integer(record.externalId);
+}
+
+void KinetoEventWriter::appendText(const StepRecord& record)
+{
+    if (record.text >= 0) {
+        m_out.raw(", ");
+        m_out.raw(m_texts[static_cast<std::size_t>(record.text)]);
+    }
 }
 
 void KinetoEventWriter::writeOp(const StepRecord& record, std::string_view category)
@@ -169,10 +190,7 @@ void KinetoEventWriter::writeOp(const StepRecord& record, std::string_view categ
         m_out.raw(",\"Record function id\": ");
     }
     m_out.integer(record.v0);
-    if (record.text >= 0) {
-        m_out.raw(", ");
-        m_out.raw(m_texts[static_cast<std::size_t>(record.text)]);
-    }
+    appendText(record);
     if (record.v2 >= 0) {
         m_out.raw(", \"Rank\": ");
         m_out.integer(m_layout.rank);
@@ -186,16 +204,7 @@ void KinetoEventWriter::writeOp(const StepRecord& record, std::string_view categ
 
 void KinetoEventWriter::writePython(const StepRecord& record)
 {
-    m_out.raw("\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"");
-    m_out.raw(m_names.at(record.name));
-    m_out.raw("\", \"pid\": ");
-    m_out.integer(m_layout.pid);
-    m_out.raw(", \"tid\": ");
-    m_out.integer(record.tid);
-    m_out.raw(",\n    \"ts\": ");
-    m_out.microseconds(m_origin + record.ts);
-    m_out.raw(", \"dur\": ");
-    m_out.microseconds(record.dur);
+    completeEventStart("python_function", m_names.at(record.name), m_layout.pid, record);
     m_out.raw(",\n    \"args\": {\n      \"Python parent id\": ");
     m_out.integer(record.v0);
     m_out.raw(", \"Python id\": ");
@@ -209,11 +218,7 @@ void KinetoEventWriter::writeMemory(const StepRecord& record)
 {
     m_out.raw("\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n    "
               "\"pid\": ");
-    m_out.integer(m_layout.pid);
-    m_out.raw(", \"tid\": ");
-    m_out.integer(record.tid);
-    m_out.raw(",\n    \"ts\": ");
-    m_out.microseconds(m_origin + record.ts);
+    pidTidTs(m_layout.pid, record.tid, record.ts);
     m_out.raw(",\n    \"args\": {\n      \"Total Reserved\": ");
     m_out.integer(record.v3);
     m_out.raw(", \"Total Allocated\": ");
@@ -256,10 +261,12 @@ void KinetoEventWriter::writeRuntime(const StepRecord& record)
     m_out.raw("\n    }");
 }
 
-// "device", "context", "stream", "correlation" shared by all device records.
-void KinetoEventWriter::deviceArgs(const StepRecord& record)
+// "device", "context", "stream", "correlation" shared by all device records;
+// `lead` is what Kineto writes before "device".
+void KinetoEventWriter::deviceArgs(const StepRecord& record, std::string_view lead)
 {
-    m_out.raw(",      \"device\": ");
+    m_out.raw(lead);
+    m_out.raw("\"device\": ");
     m_out.integer(m_layout.device);
     m_out.raw(", \"context\": 1,      \"stream\": ");
     m_out.integer(record.tid);
@@ -271,18 +278,10 @@ void KinetoEventWriter::writeKernel(const StepRecord& record)
 {
     const KernelSpec& spec = kernelSpec(static_cast<KernelId>(record.name));
     completeEventHead("kernel", spec.name, m_layout.device, record);
-    m_out.raw(",      \"queued\": 0, \"device\": ");
-    m_out.integer(m_layout.device);
-    m_out.raw(", \"context\": 1,      \"stream\": ");
-    m_out.integer(record.tid);
-    m_out.raw(", \"correlation\": ");
-    m_out.integer(record.id);
+    deviceArgs(record, ",      \"queued\": 0, ");
     m_out.raw(",      ");
     m_out.raw(spec.launchArgs);
-    if (record.text >= 0) {
-        m_out.raw(", ");
-        m_out.raw(m_texts[static_cast<std::size_t>(record.text)]);
-    }
+    appendText(record);
     m_out.raw("\n    }");
 }
 
@@ -292,7 +291,7 @@ void KinetoEventWriter::writeCopy(const StepRecord& record)
     const std::string_view name =
         memset ? "Memset (Device)" : memcpyName(static_cast<MemcpyKind>(record.sub));
     completeEventHead(memset ? "gpu_memset" : "gpu_memcpy", name, m_layout.device, record);
-    deviceArgs(record);
+    deviceArgs(record, ",      ");
     m_out.raw(",      \"bytes\": ");
     m_out.integer(record.v0);
     m_out.raw(", \"memory bandwidth (GB/s)\": ");
@@ -331,8 +330,8 @@ void KinetoEventWriter::writeGpuAnnotation(const StepRecord& record)
     m_out.raw("\n    }");
 }
 
-void KinetoEventWriter::metadata(std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid,
-    std::string_view key, std::string_view quotedValue)
+void KinetoEventWriter::metadataHead(
+    std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid, std::string_view key)
 {
     beginEvent();
     m_out.raw("\"name\": \"");
@@ -346,27 +345,22 @@ void KinetoEventWriter::metadata(std::string_view name, std::int64_t ts, std::in
     m_out.raw(",\n    \"args\": {\n      \"");
     m_out.raw(key);
     m_out.raw("\": ");
+}
+
+void KinetoEventWriter::metadata(std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid,
+    std::string_view key, std::string_view quotedValue)
+{
+    metadataHead(name, ts, pid, tid, key);
     m_out.quoted(quotedValue);
-    m_out.raw("\n    }\n  }");
+    m_out.raw(kMetadataEnd);
 }
 
 void KinetoEventWriter::metadata(std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid,
     std::string_view key, std::int64_t value)
 {
-    beginEvent();
-    m_out.raw("\"name\": \"");
-    m_out.raw(name);
-    m_out.raw("\", \"ph\": \"M\", \"ts\": ");
-    m_out.microseconds(m_origin + ts);
-    m_out.raw(", \"pid\": ");
-    m_out.integer(pid);
-    m_out.raw(", \"tid\": ");
-    m_out.integer(tid);
-    m_out.raw(",\n    \"args\": {\n      \"");
-    m_out.raw(key);
-    m_out.raw("\": ");
+    metadataHead(name, ts, pid, tid, key);
     m_out.integer(value);
-    m_out.raw("\n    }\n  }");
+    m_out.raw(kMetadataEnd);
 }
 
 void KinetoEventWriter::writeFooter(

@@ -43,10 +43,20 @@ private:
     void writeCopy(const StepRecord& record);
     void writeSync(const StepRecord& record);
     void writeGpuAnnotation(const StepRecord& record);
-    // `"ph": "X", "cat": ..., "name": ..., "pid": ..., "tid": ...,\n "ts": ..., "dur": ...,\n "args": {\n`
+    // `PID, "tid": TID,\n    "ts": TS`
+    void pidTidTs(std::int64_t pid, std::int64_t tid, std::int64_t ts);
+    // `"ph": "X", "cat": ..., "name": ..., "pid": ..., "tid": ...,\n "ts": ..., "dur": ...`
+    void completeEventStart(
+        std::string_view category, std::string_view name, std::int64_t pid, const StepRecord& record);
+    // completeEventStart, then `,\n "args": {\n "External id": ...`
     void completeEventHead(
         std::string_view category, std::string_view name, std::int64_t pid, const StepRecord& record);
-    void deviceArgs(const StepRecord& record);
+    // `, TEXT` when the record carries a pre-formatted argument text.
+    void appendText(const StepRecord& record);
+    void deviceArgs(const StepRecord& record, std::string_view lead);
+    // A metadata event up to its one argument's value.
+    void metadataHead(
+        std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid, std::string_view key);
     void metadata(std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid,
         std::string_view key, std::string_view quotedValue);
     void metadata(std::string_view name, std::int64_t ts, std::int64_t pid, std::int64_t tid,

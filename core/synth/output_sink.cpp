@@ -52,52 +52,58 @@ namespace {
         std::FILE* m_file;
     };
 
-    class PlainFileSink : public OutputSink
+    // A sink that ends in a file: writes and closes it, counting the bytes and
+    // turning a failed write or close into the sink's error.
+    class FileSink : public OutputSink
     {
     public:
-        PlainFileSink(std::string path, std::FILE* file)
+        FileSink(std::string path, std::FILE* file)
             : m_path(std::move(path))
             , m_file(file)
         {
-        }
-
-        bool write(const char* data, std::size_t size) override
-        {
-            if (m_error)
-                return false;
-            if (!m_file.write(data, size)) {
-                m_error = ioError(m_path, std::string("cannot write: ") + std::strerror(errno));
-                return false;
-            }
-            m_bytes += size;
-            return true;
-        }
-
-        bool finish() override
-        {
-            if (m_error)
-                return false;
-            if (!m_file.close()) {
-                m_error = ioError(m_path, std::string("cannot close: ") + std::strerror(errno));
-                return false;
-            }
-            return true;
         }
 
         std::uint64_t bytesOut() const override { return m_bytes; }
 
-    private:
+    protected:
+        bool writeFile(const char* data, std::size_t size)
+        {
+            if (!m_file.write(data, size))
+                return fail("cannot write: ");
+            m_bytes += size;
+            return true;
+        }
+
+        bool closeFile() { return m_file.close() || fail("cannot close: "); }
+
         std::string m_path;
+
+    private:
+        bool fail(const char* what)
+        {
+            m_error = ioError(m_path, what + std::string(std::strerror(errno)));
+            return false;
+        }
+
         FileHandle m_file;
         std::uint64_t m_bytes = 0;
     };
 
-    class GzipFileSink : public OutputSink
+    class PlainFileSink : public FileSink
+    {
+    public:
+        using FileSink::FileSink;
+
+        bool write(const char* data, std::size_t size) override { return !m_error && writeFile(data, size); }
+
+        bool finish() override { return !m_error && closeFile(); }
+    };
+
+    class GzipFileSink : public FileSink
     {
     public:
         GzipFileSink(std::string path, std::FILE* file, int level)
-            : m_path(std::move(path))
-            , m_file(file)
+            : FileSink(std::move(path), file)
             , m_out(kOutChunk)
         {
             // windowBits 15 + 16: write a gzip header and trailer, not a zlib one.
@@ -134,16 +140,8 @@ namespace {
                 return false;
             m_stream.next_in = nullptr;
             m_stream.avail_in = 0;
-            if (!pump(Z_FINISH))
-                return false;
-            if (!m_file.close()) {
-                m_error = ioError(m_path, std::string("cannot close: ") + std::strerror(errno));
-                return false;
-            }
-            return true;
+            return pump(Z_FINISH) && closeFile();
         }
-
-        std::uint64_t bytesOut() const override { return m_bytes; }
 
     private:
         static constexpr std::size_t kOutChunk = std::size_t { 256 } * 1024;
@@ -160,25 +158,17 @@ namespace {
                     return false;
                 }
                 const std::size_t produced = m_out.size() - m_stream.avail_out;
-                if (produced > 0) {
-                    if (!m_file.write(m_out.data(), produced)) {
-                        m_error = ioError(m_path, std::string("cannot write: ") + std::strerror(errno));
-                        return false;
-                    }
-                    m_bytes += produced;
-                }
+                if (produced > 0 && !writeFile(m_out.data(), produced))
+                    return false;
                 if (flush == Z_FINISH ? rc == Z_STREAM_END
                                       : (m_stream.avail_in == 0 && m_stream.avail_out != 0))
                     return true;
             }
         }
 
-        std::string m_path;
-        FileHandle m_file;
         std::vector<char> m_out;
         z_stream m_stream {};
         bool m_initialised = false;
-        std::uint64_t m_bytes = 0;
     };
 
 } // namespace

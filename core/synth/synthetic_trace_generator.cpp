@@ -24,11 +24,7 @@ namespace {
 
     Error invalid(const std::string& message, const std::string& path = {})
     {
-        Error error;
-        error.code = ErrorCode::InvalidArgument;
-        error.message = message;
-        error.path = path;
-        return error;
+        return Error { ErrorCode::InvalidArgument, message, path, {} };
     }
 
     // Per-rank clock skew of up to +-25 us, as between hosts synced by NTP/PTP.
@@ -167,16 +163,7 @@ Result<WrittenFile> writeSyntheticRank(const SynthPlan& plan, int rank)
     // The file name, not the path: output is byte-identical wherever it is written.
     writer.writeFooter(
         sim.profilerStart(), sim.nextStepStart() + 2 * kMs, std::filesystem::path(path).filename().string());
-    json.flush();
-    if (!sink.error())
-        sink.finish();
-    if (sink.error()) {
-        const Error error = *sink.error();
-        opened.value().reset(); // close the file before removing it
-        std::remove(path.c_str());
-        return error;
-    }
-    return WrittenFile { path, writer.events(), json.bytesWritten(), sink.bytesOut() };
+    return finishTraceFile(json, std::move(opened).value(), path, writer.events());
 }
 
 Result<std::vector<WrittenFile>> generateSyntheticTraces(const SynthOptions& options)

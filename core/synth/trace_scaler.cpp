@@ -213,11 +213,7 @@ namespace {
 
     Error invalid(const std::string& message, const std::string& path = {})
     {
-        Error error;
-        error.code = ErrorCode::InvalidArgument;
-        error.message = message;
-        error.path = path;
-        return error;
+        return Error { ErrorCode::InvalidArgument, message, path, {} };
     }
 
 } // namespace
@@ -264,16 +260,7 @@ Result<WrittenFile> scaleTrace(const ScaleOptions& options)
     JsonWriter json(sink);
     ScaledTraceWriter writer(json, *parsed.value());
     writer.write(options.copies);
-    json.flush();
-    if (!sink.error())
-        sink.finish();
-    if (sink.error()) {
-        const Error error = *sink.error();
-        opened.value().reset(); // close the file before removing it
-        std::remove(path.c_str());
-        return error;
-    }
-    return WrittenFile { path, writer.events(), json.bytesWritten(), sink.bytesOut() };
+    return finishTraceFile(json, std::move(opened).value(), path, writer.events());
 }
 
 } // namespace ks::core

@@ -203,6 +203,26 @@ void TraceTimeline::deviceBusy(int stream, std::int64_t start, std::int64_t end)
     }
 }
 
+StepRecord TraceTimeline::deviceRecord(
+    RecordKind kind, const StepRecord& launch, int stream, std::int64_t start, std::int64_t durNs)
+{
+    StepRecord record;
+    record.kind = kind;
+    record.tid = stream;
+    record.ts = start;
+    record.dur = durNs;
+    record.externalId = launch.externalId;
+    record.id = launch.id;
+    return record;
+}
+
+void TraceTimeline::pushDeviceWork(HostThread t, const StepRecord& launch, const StepRecord& record)
+{
+    m_out->push_back(record);
+    deviceBusy(record.tid, record.ts, record.ts + record.dur);
+    ac2g(t, launch, record.tid, record.ts);
+}
+
 void TraceTimeline::launchKernel(HostThread t, KernelId kernel, int stream, std::int64_t durNs, int text)
 {
     const std::size_t call = runtime(t, RuntimeApi::LaunchKernel, m_rng->around(5 * kUs, 0.35));
@@ -210,16 +230,10 @@ void TraceTimeline::launchKernel(HostThread t, KernelId kernel, int stream, std:
     const std::int64_t start = deviceStart(launch.ts, stream);
     if (m_computeScale != 1.0)
         durNs = static_cast<std::int64_t>(std::llround(static_cast<double>(durNs) * m_computeScale));
-    StepRecord& record = push(RecordKind::Kernel);
+    StepRecord record = deviceRecord(RecordKind::Kernel, launch, stream, start, durNs);
     record.name = static_cast<std::uint32_t>(kernel);
-    record.tid = stream;
-    record.ts = start;
-    record.dur = durNs;
-    record.externalId = launch.externalId;
-    record.id = launch.id;
     record.text = text;
-    deviceBusy(stream, start, start + durNs);
-    ac2g(t, launch, stream, start);
+    pushDeviceWork(t, launch, record);
 }
 
 std::int64_t TraceTimeline::launchCollective(
@@ -229,16 +243,11 @@ std::int64_t TraceTimeline::launchCollective(
     const StepRecord launch = (*m_out)[call];
     const std::int64_t arrival = std::max(launch.ts + m_rng->around(5 * kUs, 0.4), readyFloor);
     const std::int64_t start = std::max(arrival, previousEnd);
-    StepRecord& record = push(RecordKind::Kernel);
+    StepRecord record =
+        deviceRecord(RecordKind::Kernel, launch, stream, start, std::max<std::int64_t>(end - start, kUs));
     record.name = static_cast<std::uint32_t>(KernelId::NcclAllReduce);
-    record.tid = stream;
-    record.ts = start;
-    record.dur = std::max<std::int64_t>(end - start, kUs);
-    record.externalId = launch.externalId;
-    record.id = launch.id;
     record.text = text;
-    deviceBusy(stream, start, start + record.dur);
-    ac2g(t, launch, stream, start);
+    pushDeviceWork(t, launch, record);
     return arrival;
 }
 
@@ -250,16 +259,10 @@ void TraceTimeline::memcpy(HostThread t, MemcpyKind kind, int stream, std::int64
     // GB/s is bytes per ns; a fixed ~1.3 us per copy dominates small ones.
     const auto dur =
         m_rng->around(1300 + static_cast<std::int64_t>(static_cast<double>(bytes) / gbPerSecond), 0.1);
-    StepRecord& record = push(RecordKind::Memcpy);
+    StepRecord record = deviceRecord(RecordKind::Memcpy, launch, stream, start, dur);
     record.sub = static_cast<std::uint8_t>(kind);
-    record.tid = stream;
-    record.ts = start;
-    record.dur = dur;
-    record.externalId = launch.externalId;
-    record.id = launch.id;
     record.v0 = bytes;
-    deviceBusy(stream, start, start + dur);
-    ac2g(t, launch, stream, start);
+    pushDeviceWork(t, launch, record);
 }
 
 void TraceTimeline::memset(HostThread t, int stream, std::int64_t bytes)
@@ -268,15 +271,9 @@ void TraceTimeline::memset(HostThread t, int stream, std::int64_t bytes)
     const StepRecord launch = (*m_out)[call];
     const std::int64_t start = deviceStart(launch.ts, stream);
     const auto dur = m_rng->around(1200 + bytes / 1200, 0.1); // ~1.2 TB/s
-    StepRecord& record = push(RecordKind::Memset);
-    record.tid = stream;
-    record.ts = start;
-    record.dur = dur;
-    record.externalId = launch.externalId;
-    record.id = launch.id;
+    StepRecord record = deviceRecord(RecordKind::Memset, launch, stream, start, dur);
     record.v0 = bytes;
-    deviceBusy(stream, start, start + dur);
-    ac2g(t, launch, stream, start);
+    pushDeviceWork(t, launch, record);
 }
 
 EventMark TraceTimeline::recordEvent(HostThread t, int stream)

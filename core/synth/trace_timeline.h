@@ -139,6 +139,12 @@ private:
     // Queues device work on `stream` after a launch; returns its start.
     std::int64_t deviceStart(std::int64_t launchTs, int stream);
     void deviceBusy(int stream, std::int64_t start, std::int64_t end);
+    // The record of device work a launch started: on `stream` from `start`, with
+    // the launch's external id and correlation.
+    static StepRecord deviceRecord(
+        RecordKind kind, const StepRecord& launch, int stream, std::int64_t start, std::int64_t durNs);
+    // Appends `record`, marks its stream busy and links its launch to it (ac2g).
+    void pushDeviceWork(HostThread t, const StepRecord& launch, const StepRecord& record);
     void syncRecord(SyncKind kind, int stream, const StepRecord& call, const EventMark* event);
 
     RankLayout m_layout;

@@ -57,6 +57,16 @@ inline QString sharedDir()
     return QStringLiteral(KS_SHARED_DIR);
 }
 
+// A folder of ../shared/traces loaded; the test program stops when it does not load.
+inline core::TraceSet loadSharedTraces(const QString& folder)
+{
+    auto set = core::loadTraceSet(
+        { (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
+    if (!set)
+        qFatal("%s does not load: %s", qPrintable(folder), set.error().describe().c_str());
+    return std::move(set).value();
+}
+
 // kinetoDocument writes "rank":N, which HTA's rank regex misses (Q8): the spaced
 // form, for traces that must load with their rank in HTA-compatible mode too.
 inline std::string spacedRankDocument(std::int64_t rank, const std::vector<std::string>& events)
@@ -107,4 +117,15 @@ inline bool near(const std::vector<double>& got, const std::vector<double>& expe
     return true;
 }
 
+// The rows of a data-driven test run in both analysis modes: column "mode",
+// rows "hta" (HTA-compatible) and "default".
+inline void addModeRows()
+{
+    QTest::addColumn<core::AnalysisMode>("mode");
+    QTest::newRow("hta") << core::AnalysisMode::HtaCompat;
+    QTest::newRow("default") << core::AnalysisMode::Default;
+}
+
 } // namespace ks::tests
+
+Q_DECLARE_METATYPE(ks::core::AnalysisMode)

@@ -290,13 +290,10 @@ void TestCounters::matchesHtaRowForRow()
     const QString reference = sharedDir() + QStringLiteral("/reference/") + folder;
     if (!QFileInfo::exists(reference + QStringLiteral("/get_queue_length_time_series.json")))
         QSKIP("shared reference folder absent: ../shared/reference");
-    auto loaded = core::loadTraceSet(
-        { (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
-    QVERIFY(loaded.ok());
+    const core::TraceSet set = tests::loadSharedTraces(folder);
     core::AnalysisOptions options;
     options.mode = core::AnalysisMode::HtaCompat;
-    auto frames = core::buildFrames(loaded.value(), options);
-    QVERIFY(frames.ok());
+    const core::FrameSet frames = tests::frames(set, options.mode);
 
     struct Call
     {
@@ -306,9 +303,9 @@ void TestCounters::matchesHtaRowForRow()
     };
 
     const Call calls[] = {
-        { "get_queue_length_time_series.json", core::queueLengthTimeSeries(frames.value(), options),
+        { "get_queue_length_time_series.json", core::queueLengthTimeSeries(frames, options),
             { "index", "ts", "stream", "queue_length" } },
-        { "get_memory_bw_time_series.json", core::memoryBwTimeSeries(frames.value(), options),
+        { "get_memory_bw_time_series.json", core::memoryBwTimeSeries(frames, options),
             { "index", "ts", "memory_bw_gbps" } },
     };
     for (const Call& call : calls) {

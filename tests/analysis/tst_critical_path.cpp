@@ -270,9 +270,7 @@ private slots:
 
 void TestCriticalPath::graphAndPath_data()
 {
-    QTest::addColumn<AnalysisMode>("mode");
-    QTest::newRow("hta-compat") << AnalysisMode::HtaCompat;
-    QTest::newRow("default") << AnalysisMode::Default;
+    tests::addModeRows();
 }
 
 void TestCriticalPath::graphAndPath()

@@ -23,6 +23,16 @@ std::int64_t usToNs(double us)
     return static_cast<std::int64_t>(std::llround(us * 1000.0));
 }
 
+// A rank-0 document with two ProfilerSteps on thread 1, #1 over [0, 100) µs
+// and #2 over [100, 200), before `events`.
+std::string twoStepsDocument(std::vector<std::string> events)
+{
+    events.insert(events.begin(),
+        { R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100})",
+            R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100})" });
+    return tests::kinetoDocument(0, events);
+}
+
 } // namespace
 
 class TestHtaFrame : public QObject
@@ -56,18 +66,13 @@ void TestHtaFrame::matchesHtaLoadSummary()
         sharedDir() + QStringLiteral("/reference/") + folder + QStringLiteral("/load_summary.json");
     if (!QFileInfo::exists(summaryPath))
         QSKIP("shared reference folder absent: ../shared/reference");
-    auto loaded = core::loadTraceSet(
-        { (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
-    QVERIFY(loaded.ok());
-    core::AnalysisOptions options;
-    options.mode = core::AnalysisMode::HtaCompat;
-    auto frames = core::buildFrames(loaded.value(), options);
-    QVERIFY(frames.ok());
+    const core::TraceSet set = tests::loadSharedTraces(folder);
+    const core::FrameSet frames = tests::frames(set, core::AnalysisMode::HtaCompat);
 
     simdjson::dom::parser parser;
     simdjson::dom::element summary = parser.load(summaryPath.toStdString());
     std::map<std::int64_t, const core::RankFrame*> byRank;
-    for (const auto& f : frames.value().ranks)
+    for (const auto& f : frames.ranks)
         byRank[f.rank] = &f;
     simdjson::dom::object perRank = summary["per_rank"];
     QCOMPARE(byRank.size(), perRank.size());
@@ -75,9 +80,9 @@ void TestHtaFrame::matchesHtaLoadSummary()
     std::int64_t minTsInt = 0;
     double minTs = 0;
     if (!summary["min_ts"].get(minTsInt))
-        QCOMPARE(frames.value().minTs, minTsInt * 1000);
+        QCOMPARE(frames.minTs, minTsInt * 1000);
     else if (!summary["min_ts"].get(minTs))
-        QVERIFY(std::abs(static_cast<double>(frames.value().minTs) / 1000.0 - minTs) <= 1e-3);
+        QVERIFY(std::abs(static_cast<double>(frames.minTs) / 1000.0 - minTs) <= 1e-3);
     for (auto [key, expected] : perRank) {
         const std::int64_t rank = std::stoll(std::string(key));
         QVERIFY2(byRank.count(rank), "rank missing");
@@ -137,13 +142,10 @@ void TestHtaFrame::lastStepDroppedOnlyInCompatMode()
     // Two steps; the kernel launched in the last one is dropped by HTA (Q2).
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
-        { tests::kinetoDocument(0,
-            { R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100})",
-                R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100})",
-                R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":1}})",
-                R"({"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":20,"dur":5,"args":{"stream":7,"correlation":1}})",
-                R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":110,"dur":5,"args":{"correlation":2}})",
-                R"({"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":120,"dur":5,"args":{"stream":7,"correlation":2}})" }) });
+        { twoStepsDocument({ R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":1}})",
+            R"({"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":20,"dur":5,"args":{"stream":7,"correlation":1}})",
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":110,"dur":5,"args":{"correlation":2}})",
+            R"({"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":120,"dur":5,"args":{"stream":7,"correlation":2}})" }) });
     const auto compat = tests::frames(set, core::AnalysisMode::HtaCompat);
     const auto exact = tests::frames(set, core::AnalysisMode::Default);
     QVERIFY(compat.filteredToCompleteSteps);
@@ -163,11 +165,8 @@ void TestHtaFrame::iterationSelection()
 {
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
-        { tests::kinetoDocument(0,
-            { R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100})",
-                R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100})",
-                R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5})",
-                R"({"ph":"X","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":110,"dur":5})" }) });
+        { twoStepsDocument({ R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":10,"dur":5})",
+            R"({"ph":"X","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":110,"dur":5})" }) });
     core::AnalysisOptions options;
     options.iterations = std::vector<std::int64_t> { 2 };
     auto f = core::buildFrames(set, options);
@@ -202,11 +201,8 @@ void TestHtaFrame::includeLastStepKeepsEveryCpuRowInCompatMode()
     // without a launch. Default mode keeps everything, with one time base.
     QTemporaryDir dir;
     const auto set = tests::loadRanks(dir,
-        { tests::kinetoDocument(0,
-            { R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100})",
-                R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":100,"dur":100})",
-                R"({"ph":"X","cat":"cpu_op","name":"after","pid":1,"tid":1,"ts":500,"dur":5})",
-                R"({"ph":"X","cat":"kernel","name":"orphan","pid":0,"tid":7,"ts":20,"dur":5,"args":{"stream":7,"correlation":9}})" }) });
+        { twoStepsDocument({ R"({"ph":"X","cat":"cpu_op","name":"after","pid":1,"tid":1,"ts":500,"dur":5})",
+            R"({"ph":"X","cat":"kernel","name":"orphan","pid":0,"tid":7,"ts":20,"dur":5,"args":{"stream":7,"correlation":9}})" }) });
     core::AnalysisOptions options;
     options.mode = core::AnalysisMode::HtaCompat;
     options.includeLastProfilerStep = true;

@@ -15,8 +15,6 @@
 using namespace ks;
 using core::AnalysisMode;
 
-Q_DECLARE_METATYPE(ks::core::AnalysisMode)
-
 namespace {
 
 // A complete event; times in µs as Kineto writes them.
@@ -143,9 +141,7 @@ static core::TraceSet idleTrace(const QTemporaryDir& dir)
 
 void TestIdleLaunchStats::idleBreakdownNumbers_data()
 {
-    QTest::addColumn<AnalysisMode>("mode");
-    QTest::newRow("hta") << AnalysisMode::HtaCompat;
-    QTest::newRow("default") << AnalysisMode::Default;
+    tests::addModeRows();
 }
 
 void TestIdleLaunchStats::idleBreakdownNumbers()
@@ -231,9 +227,7 @@ void TestIdleLaunchStats::partnerlessKernelJoinsEventZero()
 
 void TestIdleLaunchStats::thresholdIsMicrosecondsQ10_data()
 {
-    QTest::addColumn<AnalysisMode>("mode");
-    QTest::newRow("hta") << AnalysisMode::HtaCompat;
-    QTest::newRow("default") << AnalysisMode::Default;
+    tests::addModeRows();
 }
 
 // HTA documents consecutive_kernel_delay=30 as ns but compares it with µs gaps; both modes use µs.

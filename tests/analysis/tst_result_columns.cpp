@@ -123,11 +123,8 @@ private slots:
         const auto mode = compat ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
         std::set<std::string> checked; // analyses that returned a table on some trace
         for (const char* folder : { "ddp_gloo_2ranks", "critical_path_alexnet", "cuda_event_sync" }) {
-            auto set = core::loadTraceSet(
-                { (tests::sharedDir() + QStringLiteral("/traces/") + QLatin1String(folder)).toStdString() },
-                {}, nullptr, nullptr);
-            QVERIFY2(set.ok(), folder);
-            const core::FrameSet frames = tests::frames(set.value(), mode);
+            const core::TraceSet set = tests::loadSharedTraces(QLatin1String(folder));
+            const core::FrameSet frames = tests::frames(set, mode);
             core::AnalysisOptions options;
             options.mode = mode;
             for (const Declared& d : declared()) {
@@ -165,14 +162,6 @@ private slots:
     // operator table in every grouping, with its GPU columns, and collective skew.
     void nonHtaTablesHaveTheirDeclaredColumns()
     {
-        const auto load = [](const char* folder) {
-            auto set = core::loadTraceSet(
-                { (tests::sharedDir() + QStringLiteral("/traces/") + QLatin1String(folder)).toStdString() },
-                {}, nullptr, nullptr);
-            if (!set.ok())
-                qFatal("%s does not load", folder);
-            return std::move(set.value());
-        };
         const auto expectColumns = [](const core::Table& t, const std::vector<ColumnId>& ids) {
             QVERIFY(!t.rows.empty());
             for (const ColumnId& id : ids) {
@@ -183,7 +172,7 @@ private slots:
             }
         };
         namespace op = core::operator_stats_columns;
-        const core::TraceSet gpu = load("critical_path_alexnet");
+        const core::TraceSet gpu = tests::loadSharedTraces(QStringLiteral("critical_path_alexnet"));
         const std::vector<ColumnId> always { op::kName, op::kNode, op::kCalls, op::kSelfCpuPct, op::kSelfCpu,
             op::kCpuTotalPct, op::kCpuTotal, op::kCpuAvg, op::kGpuTotal, op::kGpuSelf, op::kKernels,
             op::kAsync };
@@ -201,7 +190,8 @@ private slots:
             expectColumns(t, extra);
         }
         namespace cs = core::collective_skew_columns;
-        const core::AnalysisOutput skew = core::collectiveSkew(load("ddp_gloo_2ranks"));
+        const core::AnalysisOutput skew =
+            core::collectiveSkew(tests::loadSharedTraces(QStringLiteral("ddp_gloo_2ranks")));
         QVERIFY(skew.ok);
         expectColumns(skew.result.frame,
             { cs::kGroup, cs::kBackend, cs::kName, cs::kInstance, cs::kMatchedBy, cs::kRanks,

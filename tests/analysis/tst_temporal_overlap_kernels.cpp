@@ -17,8 +17,6 @@
 using namespace ks;
 using core::AnalysisMode;
 
-Q_DECLARE_METATYPE(ks::core::AnalysisMode)
-
 namespace {
 
 // A complete event; times in µs relative to tests::kBaseUs (where the cpu_op fixes the aligned zero).
@@ -164,17 +162,16 @@ class TestTemporalOverlapKernels : public QObject
     Q_OBJECT
 
 private slots:
-    void bothModes_data();
 
-    void temporalMainNumbers_data() { bothModes_data(); }
+    void temporalMainNumbers_data() { tests::addModeRows(); }
 
     void temporalMainNumbers();
 
-    void overlapMainNumbers_data() { bothModes_data(); }
+    void overlapMainNumbers_data() { tests::addModeRows(); }
 
     void overlapMainNumbers();
 
-    void kernelBreakdownMainNumbers_data() { bothModes_data(); }
+    void kernelBreakdownMainNumbers_data() { tests::addModeRows(); }
 
     void kernelBreakdownMainNumbers();
     void quantileCutAndOthersStatistics();
@@ -185,13 +182,6 @@ private slots:
     void cpuOnlyTrace();
     void numpyTieOrder();
 };
-
-void TestTemporalOverlapKernels::bothModes_data()
-{
-    QTest::addColumn<AnalysisMode>("mode");
-    QTest::newRow("compat") << AnalysisMode::HtaCompat;
-    QTest::newRow("default") << AnalysisMode::Default;
-}
 
 void TestTemporalOverlapKernels::temporalMainNumbers()
 {

@@ -64,6 +64,14 @@ std::vector<std::string> queueEvents()
     };
 }
 
+// Writes in.json (document(queueEvents())) to `dir`; returns its path.
+std::string writeInput(const QTemporaryDir& dir)
+{
+    const std::string input = dir.path().toStdString() + "/in.json";
+    std::ofstream(input) << document(queueEvents());
+    return input;
+}
+
 std::string readAll(const std::string& path)
 {
     auto input = core::openInputStream(path, core::InflateBackend::Zlib);
@@ -153,8 +161,7 @@ private slots:
     {
         QFETCH(bool, gzip);
         QTemporaryDir dir;
-        const std::string input = dir.path().toStdString() + "/in.json";
-        std::ofstream(input) << document(queueEvents());
+        const std::string input = writeInput(dir);
         const std::string before = rawBytes(input);
         core::TraceWriteRequest request;
         request.inputPath = input;
@@ -187,8 +194,7 @@ private slots:
     void editsEvents()
     {
         QTemporaryDir dir;
-        const std::string input = dir.path().toStdString() + "/in.json";
-        std::ofstream(input) << document(queueEvents());
+        const std::string input = writeInput(dir);
         RenameEditor editor;
         core::TraceWriteRequest request { input, dir.path().toStdString() + "/out.json", false, &editor, {} };
         auto summary = core::writeTrace(request);
@@ -204,8 +210,7 @@ private slots:
     void neverOverwritesTheInput()
     {
         QTemporaryDir dir;
-        const std::string input = dir.path().toStdString() + "/in.json";
-        std::ofstream(input) << document(queueEvents());
+        const std::string input = writeInput(dir);
         const std::string before = rawBytes(input);
         core::TraceWriteRequest request;
         request.inputPath = input;
@@ -231,19 +236,13 @@ private slots:
     // Queue length: +1 when a launch starts, -1 when its GPU work starts (§8);
     // bandwidth: the memcpy's GB/s from its start, 0 at its end (§7). Times are
     // the trace's own, keys in HTA's order.
-    void counterEventsByHand_data()
-    {
-        QTest::addColumn<bool>("compat");
-        QTest::newRow("hta-compat") << true;
-        QTest::newRow("default") << false;
-    }
+    void counterEventsByHand_data() { tests::addModeRows(); }
 
     void counterEventsByHand()
     {
-        QFETCH(bool, compat);
+        QFETCH(core::AnalysisMode, mode);
         QTemporaryDir dir;
         const auto set = tests::loadRanks(dir, { tests::kinetoDocument(0, queueEvents()) });
-        const auto mode = compat ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
         core::AnalysisOptions options;
         options.mode = mode;
         const core::FrameSet frames = tests::frames(set, mode);

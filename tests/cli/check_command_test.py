@@ -2,17 +2,12 @@
 """`kinetoscope-cli check` against `analyze` on a real shared trace: the limit it
 checks is the value analyze reports, its exit code says whether a rank crossed
 it (1), the arguments were wrong (2) or nothing could be measured (3)."""
-import argparse
 import csv
 import io
 import os
-import subprocess
 import sys
 
-
-def run(cli, *args):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+from cli_test_support import parse_args, run
 
 
 def temporal_by_rank(cli, folder):
@@ -23,10 +18,7 @@ def temporal_by_rank(cli, folder):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", required=True)
-    a = ap.parse_args()
+    a = parse_args("--shared")
     folder = os.path.join(a.shared, "traces", "two_ranks_sampled")
     if not os.path.isdir(folder):
         print("SKIP: no shared traces at", folder)

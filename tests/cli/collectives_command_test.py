@@ -4,24 +4,15 @@
 and order, said in a note), --estimated-clocks prints the offsets and shifts the
 skew, JSON stays parseable with the notes on stderr, and `info --json` carries
 the offsets. A single-rank folder gives a note, not a crash."""
-import argparse
 import json
 import os
-import subprocess
 import sys
 
-
-def run(cli, *args):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    assert p.returncode == 0, (args, p.returncode, p.stderr)
-    return p
+from cli_test_support import parse_args, run_expecting as run
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", required=True)
-    a = ap.parse_args()
+    a = parse_args("--shared")
     gloo = os.path.join(a.shared, "traces", "ddp_gloo_2ranks")
     if not os.path.isdir(gloo):
         print("SKIP: ../shared/traces/ddp_gloo_2ranks is absent")

@@ -3,12 +3,13 @@
 a launch whose kernel starts 3 µs before it (HTA still finds the path, the edge
 weighs 0 in the graph) and a 4-byte memset between two GEMMs (GPU work with its
 own kernel-kernel delays). Checks the JSON result and the warning lines."""
-import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+from cli_test_support import parse_args
 
 BASE = 1_000_000  # µs, added to every ts
 
@@ -99,9 +100,7 @@ def memset_between_gemms(cli, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    a = ap.parse_args()
+    a = parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         negative_launch_delay(a.cli, tmp)
         memset_between_gemms(a.cli, tmp)

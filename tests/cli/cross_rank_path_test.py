@@ -4,20 +4,14 @@ real gloo job rank 1 (twice the batch) is named in every iteration with the
 ops it spent longer in; on a synthetic 8-rank job with rank 3 slowed down,
 rank 3 is named and the path runs through it; --what-if shortens the path;
 bad arguments exit 2 with one line, a missing iteration exits 1."""
-import argparse
 import csv
 import io
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-
-def run(cli, *args, code=0):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    assert p.returncode == code, (args, p.returncode, p.stdout[-2000:], p.stderr)
-    return p
+from cli_test_support import parse_args, run_expecting as run
 
 
 def csv_table(text, name):
@@ -101,10 +95,7 @@ def synthetic_job(cli):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", required=True)
-    a = ap.parse_args()
+    a = parse_args("--shared")
     synthetic_job(a.cli)
     gloo = os.path.join(a.shared, "traces", "ddp_gloo_2ranks")
     if not os.path.isdir(gloo):

@@ -3,21 +3,13 @@
 its usage on stdout and exit 0, `--version` names the version, an unknown
 option names the command and the nearest valid option (exit 2), an unknown
 command suggests the nearest one, and the man page holds every command."""
-import argparse
-import subprocess
 import sys
 
-
-def run(cli, *args):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+from cli_test_support import parse_args, run
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--man", required=True)
-    a = ap.parse_args()
+    a = parse_args("--man")
 
     code, overview, _ = run(a.cli, "--help")
     assert code == 0, code

@@ -13,7 +13,6 @@ script recounts those rules straight from the events (by time containment on
 the launching thread, not by the CLI's nesting code) and compares every row of
 `kinetoscope-cli ops --format csv` on every shared trace with GPU work.
 """
-import argparse
 import bisect
 import csv
 import decimal
@@ -25,6 +24,8 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+
+from cli_test_support import parse_args
 
 GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "cuda_sync"}
 RUNTIME_CATS = {"cuda_runtime", "cuda_driver"}
@@ -127,10 +128,7 @@ def check_trace(cli, path):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--shared", required=True)
-    args = parser.parse_args()
+    args = parse_args("--shared")
     checked = 0
     for trace in TRACES:
         files = sorted(glob.glob(os.path.join(args.shared, "traces", trace, "*.json*")))

@@ -5,19 +5,14 @@ prof.key_averages().table() for the same profiles (../shared/reference/rpc_recip
 workers, each file alone and the folder by rank). Every row of the by-name tables is compared,
 each number formatted as PyTorch formats it (profiler_util._format_time and
 _format_time_share), so it matches to the printed precision."""
-import argparse
 import csv
 import glob
 import io
 import os
 import re
-import subprocess
 import sys
 
-
-def run(cli, *args):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+from cli_test_support import parse_args, run
 
 
 def fmt_time(us):
@@ -160,11 +155,7 @@ def shapes_from_input_dims(cli):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", required=True)
-    ap.add_argument("--data", required=True, help="tests/data (rpc_workers: a folder of RPC workers)")
-    a = ap.parse_args()
+    a = parse_args("--shared", "--data")
     refs = sorted(glob.glob(os.path.join(a.shared, "reference", "rpc_recipe", "*.key_averages.txt"))
                   + glob.glob(os.path.join(a.shared, "reference", "ddp_gloo_2ranks", "*.key_averages.txt")))
     if not refs:

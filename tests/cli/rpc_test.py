@@ -4,19 +4,14 @@ get their node's own threads ("node 1 — worker1 · thread 9") and a link from
 the rpc_async call that caused them; `info` lists the node; `ops` puts them on
 node 1. Bad RPC input (names that do not parse, remote ops whose call is absent,
 a node naming no worker the caller called) gives a diagnostic and keeps every event."""
-import argparse
 import csv
 import io
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-
-def run(cli, *args):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+from cli_test_support import parse_args, run
 
 
 def info_json(cli, path):
@@ -92,10 +87,7 @@ def bad_input(cli):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", required=True)
-    a = ap.parse_args()
+    a = parse_args("--shared")
     bad_input(a.cli)
     several_workers(a.cli)
     if not real_trace(a.cli, a.shared):

@@ -6,22 +6,17 @@ critical path; External ids, names and the next CPU operator are checked against
 trace file itself; the Chakra map {end External id: [start External id...]} holds every
 pair listed. On a CPU-only trace, --format json answers {"ok": false, "error": ...}.
 (Chakra's own maps: tests/conformance/compare_chakra_sync_deps.py.)"""
-import argparse
 import csv
 import gzip
 import io
 import json
 import os
-import subprocess
 import sys
+
+from cli_test_support import parse_args, run
 
 KINDS = {"cudaStreamSynchronize": "stream_sync", "cudaEventSynchronize": "event_sync",
          "cudaEventQuery": "event_sync", "cudaDeviceSynchronize": "device_sync"}
-
-
-def run(cli, *args):
-    p = subprocess.run([cli, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def next_cpu_op(events, waiter):
@@ -101,10 +96,7 @@ def check(cli, shared, folder_name, reference):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", required=True)
-    a = ap.parse_args()
+    a = parse_args("--shared")
     if not os.path.isdir(os.path.join(a.shared, "reference", "cuda_event_sync")):
         print("SKIP: no shared references")
         return 0

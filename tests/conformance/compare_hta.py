@@ -125,6 +125,23 @@ def compare_results(ref, ours, path, problems, symbol_ids=None):
         problems.append(f"{path}: unknown result type {kind}")
 
 
+def check_call(ref, ours, problems):
+    """One HTA call's reference answer against Kinetoscope's: results compared
+    where HTA answered, otherwise Kinetoscope must not answer and must say why."""
+    if ref.get("ok"):
+        if not ours.get("ok"):
+            problems.append(f"HTA answered, Kinetoscope said: {ours.get('error')}")
+        else:
+            ref_args = ref.get("args") or {}
+            if ref["result"].get("type") == "dataframe":
+                ref["result"]["_args"] = ref_args
+            compare_results(ref["result"], ours["result"], "result", problems, ref_args.get("_symbol_id_columns"))
+    elif ours.get("ok"):
+        problems.append(f"HTA raised ({ref.get('error', '')[:100]}), Kinetoscope gave a result")
+    elif not ours.get("error"):
+        problems.append("not applicable without a reason")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", required=True)
@@ -156,19 +173,7 @@ def main():
             ref = json.load(open(ref_path))
             ours = json.load(open(os.path.join(out, name)))
             problems = []
-            if ref.get("ok"):
-                if not ours.get("ok"):
-                    problems.append(f"HTA answered, Kinetoscope said: {ours.get('error')}")
-                else:
-                    ref_args = ref.get("args") or {}
-                    if ref["result"].get("type") == "dataframe":
-                        ref["result"]["_args"] = ref_args
-                    compare_results(ref["result"], ours["result"], "result", problems,
-                                    ref_args.get("_symbol_id_columns"))
-            elif ours.get("ok"):
-                problems.append(f"HTA raised ({ref.get('error', '')[:100]}), Kinetoscope gave a result")
-            elif not ours.get("error"):
-                problems.append("not applicable without a reason")
+            check_call(ref, ours, problems)
             status = "ok  " if not problems else "FAIL"
             print(f"{status} {args.folder}/{name}")
             for p in problems[:3]:

@@ -24,21 +24,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_hta import compare_results, same_value  # noqa: E402
+from compare_hta import check_call, same_value  # noqa: E402
 
 SEQUENCES_PREFIX = "get_frequent_cuda_kernel_sequences__"
-
-
-def check_call(ref, ours, problems):
-    if ref.get("ok"):
-        if not ours.get("ok"):
-            problems.append(f"HTA answered, Kinetoscope said: {ours.get('error')}")
-        else:
-            compare_results(ref["result"], ours["result"], "result", problems)
-    elif ours.get("ok"):
-        problems.append(f"HTA raised ({ref.get('error', '')[:100]}), Kinetoscope gave a result")
-    elif not ours.get("error"):
-        problems.append("not applicable without a reason")
 
 
 def load_trace(path):

@@ -144,6 +144,18 @@ inline core::Result<core::RankTrace> loadJson(const QByteArray& json, const core
     return dir.load(QStringLiteral("trace%1.json").arg(++written), json, options);
 }
 
+// Loads `json` into `const RankTrace& var` or fails the calling test.
+#define LOAD_OR_FAIL(var, json)                                                                              \
+    auto var##Result = ks::test::loadJson(json);                                                             \
+    QVERIFY2(var##Result.ok(), var##Result.ok() ? "" : var##Result.error().describe().c_str());              \
+    const ks::core::RankTrace& var = var##Result.value()
+
+// The one element of `v`, or kNoRow when it has none or several.
+inline std::uint32_t only(const std::vector<std::uint32_t>& v)
+{
+    return v.size() == 1 ? v.front() : core::kNoRow;
+}
+
 inline std::uint64_t phaseCount(const core::RankTrace& t, core::Phase p)
 {
     return t.counts.byPhase[static_cast<std::size_t>(p)];

@@ -10,6 +10,7 @@
 #include "core/summary/sqlite_db.h"
 #include "core/summary/summary_schema.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/core/synthetic_job.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -24,15 +25,7 @@ namespace {
 
 SynthOptions jobWithStraggler(const QString& dir, int ranks, int straggler)
 {
-    SynthOptions options;
-    options.ranks = ranks;
-    options.targetBytes = 150'000;
-    options.outDir = dir.toStdString();
-    options.seed = 11;
-    options.pythonFunctions = false;
-    options.stragglers = { straggler };
-    options.slowdown = 2.0;
-    return options;
+    return ks::test::syntheticJob(dir, ranks, 150'000, 11, { straggler }, 2.0);
 }
 
 std::string summarizeOrFail(const std::string& folder, const QString& dir)

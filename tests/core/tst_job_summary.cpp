@@ -17,6 +17,7 @@
 #include "core/summary/summary_reader.h"
 #include "core/summary/summary_schema.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/core/synthetic_job.h"
 
 #include <QDir>
 #include <QFile>
@@ -147,15 +148,10 @@ std::string summarize(const std::vector<std::string>& paths, const QString& dir,
     return out;
 }
 
-SynthOptions smallJob(const QString& dir, int ranks)
+// About 150 KB a rank: every table gets rows in a second or two.
+SynthOptions smallJob(const QString& dir, int ranks, std::vector<int> stragglers = {}, double slowdown = 1.0)
 {
-    SynthOptions options;
-    options.ranks = ranks;
-    options.targetBytes = 150'000;
-    options.outDir = dir.toStdString();
-    options.seed = 7;
-    options.pythonFunctions = false;
-    return options;
+    return ks::test::syntheticJob(dir, ranks, 150'000, 7, std::move(stragglers), slowdown);
 }
 
 } // namespace
@@ -321,9 +317,7 @@ void TestJobSummary::summaryEqualsInMemoryAnalyses()
 void TestJobSummary::shardsMergedEqualOnePass()
 {
     QTemporaryDir dir;
-    SynthOptions synth = smallJob(dir.path() + QStringLiteral("/job"), 7);
-    synth.stragglers = { 4 };
-    synth.slowdown = 1.6;
+    const SynthOptions synth = smallJob(dir.path() + QStringLiteral("/job"), 7, { 4 }, 1.6);
     QVERIFY(generateSyntheticTraces(synth).ok());
     const std::vector<std::string> paths { synth.outDir };
     const std::string whole = summarize(paths, dir.path(), "whole.kssum", AnalysisMode::Default);
@@ -370,9 +364,7 @@ void TestJobSummary::shardsMergedEqualOnePass()
 void TestJobSummary::collectiveSkewFromSummaryEqualsX2()
 {
     QTemporaryDir dir;
-    SynthOptions synth = smallJob(dir.path() + QStringLiteral("/job"), 5);
-    synth.stragglers = { 2 };
-    synth.slowdown = 1.8;
+    const SynthOptions synth = smallJob(dir.path() + QStringLiteral("/job"), 5, { 2 }, 1.8);
     QVERIFY(generateSyntheticTraces(synth).ok());
     SqliteDb db = openOrFail(summarize({ synth.outDir }, dir.path(), "job.kssum", AnalysisMode::Default));
     const Rows rows = query(db,

@@ -7,10 +7,7 @@
 #include <QTest>
 
 using namespace ks::core;
-using ks::test::diag;
-using ks::test::loadJson;
-using ks::test::phaseCount;
-using ks::test::slicesNamed;
+using namespace ks::test;
 
 class TestReaderBasics : public QObject
 {
@@ -43,21 +40,6 @@ private slots:
 // moc reads raw string literals as ordinary strings and trips on the JSON
 // inside them: fixtures and slot bodies are kept out of its sight.
 #ifndef Q_MOC_RUN
-
-namespace {
-
-// Loads `json` or fails the calling test.
-#define LOAD_OR_FAIL(var, json)                                                                              \
-    auto var##Result = loadJson(json);                                                                       \
-    QVERIFY2(var##Result.ok(), var##Result.ok() ? "" : var##Result.error().describe().c_str());              \
-    const RankTrace& var = var##Result.value()
-
-std::uint32_t only(const std::vector<std::uint32_t>& v)
-{
-    return v.size() == 1 ? v.front() : kNoRow;
-}
-
-} // namespace
 
 void TestReaderBasics::completeEvents()
 {

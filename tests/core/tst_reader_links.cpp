@@ -11,9 +11,7 @@
 #include <set>
 
 using namespace ks::core;
-using ks::test::diag;
-using ks::test::loadJson;
-using ks::test::slicesNamed;
+using namespace ks::test;
 
 class TestReaderLinks : public QObject
 {
@@ -38,16 +36,6 @@ private slots:
 #ifndef Q_MOC_RUN
 
 namespace {
-
-#define LOAD_OR_FAIL(var, json)                                                                              \
-    auto var##Result = loadJson(json);                                                                       \
-    QVERIFY2(var##Result.ok(), var##Result.ok() ? "" : var##Result.error().describe().c_str());              \
-    const RankTrace& var = var##Result.value()
-
-std::uint32_t only(const std::vector<std::uint32_t>& v)
-{
-    return v.size() == 1 ? v.front() : kNoRow;
-}
 
 // A CPU op launching one kernel. Kineto writes the flow start at the launch's
 // ts and the flow end ("bp": "e") at the kernel's ts.

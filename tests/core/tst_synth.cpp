@@ -8,6 +8,7 @@
 #include "core/synth/synthetic_trace_generator.h"
 #include "core/synth/trace_input.h"
 #include "core/synth/trace_scaler.h"
+#include "tests/core/test_trace_files.h"
 
 #include <QDir>
 #include <QFile>
@@ -449,10 +450,7 @@ void TestSynth::scalingKeepsIdsUnique()
 {
     QTemporaryDir dir;
     const QString input = dir.filePath(QStringLiteral("rank-3.json"));
-    QFile file(input);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(kTinyTrace);
-    file.close();
+    QVERIFY(ks::test::writeFile(input, kTinyTrace));
 
     ScaleOptions options;
     options.inputPath = input.toStdString();
@@ -544,20 +542,14 @@ void TestSynth::scalingBadInputs()
     QCOMPARE(missing.error().path, options.inputPath);
 
     const QString notJson = dir.filePath(QStringLiteral("not.json"));
-    QFile bad(notJson);
-    QVERIFY(bad.open(QIODevice::WriteOnly));
-    bad.write("{\"traceEvents\": [ {\"ph\": ");
-    bad.close();
+    QVERIFY(ks::test::writeFile(notJson, "{\"traceEvents\": [ {\"ph\": "));
     options.inputPath = notJson.toStdString();
     auto broken = scaleTrace(options);
     QVERIFY(!broken.ok());
     QCOMPARE(broken.error().code, ErrorCode::NotJson);
 
     const QString noEvents = dir.filePath(QStringLiteral("other.json"));
-    QFile other(noEvents);
-    QVERIFY(other.open(QIODevice::WriteOnly));
-    other.write("{\"nodes\": []}");
-    other.close();
+    QVERIFY(ks::test::writeFile(noEvents, "{\"nodes\": []}"));
     options.inputPath = noEvents.toStdString();
     auto notKineto = scaleTrace(options);
     QVERIFY(!notKineto.ok());

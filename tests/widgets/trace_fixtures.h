@@ -3,13 +3,17 @@
 // Builders for the widget tests: tiny Kineto traces on disk, and in-memory
 // trace sets for the model tests.
 
+#include "core/io/trace_set_loader.h"
 #include "core/model/trace_set.h"
-#include "core/synth/synthetic_trace_generator.h"
+#include "tests/core/synthetic_job.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QSettings>
 #include <QString>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <string>
@@ -41,12 +45,44 @@ inline QByteArray tinyTrace(int rank, int worldSize = 3)
 )");
 }
 
+// Keeps the user's real settings out of a test: QSettings in INI files under
+// `dir`, for organisation "KinetoscopeTests" and application `name`.
+inline void useTestSettings(const QTemporaryDir& dir, const QString& name)
+{
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
+    QCoreApplication::setApplicationName(name);
+}
+
 inline bool writeFile(const QString& path, const QByteArray& bytes)
 {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return false;
     return file.write(bytes) == bytes.size();
+}
+
+// The traces at `path` (a file or a folder) loaded as a shared set; null when none loads.
+inline std::shared_ptr<const core::TraceSet> loadSet(const QString& path)
+{
+    auto loaded = core::loadTraceSet({ path.toStdString() }, {}, nullptr, nullptr);
+    return loaded ? std::make_shared<const core::TraceSet>(std::move(loaded).value()) : nullptr;
+}
+
+// A folder of ../shared/traces loaded; null when the shared traces are absent.
+inline std::shared_ptr<const core::TraceSet> loadSharedTraces(const char* name)
+{
+    const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/") + QString::fromLatin1(name);
+    return QDir(folder).exists() ? loadSet(folder) : nullptr;
+}
+
+// One document written as rank-0.json to a temporary folder and loaded; null when that fails.
+inline std::shared_ptr<const core::TraceSet> loadDocument(const QByteArray& json)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("rank-0.json"));
+    return writeFile(path, json) ? loadSet(path) : nullptr;
 }
 
 // A valid trace of `events` complete events (about 110 bytes each): big enough
@@ -72,23 +108,6 @@ inline bool writeBigTrace(const QString& path, int events)
     }
     chunk += QByteArrayLiteral("]}\n");
     return file.write(chunk) == chunk.size();
-}
-
-// A synthetic job of `ranks` small ranks (no python_function events) in
-// `dir`, the `stragglers` computing `slowdown` times longer: job mode and
-// many-rank chart tests.
-inline core::SynthOptions syntheticJob(const QString& dir, int ranks, std::uint64_t bytesPerRank,
-    std::uint64_t seed, std::vector<int> stragglers, double slowdown)
-{
-    core::SynthOptions options;
-    options.ranks = ranks;
-    options.targetBytes = bytesPerRank;
-    options.outDir = dir.toStdString();
-    options.seed = seed;
-    options.pythonFunctions = false;
-    options.stragglers = std::move(stragglers);
-    options.slowdown = slowdown;
-    return options;
 }
 
 // An in-memory rank with the given counts, for model tests.

@@ -9,6 +9,7 @@
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/widgets/trace_fixtures.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
@@ -126,10 +127,7 @@ private slots:
     {
         QVERIFY(m_settingsDir.isValid());
         QVERIFY(m_dir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_analysis_lanes"));
+        ks::test::useTestSettings(m_settingsDir, QStringLiteral("tst_analysis_lanes"));
         core::SynthOptions options;
         options.ranks = 4;
         options.targetBytes = 300'000;

@@ -8,6 +8,7 @@
 #include "core/analysis/tables/table.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/widgets/trace_fixtures.h"
 #include "widgets/analysis/analysis_chart.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/breakdown_charts.h"
@@ -108,10 +109,7 @@ private slots:
 
     void initTestCase()
     {
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_job_mode"));
+        ks::test::useTestSettings(m_settingsDir, QStringLiteral("tst_job_mode"));
         m_jobFolder = m_dir.filePath(QStringLiteral("job"));
         QVERIFY(ks::core::generateSyntheticTraces(synthJob(m_jobFolder, 8, { 3 })).ok());
         m_summary = m_dir.filePath(QStringLiteral("job.kssum"));

@@ -72,11 +72,7 @@ private slots:
     {
         QVERIFY(m_settingsDir.isValid());
         QVERIFY(m_dir.isValid());
-        // Keep the user's real settings out of the tests.
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+        ks::test::useTestSettings(m_settingsDir, QStringLiteral("tst_main_window"));
     }
 
     void init() { QSettings().clear(); }

@@ -81,12 +81,6 @@ private:
                                                               : core::kNoRow;
     }
 
-    static std::shared_ptr<const core::TraceSet> loadFolder(const QString& folder)
-    {
-        auto loaded = core::loadTraceSet({ folder.toStdString() }, {}, nullptr, nullptr);
-        return loaded ? std::make_shared<const core::TraceSet>(std::move(loaded).value()) : nullptr;
-    }
-
 private slots:
 
     void initTestCase()
@@ -97,7 +91,7 @@ private slots:
             m_dir.filePath(QStringLiteral("rank0.json")), rankTrace(0, { 1100, 1300, 1500 })));
         QVERIFY(test::writeFile(
             m_dir.filePath(QStringLiteral("rank1.json")), rankTrace(1, { 2150, 2380, 2520, 2700 })));
-        auto set = loadFolder(m_dir.path());
+        auto set = test::loadSet(m_dir.path());
         QVERIFY(set && set->ranks.size() == 2);
         m_data = TimelineData::build(set);
         QCOMPARE(m_data->trace(0).rank, 0);
@@ -320,7 +314,7 @@ private slots:
             dir.filePath(QStringLiteral("rank2.json")), groupRankTrace(2, "tp1", "[2, 3]", 5000, 5400)));
         QVERIFY(test::writeFile(
             dir.filePath(QStringLiteral("rank3.json")), groupRankTrace(3, "tp1", "[2, 3]", 7020, 7480)));
-        auto set = loadFolder(dir.path());
+        auto set = test::loadSet(dir.path());
         QVERIFY(set && set->ranks.size() == 4);
         auto data = TimelineData::build(set);
         QVERIFY(data->collectives);
@@ -360,7 +354,7 @@ private slots:
         const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/two_ranks_sampled");
         if (!QDir(folder).exists())
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/two_ranks_sampled");
-        auto set = loadFolder(folder);
+        auto set = test::loadSet(folder);
         QVERIFY(set && set->ranks.size() == 2);
         auto data = TimelineData::build(set);
         const core::RankTrace& t0 = data->trace(0);

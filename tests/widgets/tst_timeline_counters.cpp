@@ -22,12 +22,6 @@ using namespace ks::widgets;
 
 namespace {
 
-std::shared_ptr<const core::TraceSet> loadPath(const QString& path)
-{
-    auto loaded = core::loadTraceSet({ path.toStdString() }, {}, nullptr, nullptr);
-    return loaded ? std::make_shared<const core::TraceSet>(std::move(loaded).value()) : nullptr;
-}
-
 // The series of an analysis table, one per key, as the timeline draws them:
 // absolute ns and the value at each point.
 using Series = std::map<QString, std::pair<std::vector<TimeNs>, std::vector<double>>>;
@@ -103,7 +97,7 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(test::writeFile(dir.filePath(QStringLiteral("rank0.json")), test::tinyTrace(0, 1)));
-        auto set = loadPath(dir.path());
+        auto set = test::loadSet(dir.path());
         QVERIFY(set);
         const CounterTracks tracks = buildAnalysisCounters(*set, 0);
         QCOMPARE(tracks.size(), std::size_t(1));
@@ -130,7 +124,7 @@ private slots:
         const QString path = QStringLiteral(KS_SHARED_DIR "/traces/") + folder;
         if (!QDir(path).exists())
             QSKIP("The shared traces are absent");
-        auto set = loadPath(path);
+        auto set = test::loadSet(path);
         QVERIFY(set);
         compareWithAnalyses(*set);
     }

@@ -6,6 +6,7 @@
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "trace_fixtures.h"
 #include "widgets/common/job_pools.h"
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
@@ -23,15 +24,6 @@ using namespace ks;
 using namespace ks::widgets;
 
 namespace {
-
-std::shared_ptr<const core::TraceSet> loadShared(const char* name)
-{
-    const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/") + QString::fromLatin1(name);
-    if (!QDir(folder).exists())
-        return nullptr;
-    auto loaded = core::loadTraceSet({ folder.toStdString() }, {}, nullptr, nullptr);
-    return loaded ? std::make_shared<const core::TraceSet>(std::move(loaded).value()) : nullptr;
-}
 
 // The item of a draw list drawing `slice`, or null.
 const SliceDrawItem* itemOf(const std::vector<SliceDrawItem>& items, std::uint32_t slice)
@@ -69,7 +61,7 @@ private slots:
 
     void initTestCase()
     {
-        m_set = loadShared("critical_path_simple_add");
+        m_set = test::loadSharedTraces("critical_path_simple_add");
         if (!m_set)
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/critical_path_simple_add");
         QCOMPARE(m_set->ranks.size(), std::size_t(1));
@@ -220,7 +212,7 @@ private slots:
 
     void rankWithoutPathSaysWhy()
     {
-        auto set = loadShared("cpu_only");
+        auto set = test::loadSharedTraces("cpu_only");
         if (!set)
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/cpu_only");
         auto* state = new TimelineViewState;

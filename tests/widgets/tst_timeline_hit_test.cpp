@@ -2,6 +2,7 @@
 // the whole trace, on a trace starting at epoch-scale timestamps.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "trace_fixtures.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
@@ -23,18 +24,6 @@ const QByteArray kTrace = QByteArrayLiteral(R"({"schemaVersion": 1, "traceEvents
   {"ph":"X","cat":"kernel","name":"late_kernel","pid":0,"tid":7,"ts":1712345678902000.000,"dur":50,"args":{"stream":7,"device":0}},
   {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":10,"tid":11,"ts":1712345678902100.000,"dur":1}
 ]})");
-
-std::shared_ptr<const core::TraceSet> load(const QByteArray& json)
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("rank-0.json"));
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size())
-        return nullptr;
-    f.close();
-    auto r = core::loadTraceSet({ path.toStdString() }, {}, nullptr, nullptr);
-    return r ? std::make_shared<const core::TraceSet>(std::move(r).value()) : nullptr;
-}
 
 } // namespace
 
@@ -72,7 +61,7 @@ private slots:
 
     void initTestCase()
     {
-        auto set = load(kTrace);
+        auto set = test::loadDocument(kTrace);
         QVERIFY(set && set->ranks.size() == 1);
         m_data = TimelineData::build(set);
         m_view = std::make_unique<TimelineView>(&m_state);

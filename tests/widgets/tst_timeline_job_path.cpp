@@ -7,6 +7,7 @@
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "trace_fixtures.h"
 #include "widgets/common/job_pools.h"
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
@@ -26,15 +27,6 @@ using namespace ks;
 using namespace ks::widgets;
 
 namespace {
-
-std::shared_ptr<const core::TraceSet> loadShared(const char* name)
-{
-    const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/") + QString::fromLatin1(name);
-    if (!QDir(folder).exists())
-        return nullptr;
-    auto loaded = core::loadTraceSet({ folder.toStdString() }, {}, nullptr, nullptr);
-    return loaded ? std::make_shared<const core::TraceSet>(std::move(loaded).value()) : nullptr;
-}
 
 // The slice holding traceEvents[event], by a plain scan (not the code under test's map).
 std::uint32_t sliceOf(const core::RankTrace& t, std::int64_t event)
@@ -78,7 +70,7 @@ private slots:
 
     void initTestCase()
     {
-        m_set = loadShared("ddp_gloo_2ranks");
+        m_set = test::loadSharedTraces("ddp_gloo_2ranks");
         if (!m_set)
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/ddp_gloo_2ranks");
         QCOMPARE(m_set->ranks.size(), std::size_t(2));

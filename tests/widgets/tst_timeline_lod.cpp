@@ -4,6 +4,7 @@
 // force, and counter columns.
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "trace_fixtures.h"
 #include "widgets/timeline/model/counter_track.h"
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
@@ -57,20 +58,6 @@ QByteArray lodTrace(int kernels)
     }
     json += QByteArrayLiteral(R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}}]})");
     return json;
-}
-
-std::shared_ptr<const core::TraceSet> load(const QByteArray& json)
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("rank-0.json"));
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size())
-        return nullptr;
-    f.close();
-    auto r = core::loadTraceSet({ path.toStdString() }, {}, nullptr, nullptr);
-    if (!r)
-        return nullptr;
-    return std::make_shared<const core::TraceSet>(std::move(r).value());
 }
 
 } // namespace
@@ -130,7 +117,7 @@ private slots:
 
     void initTestCase()
     {
-        auto set = load(lodTrace(40'000));
+        auto set = test::loadDocument(lodTrace(40'000));
         QVERIFY(set && set->ranks.size() == 1);
         m_data = TimelineData::build(set);
         QCOMPARE(m_data->rank(0).trace->tracks.size(), std::size_t(2));

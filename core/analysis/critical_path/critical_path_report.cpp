@@ -162,43 +162,58 @@ namespace {
         return t;
     }
 
-    Table pathEdgesTable(const CriticalPathGraph& g)
+    // HTA's two edge tables: one row per edge of `ids`. Each end of an edge gives
+    // "<end>_event", "<end>_is_start", "<end>_ts", "<end>_name" and, with
+    // `withStream`, "<end>_stream"; `tail` gives the cells of `tailColumns`.
+    template <typename Tail>
+    Table edgeTable(const CriticalPathGraph& g, std::string name, const std::vector<std::uint32_t>& ids,
+        bool withStream, const std::vector<Column>& tailColumns, Tail tail)
     {
         Table t;
-        t.name = "critical_path_edges";
-        t.columns = { { "src_event", "" }, { "src_is_start", "" }, { "src_ts", "us" }, { "src_name", "" },
-            { "dst_event", "" }, { "dst_is_start", "" }, { "dst_ts", "us" }, { "dst_name", "" },
-            { "type", "" }, { "weight", "us" }, { "edge_object_weight", "us" }, { "attributed_event", "" } };
-        for (const std::uint32_t id : g.pathEdges) {
+        t.name = std::move(name);
+        for (const std::string end : { "src", "dst" }) {
+            t.columns.insert(t.columns.end(),
+                { { end + "_event", "" }, { end + "_is_start", "" }, { end + "_ts", "us" },
+                    { end + "_name", "" } });
+            if (withStream)
+                t.columns.push_back({ end + "_stream", "" });
+        }
+        t.columns.insert(t.columns.end(), tailColumns.begin(), tailColumns.end());
+        for (const std::uint32_t id : ids) {
             const CpEdge& e = g.edges[id];
-            const CpNode& s = g.nodes[e.src];
-            const CpNode& d = g.nodes[e.dst];
-            t.addRow({ s.eventIndex, std::int64_t { s.isStart }, microseconds(s.ts),
-                std::string(nodeName(g, e.src)), d.eventIndex, std::int64_t { d.isStart }, microseconds(d.ts),
-                std::string(nodeName(g, e.dst)), std::string(cpEdgeTypeName(e.type)),
-                weightCell(g, e.graphWeight), weightCell(g, e.weight),
-                e.attributedEvent >= 0 ? Cell(e.attributedEvent) : Cell {} });
+            std::vector<Cell> row;
+            for (const std::uint32_t node : { e.src, e.dst }) {
+                const CpNode& n = g.nodes[node];
+                row.insert(row.end(),
+                    { n.eventIndex, std::int64_t { n.isStart }, microseconds(n.ts),
+                        std::string(nodeName(g, node)) });
+                if (withStream)
+                    row.emplace_back(rowOfNode(g, node).stream);
+            }
+            const std::vector<Cell> more = tail(id, e);
+            row.insert(row.end(), more.begin(), more.end());
+            t.addRow(row);
         }
         return t;
     }
 
+    Table pathEdgesTable(const CriticalPathGraph& g)
+    {
+        return edgeTable(g, "critical_path_edges", g.pathEdges, false,
+            { { "type", "" }, { "weight", "us" }, { "edge_object_weight", "us" },
+                { "attributed_event", "" } },
+            [&g](std::uint32_t, const CpEdge& e) {
+                return std::vector<Cell> { std::string(cpEdgeTypeName(e.type)), weightCell(g, e.graphWeight),
+                    weightCell(g, e.weight), e.attributedEvent >= 0 ? Cell(e.attributedEvent) : Cell {} };
+            });
+    }
+
     Table syncEdgesTable(const CriticalPathGraph& g)
     {
-        Table t;
-        t.name = "sync_dependency_edges";
-        t.columns = { { "src_event", "" }, { "src_is_start", "" }, { "src_ts", "us" }, { "src_name", "" },
-            { "src_stream", "" }, { "dst_event", "" }, { "dst_is_start", "" }, { "dst_ts", "us" },
-            { "dst_name", "" }, { "dst_stream", "" }, { "on_critical_path", "" }, { "inferred", "" } };
-        for (const std::uint32_t id : g.syncEdges()) {
-            const CpEdge& e = g.edges[id];
-            const CpNode& s = g.nodes[e.src];
-            const CpNode& d = g.nodes[e.dst];
-            t.addRow({ s.eventIndex, std::int64_t { s.isStart }, microseconds(s.ts),
-                std::string(nodeName(g, e.src)), rowOfNode(g, e.src).stream, d.eventIndex,
-                std::int64_t { d.isStart }, microseconds(d.ts), std::string(nodeName(g, e.dst)),
-                rowOfNode(g, e.dst).stream, std::int64_t { g.onPath(id) }, std::int64_t { e.inferred } });
-        }
-        return t;
+        return edgeTable(g, "sync_dependency_edges", g.syncEdges(), true,
+            { { "on_critical_path", "" }, { "inferred", "" } }, [&g](std::uint32_t id, const CpEdge& e) {
+                return std::vector<Cell> { std::int64_t { g.onPath(id) }, std::int64_t { e.inferred } };
+            });
     }
 
     // HTA's get_critical_path_breakdown: one row per path edge, with the attributed event.
@@ -269,14 +284,17 @@ namespace {
         out += '}';
     }
 
-    void appendEdgeEnds(std::string& out, const CriticalPathGraph& g, const CpEdge& e)
+    // "<side>_event", "<side>_is_start" and "<side>_ts" of one end of an edge.
+    void appendEdgeEnd(
+        std::string& out, const CriticalPathGraph& g, std::uint32_t node, std::string_view side)
     {
-        appendKey(out, "src_event");
-        out += std::to_string(g.nodes[e.src].eventIndex);
-        appendKey(out, "src_is_start");
-        out += g.nodes[e.src].isStart ? "true" : "false";
-        appendKey(out, "src_ts");
-        out += pythonFloatText(microseconds(g.nodes[e.src].ts));
+        const std::string prefix(side);
+        appendKey(out, prefix + "_event");
+        out += std::to_string(g.nodes[node].eventIndex);
+        appendKey(out, prefix + "_is_start");
+        out += g.nodes[node].isStart ? "true" : "false";
+        appendKey(out, prefix + "_ts");
+        out += pythonFloatText(microseconds(g.nodes[node].ts));
     }
 
     void appendPathEdges(std::string& out, const CriticalPathGraph& g)
@@ -285,15 +303,10 @@ namespace {
         for (std::size_t i = 0; i < g.pathEdges.size(); ++i) {
             const CpEdge& e = g.edges[g.pathEdges[i]];
             out += i ? ",{" : "{";
-            appendEdgeEnds(out, g, e);
+            appendEdgeEnd(out, g, e.src, "src");
             appendKey(out, "src_name");
             appendJsonString(out, nodeName(g, e.src));
-            appendKey(out, "dst_event");
-            out += std::to_string(g.nodes[e.dst].eventIndex);
-            appendKey(out, "dst_is_start");
-            out += g.nodes[e.dst].isStart ? "true" : "false";
-            appendKey(out, "dst_ts");
-            out += pythonFloatText(microseconds(g.nodes[e.dst].ts));
+            appendEdgeEnd(out, g, e.dst, "dst");
             appendKey(out, "dst_name");
             appendJsonString(out, nodeName(g, e.dst));
             appendKey(out, "type");
@@ -317,13 +330,8 @@ namespace {
             const CpEdge& e = g.edges[id];
             out += first ? "{" : ",{";
             first = false;
-            appendEdgeEnds(out, g, e);
-            appendKey(out, "dst_event");
-            out += std::to_string(g.nodes[e.dst].eventIndex);
-            appendKey(out, "dst_is_start");
-            out += g.nodes[e.dst].isStart ? "true" : "false";
-            appendKey(out, "dst_ts");
-            out += pythonFloatText(microseconds(g.nodes[e.dst].ts));
+            appendEdgeEnd(out, g, e.src, "src");
+            appendEdgeEnd(out, g, e.dst, "dst");
             appendKey(out, "src");
             appendEventInfo(out, g, e.src);
             appendKey(out, "dst");
@@ -419,28 +427,7 @@ std::string shortenNameHta(std::string_view name)
     // or call brackets are kept whole ("## forward ##", "Memset (Device)").
     if (classifyKernelHta(name) == KernelType::Memory || name.find_first_of("(<") == std::string_view::npos)
         return std::string(name);
-    std::string text;
-    text.reserve(name.size());
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        if (name[i] == '-' && i + 1 < name.size() && name[i + 1] == '>')
-            ++i; // HTA drops every "->" first
-        else
-            text += name[i];
-    }
-    std::string stack;
-    for (const char c : text) {
-        if (c == '>' || c == ')') {
-            const char open = c == '>' ? '<' : '(';
-            while (!stack.empty() && stack.back() != open)
-                stack.pop_back();
-            if (!stack.empty())
-                stack.pop_back();
-        } else {
-            stack += c;
-        }
-    }
-    const std::size_t space = stack.rfind(' ');
-    return space == std::string::npos ? stack : stack.substr(space + 1);
+    return shortenBracketedName(name);
 }
 
 AnalysisOutput criticalPathTables(const CriticalPathGraph& g)

@@ -3,6 +3,7 @@
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
 #include "core/analysis/tables/microseconds.h"
+#include "core/common/median.h"
 
 #include <algorithm>
 #include <map>
@@ -70,15 +71,6 @@ namespace {
     Cell optionalCell(const std::optional<double>& v)
     {
         return v ? Cell { *v } : Cell {};
-    }
-
-    std::optional<double> median(std::vector<double> values)
-    {
-        if (values.empty())
-            return std::nullopt;
-        std::sort(values.begin(), values.end());
-        const std::size_t n = values.size();
-        return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
     }
 
 } // namespace

@@ -4,11 +4,6 @@ namespace ks::core {
 
 namespace {
 
-    bool startsWith(std::string_view s, std::string_view prefix)
-    {
-        return s.substr(0, prefix.size()) == prefix;
-    }
-
     bool contains(std::string_view s, std::string_view part)
     {
         return s.find(part) != std::string_view::npos;
@@ -17,17 +12,17 @@ namespace {
     // re.match("cuda.*LaunchKernel"): starts with "cuda" and contains LaunchKernel after it.
     bool cudaLaunchKernelPattern(std::string_view s)
     {
-        return startsWith(s, "cuda") && s.find("LaunchKernel", 4) != std::string_view::npos;
+        return s.starts_with("cuda") && s.find("LaunchKernel", 4) != std::string_view::npos;
     }
 
     // Names HTA's pattern for COMPUTATION excludes (anchored with re.match).
     bool excludedFromComputation(std::string_view n)
     {
-        return startsWith(n, "nccl") || contains(n, "Memcpy") || contains(n, "Memset") || contains(n, "dma")
-            || contains(n, "Sync") || startsWith(n, "Stream Wait Event") || cudaLaunchKernelPattern(n)
-            || startsWith(n, "runFunction") || startsWith(n, "hip") || startsWith(n, "job_exe")
-            || startsWith(n, "packet") || startsWith(n, "pe_exe") || startsWith(n, "cpum_exe_subgraph")
-            || startsWith(n, "hccl") || startsWith(n, "collective_subgraph_execution");
+        return n.starts_with("nccl") || contains(n, "Memcpy") || contains(n, "Memset") || contains(n, "dma")
+            || contains(n, "Sync") || n.starts_with("Stream Wait Event") || cudaLaunchKernelPattern(n)
+            || n.starts_with("runFunction") || n.starts_with("hip") || n.starts_with("job_exe")
+            || n.starts_with("packet") || n.starts_with("pe_exe") || n.starts_with("cpum_exe_subgraph")
+            || n.starts_with("hccl") || n.starts_with("collective_subgraph_execution");
     }
 
 } // namespace
@@ -49,10 +44,10 @@ std::string_view kernelTypeName(KernelType type)
 
 KernelType classifyKernelHta(std::string_view n)
 {
-    if (startsWith(n, "nccl") || startsWith(n, "hip") || startsWith(n, "hccl") || contains(n, "ncclKernel"))
+    if (n.starts_with("nccl") || n.starts_with("hip") || n.starts_with("hccl") || contains(n, "ncclKernel"))
         return KernelType::Communication;
-    if (startsWith(n, "Memcpy") || startsWith(n, "Memset") || startsWith(n, "hipMemcpy")
-        || startsWith(n, "hipMemset") || startsWith(n, "dma"))
+    if (n.starts_with("Memcpy") || n.starts_with("Memset") || n.starts_with("hipMemcpy")
+        || n.starts_with("hipMemset") || n.starts_with("dma"))
         return KernelType::Memory;
     if (!excludedFromComputation(n))
         return KernelType::Computation;
@@ -65,14 +60,14 @@ KernelType classifyKernelDefault(std::string_view category, std::string_view n)
         return KernelType::Memory;
     if (category == "cuda_sync" || category == "gpu_user_annotation")
         return KernelType::Other;
-    if (startsWith(n, "nccl") || startsWith(n, "rccl") || startsWith(n, "hccl") || contains(n, "ncclKernel")
+    if (n.starts_with("nccl") || n.starts_with("rccl") || n.starts_with("hccl") || contains(n, "ncclKernel")
         || contains(n, "ncclDevKernel"))
         return KernelType::Communication;
     if (category == "mtia_ccp_events") {
         // MTIA puts transfers and event waits in the same category as kernels.
-        if (startsWith(n, "dma"))
+        if (n.starts_with("dma"))
             return KernelType::Memory;
-        if (startsWith(n, "event_"))
+        if (n.starts_with("event_"))
             return KernelType::Other;
         return KernelType::Computation;
     }
@@ -84,11 +79,34 @@ KernelType classifyKernelDefault(std::string_view category, std::string_view n)
 
 std::string memoryKernelSubType(std::string_view name)
 {
-    if (startsWith(name, "Memset"))
+    if (name.starts_with("Memset"))
         return "Memset";
-    if (startsWith(name, "Memcpy"))
+    if (name.starts_with("Memcpy"))
         return std::string(name.substr(0, 11));
     return "Memcpy Unknown";
+}
+
+std::string shortenBracketedName(std::string_view name)
+{
+    std::string stack;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '-' && i + 1 < name.size() && name[i + 1] == '>') {
+            ++i; // "->" is removed before matching brackets
+            continue;
+        }
+        if (c == '>' || c == ')') {
+            const char open = c == '>' ? '<' : '(';
+            while (!stack.empty() && stack.back() != open)
+                stack.pop_back();
+            if (!stack.empty())
+                stack.pop_back();
+        } else {
+            stack.push_back(c);
+        }
+    }
+    const std::size_t space = stack.rfind(' ');
+    return space == std::string::npos ? stack : stack.substr(space + 1);
 }
 
 } // namespace ks::core

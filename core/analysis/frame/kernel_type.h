@@ -33,4 +33,10 @@ inline KernelType classifyKernel(AnalysisMode mode, std::string_view category, s
 // HTA's get_memory_kernel_type: "Memset", "Memcpy HtoD", ..., "Memcpy Unknown".
 std::string memoryKernelSubType(std::string_view name);
 
+// The part HTA's two shorten_name functions (trace diff, critical path) share:
+// every "->" dropped, what stands inside <...> and (...) dropped with the
+// brackets, the last space-separated word kept. Each caller decides first which
+// names stay whole.
+std::string shortenBracketedName(std::string_view name);
+
 } // namespace ks::core

@@ -1,5 +1,6 @@
 #include "core/analysis/hta/trace_diff.h"
 
+#include "core/analysis/frame/kernel_type.h"
 #include "core/analysis/tables/microseconds.h"
 
 #include <algorithm>
@@ -216,25 +217,7 @@ std::string shortenName(std::string_view name)
         return std::string(name);
     if (name.find('(') == std::string_view::npos && name.find('<') == std::string_view::npos)
         return std::string(name);
-    std::string stack;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        const char c = name[i];
-        if (c == '-' && i + 1 < name.size() && name[i + 1] == '>') {
-            ++i; // "->" is removed before matching brackets
-            continue;
-        }
-        if (c == '>' || c == ')') {
-            const char open = c == '>' ? '<' : '(';
-            while (!stack.empty() && stack.back() != open)
-                stack.pop_back();
-            if (!stack.empty())
-                stack.pop_back();
-        } else {
-            stack.push_back(c);
-        }
-    }
-    const std::size_t space = stack.rfind(' ');
-    return space == std::string::npos ? stack : stack.substr(space + 1);
+    return shortenBracketedName(name);
 }
 
 Result<DiffTrace> loadDiffTrace(const TraceSet& traces, AnalysisMode mode)

@@ -103,6 +103,16 @@ namespace {
     constexpr std::array<Unit, 4> kUnits { { { 1, u"ns" }, { 1000, u"µs" }, { 1000000, u"ms" },
         { 1000000000, u"s" } } };
 
+    // The largest unit not above the value's magnitude (ns for values under 1 µs).
+    const Unit& unitFor(TimeNs value)
+    {
+        const TimeNs magnitude = std::llabs(value);
+        std::size_t u = 0;
+        while (u + 1 < kUnits.size() && magnitude >= kUnits[u + 1].ns)
+            ++u;
+        return kUnits[u];
+    }
+
     QString formatIn(TimeNs value, const Unit& unit, int decimals)
     {
         const double v = static_cast<double>(value) / static_cast<double>(unit.ns);
@@ -136,11 +146,7 @@ QString formatTickLabel(TimeNs relativeNs, TimeNs stepNs)
 {
     if (relativeNs == 0)
         return QStringLiteral("0");
-    const TimeNs magnitude = std::llabs(relativeNs);
-    std::size_t u = 0;
-    while (u + 1 < kUnits.size() && magnitude >= kUnits[u + 1].ns)
-        ++u;
-    const Unit& unit = kUnits[u];
+    const Unit& unit = unitFor(relativeNs);
     // Decimals so that the step is exact in this unit.
     int decimals = 0;
     TimeNs scale = unit.ns;
@@ -155,11 +161,7 @@ QString formatTickLabel(TimeNs relativeNs, TimeNs stepNs)
 
 QString formatPreciseTime(TimeNs relativeNs)
 {
-    const TimeNs magnitude = std::llabs(relativeNs);
-    std::size_t u = 0;
-    while (u + 1 < kUnits.size() && magnitude >= kUnits[u + 1].ns)
-        ++u;
-    const Unit& unit = kUnits[u];
+    const Unit& unit = unitFor(relativeNs);
     int decimals = 0;
     for (TimeNs s = unit.ns; s > 1; s /= 10)
         ++decimals;

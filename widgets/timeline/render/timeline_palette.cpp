@@ -6,11 +6,6 @@ namespace ks::widgets {
 
 namespace {
 
-    bool startsWith(std::string_view s, std::string_view p)
-    {
-        return s.substr(0, p.size()) == p;
-    }
-
     bool contains(std::string_view s, std::string_view p)
     {
         return s.find(p) != std::string_view::npos;
@@ -139,7 +134,7 @@ QString diffClassName(DiffClass diff)
 SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_view name)
 {
     if (gpuTrack) {
-        if (category == "cuda_sync" || startsWith(name, "Stream Wait Event") || startsWith(name, "event_"))
+        if (category == "cuda_sync" || name.starts_with("Stream Wait Event") || name.starts_with("event_"))
             return SliceKind::Sync;
         switch (core::classifyKernelDefault(category, name)) {
         case core::KernelType::Computation:
@@ -156,11 +151,11 @@ SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_vi
     if (category == "cpu_op" || category == "Operator" || category == "cpu_instant_event")
         return SliceKind::CpuOp;
     if (category == "cuda_runtime" || category == "cuda_driver" || category == "Runtime"
-        || startsWith(name, "hip") || startsWith(name, "cuda"))
+        || name.starts_with("hip") || name.starts_with("cuda"))
         return SliceKind::Runtime;
     if (category == "python_function")
         return SliceKind::Python;
-    if (category == "user_annotation" || startsWith(name, "ProfilerStep"))
+    if (category == "user_annotation" || name.starts_with("ProfilerStep"))
         return SliceKind::Annotation;
     return SliceKind::CpuOther;
 }

@@ -115,20 +115,26 @@ TimelineRenderer::DrawKey TimelineRenderer::keyFor(
     return key;
 }
 
+SliceDrawParams TimelineRenderer::sliceParams(const TimelineRow& row, const DrawKey& key) const
+{
+    SliceDrawParams params;
+    params.raw = key.raw;
+    params.width = key.width;
+    params.mode = key.mode;
+    params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
+    params.criticalPath = m_data->criticalPath(row.rank);
+    params.jobPath = m_data->jobPathMarks(row.rank);
+    params.nameClasses = m_data->nameClasses(row.rank);
+    return params;
+}
+
 void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, CachedRow& out) const
 {
     out.key = key;
     out.slices.clear();
     out.counters.clear();
     if (row.kind == RowKind::Slices) {
-        SliceDrawParams params;
-        params.raw = key.raw;
-        params.width = key.width;
-        params.mode = key.mode;
-        params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
-        params.criticalPath = m_data->criticalPath(row.rank);
-        params.jobPath = m_data->jobPathMarks(row.rank);
-        params.nameClasses = m_data->nameClasses(row.rank);
+        const SliceDrawParams params = sliceParams(row, key);
         out.slices = buildSliceDrawList(m_data->rank(row.rank), row.index, params);
     } else if (row.kind == RowKind::Counter) {
         out.counters = buildCounterDrawList(m_data->rankCounters(row.rank)[row.index], key.raw, key.width);
@@ -136,14 +142,7 @@ void TimelineRenderer::buildRow(const TimelineRow& row, const DrawKey& key, Cach
         // A collapsed rank's header shows its GPU streams in one band: an
         // overview to compare ranks at a glance. `lane` is the stream's ordinal.
         const RankTimeline& rt = m_data->rank(row.rank);
-        SliceDrawParams params;
-        params.raw = key.raw;
-        params.width = key.width;
-        params.mode = key.mode;
-        params.matches = m_search && !m_search->query.isEmpty() ? m_search->rank(row.rank) : nullptr;
-        params.criticalPath = m_data->criticalPath(row.rank);
-        params.jobPath = m_data->jobPathMarks(row.rank);
-        params.nameClasses = m_data->nameClasses(row.rank);
+        const SliceDrawParams params = sliceParams(row, key);
         std::uint16_t ordinal = 0;
         for (std::uint32_t t = 0; t < rt.trace->tracks.size(); ++t) {
             if (rt.trace->tracks[t].kind != core::TrackKind::GpuStream)

@@ -133,6 +133,8 @@ private:
 
     std::vector<int> visibleRows(const TimelineGeometry& g, const TrackLayout& layout) const;
     DrawKey keyFor(const TimelineGeometry& g, const TimelineViewState& state, const TimelineRow& row) const;
+    // What buildSliceDrawList needs for `row`'s rank under `key`.
+    SliceDrawParams sliceParams(const TimelineRow& row, const DrawKey& key) const;
     void buildRow(const TimelineRow& row, const DrawKey& key, CachedRow& out) const;
 
     void paintRows(QPainter& p, const TimelineGeometry& g, const TimelineViewState& state,
