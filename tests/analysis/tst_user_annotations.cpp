@@ -45,6 +45,15 @@ std::map<std::string, Stats> statsByName(const core::AnalysisOutput& out)
     return by;
 }
 
+// num_kernels 1 and duration ratio 1: one name listed, the rest folded into `others`.
+core::UserAnnotationOptions oneListedName()
+{
+    core::UserAnnotationOptions ua;
+    ua.numKernels = 1;
+    ua.durationRatio = 1.0;
+    return ua;
+}
+
 core::AnalysisOutput run(const core::TraceSet& set, core::AnalysisMode mode, core::UserAnnotationOptions ua)
 {
     core::AnalysisOptions options;
@@ -101,9 +110,7 @@ private slots:
     {
         QTemporaryDir dir;
         const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, annotatedRank()) });
-        core::UserAnnotationOptions ua;
-        ua.numKernels = 1;
-        ua.durationRatio = 1.0;
+        const core::UserAnnotationOptions ua = oneListedName();
         auto compat = statsByName(run(set, core::AnalysisMode::HtaCompat, ua));
         QCOMPARE(compat.size(), std::size_t(2)); // bwd (50) listed; fwd (40) and opt (5) folded
         QCOMPARE(compat["bwd"].sum, 50.0);
@@ -121,9 +128,7 @@ private slots:
     {
         QTemporaryDir dir;
         const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, annotatedRank()) });
-        core::UserAnnotationOptions ua;
-        ua.numKernels = 1;
-        ua.durationRatio = 1.0;
+        core::UserAnnotationOptions ua = oneListedName();
         ua.allowlist = { "^o" };
         QVERIFY(!statsByName(run(set, core::AnalysisMode::HtaCompat, ua)).count("opt"));
         QVERIFY(statsByName(run(set, core::AnalysisMode::Default, ua)).count("opt"));

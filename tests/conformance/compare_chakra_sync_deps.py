@@ -24,6 +24,8 @@ import os
 import subprocess
 import sys
 
+from conformance_support import verdict
+
 
 def run(cli, args):
     proc = subprocess.run([cli, *args], capture_output=True, text=True)
@@ -104,11 +106,7 @@ def main():
     if not os.path.exists(os.path.join(a.shared, "reference", "chakra", a.trace + ".json")):
         print(f"SKIP: no Chakra reference for {a.trace}")
         return 0
-    problems = check(a.cli, a.shared, a.trace)
-    for p in problems:
-        print(f"  - {p}")
-    print(f"{a.trace}: {'FAIL' if problems else 'ok'}")
-    return 1 if problems else 0
+    return verdict(a.trace, check(a.cli, a.shared, a.trace))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+from conformance_support import folder_arguments
+
 REL = 1e-9
 
 
@@ -109,18 +111,11 @@ def compare_result(ref, ours, problems, notes):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--shared", required=True)
-    parser.add_argument("--folder", required=True)
-    parser.add_argument("--ref", help="one reference file name (default: every critical_path_analysis__*.json)")
-    opts = parser.parse_args()
-
-    ref_dir = os.path.join(opts.shared, "reference", opts.folder)
-    trace_dir = os.path.join(opts.shared, "traces", opts.folder)
-    if not os.path.isdir(ref_dir) or not os.path.isdir(trace_dir):
-        print(f"SKIP: {ref_dir} or {trace_dir} is absent")
+    parsed = folder_arguments(__doc__, lambda parser: parser.add_argument(
+        "--ref", help="one reference file name (default: every critical_path_analysis__*.json)"))
+    if not parsed:
         return 0
+    opts, trace_dir, ref_dir = parsed
     names = [opts.ref] if opts.ref else sorted(
         os.path.basename(p) for p in glob.glob(os.path.join(ref_dir, "critical_path_analysis__*.json")))
     if not names:

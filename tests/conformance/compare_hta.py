@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from conformance_support import folder_arguments
+
 REL = 1e-9
 ABS = 1e-9
 
@@ -143,18 +145,10 @@ def check_call(ref, ours, problems):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--cli", required=True)
-    parser.add_argument("--shared", required=True)
-    parser.add_argument("--folder", required=True, help="name of a folder in shared/traces")
-    parser.add_argument("--only", default=None)
-    args = parser.parse_args()
-
-    traces = os.path.join(args.shared, "traces", args.folder)
-    reference = os.path.join(args.shared, "reference", args.folder)
-    if not os.path.isdir(traces) or not os.path.isdir(reference):
-        print(f"SKIP: {traces} or {reference} is absent")
+    parsed = folder_arguments(extra=lambda parser: parser.add_argument("--only", default=None))
+    if not parsed:
         return 0
+    args, traces, reference = parsed
     failures = 0
     checked = 0
     with tempfile.TemporaryDirectory() as out:

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from conformance_support import verdict
+
 ANNOTATION = {"cuda_event_sync": "ProfilerStep"}
 
 
@@ -91,10 +93,7 @@ def main():
         with gzip.open(out) as f:
             ours = json.load(f)
     problems, n_critical, n_flows = compare(ref, ours)
-    for p in problems:
-        print(f"  - {p}")
-    print(f"{a.folder}: {'FAIL' if problems else 'ok'} ({n_critical} critical events, {n_flows} flows)")
-    return 1 if problems else 0
+    return verdict(a.folder, problems, f" ({n_critical} critical events, {n_flows} flows)")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #include "core/analysis/frame/kernel_type.h"
 #include "core/analysis/hta/counters_support.h"
 #include "core/analysis/tables/microseconds.h"
+#include "core/analysis/tables/table_dict.h"
 #include "core/common/json_text.h"
 #include "core/report/hta_json_writer.h"
 
@@ -432,15 +433,10 @@ std::string shortenNameHta(std::string_view name)
 
 AnalysisOutput criticalPathTables(const CriticalPathGraph& g)
 {
-    HtaResult dict;
-    dict.kind = HtaResult::Kind::Dict;
-    dict.entries.emplace_back("summary", HtaResult::dataFrame(summaryTable(g)));
-    dict.entries.emplace_back("edge_types", HtaResult::dataFrame(edgeTypesTable(g)));
-    dict.entries.emplace_back("summary_pct_by_bound_type", HtaResult::dataFrame(boundTypeTable(g)));
-    dict.entries.emplace_back("critical_path_edges", HtaResult::dataFrame(pathEdgesTable(g)));
-    dict.entries.emplace_back("sync_dependency_edges", HtaResult::dataFrame(syncEdgesTable(g)));
-    dict.entries.emplace_back("breakdown", HtaResult::dataFrame(breakdownTable(g)));
-    return AnalysisOutput::of(std::move(dict));
+    return AnalysisOutput::of(
+        dictOfTables({ { "summary", summaryTable(g) }, { "edge_types", edgeTypesTable(g) },
+            { "summary_pct_by_bound_type", boundTypeTable(g) }, { "critical_path_edges", pathEdgesTable(g) },
+            { "sync_dependency_edges", syncEdgesTable(g) }, { "breakdown", breakdownTable(g) } }));
 }
 
 std::string criticalPathResultJson(const CriticalPathGraph& g)

@@ -2,6 +2,7 @@
 
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/tables/microseconds.h"
+#include "core/analysis/tables/table_dict.h"
 
 #include <algorithm>
 
@@ -97,13 +98,8 @@ AnalysisOutput jobCriticalPathTables(const JobCriticalPath& job)
     if (!job.path.ok)
         return AnalysisOutput::notApplicable(
             job.path.notes.empty() ? std::string("no cross-rank path") : job.path.notes.back());
-    HtaResult dict;
-    dict.kind = HtaResult::Kind::Dict;
-    dict.entries.emplace_back("summary", HtaResult::dataFrame(summaryTable(job)));
-    dict.entries.emplace_back("by_rank", HtaResult::dataFrame(byRankTable(job)));
-    dict.entries.emplace_back("hops", HtaResult::dataFrame(hopsTable(job)));
-    dict.entries.emplace_back("segments", HtaResult::dataFrame(segmentsTable(job)));
-    return AnalysisOutput::of(std::move(dict));
+    return AnalysisOutput::of(dictOfTables({ { "summary", summaryTable(job) },
+        { "by_rank", byRankTable(job) }, { "hops", hopsTable(job) }, { "segments", segmentsTable(job) } }));
 }
 
 TimeNs whatIfMeasuredTime(const JobCriticalPath& before, const JobCriticalPath& after)

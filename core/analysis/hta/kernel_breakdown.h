@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/hta/name_stats_columns.h"
 #include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/hta_result.h"
 
@@ -11,14 +12,7 @@ namespace kernel_breakdown {
     inline constexpr ColumnId kKernelType { "kernel_type", "" };
     inline constexpr ColumnId kTypeSum { "sum", "sum (us)", "us" };
     inline constexpr ColumnId kPercentage { "percentage", "%" };
-
-    inline constexpr ColumnId kName { "name", "" };
-    inline constexpr ColumnId kSum { "sum (us)", "us" };
-    inline constexpr ColumnId kMax { "max (us)", "us" };
-    inline constexpr ColumnId kMin { "min (us)", "us" };
-    inline constexpr ColumnId kStddev { "stddev", "stddev (us)", "us" };
-    inline constexpr ColumnId kMean { "mean (us)", "us" };
-    inline constexpr ColumnId kRank { "rank", "" };
+    using namespace name_stats_columns; // the per-name table: kName, kSum, ... kRank
 } // namespace kernel_breakdown
 
 // A3 GPU kernel breakdown (§5): tuple (time per kernel type incl. overlap classes, per kernel name per rank).

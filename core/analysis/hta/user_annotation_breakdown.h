@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/hta/name_stats_columns.h"
 #include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/hta_result.h"
 
@@ -8,13 +9,7 @@ namespace ks::core {
 
 // The columns of userAnnotationBreakdown: statistics per annotation name and rank.
 namespace user_annotation_breakdown {
-    inline constexpr ColumnId kName { "name", "" };
-    inline constexpr ColumnId kSum { "sum (us)", "us" };
-    inline constexpr ColumnId kMax { "max (us)", "us" };
-    inline constexpr ColumnId kMin { "min (us)", "us" };
-    inline constexpr ColumnId kStddev { "stddev", "stddev (us)", "us" };
-    inline constexpr ColumnId kMean { "mean (us)", "us" };
-    inline constexpr ColumnId kRank { "rank", "" };
+    using namespace name_stats_columns;
 } // namespace user_annotation_breakdown
 
 // HTA's get_gpu_user_annotation_breakdown (§16): per rank, the time of each user
