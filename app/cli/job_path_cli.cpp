@@ -8,7 +8,6 @@
 #include "core/report/table_text.h"
 
 #include <charconv>
-#include <cstdlib>
 #include <ostream>
 
 namespace ks::cli {
@@ -77,21 +76,10 @@ core::JobPathOptions jobPathOptions(const CliArgs& args, std::string& problem)
     return options;
 }
 
-std::optional<core::FrameSet> loadJobFrames(
-    const CliArgs& args, const std::string& command, std::ostream& err)
-{
-    auto loaded = loadForCli(args.positional(), args.value("--threads"), err);
-    if (!loaded)
-        return std::nullopt;
-    return framesForCli(*loaded, core::AnalysisOptions {}, command, err);
-}
-
 std::optional<core::JobCriticalPath> jobPathOf(const core::FrameSet& frames,
     const core::JobPathOptions& options, const CliArgs& args, const std::string& command, std::ostream& err)
 {
-    unsigned threads = 0; // loadForCli has rejected a --threads that is not a number
-    if (const auto text = args.value("--threads"))
-        threads = static_cast<unsigned>(std::strtoul(text->c_str(), nullptr, 10));
+    const unsigned threads = threadsOption(args);
     core::JobPathOptions releasing = options;
     releasing.releaseFreedMemory = app::releaseFreedMemory;
     auto job = core::jobCriticalPath(
@@ -147,7 +135,7 @@ int runAllRanksCriticalPath(const CliArgs& args, const char* usage, std::ostream
             problem = std::string(single) + " does not apply with --all-ranks";
     if (rejectArguments(args, problem, command, usage, err))
         return 2;
-    const auto frames = loadJobFrames(args, command, err);
+    const auto frames = loadFramesForCli(args, core::AnalysisOptions {}, command, err);
     if (!frames)
         return 1;
     // What-if reruns the path on the loaded frames with scaled weights.

@@ -15,11 +15,6 @@ namespace ks::cli {
 // --iteration I, --window A:B (us) and every --what-if; a problem sets `problem`.
 core::JobPathOptions jobPathOptions(const CliArgs& args, std::string& problem);
 
-// Loads PATH... and builds default-mode frames (the per-rank graphs are A8's
-// default mode); prints the reason and returns nothing when that fails (exit 1).
-std::optional<core::FrameSet> loadJobFrames(
-    const CliArgs& args, const std::string& command, std::ostream& err);
-
 // The job's path over loaded frames; prints the reason when there is none.
 // The ranks are condensed on --threads N threads (default: every core), one
 // rank's event graph alive on each.

@@ -4,6 +4,7 @@
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/io/trace_set_loader.h"
 
+#include <cstdlib>
 #include <ostream>
 
 namespace ks::cli {
@@ -56,6 +57,12 @@ std::optional<core::FrameSet> framesForCli(const core::TraceSet& traces, const c
         return std::nullopt;
     }
     return std::move(frames).value();
+}
+
+unsigned threadsOption(const CliArgs& parsed)
+{
+    const auto text = parsed.value("--threads");
+    return text ? static_cast<unsigned>(std::strtoul(text->c_str(), nullptr, 10)) : 0;
 }
 
 std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core::AnalysisOptions& options,

@@ -22,6 +22,10 @@ std::optional<core::TraceSet> loadForCli(
 std::optional<core::FrameSet> framesForCli(const core::TraceSet& traces, const core::AnalysisOptions& options,
     const std::string& command, std::ostream& err);
 
+// The command's --threads N, 0 (every core) when not given; loadForCli has
+// already rejected one that is not a number.
+unsigned threadsOption(const CliArgs& parsed);
+
 // loadForCli over the command's PATHs and --threads, then framesForCli over
 // what loaded: the frames, or nullopt after the reason was printed.
 std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core::AnalysisOptions& options,

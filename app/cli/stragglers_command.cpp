@@ -5,6 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/job_path_cli.h"
+#include "app/cli/load_for_cli.h"
 #include "core/analysis/cross_rank/stragglers.h"
 
 #include <ostream>
@@ -32,7 +33,7 @@ int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, command, kUsage, err))
         return 2;
-    const auto frames = loadJobFrames(parsed, command, err);
+    const auto frames = loadFramesForCli(parsed, core::AnalysisOptions {}, command, err);
     if (!frames)
         return 1;
     if (frames->ranks.size() < 2) { // nothing to compare: no need to build the job's path
