@@ -65,8 +65,8 @@ Result<std::vector<std::string>> parseRuleIds(std::string_view text)
     return ids;
 }
 
-RankInsights rankInsights(
-    const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis, const InsightsOptions& options)
+RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
+    const InsightsOptions& options)
 {
     const FrameSet one = singleRank(frames, rankPos);
     InsightsContext context(one, analysis);
@@ -112,9 +112,10 @@ void mergeRankInsights(
                     ranks.size() == 1 ? firstReason->reason : "on every rank: " + firstReason->reason });
             continue;
         }
-        const Finding* best = *std::max_element(found.begin(), found.end(), [](const Finding* a, const Finding* b) {
-            return a->gainPct < b->gainPct || (a->gainPct == b->gainPct && a->severity < b->severity);
-        });
+        const Finding* best =
+            *std::max_element(found.begin(), found.end(), [](const Finding* a, const Finding* b) {
+                return a->gainPct < b->gainPct || (a->gainPct == b->gainPct && a->severity < b->severity);
+            });
         Finding merged = *best;
         merged.ranks = sortedUnique(foundRanks);
         merged.where.clear();
@@ -135,22 +136,23 @@ void mergeRankInsights(
         if (merged.ranks.size() > 1) {
             merged.evidence.insert(merged.evidence.begin(),
                 "on " + std::to_string(merged.ranks.size()) + " of " + std::to_string(ranks.size())
-                    + " ranks; the numbers below are rank " + std::to_string(best->ranks.front()) + "'s (gain "
-                    + std::to_string(lowest).substr(0, 5) + " to " + std::to_string(best->gainPct).substr(0, 5)
-                    + " % over the ranks)");
+                    + " ranks; the numbers below are rank " + std::to_string(best->ranks.front())
+                    + "'s (gain " + std::to_string(lowest).substr(0, 5) + " to "
+                    + std::to_string(best->gainPct).substr(0, 5) + " % over the ranks)");
         }
         report.findings.push_back(std::move(merged));
     }
 }
 
-InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis, const InsightsOptions& options,
-    const ParallelFor& parallelFor)
+InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis,
+    const InsightsOptions& options, const ParallelFor& parallelFor)
 {
     InsightsReport report;
     const bool anyRankRule = std::any_of(insightRules().begin(), insightRules().end(),
         [&](const Rule& r) { return r.scope == RuleScope::Rank && ruleSelected(options.rules, r.info.id); });
     std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);
-    parallelFor(perRank.size(), [&](std::size_t p) { perRank[p] = rankInsights(frames, p, analysis, options); });
+    parallelFor(
+        perRank.size(), [&](std::size_t p) { perRank[p] = rankInsights(frames, p, analysis, options); });
     mergeRankInsights(perRank, options.rules, report);
 
     InsightsContext job(frames, analysis, parallelFor);
@@ -160,7 +162,8 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
             runRule(rule, job, options, report.findings, report.notApplicable);
     // Job rules' gains are shares of the job path's measured time; rank rules'
     // of their rank's own, which for one rank is the same.
-    report.measuredNs = frames.ranks.size() > 1 ? job.measured() : (perRank.empty() ? job.measured() : perRank[0].measuredNs);
+    report.measuredNs =
+        frames.ranks.size() > 1 ? job.measured() : (perRank.empty() ? job.measured() : perRank[0].measuredNs);
     report.measuredWhat = job.measuredWhat();
     if (job.hasPath() || frames.ranks.size() > 1)
         if (job.path().ok())

@@ -36,20 +36,20 @@ struct RankInsights
 };
 
 // The rank rules on one rank of `frames` (rankPos), against that rank's own critical path.
-RankInsights rankInsights(
-    const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis, const InsightsOptions& options);
+RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
+    const InsightsOptions& options);
 
 // Rank rules' results of many ranks as one report's findings: one finding per
 // rule, on every rank that has it; its gain is the largest rank's (ranks run in
 // step, so fixing it everywhere gives back about that), its evidence that rank's.
 // A rule every rank found not applicable is not applicable with the first reason.
-void mergeRankInsights(const std::vector<RankInsights>& ranks, const std::vector<std::string>& selected,
-    InsightsReport& report);
+void mergeRankInsights(
+    const std::vector<RankInsights>& ranks, const std::vector<std::string>& selected, InsightsReport& report);
 
 // Every selected rule over the frames: rank rules per rank (through
 // `parallelFor`), then job rules on the job's critical path.
-InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis, const InsightsOptions& options,
-    const ParallelFor& parallelFor = runSequentially);
+InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis,
+    const InsightsOptions& options, const ParallelFor& parallelFor = runSequentially);
 
 // True when `id` is selected by `selected` (empty: all).
 bool ruleSelected(const std::vector<std::string>& selected, std::string_view id);

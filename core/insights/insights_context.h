@@ -29,8 +29,8 @@ class InsightsContext
 {
 public:
     // `frames` must outlive the context. `options` are the ones the frames were built with.
-    InsightsContext(
-        const FrameSet& frames, const AnalysisOptions& options, const ParallelFor& parallelFor = runSequentially);
+    InsightsContext(const FrameSet& frames, const AnalysisOptions& options,
+        const ParallelFor& parallelFor = runSequentially);
     ~InsightsContext();
     InsightsContext(const InsightsContext&) = delete;
     InsightsContext& operator=(const InsightsContext&) = delete;
@@ -42,7 +42,9 @@ public:
     // The job's critical path over the selection (the single selected iteration,
     // else everything loaded); an error when it cannot be built.
     const Result<JobCriticalPath>& path();
+
     bool hasPath() { return path().ok(); }
+
     // The time gains are shares of (0 without a path).
     TimeNs measured();
     std::string measuredWhat() const;

@@ -47,7 +47,8 @@ namespace {
 
     std::string measuredLine(const InsightsReport& report)
     {
-        return "gains are shares of " + report.measuredWhat + " (" + number(static_cast<double>(report.measuredNs) / 1e6, "%.3f")
+        return "gains are shares of " + report.measuredWhat + " ("
+            + number(static_cast<double>(report.measuredNs) / 1e6, "%.3f")
             + " ms on the critical path's measure)";
     }
 
@@ -61,11 +62,14 @@ std::string whereSummary(const Finding& finding)
             out += "; ";
         out += "rank " + std::to_string(w.rank) + ": ";
         if (!w.events.empty())
-            out += "events " + intList(std::vector<std::int64_t>(w.events.begin(),
-                                   w.events.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(w.events.size(), 5))))
+            out += "events "
+                + intList(std::vector<std::int64_t>(w.events.begin(),
+                    w.events.begin()
+                        + static_cast<std::ptrdiff_t>(std::min<std::size_t>(w.events.size(), 5))))
                 + (w.events.size() > 5 ? ",..." : "");
         else if (!w.ranges.empty())
-            out += std::to_string(w.ranges.size()) + " time range(s) from " + microseconds(w.ranges.front().start) + " us";
+            out += std::to_string(w.ranges.size()) + " time range(s) from "
+                + microseconds(w.ranges.front().start) + " us";
         if (out.size() > 160)
             return out + " ...";
     }
@@ -79,8 +83,9 @@ std::string insightsJson(const InsightsReport& report)
         const Finding& f = report.findings[i];
         out += i ? ",\n " : "\n ";
         out += "{\"rule\": " + jsonString(f.rule) + ", \"title\": " + jsonString(f.title)
-            + ", \"gain_pct\": " + number(f.gainPct, "%.4f") + ", \"severity\": " + jsonString(severityName(f.severity))
-            + ", \"ranks\": [" + intList(f.ranks) + "], \"iterations\": [" + intList(f.iterations) + "], \"evidence\": ["
+            + ", \"gain_pct\": " + number(f.gainPct, "%.4f")
+            + ", \"severity\": " + jsonString(severityName(f.severity)) + ", \"ranks\": [" + intList(f.ranks)
+            + "], \"iterations\": [" + intList(f.iterations) + "], \"evidence\": ["
             + joined(f.evidence, ", ", [](const std::string& e) { return jsonString(e); })
             + "], \"suggestion\": " + jsonString(f.suggestion) + ", \"where\": ["
             + joined(f.where, ", ",
@@ -89,8 +94,8 @@ std::string insightsJson(const InsightsReport& report)
                         + "], \"ranges\": ["
                         + joined(w.ranges, ", ",
                             [](const TimeRange& r) {
-                                return "{\"start_us\": " + microseconds(r.start) + ", \"end_us\": " + microseconds(r.end)
-                                    + "}";
+                                return "{\"start_us\": " + microseconds(r.start)
+                                    + ", \"end_us\": " + microseconds(r.end) + "}";
                             })
                         + "]}";
                 })
@@ -117,14 +122,15 @@ std::string insightsMarkdown(const InsightsReport& report)
     }
     for (std::size_t i = 0; i < report.findings.size(); ++i) {
         const Finding& f = report.findings[i];
-        out << "## " << i + 1 << ". " << f.title << " (`" << f.rule << "`, " << number(f.gainPct, "%.1f") << " %)\n\n";
+        out << "## " << i + 1 << ". " << f.title << " (`" << f.rule << "`, " << number(f.gainPct, "%.1f")
+            << " %)\n\n";
         for (const std::string& e : f.evidence)
             out << "- " << e << '\n';
         out << "\n**Suggestion:** " << f.suggestion << "\n\n";
         out << "*Gain:* " << f.gainBasis;
         if (!f.whatIf.empty())
-            out << " (`critical-path --all-ranks" << joined(f.whatIf, "", [](const std::string& w) { return " --what-if " + w; })
-                << "`)";
+            out << " (`critical-path --all-ranks"
+                << joined(f.whatIf, "", [](const std::string& w) { return " --what-if " + w; }) << "`)";
         out << ".  \n*Where:* " << whereSummary(f) << "\n\n";
     }
     if (!report.notApplicable.empty()) {
@@ -143,7 +149,8 @@ std::string insightsTable(const InsightsReport& report)
         out << "no finding passed its thresholds\n";
     for (std::size_t i = 0; i < report.findings.size(); ++i) {
         const Finding& f = report.findings[i];
-        out << '\n' << i + 1 << ". [" << number(f.gainPct, "%5.1f") << " %] " << severityName(f.severity) << "  "
+        out << '\n'
+            << i + 1 << ". [" << number(f.gainPct, "%5.1f") << " %] " << severityName(f.severity) << "  "
             << f.rule << ": " << f.title << '\n';
         out << "   ranks: " << intList(f.ranks);
         if (!f.iterations.empty())
@@ -166,10 +173,11 @@ std::string insightsCsv(const InsightsReport& report)
 {
     std::string out = "rule,gain_pct,severity,ranks,iterations,title,evidence,suggestion,where\n";
     for (const Finding& f : report.findings)
-        out += csvField(f.rule) + "," + number(f.gainPct, "%.4f") + "," + std::string(severityName(f.severity)) + ","
-            + csvField(intList(f.ranks)) + "," + csvField(intList(f.iterations)) + "," + csvField(f.title) + ","
-            + csvField(joined(f.evidence, " | ", [](const std::string& e) { return e; })) + "," + csvField(f.suggestion)
-            + "," + csvField(whereSummary(f)) + "\n";
+        out += csvField(f.rule) + "," + number(f.gainPct, "%.4f") + ","
+            + std::string(severityName(f.severity)) + "," + csvField(intList(f.ranks)) + ","
+            + csvField(intList(f.iterations)) + "," + csvField(f.title) + ","
+            + csvField(joined(f.evidence, " | ", [](const std::string& e) { return e; })) + ","
+            + csvField(f.suggestion) + "," + csvField(whereSummary(f)) + "\n";
     return out;
 }
 

@@ -15,7 +15,8 @@ namespace ks::core {
 std::string insightsJson(const InsightsReport& report);
 std::string insightsMarkdown(const InsightsReport& report);
 std::string insightsTable(const InsightsReport& report);
-// One row per finding: rule, gain_pct, severity, ranks, iterations, title, evidence (joined by " | "), suggestion.
+// One row per finding: rule, gain_pct, severity, ranks, iterations, title, evidence (joined by " | "),
+// suggestion.
 std::string insightsCsv(const InsightsReport& report);
 
 // "rank 0: 12 events, 3 ranges" style one-liner of where a finding shows, for tables.

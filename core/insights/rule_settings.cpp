@@ -24,7 +24,8 @@ Result<bool> RuleSettings::set(std::string_view assignment, const std::vector<Ru
     const std::string_view ruleId = assignment.substr(0, dot);
     const std::string_view param = assignment.substr(dot + 1, eq - dot - 1);
     const std::string_view text = assignment.substr(eq + 1);
-    const auto rule = std::find_if(rules.begin(), rules.end(), [&](const RuleInfo& r) { return r.id == ruleId; });
+    const auto rule =
+        std::find_if(rules.begin(), rules.end(), [&](const RuleInfo& r) { return r.id == ruleId; });
     if (rule == rules.end())
         return badSetting("no rule '" + std::string(ruleId) + "' (in '" + std::string(assignment) + "')");
     const auto known = std::find_if(
@@ -39,8 +40,8 @@ Result<bool> RuleSettings::set(std::string_view assignment, const std::vector<Ru
     double value = 0;
     const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
     if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || !std::isfinite(value))
-        return badSetting(
-            std::string(ruleId) + "." + std::string(param) + " needs a number, got '" + std::string(text) + "'");
+        return badSetting(std::string(ruleId) + "." + std::string(param) + " needs a number, got '"
+            + std::string(text) + "'");
     m_values[std::string(ruleId) + "." + std::string(param)] = value;
     return true;
 }

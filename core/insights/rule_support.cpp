@@ -55,7 +55,8 @@ RankWhere pathWhere(
 
 RankWhere rowsWhere(InsightsContext& context, std::int64_t rank, std::vector<const FrameRow*> rows)
 {
-    std::stable_sort(rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->dur > b->dur; });
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->dur > b->dur; });
     RankWhere where;
     where.rank = rank;
     for (const FrameRow* row : rows) {
@@ -89,7 +90,8 @@ std::vector<const FrameRow*> deviceRowsByStart(const RankFrame& frame)
     for (const FrameRow& row : frame.rows)
         if (row.device)
             rows.push_back(&row);
-    std::stable_sort(rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
     return rows;
 }
 

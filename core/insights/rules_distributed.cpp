@@ -48,7 +48,8 @@ namespace {
             return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
         };
         std::vector<std::int64_t> ranks;
-        Finding f = newFinding(kExposed, "communication on the critical path is not hidden behind compute", gain, {});
+        Finding f =
+            newFinding(kExposed, "communication on the critical path is not hidden behind compute", gain, {});
         f.evidence.push_back("collectives on the critical path: " + formatMs(c.pathTimeOf(isComm)) + " ("
             + formatPct(c.pctOfMeasured(c.pathTimeOf(isComm))) + " of " + c.measuredWhat() + ")");
         // Per process group: the instances and their transfer (X2's table, every instance).
@@ -68,8 +69,9 @@ namespace {
                     g.second += cellAsDouble(row[*transfer]).value_or(0);
                 }
             for (const auto& [name, g] : byGroup)
-                f.evidence.push_back("process group " + (name.empty() ? std::string("(unnamed)") : name) + ": "
-                    + std::to_string(g.first) + " collectives, transfer " + formatMs(static_cast<TimeNs>(g.second * 1000)));
+                f.evidence.push_back("process group " + (name.empty() ? std::string("(unnamed)") : name)
+                    + ": " + std::to_string(g.first) + " collectives, transfer "
+                    + formatMs(static_cast<TimeNs>(g.second * 1000)));
         }
         const AnalysisOutput overlap = commCompOverlap(c.frames(), c.options());
         if (overlap.ok) {
@@ -78,7 +80,8 @@ namespace {
             const auto pct = t.find(comm_comp_overlap::kOverlapPctg);
             if (rank && pct)
                 for (const auto& row : t.rows)
-                    f.evidence.push_back("rank " + cellAsText(row[*rank]) + ": communication overlapped with compute "
+                    f.evidence.push_back("rank " + cellAsText(row[*rank])
+                        + ": communication overlapped with compute "
                         + formatPct(cellAsDouble(row[*pct]).value_or(0)));
         }
         for (const RankFrame& frame : c.frames().ranks) {
@@ -89,10 +92,12 @@ namespace {
             }
         }
         f.ranks = ranks;
-        f.suggestion = "Overlap communication with compute: DDP bucketing (bucket_cap_mb), FSDP prefetch "
-                       "(forward_prefetch, backward_prefetch), gradient accumulation with no_sync(), or compress "
-                       "gradients; check the interconnect's bandwidth (collectives' bus_bw).";
-        f.gainBasis = "what-if: collectives' transfer and unmatched communication removed from the critical path";
+        f.suggestion =
+            "Overlap communication with compute: DDP bucketing (bucket_cap_mb), FSDP prefetch "
+            "(forward_prefetch, backward_prefetch), gradient accumulation with no_sync(), or compress "
+            "gradients; check the interconnect's bandwidth (collectives' bus_bw).";
+        f.gainBasis =
+            "what-if: collectives' transfer and unmatched communication removed from the critical path";
         f.whatIf = whatIf;
         return { { f }, std::nullopt };
     }
@@ -122,8 +127,8 @@ namespace {
             const double gain = c.pctOfMeasured(extra);
             if (gain < p["min_gain_pct"])
                 continue;
-            Finding f = newFinding(kStraggler, "rank " + std::to_string(rank) + " is the straggler the others wait for",
-                gain, { rank });
+            Finding f = newFinding(kStraggler,
+                "rank " + std::to_string(rank) + " is the straggler the others wait for", gain, { rank });
             f.evidence.push_back("its path to the collectives it arrived last at is " + formatMs(extra)
                 + " longer than the median member's (" + std::to_string(list.size()) + " iteration(s))");
             f.evidence.push_back("wait it caused on the other ranks: " + formatMs(wait));
@@ -138,10 +143,13 @@ namespace {
                     w.events.push_back(s->reasonEvent);
             }
             f.where.push_back(std::move(w));
-            f.suggestion = "Make rank " + std::to_string(rank) + "'s work match the others': balance the data "
-                "(batch sizes, sequence lengths), the model partition, or the host (CPU threads, data loading) "
-                "it runs on; the reasons name what its path spends longer in.";
-            f.gainBasis = "time the straggler's path is longer than the median member's, on the critical path";
+            f.suggestion = "Make rank " + std::to_string(rank)
+                + "'s work match the others': balance the data "
+                  "(batch sizes, sequence lengths), the model partition, or the host (CPU threads, data "
+                  "loading) "
+                  "it runs on; the reasons name what its path spends longer in.";
+            f.gainBasis =
+                "time the straggler's path is longer than the median member's, on the critical path";
             out.push_back(std::move(f));
         }
         return { out, std::nullopt };
@@ -150,8 +158,10 @@ namespace {
     // ---- collective_skew -----------------------------------------------------
 
     const RuleInfo kSkew { "collective_skew", "arrival skew dominating collectives",
-        { { "min_wait_share_pct", 50, "a collective is dominated when skew / (skew + transfer) reaches this %" },
-            { "min_gain_pct", 0.5, "report when the skew windows hold at least this % of the critical path" } } };
+        { { "min_wait_share_pct", 50,
+              "a collective is dominated when skew / (skew + transfer) reaches this %" },
+            { "min_gain_pct", 0.5,
+                "report when the skew windows hold at least this % of the critical path" } } };
 
     RuleOutcome collectiveSkewRule(InsightsContext& c, const RuleParams& p)
     {
@@ -194,8 +204,10 @@ namespace {
         const double gain = c.pctOfMeasured(onPath);
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
-        Finding f = newFinding(kSkew, std::to_string(dominated) + " collectives spend most of their time waiting for "
-                                          "a late member",
+        Finding f = newFinding(kSkew,
+            std::to_string(dominated)
+                + " collectives spend most of their time waiting for "
+                  "a late member",
             gain, {});
         f.evidence.push_back(std::to_string(dominated) + " of " + std::to_string(t.rows.size())
             + " instances with skew >= " + formatPct(p["min_wait_share_pct"]) + " of their time; worst skew "
@@ -214,14 +226,16 @@ namespace {
         f.suggestion = "The late ranks arrive after the others: see the straggler finding and the "
                        "collectives command for which rank comes last; align the work before the collective "
                        "(balanced data, no per-rank host work such as logging or checkpointing on one rank).";
-        f.gainBasis = "time on the critical path on the last-arriving ranks between the first and the last arrival";
+        f.gainBasis =
+            "time on the critical path on the last-arriving ranks between the first and the last arrival";
         return { { f }, std::nullopt };
     }
 
     // ---- unbalanced_compute --------------------------------------------------
 
     const RuleInfo kUnbalanced { "unbalanced_compute", "GPU compute time spread across ranks",
-        { { "max_spread_pct", 10, "report when the busiest rank computes this % longer than the median rank" } } };
+        { { "max_spread_pct", 10,
+            "report when the busiest rank computes this % longer than the median rank" } } };
 
     RuleOutcome unbalancedCompute(InsightsContext& c, const RuleParams& p)
     {
@@ -244,7 +258,8 @@ namespace {
         const double median = ks::core::median(values).value_or(0);
         const auto busiest = std::max_element(
             compute.begin(), compute.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-        const double spread = median > 0 ? 100.0 * (static_cast<double>(busiest->second) - median) / median : 0;
+        const double spread =
+            median > 0 ? 100.0 * (static_cast<double>(busiest->second) - median) / median : 0;
         if (spread < p["max_spread_pct"])
             return RuleOutcome::none();
         const auto rank = busiest->first;
@@ -255,7 +270,8 @@ namespace {
         // Balancing shortens the path by the excess at most, and by no more than its compute on the path.
         const TimeNs onPath = std::min(excess, c.pathTimeOf(isCompute));
         Finding f = newFinding(kUnbalanced,
-            "rank " + std::to_string(rank) + " computes " + formatPct(spread) + " longer than the median rank",
+            "rank " + std::to_string(rank) + " computes " + formatPct(spread)
+                + " longer than the median rank",
             c.pctOfMeasured(onPath), { rank });
         f.evidence.push_back("GPU compute: rank " + std::to_string(rank) + " " + formatMs(busiest->second)
             + ", median " + formatMs(static_cast<TimeNs>(median)) + " over " + std::to_string(compute.size())
@@ -264,9 +280,11 @@ namespace {
             if (f.evidence.size() < 10)
                 f.evidence.push_back("rank " + std::to_string(r) + ": " + formatMs(t));
         f.where.push_back(pathWhere(c, rank, isCompute));
-        f.suggestion = "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
-                       "length), an even split of layers or experts, the same GPU model and clocks on every rank.";
-        f.gainBasis = "the busiest rank's compute above the median, bounded by its compute on the critical path";
+        f.suggestion =
+            "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
+            "length), an even split of layers or experts, the same GPU model and clocks on every rank.";
+        f.gainBasis =
+            "the busiest rank's compute above the median, bounded by its compute on the critical path";
         return { { f }, std::nullopt };
     }
 

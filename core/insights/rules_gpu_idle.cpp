@@ -32,8 +32,14 @@ namespace {
 
     // ---- gpu_idle_host_bound -------------------------------------------------
 
-    const RuleInfo kHostBound { "gpu_idle_host_bound", "GPU idle between kernels because the CPU launches too slowly",
-        { { "min_gain_pct", 1.0, "report when removing launch overhead and kernel gaps gives back at least this %" } } };
+    constexpr std::string_view kLaunchCalls = "^(cudaLaunchKernel|cudaLaunchKernelExC|cuLaunchKernel|"
+                                              "cuLaunchKernelEx|hipLaunchKernel|hipExtModuleLaunchKernel)$";
+
+    const RuleInfo kHostBound { "gpu_idle_host_bound",
+        "GPU idle between kernels because the CPU launches too slowly",
+        { { "min_gain_pct", 1.0,
+            "report when removing launch calls, launch delays and kernel gaps gives back at least this "
+            "%" } } };
 
     // Host-wait idle per the idle time breakdown (A2), summed over the rank's streams.
     std::pair<double, double> hostWaitIdleUs(InsightsContext& c)
@@ -60,6 +66,12 @@ namespace {
         return { hostWait, all };
     }
 
+    bool isLaunchCall(std::string_view name)
+    {
+        return name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == "cuLaunchKernel"
+            || name == "cuLaunchKernelEx" || name == "hipLaunchKernel" || name == "hipExtModuleLaunchKernel";
+    }
+
     RuleOutcome hostBound(InsightsContext& c, const RuleParams& p)
     {
         const RankFrame& frame = onlyRank(c);
@@ -67,26 +79,33 @@ namespace {
             return RuleOutcome::na(std::string(kNoGpu));
         if (auto why = pathMissing(c))
             return RuleOutcome::na(*why);
-        const std::vector<std::string> whatIf { "kind:launch_overhead=0", "kind:kernel_kernel_gap=0" };
+        // CUDA graphs and fusion remove the launch calls' CPU time, the launch
+        // delays and the gaps between kernels that slow launches leave.
+        const std::vector<std::string> whatIf { std::string(kLaunchCalls) + "=0", "kind:launch_overhead=0",
+            "kind:kernel_kernel_gap=0" };
         const double gain = c.whatIfGainPct(whatIf).value_or(0);
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
         const auto isLaunchWait = [](const PathSegment& s) {
-            return s.piece.bound == PathBound::LaunchOverhead || s.piece.bound == PathBound::KernelGap;
+            return s.piece.bound == PathBound::LaunchOverhead || s.piece.bound == PathBound::KernelGap
+                || (s.piece.bound == PathBound::Cpu && isLaunchCall(s.piece.name));
         };
         const TimeNs onPath = c.pathTimeOf(isLaunchWait);
         const auto [hostWaitUs, idleUs] = hostWaitIdleUs(c);
-        Finding f = newFinding(kHostBound, "GPU idle waiting for kernel launches (host bound)", gain, { frame.rank });
-        f.evidence.push_back("launch overhead and kernel gaps on the critical path: " + formatMs(onPath) + " ("
-            + formatPct(c.pctOfMeasured(onPath)) + " of " + c.measuredWhat() + ")");
+        Finding f =
+            newFinding(kHostBound, "GPU idle waiting for kernel launches (host bound)", gain, { frame.rank });
+        f.evidence.push_back("launch calls, launch delays and kernel gaps on the critical path: "
+            + formatMs(onPath) + " (" + formatPct(c.pctOfMeasured(onPath)) + " of " + c.measuredWhat() + ")");
         f.evidence.push_back("GPU idle waiting for the host (idle time breakdown, host_wait + kernel_wait): "
-            + formatMs(static_cast<TimeNs>(hostWaitUs * 1000)) + " of " + formatMs(static_cast<TimeNs>(idleUs * 1000))
-            + " idle");
-        f.suggestion = "Launch fewer, larger pieces of work: capture the step in CUDA graphs "
-                       "(torch.cuda.graphs, torch.compile(mode=\"reduce-overhead\")), fuse ops with torch.compile, "
-                       "or raise the batch size so each kernel runs longer than its launch.";
+            + formatMs(static_cast<TimeNs>(hostWaitUs * 1000)) + " of "
+            + formatMs(static_cast<TimeNs>(idleUs * 1000)) + " idle");
+        f.suggestion =
+            "Launch fewer, larger pieces of work: capture the step in CUDA graphs "
+            "(torch.cuda.graphs, torch.compile(mode=\"reduce-overhead\")), fuse ops with torch.compile, "
+            "or raise the batch size so each kernel runs longer than its launch.";
         f.where.push_back(pathWhere(c, frame.rank, isLaunchWait));
-        f.gainBasis = "what-if: launch overhead and kernel-kernel gaps removed from the critical path";
+        f.gainBasis =
+            "what-if: launch calls, launch overhead and kernel-kernel gaps removed from the critical path";
         f.whatIf = whatIf;
         return { { f }, std::nullopt };
     }
@@ -94,11 +113,12 @@ namespace {
     // ---- gpu_idle_sync -------------------------------------------------------
 
     const RuleInfo kSync { "gpu_idle_sync", "GPU waits on host syncs",
-        { { "min_gain_pct", 0.5, "report when the GPU idle after syncs holds at least this % of the critical path" } } };
+        { { "min_gain_pct", 0.5,
+            "report when the GPU idle after syncs holds at least this % of the critical path" } } };
 
     constexpr std::array<std::string_view, 8> kSyncCalls = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
-        "cudaEventSynchronize", "cudaMemcpy", "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize",
-        "hipMemcpy" };
+        "cudaEventSynchronize", "cudaMemcpy", "hipDeviceSynchronize", "hipStreamSynchronize",
+        "hipEventSynchronize", "hipMemcpy" };
 
     bool isSyncCall(std::string_view name)
     {
@@ -140,17 +160,21 @@ namespace {
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
         std::vector<std::pair<std::string, std::size_t>> causes(byCause.begin(), byCause.end());
-        std::stable_sort(causes.begin(), causes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::stable_sort(
+            causes.begin(), causes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
         Finding f = newFinding(kSync,
-            "GPU waits after " + std::to_string(syncs.size()) + " host sync(s), mostly " + causes.front().first, gain,
-            { frame.rank });
+            "GPU waits after " + std::to_string(syncs.size()) + " host sync(s), mostly "
+                + causes.front().first,
+            gain, { frame.rank });
         for (const auto& [cause, n] : causes)
             f.evidence.push_back(std::to_string(n) + " x " + cause);
-        f.evidence.push_back("GPU idle after the syncs: " + formatMs(idleTotal) + ", of it on the critical path: "
-            + formatMs(onPath) + " (" + formatPct(gain) + " of " + c.measuredWhat() + ")");
-        f.suggestion = "Keep values on the GPU inside the loop: avoid .item(), .cpu(), .tolist(), printing tensors "
-                       "and torch.cuda.synchronize() per step; use non_blocking=True copies into pinned memory and "
-                       "read results once per N steps.";
+        f.evidence.push_back("GPU idle after the syncs: " + formatMs(idleTotal)
+            + ", of it on the critical path: " + formatMs(onPath) + " (" + formatPct(gain) + " of "
+            + c.measuredWhat() + ")");
+        f.suggestion =
+            "Keep values on the GPU inside the loop: avoid .item(), .cpu(), .tolist(), printing tensors "
+            "and torch.cuda.synchronize() per step; use non_blocking=True copies into pinned memory and "
+            "read results once per N steps.";
         RankWhere where = rowsWhere(c, frame.rank, syncs);
         where.ranges.clear();
         for (const Interval& i : idle) {
@@ -205,11 +229,14 @@ namespace {
         const TimeNs onPath = c.pathTimeOf(isTheirs);
         const double gain = c.pctOfMeasured(onPath);
         Finding f = newFinding(kShort,
-            std::to_string(n) + " kernels run shorter than their launch (" + formatPct(share) + " of launches)", gain,
-            { frame.rank });
+            std::to_string(n) + " kernels run shorter than their launch (" + formatPct(share)
+                + " of launches)",
+            gain, { frame.rank });
         f.evidence.push_back(std::to_string(n) + " of " + std::to_string(launches.size())
-            + " launches: GPU time " + formatMs(gpuTime) + " against " + formatMs(cpuTime) + " of launch calls");
-        f.evidence.push_back("their launches and the gaps before them on the critical path: " + formatMs(onPath));
+            + " launches: GPU time " + formatMs(gpuTime) + " against " + formatMs(cpuTime)
+            + " of launch calls");
+        f.evidence.push_back(
+            "their launches and the gaps before them on the critical path: " + formatMs(onPath));
         f.suggestion = "Fuse the small ops (torch.compile, fused optimizers such as foreach/fused Adam, "
                        "fused kernels) or capture them in a CUDA graph so one launch covers many.";
         f.where.push_back(pathWhere(c, frame.rank, isTheirs));
@@ -251,14 +278,17 @@ namespace {
         const TimeNs onPath = c.pathTimeOf(isLate);
         const double gain = c.pctOfMeasured(onPath);
         Finding f = newFinding(kDelay,
-            std::to_string(late.size()) + " kernels started more than " + formatMs(cutoff) + " after their launch", gain,
-            { frame.rank });
+            std::to_string(late.size()) + " kernels started more than " + formatMs(cutoff)
+                + " after their launch",
+            gain, { frame.rank });
         f.evidence.push_back(std::to_string(late.size()) + " of " + std::to_string(launches.size())
-            + " launches (launch statistics): worst delay " + formatMs(worst) + ", together " + formatMs(total));
+            + " launches (launch statistics): worst delay " + formatMs(worst) + ", together "
+            + formatMs(total));
         f.evidence.push_back("their delays on the critical path: " + formatMs(onPath));
-        f.suggestion = "A long launch delay means the GPU queue was full or the stream waited: look at what ran "
-                       "on the stream before (queue length counters); if the queue is shallow, look for other "
-                       "processes or MPS sharing the GPU.";
+        f.suggestion =
+            "A long launch delay means the GPU queue was full or the stream waited: look at what ran "
+            "on the stream before (queue length counters); if the queue is shallow, look for other "
+            "processes or MPS sharing the GPU.";
         f.where.push_back(pathWhere(c, frame.rank, isLate));
         if (f.where.front().events.empty()) // none on the path: show the worst launches anyway
             for (const LaunchRecord& l : launches)

@@ -46,12 +46,13 @@ namespace {
             return RuleOutcome::none();
         Finding f = newFinding(kLoader, "the step waits for data loading", gain, { frame.rank });
         f.evidence.push_back(std::to_string(loads.size()) + " data-loading spans ("
-            + std::string(frame.name(*loads.front())) + ", ...), " + formatMs(totalLength(mergeIntervals(spans)))
-            + " in all");
+            + std::string(frame.name(*loads.front())) + ", ...), "
+            + formatMs(totalLength(mergeIntervals(spans))) + " in all");
         f.evidence.push_back("on the critical path: " + formatMs(onPath));
-        f.suggestion = "Load ahead of the step: DataLoader(num_workers>0, pin_memory=True, prefetch_factor, "
-                       "persistent_workers=True); move decoding and augmentation off the training process or onto "
-                       "the GPU.";
+        f.suggestion =
+            "Load ahead of the step: DataLoader(num_workers>0, pin_memory=True, prefetch_factor, "
+            "persistent_workers=True); move decoding and augmentation off the training process or onto "
+            "the GPU.";
         f.where.push_back(rowsWhere(c, frame.rank, loads));
         f.iterations = iterationsOf(loads);
         f.gainBasis = "time on the critical path inside data-loading spans";
@@ -100,10 +101,11 @@ namespace {
             if (props == trace.metadata.devices.end() || props->totalGlobalMem <= 0)
                 continue;
             knownSize = true;
-            const double pct = 100.0 * static_cast<double>(bytes) / static_cast<double>(props->totalGlobalMem);
+            const double pct =
+                100.0 * static_cast<double>(bytes) / static_cast<double>(props->totalGlobalMem);
             evidence.push_back("GPU " + std::to_string(device) + ": peak allocated "
-                + std::to_string(bytes / (1024 * 1024)) + " MiB of " + std::to_string(props->totalGlobalMem / (1024 * 1024))
-                + " MiB (" + formatPct(pct) + ")");
+                + std::to_string(bytes / (1024 * 1024)) + " MiB of "
+                + std::to_string(props->totalGlobalMem / (1024 * 1024)) + " MiB (" + formatPct(pct) + ")");
             if (pct >= p["peak_pct"]) {
                 near = true;
                 severity = pct >= 97 ? Severity::Critical : Severity::Warning;
@@ -125,13 +127,15 @@ namespace {
         f.severity = churn && !near ? Severity::Warning : severity;
         f.evidence = std::move(evidence);
         f.where.push_back(std::move(where));
-        f.suggestion = near ? "Close to out of memory: allocator retries (cudaFree + cudaMalloc) stall the step. "
-                              "Use activation checkpointing, a smaller micro-batch with gradient accumulation, "
-                              "mixed precision, or FSDP/ZeRO sharding; set "
-                              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."
-                            : "Reuse buffers (preallocate, in-place ops, torch.compile) so the allocator is not "
-                              "called thousands of times per step.";
-        f.gainBasis = "none: memory pressure costs capacity (batch size) and allocator stalls, not measured path time";
+        f.suggestion = near
+            ? "Close to out of memory: allocator retries (cudaFree + cudaMalloc) stall the step. "
+              "Use activation checkpointing, a smaller micro-batch with gradient accumulation, "
+              "mixed precision, or FSDP/ZeRO sharding; set "
+              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."
+            : "Reuse buffers (preallocate, in-place ops, torch.compile) so the allocator is not "
+              "called thousands of times per step.";
+        f.gainBasis =
+            "none: memory pressure costs capacity (batch size) and allocator stalls, not measured path time";
         return { { f }, std::nullopt };
     }
 
@@ -168,12 +172,14 @@ RuleOutcome lowEfficiencyFindings(
         if (gain < minGainPct)
             continue;
         Finding f = newFinding(kEfficiency,
-            family.family + " kernels run at " + formatPct(100.0 / ratio) + " of their roofline", gain, { frame.rank });
+            family.family + " kernels run at " + formatPct(100.0 / ratio) + " of their roofline", gain,
+            { frame.rank });
         f.evidence.push_back(family.family + ": " + formatMs(family.measuredNs) + " measured, "
             + formatMs(family.rooflineNs) + " at the roofline");
-        f.suggestion = "Bring " + family.family + " closer to its roofline: larger or better-aligned shapes "
-            "(multiples of 8/16), tensor-core dtypes (bf16/fp16/fp8), fused or tuned kernels "
-            "(torch.compile max-autotune, FlashAttention for attention).";
+        f.suggestion = "Bring " + family.family
+            + " closer to its roofline: larger or better-aligned shapes "
+              "(multiples of 8/16), tensor-core dtypes (bf16/fp16/fp8), fused or tuned kernels "
+              "(torch.compile max-autotune, FlashAttention for attention).";
         RankWhere where;
         where.rank = frame.rank;
         where.events = family.events;

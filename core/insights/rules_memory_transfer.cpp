@@ -41,7 +41,8 @@ namespace {
         TimeNs time = 0;
         for (const FrameRow& row : frame.rows) {
             const std::string_view name = frame.name(row);
-            if (!row.device || name.substr(0, 6) != "Memcpy" || name.find("Pageable") == std::string_view::npos)
+            if (!row.device || name.substr(0, 6) != "Memcpy"
+                || name.find("Pageable") == std::string_view::npos)
                 continue;
             copies.push_back(&row);
             events.insert(row.eventIndex);
@@ -54,12 +55,14 @@ namespace {
         const auto isCopy = [&](const PathSegment& s) { return events.count(s.piece.eventIndex) > 0; };
         const TimeNs onPath = c.pathTimeOf(isCopy);
         const double gain = c.pctOfMeasured(onPath);
-        Finding f = newFinding(kPageable,
-            std::to_string(copies.size()) + " copies use pageable host memory", gain, { frame.rank });
-        f.evidence.push_back(std::to_string(copies.size()) + " Memcpy (... Pageable ...) on the GPU, " + formatMs(time));
+        Finding f = newFinding(kPageable, std::to_string(copies.size()) + " copies use pageable host memory",
+            gain, { frame.rank });
+        f.evidence.push_back(
+            std::to_string(copies.size()) + " Memcpy (... Pageable ...) on the GPU, " + formatMs(time));
         f.evidence.push_back("the copies and their launch calls on the critical path: " + formatMs(onPath));
-        f.suggestion = "Copy from pinned memory: DataLoader(pin_memory=True) or tensor.pin_memory(), then "
-                       ".to(device, non_blocking=True); pageable copies are staged by the driver and block the host.";
+        f.suggestion =
+            "Copy from pinned memory: DataLoader(pin_memory=True) or tensor.pin_memory(), then "
+            ".to(device, non_blocking=True); pageable copies are staged by the driver and block the host.";
         f.where.push_back(rowsWhere(c, frame.rank, copies));
         f.iterations = iterationsOf(copies);
         f.gainBasis = "time on the critical path in the copies and their launch calls";
@@ -95,8 +98,8 @@ namespace {
         const double gain = c.pctOfMeasured(onPath);
         Finding f = newFinding(info, std::to_string(calls.size()) + " " + what, gain, { frame.rank });
         f.evidence.push_back(std::to_string(calls.size()) + " calls, " + formatMs(callTime) + " on the host");
-        f.evidence.push_back("the calls and the GPU's wait for work after them, on the critical path: "
-            + formatMs(onPath));
+        f.evidence.push_back(
+            "the calls and the GPU's wait for work after them, on the critical path: " + formatMs(onPath));
         f.suggestion = suggestion;
         f.where.push_back(rowsWhere(c, frame.rank, calls));
         f.iterations = iterationsOf(calls);
@@ -106,8 +109,8 @@ namespace {
 
     const RuleInfo kSyncMemcpy { "sync_memcpy", "synchronous memory copies",
         { { "min_count", 1, "report from this many synchronous cudaMemcpy calls" } } };
-    constexpr std::array<std::string_view, 6> kSyncMemcpyCalls = { "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpyToSymbol",
-        "cudaMemcpyFromSymbol", "hipMemcpy", "hipMemcpy2D" };
+    constexpr std::array<std::string_view, 6> kSyncMemcpyCalls = { "cudaMemcpy", "cudaMemcpy2D",
+        "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "hipMemcpy", "hipMemcpy2D" };
 
     RuleOutcome syncMemcpy(InsightsContext& c, const RuleParams& p)
     {
