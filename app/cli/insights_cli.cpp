@@ -27,8 +27,8 @@ core::InsightsOptions insightsOptions(const CliArgs& args, std::string& problem)
     return options;
 }
 
-std::optional<core::InsightsReport> insightsForCli(const CliArgs& args, const core::InsightsOptions& options,
-    const std::string& command, std::ostream& err)
+std::optional<core::InsightsReport> insightsForCli(
+    const CliArgs& args, const core::InsightsOptions& options, const std::string& command, std::ostream& err)
 {
     core::AnalysisOptions analysis;
     std::string problem;
@@ -42,8 +42,8 @@ std::optional<core::InsightsReport> insightsForCli(const CliArgs& args, const co
     if (!frames)
         return std::nullopt;
     const unsigned threads = threadsOption(args);
-    return core::runInsights(*frames, analysis, options,
-        [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
+    return core::runInsights(
+        *frames, analysis, options, [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threads);
         });
 }

@@ -18,7 +18,7 @@ core::InsightsOptions insightsOptions(const CliArgs& args, std::string& problem)
 // Loads the PATHs (traces, or job summaries: see summary_insights.h), selects
 // --ranks/--iterations and runs the rules; prints why and returns nullopt when
 // nothing could be loaded.
-std::optional<core::InsightsReport> insightsForCli(const CliArgs& args, const core::InsightsOptions& options,
-    const std::string& command, std::ostream& err);
+std::optional<core::InsightsReport> insightsForCli(
+    const CliArgs& args, const core::InsightsOptions& options, const std::string& command, std::ostream& err);
 
 } // namespace ks::cli

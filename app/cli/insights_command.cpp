@@ -26,7 +26,8 @@ namespace {
         for (const core::RuleInfo& r : core::insightRuleInfos()) {
             out << r.id << ": " << r.title << '\n';
             for (const core::RuleParam& p : r.params)
-                out << "    " << r.id << '.' << p.name << " = " << p.defaultValue << "  (" << p.meaning << ")\n";
+                out << "    " << r.id << '.' << p.name << " = " << p.defaultValue << "  (" << p.meaning
+                    << ")\n";
         }
     }
 
@@ -37,7 +38,8 @@ const char* const kInsightsUsage = kUsage;
 int runInsightsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     const std::string command = "kinetoscope-cli insights";
-    CliArgs parsed(args, { "--ranks", "--iterations", "--rules", "--set", "--format", "--threads" }, { "--list-rules" });
+    CliArgs parsed(
+        args, { "--ranks", "--iterations", "--rules", "--set", "--format", "--threads" }, { "--list-rules" });
     if (parsed.ok() && parsed.flag("--list-rules")) {
         listRules(out);
         return 0;

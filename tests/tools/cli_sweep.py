@@ -33,6 +33,7 @@ def commands(folder, scratch):
         ["overview", folder],
         ["overview", folder, "--hta-compat", "--format", "json"],
         ["collectives", folder],
+        ["insights", folder, "--format", "markdown"],
         ["critical-path", folder, "--write-trace", out + "-cp.json"],
         ["critical-path", folder, "--hta-compat", "--format", "json"],
         ["counters", folder, "--write-trace", "--out", out + "-counters"],
