@@ -2,7 +2,9 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/load_for_cli.h"
+#include "app/cli/summary_input.h"
 #include "app/common/thread_pool_parallel_for.h"
+#include "core/summary/summary_insights.h"
 
 #include <ostream>
 
@@ -37,6 +39,18 @@ std::optional<core::InsightsReport> insightsForCli(
     if (!problem.empty()) {
         err << command << ": " << problem << '\n';
         return std::nullopt;
+    }
+    if (const auto summary = summaryArgument(args)) {
+        if (analysis.iterations)
+            err << "note: --iterations does not apply to a summary: its findings cover each rank's traced "
+                   "time\n";
+        auto report = core::insightsFromSummary(
+            *summary, options, analysis.ranks.value_or(std::vector<std::int64_t> {}));
+        if (!report) {
+            err << command << ": " << report.error().describe() << '\n';
+            return std::nullopt;
+        }
+        return std::move(report).value();
     }
     const auto frames = loadFramesForCli(args, analysis, command, err);
     if (!frames)

@@ -5,6 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
+#include "app/cli/summary_input.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 
 #include <ostream>
@@ -40,6 +41,8 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli overview", kUsage, err))
         return 2;
+    if (const auto summary = summaryArgument(parsed))
+        return overviewFromSummary(*summary, format, out, err);
     auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli overview", err);
     if (!frames)
         return 1;

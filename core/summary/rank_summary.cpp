@@ -8,6 +8,8 @@
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
 #include "core/model/trace_set.h"
+#include "core/summary/summary_insights.h"
+#include "core/summary/summary_schema.h"
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +124,12 @@ namespace {
             const AnalysisOutput bandwidth = memoryBwSummary(frames, m_options);
             if (const Table* t = frameOf(bandwidth, "memory_bandwidth"))
                 copyRows(*t, sequence(0, 10), m_analysisRank, m_s.rows["memory_bandwidth"]);
+            // The rank rules with their default thresholds (issue 23): what `insights` on the summary reads.
+            const RankInsights insights = rankInsights(frames, 0, m_options, {});
+            for (auto& row : findingRows(insights))
+                m_s.rows[std::string(kFindingsTable)].push_back(std::move(row));
+            for (const RuleNotApplicable& na : insights.notApplicable)
+                notApplicable(insightsStatusName(na.rule), na.reason);
         }
 
         void collectives(const RankTrace& t)
