@@ -11,6 +11,7 @@
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
@@ -93,7 +94,23 @@ void MainWindow::setupAnalysisDocks()
         connect(view->notice(), &widgets::NotComputedNotice::computeAnywayRequested, this,
             [this] { runAnalyses(true); });
     }
-    m_analysisDocks.front()->raise();
+    m_overview = new widgets::OverviewPage(m_pools.get(), this);
+    m_overviewDock = addPanelDock(m_overview, tr("Overview"), QStringLiteral("overviewDock"),
+        Qt::BottomDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_O));
+    tabifyDockWidget(m_analysisDocks.front(), m_overviewDock);
+    m_overviewDock->raise();
+    connect(m_overview, &widgets::OverviewPage::eventRequested, this, &MainWindow::showJobPathSegment);
+    connect(m_overview, &widgets::OverviewPage::rangeRequested, this,
+        [this](qint64 rank, qint64 start, qint64 end) {
+            if (const auto timelineData = m_timeline->data())
+                widgets::OverviewPage::zoomTimeline(*timelineData, *m_timelineState, rank, start, end);
+        });
+    connect(m_overview, &widgets::OverviewPage::analysisRequested, this, [this](const QString& dockName) {
+        if (auto* dock = findChild<QDockWidget*>(dockName)) {
+            dock->show();
+            dock->raise();
+        }
+    });
     connect(m_analysisRunner, &AnalysisRunner::finished, this, &MainWindow::showAnalysisResults);
     connect(m_analysisRunner, &AnalysisRunner::jobPathStarted, this, &MainWindow::onJobPathStarted);
     connect(m_analysisRunner, &AnalysisRunner::jobPathFinished, this, &MainWindow::showJobPath);
@@ -180,6 +197,11 @@ void MainWindow::startAnalyses()
 
 void MainWindow::runAnalyses(bool anyway)
 {
+    if (!inJobMode())
+        m_overview->setTraceSet(m_set,
+            m_restrictToRangeAction->isChecked() && selectedWindow()
+                ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
+                : std::nullopt);
     if (!m_set || m_set->ranks.empty()) {
         m_analysisRunner->clear();
         m_jobPathResults.reset();

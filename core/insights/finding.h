@@ -7,6 +7,7 @@
 #include "core/model/event_tables.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,9 @@ struct InsightsReport
     TimeNs measuredNs = 0; // the time gains are shares of
     std::string measuredWhat; // "iteration 12", "the traced time"
     std::vector<std::string> notes; // what the critical path noted
+    // Share of measuredNs the job's critical path spends in collectives' transfer
+    // and unmatched communication (the Overview's "exposed communication"); unset without a path.
+    std::optional<double> exposedCommPct;
 };
 
 // Severity of a finding whose only weight is its gain: critical from 10 %, warning from 2 %.

@@ -165,9 +165,12 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
     report.measuredNs =
         frames.ranks.size() > 1 ? job.measured() : (perRank.empty() ? job.measured() : perRank[0].measuredNs);
     report.measuredWhat = job.measuredWhat();
-    if (job.hasPath() || frames.ranks.size() > 1)
-        if (job.path().ok())
-            report.notes = job.path().value().notes;
+    if (job.hasPath()) {
+        report.notes = job.path().value().notes;
+        report.exposedCommPct = job.pctOfMeasured(job.pathTimeOf([](const PathSegment& s) {
+            return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
+        }));
+    }
     rankFindings(report.findings);
     // Not-applicable lines in rule order.
     std::vector<RuleNotApplicable> ordered;

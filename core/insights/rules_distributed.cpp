@@ -134,8 +134,9 @@ namespace {
             f.evidence.push_back("wait it caused on the other ranks: " + formatMs(wait));
             RankWhere w;
             w.rank = rank;
+            std::size_t whys = 0;
             for (const Straggler* s : list) {
-                if (!s->why.empty())
+                if (!s->why.empty() && whys++ < 3) // the first iterations' reasons; the rest say the same
                     f.evidence.push_back(s->why);
                 if (s->iteration >= 0)
                     f.iterations.push_back(s->iteration);
