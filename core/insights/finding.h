@@ -41,6 +41,9 @@ struct RankWhere
 };
 
 inline constexpr std::size_t kMaxWherePerRank = 20;
+// Ranks a merged finding lists places for (the best rank first): a 1000-rank job
+// repeats the same places on every rank.
+inline constexpr std::size_t kMaxWhereRanks = 16;
 
 struct Finding
 {

@@ -128,7 +128,7 @@ void mergeRankInsights(
             severity = std::max(severity, f->severity);
             lowest = std::min(lowest, f->gainPct);
             iterations.insert(iterations.end(), f->iterations.begin(), f->iterations.end());
-            if (f != best)
+            if (f != best && merged.where.size() < kMaxWhereRanks)
                 merged.where.insert(merged.where.end(), f->where.begin(), f->where.end());
         }
         merged.severity = severity;

@@ -54,6 +54,21 @@ namespace {
 
 } // namespace
 
+std::string rankRuns(const std::vector<std::int64_t>& ranks)
+{
+    std::string out;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        out += (out.empty() ? "" : ",") + std::to_string(ranks[i]);
+        if (j > i)
+            out += (j == i + 1 ? "," : "-") + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
 std::string whereSummary(const Finding& finding)
 {
     std::string out;
@@ -116,7 +131,7 @@ std::string insightsMarkdown(const InsightsReport& report)
         for (std::size_t i = 0; i < report.findings.size(); ++i) {
             const Finding& f = report.findings[i];
             out << "| " << i + 1 << " | `" << f.rule << "` | " << number(f.gainPct, "%.1f") << " % | "
-                << severityName(f.severity) << " | " << intList(f.ranks) << " | " << f.title << " |\n";
+                << severityName(f.severity) << " | " << rankRuns(f.ranks) << " | " << f.title << " |\n";
         }
         out << '\n';
     }
@@ -152,7 +167,7 @@ std::string insightsTable(const InsightsReport& report)
         out << '\n'
             << i + 1 << ". [" << number(f.gainPct, "%5.1f") << " %] " << severityName(f.severity) << "  "
             << f.rule << ": " << f.title << '\n';
-        out << "   ranks: " << intList(f.ranks);
+        out << "   ranks: " << rankRuns(f.ranks);
         if (!f.iterations.empty())
             out << "   iterations: " << intList(f.iterations);
         out << '\n';

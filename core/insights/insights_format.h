@@ -19,6 +19,9 @@ std::string insightsTable(const InsightsReport& report);
 // suggestion.
 std::string insightsCsv(const InsightsReport& report);
 
+// "0-3,7,9-12": ranks with runs collapsed.
+std::string rankRuns(const std::vector<std::int64_t>& ranks);
+
 // "rank 0: 12 events, 3 ranges" style one-liner of where a finding shows, for tables.
 std::string whereSummary(const Finding& finding);
 

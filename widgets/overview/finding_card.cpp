@@ -1,5 +1,7 @@
 #include "widgets/overview/finding_card.h"
 
+#include "core/insights/insights_format.h"
+
 #include <QLabel>
 #include <QPainter>
 #include <QProgressBar>
@@ -64,7 +66,8 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
     setObjectName(QStringLiteral("findingCard"));
     setFrameShape(QFrame::StyledPanel);
     const QColor color = severityColor(finding.severity);
-    setStyleSheet(QStringLiteral("#findingCard { border-left: 5px solid %1; background: palette(base); }").arg(color.name()));
+    setStyleSheet(QStringLiteral("#findingCard { border-left: 5px solid %1; background: palette(base); }")
+                      .arg(color.name()));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 8, 10, 8);
@@ -74,13 +77,14 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
     title->setObjectName(QStringLiteral("findingTitle"));
     title->setTextFormat(Qt::RichText);
     title->setWordWrap(true);
-    title->setText(QStringLiteral("<b>%1. %2</b> &nbsp;<span style='color:%3'>%4 % · %5</span> &nbsp;<code>%6</code>")
-                       .arg(position)
-                       .arg(QString::fromStdString(finding.title).toHtmlEscaped())
-                       .arg(color.name())
-                       .arg(finding.gainPct, 0, 'f', 1)
-                       .arg(QString::fromLatin1(core::severityName(finding.severity).data()))
-                       .arg(QString::fromStdString(finding.rule)));
+    title->setText(
+        QStringLiteral("<b>%1. %2</b> &nbsp;<span style='color:%3'>%4 % · %5</span> &nbsp;<code>%6</code>")
+            .arg(position)
+            .arg(QString::fromStdString(finding.title).toHtmlEscaped())
+            .arg(color.name())
+            .arg(finding.gainPct, 0, 'f', 1)
+            .arg(QString::fromLatin1(core::severityName(finding.severity).data()))
+            .arg(QString::fromStdString(finding.rule)));
     layout->addWidget(title);
 
     auto* gain = new QProgressBar(this);
@@ -97,7 +101,11 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
                          .arg(QString::fromStdString(finding.gainBasis)));
     layout->addWidget(gain);
 
-    QString scope = tr("Ranks: %1").arg(joinInts(finding.ranks));
+    QString ranks = QString::fromStdString(core::rankRuns(finding.ranks));
+    if (ranks.size() > 80)
+        ranks = ranks.left(80) + QStringLiteral("…");
+    QString scope = finding.ranks.size() > 1 ? tr("Ranks (%1): %2").arg(finding.ranks.size()).arg(ranks)
+                                             : tr("Rank %1").arg(ranks);
     if (!finding.iterations.empty())
         scope += tr(" · iterations: %1").arg(joinInts(finding.iterations));
     auto* where = new QLabel(scope, this);
@@ -122,15 +130,15 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
     layout->addWidget(suggestion);
 
     QStringList links;
-    const bool hasEvent
-        = std::any_of(finding.where.begin(), finding.where.end(), [](const core::RankWhere& w) { return !w.events.empty(); });
-    const bool hasRange
-        = std::any_of(finding.where.begin(), finding.where.end(), [](const core::RankWhere& w) { return !w.ranges.empty(); });
+    const bool hasEvent = std::any_of(finding.where.begin(), finding.where.end(),
+        [](const core::RankWhere& w) { return !w.events.empty(); });
+    const bool hasRange = std::any_of(finding.where.begin(), finding.where.end(),
+        [](const core::RankWhere& w) { return !w.ranges.empty(); });
     if (timelineLinks && hasEvent)
         links << QStringLiteral("<a href='event'>%1</a>").arg(tr("Select on the timeline"));
     if (timelineLinks && hasRange)
         links << QStringLiteral("<a href='range'>%1</a>").arg(tr("Zoom to it"));
-    if (!proofDockOf(finding.rule).isEmpty())
+    if (timelineLinks && !proofDockOf(finding.rule).isEmpty()) // job mode has no analysis docks
         links << QStringLiteral("<a href='analysis'>%1</a>").arg(tr("Open the analysis"));
     if (!links.isEmpty()) {
         auto* linkLabel = new QLabel(links.join(QStringLiteral(" &nbsp;·&nbsp; ")), this);

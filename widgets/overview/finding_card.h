@@ -15,6 +15,8 @@ class FindingCard : public QFrame
     Q_OBJECT
 
 public:
+    // `timelineLinks`: the traces are loaded, so the card links to their events and the analysis docks
+    // (job mode has neither).
     FindingCard(const core::Finding& finding, int position, bool timelineLinks, QWidget* parent = nullptr);
 
     // The analysis dock (object name) whose numbers prove a rule's finding; empty when none.

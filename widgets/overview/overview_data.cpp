@@ -31,28 +31,33 @@ namespace {
         const auto flag = t.find(core::rank_overview::kStraggler);
         double stepSum = 0;
         double busySum = 0;
-        std::size_t n = 0;
+        std::size_t steps = 0;
+        std::size_t busy = 0; // CPU-only ranks have a step time but no idle share
         std::set<std::int64_t> iterations;
         std::set<std::int64_t> flagged;
         for (const auto& row : t.rows) {
             const auto s = step ? core::cellAsDouble(row[*step]) : std::nullopt;
             const auto i = idle ? core::cellAsDouble(row[*idle]) : std::nullopt;
-            if (!s || !i)
+            if (!s)
                 continue;
             stepSum += *s;
-            busySum += 100.0 - *i;
-            ++n;
+            ++steps;
+            if (i) {
+                busySum += 100.0 - *i;
+                ++busy;
+            }
             if (iteration)
                 if (const auto it = core::cellAsDouble(row[*iteration]))
                     iterations.insert(static_cast<std::int64_t>(*it));
             if (flag && rank && core::cellAsDouble(row[*flag]).value_or(0) > 0)
                 flagged.insert(static_cast<std::int64_t>(core::cellAsDouble(row[*rank]).value_or(-1)));
         }
-        if (n > 0) {
-            data.stepTimeUs = stepSum / static_cast<double>(n);
-            data.gpuBusyPct = busySum / static_cast<double>(n);
+        if (steps > 0) {
+            data.stepTimeUs = stepSum / static_cast<double>(steps);
             data.iterationCount = iterations.size();
         }
+        if (busy > 0)
+            data.gpuBusyPct = busySum / static_cast<double>(busy);
         if (data.stragglers.empty() && !flagged.empty()) {
             data.stragglers.assign(flagged.begin(), flagged.end());
             data.stragglerSource = tr("GPU busy time above the median rank's");
@@ -91,7 +96,9 @@ OverviewData computeOverview(const core::TraceSet& set, std::optional<std::int64
         core::restrictFramesToWindow(frames.value(), window->first, window->second);
     const std::size_t ranks = frames.value().ranks.size();
     data.scope = (ranks == 1 ? tr("1 rank") : tr("%1 ranks").arg(ranks)) + QStringLiteral(", ")
-        + (iteration ? tr("iteration %1").arg(*iteration) : window ? tr("selected range") : tr("whole trace"));
+        + (iteration     ? tr("iteration %1").arg(*iteration)
+                : window ? tr("selected range")
+                         : tr("whole trace"));
     data.report = core::runInsights(frames.value(), options, {}, parallelFor);
     data.exposedCommPct = data.report.exposedCommPct;
     stragglersFromFindings(data);
@@ -111,13 +118,13 @@ OverviewData overviewOfSummary(const core::JobOverview& job)
         data.error = QString::fromStdString(report.error().describe());
     else
         data.report = std::move(report).value();
+    // Job mode's marks first: a slow rank computes longer and waits less, so
+    // X1's busy-time flag (the fallback) often misses it.
+    for (const std::size_t row : core::computeOutlierRows(job.profiles))
+        data.stragglers.push_back(job.ranks[row].rank);
+    if (!data.stragglers.empty())
+        data.stragglerSource = tr("GPU compute far above the median rank's (as job mode marks them)");
     headlineFromRankOverview(job.rankOverview, data);
-    if (data.stragglers.empty()) {
-        for (const std::size_t row : core::computeOutlierRows(job.profiles))
-            data.stragglers.push_back(job.ranks[row].rank);
-        if (!data.stragglers.empty())
-            data.stragglerSource = tr("GPU compute far above the median rank's");
-    }
     return data;
 }
 

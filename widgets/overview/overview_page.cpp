@@ -150,9 +150,12 @@ void OverviewPage::recompute()
         showMessage(tr("Reading the findings of the job summary…"));
         auto job = m_job;
         m_jobs.start(
-            [job](const JobContext&) { return std::make_shared<const OverviewData>(overviewOfSummary(*job)); },
+            [job](
+                const JobContext&) { return std::make_shared<const OverviewData>(overviewOfSummary(*job)); },
             [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
-            [this](const JobFailure& failure) { showMessage(tr("The overview could not be computed: %1").arg(failure.message)); });
+            [this](const JobFailure& failure) {
+                showMessage(tr("The overview could not be computed: %1").arg(failure.message));
+            });
         return;
     }
     if (!m_set || m_set->ranks.empty()) {
@@ -165,8 +168,10 @@ void OverviewPage::recompute()
         emit updated();
         return;
     }
-    const int chosen = m_iteration->currentData().isValid() ? m_iteration->currentData().toInt() : kNoIteration;
-    const std::optional<std::int64_t> iteration = chosen == kNoIteration ? std::nullopt : std::optional<std::int64_t>(chosen);
+    const int chosen =
+        m_iteration->currentData().isValid() ? m_iteration->currentData().toInt() : kNoIteration;
+    const std::optional<std::int64_t> iteration =
+        chosen == kNoIteration ? std::nullopt : std::optional<std::int64_t>(chosen);
     showMessage(tr("Looking for what limits this trace…"));
     auto set = m_set;
     auto window = m_window;
@@ -176,7 +181,9 @@ void OverviewPage::recompute()
                 computeOverview(*set, iteration, window, context.parallelFor, context.cancel));
         },
         [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
-        [this](const JobFailure& failure) { showMessage(tr("The overview could not be computed: %1").arg(failure.message)); });
+        [this](const JobFailure& failure) {
+            showMessage(tr("The overview could not be computed: %1").arg(failure.message));
+        });
 }
 
 void OverviewPage::showMessage(const QString& text)
@@ -203,31 +210,36 @@ void OverviewPage::fillHeadline(const OverviewData& d)
     clearLayout(m_headline);
     const QString none = QStringLiteral("–");
     QWidget* parent = m_message->parentWidget();
-    m_headline->addWidget(tile(tr("Step time"), d.stepTimeUs ? formatUs(*d.stepTimeUs) : none,
-                              d.stepTimeUs ? tr("mean per iteration over %1 iteration(s) and the ranks").arg(d.iterationCount)
-                                           : tr("no ProfilerStep iterations"),
-                              parent),
+    m_headline->addWidget(
+        tile(tr("Step time"), d.stepTimeUs ? formatUs(*d.stepTimeUs) : none,
+            d.stepTimeUs ? tr("mean per iteration over %1 iteration(s) and the ranks").arg(d.iterationCount)
+                         : tr("no ProfilerStep iterations"),
+            parent),
         0, 0);
-    m_headline->addWidget(tile(tr("GPU busy"), d.gpuBusyPct ? QStringLiteral("%1 %").arg(*d.gpuBusyPct, 0, 'f', 1) : none,
-                              d.gpuBusyPct ? tr("of the step, mean over ranks") : tr("no GPU work or no iterations"), parent),
+    m_headline->addWidget(
+        tile(tr("GPU busy"), d.gpuBusyPct ? QStringLiteral("%1 %").arg(*d.gpuBusyPct, 0, 'f', 1) : none,
+            d.gpuBusyPct ? tr("of the step, mean over ranks") : tr("no GPU work or no iterations"), parent),
         0, 1);
-    m_headline->addWidget(tile(tr("Exposed communication"),
-                              d.exposedCommPct ? QStringLiteral("%1 %").arg(*d.exposedCommPct, 0, 'f', 1) : none,
-                              d.exposedCommPct ? tr("of the time, on the critical path")
-                                  : d.fromSummary ? tr("needs the ranks' events (open the traces)")
-                                                  : tr("no critical path"),
-                              parent),
+    m_headline->addWidget(
+        tile(tr("Exposed communication"),
+            d.exposedCommPct ? QStringLiteral("%1 %").arg(*d.exposedCommPct, 0, 'f', 1) : none,
+            d.exposedCommPct    ? tr("of the time, on the critical path")
+                : d.fromSummary ? tr("needs the ranks' events (open the traces)")
+                                : tr("no critical path"),
+            parent),
         0, 2);
-    m_headline->addWidget(tile(tr("MFU"), d.mfuPct ? QStringLiteral("%1 %").arg(*d.mfuPct, 0, 'f', 1) : none,
-                              d.mfuPct ? tr("model FLOPs utilisation") : tr("needs the efficiency analysis"), parent),
+    m_headline->addWidget(
+        tile(tr("MFU"), d.mfuPct ? QStringLiteral("%1 %").arg(*d.mfuPct, 0, 'f', 1) : none,
+            d.mfuPct ? tr("model FLOPs utilisation") : tr("needs the efficiency analysis"), parent),
         0, 3);
     QStringList ranks;
     for (std::size_t i = 0; i < std::min<std::size_t>(6, d.stragglers.size()); ++i)
         ranks << QString::number(d.stragglers[i]);
     if (d.stragglers.size() > 6)
         ranks << QStringLiteral("…");
-    m_headline->addWidget(tile(tr("Stragglers"), d.stragglers.empty() ? tr("none") : ranks.join(QStringLiteral(", ")),
-                              d.stragglers.empty() ? tr("no rank holds the others back") : d.stragglerSource, parent),
+    m_headline->addWidget(
+        tile(tr("Stragglers"), d.stragglers.empty() ? tr("none") : ranks.join(QStringLiteral(", ")),
+            d.stragglers.empty() ? tr("no rank holds the others back") : d.stragglerSource, parent),
         0, 4);
     for (int c = 0; c < 5; ++c)
         m_headline->setColumnStretch(c, 1);
@@ -241,23 +253,27 @@ void OverviewPage::fillCards(const OverviewData& d)
     heading->setTextFormat(Qt::RichText);
     heading->setText(d.report.findings.empty()
             ? tr("<b>No finding passed its thresholds.</b>")
-            : tr("<b>Findings</b>, by the share of %1 fixing them gives back").arg(QString::fromStdString(d.report.measuredWhat)));
+            : tr("<b>Findings</b>, by the share of %1 fixing them gives back")
+                  .arg(QString::fromStdString(d.report.measuredWhat)));
     m_cards->addWidget(heading);
     int position = 1;
     for (const core::Finding& f : d.report.findings) {
         auto* card = new FindingCard(f, position++, !d.fromSummary, parent);
         connect(card, &FindingCard::eventRequested, this, &OverviewPage::eventRequested);
         connect(card, &FindingCard::analysisRequested, this, &OverviewPage::analysisRequested);
-        connect(card, &FindingCard::rangeRequested, this, [this, rank = f.where.empty() ? 0 : f.where.front().rank](
-                                                             qint64 start, qint64 end) { emit rangeRequested(rank, start, end); });
+        connect(card, &FindingCard::rangeRequested, this,
+            [this, rank = f.where.empty() ? 0 : f.where.front().rank](
+                qint64 start, qint64 end) { emit rangeRequested(rank, start, end); });
         m_cards->addWidget(card);
     }
     if (!d.report.notApplicable.empty()) {
         QStringList lines;
         for (const core::RuleNotApplicable& na : d.report.notApplicable)
             lines << QStringLiteral("<code>%1</code>: %2")
-                         .arg(QString::fromStdString(na.rule), QString::fromStdString(na.reason).toHtmlEscaped());
-        auto* notApplicable = new QLabel(tr("<b>Not applicable here</b><br>") + lines.join(QStringLiteral("<br>")), parent);
+                         .arg(QString::fromStdString(na.rule),
+                             QString::fromStdString(na.reason).toHtmlEscaped());
+        auto* notApplicable =
+            new QLabel(tr("<b>Not applicable here</b><br>") + lines.join(QStringLiteral("<br>")), parent);
         notApplicable->setObjectName(QStringLiteral("overviewNotApplicable"));
         notApplicable->setTextFormat(Qt::RichText);
         notApplicable->setWordWrap(true);
@@ -266,7 +282,8 @@ void OverviewPage::fillCards(const OverviewData& d)
     }
 }
 
-void OverviewPage::zoomTimeline(const TimelineData& data, TimelineViewState& state, qint64 rank, qint64 start, qint64 end)
+void OverviewPage::zoomTimeline(
+    const TimelineData& data, TimelineViewState& state, qint64 rank, qint64 start, qint64 end)
 {
     for (int r = 0; r < data.rankCount(); ++r) {
         if (data.trace(r).rank != rank)

@@ -46,10 +46,12 @@ public:
     void setJob(std::shared_ptr<const core::JobOverview> job);
 
     bool isComputing() const;
+
     const OverviewData* data() const { return m_data.get(); }
 
     // Frames a rank's raw [start, end] (absolute ns) on the timeline.
-    static void zoomTimeline(const TimelineData& data, TimelineViewState& state, qint64 rank, qint64 start, qint64 end);
+    static void zoomTimeline(
+        const TimelineData& data, TimelineViewState& state, qint64 rank, qint64 start, qint64 end);
 
 signals:
     void eventRequested(qint64 rank, qint64 eventIndex);
