@@ -277,9 +277,15 @@ namespace {
         f.evidence.push_back("GPU compute: rank " + std::to_string(rank) + " " + formatMs(busiest->second)
             + ", median " + formatMs(static_cast<TimeNs>(median)) + " over " + std::to_string(compute.size())
             + " ranks");
-        for (const auto& [r, t] : compute)
-            if (f.evidence.size() < 10)
-                f.evidence.push_back("rank " + std::to_string(r) + ": " + formatMs(t));
+        // The next busiest ranks: one slow rank or a slow group.
+        std::vector<std::pair<std::int64_t, TimeNs>> byTime = compute;
+        std::sort(
+            byTime.begin(), byTime.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::string next = "next busiest:";
+        for (std::size_t i = 1; i < std::min<std::size_t>(4, byTime.size()); ++i)
+            next += (i > 1 ? "," : "") + std::string(" rank ") + std::to_string(byTime[i].first) + " "
+                + formatMs(byTime[i].second);
+        f.evidence.push_back(next);
         f.where.push_back(pathWhere(c, rank, isCompute));
         f.suggestion =
             "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
