@@ -43,7 +43,8 @@ std::optional<std::string> summaryArgument(const CliArgs& args)
     return isSqliteFile(path) ? std::optional(path) : std::nullopt;
 }
 
-int overviewFromSummary(const std::string& path, const std::string& format, std::ostream& out, std::ostream& err)
+int overviewFromSummary(
+    const std::string& path, const std::string& format, std::ostream& out, std::ostream& err)
 {
     const auto job = readJob(path, 20, err);
     if (!job)
@@ -72,7 +73,8 @@ int collectivesFromSummary(
     return 0;
 }
 
-int stragglersFromSummary(const std::string& path, const std::string& format, std::ostream& out, std::ostream& err)
+int stragglersFromSummary(
+    const std::string& path, const std::string& format, std::ostream& out, std::ostream& err)
 {
     const auto job = readJob(path, 20, err);
     if (!job)
@@ -103,7 +105,8 @@ int stragglersFromSummary(const std::string& path, const std::string& format, st
             files.push_back(r.file);
     }
     std::vector<std::string> notes {
-        "from the summary: ranks whose GPU busy time passes the median by the straggler margin (per iteration) "
+        "from the summary: ranks whose GPU busy time passes the median by the straggler margin (per "
+        "iteration) "
         "or whose GPU compute is an outlier; who waited for whom and why needs the events"
     };
     if (!files.empty()) {
@@ -113,7 +116,8 @@ int stragglersFromSummary(const std::string& path, const std::string& format, st
         command += " (with the ranks they wait for: the job's folder, or --ranks of insights)";
         notes.push_back(command);
     }
-    printWithNotes(core::AnalysisOutput::of(core::HtaResult::dataFrame(std::move(t))), notes, format, "stragglers", out);
+    printWithNotes(
+        core::AnalysisOutput::of(core::HtaResult::dataFrame(std::move(t))), notes, format, "stragglers", out);
     return 0;
 }
 

@@ -17,9 +17,11 @@ std::optional<std::string> summaryArgument(const CliArgs& args);
 
 // Each prints what the summary holds in `format` and returns the exit code
 // (1 when the summary cannot be read, having said why).
-int overviewFromSummary(const std::string& path, const std::string& format, std::ostream& out, std::ostream& err);
-int collectivesFromSummary(
-    const std::string& path, std::size_t top, const std::string& format, std::ostream& out, std::ostream& err);
-int stragglersFromSummary(const std::string& path, const std::string& format, std::ostream& out, std::ostream& err);
+int overviewFromSummary(
+    const std::string& path, const std::string& format, std::ostream& out, std::ostream& err);
+int collectivesFromSummary(const std::string& path, std::size_t top, const std::string& format,
+    std::ostream& out, std::ostream& err);
+int stragglersFromSummary(
+    const std::string& path, const std::string& format, std::ostream& out, std::ostream& err);
 
 } // namespace ks::cli

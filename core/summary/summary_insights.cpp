@@ -114,8 +114,8 @@ std::string insightsStatusName(std::string_view rule)
 std::vector<std::vector<Cell>> findingRows(const RankInsights& insights)
 {
     std::vector<std::vector<Cell>> rows;
-    rows.push_back({ insights.rank, std::string(), std::string(), 0.0, std::string(), std::string(), std::string(),
-        std::string(), std::string(), std::string(), std::string(), std::string(),
+    rows.push_back({ insights.rank, std::string(), std::string(), 0.0, std::string(), std::string(),
+        std::string(), std::string(), std::string(), std::string(), std::string(), std::string(),
         static_cast<std::int64_t>(insights.measuredNs) });
     for (const Finding& f : insights.findings) {
         std::vector<std::int64_t> events;
@@ -126,8 +126,8 @@ std::vector<std::vector<Cell>> findingRows(const RankInsights& insights)
                 ranges += (ranges.empty() ? "" : ",") + std::to_string(r.start) + ":" + std::to_string(r.end);
         }
         rows.push_back({ insights.rank, f.rule, f.title, f.gainPct, std::string(severityName(f.severity)),
-            joinInts(f.iterations), joinLines(f.evidence), f.suggestion, joinInts(events), ranges, f.gainBasis,
-            joinLines(f.whatIf), static_cast<std::int64_t>(insights.measuredNs) });
+            joinInts(f.iterations), joinLines(f.evidence), f.suggestion, joinInts(events), ranges,
+            f.gainBasis, joinLines(f.whatIf), static_cast<std::int64_t>(insights.measuredNs) });
     }
     return rows;
 }
@@ -144,15 +144,16 @@ Result<InsightsReport> insightsFromSummary(
         return db.error();
     if (!hasTable(db.value(), kFindingsTable))
         return Error { ErrorCode::WrongType,
-            "written before job summaries stored insights: summarise the traces again with this version", path,
-            {} };
+            "written before job summaries stored insights: summarise the traces again with this version",
+            path, {} };
     const auto wanted = [&](std::int64_t rank) {
         return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
     };
     std::map<std::int64_t, RankInsights> byRank;
-    auto select = db.value().prepare("SELECT rank, rule, title, gain_pct, severity, iterations, evidence, "
-                                     "suggestion, where_events, where_ranges, gain_basis, what_if, measured_ns FROM "
-        + std::string(kFindingsTable));
+    auto select =
+        db.value().prepare("SELECT rank, rule, title, gain_pct, severity, iterations, evidence, "
+                           "suggestion, where_events, where_ranges, gain_basis, what_if, measured_ns FROM "
+            + std::string(kFindingsTable));
     if (!select)
         return select.error();
     SqliteStatement& s = select.value();
@@ -183,7 +184,8 @@ Result<InsightsReport> insightsFromSummary(
         while (std::getline(in, range, ',')) {
             const std::size_t colon = range.find(':');
             if (colon != std::string::npos)
-                w.ranges.push_back({ std::stoll(range.substr(0, colon)), std::stoll(range.substr(colon + 1)) });
+                w.ranges.push_back(
+                    { std::stoll(range.substr(0, colon)), std::stoll(range.substr(colon + 1)) });
         }
         f.where.push_back(std::move(w));
         f.gainBasis = s.columnText(10);
@@ -222,7 +224,8 @@ Result<InsightsReport> insightsFromSummary(
             continue;
         std::string why = "a job summary holds no cross-rank critical path";
         if (!suspects.empty())
-            why += "; open the traces of the ranks job mode flags (" + joinInts(suspects) + "): " + filesOf(job.value(), suspects);
+            why += "; open the traces of the ranks job mode flags (" + joinInts(suspects)
+                + "): " + filesOf(job.value(), suspects);
         else
             why += "; open the traces (kinetoscope-cli insights on the folder, --ranks to choose)";
         report.notApplicable.push_back({ std::string(rule.info.id), why });

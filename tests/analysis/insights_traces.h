@@ -47,7 +47,8 @@ public:
     // A [memory] instant: `bytes` allocated (freed when negative), `total` allocated after it, on GPU 0.
     RankTraceBuilder& memory(double ts, std::int64_t bytes, std::int64_t total)
     {
-        m_events.push_back(R"({"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":)"
+        m_events.push_back(
+            R"({"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":)"
             + number(kBase + ts) + R"(,"args":{"Device Type":1,"Device Id":0,"Addr":1,"Bytes":)"
             + std::to_string(bytes) + R"(,"Total Allocated":)" + std::to_string(total)
             + R"(,"Total Reserved":)" + std::to_string(total) + "}}");
@@ -82,12 +83,12 @@ private:
         return buf;
     }
 
-    static std::string event(const std::string& cat, const std::string& name, int pid, int tid, double ts, double dur,
-        const std::string& args)
+    static std::string event(const std::string& cat, const std::string& name, int pid, int tid, double ts,
+        double dur, const std::string& args)
     {
         return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":)" + std::to_string(pid)
-            + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + number(kBase + ts) + R"(,"dur":)" + number(dur)
-            + R"(,"args":{)" + args + "}}";
+            + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + number(kBase + ts) + R"(,"dur":)"
+            + number(dur) + R"(,"args":{)" + args + "}}";
     }
 
     std::int64_t m_rank = 0;

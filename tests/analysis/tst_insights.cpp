@@ -117,6 +117,7 @@ class TestInsights : public QObject
     Q_OBJECT
 
 private slots:
+
     void everyRuleIsListedWithItsThresholds()
     {
         const auto infos = core::insightRuleInfos();
@@ -126,10 +127,10 @@ private slots:
             QVERIFY(!r.params.empty());
             QVERIFY(!r.title.empty());
         }
-        for (const char* id : { "gpu_idle_host_bound", "gpu_idle_sync", "short_kernels", "pageable_memcpy",
-                 "sync_memcpy", "sync_memset", "exposed_communication", "straggler", "collective_skew",
-                 "unbalanced_compute", "low_efficiency", "dataloader_stall", "memory_pressure",
-                 "launch_delay_outliers" })
+        for (const char* id :
+            { "gpu_idle_host_bound", "gpu_idle_sync", "short_kernels", "pageable_memcpy", "sync_memcpy",
+                "sync_memset", "exposed_communication", "straggler", "collective_skew", "unbalanced_compute",
+                "low_efficiency", "dataloader_stall", "memory_pressure", "launch_delay_outliers" })
             QVERIFY2(ids.contains(QString::fromLatin1(id)), id);
     }
 
@@ -233,10 +234,11 @@ private slots:
             RankTraceBuilder b(0);
             b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
             b.cpu("aten::copy_", 10, 300);
-            b.launch(20, 200, problem ? "Memcpy HtoD (Pageable -> Device)" : "Memcpy HtoD (Pinned -> Device)", 30,
-                180, problem ? "cudaMemcpy" : "cudaMemcpyAsync", "gpu_memcpy");
+            b.launch(20, 200, problem ? "Memcpy HtoD (Pageable -> Device)" : "Memcpy HtoD (Pinned -> Device)",
+                30, 180, problem ? "cudaMemcpy" : "cudaMemcpyAsync", "gpu_memcpy");
             b.cpu("aten::zero_", 400, 100);
-            b.launch(410, 60, "Memset (Device)", 420, 40, problem ? "cudaMemset" : "cudaMemsetAsync", "gpu_memset");
+            b.launch(410, 60, "Memset (Device)", 420, 40, problem ? "cudaMemset" : "cudaMemsetAsync",
+                "gpu_memset");
             b.cpu("aten::relu", 520, 20);
             b.launch(522, 5, "relu_kernel", 530, 30);
             return b.document();
@@ -258,7 +260,8 @@ private slots:
             RankTraceBuilder b(0);
             b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
             if (loading) { // the loader's __next__ collating a batch on the main thread
-                b.cpu("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, 500, "user_annotation");
+                b.cpu(
+                    "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, 500, "user_annotation");
                 b.cpu("aten::stack", 5, 480);
             }
             b.cpu("aten::mm", 510, 20);
@@ -269,7 +272,8 @@ private slots:
         const core::Finding* f = with.finding("dataloader_stall");
         QVERIFY(f);
         // The collation (480 µs) is the only work in the loading span: all of it is on the path.
-        QVERIFY2(std::abs(f->gainPct - 100.0 * 480 / (static_cast<double>(with.report.measuredNs) / 1000.0)) < 0.5,
+        QVERIFY2(
+            std::abs(f->gainPct - 100.0 * 480 / (static_cast<double>(with.report.measuredNs) / 1000.0)) < 0.5,
             qPrintable(QString::number(f->gainPct)));
         Run without({ rank(false) }, only("dataloader_stall"));
         QVERIFY(!without.finding("dataloader_stall"));
@@ -326,7 +330,8 @@ private slots:
     void oneRankJobRulesAreNotApplicable()
     {
         Run one({ launchBoundRank(false) });
-        for (const char* rule : { "exposed_communication", "straggler", "collective_skew", "unbalanced_compute" })
+        for (const char* rule :
+            { "exposed_communication", "straggler", "collective_skew", "unbalanced_compute" })
             QVERIFY2(one.notApplicable(rule).find("two ranks") != std::string::npos, rule);
     }
 
@@ -371,7 +376,8 @@ private slots:
             };
             return tests::kinetoDocument(r,
                 { event("ProfilerStep#1", 1, 0, end + 100), event("forward", 1, 10, forwardUs),
-                    event("c10d::allreduce_", 1, 10 + forwardUs, 5), event("gloo:all_reduce", 2, arrival, end - arrival),
+                    event("c10d::allreduce_", 1, 10 + forwardUs, 5),
+                    event("gloo:all_reduce", 2, arrival, end - arrival),
                     event("optimizer", 1, end + 10, 50) });
         };
         Run skewed({ glooRank(0, 5'000), glooRank(1, 25'000) });
@@ -425,9 +431,10 @@ private slots:
     void everySharedTraceGivesFilledFindings_data()
     {
         QTest::addColumn<QString>("folder");
-        for (const char* f : { "two_ranks_sampled", "critical_path_alexnet", "critical_path_simple_add", "cuda_event_sync",
-                 "cuda_event_sync_multi_stream", "amd_rocm", "mtia_inference", "cpu_only", "ddp_gloo_2ranks",
-                 "no_gpu_no_rank", "no_distributed_info", "rpc_recipe", "h100_qwen05b", "nccl_ns_resolution" })
+        for (const char* f :
+            { "two_ranks_sampled", "critical_path_alexnet", "critical_path_simple_add", "cuda_event_sync",
+                "cuda_event_sync_multi_stream", "amd_rocm", "mtia_inference", "cpu_only", "ddp_gloo_2ranks",
+                "no_gpu_no_rank", "no_distributed_info", "rpc_recipe", "h100_qwen05b", "nccl_ns_resolution" })
             QTest::newRow(f) << QString::fromLatin1(f);
     }
 

@@ -37,11 +37,12 @@ class TestSummaryInsights : public QObject
     Q_OBJECT
 
 private slots:
+
     void summaryAgreesWithFolder_data()
     {
         QTest::addColumn<QString>("folder");
-        for (const char* f : { "two_ranks_sampled", "cuda_event_sync", "critical_path_alexnet", "ddp_gloo_2ranks",
-                 "h100_qwen05b" })
+        for (const char* f : { "two_ranks_sampled", "cuda_event_sync", "critical_path_alexnet",
+                 "ddp_gloo_2ranks", "h100_qwen05b" })
             QTest::newRow(f) << QString::fromLatin1(f);
     }
 
@@ -86,8 +87,9 @@ private slots:
         // The job rules need the events: the summary says so, and which traces to open.
         auto all = insightsFromSummary(out, InsightsOptions {});
         QVERIFY(all.ok());
-        const auto straggler = std::find_if(all.value().notApplicable.begin(), all.value().notApplicable.end(),
-            [](const RuleNotApplicable& na) { return na.rule == "straggler"; });
+        const auto straggler =
+            std::find_if(all.value().notApplicable.begin(), all.value().notApplicable.end(),
+                [](const RuleNotApplicable& na) { return na.rule == "straggler"; });
         QVERIFY(straggler != all.value().notApplicable.end());
         QVERIFY(straggler->reason.find("open the traces") != std::string::npos);
     }

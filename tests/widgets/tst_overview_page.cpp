@@ -34,6 +34,7 @@ class TestOverviewPage : public QObject
     Q_OBJECT
 
 private slots:
+
     void cardsFollowTheReport()
     {
         const auto set = test::loadSharedTraces("ddp_gloo_2ranks");
