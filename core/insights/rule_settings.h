@@ -38,6 +38,8 @@ public:
     // The value of `param` for `rule`: what was set, else the declared default.
     double value(const RuleInfo& rule, std::string_view param) const;
 
+    bool empty() const { return m_values.empty(); }
+
 private:
     std::map<std::string, double, std::less<>> m_values; // "rule.param" -> value
 };

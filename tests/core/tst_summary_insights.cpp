@@ -3,10 +3,12 @@
 // those rules; job rules say which traces to open; old summaries are refused.
 
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/insights/insights.h"
 #include "core/io/trace_set_loader.h"
 #include "core/summary/job_summarizer.h"
 #include "core/summary/summary_insights.h"
+#include "core/summary/summary_reader.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -106,6 +108,49 @@ private slots:
         QVERIFY(one.ok());
         for (const Finding& f : one.value().findings)
             QCOMPARE(f.ranks, std::vector<std::int64_t> { 1 });
+    }
+
+    // Issue 22 item 4: the user-annotation breakdown of each rank, as analyze computes it.
+    void userAnnotationsPerRank()
+    {
+        const std::string path =
+            QString(sharedTraces() + QStringLiteral("critical_path_alexnet")).toStdString();
+        if (!QDir(sharedTraces()).exists())
+            QSKIP("../shared is absent");
+        QTemporaryDir dir;
+        const std::string out = dir.path().toStdString() + "/job.kssum";
+        QVERIFY(summarizeJob({ path }, out, SummarizeOptions {}).ok());
+        auto set = loadTraceSet({ path }, {}, nullptr, nullptr);
+        auto frames = buildFrames(set.value(), AnalysisOptions {});
+        AnalysisOptions cpu;
+        cpu.annotations.useGpuAnnotation = false;
+        const AnalysisOutput expected = userAnnotationBreakdown(frames.value(), cpu);
+        QVERIFY(expected.ok);
+        const Table& t = expected.result.frame;
+        SummaryMeta meta;
+        auto db = openSummary(out, meta);
+        QVERIFY(db.ok());
+        auto select = db.value().prepare(
+            "SELECT rank, name, sum_us, mean_us FROM user_annotations WHERE source = 'cpu' ORDER BY name");
+        QVERIFY(select.ok());
+        std::size_t rows = 0;
+        for (auto step = select.value().step(); step && step.value(); step = select.value().step()) {
+            const std::string name = select.value().columnText(1);
+            const auto row = std::find_if(t.rows.begin(), t.rows.end(), [&](const auto& r) {
+                return cellAsText(r[*t.find(user_annotation_breakdown::kName)]) == name;
+            });
+            QVERIFY2(row != t.rows.end(), name.c_str());
+            QCOMPARE(select.value().columnDouble(2),
+                cellAsDouble((*row)[*t.find(user_annotation_breakdown::kSum)]).value());
+            ++rows;
+        }
+        QCOMPARE(rows, t.rows.size());
+        // No GPU annotations in this trace: said in analysis_status, not an error.
+        auto status =
+            db.value().prepare("SELECT reason FROM analysis_status WHERE analysis = 'user_annotations_gpu'");
+        QVERIFY(status.ok());
+        QVERIFY(status.value().step().value());
+        QVERIFY(status.value().columnText(0).find("gpu_user_annotation") != std::string::npos);
     }
 
     void notASummaryIsOneLine()
