@@ -149,6 +149,9 @@ void MainWindow::onSelectedRangeChanged()
 {
     if (!m_set || m_set->ranks.empty())
         return;
+    m_overview->setTraceSet(m_set,
+        selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
+                         : std::nullopt);
     if (m_restrictToRangeAction->isChecked()) {
         startAnalyses();
         return;
@@ -199,9 +202,8 @@ void MainWindow::runAnalyses(bool anyway)
 {
     if (!inJobMode())
         m_overview->setTraceSet(m_set,
-            m_restrictToRangeAction->isChecked() && selectedWindow()
-                ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
-                : std::nullopt);
+            selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
+                             : std::nullopt); // the page follows the selected range
     if (!m_set || m_set->ranks.empty()) {
         m_analysisRunner->clear();
         m_jobPathResults.reset();

@@ -254,6 +254,7 @@ namespace {
         if (compute.size() < 2)
             return RuleOutcome::na("needs GPU compute kernels on at least two ranks");
         std::vector<double> values;
+        values.reserve(compute.size());
         for (const auto& [r, t] : compute)
             values.push_back(static_cast<double>(t));
         const double median = ks::core::median(values).value_or(0);

@@ -66,6 +66,7 @@ namespace {
             { "allocs_per_step", 5000, "or when a step makes this many allocations" } } };
 
     constexpr std::int32_t kCudaDevice = 1; // MemoryEventTable::deviceType
+    constexpr std::int64_t kMiB = std::int64_t { 1024 } * 1024;
 
     RuleOutcome memoryPressure(InsightsContext& c, const RuleParams& p)
     {
@@ -104,8 +105,8 @@ namespace {
             const double pct =
                 100.0 * static_cast<double>(bytes) / static_cast<double>(props->totalGlobalMem);
             evidence.push_back("GPU " + std::to_string(device) + ": peak allocated "
-                + std::to_string(bytes / (1024 * 1024)) + " MiB of "
-                + std::to_string(props->totalGlobalMem / (1024 * 1024)) + " MiB (" + formatPct(pct) + ")");
+                + std::to_string(bytes / kMiB) + " MiB of " + std::to_string(props->totalGlobalMem / kMiB)
+                + " MiB (" + formatPct(pct) + ")");
             if (pct >= p["peak_pct"]) {
                 near = true;
                 severity = pct >= 97 ? Severity::Critical : Severity::Warning;

@@ -209,6 +209,7 @@ Result<InsightsReport> insightsFromSummary(
         r.notApplicable.push_back({ rule, st.columnText(2) });
     }
     std::vector<RankInsights> perRank;
+    perRank.reserve(byRank.size());
     for (auto& [rank, r] : byRank)
         perRank.push_back(std::move(r));
     InsightsReport report;
@@ -237,7 +238,7 @@ Result<InsightsReport> insightsFromSummary(
             if (na.rule == rule.info.id)
                 ordered.push_back(na);
     report.notApplicable = std::move(ordered);
-    report.notes.push_back("findings stored by summarize with the rules' default thresholds");
+    report.notes.emplace_back("findings stored by summarize with the rules' default thresholds");
     return report;
 }
 

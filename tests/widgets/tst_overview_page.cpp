@@ -79,6 +79,13 @@ private slots:
         QVERIFY(waitUpdated(page));
         QVERIFY(page.data()->scope.contains(QStringLiteral("iteration 11")));
         QCOMPARE(page.data()->iterationCount, std::size_t(1));
+
+        // A selected range: the events starting in it (rank 0's first step), whatever the iteration box says.
+        iteration->setCurrentIndex(0);
+        const core::TimeNs start = set->startNs();
+        page.setTraceSet(set, std::pair(start, start + 80'000'000));
+        QVERIFY(waitUpdated(page));
+        QVERIFY(page.data()->scope.contains(QStringLiteral("selected range")));
     }
 
     void jobModeShowsTheSummary()
