@@ -1,6 +1,7 @@
 #include "core/insights/insights.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -32,6 +33,26 @@ namespace {
         }
         for (Finding& f : outcome.findings)
             findings.push_back(std::move(f));
+    }
+
+    // The rank rules on a context that holds one rank.
+    RankInsights rankRulesOn(InsightsContext& context, const InsightsOptions& options)
+    {
+        context.roofline = options.roofline;
+        RankInsights out;
+        out.rank = context.frames().ranks.front().rank;
+        for (const Rule& rule : insightRules())
+            if (rule.scope == RuleScope::Rank && ruleSelected(options.rules, rule.info.id))
+                runRule(rule, context, options, out.findings, out.notApplicable);
+        out.measuredNs = context.measured();
+        return out;
+    }
+
+    std::string twoDecimals(double v)
+    {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", v);
+        return text;
     }
 
     std::vector<std::int64_t> sortedUnique(std::vector<std::int64_t> v)
@@ -68,16 +89,13 @@ Result<std::vector<std::string>> parseRuleIds(std::string_view text)
 RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
     const InsightsOptions& options)
 {
+    if (frames.ranks.size() == 1) { // the rank alone already: no copy of its rows
+        InsightsContext context(frames, analysis);
+        return rankRulesOn(context, options);
+    }
     const FrameSet one = singleRank(frames, rankPos);
     InsightsContext context(one, analysis);
-    context.roofline = options.roofline;
-    RankInsights out;
-    out.rank = frames.ranks[rankPos].rank;
-    for (const Rule& rule : insightRules())
-        if (rule.scope == RuleScope::Rank && ruleSelected(options.rules, rule.info.id))
-            runRule(rule, context, options, out.findings, out.notApplicable);
-    out.measuredNs = context.measured();
-    return out;
+    return rankRulesOn(context, options);
 }
 
 void mergeRankInsights(
@@ -137,8 +155,8 @@ void mergeRankInsights(
             merged.evidence.insert(merged.evidence.begin(),
                 "on " + std::to_string(merged.ranks.size()) + " of " + std::to_string(ranks.size())
                     + " ranks; the numbers below are rank " + std::to_string(best->ranks.front())
-                    + "'s (gain " + std::to_string(lowest).substr(0, 5) + " to "
-                    + std::to_string(best->gainPct).substr(0, 5) + " % over the ranks)");
+                    + "'s (gain " + twoDecimals(lowest) + " to " + twoDecimals(best->gainPct)
+                    + " % over the ranks)");
         }
         report.findings.push_back(std::move(merged));
     }
@@ -150,13 +168,16 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
     InsightsReport report;
     const bool anyRankRule = std::any_of(insightRules().begin(), insightRules().end(),
         [&](const Rule& r) { return r.scope == RuleScope::Rank && ruleSelected(options.rules, r.info.id); });
-    std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);
-    parallelFor(
-        perRank.size(), [&](std::size_t p) { perRank[p] = rankInsights(frames, p, analysis, options); });
-    mergeRankInsights(perRank, options.rules, report);
-
     InsightsContext job(frames, analysis, parallelFor);
     job.roofline = options.roofline;
+    std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);
+    if (perRank.size() == 1) // one rank: its context is the job's (one path, no copy of the rows)
+        perRank[0] = rankRulesOn(job, options);
+    else
+        parallelFor(
+            perRank.size(), [&](std::size_t p) { perRank[p] = rankInsights(frames, p, analysis, options); });
+    mergeRankInsights(perRank, options.rules, report);
+
     for (const Rule& rule : insightRules())
         if (rule.scope == RuleScope::Job && ruleSelected(options.rules, rule.info.id))
             runRule(rule, job, options, report.findings, report.notApplicable);
