@@ -9,6 +9,7 @@
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/overview/overview_page.h"
@@ -99,6 +100,15 @@ void MainWindow::setupAnalysisDocks()
         Qt::BottomDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_O));
     tabifyDockWidget(m_analysisDocks.front(), m_overviewDock);
     m_overviewDock->raise();
+    // The page builds its own frames and paths beside the docks': both must fit.
+    m_overview->setMemoryCheck([](const core::TraceSet& set) {
+        const std::uint64_t need = storeBytes(set) + 2 * docksMemoryEstimate(set);
+        const std::uint64_t budget = memoryBudget(storeBytes(set));
+        return need <= budget ? QString()
+                              : tr("Not computed: the overview needs about %1 beside the analyses, over the "
+                                   "memory budget of %2 (Preferences).")
+                                    .arg(widgets::formatBytes(need), widgets::formatBytes(budget));
+    });
     connect(m_overview, &widgets::OverviewPage::eventRequested, this, &MainWindow::showJobPathSegment);
     connect(m_overview, &widgets::OverviewPage::rangeRequested, this,
         [this](qint64 rank, qint64 start, qint64 end) {

@@ -88,6 +88,28 @@ private slots:
         QVERIFY(page.data()->scope.contains(QStringLiteral("selected range")));
     }
 
+    void overTheMemoryBudgetSaysSo()
+    {
+        const auto set = test::loadSharedTraces("cuda_event_sync");
+        if (!set)
+            QSKIP("../shared is absent");
+        widgets::JobPools pools;
+        widgets::OverviewPage page(&pools);
+        page.setMemoryCheck(
+            [](const core::TraceSet&) { return QStringLiteral("Not computed: over the budget"); });
+        QSignalSpy updated(&page, &widgets::OverviewPage::updated);
+        page.setTraceSet(set);
+        QCOMPARE(updated.size(), 1); // at once, nothing started
+        QVERIFY(!page.data());
+        QVERIFY(!page.isComputing());
+        QCOMPARE(page.findChild<QLabel*>(QStringLiteral("overviewMessage"))->text(),
+            QStringLiteral("Not computed: over the budget"));
+        page.setMemoryCheck({});
+        page.setTraceSet(set);
+        QVERIFY(waitUpdated(page));
+        QVERIFY(page.data());
+    }
+
     void jobModeShowsTheSummary()
     {
         const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/two_ranks_sampled");

@@ -168,6 +168,16 @@ void OverviewPage::recompute()
         emit updated();
         return;
     }
+    if (m_memoryCheck)
+        if (const QString why = m_memoryCheck(*m_set); !why.isEmpty()) {
+            m_jobs.cancel();
+            m_data.reset();
+            clearLayout(m_headline);
+            clearLayout(m_cards);
+            showMessage(why);
+            emit updated();
+            return;
+        }
     const int chosen =
         m_iteration->currentData().isValid() ? m_iteration->currentData().toInt() : kNoIteration;
     const std::optional<std::int64_t> iteration =

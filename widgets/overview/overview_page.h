@@ -14,6 +14,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -45,6 +46,13 @@ public:
     // Job mode: what the summary holds (null leaves job mode).
     void setJob(std::shared_ptr<const core::JobOverview> job);
 
+    // Asked before each computation on loaded traces: a reason not to start it
+    // (over the window's memory budget), or empty to go ahead. The app sets it;
+    // without it the page always computes.
+    using MemoryCheck = std::function<QString(const core::TraceSet&)>;
+
+    void setMemoryCheck(MemoryCheck check) { m_memoryCheck = std::move(check); }
+
     bool isComputing() const;
 
     const OverviewData* data() const { return m_data.get(); }
@@ -71,6 +79,7 @@ private:
     std::shared_ptr<const core::JobOverview> m_job;
     std::optional<std::pair<core::TimeNs, core::TimeNs>> m_window;
     std::shared_ptr<const OverviewData> m_data;
+    MemoryCheck m_memoryCheck;
 
     QLabel* m_scope = nullptr;
     QComboBox* m_iteration = nullptr;
