@@ -39,8 +39,8 @@ namespace {
             if (const auto f = core::opFamilyFromName(item)) {
                 families.push_back(*f);
             } else {
-                problem = "--family takes gemm, attention, conv, elementwise, reduce, norm or rope, got \"" + item
-                    + "\"";
+                problem = "--family takes gemm, attention, conv, elementwise, reduce, norm or rope, got \""
+                    + item + "\"";
                 return std::nullopt;
             }
         }
@@ -69,9 +69,11 @@ namespace {
         out << deviceNote << '\n';
         const auto& m = report.mfu;
         out << std::setprecision(4);
-        out << "model FLOPs: " << m.modelFlops / 1e12 << " TFLOP in " << m.stepTimeUs / 1000.0 << " ms of steps";
+        out << "model FLOPs: " << m.modelFlops / 1e12 << " TFLOP in " << m.stepTimeUs / 1000.0
+            << " ms of steps";
         if (m.mfu)
-            out << "; MFU " << *m.mfu * 100.0 << " % of " << m.peakLabel << " (" << m.peakTflops << " TFLOP/s)";
+            out << "; MFU " << *m.mfu * 100.0 << " % of " << m.peakLabel << " (" << m.peakTflops
+                << " TFLOP/s)";
         out << '\n';
     }
 
@@ -82,7 +84,8 @@ const char* const kRooflineUsage = kUsage;
 int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args,
-        { "--by", "--family", "--ranks", "--iterations", "--device", "--peaks", "--format", "--out", "--threads" },
+        { "--by", "--family", "--ranks", "--iterations", "--device", "--peaks", "--format", "--out",
+            "--threads" },
         {});
     std::string problem;
     core::EfficiencyOptions options;
@@ -116,7 +119,8 @@ int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, 
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;
-    const core::DeviceChoice device = core::chooseDevice(*loaded, parsed.value("--device"), std::move(peaksFile));
+    const core::DeviceChoice device =
+        core::chooseDevice(*loaded, parsed.value("--device"), std::move(peaksFile));
     options.device = device.peaks;
     const core::EfficiencyReport report = core::efficiencyReport(*loaded, options);
     if (report.error) { // args are re-read from the file, which changed
@@ -138,7 +142,8 @@ int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, 
         summary << line << '\n';
     if (outDir) {
         const std::string ext = format == "table" ? "txt" : format;
-        return writeTextFile(std::filesystem::path(*outDir) / ("roofline." + ext), text.str(), "kinetoscope-cli", err)
+        return writeTextFile(
+                   std::filesystem::path(*outDir) / ("roofline." + ext), text.str(), "kinetoscope-cli", err)
                 && writeTextFile(std::filesystem::path(*outDir) / "roofline_summary.txt", summary.str(),
                     "kinetoscope-cli", err)
             ? 0

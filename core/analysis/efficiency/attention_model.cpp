@@ -120,32 +120,62 @@ namespace {
     }
 
     // aten::_scaled_dot_product_flash_attention(q, k, v, dropout_p, is_causal, return_debug_mask, scale)
-    ModelResult sdpaFlash(std::string_view, const OpArgs& a) { return attention(a, { 0, Layout::Bhnd, 4, 3, false, true }); }
-    // _efficient_attention / _cudnn_attention(q, k, v, attn_bias, compute_log_sumexp, dropout_p, is_causal, ...)
-    ModelResult sdpaEfficient(std::string_view, const OpArgs& a) { return attention(a, { 0, Layout::Bhnd, 6, 5, false, false }); }
+    ModelResult sdpaFlash(std::string_view, const OpArgs& a)
+    {
+        return attention(a, { 0, Layout::Bhnd, 4, 3, false, true });
+    }
+
+    // _efficient_attention / _cudnn_attention(q, k, v, attn_bias, compute_log_sumexp, dropout_p, is_causal,
+    // ...)
+    ModelResult sdpaEfficient(std::string_view, const OpArgs& a)
+    {
+        return attention(a, { 0, Layout::Bhnd, 6, 5, false, false });
+    }
+
     // _scaled_dot_product_flash_attention_backward(grad_out, q, k, v, out, logsumexp, cum_seq_q,
     //     cum_seq_k, max_q, max_k, dropout_p, is_causal, philox_seed, philox_offset, scale)
-    ModelResult sdpaFlashBackward(std::string_view, const OpArgs& a) { return attention(a, { 1, Layout::Bhnd, 11, 10, true, true }); }
+    ModelResult sdpaFlashBackward(std::string_view, const OpArgs& a)
+    {
+        return attention(a, { 1, Layout::Bhnd, 11, 10, true, true });
+    }
+
     // _scaled_dot_product_efficient_attention_backward(grad_out, q, k, v, attn_bias, out, logsumexp,
     //     philox_seed, philox_offset, dropout_p, grad_input_mask, is_causal, scale)
-    ModelResult sdpaEfficientBackward(std::string_view, const OpArgs& a) { return attention(a, { 1, Layout::Bhnd, 11, 9, true, false }); }
+    ModelResult sdpaEfficientBackward(std::string_view, const OpArgs& a)
+    {
+        return attention(a, { 1, Layout::Bhnd, 11, 9, true, false });
+    }
+
     // _scaled_dot_product_cudnn_attention_backward(grad_out, q, k, v, out, logsumexp, philox_seed,
     //     philox_offset, attn_bias, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, scale)
-    ModelResult sdpaCudnnBackward(std::string_view, const OpArgs& a) { return attention(a, { 1, Layout::Bhnd, 14, 13, true, false }); }
+    ModelResult sdpaCudnnBackward(std::string_view, const OpArgs& a)
+    {
+        return attention(a, { 1, Layout::Bhnd, 14, 13, true, false });
+    }
+
     // flash_attn::_flash_attn_forward(q, k, v, dropout_p, softmax_scale, causal, ...), (B, N, H, d)
-    ModelResult flashAttnForward(std::string_view, const OpArgs& a) { return attention(a, { 0, Layout::Bnhd, 5, 3, false, true }); }
-    // flash_attn::_flash_attn_backward(dout, q, k, v, out, softmax_lse, dq, dk, dv, dropout_p, softmax_scale, causal, ...)
-    // TraceLens reads causal at index 10 (softmax_scale) there; the schema puts it at 11.
-    ModelResult flashAttnBackward(std::string_view, const OpArgs& a) { return attention(a, { 1, Layout::Bnhd, 11, 9, true, true }); }
+    ModelResult flashAttnForward(std::string_view, const OpArgs& a)
+    {
+        return attention(a, { 0, Layout::Bnhd, 5, 3, false, true });
+    }
+
+    // flash_attn::_flash_attn_backward(dout, q, k, v, out, softmax_lse, dq, dk, dv, dropout_p, softmax_scale,
+    // causal, ...) TraceLens reads causal at index 10 (softmax_scale) there; the schema puts it at 11.
+    ModelResult flashAttnBackward(std::string_view, const OpArgs& a)
+    {
+        return attention(a, { 1, Layout::Bnhd, 11, 9, true, true });
+    }
 
     constexpr std::array kModels {
         OpModel { "aten::_scaled_dot_product_flash_attention", OpFamily::Attention, sdpaFlash },
         OpModel { "aten::_scaled_dot_product_efficient_attention", OpFamily::Attention, sdpaEfficient },
         OpModel { "aten::_scaled_dot_product_cudnn_attention", OpFamily::Attention, sdpaEfficient },
-        OpModel { "aten::_scaled_dot_product_flash_attention_backward", OpFamily::Attention, sdpaFlashBackward },
+        OpModel {
+            "aten::_scaled_dot_product_flash_attention_backward", OpFamily::Attention, sdpaFlashBackward },
         OpModel { "aten::_scaled_dot_product_efficient_attention_backward", OpFamily::Attention,
             sdpaEfficientBackward },
-        OpModel { "aten::_scaled_dot_product_cudnn_attention_backward", OpFamily::Attention, sdpaCudnnBackward },
+        OpModel {
+            "aten::_scaled_dot_product_cudnn_attention_backward", OpFamily::Attention, sdpaCudnnBackward },
         OpModel { "flash_attn::_flash_attn_forward", OpFamily::Attention, flashAttnForward },
         OpModel { "FlashAttnFunc", OpFamily::Attention, flashAttnForward },
         OpModel { "flash_attn::_flash_attn_backward", OpFamily::Attention, flashAttnBackward },
@@ -153,6 +183,9 @@ namespace {
 
 } // namespace
 
-std::span<const OpModel> attentionModels() { return kModels; }
+std::span<const OpModel> attentionModels()
+{
+    return kModels;
+}
 
 } // namespace ks::core

@@ -105,8 +105,8 @@ namespace {
         } else {
             // dX is the transposed direction of the forward; dW correlates x with dY.
             const double dx = 2 * prodFrom(*w, 1) * (transposed ? px : py);
-            const double dw = transposed ? 2 * pw * double(y[0]) * prodFrom(*x, 2)
-                                         : 2 * pw * double(y[0]) * prodFrom(y, 2);
+            const double dw =
+                transposed ? 2 * pw * double(y[0]) * prodFrom(*x, 2) : 2 * pw * double(y[0]) * prodFrom(y, 2);
             flops = dx + dw + (bias ? py : 0);
             elements = 2 * (py + pw + px) + (bias ? py + cout : 0);
         }
@@ -117,10 +117,17 @@ namespace {
     }
 
     // aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
-    ModelResult convolution(std::string_view, const OpArgs& a) { return conv(a, { 0, 1, 3, 4, 5, 6, 7, 8, false }); }
+    ModelResult convolution(std::string_view, const OpArgs& a)
+    {
+        return conv(a, { 0, 1, 3, 4, 5, 6, 7, 8, false });
+    }
+
     // aten::convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
     //     transposed, output_padding, groups, output_mask)
-    ModelResult convolutionBackward(std::string_view, const OpArgs& a) { return conv(a, { 1, 2, 4, 5, 6, 7, 8, 9, true }); }
+    ModelResult convolutionBackward(std::string_view, const OpArgs& a)
+    {
+        return conv(a, { 1, 2, 4, 5, 6, 7, 8, 9, true });
+    }
 
     constexpr std::array kModels {
         OpModel { "aten::convolution", OpFamily::Conv, convolution },
@@ -129,6 +136,9 @@ namespace {
 
 } // namespace
 
-std::span<const OpModel> convModels() { return kModels; }
+std::span<const OpModel> convModels()
+{
+    return kModels;
+}
 
 } // namespace ks::core

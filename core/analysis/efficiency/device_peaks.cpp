@@ -38,8 +38,8 @@ namespace {
     }
 
     // "matrix_tflops": {"bf16": 708, ...}; problem names the key on failure.
-    bool readRates(object o, std::string_view key, std::map<std::string, double, std::less<>>& out,
-        std::string& problem)
+    bool readRates(
+        object o, std::string_view key, std::map<std::string, double, std::less<>>& out, std::string& problem)
     {
         element value;
         if (o[key].get(value))
@@ -52,7 +52,8 @@ namespace {
         for (auto [precision, rate] : rates) {
             const auto v = number(rate);
             if (!v || *v <= 0) {
-                problem = "\"" + std::string(key) + "\".\"" + std::string(precision) + "\" must be a positive number";
+                problem = "\"" + std::string(key) + "\".\"" + std::string(precision)
+                    + "\" must be a positive number";
                 return false;
             }
             out.emplace(lower(precision), *v);
@@ -157,7 +158,8 @@ Result<std::vector<DevicePeaks>> parseDeviceTable(std::string_view json)
         if (!e.get_object().get(o))
             d = readDevice(o, problem);
         if (!d)
-            return peaksError("device_peaks.json", "device #" + std::to_string(table.size() + 1) + ": " + problem);
+            return peaksError(
+                "device_peaks.json", "device #" + std::to_string(table.size() + 1) + ": " + problem);
         table.push_back(std::move(*d));
     }
     return table;
@@ -179,12 +181,14 @@ Result<DevicePeaks> parsePeaksFile(std::string_view json, const std::string& pat
     const simdjson::padded_string padded(json);
     element root;
     if (parser.parse(padded).get(root))
-        return peaksError(path, "not JSON: expected {\"name\": ..., \"memory_bandwidth_gbps\": ..., "
-                                "\"matrix_tflops\": {...}, \"vector_tflops\": {...}}");
+        return peaksError(path,
+            "not JSON: expected {\"name\": ..., \"memory_bandwidth_gbps\": ..., "
+            "\"matrix_tflops\": {...}, \"vector_tflops\": {...}}");
     object o;
     if (root.get_object().get(o))
-        return peaksError(path, "must be a JSON object with \"name\", \"memory_bandwidth_gbps\", "
-                                "\"matrix_tflops\" and \"vector_tflops\"");
+        return peaksError(path,
+            "must be a JSON object with \"name\", \"memory_bandwidth_gbps\", "
+            "\"matrix_tflops\" and \"vector_tflops\"");
     std::string problem;
     auto d = readDevice(o, problem);
     if (!d)
@@ -217,7 +221,8 @@ const DevicePeaks* findDevice(const std::vector<DevicePeaks>& table, const Devic
     // No arch name either (older ROCm): AMD's generic name with its compute capability and CU count.
     if (name.find("amd") == std::string::npos && name.find("radeon") == std::string::npos)
         return nullptr;
-    const std::string capability = std::to_string(device.computeMajor) + "." + std::to_string(device.computeMinor);
+    const std::string capability =
+        std::to_string(device.computeMajor) + "." + std::to_string(device.computeMinor);
     return bestByMemory(table, device, [&](const DevicePeaks& r) {
         return !r.match.computeCapability.empty() && r.match.computeCapability == capability
             && r.match.computeUnits == device.numSms;

@@ -32,7 +32,8 @@ namespace {
                 continue;
             std::int64_t n = 0;
             const auto digits = name.substr(13);
-            if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            if (digits.empty()
+                || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
                 continue;
             for (char c : digits)
                 n = n * 10 + (c - '0');
@@ -116,7 +117,9 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
             slices.push_back(c.slice);
         std::map<std::uint32_t, std::string> argsText;
         if (auto error = forEachSliceArgs(t, slices,
-                [&](std::uint32_t slice, std::string_view text) { argsText.emplace(slice, std::string(text)); });
+                [&](std::uint32_t slice, std::string_view text) {
+                    argsText.emplace(slice, std::string(text));
+                });
             error && !report.error)
             report.error = *error;
         for (const ModelledCall& c : kept) {
@@ -129,12 +132,12 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                 firstStart = start;
             lastEnd = std::max(lastEnd, t.slices.end(c.slice));
             if (!parsed.args) {
-                const SkipReason why =
-                    parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes : SkipReason::MalformedDims;
+                const SkipReason why = parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes
+                                                                               : SkipReason::MalformedDims;
                 ++report.skipped[static_cast<std::size_t>(why)];
                 if (why == SkipReason::MalformedDims && malformedExample.empty())
-                    malformedExample = t.path + ": event #" + std::to_string(t.slices.eventIndex[c.slice]) + " \""
-                        + name + "\"";
+                    malformedExample = t.path + ": event #" + std::to_string(t.slices.eventIndex[c.slice])
+                        + " \"" + name + "\"";
                 // The time-only table: one row per op name.
                 auto& acc = groups[GroupKey { name, "", "", "", "(no shapes)" }];
                 acc.row.name = name;
@@ -200,7 +203,8 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
     report.shapesRecorded = callsModelled == 0 || callsWithShapes > 0;
     for (auto& [key, acc] : groups) {
         EfficiencyRow& row = acc.row;
-        // With shapes, calls without them are counted, not shown; without any, the time-only rows are the table.
+        // With shapes, calls without them are counted, not shown; without any, the time-only rows are the
+        // table.
         if (row.modelled != report.shapesRecorded)
             continue;
         const double n = double(row.calls);

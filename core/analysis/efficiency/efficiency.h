@@ -70,8 +70,13 @@ struct EfficiencyRow
     std::vector<EfficiencyCall> callList;
 
     double kernelTimeUsMean() const { return calls ? kernelTimeUsSum / double(calls) : 0; }
+
     double intensity() const { return bytes > 0 ? flops / bytes : 0; }
-    double tflopsTotal() const { return kernelTimeUsSum > 0 ? flops * double(calls) / kernelTimeUsSum / 1e6 : 0; }
+
+    double tflopsTotal() const
+    {
+        return kernelTimeUsSum > 0 ? flops * double(calls) / kernelTimeUsSum / 1e6 : 0;
+    }
 };
 
 // Model FLOPs Utilisation of the steps: model FLOPs / (step time x peak).
@@ -102,6 +107,7 @@ struct DeviceChoice
     std::optional<DevicePeaks> peaks;
     std::string note;
 };
+
 DeviceChoice chooseDevice(const TraceSet& set, const std::optional<std::string>& deviceName,
     std::optional<DevicePeaks> peaksFile, const std::vector<DevicePeaks>& table = builtinDeviceTable());
 

@@ -36,7 +36,8 @@ DeviceChoice chooseDevice(const TraceSet& set, const std::optional<std::string>&
     if (unknown.empty())
         choice.note = "no deviceProperties in the trace: no roofline (give --device NAME or --peaks FILE)";
     else
-        choice.note = "unknown device \"" + *unknown.begin() + "\": no roofline (give --device NAME or --peaks FILE)";
+        choice.note =
+            "unknown device \"" + *unknown.begin() + "\": no roofline (give --device NAME or --peaks FILE)";
     return choice;
 }
 
@@ -46,9 +47,9 @@ Table efficiencyTable(const EfficiencyReport& report)
     Table table;
     table.name = "roofline";
     for (const ColumnId& c : { col::kName, col::kFamily, col::kDims, col::kDtypes, col::kCalls, col::kFlops,
-             col::kBytes, col::kIntensity, col::kKernelTimeSum, col::kKernelTimeMean, col::kTflopsMean, col::kTbpsMean,
-             col::kTflops, col::kPeak, col::kRooflineTime, col::kBound, col::kRooflinePct, col::kStrides,
-             col::kParams })
+             col::kBytes, col::kIntensity, col::kKernelTimeSum, col::kKernelTimeMean, col::kTflopsMean,
+             col::kTbpsMean, col::kTflops, col::kPeak, col::kRooflineTime, col::kBound, col::kRooflinePct,
+             col::kStrides, col::kParams })
         table.columns.push_back(c.column());
     for (const EfficiencyRow& r : report.rows) {
         std::vector<Cell> cells { r.name, std::string(opFamilyName(r.family)), r.dims, r.dtypes, r.calls };
@@ -82,8 +83,8 @@ std::vector<std::string> skippedLines(const EfficiencyReport& report)
     std::vector<std::string> lines;
     for (std::size_t i = 0; i < kSkipReasonCount; ++i)
         if (report.skipped[i] > 0)
-            lines.push_back(std::to_string(report.skipped[i]) + " calls skipped: "
-                + std::string(skipReasonText(static_cast<SkipReason>(i))));
+            lines.push_back(std::to_string(report.skipped[i])
+                + " calls skipped: " + std::string(skipReasonText(static_cast<SkipReason>(i))));
     return lines;
 }
 

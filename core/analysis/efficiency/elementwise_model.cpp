@@ -71,8 +71,8 @@ namespace {
         if (!bpeOut)
             return SkipReason::UnknownDtype;
         const double n = elementCount(*out);
-        return estimate(
-            n, elementCount(*a) * *bpeA + elementCount(*b) * *bpeB + n * *bpeOut, args.type(0), ComputeUnit::Vector);
+        return estimate(n, elementCount(*a) * *bpeA + elementCount(*b) * *bpeB + n * *bpeOut, args.type(0),
+            ComputeUnit::Vector);
     }
 
     constexpr std::array kModels {
@@ -124,6 +124,9 @@ namespace {
 
 } // namespace
 
-std::span<const OpModel> elementwiseModels() { return kModels; }
+std::span<const OpModel> elementwiseModels()
+{
+    return kModels;
+}
 
 } // namespace ks::core

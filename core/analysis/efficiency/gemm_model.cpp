@@ -58,14 +58,26 @@ namespace {
             { double((*sa)[0]), double((*sa)[1]), double((*sb)[2]), double((*sa)[2]), bias }, args.type(a));
     }
 
-    ModelResult mm(std::string_view, const OpArgs& args) { return matrixProduct(args, 0, 1, false); }
+    ModelResult mm(std::string_view, const OpArgs& args)
+    {
+        return matrixProduct(args, 0, 1, false);
+    }
 
     // addmm(bias, A, B): bias counted as N elements (TraceLens assumes a 1 x N bias).
-    ModelResult addmm(std::string_view, const OpArgs& args) { return matrixProduct(args, 1, 2, true); }
+    ModelResult addmm(std::string_view, const OpArgs& args)
+    {
+        return matrixProduct(args, 1, 2, true);
+    }
 
-    ModelResult bmm(std::string_view, const OpArgs& args) { return batchedProduct(args, 0, 1, false); }
+    ModelResult bmm(std::string_view, const OpArgs& args)
+    {
+        return batchedProduct(args, 0, 1, false);
+    }
 
-    ModelResult baddbmm(std::string_view, const OpArgs& args) { return batchedProduct(args, 1, 2, true); }
+    ModelResult baddbmm(std::string_view, const OpArgs& args)
+    {
+        return batchedProduct(args, 1, 2, true);
+    }
 
     // _scaled_mm(A, B, scale_a, scale_b, bias?, scale_result?, out_dtype, ...). TraceLens
     // tests len(Input Dims) == 3 for the bias, which the op's schema never gives; the bias
@@ -124,6 +136,9 @@ namespace {
 
 } // namespace
 
-std::span<const OpModel> gemmModels() { return kModels; }
+std::span<const OpModel> gemmModels()
+{
+    return kModels;
+}
 
 } // namespace ks::core

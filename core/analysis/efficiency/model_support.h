@@ -30,8 +30,8 @@ inline bool present(const OpArgs& args, std::size_t i)
     return args.hasDims(i) && !args.dims[i]->empty();
 }
 
-inline PerfEstimate estimate(double flops, double bytes, std::string_view dtype, ComputeUnit unit,
-    std::string params = {})
+inline PerfEstimate estimate(
+    double flops, double bytes, std::string_view dtype, ComputeUnit unit, std::string params = {})
 {
     return PerfEstimate { flops, bytes, precisionOf(dtype), unit, std::move(params) };
 }

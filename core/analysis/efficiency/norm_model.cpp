@@ -5,8 +5,8 @@
 //   forward FLOPs = 3·C + (training ? 3·n : 0) + 3·C + 2·n
 //   forward bytes = n·bpe_in + n·bpe_out + T·C·bpe_in,
 //                   T = 2 (mean, var) + (affine ? 1 + (bias ? 1 : 0) : 0) + (training ? 2 : 0)
-//   RMS forward:   FLOPs = (n/C)·(2·C + 2) + n·(affine ? 2 : 1);  bytes = n·(bpe_in + bpe_out) + (affine ? C·bpe_in : 0)
-//   backward FLOPs = C·((training ? 0 : 3) + 4·n/C + (dX ? (training ? 5·n/C : 0) : 2·n/C))
+//   RMS forward:   FLOPs = (n/C)·(2·C + 2) + n·(affine ? 2 : 1);  bytes = n·(bpe_in + bpe_out) + (affine ?
+//   C·bpe_in : 0) backward FLOPs = C·((training ? 0 : 3) + 4·n/C + (dX ? (training ? 5·n/C : 0) : 2·n/C))
 //   backward bytes = n·bpe_out + n·bpe_in·(dX && training ? 2 : 1) + (training ? C·bpe_in : 0)
 //                    + (affine ? C·bpe_in + (training ? C·bpe_in·(bias ? 2 : 1) : 0) : 0)
 // Training is always true for layer, group and RMS norm (TraceLens's choice), and read
@@ -66,7 +66,10 @@ namespace {
             std::string("C=") + std::to_string(std::int64_t(m.c)) + (m.affine ? " affine" : ""));
     }
 
-    double prodOf(const std::vector<std::int64_t>& s) { return elementCount(s); }
+    double prodOf(const std::vector<std::int64_t>& s)
+    {
+        return elementCount(s);
+    }
 
     // batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, ...)
     ModelResult batchNorm(std::string_view, const OpArgs& args)
@@ -89,7 +92,8 @@ namespace {
         return forward(args, { prodOf(*x), prodOf(*shape), present(args, 2), present(args, 3), true });
     }
 
-    // group_norm(input, num_groups, weight, bias, eps, ...); native_group_norm(input, weight, bias, N, C, HxW, group, eps)
+    // group_norm(input, num_groups, weight, bias, eps, ...); native_group_norm(input, weight, bias, N, C,
+    // HxW, group, eps)
     ModelResult groupNorm(std::string_view name, const OpArgs& args)
     {
         const auto x = shapeOfRank(args, 0, -1);
@@ -165,6 +169,9 @@ namespace {
 
 } // namespace
 
-std::span<const OpModel> normModels() { return kModels; }
+std::span<const OpModel> normModels()
+{
+    return kModels;
+}
 
 } // namespace ks::core

@@ -27,9 +27,12 @@ struct OpArgs
     std::string stridesText;
 
     bool hasDims(std::size_t i) const { return i < dims.size() && dims[i].has_value(); }
+
     // The sizes of argument i; empty when absent or not a flat list.
     const std::vector<std::int64_t>& shape(std::size_t i) const;
+
     std::string_view type(std::size_t i) const { return i < types.size() ? types[i] : std::string_view(); }
+
     std::string_view concreteAt(std::size_t i) const
     {
         return i < concrete.size() ? concrete[i] : std::string_view();

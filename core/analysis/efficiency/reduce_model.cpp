@@ -24,8 +24,8 @@ namespace {
         if (!bpe)
             return SkipReason::UnknownDtype;
         const double n = elementCount(*in);
-        const bool cumulative = name.find("cumsum") != std::string_view::npos
-            || name.find("cumprod") != std::string_view::npos;
+        const bool cumulative =
+            name.find("cumsum") != std::string_view::npos || name.find("cumprod") != std::string_view::npos;
         const double out = cumulative ? n : 1;
         return estimate(n, n * *bpe + out * *bpe, args.type(0), ComputeUnit::Vector);
     }
@@ -49,6 +49,9 @@ namespace {
 
 } // namespace
 
-std::span<const OpModel> reduceModels() { return kModels; }
+std::span<const OpModel> reduceModels()
+{
+    return kModels;
+}
 
 } // namespace ks::core

@@ -30,8 +30,15 @@ namespace {
         return estimate(3 * n, 2 * n * *bpe, args.type(first), ComputeUnit::Vector);
     }
 
-    ModelResult fusedRope(std::string_view, const OpArgs& args) { return rope(args, 0, 1); }
-    ModelResult vllmRotary(std::string_view, const OpArgs& args) { return rope(args, 1, 2); }
+    ModelResult fusedRope(std::string_view, const OpArgs& args)
+    {
+        return rope(args, 0, 1);
+    }
+
+    ModelResult vllmRotary(std::string_view, const OpArgs& args)
+    {
+        return rope(args, 1, 2);
+    }
 
     constexpr std::array kModels {
         OpModel { "FusedRoPEFunc", OpFamily::Rope, fusedRope },
@@ -41,6 +48,9 @@ namespace {
 
 } // namespace
 
-std::span<const OpModel> ropeModels() { return kModels; }
+std::span<const OpModel> ropeModels()
+{
+    return kModels;
+}
 
 } // namespace ks::core
