@@ -15,6 +15,7 @@ class TestDevicePeaks : public QObject
     Q_OBJECT
 
 private slots:
+
     void tableParsesAndCoversTheIssuesDevices()
     {
         const auto parsed = parseDeviceTable(builtinDeviceTableJson());
@@ -25,9 +26,9 @@ private slots:
             QVERIFY2(!d.source.empty(), d.name.c_str()); // every row cites where its numbers are from
             QVERIFY2(d.memoryBandwidthGBps > 0, d.name.c_str());
         }
-        for (const char* name : { "V100", "A100 SXM4 40GB", "A100 SXM4 80GB", "A100 PCIe 40GB", "A100 PCIe 80GB",
-                 "NVIDIA A10", "L4", "L40S", "H100 SXM", "H100 PCIe", "H100 NVL", "H200", "B200", "GB200", "MI210",
-                 "MI250X", "MI300X", "MI325X", "MI350X", "MI355X" })
+        for (const char* name : { "V100", "A100 SXM4 40GB", "A100 SXM4 80GB", "A100 PCIe 40GB",
+                 "A100 PCIe 80GB", "NVIDIA A10", "L4", "L40S", "H100 SXM", "H100 PCIe", "H100 NVL", "H200",
+                 "B200", "GB200", "MI210", "MI250X", "MI300X", "MI325X", "MI350X", "MI355X" })
             QVERIFY2(findDeviceByName(table, name), name);
         // Dense, never sparse: H100 SXM's bf16 tensor peak is 989.5, not 1979.
         QCOMPARE(findDeviceByName(table, "H100 SXM")->matrixTflops.at("bf16"), 989.5);
@@ -40,10 +41,11 @@ private slots:
             const char* folder;
             const char* row;
         } cases[] = {
-            { "h100_qwen05b", "NVIDIA H100 SXM5 80GB" },
-            { "mi300_qwen05b", "AMD Instinct MI300X" },
-            { "amd_rocm", "AMD Instinct MI210 / MI250 (one GCD)" }, // "AMD Radeon Graphics", gfx90a by CU count
+            { "h100_qwen05b", "NVIDIA H100 SXM5 80GB" }, { "mi300_qwen05b", "AMD Instinct MI300X" },
+            { "amd_rocm",
+                "AMD Instinct MI210 / MI250 (one GCD)" }, // "AMD Radeon Graphics", gfx90a by CU count
         };
+
         for (const auto& c : cases) {
             const TraceSet set = ks::tests::loadSharedTraces(QString::fromLatin1(c.folder));
             const DeviceChoice choice = chooseDevice(set, std::nullopt, std::nullopt);
@@ -82,6 +84,7 @@ private slots:
             "p.json");
         QVERIFY(ok.ok());
         QCOMPARE(ok.value().matrixTflops.at("bf16"), 708.0);
+
         const struct
         {
             const char* json;
@@ -93,6 +96,7 @@ private slots:
             { R"({"memory_bandwidth_gbps": 1})", "\"name\"" },
             { "not json", "not JSON" },
         };
+
         for (const auto& b : bad) {
             const auto r = parsePeaksFile(b.json, "p.json");
             QVERIFY(!r.ok());

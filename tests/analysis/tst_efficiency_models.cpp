@@ -48,10 +48,12 @@ class TestEfficiencyModels : public QObject
     Q_OBJECT
 
 private slots:
+
     void gemmWithoutBias()
     {
         // mm (M=64, K=32) @ (32, N=16), bf16: 2·64·16·32 FLOPs; 2·(64·32 + 32·16 + 64·16) bytes.
-        const auto e = modelled("aten::mm", argsOf("[[64, 32], [32, 16]]", R"(["c10::BFloat16", "c10::BFloat16"])"));
+        const auto e =
+            modelled("aten::mm", argsOf("[[64, 32], [32, 16]]", R"(["c10::BFloat16", "c10::BFloat16"])"));
         QCOMPARE(e.flops, 65536.0);
         QCOMPARE(e.bytes, 2.0 * (2048 + 512 + 1024));
         QCOMPARE(e.precision, std::string("bf16"));
@@ -62,7 +64,8 @@ private slots:
     {
         // addmm(bias[16], A(64, 32), B(32, 16)), fp32: + M·N FLOPs, + N bias elements.
         const auto e = modelled("aten::addmm",
-            argsOf("[[16], [64, 32], [32, 16], [], []]", R"(["float", "float", "float", "Scalar", "Scalar"])"));
+            argsOf(
+                "[[16], [64, 32], [32, 16], [], []]", R"(["float", "float", "float", "Scalar", "Scalar"])"));
         QCOMPARE(e.flops, 65536.0 + 1024.0);
         QCOMPARE(e.bytes, 4.0 * (2048 + 512 + 1024 + 16));
         QCOMPARE(e.precision, std::string("fp32"));
@@ -71,7 +74,8 @@ private slots:
     void transposedOperandsChangeNothing()
     {
         // mm of a transposed view: the dims say M, N, K; strides only group the rows.
-        const ParsedArgs p = parseOpArgs(R"({"Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"],
+        const ParsedArgs p =
+            parseOpArgs(R"({"Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"],
             "Input Strides": [[1, 64], [1, 32]]})");
         QVERIFY(p.args);
         QCOMPARE(p.args->stridesText, std::string("[[1, 64], [1, 32]]"));
@@ -81,11 +85,13 @@ private slots:
     void batchedGemm()
     {
         // bmm (B=8, 64, 32) @ (8, 32, 16) fp16; baddbmm adds the bias per batch.
-        const auto e = modelled("aten::bmm", argsOf("[[8, 64, 32], [8, 32, 16]]", R"(["c10::Half", "c10::Half"])"));
+        const auto e =
+            modelled("aten::bmm", argsOf("[[8, 64, 32], [8, 32, 16]]", R"(["c10::Half", "c10::Half"])"));
         QCOMPARE(e.flops, 8.0 * 65536);
         QCOMPARE(e.bytes, 8.0 * 2 * (2048 + 512 + 1024));
         const auto b = modelled("aten::baddbmm",
-            argsOf("[[8, 64, 16], [8, 64, 32], [8, 32, 16], [], []]", R"(["c10::Half", "c10::Half", "c10::Half"])"));
+            argsOf("[[8, 64, 16], [8, 64, 32], [8, 32, 16], [], []]",
+                R"(["c10::Half", "c10::Half", "c10::Half"])"));
         QCOMPARE(b.flops, 8.0 * (65536 + 1024));
         QCOMPARE(b.bytes, 8.0 * 2 * (2048 + 512 + 1024 + 16));
         QCOMPARE(skipped("aten::bmm", argsOf("[[8, 64, 32], [8, 33, 16]]", R"(["float", "float"])")),
@@ -115,7 +121,8 @@ private slots:
     {
         // SDPA flash, B=2, H=4, N=128, d=64, bf16: 4·B·H·N²·d, halved when causal.
         const std::string dims = "[[2, 4, 128, 64], [2, 4, 128, 64], [2, 4, 128, 64], [], [], [], []]";
-        const std::string types = R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])";
+        const std::string types =
+            R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])";
         const auto full = modelled("aten::_scaled_dot_product_flash_attention",
             argsOf(dims, types, R"(["", "", "", "0.", "False", "False", ""])"));
         const auto causal = modelled("aten::_scaled_dot_product_flash_attention",
@@ -151,9 +158,10 @@ private slots:
                 R"(["", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]", "4"])"));
         QCOMPARE(e.flops, 2.0 * 18 * 3200 + 3200);
         QCOMPARE(e.bytes, 4.0 * (1600 + 288 + 16 + 3200));
-        QCOMPARE(skipped("aten::convolution",
-                     argsOf("[[2, 8, 10, 10], [16, 3, 3, 3], [], [], [], [], [], [], []]", R"(["float", "float"])",
-                         R"(["", "", "", "[1]", "[0]", "[1]", "False", "[0]", "4"])")),
+        QCOMPARE(
+            skipped("aten::convolution",
+                argsOf("[[2, 8, 10, 10], [16, 3, 3, 3], [], [], [], [], [], [], []]", R"(["float", "float"])",
+                    R"(["", "", "", "[1]", "[0]", "[1]", "False", "[0]", "4"])")),
             SkipReason::MismatchedShapes);
     }
 
@@ -170,7 +178,8 @@ private slots:
     void elementwise()
     {
         // Binary with broadcast: (4, 8) * (8) -> 32 elements; bf16 out.
-        const auto b = modelled("aten::mul", argsOf("[[4, 8], [8]]", R"(["c10::BFloat16", "c10::BFloat16"])"));
+        const auto b =
+            modelled("aten::mul", argsOf("[[4, 8], [8]]", R"(["c10::BFloat16", "c10::BFloat16"])"));
         QCOMPARE(b.flops, 32.0);
         QCOMPARE(b.bytes, 2.0 * (32 + 8 + 32));
         QVERIFY(b.unit == ComputeUnit::Vector);
@@ -178,10 +187,13 @@ private slots:
         const auto s = modelled("aten::add", argsOf("[[4, 8], [], []]", R"(["float", "double", "Scalar"])"));
         QCOMPARE(s.bytes, 4.0 * 32 + 8.0 + 4.0 * 32);
         // copy_ into another dtype: the destination's size for the output.
-        const auto c = modelled("aten::copy_", argsOf("[[4, 8], [4, 8], []]", R"(["float", "c10::BFloat16", "Scalar"])"));
+        const auto c = modelled(
+            "aten::copy_", argsOf("[[4, 8], [4, 8], []]", R"(["float", "c10::BFloat16", "Scalar"])"));
         QCOMPARE(c.bytes, 32.0 * (4 + 2));
-        QCOMPARE(skipped("aten::mul", argsOf("[[4, 8], [3]]", R"(["float", "float"])")), SkipReason::MismatchedShapes);
-        QCOMPARE(skipped("aten::mul", argsOf("[[4, 8], [8]]", R"(["weird", "float"])")), SkipReason::UnknownDtype);
+        QCOMPARE(skipped("aten::mul", argsOf("[[4, 8], [3]]", R"(["float", "float"])")),
+            SkipReason::MismatchedShapes);
+        QCOMPARE(
+            skipped("aten::mul", argsOf("[[4, 8], [8]]", R"(["weird", "float"])")), SkipReason::UnknownDtype);
     }
 
     void reductionNormRope()
@@ -191,14 +203,17 @@ private slots:
         QCOMPARE(r.bytes, 640.0 * 4 + 4); // one output element, as TraceLens counts it
         // layer_norm over the last dim (C=64) of (8, 64), affine with bias, fp32.
         const auto ln = modelled("aten::layer_norm",
-            argsOf("[[8, 64], [], [64], [64], [], []]", R"(["float", "", "float", "float"])", R"(["", "[64]", "", "", "1e-05", "True"])"));
+            argsOf("[[8, 64], [], [64], [64], [], []]", R"(["float", "", "float", "float"])",
+                R"(["", "[64]", "", "", "1e-05", "True"])"));
         QCOMPARE(ln.flops, 3.0 * 64 + 3.0 * 512 + 3.0 * 64 + 2.0 * 512);
         QCOMPARE(ln.bytes, 2.0 * 512 * 4 + 6.0 * 64 * 4);
         const auto rms = modelled("aten::rms_norm",
-            argsOf("[[8, 64], [], [64], []]", R"(["c10::BFloat16", "", "c10::BFloat16"])", R"(["", "[64]", "", ""])"));
+            argsOf("[[8, 64], [], [64], []]", R"(["c10::BFloat16", "", "c10::BFloat16"])",
+                R"(["", "[64]", "", ""])"));
         QCOMPARE(rms.flops, 8.0 * (2 * 64 + 2) + 512.0 * 2);
         QCOMPARE(rms.bytes, 2.0 * 512 * 2 + 64.0 * 2);
-        const auto rope = modelled("FusedRoPEFunc", argsOf("[[16, 2, 4, 64], [16, 1, 1, 64]]", R"(["c10::BFloat16", "float"])"));
+        const auto rope = modelled(
+            "FusedRoPEFunc", argsOf("[[16, 2, 4, 64], [16, 1, 1, 64]]", R"(["c10::BFloat16", "float"])"));
         QCOMPARE(rope.flops, 3.0 * 8192);
         QCOMPARE(rope.bytes, 2.0 * 8192 * 2);
     }
@@ -209,7 +224,8 @@ private slots:
         QVERIFY(parseOpArgs(R"({"External id": 3})").problem == ArgsProblem::NoShapes);
         QVERIFY(parseOpArgs(R"({"Input Dims": 7})").problem == ArgsProblem::Malformed);
         // A TensorList entry is not a flat list: the op that needs it is skipped as malformed.
-        const ParsedArgs p = parseOpArgs(R"({"Input Dims": [[[2, 3], [2, 3]], [4]], "Input type": ["TensorList", "float"]})");
+        const ParsedArgs p =
+            parseOpArgs(R"({"Input Dims": [[[2, 3], [2, 3]], [4]], "Input type": ["TensorList", "float"]})");
         QVERIFY(p.args && !p.args->hasDims(0));
         QCOMPARE(skipped("aten::mm", *p.args), SkipReason::MalformedDims);
     }
@@ -218,9 +234,11 @@ private slots:
     {
         // aten::mm launching two kernels that overlap (10-30 and 20-40 us: 30 us of union),
         // an aten::mm without shapes, one with a mismatched K and one that launched nothing.
-        const std::string mmArgs = R"("args": {"Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"]})";
+        const std::string mmArgs =
+            R"("args": {"Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"]})";
         const std::vector<std::string> events {
-            R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 9, )" + mmArgs + "}",
+            R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 9, )"
+                + mmArgs + "}",
             R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"correlation": 7}})",
             R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 3, "dur": 1, "args": {"correlation": 8}})",
             R"({"ph": "X", "cat": "kernel", "name": "gemm_a", "pid": 0, "tid": 7, "ts": 10, "dur": 20, "args": {"correlation": 7, "stream": 7, "device": 0}})",
@@ -231,7 +249,8 @@ private slots:
             R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 70, "dur": 5, "args": {"Input Dims": [[64, 32], [31, 16]], "Input type": ["float", "float"]}})",
             R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 71, "dur": 1, "args": {"correlation": 10}})",
             R"({"ph": "X", "cat": "kernel", "name": "gemm_d", "pid": 0, "tid": 7, "ts": 80, "dur": 5, "args": {"correlation": 10, "stream": 7, "device": 0}})",
-            R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 90, "dur": 5, )" + mmArgs + "}",
+            R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 90, "dur": 5, )"
+                + mmArgs + "}",
         };
         QTemporaryDir dir;
         const TraceSet set = ks::tests::loadRanks(dir, { ks::tests::kinetoDocument(0, events) });
@@ -269,7 +288,8 @@ private slots:
         QVERIFY(!report.rows[0].modelled);
         QCOMPARE(report.rows[0].kernelTimeUsSum, 4.0);
         const Table table = efficiencyTable(report);
-        QVERIFY(std::holds_alternative<std::monostate>(table.rows[0][*table.find(efficiency_columns::kFlops)]));
+        QVERIFY(
+            std::holds_alternative<std::monostate>(table.rows[0][*table.find(efficiency_columns::kFlops)]));
     }
 };
 

@@ -52,7 +52,8 @@ EfficiencyView::EfficiencyView(JobPools* pools, QWidget* parent)
     m_splitter->setSizes({ 600, 400 });
     layout->addWidget(m_splitter, 1);
     connect(m_chart, &AnalysisChart::exportRequested, this, &EfficiencyView::chartExportRequested);
-    connect(m_table, &AnalysisTableView::exportCsvRequested, this, [this] { emit tableExportRequested(m_table); });
+    connect(m_table, &AnalysisTableView::exportCsvRequested, this,
+        [this] { emit tableExportRequested(m_table); });
     connect(m_chart, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int, QMouseEvent*) {
         const auto it = std::find(m_points.graphs.begin(), m_points.graphs.end(), p);
         if (it != m_points.graphs.end())
@@ -99,7 +100,8 @@ void EfficiencyView::compute(
                 options.windowStart = window->first;
                 options.windowEnd = window->second;
             }
-            return Computed { std::make_shared<const core::EfficiencyReport>(core::efficiencyReport(*set, options)),
+            return Computed { std::make_shared<const core::EfficiencyReport>(
+                                  core::efficiencyReport(*set, options)),
                 QString::fromStdString(device.note) };
         },
         [this](Computed computed) { show(std::move(computed.report), computed.deviceNote); },
@@ -126,7 +128,8 @@ void EfficiencyView::show(std::shared_ptr<const core::EfficiencyReport> report, 
     else if (r.mfu.mfu)
         lines << tr("MFU %1 % of %2 (%3 TFLOP/s): %4 TFLOP in %5 ms of steps")
                      .arg(number(*r.mfu.mfu * 100, 3), QString::fromStdString(r.mfu.peakLabel),
-                         number(r.mfu.peakTflops), number(r.mfu.modelFlops / 1e12), number(r.mfu.stepTimeUs / 1000));
+                         number(r.mfu.peakTflops), number(r.mfu.modelFlops / 1e12),
+                         number(r.mfu.stepTimeUs / 1000));
     for (const std::string& line : core::skippedLines(r))
         lines << QString::fromStdString(line);
     m_summary->setText(lines.join(QStringLiteral(" · ")));
@@ -155,8 +158,10 @@ void EfficiencyView::activateRow(std::size_t row)
     if (!m_report || row >= m_report->rows.size())
         return;
     std::vector<core::EfficiencyCall> calls = m_report->rows[row].callList;
-    std::stable_sort(calls.begin(), calls.end(),
-        [](const core::EfficiencyCall& a, const core::EfficiencyCall& b) { return a.kernelTime > b.kernelTime; });
+    std::stable_sort(
+        calls.begin(), calls.end(), [](const core::EfficiencyCall& a, const core::EfficiencyCall& b) {
+            return a.kernelTime > b.kernelTime;
+        });
     emit callsActivated(calls);
 }
 
@@ -176,9 +181,11 @@ void EfficiencyView::onMouseMove(QMouseEvent* event)
         if (QLineF(centre, at).length() > radius)
             continue;
         const core::EfficiencyRow& r = m_report->rows[m_points.rows[k]];
-        QString text = QStringLiteral("<b>%1</b> (%2)<br>%3<br>%4<br>").arg(QString::fromStdString(r.name).toHtmlEscaped(),
-            QString::fromLatin1(core::opFamilyName(r.family).data()), QString::fromStdString(r.dims).toHtmlEscaped(),
-            QString::fromStdString(r.dtypes).toHtmlEscaped());
+        QString text = QStringLiteral("<b>%1</b> (%2)<br>%3<br>%4<br>")
+                           .arg(QString::fromStdString(r.name).toHtmlEscaped(),
+                               QString::fromLatin1(core::opFamilyName(r.family).data()),
+                               QString::fromStdString(r.dims).toHtmlEscaped(),
+                               QString::fromStdString(r.dtypes).toHtmlEscaped());
         text += tr("%1 calls, %2 µs of kernels (mean %3 µs)<br>")
                     .arg(r.calls)
                     .arg(number(r.kernelTimeUsSum))

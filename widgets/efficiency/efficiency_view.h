@@ -35,12 +35,16 @@ public:
     ~EfficiencyView() override;
 
     // Computes for `set` (nullptr clears); window: [start, end) ns on the trace's clock.
-    void compute(std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window);
+    void compute(std::shared_ptr<const core::TraceSet> set,
+        std::optional<std::pair<core::TimeNs, core::TimeNs>> window);
     void showMessage(const QString& text);
 
     const core::EfficiencyReport* report() const { return m_report.get(); }
+
     AnalysisChart* chart() const { return m_chart; }
+
     AnalysisTableView* table() const { return m_table; }
+
     QString summaryText() const;
 
     // The call of a slice, for the Details panel: its row, or nullptr.

@@ -109,7 +109,10 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
         slope->setRotation(0);
         slope->setText(QObject::tr("%1 GB/s").arg(d.memoryBandwidthGBps));
         slope->setColor(QColor(0x55, 0x55, 0x55));
-        // One roof per distinct value and unit; precisions with the same peak share a label.
+        // A line per peak (matrix solid, vector dashed); one label per distinct value, above
+        // its line, naming every unit and precision with that peak.
+        std::map<double, QStringList> labels;
+        std::map<double, QColor> labelColors;
         for (const bool matrix : { true, false }) {
             std::map<double, QStringList> byValue;
             for (const auto& [precision, tflops] : matrix ? d.matrixTflops : d.vectorTflops)
@@ -118,17 +121,25 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
                 QPen pen(precisionColor(precisions.front().toStdString()), matrix ? 1.6 : 1.2,
                     matrix ? Qt::SolidLine : Qt::DashLine);
                 addLine(chart, tflops / tbps, tflops, xMax, tflops, pen, {});
-                auto* label = new QCPItemText(&chart);
-                label->position->setType(QCPItemPosition::ptPlotCoords);
-                label->position->setCoords(xMax * 2, tflops);
-                label->setPositionAlignment(Qt::AlignRight | (matrix ? Qt::AlignBottom : Qt::AlignTop));
-                label->setText(QStringLiteral("%1 %2 %3").arg(matrix ? QObject::tr("matrix") : QObject::tr("vector"),
-                    precisions.join(QLatin1Char('/')), QString::number(tflops)));
-                label->setColor(pen.color().darker(120));
-                QFont font = label->font();
-                font.setPointSizeF(font.pointSizeF() * 0.85);
-                label->setFont(font);
+                labels[tflops] << QStringLiteral("%1 %2").arg(
+                    matrix ? QObject::tr("matrix") : QObject::tr("vector"),
+                    precisions.join(QLatin1Char('/')));
+                labelColors.try_emplace(tflops, pen.color().darker(120));
             }
+        }
+        for (const auto& [tflops, names] : labels) {
+            auto* label = new QCPItemText(&chart);
+            label->position->setType(QCPItemPosition::ptPlotCoords);
+            label->position->setCoords(xMax * 2, tflops);
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            label->setText(names.join(QStringLiteral(", ")) + QLatin1Char(' ') + QString::number(tflops));
+            label->setColor(labelColors[tflops]);
+            // Over the discs, readable where a large one sits under it.
+            label->setLayer(QStringLiteral("legend"));
+            label->setBrush(QColor(255, 255, 255, 190));
+            QFont font = label->font();
+            font.setPointSizeF(font.pointSizeF() * 0.85);
+            label->setFont(font);
         }
     }
     // The points, largest first so that small ones stay visible on top.
@@ -150,7 +161,8 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
         fill.setAlpha(150);
         // Area proportional to kernel time: the diameter goes with its square root.
         const double diameter = 5 + 35 * std::sqrt(r.kernelTimeUsSum / timeMax);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, familyColor(r.family).darker(130), fill, diameter));
+        g->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDisc, familyColor(r.family).darker(130), fill, diameter));
         g->setData({ r.intensity() }, { r.tflopsTotal() }, true);
         const auto family = static_cast<std::size_t>(r.family);
         g->setName(QString::fromLatin1(core::opFamilyName(r.family).data()));

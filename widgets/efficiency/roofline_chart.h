@@ -4,6 +4,7 @@
 #include "widgets/analysis/analysis_chart.h"
 
 #include <QColor>
+
 #include <vector>
 
 namespace ks::widgets {
