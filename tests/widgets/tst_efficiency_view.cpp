@@ -20,6 +20,7 @@ class TestEfficiencyView : public QObject
     Q_OBJECT
 
 private slots:
+
     void showsTheRooflineOfBothVendors()
     {
         const struct
@@ -27,6 +28,7 @@ private slots:
             const char* folder;
             const char* device;
         } cases[] = { { "h100_qwen05b", "H100 SXM5" }, { "mi300_qwen05b", "MI300X" } };
+
         for (const auto& c : cases) {
             widgets::JobPools pools;
             widgets::EfficiencyView view(&pools);
@@ -34,7 +36,8 @@ private slots:
             const auto set = test::loadSharedTraces(c.folder);
             view.compute(set, std::nullopt);
             QVERIFY(computed.wait(60000));
-            QVERIFY2(view.summaryText().contains(QString::fromLatin1(c.device)), qPrintable(view.summaryText()));
+            QVERIFY2(
+                view.summaryText().contains(QString::fromLatin1(c.device)), qPrintable(view.summaryText()));
             QVERIFY(view.summaryText().contains(QStringLiteral("MFU")));
             const core::EfficiencyReport* report = view.report();
             QVERIFY(report && !report->rows.empty());
@@ -71,7 +74,8 @@ private slots:
         QSignalSpy computed(&view, &widgets::EfficiencyView::computed);
         view.compute(test::loadSharedTraces("nccl_ns_resolution"), std::nullopt);
         QVERIFY(computed.wait(60000));
-        QVERIFY2(view.summaryText().contains(QStringLiteral("record_shapes=True")), qPrintable(view.summaryText()));
+        QVERIFY2(view.summaryText().contains(QStringLiteral("record_shapes=True")),
+            qPrintable(view.summaryText()));
         QVERIFY(view.table()->proxy()->rowCount() > 0);
     }
 };
