@@ -71,8 +71,9 @@ int main(int argc, char** argv)
         printManPage(std::cout);
         return 0;
     }
-    const bool help = command == "help"
-        || std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+    const bool help = command == "help" || std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return a == "--help" || a == "-h";
+    });
     if (help) {
         std::cout << kUsage;
         return 0;
@@ -80,7 +81,7 @@ int main(int argc, char** argv)
     if (command != "summarize") {
         std::cerr << (command.empty() ? "kinetoscope-cli-mpi: a command is needed\n"
                                       : "kinetoscope-cli-mpi: unknown command '" + command
-                          + "' (the MPI build runs summarize only; the others are in kinetoscope-cli)\n")
+                    + "' (the MPI build runs summarize only; the others are in kinetoscope-cli)\n")
                   << kUsage;
         return 2;
     }
