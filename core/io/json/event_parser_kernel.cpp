@@ -206,9 +206,7 @@ namespace {
         od::parser m_parser;
     };
 
-
-    Error Parser::errorAt(
-        simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
+    Error Parser::errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const
     {
         // simdjson reports a failed allocation as an error code, not an exception.
         if (code == simdjson::MEMALLOC)
@@ -219,8 +217,8 @@ namespace {
             m_path, byteOffset };
     }
 
-    std::optional<Error> Parser::parsePrepared(
-        const std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex, std::uint64_t byteOffset)
+    std::optional<Error> Parser::parsePrepared(const std::vector<char>& buffer, std::size_t length,
+        std::uint64_t firstIndex, std::uint64_t byteOffset)
     {
         const char* const data = buffer.data();
         od::document doc;

@@ -31,13 +31,15 @@ public:
 // builder is null; scanComposite finds the end of the '{' or '[' at text[pos]
 // (see scanValue).
 namespace kernel_baseline {
-    std::unique_ptr<EventParserKernel> makeEventParser(std::string path, RankBuilder* builder, RawEventSink* sink);
+    std::unique_ptr<EventParserKernel> makeEventParser(
+        std::string path, RankBuilder* builder, RawEventSink* sink);
     json::ScanResult scanComposite(std::string_view text, std::size_t pos);
 } // namespace kernel_baseline
 
 // Built only where KS_HAVE_HASWELL_KERNEL is defined (x86-64, KS_PORTABLE_PARSER off).
 namespace kernel_haswell {
-    std::unique_ptr<EventParserKernel> makeEventParser(std::string path, RankBuilder* builder, RawEventSink* sink);
+    std::unique_ptr<EventParserKernel> makeEventParser(
+        std::string path, RankBuilder* builder, RawEventSink* sink);
     json::ScanResult scanComposite(std::string_view text, std::size_t pos);
 } // namespace kernel_haswell
 
