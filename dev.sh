@@ -25,8 +25,9 @@ PACKAGES=(build-essential cmake ninja-build pkg-config git python3
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libsimdjson-dev zlib1g-dev libisal-dev
           libsqlite3-dev libopenmpi-dev openmpi-bin
           libgl-dev xvfb xauth clang-format clang-tidy ccache clang-14 libfuzzer-14-dev)
-# What package-test needs besides: the root builder, the package checker, the validators.
-PACKAGE_TEST_PACKAGES=(mmdebstrap lintian desktop-file-utils appstream shared-mime-info)
+# What package-test needs besides: the root builder, the package checker, the validators,
+# an emulator of older x86-64 CPUs.
+PACKAGE_TEST_PACKAGES=(mmdebstrap lintian desktop-file-utils appstream shared-mime-info qemu-user)
 
 # install_missing [PACKAGE...]: PACKAGES and these.
 install_missing() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `bash dev.sh package-test BUILD_DIR`: the .debs as a new user meets them.
 #  1. cpack in BUILD_DIR (the build `dev.sh test` made): kinetoscope and kinetoscope-mpi;
-#  2. lintian on both (no errors), desktop-file-validate, appstreamcli validate;
+#  2. lintian on both (no errors), desktop-file-validate, appstreamcli validate, the
+#     MIME types; the packaged kinetoscope-cli on an emulated baseline CPU (qemu-user);
 #  3. a minimal Debian 12 root (mmdebstrap --variant=apt: essential packages and apt),
 #     where in_root.sh installs the packages with apt-get and runs the CLI, the app
 #     (offscreen), mpirun with the MPI build and the baseline parser kernel, checking
@@ -30,6 +31,17 @@ for deb in "$stage"/ks/debs/*.deb; do
 done
 packaged=$SECONDS
 
+echo "== what the build tree's kinetoscope-cli prints for the shared trace"
+trace=$source_dir/../shared/traces/h100_qwen05b
+[ -d "$trace" ] || {
+    echo "package-test: $trace is missing (the shared traces sit beside the checkout)" >&2
+    exit 1
+}
+cp -r "$trace" "$stage/ks/trace"
+(cd "$stage/ks" && "$build/app/cli/kinetoscope-cli" info trace >expected-info.txt &&
+    "$build/app/cli/kinetoscope-cli" analyze trace >expected-analyze.txt)
+cp "$source_dir/packaging/test/in_root.sh" "$stage/ks/"
+
 echo "== lintian, desktop-file-validate, appstreamcli validate"
 # Errors fail; warnings are printed. The packages are built by CPack, not from a
 # Debian source package, so there is no source to check.
@@ -49,18 +61,20 @@ if [ -s "$stage/mime.err" ] || [ "$(grep -c 'x-kineto-trace' "$mime/globs2")" -n
 fi
 rm -rf "$data"
 echo "MIME types: both registered"
-linted=$SECONDS
 
-echo "== what the build tree's kinetoscope-cli prints for the shared trace"
-trace=$source_dir/../shared/traces/h100_qwen05b
-[ -d "$trace" ] || {
-    echo "package-test: $trace is missing (the shared traces sit beside the checkout)" >&2
+echo "== the packaged kinetoscope-cli on an emulated x86-64 baseline CPU (qemu64: no SSE4.2, no AVX)"
+# A package built on this AVX2 machine must run anywhere: outside the parser's
+# Haswell copy, no instruction beyond the baseline (the libraries are this system's).
+rm -rf "$stage/extract"
+dpkg-deb -x "$stage"/ks/debs/kinetoscope_*.deb "$stage/extract"
+(cd "$stage/ks" && GLIBC_TUNABLES=glibc.malloc.hugetlb=1 qemu-x86_64 -cpu qemu64 \
+    "$stage/extract/usr/bin/kinetoscope-cli" analyze trace >"$stage/emulated-analyze.txt")
+cmp -s "$stage/ks/expected-analyze.txt" "$stage/emulated-analyze.txt" || {
+    echo "package-test: kinetoscope-cli analyze on an emulated qemu64 CPU differs from the build tree's" >&2
     exit 1
 }
-cp -r "$trace" "$stage/ks/trace"
-(cd "$stage/ks" && "$build/app/cli/kinetoscope-cli" info trace >expected-info.txt &&
-    "$build/app/cli/kinetoscope-cli" analyze trace >expected-analyze.txt)
-cp "$source_dir/packaging/test/in_root.sh" "$stage/ks/"
+echo "analyze on qemu64: as on this CPU"
+linted=$SECONDS
 
 echo "== mmdebstrap --variant=apt --mode=$mode bookworm, then in_root.sh there"
 rm -rf "$stage/results"
@@ -78,5 +92,5 @@ mmdebstrap --variant=apt --mode="$mode" --quiet \
     "deb $mirror/debian bookworm-updates main" \
     "deb $mirror/debian-security bookworm-security main"
 echo "package-test: what the root printed and the app's screenshot are in $stage/results/ks"
-echo "package-test: cpack $((packaged - started))s, lintian and validation $((linted - packaged))s," \
+echo "package-test: cpack $((packaged - started))s, lintian, validators, emulated CPU $((linted - packaged))s," \
     "Debian 12 root and checks $((SECONDS - linted))s, total $((SECONDS - started))s"
