@@ -175,6 +175,7 @@ void MainWindow::setupMenus()
     setupTimelineActions(m_viewMenu, file, quitSeparator);
     m_viewMenu->addAction(m_showDiagnosticsAction);
     setupAnalysesMenu();
+    setupEfficiencyDock(); // beside the analysis docks, in the Analyses menu
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : m_analysisDocks)
         m_viewMenu->addAction(dock->toggleViewAction());

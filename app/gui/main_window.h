@@ -2,6 +2,7 @@
 
 #include "app/gui/analysis_runner.h"
 #include "app/gui/load_controller.h"
+#include "core/analysis/efficiency/efficiency.h"
 #include "core/summary/job_overview.h"
 
 #include <QMainWindow>
@@ -24,6 +25,7 @@ class JobModeView;
 class AnalysisView;
 enum class ChartFormat;
 class DiagnosticsPanel;
+class EfficiencyView;
 class JobPools;
 class JobTracker;
 class JobPathPanel;
@@ -220,6 +222,9 @@ private:
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
     void exportTableDialog(widgets::AnalysisTableView* table);
     void findOnTimeline(const QString& name);
+    // The Efficiency dock (main_window_efficiency.cpp).
+    void setupEfficiencyDock();
+    void showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls);
 
     void setupJobMode();
     // Opens paths in job mode when they call for it (job_paths.h); false for a plain load.
@@ -285,6 +290,8 @@ private:
     AnalysisRunner* m_analysisRunner = nullptr;
     QList<QDockWidget*> m_analysisDocks;
     QMenu* m_analysesMenu = nullptr;
+    widgets::EfficiencyView* m_efficiency = nullptr;
+    QDockWidget* m_efficiencyDock = nullptr;
     QAction* m_htaCompatAction = nullptr;
     QAction* m_restrictToRangeAction = nullptr;
     QLabel* m_statusSummary = nullptr;

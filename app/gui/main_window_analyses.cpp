@@ -360,7 +360,7 @@ void MainWindow::findOnTimeline(const QString& name)
 
 void MainWindow::showAnalysisDock(const QString& name)
 {
-    for (QDockWidget* dock : m_analysisDocks) {
+    for (QDockWidget* dock : m_analysisDocks + QList<QDockWidget*> { m_efficiencyDock }) {
         if (dock->objectName() == name + QStringLiteral("Dock")) {
             dock->show();
             dock->raise();

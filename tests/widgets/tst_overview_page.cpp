@@ -55,7 +55,8 @@ private slots:
         QCOMPARE(data->report.findings.front().rule, report.findings.front().rule);
         QCOMPARE(data->stragglers, std::vector<std::int64_t> { 1 }); // the gloo job's rank 1
         QVERIFY(data->exposedCommPct.has_value());
-        QVERIFY(!data->mfuPct); // needs issue 21
+        QVERIFY(!data->mfuPct); // a CPU job: no device peaks
+        QVERIFY(!data->mfuNote.isEmpty()); // says why
         QCOMPARE(data->iterations.size(), std::size_t(4));
 
         // The first card (the straggler) asks for its event, and for the proving dock.
@@ -108,6 +109,22 @@ private slots:
         page.setTraceSet(set);
         QVERIFY(waitUpdated(page));
         QVERIFY(page.data());
+    }
+
+    // MFU from the efficiency analysis, as `overview` prints it (7.1 % on the H100 trace).
+    void mfuOfAGpuTrace()
+    {
+        const auto set = test::loadSharedTraces("h100_qwen05b");
+        if (!set)
+            QSKIP("../shared is absent");
+        widgets::JobPools pools;
+        widgets::OverviewPage page(&pools);
+        page.setTraceSet(set);
+        QVERIFY(waitUpdated(page));
+        QVERIFY(page.data()->mfuPct.has_value());
+        QVERIFY2(
+            std::abs(*page.data()->mfuPct - 7.105) < 0.01, qPrintable(QString::number(*page.data()->mfuPct)));
+        QVERIFY(page.data()->mfuNote.contains(QStringLiteral("H100")));
     }
 
     void jobModeShowsTheSummary()

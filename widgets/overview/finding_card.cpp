@@ -53,7 +53,7 @@ QString FindingCard::proofDockOf(const std::string& rule)
     if (rule == "unbalanced_compute")
         return QStringLiteral("rankOverviewDock");
     if (rule == "low_efficiency")
-        return QStringLiteral("kernelDurationsDock");
+        return QStringLiteral("efficiencyDock");
     if (rule == "dataloader_stall")
         return QStringLiteral("operatorsDock");
     return {};

@@ -1,6 +1,7 @@
 #include "widgets/overview/overview_data.h"
 
 #include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/insights/insights.h"
@@ -73,6 +74,35 @@ namespace {
             data.stragglerSource = tr("the ranks the others wait for (critical path)");
     }
 
+    // MFU of the same steps or range, as `overview` prints it (efficiency analysis).
+    void modelFlopsUtilisation(const core::TraceSet& set, std::optional<std::int64_t> iteration,
+        std::optional<std::pair<core::TimeNs, core::TimeNs>> window, OverviewData& data)
+    {
+        const core::DeviceChoice device = core::chooseDevice(set, std::nullopt, std::nullopt);
+        core::EfficiencyOptions options;
+        if (iteration)
+            options.iterations = { *iteration };
+        if (window) {
+            options.windowStart = window->first;
+            options.windowEnd = window->second;
+        }
+        options.device = device.peaks;
+        const core::EfficiencyReport report = core::efficiencyReport(set, options);
+        if (report.error)
+            data.mfuNote = QString::fromStdString(report.error->describe());
+        else if (!report.shapesRecorded)
+            data.mfuNote = QString::fromLatin1(core::kNoShapesMessage);
+        else if (!report.mfu.mfu)
+            data.mfuNote = QString::fromStdString(device.note);
+        else {
+            data.mfuPct = *report.mfu.mfu * 100.0;
+            data.mfuNote = tr("of %1 %2 TFLOP/s (%3)")
+                               .arg(QString::fromStdString(report.mfu.peakLabel))
+                               .arg(report.mfu.peakTflops, 0, 'f', 0)
+                               .arg(QString::fromStdString(device.peaks->name));
+        }
+    }
+
 } // namespace
 
 OverviewData computeOverview(const core::TraceSet& set, std::optional<std::int64_t> iteration,
@@ -102,6 +132,7 @@ OverviewData computeOverview(const core::TraceSet& set, std::optional<std::int64
     data.report = core::runInsights(frames.value(), options, {}, parallelFor);
     data.exposedCommPct = data.report.exposedCommPct;
     stragglersFromFindings(data);
+    modelFlopsUtilisation(set, iteration, window, data);
     const core::AnalysisOutput overview = core::rankOverview(frames.value(), options);
     if (overview.ok && overview.result.kind == core::HtaResult::Kind::DataFrame)
         headlineFromRankOverview(overview.result.frame, data);

@@ -29,7 +29,8 @@ struct OverviewData
     std::size_t iterationCount = 0;
     std::optional<double> gpuBusyPct; // 100 - idle %, mean over ranks and iterations
     std::optional<double> exposedCommPct;
-    std::optional<double> mfuPct; // needs the efficiency analysis (issue 21)
+    std::optional<double> mfuPct; // from the efficiency analysis (issue 21): modelled FLOPs / (steps x peak)
+    QString mfuNote; // what the MFU is against, or why there is none
     std::vector<std::int64_t> stragglers; // ranks
     QString stragglerSource; // "insights", "GPU busy time above the median", ...
     std::vector<std::int64_t> iterations; // ProfilerStep numbers present, for the page's selector

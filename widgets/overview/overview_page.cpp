@@ -238,9 +238,11 @@ void OverviewPage::fillHeadline(const OverviewData& d)
                                 : tr("no critical path"),
             parent),
         0, 2);
-    m_headline->addWidget(
-        tile(tr("MFU"), d.mfuPct ? QStringLiteral("%1 %").arg(*d.mfuPct, 0, 'f', 1) : none,
-            d.mfuPct ? tr("model FLOPs utilisation") : tr("needs the efficiency analysis"), parent),
+    m_headline->addWidget(tile(tr("MFU"), d.mfuPct ? QStringLiteral("%1 %").arg(*d.mfuPct, 0, 'f', 1) : none,
+                              d.mfuPct || !d.mfuNote.isEmpty() ? d.mfuNote
+                                  : d.fromSummary ? tr("needs the ranks' shapes (open the traces)")
+                                                  : tr("not computed"),
+                              parent),
         0, 3);
     QStringList ranks;
     for (std::size_t i = 0; i < std::min<std::size_t>(6, d.stragglers.size()); ++i)
