@@ -176,6 +176,7 @@ void MainWindow::setupMenus()
     m_viewMenu->addAction(m_showDiagnosticsAction);
     setupAnalysesMenu();
     setupEfficiencyDock(); // beside the analysis docks, in the Analyses menu
+    m_overviewDock->raise(); // the Overview is what a user sees first (issue 23)
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : m_analysisDocks)
         m_viewMenu->addAction(dock->toggleViewAction());
