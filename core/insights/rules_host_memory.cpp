@@ -2,6 +2,7 @@
 // memory_pressure, and low_efficiency (fed by the efficiency analysis through
 // efficiency_seam.h).
 
+#include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/rule_support.h"
 
@@ -148,8 +149,16 @@ namespace {
 
     RuleOutcome lowEfficiency(InsightsContext& c, const RuleParams& p)
     {
-        if (!c.roofline)
-            return RuleOutcome::na("needs the efficiency analysis (issue 21, roofline per op family)");
+        if (!c.roofline) { // the efficiency analysis of this rank, against the GPU its trace names
+            TraceSet set;
+            for (const RankFrame& f : c.frames().ranks)
+                set.ranks.push_back(f.trace);
+            c.roofline = rooflineOfTraces(set);
+        }
+        if (c.roofline->empty())
+            return RuleOutcome::na(
+                "no roofline: needs recorded shapes (record_shapes=True) and a GPU the peak "
+                "table knows (kinetoscope-cli roofline says which)");
         return lowEfficiencyFindings(c, *c.roofline, p["min_ratio"], p["min_gain_pct"]);
     }
 

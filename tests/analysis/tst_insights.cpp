@@ -304,7 +304,8 @@ private slots:
     void lowEfficiencyWaitsForTheEfficiencyAnalysis()
     {
         Run plain({ launchBoundRank(false) }, only("low_efficiency"));
-        QVERIFY(plain.notApplicable("low_efficiency").find("efficiency analysis") != std::string::npos);
+        // No shapes and no known GPU in this trace: the efficiency analysis gives no roofline.
+        QVERIFY(plain.notApplicable("low_efficiency").find("no roofline") != std::string::npos);
         // Through the seam: GEMM at a quarter of its roofline on a GPU-bound rank.
         auto family = [](double ratio) {
             core::OpFamilyRoofline f;
@@ -325,6 +326,30 @@ private slots:
         o.roofline = std::vector { family(1.2) };
         Run fine({ launchBoundRank(false) }, o);
         QVERIFY(!fine.finding("low_efficiency"));
+    }
+
+    // Wired to the efficiency analysis: on the MI300X trace the GEMMs run well below
+    // their roofline, and the gain is the what-if that shrinks their kernels to it.
+    void lowEfficiencyFromTheEfficiencyAnalysis()
+    {
+        if (!QDir(tests::sharedDir()).exists())
+            QSKIP("../shared is absent");
+        const core::TraceSet set = tests::loadSharedTraces("mi300_qwen05b");
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        const auto report = core::runInsights(frames, {}, only("low_efficiency"));
+        QCOMPARE(report.findings.size(), std::size_t(1));
+        const core::Finding& f = report.findings.front();
+        QVERIFY(f.title.find("gemm") != std::string::npos);
+        QCOMPARE(f.whatIf.size(), std::size_t(1));
+        std::vector<core::WhatIfRule> rules { core::parseWhatIfRule(f.whatIf.front()).value() };
+        core::JobPathOptions o;
+        const auto before = core::jobCriticalPath(frames, o);
+        o.whatIf = core::WhatIfScaling(std::move(rules));
+        const auto after = core::jobCriticalPath(frames, o);
+        QVERIFY(std::abs(f.gainPct
+                    - 100.0 * static_cast<double>(before.value().path.length - after.value().path.length)
+                        / static_cast<double>(before.value().measuredTime))
+            < 1e-9);
     }
 
     void oneRankJobRulesAreNotApplicable()
