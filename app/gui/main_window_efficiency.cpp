@@ -49,32 +49,36 @@ void MainWindow::setupEfficiencyDock()
     }
     const auto compute = [this] {
         const auto window = selectedWindow();
-        m_efficiency->compute(m_set, window ? std::optional(std::pair { window->start, window->end }) : std::nullopt);
+        m_efficiency->compute(
+            m_set, window ? std::optional(std::pair { window->start, window->end }) : std::nullopt);
     };
     connect(this, &MainWindow::loadEnded, this, compute);
     connect(m_timelineState, &widgets::TimelineViewState::selectedRangeChanged, this, compute);
     connect(m_efficiency, &widgets::EfficiencyView::callsActivated, this, &MainWindow::showEfficiencyCalls);
-    connect(m_efficiency, &widgets::EfficiencyView::tableExportRequested, this, &MainWindow::exportTableDialog);
-    connect(m_efficiency, &widgets::EfficiencyView::chartExportRequested, this, [this](widgets::ChartFormat format) {
-        widgets::AnalysisChart* chart = m_efficiency->chart();
-        ChartExportDialog sizeDialog(chart->size(), format == widgets::ChartFormat::Png, this);
-        if (sizeDialog.exec() != QDialog::Accepted)
-            return;
-        const QString suffix = format == widgets::ChartFormat::Svg ? QStringLiteral(".svg")
-            : format == widgets::ChartFormat::Pdf                  ? QStringLiteral(".pdf")
-                                                                   : QStringLiteral(".png");
-        QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
-            QDir(startDirectory()).filePath(QStringLiteral("roofline") + suffix), tr("Chart (*%1)").arg(suffix));
-        if (path.isEmpty())
-            return;
-        if (!path.endsWith(suffix, Qt::CaseInsensitive))
-            path += suffix;
-        if (widgets::saveChart(*chart, path, format, sizeDialog.chartSize(), sizeDialog.scale()))
-            statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
-        else
-            m_messages->showMessage(
-                tr("Could not write %1").arg(QDir::toNativeSeparators(path)), widgets::MessageBar::Type::Error);
-    });
+    connect(
+        m_efficiency, &widgets::EfficiencyView::tableExportRequested, this, &MainWindow::exportTableDialog);
+    connect(m_efficiency, &widgets::EfficiencyView::chartExportRequested, this,
+        [this](widgets::ChartFormat format) {
+            widgets::AnalysisChart* chart = m_efficiency->chart();
+            ChartExportDialog sizeDialog(chart->size(), format == widgets::ChartFormat::Png, this);
+            if (sizeDialog.exec() != QDialog::Accepted)
+                return;
+            const QString suffix = format == widgets::ChartFormat::Svg ? QStringLiteral(".svg")
+                : format == widgets::ChartFormat::Pdf                  ? QStringLiteral(".pdf")
+                                                                       : QStringLiteral(".png");
+            QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+                QDir(startDirectory()).filePath(QStringLiteral("roofline") + suffix),
+                tr("Chart (*%1)").arg(suffix));
+            if (path.isEmpty())
+                return;
+            if (!path.endsWith(suffix, Qt::CaseInsensitive))
+                path += suffix;
+            if (widgets::saveChart(*chart, path, format, sizeDialog.chartSize(), sizeDialog.scale()))
+                statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+            else
+                m_messages->showMessage(tr("Could not write %1").arg(QDir::toNativeSeparators(path)),
+                    widgets::MessageBar::Type::Error);
+        });
     // The Details panel of an op call: its row's numbers.
     const auto details = [this](widgets::SliceRef ref) -> QString {
         const core::EfficiencyRow* row =
@@ -83,8 +87,8 @@ void MainWindow::setupEfficiencyDock()
             return {};
         QString html = tr("<h4>Efficiency</h4><p>%1 GFLOP, %2 MiB per call (%3 FLOP/B)<br>"
                           "%4 TFLOP/s, %5 TB/s (means over the %6 calls of this shape)")
-                           .arg(number(row->flops / 1e9), number(row->bytes / 1048576.0), number(row->intensity()),
-                               number(row->tflopsMean), number(row->tbpsMean))
+                           .arg(number(row->flops / 1e9), number(row->bytes / 1048576.0),
+                               number(row->intensity()), number(row->tflopsMean), number(row->tbpsMean))
                            .arg(row->calls);
         if (row->peak)
             html += tr("<br>%1 % of roofline against %2 (%3-bound, roofline %4 µs)")
@@ -105,9 +109,10 @@ void MainWindow::showEfficiencyCalls(const std::vector<core::EfficiencyCall>& ca
     m_timelineState->setSelectedSlice(ref);
     m_timeline->view()->revealSlice(ref, true);
     const auto& rank = *m_set->ranks[longest.rankIndex];
-    statusBar()->showMessage(tr("%1: the longest of %n call(s) selected; its Details list the kernels it launched",
-                                 nullptr, int(calls.size()))
-                                 .arg(QString::fromStdString(std::string(rank.sliceName(longest.slice)))),
+    statusBar()->showMessage(
+        tr("%1: the longest of %n call(s) selected; its Details list the kernels it launched", nullptr,
+            int(calls.size()))
+            .arg(QString::fromStdString(std::string(rank.sliceName(longest.slice)))),
         5000);
 }
 

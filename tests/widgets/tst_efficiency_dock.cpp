@@ -26,6 +26,7 @@ class TestEfficiencyDock : public QObject
     QTemporaryDir m_settingsDir;
 
 private slots:
+
     void initTestCase() { ks::test::useTestSettings(m_settingsDir, QStringLiteral("tst_efficiency_dock")); }
 
     void clickSelectsTheCallAndDetailsShowItsNumbers()
