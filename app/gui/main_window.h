@@ -29,6 +29,7 @@ class EfficiencyView;
 class JobPools;
 class JobTracker;
 class JobPathPanel;
+class OverviewPage;
 class WhatIfDialog;
 class MessageBar;
 class RangeAggregationPanel;
@@ -276,6 +277,8 @@ private:
     QDockWidget* m_summaryDock = nullptr;
     widgets::JobPathPanel* m_jobPath = nullptr;
     QDockWidget* m_jobPathDock = nullptr;
+    widgets::OverviewPage* m_overview = nullptr; // issue 23; the navigator of issue 24 hosts it
+    QDockWidget* m_overviewDock = nullptr;
     std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
     QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
     std::shared_ptr<const core::JobCriticalPath> m_jobPathResult; // the path without what-if

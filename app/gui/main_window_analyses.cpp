@@ -9,8 +9,10 @@
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
@@ -93,7 +95,32 @@ void MainWindow::setupAnalysisDocks()
         connect(view->notice(), &widgets::NotComputedNotice::computeAnywayRequested, this,
             [this] { runAnalyses(true); });
     }
-    m_analysisDocks.front()->raise();
+    m_overview = new widgets::OverviewPage(m_pools.get(), this);
+    m_overviewDock = addPanelDock(m_overview, tr("Overview"), QStringLiteral("overviewDock"),
+        Qt::BottomDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_O));
+    tabifyDockWidget(m_analysisDocks.front(), m_overviewDock);
+    m_overviewDock->raise();
+    // The page builds its own frames and paths beside the docks': both must fit.
+    m_overview->setMemoryCheck([](const core::TraceSet& set) {
+        const std::uint64_t need = storeBytes(set) + 2 * docksMemoryEstimate(set);
+        const std::uint64_t budget = memoryBudget(storeBytes(set));
+        return need <= budget ? QString()
+                              : tr("Not computed: the overview needs about %1 beside the analyses, over the "
+                                   "memory budget of %2 (Preferences).")
+                                    .arg(widgets::formatBytes(need), widgets::formatBytes(budget));
+    });
+    connect(m_overview, &widgets::OverviewPage::eventRequested, this, &MainWindow::showJobPathSegment);
+    connect(m_overview, &widgets::OverviewPage::rangeRequested, this,
+        [this](qint64 rank, qint64 start, qint64 end) {
+            if (const auto timelineData = m_timeline->data())
+                widgets::OverviewPage::zoomTimeline(*timelineData, *m_timelineState, rank, start, end);
+        });
+    connect(m_overview, &widgets::OverviewPage::analysisRequested, this, [this](const QString& dockName) {
+        if (auto* dock = findChild<QDockWidget*>(dockName)) {
+            dock->show();
+            dock->raise();
+        }
+    });
     connect(m_analysisRunner, &AnalysisRunner::finished, this, &MainWindow::showAnalysisResults);
     connect(m_analysisRunner, &AnalysisRunner::jobPathStarted, this, &MainWindow::onJobPathStarted);
     connect(m_analysisRunner, &AnalysisRunner::jobPathFinished, this, &MainWindow::showJobPath);
@@ -132,6 +159,9 @@ void MainWindow::onSelectedRangeChanged()
 {
     if (!m_set || m_set->ranks.empty())
         return;
+    m_overview->setTraceSet(m_set,
+        selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
+                         : std::nullopt);
     if (m_restrictToRangeAction->isChecked()) {
         startAnalyses();
         return;
@@ -180,6 +210,10 @@ void MainWindow::startAnalyses()
 
 void MainWindow::runAnalyses(bool anyway)
 {
+    if (!inJobMode())
+        m_overview->setTraceSet(m_set,
+            selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
+                             : std::nullopt); // the page follows the selected range
     if (!m_set || m_set->ranks.empty()) {
         m_analysisRunner->clear();
         m_jobPathResults.reset();

@@ -35,6 +35,7 @@ def commands(folder, scratch):
         ["collectives", folder],
         ["roofline", folder, "--format", "csv"],
         ["roofline", folder, "--by", "name", "--device", "MI300X"],
+        ["insights", folder, "--format", "markdown"],
         ["critical-path", folder, "--write-trace", out + "-cp.json"],
         ["critical-path", folder, "--hta-compat", "--format", "json"],
         ["counters", folder, "--write-trace", "--out", out + "-counters"],
