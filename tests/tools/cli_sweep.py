@@ -33,6 +33,8 @@ def commands(folder, scratch):
         ["overview", folder],
         ["overview", folder, "--hta-compat", "--format", "json"],
         ["collectives", folder],
+        ["roofline", folder, "--format", "csv"],
+        ["roofline", folder, "--by", "name", "--device", "MI300X"],
         ["insights", folder, "--format", "markdown"],
         ["critical-path", folder, "--write-trace", out + "-cp.json"],
         ["critical-path", folder, "--hta-compat", "--format", "json"],
