@@ -4,6 +4,7 @@
 #include "app/gui/load_controller.h"
 #include "core/summary/job_overview.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
@@ -16,6 +17,7 @@ class QModelIndex;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QSettings;
 class QStackedWidget;
 
 namespace ks::widgets {
@@ -36,6 +38,7 @@ class SliceDetailsPanel;
 class TimelineViewState;
 class TimelineWidget;
 class TraceSetSummaryView;
+class ViewNavigator;
 } // namespace ks::widgets
 
 namespace ks::app {
@@ -83,7 +86,23 @@ public:
 
     LoadProgressBar* progressBar() const { return m_progress; }
 
-    QDockWidget* diagnosticsDock() const { return m_diagnosticsDock; }
+    // The analysis navigator (issue 24 item 1): every view of viewSpecs(), grouped.
+    widgets::ViewNavigator* navigator() const { return m_navigator; }
+
+    QDockWidget* navigatorDock() const { return m_navigatorDock; }
+
+    // The dock a view moves to when torn off the navigator (null for an unknown id).
+    QDockWidget* viewDock(const QString& id) const { return m_viewDocks.value(id); }
+
+    // Selects a view in the navigator (and shows the navigator), or raises its own
+    // window when torn off. False for an unknown id.
+    bool showView(const QString& id);
+    // Moves a view out of the navigator into a floating dock of its own, and back.
+    void tearOffView(const QString& id);
+    void returnView(const QString& id);
+
+    // The property an analysis view of the navigator carries its result key in.
+    static constexpr const char* kResultKeyProperty = "resultKey";
 
     QAction* cancelAction() const { return m_cancelAction; }
 
@@ -108,8 +127,8 @@ public:
 
     QAction* saveJobSummaryAction() const { return m_saveJobSummaryAction; }
 
-    // One dock per analysis (C1), tabbed together by default.
-    QList<QDockWidget*> analysisDocks() const { return m_analysisDocks; }
+    // The analysis views of the navigator (C1), in viewSpecs() order.
+    QList<widgets::AnalysisView*> analysisViews() const { return m_analysisViews; }
 
     QAction* htaCompatAction() const { return m_htaCompatAction; }
 
@@ -130,8 +149,6 @@ public:
     // Overview's stragglers: "objectName<TAB>state<TAB>text", the state one of
     // result, not-applicable, not-computed, error, computing, message (hidden --dock-report).
     QStringList dockReport() const;
-    // Shows and raises an analysis dock by name ("temporal", "kernelDurations", …).
-    void showAnalysisDock(const QString& name);
 
     // Hidden, for screenshots and demos: "range=10:12;search=nccl;select=kernel"
     // (see applyViewCommands in main_window_timeline.cpp).
@@ -166,7 +183,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    static constexpr int kStateVersion = 3; // of saveState: 2 timeline docks, 3 analysis docks
+    static constexpr int kStateVersion = 4; // of saveState: 2 timeline docks, 3 analysis docks, 4 navigator
 
     void setupActions();
     void setupMenus();
@@ -208,12 +225,17 @@ private:
     void showShortcuts();
     void resetLayout();
     void applyDefaultDockSizes();
-    void setupAnalysisDocks();
+    void setupAnalysisRunner();
+    void setupNavigator();
+    void wireAnalysisView(widgets::AnalysisView* view);
+    void setupViewActions();
+    void restoreNavigator(const QSettings& settings);
+    void saveNavigator(QSettings& settings) const;
     void setupAnalysesMenu();
     void startAnalyses();
     void runAnalyses(bool anyway); // anyway: over the memory budget too
     void onSelectedRangeChanged();
-    QDockWidget* analysisDock(const QString& objectName) const;
+    widgets::AnalysisView* analysisView(const QString& id) const;
     std::optional<AnalysisWindow> selectedWindow() const;
     void showAnalysisResults(const AnalysisResultsPtr& results);
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
@@ -257,7 +279,6 @@ private:
     WelcomePage* m_welcome = nullptr;
     widgets::TraceSetSummaryView* m_summary = nullptr;
     widgets::DiagnosticsPanel* m_diagnostics = nullptr;
-    QDockWidget* m_diagnosticsDock = nullptr;
     widgets::TimelineViewState* m_timelineState = nullptr;
     widgets::TimelineWidget* m_timeline = nullptr;
     widgets::SliceDetailsPanel* m_details = nullptr;
@@ -268,9 +289,7 @@ private:
     QDockWidget* m_searchDock = nullptr;
     QDockWidget* m_rangeDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
-    QDockWidget* m_summaryDock = nullptr;
     widgets::JobPathPanel* m_jobPath = nullptr;
-    QDockWidget* m_jobPathDock = nullptr;
     std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
     QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
     std::shared_ptr<const core::JobCriticalPath> m_jobPathResult; // the path without what-if
@@ -280,7 +299,11 @@ private:
     std::unique_ptr<widgets::JobTracker> m_whatIfJobs; // made on first use, after m_pools
     QList<QDockWidget*> m_panelDocks;
     AnalysisRunner* m_analysisRunner = nullptr;
-    QList<QDockWidget*> m_analysisDocks;
+    QList<widgets::AnalysisView*> m_analysisViews;
+    widgets::ViewNavigator* m_navigator = nullptr;
+    QDockWidget* m_navigatorDock = nullptr;
+    QHash<QString, QDockWidget*> m_viewDocks; // one per view, holding it while torn off
+    QList<QAction*> m_viewActions; // "Go to" a view or a group, for the menu and the palette
     QMenu* m_analysesMenu = nullptr;
     QAction* m_htaCompatAction = nullptr;
     QAction* m_restrictToRangeAction = nullptr;

@@ -91,15 +91,15 @@ struct JobPathProbe
     }
 };
 
-widgets::AnalysisView* viewOf(QDockWidget* dock)
+widgets::AnalysisView* viewOf(widgets::AnalysisView* view)
 {
-    return qobject_cast<widgets::AnalysisView*>(dock->widget());
+    return view;
 }
 
 widgets::RankOverviewPanel* rankOverviewPanel(app::MainWindow& window)
 {
-    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("rankOverviewDock"));
-    return dock ? dock->findChild<widgets::RankOverviewPanel*>() : nullptr;
+    auto* view = window.findChild<widgets::AnalysisView*>(QStringLiteral("rankOverviewView"));
+    return view ? view->findChild<widgets::RankOverviewPanel*>() : nullptr;
 }
 
 QAction* recomputeAction(app::MainWindow& window)
@@ -168,7 +168,7 @@ private slots:
         QSignalSpy path(&window, &app::MainWindow::jobPathReady);
         window.openPaths({ m_dir.path() });
         QVERIFY(docks.wait(kWaitMs));
-        for (QDockWidget* dock : window.analysisDocks())
+        for (widgets::AnalysisView* dock : window.analysisViews())
             QVERIFY2(viewOf(dock)->hasResult(), qPrintable(dock->objectName()));
         QTRY_COMPARE_WITH_TIMEOUT(probe.calls.load(), 1, kWaitMs);
         QVERIFY(window.jobPathRunning());
@@ -217,7 +217,7 @@ private slots:
         QVERIFY(path.wait(kWaitMs));
         QCOMPARE(docks.count(), 1);
         QCOMPARE(probe.calls.load(), 1); // not started
-        for (QDockWidget* dock : window.analysisDocks())
+        for (widgets::AnalysisView* dock : window.analysisViews())
             QVERIFY2(viewOf(dock)->hasResult(), qPrintable(dock->objectName()));
         auto deferred = finished.last().at(0).value<app::JobPathResultsPtr>();
         QVERIFY(!deferred->path && deferred->notComputed);
@@ -283,7 +283,7 @@ private slots:
         const core::TraceSet& set = *window.traceSet();
         const QString expected = widgets::NotComputedNotice::notComputedText(
             app::storeBytes(set) + app::docksMemoryEstimate(set), 1000);
-        for (QDockWidget* dock : window.analysisDocks()) {
+        for (widgets::AnalysisView* dock : window.analysisViews()) {
             QVERIFY(!viewOf(dock)->hasResult());
             QCOMPARE(viewOf(dock)->message(), expected);
         }
@@ -291,10 +291,10 @@ private slots:
         QCOMPARE(window.jobPathPanel()->notice()->text(), expected);
 
         // Compute anyway on one dock: all of them; the path then declares its own need.
-        viewOf(window.analysisDocks().front())->notice()->computeAnywayButton()->click();
+        viewOf(window.analysisViews().front())->notice()->computeAnywayButton()->click();
         QVERIFY(path.wait(kWaitMs));
         QCOMPARE(docks.count(), 2);
-        for (QDockWidget* dock : window.analysisDocks())
+        for (widgets::AnalysisView* dock : window.analysisViews())
             QVERIFY2(viewOf(dock)->hasResult(), qPrintable(dock->objectName()));
         QCOMPARE(probe.calls.load(), 0);
         widgets::NotComputedNotice* notice = window.jobPathPanel()->notice();
@@ -330,7 +330,7 @@ private slots:
         auto* panel = rankOverviewPanel(*window);
         QVERIFY(panel);
         QCOMPARE(panel->stragglerStatus()->text(), QStringLiteral("Stragglers (job critical path): ") + line);
-        for (QDockWidget* dock : window->analysisDocks())
+        for (widgets::AnalysisView* dock : window->analysisViews())
             QVERIFY2(viewOf(dock)->hasResult(), qPrintable(dock->objectName()));
 
         // Still alive and working: the next computation succeeds.

@@ -297,7 +297,7 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QDockWidget* dock = window.diagnosticsDock();
+        QDockWidget* dock = window.navigatorDock();
         QVERIFY(dock->isVisible());
         dock->close();
         QVERIFY(!dock->isVisible());

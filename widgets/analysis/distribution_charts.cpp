@@ -103,7 +103,7 @@ void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table)
     for (const auto& [kernel, time] : ranked) {
         kernelKey[kernel] = static_cast<int>(names.size());
         names << kernel;
-        labels << elided(kernel, 40);
+        labels << kernel; // setCategoryAxis elides it, whole on hover
     }
 
     QCPAxis* keys = chart.yAxis;
@@ -285,8 +285,7 @@ void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const Summ
         lo << numberAt(table, r, *low);
         hi << numberAt(table, r, *high);
         largest = std::max(largest, hi.back());
-        labels
-            << QObject::tr("rank %1 · %2").arg(textAt(table, r, *rank), elided(textAt(table, r, *label), 32));
+        labels << QObject::tr("rank %1 · %2").arg(textAt(table, r, *rank), textAt(table, r, *label));
     }
     QCPBars* bars = addBars(chart.yAxis, chart.xAxis, QObject::tr("mean"), memoryColor());
     addRangeBars(bars, k, m, lo, hi);
