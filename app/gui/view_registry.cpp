@@ -26,7 +26,8 @@ namespace {
         return view;
     }
 
-#define KS_ANALYSIS_VIEW(kind, key) [](MainWindow& w) { return analysisView<AnalysisChartKind::kind>(w, key); }
+#define KS_ANALYSIS_VIEW(kind, key)                                                                          \
+    [](MainWindow& w) { return analysisView<AnalysisChartKind::kind>(w, key); }
 #define KS_TITLE(text) QT_TRANSLATE_NOOP("ks::app::ViewRegistry", text)
 
     constexpr ViewSpec kViews[] = {

@@ -13,6 +13,7 @@ class TestNumberFormat : public QObject
     Q_OBJECT
 
 private slots:
+
     void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
 
     void titles_data()
@@ -105,7 +106,8 @@ private slots:
 
     void unitsGoToTheHeaderWhenCellsHaveNone()
     {
-        QCOMPARE(columnFormat("memory_bw_gbps.mean", "").title, QStringLiteral("Memory bandwidth mean (GB/s)"));
+        QCOMPARE(
+            columnFormat("memory_bw_gbps.mean", "").title, QStringLiteral("Memory bandwidth mean (GB/s)"));
         QCOMPARE(columnFormat("ts", "us").title, QStringLiteral("Time (µs)"));
         QCOMPARE(columnFormat("idle_time(us)", "us").title, QStringLiteral("Idle time")); // cells say µs/ms
     }

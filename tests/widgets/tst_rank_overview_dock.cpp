@@ -8,6 +8,7 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/common/format.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view_state.h"
@@ -179,8 +180,7 @@ void TestRankOverviewDock::stragglersOfTheJobPath()
         const core::Straggler& s = expected[static_cast<std::size_t>(row)];
         QCOMPARE(list->item(row, 0)->text(), QString::number(s.iteration));
         QCOMPARE(list->item(row, 1)->text(), QStringLiteral("rank %1").arg(s.rank));
-        QCOMPARE(
-            list->item(row, 2)->text(), QString::number(static_cast<double>(s.waitCaused) / 1e6, 'f', 3));
+        QCOMPARE(list->item(row, 2)->text(), widgets::formatDuration(s.waitCaused));
         QCOMPARE(list->item(row, 3)->text(), QString::fromStdString(s.why));
         QCOMPARE(s.rank, std::int64_t(1));
         QVERIFY(list->item(row, 3)->text().startsWith(QStringLiteral("rank 1: +")));

@@ -9,6 +9,7 @@
 #include <QItemSelectionModel>
 #include <QStringList>
 #include <QTableView>
+#include <QTableWidgetItem>
 
 #include <algorithm>
 
@@ -75,6 +76,23 @@ QString selectedRowsAsTsv(const QAbstractItemView* view)
 void copySelectedRows(const QAbstractItemView* view)
 {
     QGuiApplication::clipboard()->setText(selectedRowsAsTsv(view));
+}
+
+QTableWidgetItem* durationItem(std::int64_t ns)
+{
+    auto* item = new QTableWidgetItem(formatDuration(ns));
+    const QString raw = QString::number(static_cast<double>(ns) / 1e6, 'f', 6);
+    item->setData(kRawTextRole, raw);
+    item->setToolTip(QObject::tr("%1 ms").arg(raw));
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QTableWidgetItem* identifierItem(std::int64_t id)
+{
+    auto* item = new QTableWidgetItem(QString::number(id));
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
 }
 
 void addCopyAction(QAbstractItemView* view)

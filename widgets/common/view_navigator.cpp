@@ -62,7 +62,8 @@ ViewNavigator::ViewNavigator(QWidget* parent)
 
     connect(m_list, &QTreeWidget::currentItemChanged, this,
         [this](QTreeWidgetItem* item) { onItemActivated(item); });
-    connect(m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) { onItemActivated(item); });
+    connect(
+        m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) { onItemActivated(item); });
     connect(m_tearOff, &QToolButton::clicked, this, [this] {
         if (!m_current.isEmpty() && !isTornOff(m_current))
             emit tearOffRequested(m_current);
@@ -231,7 +232,8 @@ void ViewNavigator::fitListWidth()
                 2 * m_list->indentation()
                     + QFontMetrics(group->child(i)->font(0)).horizontalAdvance(group->child(i)->text(0)));
     }
-    const int chrome = 2 * m_list->frameWidth() + 24 + m_list->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int chrome =
+        2 * m_list->frameWidth() + 24 + m_list->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     m_list->setFixedWidth(widest + chrome);
 }
 

@@ -36,6 +36,7 @@ public:
     int groupOf(const QString& id) const;
     // The view's widget wherever it is now (null for an unknown id).
     QWidget* view(const QString& id) const;
+
     QString currentView() const { return m_current; }
 
     // Selects the view (false for an unknown id). A view in its own window is
