@@ -179,6 +179,7 @@ void MainWindow::setupMenus()
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_fullScreenAction);
     m_viewMenu->addAction(m_resetLayoutAction);
+    setupCommandPalette(m_viewMenu);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_shortcutsAction);

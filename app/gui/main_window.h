@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <vector>
 
 class QAction;
 class QKeySequence;
@@ -39,6 +40,8 @@ class TimelineViewState;
 class TimelineWidget;
 class TraceSetSummaryView;
 class ViewNavigator;
+class CommandPalette;
+struct PaletteCommand;
 } // namespace ks::widgets
 
 namespace ks::app {
@@ -100,6 +103,14 @@ public:
     // Moves a view out of the navigator into a floating dock of its own, and back.
     void tearOffView(const QString& id);
     void returnView(const QString& id);
+
+    // The command palette (Ctrl+K, Ctrl+Shift+P); made on first use.
+    void showCommandPalette();
+
+    widgets::CommandPalette* commandPalette() const { return m_palette; }
+
+    // What the palette offers now: menu actions, ranks, iterations.
+    std::vector<widgets::PaletteCommand> paletteCommands() const;
 
     // The property an analysis view of the navigator carries its result key in.
     static constexpr const char* kResultKeyProperty = "resultKey";
@@ -229,6 +240,7 @@ private:
     void setupNavigator();
     void wireAnalysisView(widgets::AnalysisView* view);
     void setupViewActions();
+    void setupCommandPalette(QMenu* menu);
     void restoreNavigator(const QSettings& settings);
     void saveNavigator(QSettings& settings) const;
     void setupAnalysesMenu();
@@ -304,6 +316,8 @@ private:
     QDockWidget* m_navigatorDock = nullptr;
     QHash<QString, QDockWidget*> m_viewDocks; // one per view, holding it while torn off
     QList<QAction*> m_viewActions; // "Go to" a view or a group, for the menu and the palette
+    widgets::CommandPalette* m_palette = nullptr;
+    QAction* m_paletteAction = nullptr;
     QMenu* m_analysesMenu = nullptr;
     QAction* m_htaCompatAction = nullptr;
     QAction* m_restrictToRangeAction = nullptr;

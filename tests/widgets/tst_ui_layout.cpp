@@ -105,6 +105,7 @@ class TestUiLayout : public QObject
     Q_OBJECT
 
 private slots:
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
@@ -124,7 +125,8 @@ private slots:
         QTest::newRow("1280x800 H100") << QSize(1280, 800) << kTrace;
         QTest::newRow("1920x1080 H100") << QSize(1920, 1080) << kTrace;
         // Two ranks: the rank overview, the job path and its stragglers have rows.
-        QTest::newRow("1280x800 gloo job") << QSize(1280, 800) << QStringLiteral(KS_SHARED_DIR "/traces/ddp_gloo_2ranks");
+        QTest::newRow("1280x800 gloo job")
+            << QSize(1280, 800) << QStringLiteral(KS_SHARED_DIR "/traces/ddp_gloo_2ranks");
     }
 
     void everyViewAtScreenSizes()
@@ -139,7 +141,8 @@ private slots:
 
         // Item 6: the timeline keeps at least half the height; the navigator is shown.
         QVERIFY2(window.timeline()->height() * 2 >= window.height(),
-            qPrintable(QStringLiteral("timeline %1 of %2").arg(window.timeline()->height()).arg(window.height())));
+            qPrintable(
+                QStringLiteral("timeline %1 of %2").arg(window.timeline()->height()).arg(window.height())));
         QVERIFY(window.navigatorDock()->isVisible());
 
         for (const QString& id : navigator->viewIds()) {
@@ -152,11 +155,13 @@ private slots:
             const int room = list->viewport()->width();
             for (int g = 0; g < list->topLevelItemCount(); ++g) {
                 QTreeWidgetItem* group = list->topLevelItem(g);
-                QVERIFY2(list->indentation() + QFontMetrics(group->font(0)).horizontalAdvance(group->text(0)) <= room,
+                QVERIFY2(list->indentation() + QFontMetrics(group->font(0)).horizontalAdvance(group->text(0))
+                        <= room,
                     qPrintable(group->text(0)));
                 for (int c = 0; c < group->childCount(); ++c) {
                     QTreeWidgetItem* item = group->child(c);
-                    QVERIFY2(2 * list->indentation() + QFontMetrics(item->font(0)).horizontalAdvance(item->text(0))
+                    QVERIFY2(
+                        2 * list->indentation() + QFontMetrics(item->font(0)).horizontalAdvance(item->text(0))
                             <= room,
                         qPrintable(item->text(0)));
                 }
@@ -166,8 +171,10 @@ private slots:
                 if (!bar->isVisible())
                     continue;
                 for (int t = 0; t < bar->count(); ++t)
-                    QVERIFY2(bar->tabRect(t).width()
-                            >= QFontMetrics(bar->font()).horizontalAdvance(bar->tabText(t).remove(QChar(u'&'))) + 8,
+                    QVERIFY2(
+                        bar->tabRect(t).width() >= QFontMetrics(bar->font())
+                                                       .horizontalAdvance(bar->tabText(t).remove(QChar(u'&')))
+                                + 8,
                         qPrintable(QStringLiteral("%1: tab \"%2\" cut").arg(id, bar->tabText(t))));
             }
             // Every table of the view: numbers through the policy, human headers.
@@ -175,7 +182,8 @@ private slots:
                 const QAbstractItemModel* model = table->model();
                 // Tables only: a header view walks its table's model, and the trees are
                 // key/value text (file metadata, the navigator).
-                if (!model || qobject_cast<const QTreeWidget*>(table) || qobject_cast<const QHeaderView*>(table))
+                if (!model || qobject_cast<const QTreeWidget*>(table)
+                    || qobject_cast<const QHeaderView*>(table))
                     continue;
                 for (int c = 0; c < model->columnCount(); ++c) {
                     const QString header = model->headerData(c, Qt::Horizontal).toString();
@@ -184,7 +192,8 @@ private slots:
                     for (int r = 0; r < std::min(model->rowCount(), 300); ++r) {
                         const QString problem = unreadableCell(*model, r, c);
                         QVERIFY2(problem.isEmpty(),
-                            qPrintable(QStringLiteral("%1, %2 row %3: %4").arg(id, header).arg(r).arg(problem)));
+                            qPrintable(
+                                QStringLiteral("%1, %2 row %3: %4").arg(id, header).arg(r).arg(problem)));
                     }
                 }
             }
