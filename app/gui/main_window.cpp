@@ -27,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -34,6 +35,8 @@
 #include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ks::app {
 
@@ -267,8 +270,9 @@ void MainWindow::setupConnections()
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
-        resize(1280, 800);
+    m_geometryRestored = restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    if (!m_geometryRestored)
+        resize(1280, 800); // main() fits the first window to its screen (fitToScreen)
     restoreNavigator(settings); // torn-off views move to their docks before the docks are placed
     m_layoutRestored = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
     for (const QString& id : m_navigator->viewIds()) {
@@ -277,6 +281,27 @@ void MainWindow::restoreSettings()
     }
     if (const QVariant w = settings.value(kLabelWidthKey); w.isValid())
         m_timeline->view()->setLabelWidth(w.toInt());
+}
+
+void MainWindow::fitToScreen()
+{
+    // The first window fits the screen it opens on (issue 24 item 6): maximised
+    // on a laptop-sized screen, where every pixel is needed; elsewhere a
+    // comfortable size, centred, that leaves the desktop visible around it.
+    const QScreen* shown = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!shown) {
+        resize(1280, 800);
+        return;
+    }
+    const QRect available = shown->availableGeometry();
+    if (available.width() <= kSmallScreen.width() || available.height() <= kSmallScreen.height()) {
+        resize(available.size());
+        setWindowState(windowState() | Qt::WindowMaximized);
+        return;
+    }
+    const QSize size(std::min(available.width() * 9 / 10, 1800), std::min(available.height() * 9 / 10, 1100));
+    resize(size);
+    move(available.center() - QPoint(size.width() / 2, size.height() / 2));
 }
 
 void MainWindow::saveSettings() const

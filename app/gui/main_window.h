@@ -165,6 +165,15 @@ public:
     // (see applyViewCommands in main_window_timeline.cpp).
     void applyViewCommands(const QString& commands);
 
+    // The first window on a screen (issue 24 item 6): maximised on a small screen
+    // (up to kSmallScreen), else 90 % of it, centred. main() calls it when no
+    // size was remembered or asked for.
+    void fitToScreen();
+
+    bool geometryRestored() const { return m_geometryRestored; }
+
+    static constexpr QSize kSmallScreen { 1440, 900 };
+
     // Writes the visible timeline, as shown, to a PNG or SVG (by the extension).
     bool exportView(const QString& path);
 
@@ -325,6 +334,7 @@ private:
     QPointer<ShortcutsDialog> m_shortcutsDialog;
     QByteArray m_defaultState;
     bool m_layoutRestored = false;
+    bool m_geometryRestored = false;
     bool m_shownOnce = false;
 
     QAction* m_openFileAction = nullptr;

@@ -34,8 +34,8 @@ namespace {
         return text.simplified();
     }
 
-    void addMenuCommands(std::vector<widgets::PaletteCommand>& commands, const QMenu* menu, const QString& path,
-        const QAction* skip)
+    void addMenuCommands(std::vector<widgets::PaletteCommand>& commands, const QMenu* menu,
+        const QString& path, const QAction* skip)
     {
         for (QAction* action : menu->actions()) {
             if (action->isSeparator() || !action->isVisible() || action == skip)
@@ -65,8 +65,8 @@ namespace {
             if (name.substr(0, kPrefix.size()) != kPrefix)
                 continue;
             bool ok = false;
-            const qint64 step = QString::fromUtf8(name.substr(kPrefix.size()).data(),
-                static_cast<qsizetype>(name.size() - kPrefix.size()))
+            const qint64 step = QString::fromUtf8(
+                name.substr(kPrefix.size()).data(), static_cast<qsizetype>(name.size() - kPrefix.size()))
                                     .toLongLong(&ok);
             if (ok)
                 steps.insert(step);
@@ -100,7 +100,8 @@ std::vector<widgets::PaletteCommand> MainWindow::paletteCommands() const
         for (std::size_t row = 0; job && row < job->ranks.size(); ++row) {
             const auto r = static_cast<qsizetype>(row);
             commands.push_back({ tr("Rank %1").arg(job->ranks[row].rank), tr("load its trace"), [self, r] {
-                                    self->m_jobView->strips()->setSelectedRows({ static_cast<std::size_t>(r) });
+                                    self->m_jobView->strips()->setSelectedRows(
+                                        { static_cast<std::size_t>(r) });
                                     self->loadJobRanks({ r });
                                 } });
         }
@@ -114,17 +115,17 @@ std::vector<widgets::PaletteCommand> MainWindow::paletteCommands() const
             [self, r] { self->m_timeline->view()->scrollToRank(r); } });
     if (timeline->rankCount() > 0) {
         for (const std::int64_t step : stepsOf(timeline->trace(0))) {
-            commands.push_back({ tr("Iteration %1").arg(step), tr("zoom the timeline to it"), [self, timeline, step] {
-                                    const auto start = widgets::iterationStart(timeline->trace(0), step);
-                                    const auto end = widgets::iterationEnd(timeline->trace(0), step);
-                                    if (!start || !end)
-                                        return;
-                                    const widgets::TimeNs offset
-                                        = timeline->offset(0, self->m_timelineState->alignment());
-                                    self->m_timelineState->setVisibleRange(
-                                        widgets::TimeRange { *start - offset, *end - offset },
-                                        widgets::TimelineViewState::History::Record);
-                                } });
+            commands.push_back(
+                { tr("Iteration %1").arg(step), tr("zoom the timeline to it"), [self, timeline, step] {
+                     const auto start = widgets::iterationStart(timeline->trace(0), step);
+                     const auto end = widgets::iterationEnd(timeline->trace(0), step);
+                     if (!start || !end)
+                         return;
+                     const widgets::TimeNs offset = timeline->offset(0, self->m_timelineState->alignment());
+                     self->m_timelineState->setVisibleRange(
+                         widgets::TimeRange { *start - offset, *end - offset },
+                         widgets::TimelineViewState::History::Record);
+                 } });
         }
     }
     return commands;

@@ -23,16 +23,19 @@ class TestCommandPalette : public QObject
     Q_OBJECT
 
 private slots:
+
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void scoresPreferWordsAsTyped()
     {
         QCOMPARE(widgets::paletteScore(QStringLiteral("Idle Time"), QStringLiteral("xyz")), -1);
         QVERIFY(widgets::paletteScore(QStringLiteral("Analyses › Idle Time"), QStringLiteral("idle")) >= 0);
-        QVERIFY(widgets::paletteScore(QStringLiteral("Analyses › Kernel Launches"), QStringLiteral("kl")) >= 0);
+        QVERIFY(
+            widgets::paletteScore(QStringLiteral("Analyses › Kernel Launches"), QStringLiteral("kl")) >= 0);
         // A phrase typed as written beats scattered letters.
         QVERIFY(widgets::paletteScore(QStringLiteral("Analyses › Idle Time"), QStringLiteral("idle"))
-            > widgets::paletteScore(QStringLiteral("File › Open Folder in a Different Location"), QStringLiteral("idle")));
+            > widgets::paletteScore(
+                QStringLiteral("File › Open Folder in a Different Location"), QStringLiteral("idle")));
     }
 
     void findsAndRunsViewsRanksAndIterations()
@@ -53,8 +56,9 @@ private slots:
         widgets::CommandPalette* palette = window.commandPalette();
         QVERIFY(palette && palette->isVisible());
         const QStringList all = palette->shownTexts();
-        for (const QString& wanted : { QStringLiteral("Analyses › Idle Time"), QStringLiteral("File › Open File…"),
-                 QStringLiteral("Rank 0"), QStringLiteral("Iteration 6") })
+        for (const QString& wanted :
+            { QStringLiteral("Analyses › Idle Time"), QStringLiteral("File › Open File…"),
+                QStringLiteral("Rank 0"), QStringLiteral("Iteration 6") })
             QVERIFY2(all.contains(wanted), qPrintable(wanted));
 
         // "idle t" selects the Idle Time view; Enter shows it in the navigator.

@@ -95,14 +95,15 @@ void CommandPalette::refilter()
         if (score >= 0)
             matches.emplace_back(score, static_cast<int>(i));
     }
-    std::stable_sort(matches.begin(), matches.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(
+        matches.begin(), matches.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     m_list->clear();
     for (const auto& [score, index] : matches) {
         if (m_list->count() == kMaxShown)
             break;
         const PaletteCommand& command = m_commands[static_cast<std::size_t>(index)];
-        const QString shown
-            = command.detail.isEmpty() ? command.text : command.text + QStringLiteral("    ") + command.detail;
+        const QString shown =
+            command.detail.isEmpty() ? command.text : command.text + QStringLiteral("    ") + command.detail;
         auto* item = new QListWidgetItem(shown, m_list);
         item->setData(kIndexRole, index);
         item->setToolTip(command.text);
@@ -117,7 +118,8 @@ void CommandPalette::runSelected()
         item = m_list->item(0);
     if (!item)
         return;
-    const std::function<void()> run = m_commands[static_cast<std::size_t>(item->data(kIndexRole).toInt())].run;
+    const std::function<void()> run =
+        m_commands[static_cast<std::size_t>(item->data(kIndexRole).toInt())].run;
     accept();
     if (run)
         run();

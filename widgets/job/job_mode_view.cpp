@@ -84,7 +84,9 @@ JobModeView::JobModeView(JobPools* pools, QWidget* parent)
     m_rankTable->setObjectName(QStringLiteral("jobRankTable"));
     m_rankTable->setModel(sorted);
     m_rankTable->setSortingEnabled(true);
+    // Outliers first (stragglers, failed files), then by rank: what needs a look is on top.
     m_rankTable->sortByColumn(JobRankModel::RankColumn, Qt::AscendingOrder);
+    m_rankTable->sortByColumn(JobRankModel::FlagColumn, Qt::DescendingOrder);
     m_rankTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_rankTable->verticalHeader()->hide();
     m_rankTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
