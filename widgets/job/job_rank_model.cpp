@@ -13,15 +13,15 @@ namespace ks::widgets {
 
 namespace {
 
-    // Per rank, from X1's table: the mean step time, the mean comm/comp overlap
-    // and whether any iteration flagged it.
+    // Per rank, from X1's table: the mean step time and the mean comm/comp overlap.
+    // (X1's per-iteration flag is not the table's: it marks ranks whose busy time
+    // wobbles; the flag here is the strips' red mark, computeOutlierRows.)
     struct IterationStats
     {
         double stepTimeUs = 0;
         double overlapPct = 0;
         int steps = 0;
         int overlaps = 0;
-        bool straggler = false;
     };
 
     std::map<std::int64_t, IterationStats> iterationStats(const core::Table& table)
@@ -33,7 +33,6 @@ namespace {
             return stats;
         const auto step = table.find(ro::kStepTime);
         const auto overlap = table.find(ro::kOverlapPct);
-        const auto straggler = table.find(ro::kStraggler);
         for (const auto& row : table.rows) {
             const auto id = core::cellAsDouble(row[*rank]);
             if (!id)
@@ -48,8 +47,6 @@ namespace {
                 s.overlapPct += *v;
                 ++s.overlaps;
             }
-            if (const auto v = straggler ? core::cellAsDouble(row[*straggler]) : std::nullopt; v && *v != 0)
-                s.straggler = true;
         }
         return stats;
     }
@@ -108,8 +105,6 @@ void JobRankModel::setJob(std::shared_ptr<const core::JobOverview> job)
                 // the rest is exposed, the GPU waiting on the network.
                 if (s.overlaps > 0)
                     row.exposedCommunication = row.communication * (1.0 - s.overlapPct / s.overlaps / 100.0);
-                if (s.straggler)
-                    row.flag = Flag::Straggler;
             }
             if (rank.status == "failed")
                 row.flag = Flag::Failed;
@@ -199,7 +194,7 @@ QVariant JobRankModel::data(const QModelIndex& index, int role) const
             return QString::fromStdString(rank.error);
         if (row.flag == Flag::Straggler)
             return tr(
-                "Its GPU computed much longer than the median rank's, or X1 flagged it in an iteration: "
+                "Its GPU computed more than 1.5 times as long as the median rank's (the strip's red mark): "
                 "the others wait for it at each collective");
         if (index.column() == ExposedCommunicationColumn && !row.exposedCommunication)
             return tr("All of its communication (no iterations to measure the overlap with compute)");

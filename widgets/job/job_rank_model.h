@@ -14,7 +14,7 @@ namespace ks::widgets {
 // rows of JobOverview::ranks), with what a user sorts by (issue 24 item 5): the
 // mean step time (X1's iterations), GPU busy, compute and exposed communication
 // as shares of the job's span, and a flag — "straggler" (compute more than 1.5×
-// the median rank's, or X1's flag in some iteration), "failed", "skipped" — that
+// the median rank's: computeOutlierRows, the strips' red mark), "failed", "skipped" — that
 // is empty for an ordinary rank. Sorted by the flag, outliers come first.
 // Cells follow the number policy of format.h (kRawTextRole, kNumberKindRole).
 class JobRankModel : public QAbstractTableModel
