@@ -81,7 +81,7 @@ void MainWindow::applyDefaultDockSizes()
     // most of it for the navigator.
     resizeDocks({ m_detailsDock }, { std::clamp(width() / 5, 280, 420) }, Qt::Horizontal);
     resizeDocks({ m_navigatorDock }, { std::clamp(height() / 3, 170, 420) }, Qt::Vertical);
-    resizeDocks({ m_searchDock, m_navigatorDock }, { width() / 4, width() * 3 / 4 }, Qt::Horizontal);
+    resizeDocks({ m_searchDock, m_navigatorDock }, { width() / 5, width() * 4 / 5 }, Qt::Horizontal);
 }
 
 void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before)

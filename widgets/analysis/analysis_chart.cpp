@@ -129,30 +129,58 @@ namespace {
         return false;
     }
 
-    // One step towards fitting; true when it changed the ticks.
-    bool fitAxis(QCPAxis* axis)
+    // The widest (or tallest) label a category axis may draw.
+    int categoryExtent(const QCPAxis* axis)
     {
-        if (!axis->visible() || !axis->tickLabels() || axis->tickVector().size() < 2 || !labelsCrowded(axis))
+        const QFontMetrics metrics(axis->tickLabelFont());
+        if (axis->orientation() != Qt::Horizontal || axis->tickLabelRotation() != 0)
+            return metrics.height();
+        int widest = 0;
+        for (const QString& label : categoryLabels(axis))
+            widest = std::max(widest, metrics.horizontalAdvance(elided(label, kMaxLabelChars)));
+        return widest;
+    }
+
+    // A category axis labels every k-th category, k as small as the room allows
+    // (so a chart that grows gets its labels back). True when k changed.
+    bool fitCategories(QCPAxis* axis)
+    {
+        const QStringList labels = categoryLabels(axis);
+        const int least =
+            static_cast<int>((labels.size() + kMaxLabelledCategories - 1) / kMaxLabelledCategories);
+        const double slot = std::fabs(axis->coordToPixel(1) - axis->coordToPixel(0));
+        const int wanted = std::max({ least, 1,
+            static_cast<int>(std::ceil((categoryExtent(axis) + kLabelGap) / std::max(slot, 1.0))) });
+        if (wanted == std::max(axis->property(kStepProperty).toInt(), 1))
             return false;
-        if (!categoryLabels(axis).isEmpty()) {
-            const int step = axis->property(kStepProperty).toInt();
-            const double slot = std::fabs(axis->coordToPixel(1) - axis->coordToPixel(0));
-            const int wanted = std::max(
-                step + 1, static_cast<int>(std::ceil((labelExtent(axis) + kLabelGap) / std::max(slot, 1.0))));
-            if (wanted >= categoryLabels(axis).size())
-                return false;
-            labelEvery(axis, wanted);
-            return true;
-        }
+        labelEvery(axis, wanted);
+        return true;
+    }
+
+    // A numeric axis: as many ticks as fit, at most the ticker's usual five;
+    // fewer while two labels still crowd. True when the count changed.
+    bool fitNumbers(QCPAxis* axis, bool start)
+    {
         const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
         const bool horizontal = axis->orientation() == Qt::Horizontal;
         const double length = horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
         const int fits = static_cast<int>(length / (labelExtent(axis) + kLabelGap));
-        const int count = std::clamp(std::min(fits, ticker->tickCount() - 1), 1, 8);
+        int count = start ? std::clamp(fits, 1, 5) : ticker->tickCount();
+        if (count == ticker->tickCount() && labelsCrowded(axis))
+            count = std::max(1, count - 1);
         if (count == ticker->tickCount())
             return false;
         ticker->setTickCount(count);
         return true;
+    }
+
+    bool fitAxis(QCPAxis* axis, bool start)
+    {
+        if (!axis->visible() || !axis->tickLabels())
+            return false;
+        if (!categoryLabels(axis).isEmpty())
+            return start && fitCategories(axis);
+        return fitNumbers(axis, start);
     }
 
 } // namespace
@@ -167,7 +195,7 @@ void AnalysisChart::fitTicks()
         bool changed = false;
         for (QCPAxisRect* rect : axisRects()) {
             for (QCPAxis* axis : rect->axes())
-                changed = fitAxis(axis) || changed;
+                changed = fitAxis(axis, round == 0) || changed;
         }
         if (!changed)
             return;

@@ -233,7 +233,7 @@ void ViewNavigator::fitListWidth()
                     + QFontMetrics(group->child(i)->font(0)).horizontalAdvance(group->child(i)->text(0)));
     }
     const int chrome =
-        2 * m_list->frameWidth() + 24 + m_list->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+        2 * m_list->frameWidth() + 12 + m_list->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     m_list->setFixedWidth(widest + chrome);
 }
 
