@@ -49,8 +49,10 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     m_whatIf->setWordWrap(true);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter = splitter;
     splitter->addWidget(m_segments);
     splitter->addWidget(m_stragglers);
+    splitter->setChildrenCollapsible(false);
     auto* whatIfRow = new QHBoxLayout;
     whatIfRow->addWidget(m_rules, 1);
     whatIfRow->addWidget(m_apply);
@@ -87,6 +89,14 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     connect(m_apply, &QPushButton::clicked, this, request);
     connect(m_showOnTimeline, &QPushButton::clicked, this, &JobPathPanel::showOnTimelineToggled);
     connect(m_rules, &QLineEdit::returnPressed, this, request);
+}
+
+void JobPathPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Side by side when the panel is wider than tall (under the timeline at
+    // 1280x800 two stacked tables showed a row and a half each), stacked otherwise.
+    m_splitter->setOrientation(width() > 2 * height() ? Qt::Horizontal : Qt::Vertical);
 }
 
 void JobPathPanel::setPath(
@@ -159,7 +169,9 @@ void JobPathPanel::fillStragglers(const core::JobCriticalPath& job)
             s.iteration < 0 ? new QTableWidgetItem(QStringLiteral("-")) : identifierItem(s.iteration));
         m_stragglers->setItem(row, 1, identifierItem(s.rank));
         m_stragglers->setItem(row, 2, durationItem(s.waitCaused));
-        m_stragglers->setItem(row++, 3, new QTableWidgetItem(QString::fromStdString(s.why)));
+        auto* why = new QTableWidgetItem(QString::fromStdString(s.why));
+        why->setToolTip(QString::fromStdString(s.why));
+        m_stragglers->setItem(row++, 3, why);
     }
     m_stragglers->resizeColumnsToContents();
 }

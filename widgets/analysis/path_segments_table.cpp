@@ -20,6 +20,10 @@ QTableWidget* makeReadOnlyTable(const QStringList& headers, QWidget* parent)
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->verticalHeader()->hide();
+    // One line a row (the full text in the tooltip): more rows in a short view.
+    t->setWordWrap(false);
+    t->setTextElideMode(Qt::ElideMiddle);
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     t->horizontalHeader()->setStretchLastSection(true);
     return t;
 }
