@@ -47,7 +47,7 @@ private slots:
         {
             app::MainWindow window;
             const QList<widgets::AnalysisView*> views = window.analysisViews();
-            QCOMPARE(views.size(), 10);
+            QCOMPARE(views.size(), 13);
             widgets::ViewNavigator* navigator = window.navigator();
             for (widgets::AnalysisView* view : views)
                 QVERIFY(navigator->view(view->objectName().chopped(4)) == view);
@@ -103,6 +103,12 @@ private slots:
         QSignalSpy ready(&window, &app::MainWindow::analysesReady);
         QVERIFY(openAndAwaitAnalyses(window, ready, folder));
         for (widgets::AnalysisView* view : window.analysisViews()) {
+            if (view->kind() == widgets::AnalysisChartKind::TableOnly) {
+                // HTA calls shown as tables: a result, or why they do not apply here.
+                QVERIFY2(view->hasResult() || view->message().startsWith(QStringLiteral("Not applicable")),
+                    qPrintable(view->objectName() + QStringLiteral(": ") + view->message()));
+                continue;
+            }
             QVERIFY2(view->hasResult(), qPrintable(view->objectName()));
             QVERIFY(view->chart()->plottableCount() > 0);
         }
