@@ -39,6 +39,8 @@ namespace {
         { "idle", KS_TITLE("Idle Time"), ViewGroup::Time, KS_ANALYSIS_VIEW(Idle, "get_idle_time_breakdown") },
         { "overlap", KS_TITLE("Comm/Comp Overlap"), ViewGroup::Time,
             KS_ANALYSIS_VIEW(Overlap, "get_comm_comp_overlap") },
+        { "userAnnotations", KS_TITLE("User Annotations"), ViewGroup::Time,
+            KS_ANALYSIS_VIEW(UserAnnotations, "get_gpu_user_annotation_breakdown") },
         { "kernelTypes", KS_TITLE("Kernel Types"), ViewGroup::Kernels,
             KS_ANALYSIS_VIEW(KernelTypes, "get_gpu_kernel_breakdown") },
         { "kernelDurations", KS_TITLE("Kernel Durations"), ViewGroup::Kernels,

@@ -96,13 +96,13 @@ widgets::AnalysisView* viewOf(widgets::AnalysisView* view)
     return view;
 }
 
-// A view shows its result, or, for an HTA call shown as tables only (CUPTI
-// counters on a trace without counters), why it does not apply.
+// A view shows its result, or, for the HTA calls of issue 22 (CUPTI counters
+// on a trace without counters, user annotations without any), why it does not apply.
 bool computed(const widgets::AnalysisView* view)
 {
-    return view->hasResult()
-        || (view->kind() == widgets::AnalysisChartKind::TableOnly
-            && view->message().startsWith(QStringLiteral("Not applicable")));
+    const bool optional = view->kind() == widgets::AnalysisChartKind::TableOnly
+        || view->kind() == widgets::AnalysisChartKind::UserAnnotations;
+    return view->hasResult() || (optional && view->message().startsWith(QStringLiteral("Not applicable")));
 }
 
 widgets::RankOverviewPanel* rankOverviewPanel(app::MainWindow& window)

@@ -31,6 +31,7 @@ enum class AnalysisChartKind
     LaunchStats, // A6, one frame per rank
     RankOverview, // X1: heat map with a metric chooser
     Operators, // per-operator statistics (PyTorch's key_averages)
+    UserAnnotations, // HTA's user-annotation breakdown: mean duration per annotation
     TableOnly // an HTA call whose tables say it all (aten-op delays, CUPTI counters, HTA's stragglers)
 };
 
