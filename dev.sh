@@ -8,6 +8,9 @@
 #   bash dev.sh sanitize  core, CLI and their tests under ASan+UBSan (clang, build-sanitize):
 #                         the tests, the CLI over every shared trace, each fuzz target briefly
 #   bash dev.sh fuzz [SECONDS]  build the libFuzzer targets (fuzz/) and run each SECONDS (default 60)
+#   bash dev.sh package-test  build the .debs (reusing the build of `test`), lintian and the desktop
+#                      metadata validators on them, then install and run them in a fresh Debian 12
+#                      root (mmdebstrap; packaging/test/package_test.sh)
 # Environment: BUILD_DIR (default build), SANITIZE_DIR (default build-sanitize),
 # FUZZ_DIR (default build-fuzz: the fuzzers with coverage instrumentation),
 # JOBS (default: all cores), CI=true adds -Werror.
@@ -22,10 +25,14 @@ PACKAGES=(build-essential cmake ninja-build pkg-config git python3
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libsimdjson-dev zlib1g-dev libisal-dev
           libsqlite3-dev libopenmpi-dev openmpi-bin
           libgl-dev xvfb xauth clang-format clang-tidy ccache clang-14 libfuzzer-14-dev)
+# What package-test needs besides: the root builder, the package checker, the validators,
+# an emulator of older x86-64 CPUs.
+PACKAGE_TEST_PACKAGES=(mmdebstrap lintian desktop-file-utils appstream shared-mime-info qemu-user)
 
+# install_missing [PACKAGE...]: PACKAGES and these.
 install_missing() {
     local missing=()
-    for p in "${PACKAGES[@]}"; do
+    for p in "${PACKAGES[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -193,6 +200,11 @@ sanitize)
     echo "sanitize: build $((built - started))s, tests $((tested - built))s," \
         "CLI sweep $((swept - tested))s, fuzz $((SECONDS - swept))s, total $((SECONDS - started))s"
     ;;
+package-test)
+    install_missing "${PACKAGE_TEST_PACKAGES[@]}"
+    configure_and_build
+    bash packaging/test/package_test.sh "$BUILD_DIR"
+    ;;
 fuzz)
     install_missing
     export_sanitizer_options
@@ -201,7 +213,7 @@ fuzz)
     run_fuzzers "$FUZZ_DIR" "${2:-60}"
     ;;
 *)
-    echo "usage: bash dev.sh run|test|format|lint [FILE...]|sanitize|fuzz [SECONDS]" >&2
+    echo "usage: bash dev.sh run|test|format|lint [FILE...]|sanitize|fuzz [SECONDS]|package-test" >&2
     exit 2
     ;;
 esac

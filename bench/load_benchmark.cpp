@@ -7,6 +7,7 @@
 #include "app/common/thread_pool_parallel_for.h"
 #include "bench/bench_timing.h"
 #include "core/io/gzip/input_stream.h"
+#include "core/io/json/parser_kernel.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/store_bytes.h"
 
@@ -175,6 +176,9 @@ int main(int argc, char** argv)
         Mode { isal ? "isa-l, 1 thread" : "zlib, 1 thread", false, false, 0 },
         Mode { "zlib, 1 thread", true, false, 0 },
     };
+    // Which copy of the parser ran (KS_PARSER_KERNEL=baseline forces the baseline one).
+    std::printf("parser kernel: %s\n\n",
+        std::string(ks::core::parserKernelName(ks::core::activeParserKernel())).c_str());
     std::printf("| file | mode | JSON MB | events | load s (median of %d) | worst s | MB/s | Mevents/s | "
                 "`gzip -dc` s "
                 "| load / gzip | worst / gzip | peak RSS MB | minor faults | sys s | user s | store B/kept "

@@ -53,3 +53,11 @@ if [ -d "$shared" ]; then
         "$build/bench/kinetoscope-bench-analyses" "$shared/$t" --hta-compat --hta-timings "$shared/../reference/$t/timings.json"
     done
 fi
+
+# Issue 21: roofline (shapes re-read from the file) against analyze --only temporal, same run.
+echo
+echo "## Issue 21: roofline vs analyze --only temporal on the same file"
+roofline_inputs=()
+[ -d "$shared" ] && roofline_inputs+=("$shared/h100_qwen05b" "$shared/mi300_qwen05b")
+roofline_inputs+=("${inputs[@]}" "${big[@]}")
+python3 "$here/roofline_benchmark.py" "$cli" --runs "${KS_BENCH_RUNS:-3}" "${roofline_inputs[@]}"

@@ -2,6 +2,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/nearest_name.h"
+#include "app/cli/troff_text.h"
 
 #include <array>
 #include <ostream>
@@ -28,6 +29,9 @@ namespace {
         CommandSpec { "ops",
             "per operator: calls, self and total CPU (and GPU) time, as PyTorch's key_averages", &kOpsUsage,
             runOpsCommand },
+        CommandSpec { "roofline",
+            "per op and shape: FLOPs, bytes, kernel time, TFLOP/s, TB/s, % of the device's roofline; MFU",
+            &kRooflineUsage, runRooflineCommand },
         CommandSpec { "collectives", "the same collective on every rank: arrival skew, last rank, transfer",
             &kCollectivesUsage, runCollectivesCommand },
         CommandSpec { "diff", "trace diff: op/kernel counts and durations, ops added and deleted",
@@ -36,7 +40,8 @@ namespace {
             runCountersCommand },
         CommandSpec { "check", "exit 1 when a rank crosses a limit (for CI)", &kCheckUsage, runCheckCommand },
         CommandSpec { "summarize",
-            "job summary in SQLite, K ranks in memory at once; under mpirun each process takes its share",
+            "job summary in SQLite, K ranks in memory at once; --shard for Slurm arrays (MPI: "
+            "kinetoscope-cli-mpi)",
             &kSummarizeUsage, runSummarizeCommand },
         CommandSpec { "merge-summaries", "the parts of a sharded summarize as one summary",
             &kMergeSummariesUsage, runMergeSummariesCommand },
@@ -63,23 +68,6 @@ namespace {
                 break;
         }
         return usage.substr(0, end);
-    }
-
-    // troff treats a leading '.' or '\'' as a request and '\\' as an escape.
-    void writeTroffText(std::ostream& out, std::string_view text)
-    {
-        bool lineStart = true;
-        for (const char c : text) {
-            if (lineStart && (c == '.' || c == '\''))
-                out << "\\&";
-            if (c == '\\')
-                out << "\\e";
-            else if (c == '-')
-                out << "\\-";
-            else
-                out << c;
-            lineStart = c == '\n';
-        }
     }
 
 } // namespace
@@ -141,7 +129,7 @@ void printManPage(std::ostream& out, std::string_view version)
         writeTroffText(out, *command.usage);
         out << ".fi\n";
     }
-    out << ".SH SEE ALSO\n.BR kinetoscope (1)\n";
+    out << ".SH SEE ALSO\n.BR kinetoscope (1),\n.BR kinetoscope\\-cli\\-mpi (1)\n";
 }
 
 } // namespace ks::cli

@@ -6,6 +6,7 @@
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/analysis/cross_rank/collective_match.h"
+#include "core/io/json/parser_kernel.h"
 #include "core/io/trace_set_loader.h"
 
 #include <charconv>
@@ -212,11 +213,14 @@ namespace {
 
 } // namespace
 
-const char* const kInfoUsage = "usage: kinetoscope-cli info PATH... [--json] [--zlib] [--threads N]\n";
+const char* const kInfoUsage =
+    "usage: kinetoscope-cli info PATH... [--json] [--zlib] [--threads N] [--verbose]\n"
+    "       --verbose: also say which parser kernel ran (on stderr; "
+    "KS_PARSER_KERNEL=baseline forces the baseline one)\n";
 
 int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CliArgs parsed(args, { "--threads" }, { "--json", "--zlib" });
+    CliArgs parsed(args, { "--threads" }, { "--json", "--zlib", "--verbose" });
     if (!parsed.ok() || parsed.positional().empty()) {
         err << "kinetoscope-cli info: " << (parsed.ok() ? "give at least one PATH" : parsed.error()) << '\n'
             << kInfoUsage;
@@ -244,6 +248,9 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
         return 1;
     }
     const TraceSet& set = result.value();
+    if (parsed.flag("--verbose"))
+        err << "kinetoscope-cli info: parser kernel " << core::parserKernelName(core::activeParserKernel())
+            << '\n';
     if (parsed.flag("--json")) {
         printSetJson(out, set);
     } else {

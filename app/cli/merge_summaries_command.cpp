@@ -31,7 +31,7 @@ int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream&
         err << kCommand << ": warning: shards " << core::formatShardList(merged.value().missingShards)
             << " of " << merged.value().shardCount << " are missing: their files are not in " << *outPath
             << '\n';
-    return reportSummary(*outPath, out, err);
+    return reportSummary(*outPath, kCommand, out, err);
 }
 
 } // namespace ks::cli

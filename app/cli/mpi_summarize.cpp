@@ -1,14 +1,16 @@
-// `mpirun -np P kinetoscope-cli summarize ...`: each MPI process summarises
+// `mpirun -np P kinetoscope-cli-mpi summarize ...`: each MPI process summarises
 // its share of the files (shard p of P) into a part in its local temporary
 // folder; rank 0 receives the parts' bytes over MPI (no shared file system
-// needed), merges them and writes the summary. Only built with KS_WITH_MPI.
+// needed), merges them and writes the summary. Only in kinetoscope-cli-mpi,
+// the one executable that links MPI (package kinetoscope-mpi).
 
-#include "app/cli/summary_cli.h"
+#include "app/cli/mpi_summarize.h"
+
+#include "app/cli/mpi_launch.h"
 #include "core/summary/job_summarizer.h"
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mpi.h>
@@ -19,20 +21,9 @@ namespace ks::cli {
 
 namespace {
 
-    constexpr const char* kCommand = "kinetoscope-cli summarize";
     constexpr int kSizeTag = 1;
     constexpr int kDataTag = 2;
     constexpr std::int64_t kChunk = 1 << 30; // MPI counts are int: send large parts in pieces
-
-    // Launchers set these; a plain run never initialises MPI (singleton
-    // start-up is slow and prints warnings on some systems).
-    bool launchedByMpi()
-    {
-        for (const char* name : { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS" })
-            if (std::getenv(name))
-                return true;
-        return false;
-    }
 
     std::string partPath(int rank)
     {
@@ -84,7 +75,7 @@ namespace {
             if (receivePart(from, path)) {
                 parts.push_back(path);
             } else {
-                err << kCommand << ": MPI process " << from
+                err << cli.command << ": MPI process " << from
                     << " could not summarise its files (see its error)\n";
                 ok = false;
             }
@@ -93,9 +84,9 @@ namespace {
         if (ok) {
             auto merged = core::mergeSummaries(parts, cli.out);
             if (merged)
-                status = reportSummary(cli.out, out, err);
+                status = reportSummary(cli.out, cli.command, out, err);
             else
-                err << kCommand << ": " << merged.error().describe() << '\n';
+                err << cli.command << ": " << merged.error().describe() << '\n';
         }
         for (const std::string& part : parts)
             std::remove(part.c_str());
@@ -106,7 +97,9 @@ namespace {
 
 std::optional<int> summarizeUnderMpi(const SummarizeCli& cli, std::ostream& out, std::ostream& err)
 {
-    if (!launchedByMpi())
+    // A plain run never initialises MPI (singleton start-up is slow and prints
+    // warnings on some systems).
+    if (mpiProcessCount() == 0)
         return std::nullopt;
     MPI_Init(nullptr, nullptr);
     int rank = 0;
@@ -119,7 +112,7 @@ std::optional<int> summarizeUnderMpi(const SummarizeCli& cli, std::ostream& out,
     }
     if (cli.shardGiven) {
         if (rank == 0)
-            err << kCommand
+            err << cli.command
                 << ": --shard (or a Slurm array) cannot be combined with mpirun: MPI splits the files\n";
         MPI_Finalize();
         return 2;

@@ -6,7 +6,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
 #include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/efficiency/efficiency.h"
 
+#include <iomanip>
 #include <ostream>
 
 namespace ks::cli {
@@ -15,7 +17,33 @@ namespace {
 
     constexpr const char* kUsage =
         "usage: kinetoscope-cli overview PATH... [--ranks R,..] [--iterations I,..]\n"
-        "       [--margin F] [--format table|csv|json] [--hta-compat] [--threads N]\n";
+        "       [--margin F] [--format table|csv|json] [--hta-compat] [--threads N]\n"
+        "  Below the table: Model FLOPs Utilisation of the steps (FLOPs of the ops `roofline`\n"
+        "  models / (step time x the device's dense matrix peak)).\n";
+
+    // MFU of the wanted ranks and iterations: one line (for a person below the table,
+    // on stderr in the machine formats). FLOPs come from the ops' recorded shapes.
+    void printMfu(const core::TraceSet& set, const core::AnalysisOptions& analysis, std::ostream& out)
+    {
+        const core::DeviceChoice device = core::chooseDevice(set, std::nullopt, std::nullopt);
+        core::EfficiencyOptions options;
+        options.ranks = analysis.ranks.value_or(std::vector<std::int64_t> {});
+        options.iterations = analysis.iterations.value_or(std::vector<std::int64_t> {});
+        options.device = device.peaks;
+        const core::EfficiencyReport report = core::efficiencyReport(set, options);
+        if (report.error || !report.shapesRecorded || !report.mfu.mfu) {
+            out << "MFU: not available ("
+                << (report.error                    ? report.error->describe()
+                           : !report.shapesRecorded ? std::string(core::kNoShapesMessage)
+                                                    : device.note)
+                << ")\n";
+            return;
+        }
+        out << std::setprecision(4) << "MFU: " << *report.mfu.mfu * 100.0 << " % ("
+            << report.mfu.modelFlops / 1e12 << " TFLOP in " << report.mfu.stepTimeUs / 1000.0
+            << " ms of steps, " << report.mfu.peakLabel << " " << report.mfu.peakTflops << " TFLOP/s of "
+            << device.peaks->name << ")\n";
+    }
 
 } // namespace
 
@@ -40,7 +68,10 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli overview", kUsage, err))
         return 2;
-    auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli overview", err);
+    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return 1;
+    auto frames = framesForCli(*loaded, options, "kinetoscope-cli overview", err);
     if (!frames)
         return 1;
     const core::AnalysisOutput result = core::rankOverview(frames.value(), options, overview);
@@ -49,6 +80,7 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
         return 0;
     }
     printResult(result.result, format, "rank_overview", out);
+    printMfu(*loaded, options, format == "table" ? out : err);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/mpi_launch.h"
 #include "app/cli/summary_cli.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/summary/summary_reader.h"
@@ -17,7 +18,8 @@ namespace ks::cli {
 const char* const kSummarizeUsage =
     "usage: kinetoscope-cli summarize PATH... --out JOB.kssum [--jobs K] [--shard I/N] [--hta-compat]\n"
     "       [--bins N] [--margin F]\n"
-    "       (under mpirun/srun each process takes its share; MPI rank 0 writes JOB.kssum)\n";
+    "       (--shard I/N, or a Slurm array, summarises share I of N; merge-summaries joins the shares;\n"
+    "        under mpirun/srun use kinetoscope-cli-mpi summarize, package kinetoscope-mpi)\n";
 
 namespace {
 
@@ -58,11 +60,12 @@ namespace {
 
 } // namespace
 
-std::optional<SummarizeCli> parseSummarizeArguments(
-    const std::vector<std::string>& arguments, std::ostream& err)
+std::optional<SummarizeCli> parseSummarizeArguments(const std::vector<std::string>& arguments,
+    const std::string& command, const char* usage, std::ostream& err)
 {
     CliArgs args(arguments, { "--out", "--jobs", "--shard", "--bins", "--margin" }, { "--hta-compat" });
     SummarizeCli cli;
+    cli.command = command;
     std::string problem;
     cli.options.analysis.mode =
         args.flag("--hta-compat") ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
@@ -91,7 +94,7 @@ std::optional<SummarizeCli> parseSummarizeArguments(
     }
     if (problem.empty())
         problem = parseShard(args, cli);
-    if (rejectArguments(args, problem, kCommand, kSummarizeUsage, err))
+    if (rejectArguments(args, problem, command, usage, err))
         return std::nullopt;
     cli.paths = args.positional();
     return cli;
@@ -100,36 +103,37 @@ std::optional<SummarizeCli> parseSummarizeArguments(
 int summarizeToFile(const SummarizeCli& cli, const std::string& out, std::ostream& err)
 {
     const unsigned jobs = cli.jobs;
+    const std::string& command = cli.command;
     core::SummarizeOptions options = cli.options;
     // Progress for long jobs (Slurm logs too): a line at every tenth of the files.
-    options.onFileDone = [&err](std::size_t done, std::size_t total) {
+    options.onFileDone = [&err, &command](std::size_t done, std::size_t total) {
         if (total >= 20 && done * 10 / total != (done - 1) * 10 / total)
-            err << kCommand << ": " << done << " of " << total << " files summarised\n";
+            err << command << ": " << done << " of " << total << " files summarised\n";
     };
     auto report = core::summarizeJob(
         cli.paths, out, options, [jobs](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, jobs);
         });
     if (!report) {
-        err << kCommand << ": " << report.error().describe() << '\n';
+        err << command << ": " << report.error().describe() << '\n';
         return 1;
     }
     for (const auto& failure : report.value().failures)
-        err << kCommand << ": " << failure.describe() << '\n';
+        err << command << ": " << failure.describe() << '\n';
     if (report.value().ranksOk == 0 && report.value().failures.empty()
         && !report.value().skippedFiles.empty()) {
-        err << kCommand << ": " << core::nothingToAnalyse(cli.paths, report.value().skippedFiles) << '\n';
+        err << command << ": " << core::nothingToAnalyse(cli.paths, report.value().skippedFiles) << '\n';
         return 1;
     }
     return 0;
 }
 
-int reportSummary(const std::string& path, std::ostream& out, std::ostream& err)
+int reportSummary(const std::string& path, const std::string& command, std::ostream& out, std::ostream& err)
 {
     core::SummaryMeta meta;
     auto db = core::openSummary(path, meta);
     if (!db) {
-        err << kCommand << ": " << db.error().describe() << '\n';
+        err << command << ": " << db.error().describe() << '\n';
         return 1;
     }
     auto counts = db.value().prepare("SELECT status, COUNT(*) FROM ranks GROUP BY status ORDER BY status");
@@ -147,7 +151,7 @@ int reportSummary(const std::string& path, std::ostream& out, std::ostream& err)
         out << "shards " << core::formatShardList(meta.shards) << " of " << meta.shardCount << "; ";
     out << meta.filesTotal << " files in the job; " << meta.mode << " mode)\n";
     if (ok == 0) {
-        err << kCommand << ": " << path << ": no file could be summarised\n";
+        err << command << ": " << path << ": no file could be summarised\n";
         return 1;
     }
     return 0;
@@ -155,16 +159,21 @@ int reportSummary(const std::string& path, std::ostream& out, std::ostream& err)
 
 int runSummarizeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    const auto cli = parseSummarizeArguments(args, err);
+    const auto cli = parseSummarizeArguments(args, kCommand, kSummarizeUsage, err);
     if (!cli)
         return 2;
-#ifdef KS_WITH_MPI
-    if (auto status = summarizeUnderMpi(*cli, out, err))
-        return *status;
-#endif
+    // Started as one of several MPI processes, every one would summarise the
+    // whole job into the same file; the MPI build shares the files out instead.
+    if (const int processes = mpiProcessCount(); processes > 1 && !cli->shardGiven) {
+        err << kCommand << ": started by mpirun/srun as one of " << processes
+            << " processes, which would all write " << cli->out
+            << ": use kinetoscope-cli-mpi summarize (package kinetoscope-mpi), or --shard I/N and "
+               "merge-summaries\n";
+        return 2;
+    }
     if (const int status = summarizeToFile(*cli, cli->out, err))
         return status;
-    return reportSummary(cli->out, out, err);
+    return reportSummary(cli->out, kCommand, out, err);
 }
 
 } // namespace ks::cli

@@ -14,6 +14,8 @@ namespace ks::cli {
 // writing the problem to `err`.
 struct SummarizeCli
 {
+    std::string
+        command; // "kinetoscope-cli summarize" or "kinetoscope-cli-mpi summarize": starts every message
     std::vector<std::string> paths;
     std::string out;
     core::SummarizeOptions options;
@@ -21,21 +23,16 @@ struct SummarizeCli
     bool shardGiven = false; // --shard or Slurm's array variables
 };
 
-std::optional<SummarizeCli> parseSummarizeArguments(
-    const std::vector<std::string>& arguments, std::ostream& err);
+// `command` and `usage` name the executable the arguments came to.
+std::optional<SummarizeCli> parseSummarizeArguments(const std::vector<std::string>& arguments,
+    const std::string& command, const char* usage, std::ostream& err);
 
 // Summarises options.shardIndex/shardCount of the job into `out` on `jobs`
 // threads; prints each failed file on `err`. Returns the exit code.
 int summarizeToFile(const SummarizeCli& cli, const std::string& out, std::ostream& err);
 
-// Opens a finished summary and prints "wrote PATH: N ranks summarised, ...".
-int reportSummary(const std::string& path, std::ostream& out, std::ostream& err);
-
-#ifdef KS_WITH_MPI
-// When this process was started by mpirun/srun with more than one process:
-// each summarises its share of the files, rank 0 gathers the parts over MPI
-// and writes the one summary. nullopt when not under MPI (or alone).
-std::optional<int> summarizeUnderMpi(const SummarizeCli& cli, std::ostream& out, std::ostream& err);
-#endif
+// Opens a finished summary and prints "wrote PATH: N ranks summarised, ...";
+// problems start with `command`.
+int reportSummary(const std::string& path, const std::string& command, std::ostream& out, std::ostream& err);
 
 } // namespace ks::cli

@@ -2,6 +2,7 @@
 
 #include "app/gui/analysis_runner.h"
 #include "app/gui/load_controller.h"
+#include "core/analysis/efficiency/efficiency.h"
 #include "core/summary/job_overview.h"
 
 #include <QHash>
@@ -27,6 +28,7 @@ class JobModeView;
 class AnalysisView;
 enum class ChartFormat;
 class DiagnosticsPanel;
+class EfficiencyView;
 class JobPools;
 class JobTracker;
 class JobPathPanel;
@@ -154,6 +156,9 @@ public:
 
     widgets::JobPathPanel* jobPathPanel() const { return m_jobPath; }
 
+    // Issue 21's roofline view, a view of the navigator's Efficiency group.
+    widgets::EfficiencyView* efficiencyView() const { return m_efficiency; }
+
     // A what-if recomputation is asked for or running (screenshots wait for it).
     bool whatIfRunning() const;
     // One line per analysis dock, then the Job Critical Path dock and the Rank
@@ -262,6 +267,9 @@ private:
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
     void exportTableDialog(widgets::AnalysisTableView* table);
     void findOnTimeline(const QString& name);
+    // The Efficiency view's connections (main_window_efficiency.cpp).
+    void setupEfficiency();
+    void showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls);
 
     void setupJobMode();
     // Opens paths in job mode when they call for it (job_paths.h); false for a plain load.
@@ -328,6 +336,7 @@ private:
     widgets::CommandPalette* m_palette = nullptr;
     QAction* m_paletteAction = nullptr;
     QMenu* m_analysesMenu = nullptr;
+    widgets::EfficiencyView* m_efficiency = nullptr;
     QAction* m_htaCompatAction = nullptr;
     QAction* m_restrictToRangeAction = nullptr;
     QLabel* m_statusSummary = nullptr;

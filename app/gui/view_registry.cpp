@@ -9,6 +9,7 @@
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/efficiency/efficiency_view.h"
 
 #include <QCoreApplication>
 
@@ -47,7 +48,8 @@ namespace {
             KS_ANALYSIS_VIEW(KernelDurations, "get_gpu_kernel_breakdown") },
         { "launchStats", KS_TITLE("Kernel Launches"), ViewGroup::Kernels,
             KS_ANALYSIS_VIEW(LaunchStats, "get_cuda_kernel_launch_stats") },
-        // Issue 21's Efficiency view goes here, in ViewGroup::Efficiency.
+        { "efficiency", KS_TITLE("Efficiency"), ViewGroup::Efficiency,
+            [](MainWindow& w) -> QWidget* { return w.efficiencyView(); } },
         { "operators", KS_TITLE("Operators"), ViewGroup::Operators,
             KS_ANALYSIS_VIEW(Operators, AnalysisRunner::kOperatorStatsKey) },
         { "atenOpDelays", KS_TITLE("ATen Op Launch Delays"), ViewGroup::Operators,

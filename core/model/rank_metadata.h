@@ -35,6 +35,7 @@ struct DeviceProperties
     std::int64_t computeMajor = 0;
     std::int64_t computeMinor = 0;
     std::int64_t numSms = 0;
+    std::string gcnArchName; // AMD: "gfx942" (or "gfx942:sramecc+:xnack-"); empty on NVIDIA
 };
 
 // The top-level keys of a Kineto trace other than traceEvents.

@@ -8,8 +8,10 @@ Cases (one ctest each):
           partial file it left is refused by summary-info.
   shards  --shard and Slurm's array variables pick disjoint subsets whose
           merge equals one pass row for row; bad .kssum files are refused.
-  mpi     mpirun -np 2 equals the single-process summary row for row (skipped
-          with a message when mpirun or the MPI build is missing).
+  mpi     mpirun -np 2 kinetoscope-cli-mpi equals kinetoscope-cli's single-process
+          summary row for row; kinetoscope-cli itself links no MPI and refuses to
+          run as several MPI processes (skipped with a message when mpirun or
+          the MPI build is missing).
 """
 import argparse
 import os
@@ -169,9 +171,18 @@ def case_shards(cli, tmp):
         sys.exit("FAIL: a refused merge wrote its output")
 
 
-def case_mpi(cli, tmp, mpi_build):
-    if not mpi_build:
-        print("SKIP: kinetoscope-cli was built without MPI (-DKS_WITH_MPI=OFF or no libopenmpi-dev)")
+def linked_libraries(executable):
+    """The shared libraries `executable` loads, as ldd lists them."""
+    proc = subprocess.run(["ldd", executable], capture_output=True, text=True, check=True)
+    return [line.split()[0] for line in proc.stdout.splitlines() if line.strip()]
+
+
+def case_mpi(cli, tmp, mpi_cli):
+    mpi_libraries = [lib for lib in linked_libraries(cli) if "libmpi" in lib or "open-" in lib]
+    if mpi_libraries:
+        sys.exit(f"FAIL: kinetoscope-cli links MPI: {mpi_libraries}")
+    if not mpi_cli:
+        print("SKIP: kinetoscope-cli-mpi was not built (-DKS_WITH_MPI=OFF or no libopenmpi-dev)")
         return
     mpirun = shutil.which("mpirun")
     if not mpirun:
@@ -180,9 +191,18 @@ def case_mpi(cli, tmp, mpi_build):
     job = synth(cli, os.path.join(tmp, "job"), 16, 0.5, stragglers=3, slowdown=1.5)
     single = os.path.join(tmp, "single.kssum")
     run(cli, "summarize", job, "--out", single)
+    launch = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2"]
+
+    # The plain CLI under mpirun would run the whole job twice into one file: refused.
+    refused = os.path.join(tmp, "refused.kssum")
+    proc = subprocess.run(launch + [cli, "summarize", job, "--out", refused], capture_output=True, text=True,
+                          timeout=300)
+    if proc.returncode == 0 or "kinetoscope-cli-mpi" not in proc.stderr or os.path.exists(refused):
+        sys.exit(f"FAIL: kinetoscope-cli summarize under mpirun was not refused: {proc.returncode} {proc.stderr!r}")
+    print(f"refused: {proc.stderr.strip().splitlines()[0]}")
+
     out = os.path.join(tmp, "mpi.kssum")
-    cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", cli, "summarize", job, "--out", out,
-           "--jobs", "1"]
+    cmd = launch + [mpi_cli, "summarize", job, "--out", out, "--jobs", "1"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)} exited {proc.returncode}: {proc.stdout}{proc.stderr}")
@@ -190,14 +210,19 @@ def case_mpi(cli, tmp, mpi_build):
     _, meta = table_rows(out)
     if meta["shard_count"] != "2" or meta["shards"] != "0,1":
         sys.exit(f"FAIL: the MPI summary holds shards {meta['shards']} of {meta['shard_count']}, not both of 2")
-    same_summary(single, out, "mpirun -np 2 vs one process")
+    same_summary(single, out, "mpirun -np 2 kinetoscope-cli-mpi vs one process")
+
+    # Started alone, the MPI build summarises every file itself.
+    alone = os.path.join(tmp, "alone.kssum")
+    run(mpi_cli, "summarize", job, "--out", alone)
+    same_summary(single, alone, "kinetoscope-cli-mpi alone vs kinetoscope-cli")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", required=True)
     parser.add_argument("--case", required=True, choices=["rss", "killed", "shards", "mpi"])
-    parser.add_argument("--mpi-build", default="OFF")
+    parser.add_argument("--mpi-cli", default="", help="kinetoscope-cli-mpi, when it was built")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         if args.case == "rss":
@@ -207,7 +232,7 @@ def main():
         elif args.case == "shards":
             case_shards(args.cli, tmp)
         else:
-            case_mpi(args.cli, tmp, args.mpi_build.upper() in ("ON", "1", "TRUE", "YES"))
+            case_mpi(args.cli, tmp, args.mpi_cli)
     print("PASS")
 
 

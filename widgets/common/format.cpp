@@ -245,10 +245,16 @@ QString humanTitle(std::string_view name)
         { "cuda", "CUDA" },
         { "pctg", "share" },
         { "percentage", "share" },
+        { "pct", "%" },
+        { "flops", "FLOPs" },
     };
     QStringList words;
+    // A unit inside the name ("kernel_time_us_sum") is the cells' to say.
+    QString spelled = toQString(base);
+    for (const char* unit : { "_us_", "_ms_", "_ns_" })
+        spelled.replace(QLatin1String(unit), QStringLiteral("_"));
     for (const QString& word :
-        toQString(base).split(QRegularExpression(QStringLiteral("[_ ]+")), Qt::SkipEmptyParts)) {
+        spelled.split(QRegularExpression(QStringLiteral("[_ ]+")), Qt::SkipEmptyParts)) {
         QString shown = word;
         for (const auto& [raw, human] : kWords) {
             if (word == toQString(raw))

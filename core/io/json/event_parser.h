@@ -12,13 +12,15 @@
 
 namespace ks::core {
 
+class EventParserKernel;
+
 // Parses pieces of the traceEvents array with simdjson on-demand and feeds each
 // event to a RankBuilder (or a sink). One parser per rank or parse worker;
 // reused across pieces so its buffers are allocated once.
 //
-// simdjson stays out of this header: the parser's translation unit is built
-// for the host's SIMD level, and its simdjson types differ from those other
-// translation units would see.
+// simdjson stays out of this header: the parser's hot code is built once per
+// kernel (event_parser_kernel.h), and each copy's simdjson types differ. Which
+// copy parses is decided by activeParserKernel() (parser_kernel.h).
 class EventParser
 {
 public:
@@ -39,8 +41,8 @@ public:
         std::uint64_t firstIndex, std::uint64_t byteOffset);
 
 private:
-    class Impl;
-    std::unique_ptr<Impl> m_impl;
+    std::unique_ptr<EventParserKernel> m_kernel;
+    std::vector<char> m_padded; // parse()'s '[' + elements + ']' + padding
 };
 
 } // namespace ks::core

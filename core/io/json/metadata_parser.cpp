@@ -116,6 +116,8 @@ namespace {
                     p.computeMinor = intOf(v).value_or(0);
                 else if (k == "numSms")
                     p.numSms = intOf(v).value_or(0);
+                else if (k == "gcnArchName")
+                    p.gcnArchName = stringOf(v).value_or("");
             }
             m.devices.push_back(std::move(p));
         }

@@ -128,7 +128,14 @@ void SliceDetailsPanel::refresh()
                            "args, launch or GPU work, call stack.</p>"));
         return;
     }
-    m_browser->setHtml(detailsHtml(describeSlice(*m_data, ref, m_state->alignment())));
+    m_browser->setHtml(detailsHtml(describeSlice(*m_data, ref, m_state->alignment()))
+        + (m_extra ? m_extra(ref) : QString()));
+}
+
+void SliceDetailsPanel::setExtraSection(std::function<QString(SliceRef)> extra)
+{
+    m_extra = std::move(extra);
+    refresh();
 }
 
 } // namespace ks::widgets

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 class QTextBrowser;
@@ -29,6 +30,10 @@ public:
 
     QString plainText() const;
 
+    // More HTML for the selected slice from outside the timeline (the Efficiency
+    // dock's FLOPs, bytes and roofline of an op call); "" adds nothing. Refreshes.
+    void setExtraSection(std::function<QString(ks::widgets::SliceRef)> extra);
+
 signals:
     void sliceActivated(ks::widgets::SliceRef ref);
 
@@ -38,6 +43,7 @@ private:
     TimelineViewState* m_state = nullptr;
     std::shared_ptr<const TimelineData> m_data;
     QTextBrowser* m_browser = nullptr;
+    std::function<QString(SliceRef)> m_extra;
 };
 
 } // namespace ks::widgets

@@ -1,0 +1,144 @@
+// Convolution family. TraceLens's CONV model (PerfModel/perf_model.py, after
+// torch/utils/flop_counter.py), input x (N, C_in, spatial...), weight w (C_out,
+// C_in/groups, kernel...), output y:
+//   y spatial    = floor((in + 2·pad − dil·(k − 1) − 1) / stride) + 1
+//                  transposed: (in − 1)·stride − 2·pad + dil·(k − 1) + out_pad + 1
+//   forward FLOPs = 2·prod(w[1:])·prod(y)  (transposed: ·prod(x))  + (bias ? prod(y) : 0)
+//   forward bytes = bpe·(prod(x) + prod(w) + (bias ? C_out : 0) + prod(y))
+//   backward FLOPs = dX: 2·prod(w[1:])·prod(y)  + dW: 2·prod(w)·N·prod(y spatial)  + (bias ? prod(y) : 0)
+//                    (transposed swaps the roles of x and y in dW)
+//   backward bytes = bpe·(2·(prod(y) + prod(w) + prod(x)) + (bias ? prod(y) + C_out : 0))
+// Grouped convolutions need nothing more: w[1] is already C_in/groups. Held against
+// the matrix peak of x's precision. Differences from TraceLens: the bias is read from
+// the bias argument (TraceLens tests len(Input Dims) == 3, never true for
+// aten::convolution), a transposed convolution's output has w[1]·groups channels,
+// and the bias gradient's elements are counted in bytes (TraceLens adds elements).
+
+#include "core/analysis/efficiency/model_support.h"
+
+#include <array>
+#include <cmath>
+
+namespace ks::core {
+
+namespace {
+
+    using namespace perf_detail;
+    using Shape = std::vector<std::int64_t>;
+
+    double prodFrom(const Shape& s, std::size_t from)
+    {
+        double p = 1;
+        for (std::size_t i = from; i < s.size(); ++i)
+            p *= double(s[i]);
+        return p;
+    }
+
+    // A per-dimension parameter: "[2, 2]" or "[2]" (broadcast) or "" (the default).
+    std::optional<Shape> spatialParam(std::string_view text, std::size_t dims, std::int64_t fallback)
+    {
+        if (text.empty())
+            return Shape(dims, fallback);
+        auto list = concreteIntList(text);
+        if (!list) {
+            if (const auto single = concreteInt(text))
+                list = Shape { *single };
+            else
+                return std::nullopt;
+        }
+        if (list->size() == 1)
+            return Shape(dims, list->front());
+        if (list->size() != dims)
+            return std::nullopt;
+        return list;
+    }
+
+    // Indices of the arguments of aten::convolution and of its backward.
+    struct ConvSignature
+    {
+        std::size_t x, w, stride, padding, dilation, transposed, outputPadding, groups;
+        bool backward;
+    };
+
+    ModelResult conv(const OpArgs& args, const ConvSignature& sig)
+    {
+        const auto x = shapeOfRank(args, sig.x, -1);
+        const auto w = shapeOfRank(args, sig.w, -1);
+        if (!x || !w || x->size() < 3 || x->size() > 5 || w->size() != x->size())
+            return SkipReason::MalformedDims;
+        const std::size_t nd = x->size() - 2;
+        const auto stride = spatialParam(args.concreteAt(sig.stride), nd, 1);
+        const auto padding = spatialParam(args.concreteAt(sig.padding), nd, 0);
+        const auto dilation = spatialParam(args.concreteAt(sig.dilation), nd, 1);
+        const auto outputPadding = spatialParam(args.concreteAt(sig.outputPadding), nd, 0);
+        const bool transposed = concreteBool(args.concreteAt(sig.transposed)).value_or(false);
+        const std::int64_t groups = concreteInt(args.concreteAt(sig.groups)).value_or(1);
+        if (!stride || !padding || !dilation || !outputPadding || groups < 1)
+            return SkipReason::MalformedDims;
+        Shape y { (*x)[0], transposed ? (*w)[1] * groups : (*w)[0] };
+        for (std::size_t i = 0; i < nd; ++i) {
+            const std::int64_t in = (*x)[i + 2], k = (*w)[i + 2];
+            const std::int64_t s = (*stride)[i], p = (*padding)[i], d = (*dilation)[i];
+            if (s <= 0)
+                return SkipReason::MalformedDims;
+            const std::int64_t out = transposed ? (in - 1) * s - 2 * p + d * (k - 1) + (*outputPadding)[i] + 1
+                                                : (in + 2 * p - d * (k - 1) - 1) / s + 1;
+            if (out <= 0)
+                return SkipReason::MismatchedShapes;
+            y.push_back(out);
+        }
+        if (!transposed && (*x)[1] != (*w)[1] * groups)
+            return SkipReason::MismatchedShapes;
+        const auto bpe = bytesPerElement(args.type(sig.x));
+        if (!bpe)
+            return SkipReason::UnknownDtype;
+        // The forward's bias is a tensor; the backward's is bias_sizes, an int list.
+        const bool bias = sig.backward
+            ? (present(args, 3) || !concreteIntList(args.concreteAt(3)).value_or(Shape {}).empty())
+            : present(args, 2);
+        const double px = prodFrom(*x, 0), pw = prodFrom(*w, 0), py = prodFrom(y, 0);
+        const double cout = double(y[1]);
+        double flops = 0, elements = 0;
+        if (!sig.backward) {
+            flops = 2 * prodFrom(*w, 1) * (transposed ? px : py) + (bias ? py : 0);
+            elements = px + pw + (bias ? cout : 0) + py;
+        } else {
+            // dX is the transposed direction of the forward; dW correlates x with dY.
+            const double dx = 2 * prodFrom(*w, 1) * (transposed ? px : py);
+            const double dw =
+                transposed ? 2 * pw * double(y[0]) * prodFrom(*x, 2) : 2 * pw * double(y[0]) * prodFrom(y, 2);
+            flops = dx + dw + (bias ? py : 0);
+            elements = 2 * (py + pw + px) + (bias ? py + cout : 0);
+        }
+        std::string params = "stride=" + std::string(args.concreteAt(sig.stride))
+            + " padding=" + std::string(args.concreteAt(sig.padding)) + " groups=" + std::to_string(groups)
+            + (transposed ? " transposed" : "");
+        return estimate(flops, *bpe * elements, args.type(sig.x), ComputeUnit::Matrix, std::move(params));
+    }
+
+    // aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+    ModelResult convolution(std::string_view, const OpArgs& a)
+    {
+        return conv(a, { 0, 1, 3, 4, 5, 6, 7, 8, false });
+    }
+
+    // aten::convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+    //     transposed, output_padding, groups, output_mask)
+    ModelResult convolutionBackward(std::string_view, const OpArgs& a)
+    {
+        return conv(a, { 1, 2, 4, 5, 6, 7, 8, 9, true });
+    }
+
+    constexpr std::array kModels {
+        OpModel { "aten::convolution", OpFamily::Conv, convolution },
+        OpModel { "aten::convolution_backward", OpFamily::Conv, convolutionBackward },
+    };
+
+} // namespace
+
+std::span<const OpModel> convModels()
+{
+    return kModels;
+}
+
+} // namespace ks::core

@@ -1,0 +1,240 @@
+#include "core/analysis/efficiency/efficiency.h"
+
+#include "core/analysis/efficiency/op_kernel_time.h"
+#include "core/io/json/args_reader.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace ks::core {
+
+namespace {
+
+    bool wanted(const std::vector<std::int64_t>& list, std::int64_t value)
+    {
+        return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+    }
+
+    struct Step
+    {
+        TimeNs start = 0, end = 0;
+        std::int64_t number = -1;
+    };
+
+    // ProfilerStep#N spans of a rank, by start.
+    std::vector<Step> profilerSteps(const RankTrace& t)
+    {
+        std::vector<Step> steps;
+        for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
+            const std::string_view name = t.sliceName(i);
+            if (name.substr(0, 13) != "ProfilerStep#")
+                continue;
+            std::int64_t n = 0;
+            const auto digits = name.substr(13);
+            if (digits.empty()
+                || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                continue;
+            for (char c : digits)
+                n = n * 10 + (c - '0');
+            steps.push_back({ t.slices.start[i], t.slices.end(i), n });
+        }
+        std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.start < b.start; });
+        return steps;
+    }
+
+    const Step* stepAt(const std::vector<Step>& steps, TimeNs ts)
+    {
+        auto it = std::upper_bound(
+            steps.begin(), steps.end(), ts, [](TimeNs v, const Step& s) { return v < s.start; });
+        if (it == steps.begin())
+            return nullptr;
+        --it;
+        return ts < it->end ? &*it : nullptr;
+    }
+
+    struct Accumulator
+    {
+        EfficiencyRow row;
+        double flopsSum = 0, bytesSum = 0, rooflineSum = 0, computeSum = 0, memorySum = 0;
+    };
+
+    using GroupKey = std::tuple<std::string, std::string, std::string, std::string, std::string>;
+
+    // A call's roofline: (compute time, memory time) in µs.
+    std::pair<double, double> rooflineParts(
+        const PerfEstimate& e, const std::optional<PeakChoice>& peak, const DevicePeaks& device)
+    {
+        const double compute = peak ? e.flops / (peak->tflops * 1e12) * 1e6 : 0;
+        const double memory = e.bytes / (device.memoryBandwidthGBps * 1e9) * 1e6;
+        return { compute, memory };
+    }
+
+} // namespace
+
+EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& options)
+{
+    EfficiencyReport report;
+    report.device = options.device;
+    std::map<GroupKey, Accumulator> groups;
+    std::map<std::string, double> flopsByPrecision; // matrix FLOPs in the steps, for MFU's peak
+    std::int64_t callsWithShapes = 0, callsModelled = 0;
+    std::string malformedExample;
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        const RankTrace& t = *set.ranks[r];
+        if (!wanted(options.ranks, t.rank))
+            continue;
+        const std::vector<Step> steps = profilerSteps(t);
+        std::vector<ModelledCall> calls = modelledCalls(t);
+        // Calls of the wanted families, iterations and window that launched GPU work.
+        std::vector<ModelledCall> kept;
+        TimeNs firstStart = 0, lastEnd = 0;
+        for (const ModelledCall& c : calls) {
+            if (!options.families.empty()
+                && std::find(options.families.begin(), options.families.end(), c.model->family)
+                    == options.families.end())
+                continue;
+            const TimeNs start = t.slices.start[c.slice];
+            if ((options.windowStart && start < *options.windowStart)
+                || (options.windowEnd && start >= *options.windowEnd))
+                continue;
+            const Step* step = stepAt(steps, start);
+            if (!options.iterations.empty() && (!step || !wanted(options.iterations, step->number)))
+                continue;
+            ++callsModelled;
+            if (c.kernelTime <= 0) {
+                ++report.skipped[static_cast<std::size_t>(SkipReason::NoKernel)];
+                continue;
+            }
+            kept.push_back(c);
+        }
+        // Step time for MFU: the wanted steps, or the span of the kept calls without steps.
+        for (const Step& s : steps)
+            if (wanted(options.iterations, s.number))
+                report.mfu.stepTimeUs += double(s.end - s.start) / 1000.0;
+        std::vector<std::uint32_t> slices;
+        for (const ModelledCall& c : kept)
+            slices.push_back(c.slice);
+        std::map<std::uint32_t, std::string> argsText;
+        if (auto error = forEachSliceArgs(t, slices,
+                [&](std::uint32_t slice, std::string_view text) {
+                    argsText.emplace(slice, std::string(text));
+                });
+            error && !report.error)
+            report.error = *error;
+        for (const ModelledCall& c : kept) {
+            const auto it = argsText.find(c.slice);
+            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : parseOpArgs(it->second);
+            const std::string name(t.sliceName(c.slice));
+            const double kernelUs = double(c.kernelTime) / 1000.0;
+            const TimeNs start = t.slices.start[c.slice];
+            if (firstStart == 0 || start < firstStart)
+                firstStart = start;
+            lastEnd = std::max(lastEnd, t.slices.end(c.slice));
+            if (!parsed.args) {
+                const SkipReason why = parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes
+                                                                               : SkipReason::MalformedDims;
+                ++report.skipped[static_cast<std::size_t>(why)];
+                if (why == SkipReason::MalformedDims && malformedExample.empty())
+                    malformedExample = t.path + ": event #" + std::to_string(t.slices.eventIndex[c.slice])
+                        + " \"" + name + "\"";
+                // The time-only table: one row per op name.
+                auto& acc = groups[GroupKey { name, "", "", "", "(no shapes)" }];
+                acc.row.name = name;
+                acc.row.family = c.model->family;
+                acc.row.modelled = false;
+                ++acc.row.calls;
+                acc.row.kernelTimeUsSum += kernelUs;
+                acc.row.callList.push_back({ r, c.slice, c.kernelTime });
+                continue;
+            }
+            ++callsWithShapes;
+            const OpArgs& args = *parsed.args;
+            const ModelResult result = c.model->model(name, args);
+            if (const auto* why = std::get_if<SkipReason>(&result)) {
+                ++report.skipped[static_cast<std::size_t>(*why)];
+                continue;
+            }
+            const PerfEstimate& e = std::get<PerfEstimate>(result);
+            const GroupKey key = options.by == EfficiencyGrouping::Shape
+                ? GroupKey { name, args.dimsText, args.typesText, args.stridesText, e.params }
+                : GroupKey { name, "", "", "", "" };
+            auto& acc = groups[key];
+            EfficiencyRow& row = acc.row;
+            if (row.calls == 0) {
+                row.name = name;
+                row.family = c.model->family;
+                row.precision = e.precision;
+                row.unit = e.unit;
+                if (options.by == EfficiencyGrouping::Shape) {
+                    row.dims = args.dimsText;
+                    row.dtypes = args.typesText;
+                    row.strides = args.stridesText;
+                    row.params = e.params;
+                }
+                if (options.device)
+                    row.peak = peakFor(*options.device, e.unit, e.precision);
+            }
+            ++row.calls;
+            row.kernelTimeUsSum += kernelUs;
+            row.tflopsMean += e.flops / kernelUs / 1e6;
+            row.tbpsMean += e.bytes / kernelUs / 1e6;
+            acc.flopsSum += e.flops;
+            acc.bytesSum += e.bytes;
+            if (options.device) {
+                const auto [compute, memory] = rooflineParts(e, row.peak, *options.device);
+                const double roofline = std::max(compute, memory);
+                acc.computeSum += compute;
+                acc.memorySum += memory;
+                acc.rooflineSum += roofline;
+                row.rooflinePctMean += roofline / kernelUs * 100.0;
+            }
+            row.callList.push_back({ r, c.slice, c.kernelTime });
+            const bool inSteps = steps.empty() || stepAt(steps, start) != nullptr;
+            if (inSteps) {
+                report.mfu.modelFlops += e.flops;
+                if (e.unit == ComputeUnit::Matrix)
+                    flopsByPrecision[e.precision] += e.flops;
+            }
+        }
+        if (steps.empty() && lastEnd > firstStart)
+            report.mfu.stepTimeUs += double(lastEnd - firstStart) / 1000.0;
+    }
+    report.shapesRecorded = callsModelled == 0 || callsWithShapes > 0;
+    for (auto& [key, acc] : groups) {
+        EfficiencyRow& row = acc.row;
+        // With shapes, calls without them are counted, not shown; without any, the time-only rows are the
+        // table.
+        if (row.modelled != report.shapesRecorded)
+            continue;
+        const double n = double(row.calls);
+        if (row.modelled) {
+            row.flops = acc.flopsSum / n;
+            row.bytes = acc.bytesSum / n;
+            row.tflopsMean /= n;
+            row.tbpsMean /= n;
+            row.rooflinePctMean /= n;
+            row.rooflineTimeUs = acc.rooflineSum / n;
+            row.computeBound = acc.computeSum >= acc.memorySum;
+        }
+        report.rows.push_back(std::move(row));
+    }
+    std::stable_sort(report.rows.begin(), report.rows.end(),
+        [](const EfficiencyRow& a, const EfficiencyRow& b) { return a.kernelTimeUsSum > b.kernelTimeUsSum; });
+    if (!malformedExample.empty())
+        report.notes.push_back("input dims or types that are not lists, first " + malformedExample);
+    // MFU against the matrix peak of the precision with the most FLOPs.
+    if (options.device && !flopsByPrecision.empty()) {
+        const auto top = std::max_element(flopsByPrecision.begin(), flopsByPrecision.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+        if (const auto peak = peakFor(*options.device, ComputeUnit::Matrix, top->first)) {
+            report.mfu.peakLabel = peak->label;
+            report.mfu.peakTflops = peak->tflops;
+            if (report.mfu.stepTimeUs > 0)
+                report.mfu.mfu = report.mfu.modelFlops / (report.mfu.stepTimeUs * 1e-6 * peak->tflops * 1e12);
+        }
+    }
+    return report;
+}
+
+} // namespace ks::core

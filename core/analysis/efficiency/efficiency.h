@@ -1,0 +1,146 @@
+#pragma once
+
+#include "core/analysis/efficiency/device_peaks.h"
+#include "core/analysis/efficiency/perf_model.h"
+#include "core/analysis/tables/column_id.h"
+#include "core/analysis/tables/table.h"
+#include "core/model/trace_set.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+// Efficiency: per call of every modelled op (perf_model.h) its FLOPs and bytes,
+// its kernel time (the length of the union of the intervals of the GPU work it and
+// the ops inside it launched: overlaps count once), and from those achieved TFLOP/s,
+// TB/s and arithmetic intensity; against a device's peaks (device_peaks.h) the
+// roofline time max(FLOPs / peak FLOP/s, bytes / peak bandwidth), the bound, and
+// roofline time / kernel time. Rows group calls as TraceLens does: by op name and
+// input dims, dtypes, strides and the parameters the model reads; per-call values
+// are averaged over a row's calls ("_mean" columns), as TraceLens reports them.
+
+enum class EfficiencyGrouping : std::uint8_t
+{
+    Shape, // name, dims, dtypes, strides, model parameters (TraceLens's rows)
+    Name,
+};
+
+struct EfficiencyOptions
+{
+    EfficiencyGrouping by = EfficiencyGrouping::Shape;
+    std::vector<OpFamily> families; // empty: all
+    std::vector<std::int64_t> ranks; // empty: all
+    std::vector<std::int64_t> iterations; // ProfilerStep numbers; empty: all
+    // Only calls starting in [windowStart, windowEnd), ns on the trace's clock.
+    std::optional<TimeNs> windowStart;
+    std::optional<TimeNs> windowEnd;
+    std::optional<DevicePeaks> device; // what the roofline is drawn against; none: no roofline
+};
+
+// One call, to find its kernels again (the app selects them on the timeline).
+struct EfficiencyCall
+{
+    std::uint32_t rankIndex = 0; // into TraceSet::ranks
+    std::uint32_t slice = 0;
+    TimeNs kernelTime = 0;
+};
+
+struct EfficiencyRow
+{
+    std::string name;
+    OpFamily family = OpFamily::Gemm;
+    std::string dims, dtypes, strides, params;
+    bool modelled = true; // false in the time-only table (no shapes recorded)
+    std::int64_t calls = 0;
+    double flops = 0; // per call (the mean over calls when grouped by name)
+    double bytes = 0; // per call
+    double kernelTimeUsSum = 0;
+    double tflopsMean = 0; // mean of per-call FLOPs / kernel time
+    double tbpsMean = 0;
+    std::string precision;
+    ComputeUnit unit = ComputeUnit::Vector;
+    std::optional<PeakChoice> peak;
+    double rooflineTimeUs = 0; // per call
+    bool computeBound = false;
+    double rooflinePctMean = 0; // mean of per-call roofline time / kernel time x 100
+    std::vector<EfficiencyCall> callList;
+
+    double kernelTimeUsMean() const { return calls ? kernelTimeUsSum / double(calls) : 0; }
+
+    double intensity() const { return bytes > 0 ? flops / bytes : 0; }
+
+    double tflopsTotal() const
+    {
+        return kernelTimeUsSum > 0 ? flops * double(calls) / kernelTimeUsSum / 1e6 : 0;
+    }
+};
+
+// Model FLOPs Utilisation of the steps: model FLOPs / (step time x peak).
+struct ModelFlopsUtilisation
+{
+    double modelFlops = 0; // every modelled call inside the steps, all ranks
+    double stepTimeUs = 0; // the steps' durations summed over ranks (the trace's span without steps)
+    std::string peakLabel; // the matrix peak of the precision carrying most FLOPs
+    double peakTflops = 0;
+    std::optional<double> mfu; // a fraction; nullopt without a device or FLOPs
+};
+
+struct EfficiencyReport
+{
+    std::vector<EfficiencyRow> rows; // by total kernel time, largest first
+    std::array<std::int64_t, kSkipReasonCount> skipped {}; // calls of modelled ops left out, per reason
+    bool shapesRecorded = true; // false: rows are the time-only table
+    std::optional<DevicePeaks> device;
+    ModelFlopsUtilisation mfu;
+    std::vector<std::string> notes; // bad input met, by example
+    std::optional<Error> error; // a file changed since loading (args are re-read)
+};
+
+// The device of the loaded ranks from their deviceProperties, a --device name or a
+// --peaks file's numbers. note says what was chosen or which device was not known.
+struct DeviceChoice
+{
+    std::optional<DevicePeaks> peaks;
+    std::string note;
+};
+
+DeviceChoice chooseDevice(const TraceSet& set, const std::optional<std::string>& deviceName,
+    std::optional<DevicePeaks> peaksFile, const std::vector<DevicePeaks>& table = builtinDeviceTable());
+
+EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& options);
+
+// The message for a trace with no shapes at all.
+inline constexpr const char* kNoShapesMessage = "no input shapes: record with record_shapes=True";
+
+namespace efficiency_columns {
+    inline constexpr ColumnId kName { "name", "" };
+    inline constexpr ColumnId kFamily { "family", "" };
+    inline constexpr ColumnId kDims { "dims", "" };
+    inline constexpr ColumnId kDtypes { "dtypes", "" };
+    inline constexpr ColumnId kCalls { "calls", "" };
+    inline constexpr ColumnId kFlops { "flops", "FLOP" };
+    inline constexpr ColumnId kBytes { "bytes", "B" };
+    inline constexpr ColumnId kIntensity { "intensity", "FLOP/B" };
+    inline constexpr ColumnId kKernelTimeSum { "kernel_time_us_sum", "us" };
+    inline constexpr ColumnId kKernelTimeMean { "kernel_time_us_mean", "us" };
+    inline constexpr ColumnId kTflopsMean { "tflops_per_s_mean", "TFLOP/s" };
+    inline constexpr ColumnId kTbpsMean { "tb_per_s_mean", "TB/s" };
+    inline constexpr ColumnId kTflops { "tflops_per_s", "TFLOP/s" };
+    inline constexpr ColumnId kPeak { "peak", "" };
+    inline constexpr ColumnId kRooflineTime { "roofline_time_us", "us" };
+    inline constexpr ColumnId kBound { "bound", "" };
+    inline constexpr ColumnId kRooflinePct { "roofline_pct_mean", "%" };
+    inline constexpr ColumnId kStrides { "strides", "" };
+    inline constexpr ColumnId kParams { "params", "" };
+} // namespace efficiency_columns
+
+Table efficiencyTable(const EfficiencyReport& report);
+
+// One line per reason with a count: "3 calls: no kernel launched".
+std::vector<std::string> skippedLines(const EfficiencyReport& report);
+
+} // namespace ks::core

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::core {
+
+// The recorded inputs of one operator call (PyTorch's record_shapes=True), as
+// the perf models read them: "Input Dims", "Input type", "Input Strides" and
+// "Concrete Inputs", one entry per argument of the op's schema.
+struct OpArgs
+{
+    // Per argument: the tensor's sizes; nullopt when the entry is not a flat
+    // list of integers (a TensorList, or something malformed). A scalar or an
+    // absent optional tensor is an empty list.
+    std::vector<std::optional<std::vector<std::int64_t>>> dims;
+    std::vector<std::string> types; // "c10::BFloat16", "float", "Scalar", ""
+    std::vector<std::vector<std::int64_t>> strides; // flat; empty when absent
+    std::vector<std::string> concrete; // "True", "[-1]", "0.125", ""
+    // The same three lists as text, written as PyTorch prints them ("[[64, 256], []]"),
+    // for display and for grouping calls.
+    std::string dimsText;
+    std::string typesText;
+    std::string stridesText;
+
+    bool hasDims(std::size_t i) const { return i < dims.size() && dims[i].has_value(); }
+
+    // The sizes of argument i; empty when absent or not a flat list.
+    const std::vector<std::int64_t>& shape(std::size_t i) const;
+
+    std::string_view type(std::size_t i) const { return i < types.size() ? types[i] : std::string_view(); }
+
+    std::string_view concreteAt(std::size_t i) const
+    {
+        return i < concrete.size() ? concrete[i] : std::string_view();
+    }
+};
+
+enum class ArgsProblem : std::uint8_t
+{
+    NoShapes, // no "Input Dims" at all: recorded without record_shapes=True
+    Malformed, // "Input Dims" or "Input type" is not a list, or the args are not JSON
+};
+
+struct ParsedArgs
+{
+    std::optional<OpArgs> args;
+    ArgsProblem problem = ArgsProblem::NoShapes; // when args is empty
+};
+
+// Reads an event's args object (its JSON text as written in the file).
+ParsedArgs parseOpArgs(std::string_view argsJson);
+
+// Concrete Inputs hold Python's str() of a value: "True"/"False", "[1, 1]", "3".
+std::optional<bool> concreteBool(std::string_view text);
+std::optional<std::vector<std::int64_t>> concreteIntList(std::string_view text);
+std::optional<std::int64_t> concreteInt(std::string_view text);
+
+// The product of sizes; 1 for an empty shape (a scalar), as numpy's prod(()).
+double elementCount(const std::vector<std::int64_t>& shape);
+
+} // namespace ks::core

@@ -1,0 +1,69 @@
+#include "core/analysis/efficiency/perf_model.h"
+
+#include <array>
+#include <string>
+#include <unordered_map>
+
+namespace ks::core {
+
+namespace {
+
+    constexpr std::array<std::string_view, 7> kFamilyNames { "gemm", "attention", "conv", "elementwise",
+        "reduce", "norm", "rope" };
+
+    // Built once per call of findOpModel's first use; a function-local constant.
+    const std::unordered_map<std::string_view, const OpModel*>& modelsByName()
+    {
+        static const auto table = [] {
+            std::unordered_map<std::string_view, const OpModel*> byName;
+            for (const auto family : { gemmModels(), attentionModels(), convModels(), elementwiseModels(),
+                     reduceModels(), normModels(), ropeModels() })
+                for (const OpModel& m : family)
+                    byName.emplace(m.name, &m);
+            return byName;
+        }();
+        return table;
+    }
+
+} // namespace
+
+std::string_view opFamilyName(OpFamily family)
+{
+    return kFamilyNames[static_cast<std::size_t>(family)];
+}
+
+std::optional<OpFamily> opFamilyFromName(std::string_view name)
+{
+    for (std::size_t i = 0; i < kFamilyNames.size(); ++i)
+        if (kFamilyNames[i] == name)
+            return static_cast<OpFamily>(i);
+    return std::nullopt;
+}
+
+std::string_view skipReasonText(SkipReason reason)
+{
+    switch (reason) {
+    case SkipReason::NoShapes:
+        return "no input shapes";
+    case SkipReason::MalformedDims:
+        return "malformed input dims";
+    case SkipReason::UnknownDtype:
+        return "unknown dtype";
+    case SkipReason::MismatchedShapes:
+        return "mismatched operand shapes";
+    case SkipReason::NoKernel:
+        return "no kernel launched";
+    case SkipReason::Count_:
+        break;
+    }
+    return "?";
+}
+
+const OpModel* findOpModel(std::string_view name)
+{
+    const auto& table = modelsByName();
+    const auto it = table.find(name);
+    return it == table.end() ? nullptr : it->second;
+}
+
+} // namespace ks::core

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "core/analysis/efficiency/op_args.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace ks::core {
+
+// FLOPs and bytes moved per call of an operator, from its recorded input shapes
+// and dtypes. One file per family (gemm_model.cpp, attention_model.cpp, ...);
+// each states its formulas, which are TraceLens's PerfModel ones unless the
+// comment there says otherwise.
+
+enum class OpFamily : std::uint8_t
+{
+    Gemm,
+    Attention,
+    Conv,
+    Elementwise,
+    Reduce,
+    Norm,
+    Rope,
+};
+
+std::string_view opFamilyName(OpFamily family); // "gemm", "attention", ...
+std::optional<OpFamily> opFamilyFromName(std::string_view name);
+
+enum class ComputeUnit : std::uint8_t
+{
+    Matrix, // tensor cores / matrix cores
+    Vector, // CUDA cores / SIMD units
+};
+
+struct PerfEstimate
+{
+    double flops = 0;
+    double bytes = 0;
+    std::string precision; // "bf16", ...; "" when the dtype has no peak
+    ComputeUnit unit = ComputeUnit::Vector;
+    // What else decides the numbers beyond dims, dtypes and strides (causal,
+    // stride/padding of a convolution): part of the grouping key.
+    std::string params;
+};
+
+// Why a call of a modelled op has no estimate (each counted, the call skipped).
+enum class SkipReason : std::uint8_t
+{
+    NoShapes, // the trace has no "Input Dims" for it
+    MalformedDims, // dims missing, not integer lists, or of the wrong rank
+    UnknownDtype, // a dtype with no known size
+    MismatchedShapes, // operands that cannot go together (K differs, no broadcast, causal with N_Q != N_KV)
+    NoKernel, // the call launched no GPU work
+    Count_
+};
+inline constexpr std::size_t kSkipReasonCount = static_cast<std::size_t>(SkipReason::Count_);
+std::string_view skipReasonText(SkipReason reason);
+
+using ModelResult = std::variant<PerfEstimate, SkipReason>;
+using OpModelFn = ModelResult (*)(std::string_view name, const OpArgs& args);
+
+struct OpModel
+{
+    std::string_view name; // the op as it appears in the trace ("aten::mm")
+    OpFamily family;
+    OpModelFn model;
+};
+
+// The model of an op name; nullptr when none (the op is not in the report).
+const OpModel* findOpModel(std::string_view name);
+
+// The family tables, each defined in its own file.
+std::span<const OpModel> gemmModels();
+std::span<const OpModel> attentionModels();
+std::span<const OpModel> convModels();
+std::span<const OpModel> elementwiseModels();
+std::span<const OpModel> reduceModels();
+std::span<const OpModel> normModels();
+std::span<const OpModel> ropeModels();
+
+} // namespace ks::core

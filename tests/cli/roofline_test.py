@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Issue 21: `kinetoscope-cli roofline` as a script uses it: the exact column names, the
+family and grouping options, --device and --peaks (a bad file is one line naming the key),
+--out, and bad input (no shapes -> the one-line message and the time-only table)."""
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+
+from cli_test_support import parse_args, run_expecting
+
+COLUMNS = ["name", "family", "dims", "dtypes", "calls", "flops", "bytes", "intensity", "kernel_time_us_sum",
+           "kernel_time_us_mean", "tflops_per_s_mean", "tb_per_s_mean", "tflops_per_s", "peak",
+           "roofline_time_us", "bound", "roofline_pct_mean"]
+
+
+def rows(cli, *args):
+    p = run_expecting(cli, "roofline", *args, "--format", "csv")
+    return list(csv.DictReader(io.StringIO(p.stdout))), p.stderr
+
+
+def main():
+    args = parse_args("--shared")
+    cli = args.cli
+    h100 = os.path.join(args.shared, "traces", "h100_qwen05b")
+    nccl = os.path.join(args.shared, "traces", "nccl_ns_resolution")
+    if not os.path.isdir(h100) or not os.path.isdir(nccl):
+        print("SKIP: shared traces absent")
+        return 0
+
+    table, err = rows(cli, h100)
+    assert list(table[0].keys())[:len(COLUMNS)] == COLUMNS, list(table[0].keys())
+    assert "device: NVIDIA H100 SXM5 80GB" in err, err
+    assert "MFU" in err, err
+    top = table[0]
+    assert top["name"] == "aten::mm" and top["peak"] == "matrix_bf16" and top["bound"] == "compute", top
+    assert 0 < float(top["roofline_pct_mean"]) < 100, top
+
+    gemm, _ = rows(cli, h100, "--family", "gemm")
+    assert gemm and {r["family"] for r in gemm} == {"gemm"}, gemm
+    by_name, _ = rows(cli, h100, "--by", "name")
+    names = [r["name"] for r in by_name]
+    assert len(names) == len(set(names)) and sum(int(r["calls"]) for r in by_name) == sum(int(r["calls"]) for r in table)
+
+    # --device forces a row; an unknown one gives the table without a roofline and says which.
+    forced, err = rows(cli, h100, "--device", "MI300X")
+    assert "device: AMD Instinct MI300X (--device)" in err, err
+    unknown, err = rows(cli, h100, "--device", "Z9000")
+    assert 'unknown device "Z9000"' in err and all(r["peak"] == "" for r in unknown), err
+    assert unknown[0]["flops"] != ""
+
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "peaks.json")
+        with open(bad, "w") as f:
+            json.dump({"name": "mine", "matrix_tflops": {"bf16": 708}}, f)
+        p = run_expecting(cli, "roofline", h100, "--peaks", bad, code=2)
+        assert p.stderr.count("\n") == 1 and "memory_bandwidth_gbps" in p.stderr and bad in p.stderr, p.stderr
+        good = os.path.join(tmp, "good.json")
+        with open(good, "w") as f:
+            json.dump({"name": "mine", "memory_bandwidth_gbps": 1000, "matrix_tflops": {"bf16": 100}}, f)
+        mine, err = rows(cli, h100, "--peaks", good, "--family", "gemm")
+        assert "peaks: mine (--peaks)" in err and mine[0]["peak"] == "matrix_bf16", err
+        out = os.path.join(tmp, "out")
+        run_expecting(cli, "roofline", h100, "--out", out, "--format", "json")
+        with open(os.path.join(out, "roofline.json")) as f:
+            json.load(f)
+        assert "MFU" in open(os.path.join(out, "roofline_summary.txt")).read()
+
+    # overview carries the steps' MFU under its table.
+    p = run_expecting(cli, "overview", h100)
+    assert "MFU: " in p.stdout and "% (" in p.stdout, p.stdout[-500:]
+
+    # No shapes recorded: the one line, then calls and kernel time per op without FLOPs.
+    time_only, err = rows(cli, nccl)
+    assert "no input shapes: record with record_shapes=True" in err.splitlines(), err
+    assert time_only and all(r["flops"] == "" and float(r["kernel_time_us_sum"]) > 0 for r in time_only)
+    print("roofline command: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
