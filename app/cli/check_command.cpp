@@ -4,6 +4,7 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/cli/insights_cli.h"
 #include "app/cli/load_for_cli.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
@@ -25,9 +26,12 @@ namespace {
 
     constexpr const char* kUsage =
         "usage: kinetoscope-cli check PATH... [--max METRIC=V,..] [--min METRIC=V,..]\n"
-        "       [--hta-compat] [--ranks R,..] [--iterations I,..] [--threads N]\n"
+        "       [--max-gain RULE=P,..] [--set RULE.PARAM=V]... [--hta-compat] [--ranks R,..]\n"
+        "       [--iterations I,..] [--threads N]\n"
         "metrics (per rank): idle_pct, compute_pct, non_compute_pct (temporal breakdown),\n"
         "       overlap_pct (communication/computation overlap), anomalies (import diagnostics)\n"
+        "--max-gain: fail when an insights finding of RULE (kinetoscope-cli insights --list-rules)\n"
+        "       would give back more than P % of the step time\n"
         "exit: 0 every rank within limits, 1 a limit crossed, 2 usage, 3 nothing to measure\n";
 
     // The analysis a metric comes from and its column there; anomalies come from the trace itself.
@@ -111,11 +115,84 @@ namespace {
         return values;
     }
 
+    struct GainLimit
+    {
+        std::string rule;
+        double pct = 0;
+    };
+
+    // "gpu_idle_sync=5,straggler=10" -> limits; false (with `error`) when malformed or a rule is unknown.
+    bool parseGainLimits(
+        const std::optional<std::string>& text, std::vector<GainLimit>& out, std::string& error)
+    {
+        if (!text)
+            return true;
+        for (std::size_t pos = 0; pos <= text->size();) {
+            const std::size_t comma = std::min(text->find(',', pos), text->size());
+            const std::string item = text->substr(pos, comma - pos);
+            pos = comma + 1;
+            const std::size_t eq = item.find('=');
+            const auto ids = core::parseRuleIds(item.substr(0, eq));
+            if (eq == std::string::npos || !ids || ids.value().size() != 1) {
+                error = "--max-gain: not RULE=PERCENT with a known rule: '" + item + "'";
+                return false;
+            }
+            try {
+                std::size_t used = 0;
+                const double pct = std::stod(item.substr(eq + 1), &used);
+                if (used != item.size() - eq - 1)
+                    throw std::invalid_argument(item);
+                out.push_back({ ids.value().front(), pct });
+            } catch (...) {
+                error = "--max-gain: not a number in '" + item + "'";
+                return false;
+            }
+        }
+        return true;
+    }
+
     std::string formatValue(double v)
     {
         char text[32];
         std::snprintf(text, sizeof text, "%.2f", v);
         return text;
+    }
+
+    // Runs the rules of `gains` and prints one line per rule; the exit status.
+    int checkGains(
+        const CliArgs& parsed, const std::vector<GainLimit>& gains, std::ostream& out, std::ostream& err)
+    {
+        std::string problem;
+        core::InsightsOptions options = insightsOptions(parsed, problem);
+        if (!problem.empty()) {
+            err << "kinetoscope-cli check: " << problem << '\n';
+            return kUsageExit;
+        }
+        for (const GainLimit& g : gains)
+            options.rules.push_back(g.rule);
+        const auto report = insightsForCli(parsed, options, "kinetoscope-cli check", err);
+        if (!report)
+            return kCannotMeasure;
+        int status = kWithinLimits;
+        for (const GainLimit& g : gains) {
+            const auto na = std::find_if(report->notApplicable.begin(), report->notApplicable.end(),
+                [&](const core::RuleNotApplicable& n) { return n.rule == g.rule; });
+            if (na != report->notApplicable.end()) {
+                out << g.rule << ": not applicable: " << na->reason << '\n';
+                status = std::max(status, kCannotMeasure);
+                continue;
+            }
+            double gain = 0;
+            for (const core::Finding& f : report->findings)
+                if (f.rule == g.rule)
+                    gain = std::max(gain, f.gainPct);
+            const bool crossed = gain > g.pct;
+            out << g.rule << ": gain " << formatValue(gain) << " % <= " << formatValue(g.pct)
+                << (crossed ? " %  FAILED" : " %  ok") << '\n';
+            if (crossed && status == kWithinLimits)
+                status = kLimitCrossed;
+        }
+        return status;
     }
 
 } // namespace
@@ -124,17 +201,21 @@ const char* const kCheckUsage = kUsage;
 
 int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CliArgs parsed(args, { "--max", "--min", "--ranks", "--iterations", "--threads" }, { "--hta-compat" });
+    CliArgs parsed(args, { "--max", "--min", "--max-gain", "--set", "--ranks", "--iterations", "--threads" },
+        { "--hta-compat" });
     std::vector<Limit> limits;
+    std::vector<GainLimit> gains;
     std::string problem;
     if (!parsed.ok() || parsed.positional().empty()
         || !parseLimits(parsed.value("--max"), true, limits, problem)
-        || !parseLimits(parsed.value("--min"), false, limits, problem) || limits.empty()) {
+        || !parseLimits(parsed.value("--min"), false, limits, problem)
+        || !parseGainLimits(parsed.value("--max-gain"), gains, problem)
+        || (limits.empty() && gains.empty())) {
         err << "kinetoscope-cli check: "
             << (!parsed.ok()                         ? parsed.error()
                        : parsed.positional().empty() ? std::string("give at least one PATH")
                        : !problem.empty()            ? problem
-                                                     : std::string("give at least one --max or --min"))
+                                          : std::string("give at least one --max, --min or --max-gain"))
             << '\n'
             << kUsage;
         return kUsageExit;
@@ -147,6 +228,8 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
         err << "kinetoscope-cli check: " << problem << '\n' << kUsage;
         return kUsageExit;
     }
+    if (limits.empty())
+        return checkGains(parsed, gains, out, err);
     auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli check", err);
     if (!frames)
         return kCannotMeasure;
@@ -181,6 +264,8 @@ int runCheckCommand(const std::vector<std::string>& args, std::ostream& out, std
                 status = kLimitCrossed;
         }
     }
+    if (!gains.empty())
+        status = std::max(status, checkGains(parsed, gains, out, err));
     return status;
 }
 

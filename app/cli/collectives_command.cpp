@@ -9,6 +9,7 @@
 #include "app/cli/clock_offsets_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
+#include "app/cli/summary_input.h"
 #include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 
@@ -40,6 +41,8 @@ int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& ou
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli collectives", kUsage, err))
         return 2;
+    if (const auto summary = summaryArgument(parsed))
+        return collectivesFromSummary(*summary, options.top, format, out, err);
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;

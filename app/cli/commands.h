@@ -19,6 +19,7 @@ int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& ou
 int runSummarizeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSummaryInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runInsightsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runOpsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
@@ -34,6 +35,7 @@ extern const char* const kCriticalPathUsage;
 extern const char* const kCheckUsage;
 extern const char* const kOverviewUsage;
 extern const char* const kCollectivesUsage;
+extern const char* const kInsightsUsage;
 extern const char* const kStragglersUsage;
 extern const char* const kOpsUsage;
 extern const char* const kRooflineUsage;

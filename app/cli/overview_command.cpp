@@ -5,6 +5,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "app/cli/load_for_cli.h"
+#include "app/cli/summary_input.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/efficiency/efficiency.h"
 
@@ -68,6 +69,8 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli overview", kUsage, err))
         return 2;
+    if (const auto summary = summaryArgument(parsed))
+        return overviewFromSummary(*summary, format, out, err);
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;

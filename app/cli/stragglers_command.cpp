@@ -6,6 +6,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/job_path_cli.h"
 #include "app/cli/load_for_cli.h"
+#include "app/cli/summary_input.h"
 #include "core/analysis/cross_rank/stragglers.h"
 
 #include <ostream>
@@ -33,6 +34,8 @@ int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, command, kUsage, err))
         return 2;
+    if (const auto summary = summaryArgument(parsed))
+        return stragglersFromSummary(*summary, format, out, err);
     const auto frames = loadFramesForCli(parsed, core::AnalysisOptions {}, command, err);
     if (!frames)
         return 1;

@@ -224,6 +224,7 @@ void MainWindow::setupDocks()
     m_diagnostics = new widgets::DiagnosticsPanel(this);
     setupTimelineDocks();
     setupAnalysisRunner();
+    setupOverview();
     setupEfficiency();
     setupNavigator();
 }

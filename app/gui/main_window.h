@@ -32,6 +32,7 @@ class EfficiencyView;
 class JobPools;
 class JobTracker;
 class JobPathPanel;
+class OverviewPage;
 class WhatIfDialog;
 class MessageBar;
 class RangeAggregationPanel;
@@ -156,6 +157,9 @@ public:
 
     widgets::JobPathPanel* jobPathPanel() const { return m_jobPath; }
 
+    // Issue 23's Overview page, the navigator's first view.
+    widgets::OverviewPage* overviewPage() const { return m_overview; }
+
     // Issue 21's roofline view, a view of the navigator's Efficiency group.
     widgets::EfficiencyView* efficiencyView() const { return m_efficiency; }
 
@@ -251,6 +255,7 @@ private:
     void resetLayout();
     void applyDefaultDockSizes();
     void setupAnalysisRunner();
+    void setupOverview();
     void setupNavigator();
     void wireAnalysisView(widgets::AnalysisView* view);
     void setupViewActions();
@@ -319,6 +324,7 @@ private:
     QDockWidget* m_rangeDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     widgets::JobPathPanel* m_jobPath = nullptr;
+    widgets::OverviewPage* m_overview = nullptr; // issue 23's page, the navigator's Overview view
     std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
     QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
     std::shared_ptr<const core::JobCriticalPath> m_jobPathResult; // the path without what-if

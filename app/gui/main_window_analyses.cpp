@@ -9,9 +9,11 @@
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/common/view_navigator.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
@@ -28,6 +30,36 @@ namespace ks::app {
 
 using widgets::AnalysisChartKind;
 using widgets::AnalysisView;
+
+void MainWindow::setupOverview()
+{
+    // Issue 23's page, the navigator's "overview" view (view_registry.cpp).
+    m_overview = new widgets::OverviewPage(m_pools.get(), this);
+    m_overview->setObjectName(QStringLiteral("overviewPage"));
+    // The page builds its own frames and paths beside the analyses': both must fit.
+    m_overview->setMemoryCheck([](const core::TraceSet& set) {
+        const std::uint64_t need = storeBytes(set) + 2 * docksMemoryEstimate(set);
+        const std::uint64_t budget = memoryBudget(storeBytes(set));
+        return need <= budget ? QString()
+                              : tr("Not computed: the overview needs about %1 beside the analyses, over the "
+                                   "memory budget of %2 (Preferences).")
+                                    .arg(widgets::formatBytes(need), widgets::formatBytes(budget));
+    });
+    connect(m_overview, &widgets::OverviewPage::eventRequested, this, &MainWindow::showJobPathSegment);
+    connect(m_overview, &widgets::OverviewPage::rangeRequested, this,
+        [this](qint64 rank, qint64 start, qint64 end) {
+            if (const auto timelineData = m_timeline->data())
+                widgets::OverviewPage::zoomTimeline(*timelineData, *m_timelineState, rank, start, end);
+        });
+    // The page names the analysis that proves a finding as it was docked ("idleDock"):
+    // the navigator's view of that id.
+    connect(m_overview, &widgets::OverviewPage::analysisRequested, this, [this](const QString& dockName) {
+        QString id = dockName;
+        if (id.endsWith(QStringLiteral("Dock")))
+            id.chop(4);
+        showView(id);
+    });
+}
 
 void MainWindow::setupAnalysisRunner()
 {
@@ -77,6 +109,9 @@ void MainWindow::onSelectedRangeChanged()
 {
     if (!m_set || m_set->ranks.empty())
         return;
+    m_overview->setTraceSet(m_set,
+        selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
+                         : std::nullopt);
     if (m_restrictToRangeAction->isChecked()) {
         startAnalyses();
         return;
@@ -118,6 +153,10 @@ void MainWindow::startAnalyses()
 
 void MainWindow::runAnalyses(bool anyway)
 {
+    if (!inJobMode())
+        m_overview->setTraceSet(m_set,
+            selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
+                             : std::nullopt); // the page follows the selected range
     if (!m_set || m_set->ranks.empty()) {
         m_analysisRunner->clear();
         m_jobPathResults.reset();

@@ -11,6 +11,7 @@
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
@@ -142,6 +143,8 @@ void MainWindow::onJobReady(
         for (QDockWidget* dock : findChildren<QDockWidget*>())
             dock->hide();
     }
+    m_overview->setJob(job);
+    showView(QStringLiteral("overview")); // the navigator comes back for the job's page
     m_recent->add(paths);
     std::size_t failed = 0;
     for (const core::JobRank& rank : job->ranks)

@@ -93,7 +93,7 @@ void MainWindow::onLoadFinished(const TraceSetPtr& set, const QStringList& paths
     m_timeline->setTraceSet(set);
     m_pages->setCurrentWidget(set->ranks.empty() ? static_cast<QWidget*>(m_welcome) : m_timeline);
     if (set->ranks.empty())
-        showView(QStringLiteral("overview"));
+        showView(QStringLiteral("rankSummary")); // the files that failed, each with its error
     m_recent->add(paths);
     reportFailures(*set);
     startAnalyses();

@@ -10,6 +10,7 @@
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/efficiency/efficiency_view.h"
+#include "widgets/overview/overview_page.h"
 
 #include <QCoreApplication>
 
@@ -32,8 +33,11 @@ namespace {
 #define KS_TITLE(text) QT_TRANSLATE_NOOP("ks::app::ViewRegistry", text)
 
     constexpr ViewSpec kViews[] = {
-        // Issue 23's Overview page replaces this row's factory when it lands.
+        // Issue 23's page: headline numbers and the findings, largest gain first.
         { "overview", KS_TITLE("Overview"), ViewGroup::Overview,
+            [](MainWindow& w) -> QWidget* { return w.overviewPage(); } },
+        // Every rank (how it was found, events, streams, span), categories, file metadata.
+        { "rankSummary", KS_TITLE("Rank Summary"), ViewGroup::Overview,
             [](MainWindow& w) -> QWidget* { return w.summaryView(); } },
         { "temporal", KS_TITLE("Temporal Breakdown"), ViewGroup::Time,
             KS_ANALYSIS_VIEW(Temporal, "get_temporal_breakdown") },

@@ -7,11 +7,16 @@
 #include "core/analysis/hta/launch_stats.h"
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
+#include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/model/trace_set.h"
+#include "core/summary/summary_insights.h"
+#include "core/summary/summary_schema.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 namespace ks::core {
 
@@ -122,6 +127,41 @@ namespace {
             const AnalysisOutput bandwidth = memoryBwSummary(frames, m_options);
             if (const Table* t = frameOf(bandwidth, "memory_bandwidth"))
                 copyRows(*t, sequence(0, 10), m_analysisRank, m_s.rows["memory_bandwidth"]);
+            userAnnotations(frames);
+            // The rank rules with their default thresholds (issue 23): what `insights` on the summary reads.
+            const RankInsights insights = rankInsights(frames, 0, m_options, {});
+            for (auto& row : findingRows(insights))
+                m_s.rows[std::string(kFindingsTable)].push_back(std::move(row));
+            for (const RuleNotApplicable& na : insights.notApplicable)
+                notApplicable(insightsStatusName(na.rule), na.reason);
+        }
+
+        // HTA's user-annotation breakdown (issue 22 item 4), GPU time and CPU time,
+        // each row as `user_annotations` holds it; a source that does not apply is
+        // listed in analysis_status (user_annotations_gpu / _cpu).
+        void userAnnotations(const FrameSet& frames)
+        {
+            for (const bool gpu : { true, false }) {
+                AnalysisOptions options = m_options;
+                options.annotations.useGpuAnnotation = gpu;
+                const AnalysisOutput out = userAnnotationBreakdown(frames, options);
+                const std::string source = gpu ? "gpu" : "cpu";
+                const Table* t = frameOf(out, "user_annotations_" + source);
+                if (!t)
+                    continue;
+                using namespace user_annotation_breakdown;
+                const auto name = t->find(kName);
+                const std::array<std::optional<std::size_t>, 5> stats { t->find(kSum), t->find(kMax),
+                    t->find(kMin), t->find(kStddev), t->find(kMean) };
+                if (!name)
+                    continue;
+                for (const auto& row : t->rows) {
+                    std::vector<Cell> cells { m_analysisRank, source, row[*name] };
+                    for (const auto& column : stats)
+                        cells.push_back(column ? row[*column] : Cell {});
+                    m_s.rows["user_annotations"].push_back(std::move(cells));
+                }
+            }
         }
 
         void collectives(const RankTrace& t)

@@ -39,6 +39,13 @@ const std::vector<SummaryTable>& summaryTables()
         { "stream_utilisation",
             { "rank INTEGER", "stream INTEGER", "bin INTEGER", "computation_ns INTEGER",
                 "communication_ns INTEGER", "memory_ns INTEGER", "other_ns INTEGER" } },
+        { "user_annotations",
+            { "rank INTEGER", "source TEXT", "name TEXT", "sum_us REAL", "max_us REAL", "min_us REAL",
+                "stddev_us REAL", "mean_us REAL" } },
+        { kFindingsTable,
+            { "rank INTEGER", "rule TEXT", "title TEXT", "gain_pct REAL", "severity TEXT", "iterations TEXT",
+                "evidence TEXT", "suggestion TEXT", "where_events TEXT", "where_ranges TEXT",
+                "gain_basis TEXT", "what_if TEXT", "measured_ns INTEGER" } },
         // Derived from stream_utilisation when the summary is finished (never
         // copied from parts): every rank's bins summed over its streams.
         { kRankProfilesTable,

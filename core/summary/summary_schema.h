@@ -28,6 +28,12 @@ std::string summarySchemaSql();
 // rebuild the same numbers from stream_utilisation.
 constexpr std::string_view kRankProfilesTable = "rank_profiles";
 
+// The rank rules' findings of each rank (core/summary/summary_insights.h), plus
+// one row per rank with an empty rule holding the time its gains are shares of.
+// Added within version 1: a summary without it answers `insights` with "written
+// before job summaries stored insights".
+constexpr std::string_view kFindingsTable = "findings";
+
 // Rows per rank and GPU stream before the job's bin width is known: each rank
 // bins at its own power-of-two width; the writer coarsens them when it finishes.
 constexpr std::string_view kUtilisationScratchTable = "utilisation_scratch";

@@ -64,6 +64,15 @@ private slots:
         QCOMPARE(findDevice(builtinDeviceTable(), d)->name, std::string("AMD Instinct MI300X"));
         d.totalGlobalMem = 274'000'000'000; // 256 GB: the MI325X
         QCOMPARE(findDevice(builtinDeviceTable(), d)->name, std::string("AMD Instinct MI325X"));
+        // Whole words only: an A100 board name is not an A10; "A100" alone goes by memory.
+        DeviceProperties a;
+        a.name = "NVIDIA A100-PG509-200";
+        a.totalGlobalMem = 42'000'000'000;
+        QCOMPARE(findDevice(builtinDeviceTable(), a)->name, std::string("NVIDIA A100 SXM4 40GB"));
+        a.totalGlobalMem = 85'000'000'000;
+        QCOMPARE(findDevice(builtinDeviceTable(), a)->name, std::string("NVIDIA A100 SXM4 80GB"));
+        a.name = "NVIDIA A10";
+        QCOMPARE(findDevice(builtinDeviceTable(), a)->name, std::string("NVIDIA A10"));
         d.name = "Some Future GPU";
         d.gcnArchName.clear();
         QVERIFY(!findDevice(builtinDeviceTable(), d));

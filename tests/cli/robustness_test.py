@@ -66,6 +66,7 @@ def command_lines(folder, tmp):
         "critical-path": ["critical-path", folder],
         "overview": ["overview", folder],
         "collectives": ["collectives", folder],
+        "roofline": ["roofline", folder],
         "check": ["check", folder, "--max", "idle_pct=50"],
         "counters": ["counters", folder, "--write-trace", "--out", os.path.join(tmp, "counters-out")],
         "diff (control)": ["diff", folder, os.path.dirname(good)],

@@ -44,6 +44,12 @@ def main():
     names = [r["name"] for r in by_name]
     assert len(names) == len(set(names)) and sum(int(r["calls"]) for r in by_name) == sum(int(r["calls"]) for r in table)
 
+    # --iterations keeps the calls inside those ProfilerStep spans (the trace has step 6 only).
+    step6, _ = rows(cli, h100, "--iterations", "6")
+    assert len(step6) == len(table), (len(step6), len(table))
+    p = run_expecting(cli, "roofline", h100, "--iterations", "7")
+    assert "not applicable" in p.stdout, p.stdout
+
     # --device forces a row; an unknown one gives the table without a roofline and says which.
     forced, err = rows(cli, h100, "--device", "MI300X")
     assert "device: AMD Instinct MI300X (--device)" in err, err

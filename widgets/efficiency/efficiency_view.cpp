@@ -104,7 +104,10 @@ void EfficiencyView::compute(
                                   core::efficiencyReport(*set, options)),
                 QString::fromStdString(device.note) };
         },
-        [this](Computed computed) { show(std::move(computed.report), computed.deviceNote); },
+        [this](Computed computed) {
+            show(std::move(computed.report), computed.deviceNote);
+            emit this->computed();
+        },
         [this](const JobFailure& failure) { showMessage(tr("Could not compute: %1").arg(failure.message)); });
 }
 
@@ -144,7 +147,6 @@ void EfficiencyView::show(std::shared_ptr<const core::EfficiencyReport> report, 
         core::AnalysisOutput::of(core::HtaResult::dataFrame(core::efficiencyTable(r))));
     m_table->setTable(m_tableOwner, &m_tableOwner->result.frame);
     m_splitter->setVisible(true);
-    emit computed();
 }
 
 const core::EfficiencyRow* EfficiencyView::rowOfCall(std::uint32_t rankIndex, std::uint32_t slice) const

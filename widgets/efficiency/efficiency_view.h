@@ -55,7 +55,7 @@ signals:
     void callsActivated(const std::vector<ks::core::EfficiencyCall>& calls);
     void chartExportRequested(ks::widgets::ChartFormat format);
     void tableExportRequested(ks::widgets::AnalysisTableView* table);
-    void computed();
+    void computed(); // a result or its reason is shown
 
 private:
     void show(std::shared_ptr<const core::EfficiencyReport> report, const QString& deviceNote);

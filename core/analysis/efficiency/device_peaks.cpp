@@ -199,14 +199,28 @@ Result<DevicePeaks> parsePeaksFile(std::string_view json, const std::string& pat
 const DevicePeaks* findDevice(const std::vector<DevicePeaks>& table, const DeviceProperties& device)
 {
     const std::string name = lower(device.name);
+    // The longest name found as a whole word ("A10" is not in "A100-SXM4"); among equally
+    // long ones, the row whose memory bound the device meets and is highest (A100 80GB
+    // before 40GB when the name says only "A100").
+    const auto wholeWordAt = [&name](const std::string& needle) {
+        for (std::size_t at = name.find(needle); at != std::string::npos; at = name.find(needle, at + 1)) {
+            const std::size_t end = at + needle.size();
+            if (end == name.size() || !std::isalnum(static_cast<unsigned char>(name[end])))
+                return true;
+        }
+        return false;
+    };
     const DevicePeaks* best = nullptr;
     std::size_t bestLength = 0;
     for (const DevicePeaks& row : table)
-        for (const std::string& n : row.match.names)
-            if (n.size() > bestLength && name.find(lower(n)) != std::string::npos) {
+        for (const std::string& n : row.match.names) {
+            if (n.size() < bestLength || !memoryFits(row, device) || !wholeWordAt(lower(n)))
+                continue;
+            if (n.size() > bestLength || row.match.memoryGbAtLeast > best->match.memoryGbAtLeast) {
                 best = &row;
                 bestLength = n.size();
             }
+        }
     if (best)
         return best;
     // gcnArchName may carry features after a colon: "gfx942:sramecc+:xnack-".

@@ -59,6 +59,13 @@ namespace {
         double flopsSum = 0, bytesSum = 0, rooflineSum = 0, computeSum = 0, memorySum = 0;
     };
 
+    void countSkip(EfficiencyReport& report, SkipReason why, const std::string& example)
+    {
+        const auto i = static_cast<std::size_t>(why);
+        if (report.skipped[i]++ == 0)
+            report.skippedExample[i] = example;
+    }
+
     using GroupKey = std::tuple<std::string, std::string, std::string, std::string, std::string>;
 
     // A call's roofline: (compute time, memory time) in µs.
@@ -103,7 +110,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                 continue;
             ++callsModelled;
             if (c.kernelTime <= 0) {
-                ++report.skipped[static_cast<std::size_t>(SkipReason::NoKernel)];
+                countSkip(report, SkipReason::NoKernel, std::string(t.sliceName(c.slice)));
                 continue;
             }
             kept.push_back(c);
@@ -134,7 +141,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
             if (!parsed.args) {
                 const SkipReason why = parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes
                                                                                : SkipReason::MalformedDims;
-                ++report.skipped[static_cast<std::size_t>(why)];
+                countSkip(report, why, name);
                 if (why == SkipReason::MalformedDims && malformedExample.empty())
                     malformedExample = t.path + ": event #" + std::to_string(t.slices.eventIndex[c.slice])
                         + " \"" + name + "\"";
@@ -152,7 +159,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
             const OpArgs& args = *parsed.args;
             const ModelResult result = c.model->model(name, args);
             if (const auto* why = std::get_if<SkipReason>(&result)) {
-                ++report.skipped[static_cast<std::size_t>(*why)];
+                countSkip(report, *why, name + " " + args.dimsText + " " + args.typesText);
                 continue;
             }
             const PerfEstimate& e = std::get<PerfEstimate>(result);

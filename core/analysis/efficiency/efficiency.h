@@ -93,6 +93,7 @@ struct EfficiencyReport
 {
     std::vector<EfficiencyRow> rows; // by total kernel time, largest first
     std::array<std::int64_t, kSkipReasonCount> skipped {}; // calls of modelled ops left out, per reason
+    std::array<std::string, kSkipReasonCount> skippedExample; // the first such call: "aten::mm [[2, 3], [4]]"
     bool shapesRecorded = true; // false: rows are the time-only table
     std::optional<DevicePeaks> device;
     ModelFlopsUtilisation mfu;

@@ -84,7 +84,8 @@ std::vector<std::string> skippedLines(const EfficiencyReport& report)
     for (std::size_t i = 0; i < kSkipReasonCount; ++i)
         if (report.skipped[i] > 0)
             lines.push_back(std::to_string(report.skipped[i])
-                + " calls skipped: " + std::string(skipReasonText(static_cast<SkipReason>(i))));
+                + " calls skipped: " + std::string(skipReasonText(static_cast<SkipReason>(i)))
+                + " (first: " + report.skippedExample[i] + ")");
     return lines;
 }
 

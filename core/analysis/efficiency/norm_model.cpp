@@ -71,6 +71,18 @@ namespace {
         return elementCount(s);
     }
 
+    // normalized_shape from Concrete Inputs; traces without them give the weight's shape,
+    // which is normalized_shape whenever the op is affine.
+    std::optional<std::vector<std::int64_t>> normalizedShape(
+        const OpArgs& args, std::size_t concrete, std::size_t weight)
+    {
+        if (auto shape = concreteIntList(args.concreteAt(concrete)))
+            return shape;
+        if (present(args, weight))
+            return args.shape(weight);
+        return std::nullopt;
+    }
+
     // batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, ...)
     ModelResult batchNorm(std::string_view, const OpArgs& args)
     {
@@ -86,7 +98,7 @@ namespace {
     ModelResult layerNorm(std::string_view, const OpArgs& args)
     {
         const auto x = shapeOfRank(args, 0, -1);
-        const auto shape = concreteIntList(args.concreteAt(1));
+        const auto shape = normalizedShape(args, 1, 2);
         if (!x || !shape)
             return SkipReason::MalformedDims;
         return forward(args, { prodOf(*x), prodOf(*shape), present(args, 2), present(args, 3), true });
@@ -108,7 +120,7 @@ namespace {
     ModelResult rmsNorm(std::string_view, const OpArgs& args)
     {
         const auto x = shapeOfRank(args, 0, -1);
-        const auto shape = concreteIntList(args.concreteAt(1));
+        const auto shape = normalizedShape(args, 1, 2);
         if (!x || !shape)
             return SkipReason::MalformedDims;
         const auto bpe = bytesPerElement(args.type(0));
@@ -128,7 +140,7 @@ namespace {
     ModelResult layerNormBackward(std::string_view, const OpArgs& args)
     {
         const auto x = shapeOfRank(args, 1, -1);
-        const auto shape = concreteIntList(args.concreteAt(2));
+        const auto shape = normalizedShape(args, 2, 5);
         if (!x || !shape)
             return SkipReason::MalformedDims;
         const auto mask = args.concreteAt(7);

@@ -1,0 +1,90 @@
+#pragma once
+
+// What the insights engine reports (issue 23): findings ranked by how much of
+// the step (or traced) time fixing them would give back, and the rules that
+// could not run with the reason.
+
+#include "core/model/event_tables.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::core {
+
+enum class Severity : std::uint8_t
+{
+    Info,
+    Warning,
+    Critical,
+};
+
+// "info", "warning", "critical".
+std::string_view severityName(Severity severity);
+
+// A stretch of one rank's time, absolute ns as recorded (the trace's own clock).
+struct TimeRange
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+};
+
+// Where a finding shows on one rank: traceEvents indexes and time ranges, the
+// most telling first (each list is capped, see kMaxWherePerRank).
+struct RankWhere
+{
+    std::int64_t rank = 0;
+    std::vector<std::int64_t> events;
+    std::vector<TimeRange> ranges;
+};
+
+inline constexpr std::size_t kMaxWherePerRank = 20;
+// Ranks a merged finding lists places for (the best rank first): a 1000-rank job
+// repeats the same places on every rank.
+inline constexpr std::size_t kMaxWhereRanks = 16;
+
+struct Finding
+{
+    std::string rule; // the rule's id, part of the interface ("gpu_idle_sync")
+    std::string title; // one line
+    double gainPct = 0; // share of the measured (step or traced) time fixing it gives back
+    Severity severity = Severity::Info;
+    std::vector<std::int64_t> ranks;
+    std::vector<std::int64_t> iterations; // ProfilerStep numbers; empty: not tied to one
+    std::vector<std::string> evidence; // numbers from the analyses, one line each
+    std::string suggestion;
+    std::vector<RankWhere> where;
+    // How the gain was estimated: "what-if kind:launch_overhead=0 ..." (rerun the
+    // critical path with these rules) or "time on the critical path".
+    std::string gainBasis;
+    std::vector<std::string> whatIf; // the what-if rules behind the gain, empty when none
+};
+
+// A rule that could not run on this input, and why ("needs at least two ranks").
+struct RuleNotApplicable
+{
+    std::string rule;
+    std::string reason;
+};
+
+struct InsightsReport
+{
+    std::vector<Finding> findings; // largest gain first, ties by severity then rule id
+    std::vector<RuleNotApplicable> notApplicable; // in rule order
+    TimeNs measuredNs = 0; // the time gains are shares of
+    std::string measuredWhat; // "iteration 12", "the traced time"
+    std::vector<std::string> notes; // what the critical path noted
+    // Share of measuredNs the job's critical path spends in collectives' transfer
+    // and unmatched communication (the Overview's "exposed communication"); unset without a path.
+    std::optional<double> exposedCommPct;
+};
+
+// Severity of a finding whose only weight is its gain: critical from 10 %, warning from 2 %.
+Severity severityOfGain(double gainPct);
+
+// Sorts findings as the report lists them.
+void rankFindings(std::vector<Finding>& findings);
+
+} // namespace ks::core

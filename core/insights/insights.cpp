@@ -1,0 +1,206 @@
+#include "core/insights/insights.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace ks::core {
+
+namespace {
+
+    // One rank of `frames` as a frame set of its own: the rank rules' critical
+    // path and analyses then see that rank alone, as a summary's writer does.
+    FrameSet singleRank(const FrameSet& frames, std::size_t rankPos)
+    {
+        FrameSet one;
+        one.mode = frames.mode;
+        one.minTs = frames.minTs;
+        one.deviceType = frames.deviceType;
+        one.filteredToCompleteSteps = frames.filteredToCompleteSteps;
+        one.iterations = frames.iterations;
+        one.ranks.push_back(frames.ranks[rankPos]);
+        return one;
+    }
+
+    void runRule(const Rule& rule, InsightsContext& context, const InsightsOptions& options,
+        std::vector<Finding>& findings, std::vector<RuleNotApplicable>& notApplicable)
+    {
+        RuleOutcome outcome = rule.run(context, RuleParams(rule.info, options.settings));
+        if (outcome.notApplicable) {
+            notApplicable.push_back({ std::string(rule.info.id), *outcome.notApplicable });
+            return;
+        }
+        for (Finding& f : outcome.findings)
+            findings.push_back(std::move(f));
+    }
+
+    // The rank rules on a context that holds one rank.
+    RankInsights rankRulesOn(InsightsContext& context, const InsightsOptions& options)
+    {
+        context.roofline = options.roofline;
+        RankInsights out;
+        out.rank = context.frames().ranks.front().rank;
+        for (const Rule& rule : insightRules())
+            if (rule.scope == RuleScope::Rank && ruleSelected(options.rules, rule.info.id))
+                runRule(rule, context, options, out.findings, out.notApplicable);
+        out.measuredNs = context.measured();
+        return out;
+    }
+
+    std::string twoDecimals(double v)
+    {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", v);
+        return text;
+    }
+
+    std::vector<std::int64_t> sortedUnique(std::vector<std::int64_t> v)
+    {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        return v;
+    }
+
+} // namespace
+
+bool ruleSelected(const std::vector<std::string>& selected, std::string_view id)
+{
+    return selected.empty() || std::find(selected.begin(), selected.end(), id) != selected.end();
+}
+
+Result<std::vector<std::string>> parseRuleIds(std::string_view text)
+{
+    std::vector<std::string> ids;
+    const std::vector<RuleInfo> infos = insightRuleInfos();
+    for (std::size_t pos = 0; pos <= text.size();) {
+        const std::size_t comma = std::min(text.find(',', pos), text.size());
+        const std::string id(text.substr(pos, comma - pos));
+        pos = comma + 1;
+        if (id.empty())
+            continue;
+        if (std::none_of(infos.begin(), infos.end(), [&](const RuleInfo& r) { return r.id == id; }))
+            return Error { ErrorCode::InvalidArgument, "no rule '" + id + "'", {}, {} };
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
+    const InsightsOptions& options)
+{
+    if (frames.ranks.size() == 1) { // the rank alone already: no copy of its rows
+        InsightsContext context(frames, analysis);
+        return rankRulesOn(context, options);
+    }
+    const FrameSet one = singleRank(frames, rankPos);
+    InsightsContext context(one, analysis);
+    return rankRulesOn(context, options);
+}
+
+void mergeRankInsights(
+    const std::vector<RankInsights>& ranks, const std::vector<std::string>& selected, InsightsReport& report)
+{
+    for (const Rule& rule : insightRules()) {
+        if (rule.scope != RuleScope::Rank || !ruleSelected(selected, rule.info.id))
+            continue;
+        std::vector<const Finding*> found;
+        std::vector<std::int64_t> foundRanks;
+        const RuleNotApplicable* firstReason = nullptr;
+        std::size_t notApplicable = 0;
+        for (const RankInsights& r : ranks) {
+            bool any = false;
+            for (const Finding& f : r.findings)
+                if (f.rule == rule.info.id) {
+                    found.push_back(&f);
+                    any = true;
+                }
+            if (any)
+                foundRanks.push_back(r.rank);
+            for (const RuleNotApplicable& na : r.notApplicable)
+                if (na.rule == rule.info.id) {
+                    ++notApplicable;
+                    if (!firstReason)
+                        firstReason = &na;
+                }
+        }
+        if (found.empty()) {
+            if (notApplicable == ranks.size() && firstReason)
+                report.notApplicable.push_back({ firstReason->rule,
+                    ranks.size() == 1 ? firstReason->reason : "on every rank: " + firstReason->reason });
+            continue;
+        }
+        const Finding* best =
+            *std::max_element(found.begin(), found.end(), [](const Finding* a, const Finding* b) {
+                return a->gainPct < b->gainPct || (a->gainPct == b->gainPct && a->severity < b->severity);
+            });
+        Finding merged = *best;
+        merged.ranks = sortedUnique(foundRanks);
+        merged.where.clear();
+        std::vector<std::int64_t> iterations;
+        Severity severity = Severity::Info;
+        double lowest = best->gainPct;
+        // The best rank's places first, then the others'.
+        merged.where = best->where;
+        for (const Finding* f : found) {
+            severity = std::max(severity, f->severity);
+            lowest = std::min(lowest, f->gainPct);
+            iterations.insert(iterations.end(), f->iterations.begin(), f->iterations.end());
+            if (f != best && merged.where.size() < kMaxWhereRanks)
+                merged.where.insert(merged.where.end(), f->where.begin(), f->where.end());
+        }
+        merged.severity = severity;
+        merged.iterations = sortedUnique(iterations);
+        if (merged.ranks.size() > 1) {
+            merged.evidence.insert(merged.evidence.begin(),
+                "on " + std::to_string(merged.ranks.size()) + " of " + std::to_string(ranks.size())
+                    + " ranks; the numbers below are rank " + std::to_string(best->ranks.front())
+                    + "'s (gain " + twoDecimals(lowest) + " to " + twoDecimals(best->gainPct)
+                    + " % over the ranks)");
+        }
+        report.findings.push_back(std::move(merged));
+    }
+}
+
+InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis,
+    const InsightsOptions& options, const ParallelFor& parallelFor)
+{
+    InsightsReport report;
+    const bool anyRankRule = std::any_of(insightRules().begin(), insightRules().end(),
+        [&](const Rule& r) { return r.scope == RuleScope::Rank && ruleSelected(options.rules, r.info.id); });
+    InsightsContext job(frames, analysis, parallelFor);
+    job.roofline = options.roofline;
+    std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);
+    if (perRank.size() == 1) // one rank: its context is the job's (one path, no copy of the rows)
+        perRank[0] = rankRulesOn(job, options);
+    else
+        parallelFor(
+            perRank.size(), [&](std::size_t p) { perRank[p] = rankInsights(frames, p, analysis, options); });
+    mergeRankInsights(perRank, options.rules, report);
+
+    for (const Rule& rule : insightRules())
+        if (rule.scope == RuleScope::Job && ruleSelected(options.rules, rule.info.id))
+            runRule(rule, job, options, report.findings, report.notApplicable);
+    // Job rules' gains are shares of the job path's measured time; rank rules'
+    // of their rank's own, which for one rank is the same.
+    report.measuredNs =
+        frames.ranks.size() > 1 ? job.measured() : (perRank.empty() ? job.measured() : perRank[0].measuredNs);
+    report.measuredWhat = job.measuredWhat();
+    if (job.hasPath()) {
+        report.notes = job.path().value().notes;
+        report.exposedCommPct = job.pctOfMeasured(job.pathTimeOf([](const PathSegment& s) {
+            return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
+        }));
+    }
+    rankFindings(report.findings);
+    // Not-applicable lines in rule order.
+    std::vector<RuleNotApplicable> ordered;
+    for (const Rule& rule : insightRules())
+        for (const RuleNotApplicable& na : report.notApplicable)
+            if (na.rule == rule.info.id)
+                ordered.push_back(na);
+    report.notApplicable = std::move(ordered);
+    return report;
+}
+
+} // namespace ks::core

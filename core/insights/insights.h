@@ -1,0 +1,57 @@
+#pragma once
+
+// The insights engine (issue 23): runs the rules over loaded frames and ranks
+// their findings by estimated gain. Rank rules run on each rank alone against
+// its own critical path (so a job summary can store them per rank); job rules
+// run once on every rank together.
+
+#include "core/insights/efficiency_seam.h"
+#include "core/insights/finding.h"
+#include "core/insights/rule.h"
+#include "core/insights/rule_settings.h"
+
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+struct InsightsOptions
+{
+    RuleSettings settings;
+    std::vector<std::string> rules; // ids to run; empty: every rule
+    // Per-family roofline results of the efficiency analysis (issue 21), when it ran.
+    std::optional<std::vector<OpFamilyRoofline>> roofline;
+};
+
+// The ids in `text` ("a,b") checked against the rules; the error names an unknown id.
+Result<std::vector<std::string>> parseRuleIds(std::string_view text);
+
+// What the rank rules found on one rank: what a job summary stores.
+struct RankInsights
+{
+    std::int64_t rank = 0;
+    TimeNs measuredNs = 0;
+    std::vector<Finding> findings;
+    std::vector<RuleNotApplicable> notApplicable;
+};
+
+// The rank rules on one rank of `frames` (rankPos), against that rank's own critical path.
+RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
+    const InsightsOptions& options);
+
+// Rank rules' results of many ranks as one report's findings: one finding per
+// rule, on every rank that has it; its gain is the largest rank's (ranks run in
+// step, so fixing it everywhere gives back about that), its evidence that rank's.
+// A rule every rank found not applicable is not applicable with the first reason.
+void mergeRankInsights(
+    const std::vector<RankInsights>& ranks, const std::vector<std::string>& selected, InsightsReport& report);
+
+// Every selected rule over the frames: rank rules per rank (through
+// `parallelFor`), then job rules on the job's critical path.
+InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis,
+    const InsightsOptions& options, const ParallelFor& parallelFor = runSequentially);
+
+// True when `id` is selected by `selected` (empty: all).
+bool ruleSelected(const std::vector<std::string>& selected, std::string_view id);
+
+} // namespace ks::core

@@ -1,0 +1,126 @@
+#include "core/insights/insights_context.h"
+
+#include "core/insights/efficiency_seam.h"
+
+#include <algorithm>
+
+namespace ks::core {
+
+InsightsContext::InsightsContext(
+    const FrameSet& frames, const AnalysisOptions& options, const ParallelFor& parallelFor)
+    : m_frames(frames)
+    , m_options(options)
+    , m_parallelFor(parallelFor)
+{
+}
+
+InsightsContext::~InsightsContext() = default;
+
+JobPathOptions InsightsContext::pathOptions() const
+{
+    JobPathOptions o;
+    // One selected iteration: gains are shares of that step; otherwise of all that is loaded.
+    if (m_options.iterations && m_options.iterations->size() == 1)
+        o.iteration = m_options.iterations->front();
+    o.cancel = m_options.cancel;
+    return o;
+}
+
+const Result<JobCriticalPath>& InsightsContext::path()
+{
+    if (!m_path)
+        m_path.emplace(jobCriticalPath(m_frames, pathOptions(), m_parallelFor));
+    return *m_path;
+}
+
+TimeNs InsightsContext::measured()
+{
+    return hasPath() ? path().value().measuredTime : 0;
+}
+
+std::string InsightsContext::measuredWhat() const
+{
+    const JobPathOptions o = pathOptions();
+    if (o.iteration)
+        return "iteration " + std::to_string(*o.iteration);
+    if (m_options.iterations && !m_options.iterations->empty())
+        return "the selected iterations";
+    return "the traced time";
+}
+
+std::optional<double> InsightsContext::whatIfGainPct(const std::vector<std::string>& rules)
+{
+    if (const auto it = m_whatIfs.find(rules); it != m_whatIfs.end())
+        return it->second;
+    std::optional<double> gain;
+    if (hasPath() && measured() > 0) {
+        std::vector<WhatIfRule> parsed;
+        for (const std::string& text : rules) {
+            auto rule = parseWhatIfRule(text);
+            if (rule)
+                parsed.push_back(std::move(rule).value());
+        }
+        JobPathOptions o = pathOptions();
+        o.whatIf = WhatIfScaling(std::move(parsed));
+        const auto after = jobCriticalPath(m_frames, o, m_parallelFor);
+        if (after && after.value().path.ok && path().value().path.ok) {
+            const TimeNs saved = path().value().path.length - after.value().path.length;
+            gain = std::max(0.0, 100.0 * static_cast<double>(saved) / static_cast<double>(measured()));
+        }
+    }
+    m_whatIfs.emplace(rules, gain);
+    return gain;
+}
+
+TimeNs InsightsContext::pathTimeWithin(std::int64_t rank, std::vector<Interval> ranges)
+{
+    if (!hasPath() || ranges.empty())
+        return 0;
+    const std::vector<Interval> merged = mergeIntervals(std::move(ranges));
+    TimeNs total = 0;
+    for (const PathSegment& s : path().value().path.segments) {
+        if (s.rank != rank || s.piece.duration <= 0)
+            continue;
+        const TimeNs a = s.piece.start;
+        const TimeNs b = s.piece.start + s.piece.duration;
+        // The first merged interval that ends after a.
+        auto it = std::upper_bound(
+            merged.begin(), merged.end(), a, [](TimeNs t, const Interval& i) { return t < i.end; });
+        for (; it != merged.end() && it->start < b; ++it)
+            total += std::min(b, it->end) - std::max(a, it->start);
+    }
+    return total;
+}
+
+TimeNs InsightsContext::pathTimeOf(const std::function<bool(const PathSegment&)>& keep)
+{
+    if (!hasPath())
+        return 0;
+    TimeNs total = 0;
+    for (const PathSegment& s : path().value().path.segments)
+        if (keep(s))
+            total += s.piece.duration;
+    return total;
+}
+
+double InsightsContext::pctOfMeasured(TimeNs ns)
+{
+    const TimeNs m = measured();
+    return m > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(m) : 0.0;
+}
+
+const std::vector<LaunchOutliers>& InsightsContext::launchOutliers()
+{
+    if (!m_launchOutliers)
+        m_launchOutliers = launchStatsOutliers(m_frames, m_options);
+    return *m_launchOutliers;
+}
+
+const std::vector<Straggler>& InsightsContext::stragglers()
+{
+    if (!m_stragglers)
+        m_stragglers = hasPath() ? findStragglers(path().value()) : std::vector<Straggler> {};
+    return *m_stragglers;
+}
+
+} // namespace ks::core

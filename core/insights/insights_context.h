@@ -1,0 +1,88 @@
+#pragma once
+
+// What the rules read, computed once per run and shared: the frames, the job's
+// critical path over the selection and its what-ifs, and the existing analyses
+// (launch statistics, idle time, stragglers, collective skew). Rules compute
+// no statistics of their own beyond picking events; the gains come from here.
+
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/stragglers.h"
+#include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/frame/intervals.h"
+#include "core/analysis/hta/launch_outliers.h"
+#include "core/common/parallel_for.h"
+#include "core/insights/finding.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+struct OpFamilyRoofline; // efficiency_seam.h
+
+class InsightsContext
+{
+public:
+    // `frames` must outlive the context. `options` are the ones the frames were built with.
+    InsightsContext(const FrameSet& frames, const AnalysisOptions& options,
+        const ParallelFor& parallelFor = runSequentially);
+    ~InsightsContext();
+    InsightsContext(const InsightsContext&) = delete;
+    InsightsContext& operator=(const InsightsContext&) = delete;
+
+    const FrameSet& frames() const { return m_frames; }
+
+    const AnalysisOptions& options() const { return m_options; }
+
+    // The job's critical path over the selection (the single selected iteration,
+    // else everything loaded); an error when it cannot be built.
+    const Result<JobCriticalPath>& path();
+
+    bool hasPath() { return path().ok(); }
+
+    // The time gains are shares of (0 without a path).
+    TimeNs measured();
+    std::string measuredWhat() const;
+
+    // What a what-if on the path gives back, in % of measured(): the path rebuilt
+    // with the rules (kind:BOUND=F or NAME_REGEX=F), nullopt when it cannot be built.
+    std::optional<double> whatIfGainPct(const std::vector<std::string>& rules);
+
+    // Time the path spends on `rank` inside `ranges` (frame time base, merged or not).
+    TimeNs pathTimeWithin(std::int64_t rank, std::vector<Interval> ranges);
+    // Time the path spends in segments `keep` accepts.
+    TimeNs pathTimeOf(const std::function<bool(const PathSegment&)>& keep);
+    // Share of measured() in %, 0 without a path.
+    double pctOfMeasured(TimeNs ns);
+
+    // Per rank (frames order) the launches and A6's outlier sets.
+    const std::vector<LaunchOutliers>& launchOutliers();
+    const std::vector<Straggler>& stragglers();
+
+    // Absolute ns of a frame time (frames are relative to the job's start).
+    TimeNs absolute(TimeNs frameTime) const { return frameTime + m_frames.minTs; }
+
+    TimeRange absoluteRange(TimeNs start, TimeNs end) const { return { absolute(start), absolute(end) }; }
+
+    // The efficiency analysis' per-family roofline results (issue 21); empty
+    // until it is wired in, which makes low_efficiency not applicable.
+    std::optional<std::vector<OpFamilyRoofline>> roofline;
+
+private:
+    JobPathOptions pathOptions() const;
+
+    const FrameSet& m_frames;
+    AnalysisOptions m_options;
+    ParallelFor m_parallelFor;
+    std::optional<Result<JobCriticalPath>> m_path;
+    std::map<std::vector<std::string>, std::optional<double>> m_whatIfs;
+    std::optional<std::vector<LaunchOutliers>> m_launchOutliers;
+    std::optional<std::vector<Straggler>> m_stragglers;
+};
+
+} // namespace ks::core

@@ -1,0 +1,136 @@
+#include "core/insights/rule_support.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ks::core {
+
+std::string formatMs(TimeNs ns)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3f ms", static_cast<double>(ns) / 1e6);
+    return text;
+}
+
+std::string formatPct(double pct)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.1f %%", pct);
+    return text;
+}
+
+Finding newFinding(const RuleInfo& rule, std::string title, double gainPct, std::vector<std::int64_t> ranks)
+{
+    Finding f;
+    f.rule = std::string(rule.id);
+    f.title = std::move(title);
+    f.gainPct = gainPct;
+    f.severity = severityOfGain(gainPct);
+    f.ranks = std::move(ranks);
+    return f;
+}
+
+RankWhere pathWhere(
+    InsightsContext& context, std::int64_t rank, const std::function<bool(const PathSegment&)>& keep)
+{
+    RankWhere where;
+    where.rank = rank;
+    if (!context.hasPath())
+        return where;
+    std::vector<const PathSegment*> kept;
+    for (const PathSegment& s : context.path().value().path.segments)
+        if (s.rank == rank && s.piece.duration > 0 && keep(s))
+            kept.push_back(&s);
+    std::stable_sort(kept.begin(), kept.end(),
+        [](const PathSegment* a, const PathSegment* b) { return a->piece.duration > b->piece.duration; });
+    for (const PathSegment* s : kept) {
+        if (where.ranges.size() == kMaxWherePerRank)
+            break;
+        if (s->piece.eventIndex >= 0 && where.events.size() < kMaxWherePerRank)
+            where.events.push_back(s->piece.eventIndex);
+        where.ranges.push_back(context.absoluteRange(s->piece.start, s->piece.start + s->piece.duration));
+    }
+    return where;
+}
+
+RankWhere rowsWhere(InsightsContext& context, std::int64_t rank, std::vector<const FrameRow*> rows)
+{
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->dur > b->dur; });
+    RankWhere where;
+    where.rank = rank;
+    for (const FrameRow* row : rows) {
+        if (where.events.size() == kMaxWherePerRank)
+            break;
+        where.events.push_back(row->eventIndex);
+        where.ranges.push_back(context.absoluteRange(row->ts, row->end()));
+    }
+    return where;
+}
+
+std::vector<std::int64_t> iterationsOf(const std::vector<const FrameRow*>& rows)
+{
+    std::vector<std::int64_t> out;
+    for (const FrameRow* row : rows)
+        if (row->iteration >= 0)
+            out.push_back(row->iteration);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+const RankFrame& onlyRank(InsightsContext& context)
+{
+    return context.frames().ranks.front();
+}
+
+std::vector<const FrameRow*> deviceRowsByStart(const RankFrame& frame)
+{
+    std::vector<const FrameRow*> rows;
+    for (const FrameRow& row : frame.rows)
+        if (row.device)
+            rows.push_back(&row);
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
+    return rows;
+}
+
+const FrameRow* nextDeviceRow(const std::vector<const FrameRow*>& byStart, TimeNs t)
+{
+    const auto it = std::lower_bound(
+        byStart.begin(), byStart.end(), t, [](const FrameRow* row, TimeNs v) { return row->ts < v; });
+    return it == byStart.end() ? nullptr : *it;
+}
+
+TimeNs lastDeviceEndBefore(const std::vector<const FrameRow*>& byStart, TimeNs t)
+{
+    TimeNs last = std::numeric_limits<TimeNs>::min();
+    for (const FrameRow* row : byStart) {
+        if (row->ts >= t)
+            break;
+        last = std::max(last, row->end());
+    }
+    return last == std::numeric_limits<TimeNs>::min() ? t : std::min(last, t);
+}
+
+std::string enclosingOperator(const RankFrame& frame, const FrameRow& row)
+{
+    const RankTrace& trace = *frame.trace;
+    const TrackId track = trace.trackOf(row.slice);
+    const std::uint32_t level = trace.levelOf(row.slice);
+    const TimeNs start = trace.slices.start[row.slice];
+    const TimeNs end = trace.slices.end(row.slice);
+    std::string outermost;
+    std::uint32_t outermostLevel = level;
+    trace.forEachSliceInRange(track, start, start, [&](std::uint32_t s) {
+        const std::uint32_t l = trace.levelOf(s);
+        if (l < outermostLevel && trace.slices.start[s] <= start && trace.slices.end(s) >= end
+            && trace.sliceCategory(s) == "cpu_op") {
+            outermostLevel = l;
+            outermost = std::string(trace.sliceName(s));
+        }
+    });
+    return outermost;
+}
+
+} // namespace ks::core

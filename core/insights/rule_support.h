@@ -1,0 +1,45 @@
+#pragma once
+
+// Small helpers the rules share: number formatting for evidence, a finding's
+// skeleton, and "where" lists built from path segments or frame rows.
+
+#include "core/insights/rule.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ks::core {
+
+std::string formatMs(TimeNs ns); // "12.35 ms"
+std::string formatPct(double pct); // "12.3 %"
+
+// A finding of `rule` on the given ranks with its gain (severity from the gain).
+Finding newFinding(const RuleInfo& rule, std::string title, double gainPct, std::vector<std::int64_t> ranks);
+
+// The rank's path segments `keep` accepts, longest first, as events and ranges (capped).
+RankWhere pathWhere(
+    InsightsContext& context, std::int64_t rank, const std::function<bool(const PathSegment&)>& keep);
+
+// Frame rows as events and ranges, longest first (capped).
+RankWhere rowsWhere(InsightsContext& context, std::int64_t rank, std::vector<const FrameRow*> rows);
+
+// The ProfilerStep numbers of the rows (ascending, without duplicates).
+std::vector<std::int64_t> iterationsOf(const std::vector<const FrameRow*>& rows);
+
+// The rank rules' single rank (their context holds one).
+const RankFrame& onlyRank(InsightsContext& context);
+
+// GPU work rows of a rank sorted by start, for "what runs next on the GPU".
+std::vector<const FrameRow*> deviceRowsByStart(const RankFrame& frame);
+
+// The first device row starting at or after `t`, nullptr when none.
+const FrameRow* nextDeviceRow(const std::vector<const FrameRow*>& byStart, TimeNs t);
+
+// The latest end of a device row starting before `t` (the GPU's last work before it), or `t` when none.
+TimeNs lastDeviceEndBefore(const std::vector<const FrameRow*>& byStart, TimeNs t);
+
+// The outermost CPU operator (category cpu_op) enclosing a slice on its thread, "" when none.
+std::string enclosingOperator(const RankFrame& frame, const FrameRow& row);
+
+} // namespace ks::core

@@ -1,0 +1,307 @@
+// Rules that compare ranks: exposed_communication, straggler, collective_skew,
+// unbalanced_compute. They read the job's critical path across ranks and the
+// collectives matched across ranks, so they need every rank at once.
+
+#include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/hta/comm_comp_overlap.h"
+#include "core/common/median.h"
+#include "core/insights/rule_support.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ks::core {
+
+namespace {
+
+    std::optional<std::string> needsJob(InsightsContext& c)
+    {
+        if (c.frames().ranks.size() < 2)
+            return std::string("needs at least two ranks");
+        if (!c.hasPath())
+            return "no critical path across ranks: " + c.path().error().message;
+        return std::nullopt;
+    }
+
+    TraceSet traceSetOf(const FrameSet& frames)
+    {
+        TraceSet set;
+        for (const RankFrame& f : frames.ranks)
+            set.ranks.push_back(f.trace);
+        return set;
+    }
+
+    // ---- exposed_communication -----------------------------------------------
+
+    const RuleInfo kExposed { "exposed_communication", "communication not overlapped with compute",
+        { { "min_gain_pct", 1.0, "report when hiding communication gives back at least this %" } } };
+
+    RuleOutcome exposedCommunication(InsightsContext& c, const RuleParams& p)
+    {
+        if (auto why = needsJob(c))
+            return RuleOutcome::na(*why);
+        const std::vector<std::string> whatIf { "kind:transfer=0", "kind:gpu_comm_wait=0" };
+        const double gain = c.whatIfGainPct(whatIf).value_or(0);
+        if (gain < p["min_gain_pct"])
+            return RuleOutcome::none();
+        const auto isComm = [](const PathSegment& s) {
+            return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
+        };
+        std::vector<std::int64_t> ranks;
+        Finding f =
+            newFinding(kExposed, "communication on the critical path is not hidden behind compute", gain, {});
+        f.evidence.push_back("collectives on the critical path: " + formatMs(c.pathTimeOf(isComm)) + " ("
+            + formatPct(c.pctOfMeasured(c.pathTimeOf(isComm))) + " of " + c.measuredWhat() + ")");
+        // Per process group: the instances and their transfer (X2's table, every instance).
+        const TraceSet set = traceSetOf(c.frames());
+        CollectiveSkewOptions skewOptions;
+        skewOptions.top = std::numeric_limits<std::size_t>::max();
+        const AnalysisOutput skew = collectiveSkew(set, skewOptions);
+        if (skew.ok) {
+            const Table& t = skew.result.frame;
+            const auto group = t.find(collective_skew_columns::kGroup);
+            const auto transfer = t.find(collective_skew_columns::kTransfer);
+            std::map<std::string, std::pair<std::size_t, double>> byGroup;
+            if (group && transfer)
+                for (const auto& row : t.rows) {
+                    auto& g = byGroup[cellAsText(row[*group])];
+                    ++g.first;
+                    g.second += cellAsDouble(row[*transfer]).value_or(0);
+                }
+            for (const auto& [name, g] : byGroup)
+                f.evidence.push_back("process group " + (name.empty() ? std::string("(unnamed)") : name)
+                    + ": " + std::to_string(g.first) + " collectives, transfer "
+                    + formatMs(static_cast<TimeNs>(g.second * 1000)));
+        }
+        const AnalysisOutput overlap = commCompOverlap(c.frames(), c.options());
+        if (overlap.ok) {
+            const Table& t = overlap.result.frame;
+            const auto rank = t.find(comm_comp_overlap::kRank);
+            const auto pct = t.find(comm_comp_overlap::kOverlapPctg);
+            if (rank && pct)
+                for (const auto& row : t.rows)
+                    f.evidence.push_back("rank " + cellAsText(row[*rank])
+                        + ": communication overlapped with compute "
+                        + formatPct(cellAsDouble(row[*pct]).value_or(0)));
+        }
+        for (const RankFrame& frame : c.frames().ranks) {
+            RankWhere w = pathWhere(c, frame.rank, isComm);
+            if (!w.ranges.empty()) {
+                ranks.push_back(frame.rank);
+                f.where.push_back(std::move(w));
+            }
+        }
+        f.ranks = ranks;
+        f.suggestion =
+            "Overlap communication with compute: DDP bucketing (bucket_cap_mb), FSDP prefetch "
+            "(forward_prefetch, backward_prefetch), gradient accumulation with no_sync(), or compress "
+            "gradients; check the interconnect's bandwidth (collectives' bus_bw).";
+        f.gainBasis =
+            "what-if: collectives' transfer and unmatched communication removed from the critical path";
+        f.whatIf = whatIf;
+        return { { f }, std::nullopt };
+    }
+
+    // ---- straggler -----------------------------------------------------------
+
+    const RuleInfo kStraggler { "straggler", "the rank the others wait for",
+        { { "min_gain_pct", 1.0, "report a straggler whose extra path time is at least this %" } } };
+
+    RuleOutcome straggler(InsightsContext& c, const RuleParams& p)
+    {
+        if (auto why = needsJob(c))
+            return RuleOutcome::na(*why);
+        std::map<std::int64_t, std::vector<const Straggler*>> byRank;
+        for (const Straggler& s : c.stragglers())
+            if (s.medianRank >= 0 && s.segment > s.medianSegment)
+                byRank[s.rank].push_back(&s);
+        std::vector<Finding> out;
+        for (const auto& [rank, list] : byRank) {
+            TimeNs extra = 0;
+            TimeNs wait = 0;
+            for (const Straggler* s : list) {
+                extra += s->segment - s->medianSegment;
+                wait += s->waitCaused;
+            }
+            extra = std::min(extra, c.path().value().path.length);
+            const double gain = c.pctOfMeasured(extra);
+            if (gain < p["min_gain_pct"])
+                continue;
+            Finding f = newFinding(kStraggler,
+                "rank " + std::to_string(rank) + " is the straggler the others wait for", gain, { rank });
+            f.evidence.push_back("its path to the collectives it arrived last at is " + formatMs(extra)
+                + " longer than the median member's (" + std::to_string(list.size()) + " iteration(s))");
+            f.evidence.push_back("wait it caused on the other ranks: " + formatMs(wait));
+            RankWhere w;
+            w.rank = rank;
+            std::size_t whys = 0;
+            for (const Straggler* s : list) {
+                if (!s->why.empty() && whys++ < 3) // the first iterations' reasons; the rest say the same
+                    f.evidence.push_back(s->why);
+                if (s->iteration >= 0)
+                    f.iterations.push_back(s->iteration);
+                if (s->reasonEvent >= 0 && w.events.size() < kMaxWherePerRank)
+                    w.events.push_back(s->reasonEvent);
+            }
+            f.where.push_back(std::move(w));
+            f.suggestion = "Make rank " + std::to_string(rank)
+                + "'s work match the others': balance the data "
+                  "(batch sizes, sequence lengths), the model partition, or the host (CPU threads, data "
+                  "loading) "
+                  "it runs on; the reasons name what its path spends longer in.";
+            f.gainBasis =
+                "time the straggler's path is longer than the median member's, on the critical path";
+            out.push_back(std::move(f));
+        }
+        return { out, std::nullopt };
+    }
+
+    // ---- collective_skew -----------------------------------------------------
+
+    const RuleInfo kSkew { "collective_skew", "arrival skew dominating collectives",
+        { { "min_wait_share_pct", 50,
+              "a collective is dominated when skew / (skew + transfer) reaches this %" },
+            { "min_gain_pct", 0.5,
+                "report when the skew windows hold at least this % of the critical path" } } };
+
+    RuleOutcome collectiveSkewRule(InsightsContext& c, const RuleParams& p)
+    {
+        if (auto why = needsJob(c))
+            return RuleOutcome::na(*why);
+        const TraceSet set = traceSetOf(c.frames());
+        CollectiveSkewOptions options;
+        options.top = std::numeric_limits<std::size_t>::max();
+        const AnalysisOutput skew = collectiveSkew(set, options);
+        if (!skew.ok)
+            return RuleOutcome::na("no collectives matched across ranks: " + skew.error);
+        const Table& t = skew.result.frame;
+        const auto share = t.find(collective_skew_columns::kWaitShare);
+        const auto skewUs = t.find(collective_skew_columns::kSkew);
+        const auto first = t.find(collective_skew_columns::kFirstArrival);
+        const auto last = t.find(collective_skew_columns::kLastRank);
+        const auto name = t.find(collective_skew_columns::kName);
+        if (!share || !skewUs || !first || !last || !name)
+            return RuleOutcome::na("the collective skew table lacks its columns");
+        std::map<std::int64_t, std::vector<Interval>> windows; // last rank -> its skew windows
+        std::map<std::string, std::size_t> names;
+        std::size_t dominated = 0;
+        double worstUs = 0;
+        for (const auto& row : t.rows) {
+            if (cellAsDouble(row[*share]).value_or(0) < p["min_wait_share_pct"])
+                continue;
+            const double s = cellAsDouble(row[*skewUs]).value_or(0);
+            const double a = cellAsDouble(row[*first]).value_or(0);
+            const auto r = static_cast<std::int64_t>(cellAsDouble(row[*last]).value_or(-1));
+            ++dominated;
+            ++names[cellAsText(row[*name])];
+            worstUs = std::max(worstUs, s);
+            windows[r].push_back({ static_cast<TimeNs>(a * 1000), static_cast<TimeNs>((a + s) * 1000) });
+        }
+        if (dominated == 0)
+            return RuleOutcome::none();
+        TimeNs onPath = 0;
+        for (const auto& [rank, w] : windows)
+            onPath += c.pathTimeWithin(rank, w);
+        const double gain = c.pctOfMeasured(onPath);
+        if (gain < p["min_gain_pct"])
+            return RuleOutcome::none();
+        Finding f = newFinding(kSkew,
+            std::to_string(dominated)
+                + " collectives spend most of their time waiting for "
+                  "a late member",
+            gain, {});
+        f.evidence.push_back(std::to_string(dominated) + " of " + std::to_string(t.rows.size())
+            + " instances with skew >= " + formatPct(p["min_wait_share_pct"]) + " of their time; worst skew "
+            + formatMs(static_cast<TimeNs>(worstUs * 1000)));
+        for (const auto& [n, k] : names)
+            f.evidence.push_back(std::to_string(k) + " x " + n);
+        for (const auto& [rank, w] : windows) {
+            f.ranks.push_back(rank);
+            RankWhere where;
+            where.rank = rank;
+            for (const Interval& i : w)
+                if (where.ranges.size() < kMaxWherePerRank)
+                    where.ranges.push_back(c.absoluteRange(i.start, i.end));
+            f.where.push_back(std::move(where));
+        }
+        f.suggestion = "The late ranks arrive after the others: see the straggler finding and the "
+                       "collectives command for which rank comes last; align the work before the collective "
+                       "(balanced data, no per-rank host work such as logging or checkpointing on one rank).";
+        f.gainBasis =
+            "time on the critical path on the last-arriving ranks between the first and the last arrival";
+        return { { f }, std::nullopt };
+    }
+
+    // ---- unbalanced_compute --------------------------------------------------
+
+    const RuleInfo kUnbalanced { "unbalanced_compute", "GPU compute time spread across ranks",
+        { { "max_spread_pct", 10,
+            "report when the busiest rank computes this % longer than the median rank" } } };
+
+    RuleOutcome unbalancedCompute(InsightsContext& c, const RuleParams& p)
+    {
+        if (c.frames().ranks.size() < 2)
+            return RuleOutcome::na("needs at least two ranks");
+        std::vector<std::pair<std::int64_t, TimeNs>> compute; // rank -> merged compute kernel time
+        for (const RankFrame& frame : c.frames().ranks) {
+            std::vector<Interval> k;
+            for (const FrameRow& row : frame.rows)
+                if (row.device && row.kernelType == KernelType::Computation)
+                    k.push_back({ row.ts, row.end() });
+            if (!k.empty())
+                compute.emplace_back(frame.rank, totalLength(mergeIntervals(std::move(k))));
+        }
+        if (compute.size() < 2)
+            return RuleOutcome::na("needs GPU compute kernels on at least two ranks");
+        std::vector<double> values;
+        values.reserve(compute.size());
+        for (const auto& [r, t] : compute)
+            values.push_back(static_cast<double>(t));
+        const double median = ks::core::median(values).value_or(0);
+        const auto busiest = std::max_element(
+            compute.begin(), compute.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        const double spread =
+            median > 0 ? 100.0 * (static_cast<double>(busiest->second) - median) / median : 0;
+        if (spread < p["max_spread_pct"])
+            return RuleOutcome::none();
+        const auto rank = busiest->first;
+        const auto isCompute = [rank](const PathSegment& s) {
+            return s.rank == rank && s.piece.bound == PathBound::GpuCompute;
+        };
+        const TimeNs excess = busiest->second - static_cast<TimeNs>(median);
+        // Balancing shortens the path by the excess at most, and by no more than its compute on the path.
+        const TimeNs onPath = std::min(excess, c.pathTimeOf(isCompute));
+        Finding f = newFinding(kUnbalanced,
+            "rank " + std::to_string(rank) + " computes " + formatPct(spread)
+                + " longer than the median rank",
+            c.pctOfMeasured(onPath), { rank });
+        f.evidence.push_back("GPU compute: rank " + std::to_string(rank) + " " + formatMs(busiest->second)
+            + ", median " + formatMs(static_cast<TimeNs>(median)) + " over " + std::to_string(compute.size())
+            + " ranks");
+        // The next busiest ranks: one slow rank or a slow group.
+        std::vector<std::pair<std::int64_t, TimeNs>> byTime = compute;
+        std::sort(
+            byTime.begin(), byTime.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::string next = "next busiest:";
+        for (std::size_t i = 1; i < std::min<std::size_t>(4, byTime.size()); ++i)
+            next += (i > 1 ? "," : "") + std::string(" rank ") + std::to_string(byTime[i].first) + " "
+                + formatMs(byTime[i].second);
+        f.evidence.push_back(next);
+        f.where.push_back(pathWhere(c, rank, isCompute));
+        f.suggestion =
+            "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
+            "length), an even split of layers or experts, the same GPU model and clocks on every rank.";
+        f.gainBasis =
+            "the busiest rank's compute above the median, bounded by its compute on the critical path";
+        return { { f }, std::nullopt };
+    }
+
+} // namespace
+
+std::vector<Rule> distributedRules()
+{
+    return { { kExposed, RuleScope::Job, exposedCommunication }, { kStraggler, RuleScope::Job, straggler },
+        { kSkew, RuleScope::Job, collectiveSkewRule }, { kUnbalanced, RuleScope::Job, unbalancedCompute } };
+}
+
+} // namespace ks::core

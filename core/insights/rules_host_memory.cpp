@@ -1,0 +1,201 @@
+// Rules about the host and the device's memory: dataloader_stall,
+// memory_pressure, and low_efficiency (fed by the efficiency analysis through
+// efficiency_seam.h).
+
+#include "core/insights/efficiency_seam.h"
+#include "core/insights/rule_support.h"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+
+namespace ks::core {
+
+namespace {
+
+    // ---- dataloader_stall ----------------------------------------------------
+
+    const RuleInfo kLoader { "dataloader_stall", "time in data loading on the critical path",
+        { { "min_gain_pct", 1.0, "report when data loading holds at least this % of the critical path" } } };
+
+    // PyTorch's own annotations of a DataLoader's __next__ and common user names for loading.
+    bool isDataLoading(std::string_view name)
+    {
+        static const std::regex pattern("DataLoader|dataloader|data_loader|_next_data|load_batch",
+            std::regex::ECMAScript | std::regex::optimize);
+        return std::regex_search(name.begin(), name.end(), pattern);
+    }
+
+    RuleOutcome dataloaderStall(InsightsContext& c, const RuleParams& p)
+    {
+        const RankFrame& frame = onlyRank(c);
+        if (!c.hasPath())
+            return RuleOutcome::na("no critical path: " + c.path().error().message);
+        std::vector<const FrameRow*> loads;
+        std::vector<Interval> spans;
+        for (const FrameRow& row : frame.rows)
+            if (!row.device && isDataLoading(frame.name(row))) {
+                loads.push_back(&row);
+                spans.push_back({ row.ts, row.end() });
+            }
+        if (loads.empty())
+            return RuleOutcome::none();
+        const TimeNs onPath = c.pathTimeWithin(frame.rank, spans);
+        const double gain = c.pctOfMeasured(onPath);
+        if (gain < p["min_gain_pct"])
+            return RuleOutcome::none();
+        Finding f = newFinding(kLoader, "the step waits for data loading", gain, { frame.rank });
+        f.evidence.push_back(std::to_string(loads.size()) + " data-loading spans ("
+            + std::string(frame.name(*loads.front())) + ", ...), "
+            + formatMs(totalLength(mergeIntervals(spans))) + " in all");
+        f.evidence.push_back("on the critical path: " + formatMs(onPath));
+        f.suggestion =
+            "Load ahead of the step: DataLoader(num_workers>0, pin_memory=True, prefetch_factor, "
+            "persistent_workers=True); move decoding and augmentation off the training process or onto "
+            "the GPU.";
+        f.where.push_back(rowsWhere(c, frame.rank, loads));
+        f.iterations = iterationsOf(loads);
+        f.gainBasis = "time on the critical path inside data-loading spans";
+        return { { f }, std::nullopt };
+    }
+
+    // ---- memory_pressure -----------------------------------------------------
+
+    const RuleInfo kMemory { "memory_pressure", "peak GPU memory near the device's memory; allocator churn",
+        { { "peak_pct", 90, "report when the peak allocated memory reaches this % of the device's memory" },
+            { "allocs_per_step", 5000, "or when a step makes this many allocations" } } };
+
+    constexpr std::int32_t kCudaDevice = 1; // MemoryEventTable::deviceType
+    constexpr std::int64_t kMiB = std::int64_t { 1024 } * 1024;
+
+    RuleOutcome memoryPressure(InsightsContext& c, const RuleParams& p)
+    {
+        const RankFrame& frame = onlyRank(c);
+        const RankTrace& trace = *frame.trace;
+        const MemoryEventTable& m = trace.memory;
+        std::map<std::int32_t, std::int64_t> peak; // device -> peak total allocated
+        std::map<std::int32_t, std::size_t> peakEvent;
+        std::size_t allocations = 0;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            if (m.deviceType[i] != kCudaDevice)
+                continue;
+            if (m.bytes[static_cast<std::uint32_t>(i)] > 0)
+                ++allocations;
+            if (m.totalAllocated[i] > peak[m.deviceId[i]]) {
+                peak[m.deviceId[i]] = m.totalAllocated[i];
+                peakEvent[m.deviceId[i]] = i;
+            }
+        }
+        if (peak.empty())
+            return RuleOutcome::na("no GPU [memory] events (profile with profile_memory=True)");
+        const std::size_t steps = std::max<std::size_t>(1, c.frames().iterations.size());
+        const double perStep = static_cast<double>(allocations) / static_cast<double>(steps);
+        std::vector<std::string> evidence;
+        RankWhere where;
+        where.rank = frame.rank;
+        Severity severity = Severity::Info;
+        bool near = false;
+        bool knownSize = false;
+        for (const auto& [device, bytes] : peak) {
+            const auto props = std::find_if(trace.metadata.devices.begin(), trace.metadata.devices.end(),
+                [device = device](const DeviceProperties& d) { return d.id == device; });
+            if (props == trace.metadata.devices.end() || props->totalGlobalMem <= 0)
+                continue;
+            knownSize = true;
+            const double pct =
+                100.0 * static_cast<double>(bytes) / static_cast<double>(props->totalGlobalMem);
+            evidence.push_back("GPU " + std::to_string(device) + ": peak allocated "
+                + std::to_string(bytes / kMiB) + " MiB of " + std::to_string(props->totalGlobalMem / kMiB)
+                + " MiB (" + formatPct(pct) + ")");
+            if (pct >= p["peak_pct"]) {
+                near = true;
+                severity = pct >= 97 ? Severity::Critical : Severity::Warning;
+                where.events.push_back(m.eventIndex[peakEvent[device]]);
+                where.ranges.push_back({ m.ts[peakEvent[device]], m.ts[peakEvent[device]] });
+            }
+        }
+        const bool churn = perStep >= p["allocs_per_step"];
+        if (!knownSize && !churn)
+            return RuleOutcome::na("the trace gives no device memory size (deviceProperties)");
+        if (!near && !churn)
+            return RuleOutcome::none();
+        evidence.push_back(std::to_string(allocations) + " GPU allocations, "
+            + std::to_string(static_cast<long long>(perStep)) + " per step");
+        Finding f = newFinding(kMemory,
+            near ? std::string("peak GPU memory is near the device's memory")
+                 : std::string("the caching allocator churns: many allocations per step"),
+            0.0, { frame.rank });
+        f.severity = churn && !near ? Severity::Warning : severity;
+        f.evidence = std::move(evidence);
+        f.where.push_back(std::move(where));
+        f.suggestion = near
+            ? "Close to out of memory: allocator retries (cudaFree + cudaMalloc) stall the step. "
+              "Use activation checkpointing, a smaller micro-batch with gradient accumulation, "
+              "mixed precision, or FSDP/ZeRO sharding; set "
+              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."
+            : "Reuse buffers (preallocate, in-place ops, torch.compile) so the allocator is not "
+              "called thousands of times per step.";
+        f.gainBasis =
+            "none: memory pressure costs capacity (batch size) and allocator stalls, not measured path time";
+        return { { f }, std::nullopt };
+    }
+
+    // ---- low_efficiency ------------------------------------------------------
+
+    const RuleInfo kEfficiency { "low_efficiency", "op families far below their roofline",
+        { { "min_ratio", 2.0, "report a family whose kernels take this many times their roofline time" },
+            { "min_gain_pct", 1.0, "and whose what-if at the roofline gives back at least this %" } } };
+
+    RuleOutcome lowEfficiency(InsightsContext& c, const RuleParams& p)
+    {
+        if (!c.roofline)
+            return RuleOutcome::na("needs the efficiency analysis (issue 21, roofline per op family)");
+        return lowEfficiencyFindings(c, *c.roofline, p["min_ratio"], p["min_gain_pct"]);
+    }
+
+} // namespace
+
+RuleOutcome lowEfficiencyFindings(
+    InsightsContext& c, const std::vector<OpFamilyRoofline>& families, double minRatio, double minGainPct)
+{
+    const RankFrame& frame = onlyRank(c);
+    if (!c.hasPath())
+        return RuleOutcome::na("no critical path: " + c.path().error().message);
+    std::vector<Finding> out;
+    for (const OpFamilyRoofline& family : families) {
+        if (family.rank != frame.rank || family.rooflineNs <= 0 || family.measuredNs <= 0)
+            continue;
+        const double ratio = static_cast<double>(family.measuredNs) / static_cast<double>(family.rooflineNs);
+        if (ratio < minRatio)
+            continue;
+        const std::vector<std::string> whatIf { family.namePattern + "=" + std::to_string(1.0 / ratio) };
+        const double gain = c.whatIfGainPct(whatIf).value_or(0);
+        if (gain < minGainPct)
+            continue;
+        Finding f = newFinding(kEfficiency,
+            family.family + " kernels run at " + formatPct(100.0 / ratio) + " of their roofline", gain,
+            { frame.rank });
+        f.evidence.push_back(family.family + ": " + formatMs(family.measuredNs) + " measured, "
+            + formatMs(family.rooflineNs) + " at the roofline");
+        f.suggestion = "Bring " + family.family
+            + " closer to its roofline: larger or better-aligned shapes "
+              "(multiples of 8/16), tensor-core dtypes (bf16/fp16/fp8), fused or tuned kernels "
+              "(torch.compile max-autotune, FlashAttention for attention).";
+        RankWhere where;
+        where.rank = frame.rank;
+        where.events = family.events;
+        f.where.push_back(std::move(where));
+        f.gainBasis = "what-if: the family's kernels shrunk to their roofline time";
+        f.whatIf = whatIf;
+        out.push_back(std::move(f));
+    }
+    return { out, std::nullopt };
+}
+
+std::vector<Rule> hostAndMemoryRules()
+{
+    return { { kLoader, RuleScope::Rank, dataloaderStall }, { kMemory, RuleScope::Rank, memoryPressure },
+        { kEfficiency, RuleScope::Rank, lowEfficiency } };
+}
+
+} // namespace ks::core

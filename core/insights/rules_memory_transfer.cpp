@@ -1,0 +1,142 @@
+// Rules about copies and memsets that block or go through pageable memory, as
+// Nsight Systems' expert rules name them: pageable_memcpy, sync_memcpy, sync_memset.
+
+#include "core/insights/rule_support.h"
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <unordered_set>
+
+namespace ks::core {
+
+namespace {
+
+    std::optional<std::string> pathMissing(InsightsContext& c)
+    {
+        if (!c.hasPath())
+            return "no critical path: " + c.path().error().message;
+        return std::nullopt;
+    }
+
+    bool hasDeviceWork(const RankFrame& frame)
+    {
+        return std::any_of(frame.rows.begin(), frame.rows.end(), [](const FrameRow& r) { return r.device; });
+    }
+
+    // ---- pageable_memcpy -----------------------------------------------------
+
+    const RuleInfo kPageable { "pageable_memcpy", "copies between the GPU and pageable host memory",
+        { { "min_count", 1, "report from this many pageable copies" } } };
+
+    RuleOutcome pageableMemcpy(InsightsContext& c, const RuleParams& p)
+    {
+        const RankFrame& frame = onlyRank(c);
+        if (!hasDeviceWork(frame))
+            return RuleOutcome::na("no GPU work on this rank");
+        if (auto why = pathMissing(c))
+            return RuleOutcome::na(*why);
+        std::vector<const FrameRow*> copies;
+        std::unordered_set<std::int64_t> events; // the copies and their launch calls
+        TimeNs time = 0;
+        for (const FrameRow& row : frame.rows) {
+            const std::string_view name = frame.name(row);
+            if (!row.device || name.substr(0, 6) != "Memcpy"
+                || name.find("Pageable") == std::string_view::npos)
+                continue;
+            copies.push_back(&row);
+            events.insert(row.eventIndex);
+            if (row.indexCorrelation > 0)
+                events.insert(row.indexCorrelation);
+            time += row.dur;
+        }
+        if (copies.empty() || static_cast<double>(copies.size()) < p["min_count"])
+            return RuleOutcome::none();
+        const auto isCopy = [&](const PathSegment& s) { return events.count(s.piece.eventIndex) > 0; };
+        const TimeNs onPath = c.pathTimeOf(isCopy);
+        const double gain = c.pctOfMeasured(onPath);
+        Finding f = newFinding(kPageable, std::to_string(copies.size()) + " copies use pageable host memory",
+            gain, { frame.rank });
+        f.evidence.push_back(
+            std::to_string(copies.size()) + " Memcpy (... Pageable ...) on the GPU, " + formatMs(time));
+        f.evidence.push_back("the copies and their launch calls on the critical path: " + formatMs(onPath));
+        f.suggestion =
+            "Copy from pinned memory: DataLoader(pin_memory=True) or tensor.pin_memory(), then "
+            ".to(device, non_blocking=True); pageable copies are staged by the driver and block the host.";
+        f.where.push_back(rowsWhere(c, frame.rank, copies));
+        f.iterations = iterationsOf(copies);
+        f.gainBasis = "time on the critical path in the copies and their launch calls";
+        return { { f }, std::nullopt };
+    }
+
+    // ---- sync_memcpy / sync_memset -------------------------------------------
+
+    // Blocking runtime calls: the host waits for them and the GPU waits for the host after them.
+    RuleOutcome blockingCalls(InsightsContext& c, const RuleParams& p, const RuleInfo& info,
+        std::span<const std::string_view> names, const std::string& what, const std::string& suggestion)
+    {
+        const RankFrame& frame = onlyRank(c);
+        if (!hasDeviceWork(frame))
+            return RuleOutcome::na("no GPU work on this rank");
+        if (auto why = pathMissing(c))
+            return RuleOutcome::na(*why);
+        const std::vector<const FrameRow*> device = deviceRowsByStart(frame);
+        std::vector<const FrameRow*> calls;
+        std::vector<Interval> spans; // the call and the GPU's wait for new work after it
+        TimeNs callTime = 0;
+        for (const FrameRow& row : frame.rows) {
+            if (row.device || std::find(names.begin(), names.end(), frame.name(row)) == names.end())
+                continue;
+            calls.push_back(&row);
+            callTime += row.dur;
+            const FrameRow* next = nextDeviceRow(device, row.end());
+            spans.push_back({ row.ts, next ? std::max(next->ts, row.end()) : row.end() });
+        }
+        if (calls.empty() || static_cast<double>(calls.size()) < p["min_count"])
+            return RuleOutcome::none();
+        const TimeNs onPath = c.pathTimeWithin(frame.rank, spans);
+        const double gain = c.pctOfMeasured(onPath);
+        Finding f = newFinding(info, std::to_string(calls.size()) + " " + what, gain, { frame.rank });
+        f.evidence.push_back(std::to_string(calls.size()) + " calls, " + formatMs(callTime) + " on the host");
+        f.evidence.push_back(
+            "the calls and the GPU's wait for work after them, on the critical path: " + formatMs(onPath));
+        f.suggestion = suggestion;
+        f.where.push_back(rowsWhere(c, frame.rank, calls));
+        f.iterations = iterationsOf(calls);
+        f.gainBasis = "time on the critical path from each call's start to the GPU's next work";
+        return { { f }, std::nullopt };
+    }
+
+    const RuleInfo kSyncMemcpy { "sync_memcpy", "synchronous memory copies",
+        { { "min_count", 1, "report from this many synchronous cudaMemcpy calls" } } };
+    constexpr std::array<std::string_view, 6> kSyncMemcpyCalls = { "cudaMemcpy", "cudaMemcpy2D",
+        "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "hipMemcpy", "hipMemcpy2D" };
+
+    RuleOutcome syncMemcpy(InsightsContext& c, const RuleParams& p)
+    {
+        return blockingCalls(c, p, kSyncMemcpy, kSyncMemcpyCalls, "synchronous memory copies (cudaMemcpy)",
+            "Use cudaMemcpyAsync on a stream (in PyTorch: .to(device, non_blocking=True) from pinned memory) "
+            "so the host does not wait for the copy.");
+    }
+
+    const RuleInfo kSyncMemset { "sync_memset", "synchronous memsets",
+        { { "min_count", 1, "report from this many synchronous cudaMemset calls" } } };
+    constexpr std::array<std::string_view, 4> kSyncMemsetCalls = { "cudaMemset", "cudaMemset2D", "hipMemset",
+        "hipMemset2D" };
+
+    RuleOutcome syncMemset(InsightsContext& c, const RuleParams& p)
+    {
+        return blockingCalls(c, p, kSyncMemset, kSyncMemsetCalls, "synchronous memsets (cudaMemset)",
+            "Use cudaMemsetAsync on the work's stream (or allocate with torch.zeros on the device, which "
+            "launches a kernel) so the host does not wait.");
+    }
+
+} // namespace
+
+std::vector<Rule> memoryTransferRules()
+{
+    return { { kPageable, RuleScope::Rank, pageableMemcpy }, { kSyncMemcpy, RuleScope::Rank, syncMemcpy },
+        { kSyncMemset, RuleScope::Rank, syncMemset } };
+}
+
+} // namespace ks::core

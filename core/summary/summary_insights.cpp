@@ -1,0 +1,245 @@
+#include "core/summary/summary_insights.h"
+
+#include "core/analysis/cross_rank/rank_overview.h"
+#include "core/summary/job_overview.h"
+#include "core/summary/summary_reader.h"
+#include "core/summary/summary_schema.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace ks::core {
+
+namespace {
+
+    constexpr std::string_view kStatusPrefix = "insights:";
+
+    std::string joinInts(const std::vector<std::int64_t>& v)
+    {
+        std::string out;
+        for (std::size_t i = 0; i < v.size(); ++i)
+            out += (i ? "," : "") + std::to_string(v[i]);
+        return out;
+    }
+
+    std::vector<std::int64_t> splitInts(const std::string& text)
+    {
+        std::vector<std::int64_t> out;
+        std::istringstream in(text);
+        std::string item;
+        while (std::getline(in, item, ','))
+            if (!item.empty())
+                out.push_back(std::stoll(item));
+        return out;
+    }
+
+    std::string joinLines(const std::vector<std::string>& lines)
+    {
+        std::string out;
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            out += (i ? "\n" : "") + lines[i];
+        return out;
+    }
+
+    std::vector<std::string> splitLines(const std::string& text)
+    {
+        std::vector<std::string> out;
+        std::istringstream in(text);
+        std::string line;
+        while (std::getline(in, line))
+            out.push_back(line);
+        return out;
+    }
+
+    Severity severityFromName(std::string_view name)
+    {
+        if (name == "critical")
+            return Severity::Critical;
+        if (name == "warning")
+            return Severity::Warning;
+        return Severity::Info;
+    }
+
+    bool hasTable(SqliteDb& db, std::string_view table)
+    {
+        auto select = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+        if (!select)
+            return false;
+        select.value().bind(1, table);
+        auto r = select.value().step();
+        return r && r.value();
+    }
+
+    // "a, b, c" of at most `limit` ranks' files, "+ N more".
+    std::string filesOf(const JobOverview& job, const std::vector<std::int64_t>& ranks, std::size_t limit = 4)
+    {
+        std::string out;
+        std::size_t shown = 0;
+        for (const std::int64_t r : ranks)
+            for (const JobRank& jr : job.ranks)
+                if (jr.rank == r && jr.ok() && shown < limit) {
+                    out += (shown++ ? " " : "") + jr.file;
+                    break;
+                }
+        if (ranks.size() > shown)
+            out += " (+" + std::to_string(ranks.size() - shown) + " more)";
+        return out;
+    }
+
+    // The ranks job mode marks: rank_iterations' straggler flag and compute outliers.
+    std::vector<std::int64_t> suspectRanks(const JobOverview& job)
+    {
+        std::vector<std::int64_t> ranks;
+        const auto rank = job.rankOverview.find(rank_overview::kRank);
+        const auto flag = job.rankOverview.find(rank_overview::kStraggler);
+        if (rank && flag)
+            for (const auto& row : job.rankOverview.rows)
+                if (cellAsDouble(row[*flag]).value_or(0) > 0)
+                    ranks.push_back(static_cast<std::int64_t>(cellAsDouble(row[*rank]).value_or(-1)));
+        for (const std::size_t row : computeOutlierRows(job.profiles))
+            ranks.push_back(job.ranks[row].rank);
+        std::sort(ranks.begin(), ranks.end());
+        ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+        return ranks;
+    }
+
+} // namespace
+
+std::string insightsStatusName(std::string_view rule)
+{
+    return std::string(kStatusPrefix) + std::string(rule);
+}
+
+std::vector<std::vector<Cell>> findingRows(const RankInsights& insights)
+{
+    std::vector<std::vector<Cell>> rows;
+    rows.push_back({ insights.rank, std::string(), std::string(), 0.0, std::string(), std::string(),
+        std::string(), std::string(), std::string(), std::string(), std::string(), std::string(),
+        static_cast<std::int64_t>(insights.measuredNs) });
+    for (const Finding& f : insights.findings) {
+        std::vector<std::int64_t> events;
+        std::string ranges;
+        for (const RankWhere& w : f.where) {
+            events.insert(events.end(), w.events.begin(), w.events.end());
+            for (const TimeRange& r : w.ranges)
+                ranges += (ranges.empty() ? "" : ",") + std::to_string(r.start) + ":" + std::to_string(r.end);
+        }
+        rows.push_back({ insights.rank, f.rule, f.title, f.gainPct, std::string(severityName(f.severity)),
+            joinInts(f.iterations), joinLines(f.evidence), f.suggestion, joinInts(events), ranges,
+            f.gainBasis, joinLines(f.whatIf), static_cast<std::int64_t>(insights.measuredNs) });
+    }
+    return rows;
+}
+
+Result<InsightsReport> insightsFromSummary(
+    const std::string& path, const InsightsOptions& options, const std::vector<std::int64_t>& ranks)
+{
+    auto job = readJobOverview(path);
+    if (!job)
+        return job.error();
+    SummaryMeta meta;
+    auto db = openSummary(path, meta);
+    if (!db)
+        return db.error();
+    if (!hasTable(db.value(), kFindingsTable))
+        return Error { ErrorCode::WrongType,
+            "written before job summaries stored insights: summarise the traces again with this version",
+            path, {} };
+    const auto wanted = [&](std::int64_t rank) {
+        return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+    };
+    std::map<std::int64_t, RankInsights> byRank;
+    auto select =
+        db.value().prepare("SELECT rank, rule, title, gain_pct, severity, iterations, evidence, "
+                           "suggestion, where_events, where_ranges, gain_basis, what_if, measured_ns FROM "
+            + std::string(kFindingsTable));
+    if (!select)
+        return select.error();
+    SqliteStatement& s = select.value();
+    for (auto step = s.step(); step && step.value(); step = s.step()) {
+        const std::int64_t rank = s.columnInt(0);
+        if (!wanted(rank))
+            continue;
+        RankInsights& r = byRank[rank];
+        r.rank = rank;
+        r.measuredNs = s.columnInt(12);
+        const std::string rule = s.columnText(1);
+        if (rule.empty() || !ruleSelected(options.rules, rule))
+            continue; // the rank's measured row, or a rule not asked for
+        Finding f;
+        f.rule = rule;
+        f.title = s.columnText(2);
+        f.gainPct = s.columnDouble(3);
+        f.severity = severityFromName(s.columnText(4));
+        f.ranks = { rank };
+        f.iterations = splitInts(s.columnText(5));
+        f.evidence = splitLines(s.columnText(6));
+        f.suggestion = s.columnText(7);
+        RankWhere w;
+        w.rank = rank;
+        w.events = splitInts(s.columnText(8));
+        std::istringstream in(s.columnText(9));
+        std::string range;
+        while (std::getline(in, range, ',')) {
+            const std::size_t colon = range.find(':');
+            if (colon != std::string::npos)
+                w.ranges.push_back(
+                    { std::stoll(range.substr(0, colon)), std::stoll(range.substr(colon + 1)) });
+        }
+        f.where.push_back(std::move(w));
+        f.gainBasis = s.columnText(10);
+        f.whatIf = splitLines(s.columnText(11));
+        r.findings.push_back(std::move(f));
+    }
+    auto status = db.value().prepare("SELECT rank, analysis, reason FROM analysis_status");
+    if (!status)
+        return status.error();
+    SqliteStatement& st = status.value();
+    for (auto step = st.step(); step && step.value(); step = st.step()) {
+        const std::string analysis = st.columnText(1);
+        const std::int64_t rank = st.columnInt(0);
+        if (analysis.rfind(kStatusPrefix, 0) != 0 || !wanted(rank))
+            continue;
+        const std::string rule = analysis.substr(kStatusPrefix.size());
+        if (!ruleSelected(options.rules, rule))
+            continue;
+        RankInsights& r = byRank[rank];
+        r.rank = rank;
+        r.notApplicable.push_back({ rule, st.columnText(2) });
+    }
+    std::vector<RankInsights> perRank;
+    perRank.reserve(byRank.size());
+    for (auto& [rank, r] : byRank)
+        perRank.push_back(std::move(r));
+    InsightsReport report;
+    mergeRankInsights(perRank, options.rules, report);
+    // One rank's own measure, as runInsights on that rank's trace reports it.
+    report.measuredNs = perRank.size() == 1 ? perRank.front().measuredNs : 0;
+    for (const RankInsights& r : perRank)
+        report.measuredNs = std::max(report.measuredNs, r.measuredNs);
+    report.measuredWhat = "the traced time";
+    const std::vector<std::int64_t> suspects = suspectRanks(job.value());
+    for (const Rule& rule : insightRules()) {
+        if (rule.scope != RuleScope::Job || !ruleSelected(options.rules, rule.info.id))
+            continue;
+        std::string why = "a job summary holds no cross-rank critical path";
+        if (!suspects.empty())
+            why += "; open the traces of the ranks job mode flags (" + joinInts(suspects)
+                + "): " + filesOf(job.value(), suspects);
+        else
+            why += "; open the traces (kinetoscope-cli insights on the folder, --ranks to choose)";
+        report.notApplicable.push_back({ std::string(rule.info.id), why });
+    }
+    rankFindings(report.findings);
+    std::vector<RuleNotApplicable> ordered;
+    for (const Rule& rule : insightRules())
+        for (const RuleNotApplicable& na : report.notApplicable)
+            if (na.rule == rule.info.id)
+                ordered.push_back(na);
+    report.notApplicable = std::move(ordered);
+    report.notes.emplace_back("findings stored by summarize with the rules' default thresholds");
+    return report;
+}
+
+} // namespace ks::core

@@ -1,0 +1,465 @@
+// The insights rules (issue 23): each on a trace with its problem and on one
+// without, the gains against the what-if or the path time they claim, the
+// ranking, thresholds set by name and "not applicable" reasons.
+
+#include "analysis_test_support.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/insights/efficiency_seam.h"
+#include "core/insights/insights.h"
+#include "core/insights/insights_format.h"
+#include "insights_traces.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace ks;
+using ks::tests::RankTraceBuilder;
+
+namespace {
+
+struct Run
+{
+    QTemporaryDir dir;
+    core::TraceSet set;
+    core::FrameSet frames;
+    core::InsightsReport report;
+
+    Run(const std::vector<std::string>& documents, core::InsightsOptions options = {})
+        : set(tests::loadRanks(dir, documents))
+        , frames(tests::frames(set, core::AnalysisMode::Default))
+        , report(core::runInsights(frames, core::AnalysisOptions {}, options))
+    {
+    }
+
+    const core::Finding* finding(const std::string& rule) const
+    {
+        const auto it = std::find_if(report.findings.begin(), report.findings.end(),
+            [&](const core::Finding& f) { return f.rule == rule; });
+        return it == report.findings.end() ? nullptr : &*it;
+    }
+
+    std::string notApplicable(const std::string& rule) const
+    {
+        for (const auto& na : report.notApplicable)
+            if (na.rule == rule)
+                return na.reason;
+        return {};
+    }
+
+    // The gain the what-if of `f` gives when the path is rebuilt here, in %.
+    double whatIfGain(const core::Finding& f) const
+    {
+        std::vector<core::WhatIfRule> rules;
+        for (const std::string& text : f.whatIf)
+            rules.push_back(core::parseWhatIfRule(text).value());
+        core::JobPathOptions options;
+        const auto before = core::jobCriticalPath(frames, options);
+        options.whatIf = core::WhatIfScaling(std::move(rules));
+        const auto after = core::jobCriticalPath(frames, options);
+        return 100.0 * static_cast<double>(before.value().path.length - after.value().path.length)
+            / static_cast<double>(before.value().measuredTime);
+    }
+};
+
+core::InsightsOptions only(const std::string& rule)
+{
+    core::InsightsOptions o;
+    o.rules = { rule };
+    return o;
+}
+
+// Host bound: each op spends most of its time launching one tiny kernel, with
+// Python time between ops; GPU bound: the same ops launch long kernels back to back.
+std::string launchBoundRank(bool hostBound)
+{
+    RankTraceBuilder b(0);
+    const int n = 50;
+    b.cpu("ProfilerStep#1", 0, hostBound ? n * 100 + 50 : n * 10 + 50 + n * 200, "user_annotation");
+    double gpuFree = 0;
+    for (int i = 0; i < n; ++i) {
+        const double t = hostBound ? i * 100.0 : i * 10.0;
+        b.cpu("aten::add", t, hostBound ? 60 : 8);
+        const double launchAt = t + (hostBound ? 20 : 1);
+        const double launchDur = hostBound ? 35 : 5;
+        const double kernelAt = std::max(launchAt + launchDur + 3, gpuFree);
+        const double kernelDur = hostBound ? 8 : 200;
+        b.launch(launchAt, launchDur, "add_kernel", kernelAt, kernelDur);
+        gpuFree = kernelAt + kernelDur;
+    }
+    return b.document();
+}
+
+// Each iteration: a kernel, then (with the problem) .item() syncing on it, then
+// 200 µs of CPU work before the next launch; without, no sync and the CPU runs ahead.
+std::string syncRank(bool withSync)
+{
+    RankTraceBuilder b(0);
+    b.cpu("ProfilerStep#1", 0, 5 * 400 + 100, "user_annotation");
+    for (int i = 0; i < 5; ++i) {
+        const double t = i * 400.0;
+        b.cpu("aten::mul", t, 20);
+        b.launch(t + 5, 10, "mul_kernel", t + 20, 100);
+        if (withSync) {
+            b.cpu("aten::item", t + 30, 95);
+            b.runtime("cudaStreamSynchronize", t + 35, 86); // returns at t + 121, when the kernel ended
+            b.cpu("python_work", t + 130, 200);
+        } else
+            b.cpu("python_work", t + 30, 200);
+    }
+    return b.document();
+}
+
+} // namespace
+
+class TestInsights : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    void everyRuleIsListedWithItsThresholds()
+    {
+        const auto infos = core::insightRuleInfos();
+        QStringList ids;
+        for (const auto& r : infos) {
+            ids << QString::fromUtf8(r.id.data(), static_cast<int>(r.id.size()));
+            QVERIFY(!r.params.empty());
+            QVERIFY(!r.title.empty());
+        }
+        for (const char* id :
+            { "gpu_idle_host_bound", "gpu_idle_sync", "short_kernels", "pageable_memcpy", "sync_memcpy",
+                "sync_memset", "exposed_communication", "straggler", "collective_skew", "unbalanced_compute",
+                "low_efficiency", "dataloader_stall", "memory_pressure", "launch_delay_outliers" })
+            QVERIFY2(ids.contains(QString::fromLatin1(id)), id);
+    }
+
+    void badSettingNamesRuleAndParameter()
+    {
+        core::RuleSettings s;
+        const auto infos = core::insightRuleInfos();
+        QVERIFY(s.set("gpu_idle_sync.min_gain_pct=2.5", infos).ok());
+        const auto noRule = s.set("no_such_rule.x=1", infos);
+        QVERIFY(!noRule.ok());
+        QVERIFY(noRule.error().message.find("no_such_rule") != std::string::npos);
+        const auto noParam = s.set("straggler.nope=1", infos);
+        QVERIFY(!noParam.ok());
+        QVERIFY(noParam.error().message.find("straggler") != std::string::npos);
+        QVERIFY(noParam.error().message.find("nope") != std::string::npos);
+        QVERIFY(noParam.error().message.find("min_gain_pct") != std::string::npos); // what it has
+        QVERIFY(!s.set("straggler.min_gain_pct=abc", infos).ok());
+        QVERIFY(!core::parseRuleIds("straggler,bogus").ok());
+    }
+
+    void hostBoundGainIsItsWhatIf()
+    {
+        Run with({ launchBoundRank(true) }, only("gpu_idle_host_bound"));
+        const core::Finding* f = with.finding("gpu_idle_host_bound");
+        QVERIFY(f);
+        QVERIFY2(f->gainPct > 10, qPrintable(QString::number(f->gainPct)));
+        QVERIFY(!f->whatIf.empty());
+        QCOMPARE(f->gainPct, with.whatIfGain(*f)); // the path rebuilt without the launches' cost
+        QVERIFY(!f->where.empty() && !f->where.front().events.empty());
+        Run without({ launchBoundRank(false) }, only("gpu_idle_host_bound"));
+        QVERIFY(!without.finding("gpu_idle_host_bound"));
+        QVERIFY(without.notApplicable("gpu_idle_host_bound").empty());
+    }
+
+    void hostSyncNamesItsOperatorAndGapOnPath()
+    {
+        Run with({ syncRank(true) }, only("gpu_idle_sync"));
+        const core::Finding* f = with.finding("gpu_idle_sync");
+        QVERIFY(f);
+        QVERIFY(f->title.find("cudaStreamSynchronize in aten::item") != std::string::npos);
+        // The GPU idles from the kernel's end (t + 120) to the next iteration's
+        // kernel (t + 420) after each of the first four syncs. The path holds, in
+        // that window, what the CPU does: the rest of aten::item (4 µs), the Python
+        // work (200), the next aten::mul up to its launch (5) and the launch delay
+        // (15); the CPU's idle 70 µs are on no path. 224 µs per sync.
+        const double expected = 100.0 * 4 * 224 / (static_cast<double>(with.report.measuredNs) / 1000.0);
+        QVERIFY2(std::abs(f->gainPct - expected) < 0.5,
+            qPrintable(QString("%1 vs %2").arg(f->gainPct).arg(expected)));
+        QCOMPARE(f->where.front().events.size(), std::size_t(4));
+        Run without({ syncRank(false) }, only("gpu_idle_sync"));
+        QVERIFY(!without.finding("gpu_idle_sync"));
+    }
+
+    void syncsOfTheSharedTrace()
+    {
+        if (!QDir(tests::sharedDir()).exists())
+            QSKIP("../shared is absent");
+        const core::TraceSet set = tests::loadSharedTraces("cuda_event_sync");
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        const auto report = core::runInsights(frames, {}, only("gpu_idle_sync"));
+        QCOMPARE(report.findings.size(), std::size_t(1));
+        QVERIFY(report.findings.front().evidence.front().find("cudaStreamSynchronize") != std::string::npos);
+    }
+
+    void shortKernels()
+    {
+        Run with({ launchBoundRank(true) }, only("short_kernels")); // 8 µs kernels after 35 µs launches
+        const core::Finding* f = with.finding("short_kernels");
+        QVERIFY(f);
+        QVERIFY(f->title.find("50 kernels") != std::string::npos);
+        QVERIFY(f->gainPct > 0 && f->gainPct < 100);
+        Run without({ launchBoundRank(false) }, only("short_kernels"));
+        QVERIFY(!without.finding("short_kernels"));
+    }
+
+    void launchDelayOutliers()
+    {
+        auto rank = [](double delay) {
+            RankTraceBuilder b(0);
+            b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
+            b.cpu("aten::mm", 10, 20);
+            b.launch(12, 5, "gemm", 17 + delay, 50);
+            return b.document();
+        };
+        Run with({ rank(300) }, only("launch_delay_outliers"));
+        const core::Finding* f = with.finding("launch_delay_outliers");
+        QVERIFY(f);
+        QCOMPARE(f->where.front().events.size(), std::size_t(1));
+        Run without({ rank(5) }, only("launch_delay_outliers"));
+        QVERIFY(!without.finding("launch_delay_outliers"));
+        // The threshold by name: 400 µs makes the 300 µs delay ordinary.
+        core::InsightsOptions o = only("launch_delay_outliers");
+        QVERIFY(o.settings.set("launch_delay_outliers.delay_us=400", core::insightRuleInfos()).ok());
+        Run raised({ rank(300) }, o);
+        QVERIFY(!raised.finding("launch_delay_outliers"));
+    }
+
+    void pageableAndSynchronousCopies()
+    {
+        auto rank = [](bool problem) {
+            RankTraceBuilder b(0);
+            b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
+            b.cpu("aten::copy_", 10, 300);
+            b.launch(20, 200, problem ? "Memcpy HtoD (Pageable -> Device)" : "Memcpy HtoD (Pinned -> Device)",
+                30, 180, problem ? "cudaMemcpy" : "cudaMemcpyAsync", "gpu_memcpy");
+            b.cpu("aten::zero_", 400, 100);
+            b.launch(410, 60, "Memset (Device)", 420, 40, problem ? "cudaMemset" : "cudaMemsetAsync",
+                "gpu_memset");
+            b.cpu("aten::relu", 520, 20);
+            b.launch(522, 5, "relu_kernel", 530, 30);
+            return b.document();
+        };
+        for (const char* rule : { "pageable_memcpy", "sync_memcpy", "sync_memset" }) {
+            Run with({ rank(true) }, only(rule));
+            const core::Finding* f = with.finding(rule);
+            QVERIFY2(f, rule);
+            QVERIFY2(f->gainPct > 0, rule);
+            QVERIFY(!f->where.front().events.empty());
+            Run without({ rank(false) }, only(rule));
+            QVERIFY2(!without.finding(rule), rule);
+        }
+    }
+
+    void dataloaderStall()
+    {
+        auto rank = [](bool loading) {
+            RankTraceBuilder b(0);
+            b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
+            if (loading) { // the loader's __next__ collating a batch on the main thread
+                b.cpu(
+                    "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, 500, "user_annotation");
+                b.cpu("aten::stack", 5, 480);
+            }
+            b.cpu("aten::mm", 510, 20);
+            b.launch(512, 5, "gemm", 530, 400);
+            return b.document();
+        };
+        Run with({ rank(true) }, only("dataloader_stall"));
+        const core::Finding* f = with.finding("dataloader_stall");
+        QVERIFY(f);
+        // The collation (480 µs) is the only work in the loading span: all of it is on the path.
+        QVERIFY2(
+            std::abs(f->gainPct - 100.0 * 480 / (static_cast<double>(with.report.measuredNs) / 1000.0)) < 0.5,
+            qPrintable(QString::number(f->gainPct)));
+        Run without({ rank(false) }, only("dataloader_stall"));
+        QVERIFY(!without.finding("dataloader_stall"));
+    }
+
+    void memoryPressure()
+    {
+        auto rank = [](std::int64_t peak) {
+            RankTraceBuilder b(0);
+            b.deviceMemory(1000 * 1024 * 1024LL);
+            b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
+            b.cpu("aten::mm", 10, 20);
+            b.memory(11, peak, peak);
+            b.launch(12, 5, "gemm", 30, 400);
+            return b.document();
+        };
+        Run with({ rank(960 * 1024 * 1024LL) }, only("memory_pressure"));
+        const core::Finding* f = with.finding("memory_pressure");
+        QVERIFY(f);
+        QCOMPARE(f->gainPct, 0.0); // memory costs capacity, not path time
+        QVERIFY(f->severity != core::Severity::Info);
+        Run without({ rank(100 * 1024 * 1024LL) }, only("memory_pressure"));
+        QVERIFY(!without.finding("memory_pressure"));
+        Run noEvents({ launchBoundRank(false) }, only("memory_pressure"));
+        QVERIFY(noEvents.notApplicable("memory_pressure").find("profile_memory") != std::string::npos);
+    }
+
+    void lowEfficiencyWaitsForTheEfficiencyAnalysis()
+    {
+        Run plain({ launchBoundRank(false) }, only("low_efficiency"));
+        QVERIFY(plain.notApplicable("low_efficiency").find("efficiency analysis") != std::string::npos);
+        // Through the seam: GEMM at a quarter of its roofline on a GPU-bound rank.
+        auto family = [](double ratio) {
+            core::OpFamilyRoofline f;
+            f.rank = 0;
+            f.family = "elementwise";
+            f.namePattern = "add_kernel";
+            f.measuredNs = 10'000'000;
+            f.rooflineNs = static_cast<core::TimeNs>(10'000'000 / ratio);
+            return f;
+        };
+        core::InsightsOptions o = only("low_efficiency");
+        o.roofline = std::vector { family(4.0) };
+        Run slow({ launchBoundRank(false) }, o);
+        const core::Finding* f = slow.finding("low_efficiency");
+        QVERIFY(f);
+        QVERIFY(f->gainPct > 50); // the kernels are the path: shrinking them 4x gives most back
+        QVERIFY(std::abs(f->gainPct - slow.whatIfGain(*f)) < 1e-9);
+        o.roofline = std::vector { family(1.2) };
+        Run fine({ launchBoundRank(false) }, o);
+        QVERIFY(!fine.finding("low_efficiency"));
+    }
+
+    void oneRankJobRulesAreNotApplicable()
+    {
+        Run one({ launchBoundRank(false) });
+        for (const char* rule :
+            { "exposed_communication", "straggler", "collective_skew", "unbalanced_compute" })
+            QVERIFY2(one.notApplicable(rule).find("two ranks") != std::string::npos, rule);
+    }
+
+    void stragglerAndSkewOnTheGlooJob()
+    {
+        if (!QDir(tests::sharedDir()).exists())
+            QSKIP("../shared is absent");
+        const core::TraceSet set = tests::loadSharedTraces("ddp_gloo_2ranks");
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        const auto report = core::runInsights(frames, {}, {});
+        const auto straggler = std::find_if(report.findings.begin(), report.findings.end(),
+            [](const core::Finding& f) { return f.rule == "straggler"; });
+        QVERIFY(straggler != report.findings.end());
+        QCOMPARE(straggler->ranks, std::vector<std::int64_t> { 1 }); // rank 1 has twice the batch
+        QVERIFY(straggler->evidence.size() > 2);
+        QVERIFY(std::is_sorted(report.findings.begin(), report.findings.end(),
+            [](const core::Finding& a, const core::Finding& b) { return a.gainPct > b.gainPct; }));
+        // The exposed communication's gain is its what-if.
+        const auto exposed = std::find_if(report.findings.begin(), report.findings.end(),
+            [](const core::Finding& f) { return f.rule == "exposed_communication"; });
+        QVERIFY(exposed != report.findings.end());
+        std::vector<core::WhatIfRule> rules;
+        for (const auto& t : exposed->whatIf)
+            rules.push_back(core::parseWhatIfRule(t).value());
+        core::JobPathOptions o;
+        const auto before = core::jobCriticalPath(frames, o);
+        o.whatIf = core::WhatIfScaling(std::move(rules));
+        const auto after = core::jobCriticalPath(frames, o);
+        QCOMPARE(exposed->gainPct,
+            100.0 * static_cast<double>(before.value().path.length - after.value().path.length)
+                / static_cast<double>(before.value().measuredTime));
+    }
+
+    void balancedGlooRanksHaveNoStragglerNorSkew()
+    {
+        auto glooRank = [](std::int64_t r, double forwardUs) {
+            const double arrival = 15 + forwardUs;
+            const double end = 15 + 30'000;
+            auto event = [](const std::string& name, int tid, double ts, double dur) {
+                return tests::completeEvent("cpu_op", name, static_cast<std::int64_t>(1'000'000 + ts),
+                    static_cast<std::int64_t>(dur), 1, tid);
+            };
+            return tests::kinetoDocument(r,
+                { event("ProfilerStep#1", 1, 0, end + 100), event("forward", 1, 10, forwardUs),
+                    event("c10d::allreduce_", 1, 10 + forwardUs, 5),
+                    event("gloo:all_reduce", 2, arrival, end - arrival),
+                    event("optimizer", 1, end + 10, 50) });
+        };
+        Run skewed({ glooRank(0, 5'000), glooRank(1, 25'000) });
+        QVERIFY(skewed.finding("straggler"));
+        QCOMPARE(skewed.finding("straggler")->ranks, std::vector<std::int64_t> { 1 });
+        QVERIFY(skewed.finding("collective_skew"));
+        Run even({ glooRank(0, 20'000), glooRank(1, 20'000) });
+        QVERIFY(!even.finding("straggler"));
+        QVERIFY(!even.finding("collective_skew"));
+    }
+
+    void unbalancedCompute()
+    {
+        auto rank = [](std::int64_t r, double gemmUs) {
+            RankTraceBuilder b(r);
+            b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
+            b.cpu("aten::mm", 10, 20);
+            b.launch(12, 5, "gemm", 30, gemmUs);
+            return b.document();
+        };
+        Run spread({ rank(0, 200), rank(1, 600) }, only("unbalanced_compute"));
+        const core::Finding* f = spread.finding("unbalanced_compute");
+        QVERIFY(f);
+        QCOMPARE(f->ranks, std::vector<std::int64_t> { 1 });
+        Run even({ rank(0, 400), rank(1, 410) }, only("unbalanced_compute"));
+        QVERIFY(!even.finding("unbalanced_compute"));
+    }
+
+    void exposedCommunication()
+    {
+        // Two GPU ranks, an all-reduce after the GEMM with nothing to overlap it.
+        auto rank = [](std::int64_t r, bool collective) {
+            RankTraceBuilder b(r);
+            b.cpu("ProfilerStep#1", 0, 1000, "user_annotation");
+            b.cpu("aten::mm", 10, 20);
+            b.launch(12, 5, "gemm", 30, 200);
+            if (collective) {
+                b.cpu("c10d::allreduce_", 40, 10);
+                b.launch(42, 5, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 230, 500);
+            }
+            return b.document();
+        };
+        Run with({ rank(0, true), rank(1, true) }, only("exposed_communication"));
+        const core::Finding* f = with.finding("exposed_communication");
+        QVERIFY(f);
+        QVERIFY(std::abs(f->gainPct - with.whatIfGain(*f)) < 1e-9);
+        Run without({ rank(0, false), rank(1, false) }, only("exposed_communication"));
+        QVERIFY(!without.finding("exposed_communication"));
+    }
+
+    void everySharedTraceGivesFilledFindings_data()
+    {
+        QTest::addColumn<QString>("folder");
+        for (const char* f :
+            { "two_ranks_sampled", "critical_path_alexnet", "critical_path_simple_add", "cuda_event_sync",
+                "cuda_event_sync_multi_stream", "amd_rocm", "mtia_inference", "cpu_only", "ddp_gloo_2ranks",
+                "no_gpu_no_rank", "no_distributed_info", "rpc_recipe", "h100_qwen05b", "nccl_ns_resolution" })
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void everySharedTraceGivesFilledFindings()
+    {
+        QFETCH(QString, folder);
+        if (!QDir(tests::sharedDir()).exists())
+            QSKIP("../shared is absent");
+        const core::TraceSet set = tests::loadSharedTraces(folder);
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        const auto report = core::runInsights(frames, {}, {});
+        // Every rule either ran or says why not.
+        QVERIFY(report.findings.size() + report.notApplicable.size() > 0);
+        for (const core::Finding& f : report.findings) {
+            QVERIFY(!f.rule.empty() && !f.title.empty() && !f.suggestion.empty() && !f.gainBasis.empty());
+            QVERIFY(!f.ranks.empty());
+            QVERIFY(!f.evidence.empty());
+            QVERIFY(!f.where.empty());
+            QVERIFY(f.gainPct >= 0 && f.gainPct <= 100);
+        }
+        for (const auto& na : report.notApplicable)
+            QVERIFY(!na.reason.empty());
+        QVERIFY(!core::insightsJson(report).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInsights)
+#include "tst_insights.moc"

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""The job commands on a job summary (issue 23 item 5): `insights`, `overview`,
+`stragglers` and `collectives` read JOB.kssum as they read the folder. Overview
+rows and the rank rules' insights agree with the folder's; what a summary cannot
+answer names the traces to open."""
+import csv
+import io
+import json
+import os
+import tempfile
+
+from cli_test_support import parse_args, run
+
+RANK_RULES = ("gpu_idle_host_bound,gpu_idle_sync,short_kernels,launch_delay_outliers,pageable_memcpy,"
+              "sync_memcpy,sync_memset,dataloader_stall,memory_pressure,low_efficiency")
+
+
+def overview_rows(cli, path):
+    code, out, err = run(cli, "overview", path, "--format", "csv")
+    assert code == 0, (path, err)
+    body = out.split("\n", 1)[1] if out.startswith("#") else out
+    return sorted((r["rank"], r["iteration"], round(float(r["step_time_us"]))) for r in csv.DictReader(io.StringIO(body)))
+
+
+def main():
+    a = parse_args("--shared")
+    folder = os.path.join(a.shared, "traces", "two_ranks_sampled")
+    if not os.path.isdir(folder):
+        print("SKIP: no shared traces at", folder)
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        job = os.path.join(tmp, "job.kssum")
+        code, out, err = run(a.cli, "summarize", folder, "--out", job)
+        assert code == 0, err
+
+        assert overview_rows(a.cli, job) == overview_rows(a.cli, folder)
+
+        code, on_summary, err = run(a.cli, "insights", job, "--format", "json", "--rules", RANK_RULES)
+        assert code == 0, err
+        code, on_folder, err = run(a.cli, "insights", folder, "--format", "json", "--rules", RANK_RULES)
+        assert code == 0, err
+        s, f = json.loads(on_summary), json.loads(on_folder)
+        assert [(x["rule"], x["gain_pct"], x["ranks"]) for x in s] == [(x["rule"], x["gain_pct"], x["ranks"]) for x in f]
+        assert s, "two_ranks_sampled has rank findings"
+
+        # Job rules cannot run on a summary: they say which traces to open.
+        code, out, err = run(a.cli, "insights", job, "--rules", "straggler")
+        assert code == 0 and "straggler: not applicable" in out and "open the traces" in out, out
+
+        code, out, err = run(a.cli, "collectives", job)
+        assert code == 0 and "collective_skew" in out, out
+        code, out, err = run(a.cli, "stragglers", job)
+        assert code == 0 and "stragglers" in out and "needs the events" in out, out
+
+        # A summary that is not one: one line naming the file.
+        bad = os.path.join(tmp, "bad.kssum")
+        with open(bad, "wb") as b:
+            b.write(b"SQLite format 3\0" + b"\0" * 100)
+        code, out, err = run(a.cli, "insights", bad)
+        assert code == 1 and "bad.kssum" in err and len(err.strip().splitlines()) == 1, err
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,140 @@
+// The Overview page (issue 23 item 4): headline numbers and one card per
+// finding, in the report's order, whose links ask for the events, a zoom or the
+// proving analysis; an iteration chosen on the page recomputes; job mode shows
+// a summary's findings without timeline links.
+
+#include "core/insights/insights.h"
+#include "core/summary/job_overview.h"
+#include "core/summary/job_summarizer.h"
+#include "trace_fixtures.h"
+#include "widgets/common/job_pools.h"
+#include "widgets/overview/finding_card.h"
+#include "widgets/overview/overview_page.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ks;
+
+namespace {
+
+bool waitUpdated(widgets::OverviewPage& page)
+{
+    QSignalSpy spy(&page, &widgets::OverviewPage::updated);
+    return spy.wait(60'000);
+}
+
+} // namespace
+
+class TestOverviewPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    void cardsFollowTheReport()
+    {
+        const auto set = test::loadSharedTraces("ddp_gloo_2ranks");
+        if (!set)
+            QSKIP("../shared is absent");
+        widgets::JobPools pools;
+        widgets::OverviewPage page(&pools);
+        page.resize(1100, 900);
+        page.setTraceSet(set);
+        QVERIFY(waitUpdated(page));
+        const widgets::OverviewData* data = page.data();
+        QVERIFY(data);
+        // The same findings as the engine on the same frames, in its order.
+        auto frames = core::buildFrames(*set, {});
+        const auto report = core::runInsights(frames.value(), {}, {});
+        const auto cards = page.findChildren<widgets::FindingCard*>();
+        QCOMPARE(static_cast<std::size_t>(cards.size()), report.findings.size());
+        QCOMPARE(data->report.findings.front().rule, report.findings.front().rule);
+        QCOMPARE(data->stragglers, std::vector<std::int64_t> { 1 }); // the gloo job's rank 1
+        QVERIFY(data->exposedCommPct.has_value());
+        QVERIFY(!data->mfuPct); // needs issue 21
+        QCOMPARE(data->iterations.size(), std::size_t(4));
+
+        // The first card (the straggler) asks for its event, and for the proving dock.
+        QSignalSpy events(&page, &widgets::OverviewPage::eventRequested);
+        QSignalSpy docks(&page, &widgets::OverviewPage::analysisRequested);
+        auto* links = cards.front()->findChild<QLabel*>(QStringLiteral("findingLinks"));
+        QVERIFY(links);
+        emit links->linkActivated(QStringLiteral("event"));
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events.front().at(0).toLongLong(), 1);
+        QCOMPARE(events.front().at(1).toLongLong(), report.findings.front().where.front().events.front());
+        emit links->linkActivated(QStringLiteral("analysis"));
+        QCOMPARE(docks.size(), 1);
+        QCOMPARE(docks.front().at(0).toString(), QStringLiteral("jobPathDock"));
+
+        // One iteration: the scope says so and the numbers are that step's.
+        auto* iteration = page.findChild<QComboBox*>(QStringLiteral("overviewIteration"));
+        QCOMPARE(iteration->count(), 5); // all + 4 steps
+        iteration->setCurrentIndex(2);
+        emit iteration->activated(2);
+        QVERIFY(waitUpdated(page));
+        QVERIFY(page.data()->scope.contains(QStringLiteral("iteration 11")));
+        QCOMPARE(page.data()->iterationCount, std::size_t(1));
+
+        // A selected range: the events starting in it (rank 0's first step), whatever the iteration box says.
+        iteration->setCurrentIndex(0);
+        const core::TimeNs start = set->startNs();
+        page.setTraceSet(set, std::pair(start, start + 80'000'000));
+        QVERIFY(waitUpdated(page));
+        QVERIFY(page.data()->scope.contains(QStringLiteral("selected range")));
+    }
+
+    void overTheMemoryBudgetSaysSo()
+    {
+        const auto set = test::loadSharedTraces("cuda_event_sync");
+        if (!set)
+            QSKIP("../shared is absent");
+        widgets::JobPools pools;
+        widgets::OverviewPage page(&pools);
+        page.setMemoryCheck(
+            [](const core::TraceSet&) { return QStringLiteral("Not computed: over the budget"); });
+        QSignalSpy updated(&page, &widgets::OverviewPage::updated);
+        page.setTraceSet(set);
+        QCOMPARE(updated.size(), 1); // at once, nothing started
+        QVERIFY(!page.data());
+        QVERIFY(!page.isComputing());
+        QCOMPARE(page.findChild<QLabel*>(QStringLiteral("overviewMessage"))->text(),
+            QStringLiteral("Not computed: over the budget"));
+        page.setMemoryCheck({});
+        page.setTraceSet(set);
+        QVERIFY(waitUpdated(page));
+        QVERIFY(page.data());
+    }
+
+    void jobModeShowsTheSummary()
+    {
+        const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/two_ranks_sampled");
+        if (!QDir(folder).exists())
+            QSKIP("../shared is absent");
+        QTemporaryDir dir;
+        const std::string out = dir.path().toStdString() + "/job.kssum";
+        QVERIFY(core::summarizeJob({ folder.toStdString() }, out, core::SummarizeOptions {}).ok());
+        auto job = core::readJobOverview(out);
+        QVERIFY(job.ok());
+        widgets::JobPools pools;
+        widgets::OverviewPage page(&pools);
+        page.setJob(std::make_shared<const core::JobOverview>(std::move(job).value()));
+        QVERIFY(waitUpdated(page));
+        QVERIFY(page.data()->fromSummary);
+        QVERIFY(!page.data()->report.findings.empty());
+        QVERIFY(page.data()->stepTimeUs.has_value());
+        for (auto* card : page.findChildren<widgets::FindingCard*>())
+            QVERIFY(!card->findChild<QLabel*>(QStringLiteral("findingLinks"))); // no timeline, no docks
+        QSignalSpy cleared(&page, &widgets::OverviewPage::updated);
+        page.setJob(nullptr); // nothing open: cleared at once
+        QCOMPARE(cleared.size(), 1);
+        QVERIFY(!page.data());
+    }
+};
+
+QTEST_MAIN(TestOverviewPage)
+#include "tst_overview_page.moc"

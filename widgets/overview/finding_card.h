@@ -1,0 +1,36 @@
+#pragma once
+
+// One insights finding as a card: its rank by gain, a gain bar, the evidence,
+// the suggestion, and links that show its events on the timeline, zoom to
+// them, or open the analysis that proves it.
+
+#include "core/insights/finding.h"
+
+#include <QFrame>
+
+namespace ks::widgets {
+
+class FindingCard : public QFrame
+{
+    Q_OBJECT
+
+public:
+    // `timelineLinks`: the traces are loaded, so the card links to their events and the analysis docks
+    // (job mode has neither).
+    FindingCard(const core::Finding& finding, int position, bool timelineLinks, QWidget* parent = nullptr);
+
+    // The analysis dock (object name) whose numbers prove a rule's finding; empty when none.
+    static QString proofDockOf(const std::string& rule);
+
+signals:
+    void eventRequested(qint64 rank, qint64 eventIndex);
+    void rangeRequested(qint64 startNs, qint64 endNs);
+    void analysisRequested(const QString& dockName);
+
+private:
+    void onLink(const QString& link);
+
+    core::Finding m_finding;
+};
+
+} // namespace ks::widgets

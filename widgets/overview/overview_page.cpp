@@ -1,0 +1,307 @@
+#include "widgets/overview/overview_page.h"
+
+#include "core/summary/job_overview.h"
+#include "widgets/overview/finding_card.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/view/timeline_view_state.h"
+
+#include <QComboBox>
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace ks::widgets {
+
+namespace {
+
+    constexpr int kNoIteration = -1; // the selector's "All iterations"
+
+    QString formatUs(double us)
+    {
+        if (us >= 1e6)
+            return QStringLiteral("%1 s").arg(us / 1e6, 0, 'f', 2);
+        if (us >= 1e3)
+            return QStringLiteral("%1 ms").arg(us / 1e3, 0, 'f', 2);
+        return QStringLiteral("%1 µs").arg(us, 0, 'f', 1);
+    }
+
+    // One headline number: a caption above a large value and a line of detail.
+    QWidget* tile(const QString& caption, const QString& value, const QString& detail, QWidget* parent)
+    {
+        auto* frame = new QFrame(parent);
+        frame->setObjectName(QStringLiteral("headlineTile"));
+        frame->setFrameShape(QFrame::StyledPanel);
+        auto* layout = new QVBoxLayout(frame);
+        layout->setContentsMargins(10, 6, 10, 6);
+        layout->setSpacing(1);
+        auto* c = new QLabel(caption, frame);
+        c->setStyleSheet(QStringLiteral("color: palette(dark);"));
+        auto* v = new QLabel(value, frame);
+        v->setObjectName(QStringLiteral("headlineValue"));
+        QFont big = v->font();
+        big.setPointSizeF(big.pointSizeF() * 1.6);
+        big.setBold(true);
+        v->setFont(big);
+        auto* d = new QLabel(detail, frame);
+        d->setWordWrap(true);
+        d->setStyleSheet(QStringLiteral("color: palette(dark);"));
+        layout->addWidget(c);
+        layout->addWidget(v);
+        layout->addWidget(d);
+        return frame;
+    }
+
+    void clearLayout(QLayout* layout)
+    {
+        while (QLayoutItem* item = layout->takeAt(0)) {
+            if (QWidget* w = item->widget())
+                w->deleteLater();
+            delete item;
+        }
+    }
+
+} // namespace
+
+OverviewPage::OverviewPage(JobPools* pools, QWidget* parent)
+    : QWidget(parent)
+    , m_jobs(pools, this)
+{
+    setObjectName(QStringLiteral("overviewPage"));
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto* content = new QWidget(scroll);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(12, 10, 12, 10);
+    layout->setSpacing(8);
+
+    auto* top = new QHBoxLayout;
+    auto* title = new QLabel(tr("<b>What limits this job</b>"), content);
+    m_scope = new QLabel(content);
+    m_scope->setObjectName(QStringLiteral("overviewScope"));
+    m_iteration = new QComboBox(content);
+    m_iteration->setObjectName(QStringLiteral("overviewIteration"));
+    m_iteration->setToolTip(tr("The iteration the numbers and findings are about"));
+    m_iteration->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(title);
+    top->addSpacing(12);
+    top->addWidget(m_scope, 1);
+    top->addWidget(m_iteration);
+    layout->addLayout(top);
+
+    m_headline = new QGridLayout;
+    m_headline->setSpacing(8);
+    layout->addLayout(m_headline);
+
+    m_message = new QLabel(content);
+    m_message->setObjectName(QStringLiteral("overviewMessage"));
+    m_message->setWordWrap(true);
+    layout->addWidget(m_message);
+
+    m_cards = new QVBoxLayout;
+    m_cards->setSpacing(8);
+    layout->addLayout(m_cards);
+    layout->addStretch(1);
+
+    connect(m_iteration, &QComboBox::activated, this, [this] { recompute(); });
+    showMessage(tr("Open a trace or a job summary to see what limits it."));
+}
+
+OverviewPage::~OverviewPage() = default;
+
+bool OverviewPage::isComputing() const
+{
+    return m_jobs.isRunning();
+}
+
+void OverviewPage::setTraceSet(
+    std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
+{
+    if (set != m_set) {
+        m_iteration->clear();
+        m_iteration->addItem(tr("All iterations"), kNoIteration);
+    }
+    m_set = std::move(set);
+    m_job.reset();
+    m_window = window;
+    recompute();
+}
+
+void OverviewPage::setJob(std::shared_ptr<const core::JobOverview> job)
+{
+    m_job = std::move(job);
+    if (m_job)
+        m_set.reset();
+    m_iteration->clear();
+    recompute();
+}
+
+void OverviewPage::recompute()
+{
+    m_iteration->setVisible(!m_job && m_set);
+    if (m_job) {
+        showMessage(tr("Reading the findings of the job summary…"));
+        auto job = m_job;
+        m_jobs.start(
+            [job](
+                const JobContext&) { return std::make_shared<const OverviewData>(overviewOfSummary(*job)); },
+            [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
+            [this](const JobFailure& failure) {
+                showMessage(tr("The overview could not be computed: %1").arg(failure.message));
+            });
+        return;
+    }
+    if (!m_set || m_set->ranks.empty()) {
+        m_jobs.cancel();
+        m_data.reset();
+        clearLayout(m_headline);
+        clearLayout(m_cards);
+        m_scope->clear();
+        showMessage(tr("Open a trace or a job summary to see what limits it."));
+        emit updated();
+        return;
+    }
+    if (m_memoryCheck)
+        if (const QString why = m_memoryCheck(*m_set); !why.isEmpty()) {
+            m_jobs.cancel();
+            m_data.reset();
+            clearLayout(m_headline);
+            clearLayout(m_cards);
+            showMessage(why);
+            emit updated();
+            return;
+        }
+    const int chosen =
+        m_iteration->currentData().isValid() ? m_iteration->currentData().toInt() : kNoIteration;
+    const std::optional<std::int64_t> iteration =
+        chosen == kNoIteration ? std::nullopt : std::optional<std::int64_t>(chosen);
+    showMessage(tr("Looking for what limits this trace…"));
+    auto set = m_set;
+    auto window = m_window;
+    m_jobs.start(
+        [set, iteration, window](const JobContext& context) {
+            return std::make_shared<const OverviewData>(
+                computeOverview(*set, iteration, window, context.parallelFor, context.cancel));
+        },
+        [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
+        [this](const JobFailure& failure) {
+            showMessage(tr("The overview could not be computed: %1").arg(failure.message));
+        });
+}
+
+void OverviewPage::showMessage(const QString& text)
+{
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+void OverviewPage::show(std::shared_ptr<const OverviewData> data)
+{
+    m_data = std::move(data);
+    m_scope->setText(m_data->scope);
+    if (!m_job && m_iteration->count() <= 1)
+        for (const std::int64_t i : m_data->iterations)
+            m_iteration->addItem(tr("Iteration %1").arg(i), static_cast<int>(i));
+    fillHeadline(*m_data);
+    fillCards(*m_data);
+    showMessage(m_data->error.isEmpty() ? QString() : m_data->error);
+    emit updated();
+}
+
+void OverviewPage::fillHeadline(const OverviewData& d)
+{
+    clearLayout(m_headline);
+    const QString none = QStringLiteral("–");
+    QWidget* parent = m_message->parentWidget();
+    m_headline->addWidget(
+        tile(tr("Step time"), d.stepTimeUs ? formatUs(*d.stepTimeUs) : none,
+            d.stepTimeUs ? tr("mean per iteration over %1 iteration(s) and the ranks").arg(d.iterationCount)
+                         : tr("no ProfilerStep iterations"),
+            parent),
+        0, 0);
+    m_headline->addWidget(
+        tile(tr("GPU busy"), d.gpuBusyPct ? QStringLiteral("%1 %").arg(*d.gpuBusyPct, 0, 'f', 1) : none,
+            d.gpuBusyPct ? tr("of the step, mean over ranks") : tr("no GPU work or no iterations"), parent),
+        0, 1);
+    m_headline->addWidget(
+        tile(tr("Exposed communication"),
+            d.exposedCommPct ? QStringLiteral("%1 %").arg(*d.exposedCommPct, 0, 'f', 1) : none,
+            d.exposedCommPct    ? tr("of the time, on the critical path")
+                : d.fromSummary ? tr("needs the ranks' events (open the traces)")
+                                : tr("no critical path"),
+            parent),
+        0, 2);
+    m_headline->addWidget(
+        tile(tr("MFU"), d.mfuPct ? QStringLiteral("%1 %").arg(*d.mfuPct, 0, 'f', 1) : none,
+            d.mfuPct ? tr("model FLOPs utilisation") : tr("needs the efficiency analysis"), parent),
+        0, 3);
+    QStringList ranks;
+    for (std::size_t i = 0; i < std::min<std::size_t>(6, d.stragglers.size()); ++i)
+        ranks << QString::number(d.stragglers[i]);
+    if (d.stragglers.size() > 6)
+        ranks << QStringLiteral("…");
+    m_headline->addWidget(
+        tile(tr("Stragglers"), d.stragglers.empty() ? tr("none") : ranks.join(QStringLiteral(", ")),
+            d.stragglers.empty() ? tr("no rank holds the others back") : d.stragglerSource, parent),
+        0, 4);
+    for (int c = 0; c < 5; ++c)
+        m_headline->setColumnStretch(c, 1);
+}
+
+void OverviewPage::fillCards(const OverviewData& d)
+{
+    clearLayout(m_cards);
+    QWidget* parent = m_message->parentWidget();
+    auto* heading = new QLabel(parent);
+    heading->setTextFormat(Qt::RichText);
+    heading->setText(d.report.findings.empty()
+            ? tr("<b>No finding passed its thresholds.</b>")
+            : tr("<b>Findings</b>, by the share of %1 fixing them gives back")
+                  .arg(QString::fromStdString(d.report.measuredWhat)));
+    m_cards->addWidget(heading);
+    int position = 1;
+    for (const core::Finding& f : d.report.findings) {
+        auto* card = new FindingCard(f, position++, !d.fromSummary, parent);
+        connect(card, &FindingCard::eventRequested, this, &OverviewPage::eventRequested);
+        connect(card, &FindingCard::analysisRequested, this, &OverviewPage::analysisRequested);
+        connect(card, &FindingCard::rangeRequested, this,
+            [this, rank = f.where.empty() ? 0 : f.where.front().rank](
+                qint64 start, qint64 end) { emit rangeRequested(rank, start, end); });
+        m_cards->addWidget(card);
+    }
+    if (!d.report.notApplicable.empty()) {
+        QStringList lines;
+        for (const core::RuleNotApplicable& na : d.report.notApplicable)
+            lines << QStringLiteral("<code>%1</code>: %2")
+                         .arg(QString::fromStdString(na.rule),
+                             QString::fromStdString(na.reason).toHtmlEscaped());
+        auto* notApplicable =
+            new QLabel(tr("<b>Not applicable here</b><br>") + lines.join(QStringLiteral("<br>")), parent);
+        notApplicable->setObjectName(QStringLiteral("overviewNotApplicable"));
+        notApplicable->setTextFormat(Qt::RichText);
+        notApplicable->setWordWrap(true);
+        notApplicable->setStyleSheet(QStringLiteral("color: palette(dark);"));
+        m_cards->addWidget(notApplicable);
+    }
+}
+
+void OverviewPage::zoomTimeline(
+    const TimelineData& data, TimelineViewState& state, qint64 rank, qint64 start, qint64 end)
+{
+    for (int r = 0; r < data.rankCount(); ++r) {
+        if (data.trace(r).rank != rank)
+            continue;
+        const TimeNs offset = data.offset(r, state.alignment());
+        state.setVisibleRange(TimeRange { start - offset, end - offset });
+        return;
+    }
+}
+
+} // namespace ks::widgets

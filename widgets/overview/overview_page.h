@@ -1,0 +1,91 @@
+#pragma once
+
+// The Overview page (issue 23 item 4): the first thing a user sees after a
+// load. The job's headline numbers (step time, GPU busy, exposed communication,
+// MFU when known, stragglers) and the insights findings as cards ranked by
+// gain, whose links select events on the timeline, zoom to them, or open the
+// analysis that proves them. It follows an iteration chosen here and the
+// range the window restricts the analyses to; in job mode it shows what the
+// job's summary holds.
+
+#include "core/model/trace_set.h"
+#include "widgets/common/job_tracker.h"
+#include "widgets/overview/overview_data.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QVBoxLayout;
+
+namespace ks::core {
+struct JobOverview;
+}
+
+namespace ks::widgets {
+
+class TimelineData;
+class TimelineViewState;
+
+class OverviewPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit OverviewPage(JobPools* pools, QWidget* parent = nullptr);
+    ~OverviewPage() override;
+
+    // Loaded traces (null: nothing open); `window` (absolute ns) restricts to a range.
+    void setTraceSet(std::shared_ptr<const core::TraceSet> set,
+        std::optional<std::pair<core::TimeNs, core::TimeNs>> window = std::nullopt);
+    // Job mode: what the summary holds (null leaves job mode).
+    void setJob(std::shared_ptr<const core::JobOverview> job);
+
+    // Asked before each computation on loaded traces: a reason not to start it
+    // (over the window's memory budget), or empty to go ahead. The app sets it;
+    // without it the page always computes.
+    using MemoryCheck = std::function<QString(const core::TraceSet&)>;
+
+    void setMemoryCheck(MemoryCheck check) { m_memoryCheck = std::move(check); }
+
+    bool isComputing() const;
+
+    const OverviewData* data() const { return m_data.get(); }
+
+    // Frames a rank's raw [start, end] (absolute ns) on the timeline.
+    static void zoomTimeline(
+        const TimelineData& data, TimelineViewState& state, qint64 rank, qint64 start, qint64 end);
+
+signals:
+    void eventRequested(qint64 rank, qint64 eventIndex);
+    void rangeRequested(qint64 rank, qint64 startNs, qint64 endNs);
+    void analysisRequested(const QString& dockName);
+    void updated(); // a result (or an error) is shown
+
+private:
+    void recompute();
+    void show(std::shared_ptr<const OverviewData> data);
+    void showMessage(const QString& text);
+    void fillHeadline(const OverviewData& data);
+    void fillCards(const OverviewData& data);
+
+    JobTracker m_jobs;
+    std::shared_ptr<const core::TraceSet> m_set;
+    std::shared_ptr<const core::JobOverview> m_job;
+    std::optional<std::pair<core::TimeNs, core::TimeNs>> m_window;
+    std::shared_ptr<const OverviewData> m_data;
+    MemoryCheck m_memoryCheck;
+
+    QLabel* m_scope = nullptr;
+    QComboBox* m_iteration = nullptr;
+    QGridLayout* m_headline = nullptr;
+    QVBoxLayout* m_cards = nullptr;
+    QLabel* m_message = nullptr;
+};
+
+} // namespace ks::widgets
