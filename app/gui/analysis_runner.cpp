@@ -140,7 +140,11 @@ QStringList AnalysisRunner::shownCalls()
     return { QStringLiteral("get_temporal_breakdown"), QStringLiteral("get_idle_time_breakdown"),
         QStringLiteral("get_gpu_kernel_breakdown"), QStringLiteral("get_comm_comp_overlap"),
         QStringLiteral("get_memory_bw_summary"), QStringLiteral("get_queue_length_summary"),
-        QStringLiteral("get_cuda_kernel_launch_stats") };
+        QStringLiteral("get_cuda_kernel_launch_stats"),
+        // Issue 22 item 3: HTA calls the navigator shows too (view_registry.cpp).
+        QStringLiteral("get_aten_op_kernels_and_delay"),
+        QStringLiteral("get_cupti_counter_data_with_operators"), QStringLiteral("get_potential_stragglers"),
+        QStringLiteral("get_gpu_user_annotation_breakdown") };
 }
 
 void AnalysisRunner::setJobPathFunction(JobPathFunction function)

@@ -158,6 +158,8 @@ int main(int argc, char* argv[])
     ks::app::MainWindow window;
     if (options.windowSize.isValid())
         window.resize(options.windowSize);
+    else if (!window.geometryRestored())
+        window.fitToScreen();
     window.show();
     if (!options.dockReportPath.isEmpty())
         watchMilestones(&window);

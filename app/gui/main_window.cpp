@@ -11,6 +11,7 @@
 #include "widgets/common/job_tracker.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/common/view_navigator.h"
 #include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
@@ -26,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -33,6 +35,8 @@
 #include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ks::app {
 
@@ -173,16 +177,12 @@ void MainWindow::setupMenus()
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     setupTimelineActions(m_viewMenu, file, quitSeparator);
-    m_viewMenu->addAction(m_showDiagnosticsAction);
+    m_viewMenu->addAction(m_navigatorDock->toggleViewAction());
     setupAnalysesMenu();
-    setupEfficiencyDock(); // beside the analysis docks, in the Analyses menu
-    m_overviewDock->raise(); // the Overview is what a user sees first (issue 23)
-    m_viewMenu->addSeparator();
-    for (QDockWidget* dock : m_analysisDocks)
-        m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_fullScreenAction);
     m_viewMenu->addAction(m_resetLayoutAction);
+    setupCommandPalette(m_viewMenu);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_shortcutsAction);
@@ -222,16 +222,11 @@ void MainWindow::setupCentralWidget()
 void MainWindow::setupDocks()
 {
     m_diagnostics = new widgets::DiagnosticsPanel(this);
-    m_diagnosticsDock = new QDockWidget(tr("Import Diagnostics"), this);
-    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
-    m_diagnosticsDock->setWidget(m_diagnostics);
-    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
-    resizeDocks({ m_diagnosticsDock }, { 170 }, Qt::Vertical);
-    m_showDiagnosticsAction = m_diagnosticsDock->toggleViewAction();
-    m_showDiagnosticsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
-    m_showDiagnosticsAction->setStatusTip(tr("Show or hide what the importer found in each rank"));
     setupTimelineDocks();
-    setupAnalysisDocks();
+    setupAnalysisRunner();
+    setupOverview();
+    setupEfficiency();
+    setupNavigator();
 }
 
 void MainWindow::setupConnections()
@@ -277,29 +272,58 @@ void MainWindow::setupConnections()
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
-        resize(1280, 800);
+    m_geometryRestored = restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    if (!m_geometryRestored)
+        resize(1280, 800); // main() fits the first window to its screen (fitToScreen)
+    restoreNavigator(settings); // torn-off views move to their docks before the docks are placed
     m_layoutRestored = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    for (const QString& id : m_navigator->viewIds()) {
+        if (m_navigator->isTornOff(id) && m_viewDocks.value(id)->isHidden())
+            returnView(id);
+    }
     if (const QVariant w = settings.value(kLabelWidthKey); w.isValid())
         m_timeline->view()->setLabelWidth(w.toInt());
 }
 
+void MainWindow::fitToScreen()
+{
+    // The first window fits the screen it opens on (issue 24 item 6): maximised
+    // on a laptop-sized screen, where every pixel is needed; elsewhere a
+    // comfortable size, centred, that leaves the desktop visible around it.
+    const QScreen* shown = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!shown) {
+        resize(1280, 800);
+        return;
+    }
+    const QRect available = shown->availableGeometry();
+    if (available.width() <= kSmallScreen.width() || available.height() <= kSmallScreen.height()) {
+        resize(available.size());
+        setWindowState(windowState() | Qt::WindowMaximized);
+        return;
+    }
+    const QSize size(std::min(available.width() * 9 / 10, 1800), std::min(available.height() * 9 / 10, 1100));
+    resize(size);
+    move(available.center() - QPoint(size.width() / 2, size.height() / 2));
+}
+
 void MainWindow::saveSettings() const
 {
-    QSettings settings;
+    QSettings settings; // saveNavigator writes into it too
     settings.setValue(kGeometryKey, saveGeometry());
     // In job mode the docks are hidden for the strips: remember them as they were.
     settings.setValue(kStateKey, m_stateBeforeJob.isEmpty() ? saveState(kStateVersion) : m_stateBeforeJob);
     settings.setValue(kLabelWidthKey, m_timeline->view()->labelWidth());
+    saveNavigator(settings);
 }
 
 void MainWindow::resetLayout()
 {
+    for (const QString& id : m_navigator->viewIds())
+        returnView(id);
     restoreState(m_defaultState, kStateVersion);
-    m_diagnosticsDock->show();
-    for (QDockWidget* dock : m_panelDocks + m_analysisDocks)
+    for (QDockWidget* dock : m_panelDocks)
         dock->show();
-    m_analysisDocks.front()->raise();
+    m_navigatorDock->show();
     applyDefaultDockSizes();
 }
 

@@ -5,11 +5,13 @@
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/summary/job_overview.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
 
 #include <memory>
+#include <vector>
 
 class QAction;
 class QKeySequence;
@@ -17,6 +19,7 @@ class QModelIndex;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QSettings;
 class QStackedWidget;
 
 namespace ks::widgets {
@@ -39,6 +42,9 @@ class SliceDetailsPanel;
 class TimelineViewState;
 class TimelineWidget;
 class TraceSetSummaryView;
+class ViewNavigator;
+class CommandPalette;
+struct PaletteCommand;
 } // namespace ks::widgets
 
 namespace ks::app {
@@ -86,7 +92,31 @@ public:
 
     LoadProgressBar* progressBar() const { return m_progress; }
 
-    QDockWidget* diagnosticsDock() const { return m_diagnosticsDock; }
+    // The analysis navigator (issue 24 item 1): every view of viewSpecs(), grouped.
+    widgets::ViewNavigator* navigator() const { return m_navigator; }
+
+    QDockWidget* navigatorDock() const { return m_navigatorDock; }
+
+    // The dock a view moves to when torn off the navigator (null for an unknown id).
+    QDockWidget* viewDock(const QString& id) const { return m_viewDocks.value(id); }
+
+    // Selects a view in the navigator (and shows the navigator), or raises its own
+    // window when torn off. False for an unknown id.
+    bool showView(const QString& id);
+    // Moves a view out of the navigator into a floating dock of its own, and back.
+    void tearOffView(const QString& id);
+    void returnView(const QString& id);
+
+    // The command palette (Ctrl+K, Ctrl+Shift+P); made on first use.
+    void showCommandPalette();
+
+    widgets::CommandPalette* commandPalette() const { return m_palette; }
+
+    // What the palette offers now: menu actions, ranks, iterations.
+    std::vector<widgets::PaletteCommand> paletteCommands() const;
+
+    // The property an analysis view of the navigator carries its result key in.
+    static constexpr const char* kResultKeyProperty = "resultKey";
 
     QAction* cancelAction() const { return m_cancelAction; }
 
@@ -111,8 +141,8 @@ public:
 
     QAction* saveJobSummaryAction() const { return m_saveJobSummaryAction; }
 
-    // One dock per analysis (C1), tabbed together by default.
-    QList<QDockWidget*> analysisDocks() const { return m_analysisDocks; }
+    // The analysis views of the navigator (C1), in viewSpecs() order.
+    QList<widgets::AnalysisView*> analysisViews() const { return m_analysisViews; }
 
     QAction* htaCompatAction() const { return m_htaCompatAction; }
 
@@ -127,18 +157,31 @@ public:
 
     widgets::JobPathPanel* jobPathPanel() const { return m_jobPath; }
 
+    // Issue 23's Overview page, the navigator's first view.
+    widgets::OverviewPage* overviewPage() const { return m_overview; }
+
+    // Issue 21's roofline view, a view of the navigator's Efficiency group.
+    widgets::EfficiencyView* efficiencyView() const { return m_efficiency; }
+
     // A what-if recomputation is asked for or running (screenshots wait for it).
     bool whatIfRunning() const;
     // One line per analysis dock, then the Job Critical Path dock and the Rank
     // Overview's stragglers: "objectName<TAB>state<TAB>text", the state one of
     // result, not-applicable, not-computed, error, computing, message (hidden --dock-report).
     QStringList dockReport() const;
-    // Shows and raises an analysis dock by name ("temporal", "kernelDurations", …).
-    void showAnalysisDock(const QString& name);
 
     // Hidden, for screenshots and demos: "range=10:12;search=nccl;select=kernel"
     // (see applyViewCommands in main_window_timeline.cpp).
     void applyViewCommands(const QString& commands);
+
+    // The first window on a screen (issue 24 item 6): maximised on a small screen
+    // (up to kSmallScreen), else 90 % of it, centred. main() calls it when no
+    // size was remembered or asked for.
+    void fitToScreen();
+
+    bool geometryRestored() const { return m_geometryRestored; }
+
+    static constexpr QSize kSmallScreen { 1440, 900 };
 
     // Writes the visible timeline, as shown, to a PNG or SVG (by the extension).
     bool exportView(const QString& path);
@@ -169,7 +212,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    static constexpr int kStateVersion = 3; // of saveState: 2 timeline docks, 3 analysis docks
+    static constexpr int kStateVersion = 4; // of saveState: 2 timeline docks, 3 analysis docks, 4 navigator
 
     void setupActions();
     void setupMenus();
@@ -211,19 +254,26 @@ private:
     void showShortcuts();
     void resetLayout();
     void applyDefaultDockSizes();
-    void setupAnalysisDocks();
+    void setupAnalysisRunner();
+    void setupOverview();
+    void setupNavigator();
+    void wireAnalysisView(widgets::AnalysisView* view);
+    void setupViewActions();
+    void setupCommandPalette(QMenu* menu);
+    void restoreNavigator(const QSettings& settings);
+    void saveNavigator(QSettings& settings) const;
     void setupAnalysesMenu();
     void startAnalyses();
     void runAnalyses(bool anyway); // anyway: over the memory budget too
     void onSelectedRangeChanged();
-    QDockWidget* analysisDock(const QString& objectName) const;
+    widgets::AnalysisView* analysisView(const QString& id) const;
     std::optional<AnalysisWindow> selectedWindow() const;
     void showAnalysisResults(const AnalysisResultsPtr& results);
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
     void exportTableDialog(widgets::AnalysisTableView* table);
     void findOnTimeline(const QString& name);
-    // The Efficiency dock (main_window_efficiency.cpp).
-    void setupEfficiencyDock();
+    // The Efficiency view's connections (main_window_efficiency.cpp).
+    void setupEfficiency();
     void showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls);
 
     void setupJobMode();
@@ -263,7 +313,6 @@ private:
     WelcomePage* m_welcome = nullptr;
     widgets::TraceSetSummaryView* m_summary = nullptr;
     widgets::DiagnosticsPanel* m_diagnostics = nullptr;
-    QDockWidget* m_diagnosticsDock = nullptr;
     widgets::TimelineViewState* m_timelineState = nullptr;
     widgets::TimelineWidget* m_timeline = nullptr;
     widgets::SliceDetailsPanel* m_details = nullptr;
@@ -274,11 +323,8 @@ private:
     QDockWidget* m_searchDock = nullptr;
     QDockWidget* m_rangeDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
-    QDockWidget* m_summaryDock = nullptr;
     widgets::JobPathPanel* m_jobPath = nullptr;
-    QDockWidget* m_jobPathDock = nullptr;
-    widgets::OverviewPage* m_overview = nullptr; // issue 23; the navigator of issue 24 hosts it
-    QDockWidget* m_overviewDock = nullptr;
+    widgets::OverviewPage* m_overview = nullptr; // issue 23's page, the navigator's Overview view
     std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
     QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
     std::shared_ptr<const core::JobCriticalPath> m_jobPathResult; // the path without what-if
@@ -288,16 +334,22 @@ private:
     std::unique_ptr<widgets::JobTracker> m_whatIfJobs; // made on first use, after m_pools
     QList<QDockWidget*> m_panelDocks;
     AnalysisRunner* m_analysisRunner = nullptr;
-    QList<QDockWidget*> m_analysisDocks;
+    QList<widgets::AnalysisView*> m_analysisViews;
+    widgets::ViewNavigator* m_navigator = nullptr;
+    QDockWidget* m_navigatorDock = nullptr;
+    QHash<QString, QDockWidget*> m_viewDocks; // one per view, holding it while torn off
+    QList<QAction*> m_viewActions; // "Go to" a view or a group, for the menu and the palette
+    widgets::CommandPalette* m_palette = nullptr;
+    QAction* m_paletteAction = nullptr;
     QMenu* m_analysesMenu = nullptr;
     widgets::EfficiencyView* m_efficiency = nullptr;
-    QDockWidget* m_efficiencyDock = nullptr;
     QAction* m_htaCompatAction = nullptr;
     QAction* m_restrictToRangeAction = nullptr;
     QLabel* m_statusSummary = nullptr;
     QPointer<ShortcutsDialog> m_shortcutsDialog;
     QByteArray m_defaultState;
     bool m_layoutRestored = false;
+    bool m_geometryRestored = false;
     bool m_shownOnce = false;
 
     QAction* m_openFileAction = nullptr;

@@ -1,4 +1,4 @@
-// MainWindow: the analysis docks (C1), their Analyses menu, computing them off
+// MainWindow: the analysis views (C1) of the navigator, their Analyses menu, computing them off
 // the GUI thread after a load, chart and table exports (C3) and finding a
 // clicked kernel on the timeline (C2).
 #include "app/gui/analysis_runner.h"
@@ -12,13 +12,13 @@
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/common/view_navigator.h"
 #include "widgets/overview/overview_page.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
 #include <QDir>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QMenu>
@@ -31,76 +31,12 @@ namespace ks::app {
 using widgets::AnalysisChartKind;
 using widgets::AnalysisView;
 
-namespace {
-
-    struct AnalysisDockSpec
-    {
-        const char* objectName;
-        const char* title; // translated at use
-        AnalysisChartKind kind;
-        const char* htaCall; // its key in AnalysisResults::byCall (X1 has a key of its own)
-    };
-
-    constexpr AnalysisDockSpec kAnalysisDocks[] = {
-        { "temporalDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Temporal Breakdown"),
-            AnalysisChartKind::Temporal, "get_temporal_breakdown" },
-        { "idleDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Idle Time"), AnalysisChartKind::Idle,
-            "get_idle_time_breakdown" },
-        { "kernelTypesDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Kernel Types"),
-            AnalysisChartKind::KernelTypes, "get_gpu_kernel_breakdown" },
-        { "kernelDurationsDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Kernel Durations"),
-            AnalysisChartKind::KernelDurations, "get_gpu_kernel_breakdown" },
-        { "overlapDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Comm/Comp Overlap"),
-            AnalysisChartKind::Overlap, "get_comm_comp_overlap" },
-        { "memoryBwDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Memory Bandwidth"),
-            AnalysisChartKind::MemoryBandwidth, "get_memory_bw_summary" },
-        { "queueLengthDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Queue Length"),
-            AnalysisChartKind::QueueLength, "get_queue_length_summary" },
-        { "launchStatsDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Kernel Launches"),
-            AnalysisChartKind::LaunchStats, "get_cuda_kernel_launch_stats" },
-        { "rankOverviewDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Rank Overview"),
-            AnalysisChartKind::RankOverview, AnalysisRunner::kRankOverviewKey },
-        { "operatorsDock", QT_TRANSLATE_NOOP("ks::app::MainWindow", "Operators"),
-            AnalysisChartKind::Operators, AnalysisRunner::kOperatorStatsKey },
-    };
-
-    const char* kHtaCallProperty = "htaCall";
-
-    AnalysisView* viewOf(QDockWidget* dock)
-    {
-        return qobject_cast<AnalysisView*>(dock->widget());
-    }
-
-} // namespace
-
-void MainWindow::setupAnalysisDocks()
+void MainWindow::setupOverview()
 {
-    m_analysisRunner = new AnalysisRunner(m_pools.get(), this);
-    for (const AnalysisDockSpec& spec : kAnalysisDocks) {
-        auto* view = new AnalysisView(spec.kind, this);
-        view->setMinimumSize(200, 120);
-        auto* dock = new QDockWidget(tr(spec.title), this);
-        dock->setObjectName(QString::fromLatin1(spec.objectName));
-        dock->setProperty(kHtaCallProperty, QString::fromLatin1(spec.htaCall));
-        dock->setWidget(view);
-        if (m_analysisDocks.isEmpty())
-            splitDockWidget(m_diagnosticsDock, dock, Qt::Horizontal);
-        else
-            tabifyDockWidget(m_analysisDocks.front(), dock);
-        m_analysisDocks.append(dock);
-        connect(view, &AnalysisView::chartExportRequested, this,
-            [this, view](widgets::ChartFormat format) { exportChartDialog(view, format); });
-        connect(view, &AnalysisView::tableExportRequested, this, &MainWindow::exportTableDialog);
-        connect(view, &AnalysisView::nameActivated, this, &MainWindow::findOnTimeline);
-        connect(view->notice(), &widgets::NotComputedNotice::computeAnywayRequested, this,
-            [this] { runAnalyses(true); });
-    }
+    // Issue 23's page, the navigator's "overview" view (view_registry.cpp).
     m_overview = new widgets::OverviewPage(m_pools.get(), this);
-    m_overviewDock = addPanelDock(m_overview, tr("Overview"), QStringLiteral("overviewDock"),
-        Qt::BottomDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_O));
-    tabifyDockWidget(m_analysisDocks.front(), m_overviewDock);
-    m_overviewDock->raise();
-    // The page builds its own frames and paths beside the docks': both must fit.
+    m_overview->setObjectName(QStringLiteral("overviewPage"));
+    // The page builds its own frames and paths beside the analyses': both must fit.
     m_overview->setMemoryCheck([](const core::TraceSet& set) {
         const std::uint64_t need = storeBytes(set) + 2 * docksMemoryEstimate(set);
         const std::uint64_t budget = memoryBudget(storeBytes(set));
@@ -115,36 +51,50 @@ void MainWindow::setupAnalysisDocks()
             if (const auto timelineData = m_timeline->data())
                 widgets::OverviewPage::zoomTimeline(*timelineData, *m_timelineState, rank, start, end);
         });
+    // The page names the analysis that proves a finding as it was docked ("idleDock"):
+    // the navigator's view of that id.
     connect(m_overview, &widgets::OverviewPage::analysisRequested, this, [this](const QString& dockName) {
-        if (auto* dock = findChild<QDockWidget*>(dockName)) {
-            dock->show();
-            dock->raise();
-        }
+        QString id = dockName;
+        if (id.endsWith(QStringLiteral("Dock")))
+            id.chop(4);
+        showView(id);
     });
+}
+
+void MainWindow::setupAnalysisRunner()
+{
+    m_analysisRunner = new AnalysisRunner(m_pools.get(), this);
     connect(m_analysisRunner, &AnalysisRunner::finished, this, &MainWindow::showAnalysisResults);
     connect(m_analysisRunner, &AnalysisRunner::jobPathStarted, this, &MainWindow::onJobPathStarted);
     connect(m_analysisRunner, &AnalysisRunner::jobPathFinished, this, &MainWindow::showJobPath);
     connect(m_analysisRunner, &AnalysisRunner::operatorsFinished, this,
         [this](const std::shared_ptr<const core::AnalysisOutput>& output) {
-            if (QDockWidget* dock = analysisDock(QStringLiteral("operatorsDock")))
-                viewOf(dock)->setResult(output);
+            if (AnalysisView* view = analysisView(QStringLiteral("operators")))
+                view->setResult(output);
         });
     connect(m_analysisRunner, &AnalysisRunner::operatorsFailed, this, [this](const QString& message) {
-        if (QDockWidget* dock = analysisDock(QStringLiteral("operatorsDock")))
-            viewOf(dock)->showMessage(tr("Could not compute: %1").arg(message));
+        if (AnalysisView* view = analysisView(QStringLiteral("operators")))
+            view->showMessage(tr("Could not compute: %1").arg(message));
     });
     // A range selected on the timeline restricts the Operators table; with
-    // "Restrict to Selected Range" on, every analysis dock.
+    // "Restrict to Selected Range" on, every analysis view.
     connect(m_timelineState, &widgets::TimelineViewState::selectedRangeChanged, this,
         &MainWindow::onSelectedRangeChanged);
 }
 
-QDockWidget* MainWindow::analysisDock(const QString& objectName) const
+void MainWindow::wireAnalysisView(AnalysisView* view)
 {
-    for (QDockWidget* dock : m_analysisDocks)
-        if (dock->objectName() == objectName)
-            return dock;
-    return nullptr;
+    connect(view, &AnalysisView::chartExportRequested, this,
+        [this, view](widgets::ChartFormat format) { exportChartDialog(view, format); });
+    connect(view, &AnalysisView::tableExportRequested, this, &MainWindow::exportTableDialog);
+    connect(view, &AnalysisView::nameActivated, this, &MainWindow::findOnTimeline);
+    connect(view->notice(), &widgets::NotComputedNotice::computeAnywayRequested, this,
+        [this] { runAnalyses(true); });
+}
+
+AnalysisView* MainWindow::analysisView(const QString& id) const
+{
+    return qobject_cast<AnalysisView*>(m_navigator->view(id));
 }
 
 std::optional<AnalysisWindow> MainWindow::selectedWindow() const
@@ -166,8 +116,8 @@ void MainWindow::onSelectedRangeChanged()
         startAnalyses();
         return;
     }
-    if (QDockWidget* dock = analysisDock(QStringLiteral("operatorsDock")))
-        viewOf(dock)->showMessage(tr("Computing…"));
+    if (AnalysisView* view = analysisView(QStringLiteral("operators")))
+        view->showMessage(tr("Computing…"));
     m_analysisRunner->startOperators(m_set, selectedWindow());
 }
 
@@ -175,14 +125,7 @@ void MainWindow::setupAnalysesMenu()
 {
     m_analysesMenu = menuBar()->addMenu(tr("&Analyses"));
     m_analysesMenu->setObjectName(QStringLiteral("analysesMenu"));
-    int digit = 1;
-    for (QDockWidget* dock : m_analysisDocks) {
-        QAction* toggle = dock->toggleViewAction();
-        // Alt+1…9, then Alt+0: one keystroke to each analysis.
-        toggle->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_0 + digit++ % 10)));
-        m_analysesMenu->addAction(toggle);
-    }
-    m_analysesMenu->addSeparator();
+    setupViewActions();
     m_htaCompatAction = m_analysesMenu->addAction(tr("&HTA-Compatible Numbers"));
     m_htaCompatAction->setCheckable(true);
     m_htaCompatAction->setStatusTip(
@@ -217,12 +160,12 @@ void MainWindow::runAnalyses(bool anyway)
     if (!m_set || m_set->ranks.empty()) {
         m_analysisRunner->clear();
         m_jobPathResults.reset();
-        for (QDockWidget* dock : m_analysisDocks)
-            viewOf(dock)->showMessage(tr("Open a trace to see this analysis."));
+        for (AnalysisView* view : m_analysisViews)
+            view->showMessage(tr("Open a trace to see this analysis."));
         return;
     }
-    for (QDockWidget* dock : m_analysisDocks)
-        viewOf(dock)->showMessage(tr("Computing…"));
+    for (AnalysisView* view : m_analysisViews)
+        view->showMessage(tr("Computing…"));
     // The job path follows the docks (their lane first): it computes once they are in.
     m_jobPathResults.reset();
     m_jobPath->showMessage(tr("Waiting for the analyses…"));
@@ -243,8 +186,7 @@ bool MainWindow::jobPathRunning() const
 
 void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
 {
-    for (QDockWidget* dock : m_analysisDocks) {
-        AnalysisView* view = viewOf(dock);
+    for (AnalysisView* view : m_analysisViews) {
         if (!results->error.isEmpty()) {
             view->showMessage(tr("The analyses could not run: %1").arg(results->error));
             continue;
@@ -253,7 +195,7 @@ void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
             view->showNotComputed(results->notComputed->bytes, results->notComputed->budget);
             continue;
         }
-        const auto it = results->byCall.find(dock->property(kHtaCallProperty).toString().toStdString());
+        const auto it = results->byCall.find(view->property(kResultKeyProperty).toString().toStdString());
         view->setResult(it == results->byCall.end() ? nullptr : it->second);
     }
     showStragglers(); // the Rank Overview's panel is new: the job path's state again
@@ -279,22 +221,23 @@ QStringList MainWindow::dockReport() const
             return QStringLiteral("computing");
         return QStringLiteral("message");
     };
-    for (QDockWidget* dock : m_analysisDocks) {
-        const AnalysisView* view = viewOf(dock);
+    // Named "<id>Dock" as when each analysis had a dock of its own: the report's readers know them.
+    for (const AnalysisView* view : m_analysisViews) {
+        const QString name = view->objectName().chopped(4) + QStringLiteral("Dock");
         if (view->hasResult())
-            add(dock->objectName(), QStringLiteral("result"), QString());
+            add(name, QStringLiteral("result"), QString());
         else
-            add(dock->objectName(), stateOf(view->message()), view->message());
+            add(name, stateOf(view->message()), view->message());
     }
     const JobPathResults* job = m_jobPathResults.get();
     const QString state = !job ? (jobPathRunning() ? QStringLiteral("computing") : QStringLiteral("message"))
         : job->path            ? QStringLiteral("result")
         : job->notComputed     ? QStringLiteral("not-computed")
                                : QStringLiteral("error");
-    add(m_jobPathDock->objectName(), state,
+    add(QStringLiteral("jobPathDock"), state,
         job && job->notComputed ? m_jobPath->notice()->text() : m_jobPath->summaryText());
-    for (QDockWidget* dock : m_analysisDocks) {
-        for (auto* panel : dock->findChildren<widgets::RankOverviewPanel*>()) {
+    for (const AnalysisView* view : m_analysisViews) {
+        for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>()) {
             const bool listed = !panel->stragglerTable()->isHidden();
             add(QStringLiteral("stragglers"), listed ? QStringLiteral("result") : state,
                 listed ? tr("%n straggler(s)", nullptr, panel->stragglerTable()->rowCount())
@@ -316,8 +259,7 @@ void MainWindow::exportChartDialog(AnalysisView* view, widgets::ChartFormat form
         : format == widgets::ChartFormat::Pdf                  ? QStringLiteral(".pdf")
                                                                : QStringLiteral(".png");
     QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
-        QDir(startDirectory())
-            .filePath(view->parentWidget()->objectName().remove(QStringLiteral("Dock")) + suffix),
+        QDir(startDirectory()).filePath(view->objectName().chopped(4) + suffix),
         tr("Chart (*%1)").arg(suffix));
     if (path.isEmpty())
         return;
@@ -356,16 +298,6 @@ void MainWindow::findOnTimeline(const QString& name)
     m_timeline->searchField()->setText(name);
     m_timeline->searchNow();
     statusBar()->showMessage(tr("Searching the timeline for %1").arg(name), 5000);
-}
-
-void MainWindow::showAnalysisDock(const QString& name)
-{
-    for (QDockWidget* dock : m_analysisDocks + QList<QDockWidget*> { m_efficiencyDock }) {
-        if (dock->objectName() == name + QStringLiteral("Dock")) {
-            dock->show();
-            dock->raise();
-        }
-    }
 }
 
 } // namespace ks::app

@@ -1,5 +1,5 @@
-// MainWindow: the Efficiency dock (issue 21). Its view lives in widgets/efficiency/;
-// here it is placed beside the analysis docks, computed after each load and for the
+// MainWindow: the Efficiency view (issue 21). Its widget lives in widgets/efficiency/;
+// it is a view of the analysis navigator (view_registry.cpp), computed after each load and for the
 // range selected on the timeline, linked to the timeline (a click on an op selects
 // its longest call and highlights the others) and to the Details panel (an op call
 // shows its FLOPs, bytes, TFLOP/s and % of roofline), and its chart and table export.
@@ -31,22 +31,11 @@ namespace {
 
 } // namespace
 
-void MainWindow::setupEfficiencyDock()
+void MainWindow::setupEfficiency()
 {
+    // Placed by the navigator (its row in view_registry.cpp); made here for its connections.
     m_efficiency = new widgets::EfficiencyView(m_pools.get(), this);
-    m_efficiency->setMinimumSize(200, 120);
-    m_efficiencyDock = new QDockWidget(tr("Efficiency"), this);
-    m_efficiencyDock->setObjectName(QStringLiteral("efficiencyDock"));
-    m_efficiencyDock->setWidget(m_efficiency);
-    if (QDockWidget* first = analysisDock(QStringLiteral("temporalDock")))
-        tabifyDockWidget(first, m_efficiencyDock);
-    else
-        addDockWidget(Qt::BottomDockWidgetArea, m_efficiencyDock);
-    if (m_analysesMenu) {
-        QAction* toggle = m_efficiencyDock->toggleViewAction();
-        toggle->setStatusTip(tr("FLOPs, bytes, achieved TFLOP/s and the roofline of every modelled op"));
-        m_analysesMenu->insertAction(m_analysesMenu->actions().value(m_analysisDocks.size()), toggle);
-    }
+    m_efficiency->setObjectName(QStringLiteral("efficiencyView"));
     const auto compute = [this] {
         const auto window = selectedWindow();
         m_efficiency->compute(

@@ -144,7 +144,7 @@ void MainWindow::onJobReady(
             dock->hide();
     }
     m_overview->setJob(job);
-    m_overviewDock->show();
+    showView(QStringLiteral("overview")); // the navigator comes back for the job's page
     m_recent->add(paths);
     std::size_t failed = 0;
     for (const core::JobRank& rank : job->ranks)

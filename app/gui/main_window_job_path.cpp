@@ -5,6 +5,7 @@
 // reruns it on the kept default-mode frames off the GUI thread.
 
 #include "app/gui/main_window.h"
+#include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/analysis/what_if_dialog.h"
@@ -27,10 +28,8 @@ namespace ks::app {
 
 void MainWindow::setupJobPathDock()
 {
+    // A view of the navigator (view_registry.cpp), made here for its connections.
     m_jobPath = new widgets::JobPathPanel(this);
-    m_jobPathDock = addPanelDock(m_jobPath, tr("Job Critical Path"), QStringLiteral("jobPathDock"),
-        Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_J));
-    tabifyDockWidget(m_diagnosticsDock, m_jobPathDock);
     connect(m_jobPath, &widgets::JobPathPanel::segmentActivated, this, &MainWindow::showJobPathSegment);
     connect(m_jobPath, &widgets::JobPathPanel::whatIfRequested, this, &MainWindow::runWhatIf);
     connect(
@@ -49,8 +48,8 @@ void MainWindow::showStragglers()
 {
     const JobPathResults* results = m_jobPathResults.get();
     // The Rank Overview dock's panel is rebuilt with each result: found again, connected once.
-    for (QDockWidget* dock : m_analysisDocks) {
-        for (auto* panel : dock->findChildren<widgets::RankOverviewPanel*>()) {
+    for (widgets::AnalysisView* view : m_analysisViews) {
+        for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>()) {
             connect(panel, &widgets::RankOverviewPanel::stragglerActivated, this,
                 &MainWindow::showJobPathSegment, Qt::UniqueConnection);
             widgets::NotComputedNotice* status = panel->stragglerStatus();
@@ -142,7 +141,7 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
     }
     if (!m_pendingWhatIf.isEmpty()) {
         if (results->path) {
-            m_jobPathDock->raise();
+            showView(QStringLiteral("jobPath"));
             runWhatIf(std::exchange(m_pendingWhatIf, {}));
         } else {
             m_pendingWhatIf.clear();
@@ -230,9 +229,9 @@ bool MainWindow::applyJobPathViewCommand(const QString& key, const QString& valu
 {
     if (key == QStringLiteral("straggler")) {
         // Clicks the value-th row of the Rank Overview dock's stragglers.
-        showAnalysisDock(QStringLiteral("rankOverview"));
-        for (QDockWidget* dock : m_analysisDocks) {
-            for (auto* panel : dock->findChildren<widgets::RankOverviewPanel*>())
+        showView(QStringLiteral("rankOverview"));
+        for (widgets::AnalysisView* view : m_analysisViews) {
+            for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>())
                 panel->activateStraggler(value.toInt());
         }
         return true;

@@ -93,7 +93,7 @@ void MainWindow::onLoadFinished(const TraceSetPtr& set, const QStringList& paths
     m_timeline->setTraceSet(set);
     m_pages->setCurrentWidget(set->ranks.empty() ? static_cast<QWidget*>(m_welcome) : m_timeline);
     if (set->ranks.empty())
-        m_summaryDock->show();
+        showView(QStringLiteral("rankSummary")); // the files that failed, each with its error
     m_recent->add(paths);
     reportFailures(*set);
     startAnalyses();
@@ -142,10 +142,7 @@ void MainWindow::reportFailures(const core::TraceSet& set)
     if (failed > kMaxListedFailures)
         lines.append(tr("… and %1 more in the Import Diagnostics panel.").arg(failed - kMaxListedFailures));
     auto* showDiagnostics = new QAction(tr("Show Diagnostics"), m_messages);
-    connect(showDiagnostics, &QAction::triggered, this, [this] {
-        m_diagnosticsDock->show();
-        m_diagnosticsDock->raise();
-    });
+    connect(showDiagnostics, &QAction::triggered, this, [this] { showView(QStringLiteral("diagnostics")); });
     m_messages->showMessage(lines.join(QChar(u'\n')),
         loaded == 0 ? widgets::MessageBar::Type::Error : widgets::MessageBar::Type::Warning,
         { showDiagnostics });

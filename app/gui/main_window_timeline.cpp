@@ -68,26 +68,20 @@ void MainWindow::setupTimelineDocks()
         Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     m_rangeDock = addPanelDock(m_range, tr("Range"), QStringLiteral("rangeDock"), Qt::BottomDockWidgetArea,
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_summaryDock = addPanelDock(m_summary, tr("Rank Summary"), QStringLiteral("summaryDock"),
-        Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
-    m_diagnostics->setMinimumSize(120, 60);
     tabifyDockWidget(m_detailsDock, m_ranksDock);
     m_detailsDock->raise();
-    tabifyDockWidget(m_diagnosticsDock, m_rangeDock);
-    tabifyDockWidget(m_diagnosticsDock, m_searchDock);
-    tabifyDockWidget(m_diagnosticsDock, m_summaryDock);
-    setupJobPathDock();
-    m_diagnosticsDock->raise();
+    setupJobPathDock(); // Search and Range are tabbed once the navigator is beside them (setupNavigator)
 }
 
 void MainWindow::applyDefaultDockSizes()
 {
-    // The timeline gets most of the window: side panels keep about a fifth; the
-    // bottom row, where the analysis charts need room to read, about a third.
+    // The timeline gets most of the window: at least half its height (issue 24
+    // item 6); side panels keep about a fifth of the width; the bottom row,
+    // where the analysis charts need room to read, about a third of the height,
+    // most of it for the navigator.
     resizeDocks({ m_detailsDock }, { std::clamp(width() / 5, 280, 420) }, Qt::Horizontal);
-    resizeDocks({ m_diagnosticsDock }, { std::clamp(height() / 3, 170, 420) }, Qt::Vertical);
-    resizeDocks(
-        { m_diagnosticsDock, m_analysisDocks.front() }, { width() * 2 / 5, width() * 3 / 5 }, Qt::Horizontal);
+    resizeDocks({ m_navigatorDock }, { std::clamp(height() / 3, 170, 420) }, Qt::Vertical);
+    resizeDocks({ m_searchDock, m_navigatorDock }, { width() / 5, width() * 4 / 5 }, Qt::Horizontal);
 }
 
 void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before)
@@ -413,14 +407,17 @@ void MainWindow::applyViewCommands(const QString& commands)
             for (const QString& r : value.split(QChar(u','), Qt::SkipEmptyParts))
                 m_timelineState->setCollapsed(r.toInt(), key == QStringLiteral("collapse"));
         } else if (key == QStringLiteral("dock")) {
-            for (QDockWidget* dock : m_panelDocks + QList<QDockWidget*> { m_diagnosticsDock }) {
+            for (QDockWidget* dock : m_panelDocks) {
                 if (dock->objectName() == value + QStringLiteral("Dock"))
                     dock->raise();
             }
-        } else if (key == QStringLiteral("analysis")) {
-            showAnalysisDock(value);
+            showView(value); // the views that were docks before the navigator (diagnostics, jobPath)
+        } else if (key == QStringLiteral("analysis") || key == QStringLiteral("view")) {
+            showView(value);
+        } else if (key == QStringLiteral("tearoff")) {
+            tearOffView(value);
         } else if (key == QStringLiteral("whatif")) {
-            m_jobPathDock->raise();
+            showView(QStringLiteral("jobPath"));
             runWhatIf({ value });
         } else if (key == QStringLiteral("scroll")) {
             view->setScrollY(value.toInt());

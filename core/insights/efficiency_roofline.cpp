@@ -39,8 +39,8 @@ namespace {
 
     // The names of the GPU work launched from inside a call (its subtree on its thread),
     // by correlation id as the efficiency analysis joins them, else by launch links.
-    void kernelsOf(const RankTrace& trace, const GpuByCorrelation& gpu, std::uint32_t call,
-        std::set<std::string>& names)
+    void kernelsOf(
+        const RankTrace& trace, const GpuByCorrelation& gpu, std::uint32_t call, std::set<std::string>& names)
     {
         const TimeNs start = trace.slices.start[call];
         const TimeNs end = trace.slices.end(call);
@@ -67,6 +67,7 @@ std::vector<OpFamilyRoofline> rooflineByFamily(const TraceSet& set, const Effici
         std::set<std::string> kernels;
         std::vector<std::pair<TimeNs, std::int64_t>> calls; // kernel time, event
     };
+
     std::map<std::pair<std::uint32_t, OpFamily>, Acc> byRankFamily;
     std::map<std::uint32_t, GpuByCorrelation> gpu; // by rank index, built when first needed
     for (const EfficiencyRow& row : report.rows) {

@@ -31,7 +31,7 @@ GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "cuda_sync"}
 RUNTIME_CATS = {"cuda_runtime", "cuda_driver"}
 HOLDER_CATS = {"cpu_op", "user_annotation"}
 TRACES = ["critical_path_simple_add", "critical_path_alexnet", "two_ranks_sampled", "ns_resolution",
-          "amd_rocm", "cuda_event_sync"]
+          "amd_rocm", "cuda_event_sync", "h100_qwen05b", "mi300_qwen05b"]
 
 
 def load(path):

@@ -22,6 +22,7 @@ private slots:
     void launchByCorrelationOnly();
     void oneLaunchSeveralKernels();
     void launchFlowEndsOnItsCorrelation();
+    void launchInsideLanedStep();
     void forwardBackwardFlow();
     void orphanFlows();
     void stringAndNumberIdsNeverPair();
@@ -69,6 +70,44 @@ void TestReaderLinks::launchByAc2gFlow()
     QCOMPARE(t.counts.byPhase[std::size_t(Phase::FlowStart)], 1ull);
     QCOMPARE(t.counts.byPhase[std::size_t(Phase::FlowEnd)], 1ull);
     QCOMPARE(ks::test::categoryCount(t, "ac2g", Phase::FlowEnd), 1ull);
+}
+
+// The Qwen traces' pattern: ProfilerStep#6 opens inside record_function's
+// Python call and outlives it, so it overlaps without nesting and lies on an
+// extra lane, past every nesting level. A launch inside the step must still
+// bind to its runtime call, the innermost slice at the flow start; a flow
+// start that only the step and an outer call hold binds to the step, the
+// later starting (inner) of the two.
+void TestReaderLinks::launchInsideLanedStep()
+{
+    LOAD_OR_FAIL(t, ks::test::kinetoDoc(R"(
+  {"ph": "X", "cat": "python_function", "name": "run", "pid": 10, "tid": 11, "ts": 0, "dur": 2000},
+  {"ph": "X", "cat": "python_function", "name": "_record_function_enter_new", "pid": 10, "tid": 11,
+   "ts": 100, "dur": 100},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#6", "pid": 10, "tid": 11, "ts": 150, "dur": 850},
+  {"ph": "X", "cat": "python_function", "name": "forward", "pid": 10, "tid": 11, "ts": 300, "dur": 500},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 11, "ts": 400, "dur": 100},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11, "ts": 410, "dur": 10,
+   "args": {"correlation": 5}},
+  {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 600, "dur": 50,
+   "args": {"stream": 7, "correlation": 5}},
+  {"ph": "X", "cat": "kernel", "name": "late", "pid": 0, "tid": 7, "ts": 900, "dur": 50,
+   "args": {"stream": 7}},
+  {"ph": "s", "id": 5, "pid": 10, "tid": 11, "ts": 410, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "f", "id": 5, "pid": 0, "tid": 7, "ts": 600, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "s", "id": 9, "pid": 10, "tid": 11, "ts": 250, "cat": "custom", "name": "custom"},
+  {"ph": "f", "id": 9, "pid": 0, "tid": 7, "ts": 900, "cat": "custom", "name": "custom", "bp": "e"})"));
+    const std::uint32_t step = only(slicesNamed(t, "ProfilerStep#6"));
+    const std::uint32_t launch = only(slicesNamed(t, "cudaLaunchKernel"));
+    QVERIFY(step != kNoRow && launch != kNoRow);
+    QVERIFY(t.slices.flags[step] & kSliceOverflowLane); // the pattern is reproduced
+    const std::vector<std::uint32_t> in = t.linksTo(only(slicesNamed(t, "gemm")));
+    QCOMPARE(in.size(), std::size_t(1));
+    QCOMPARE(t.links.kind[in[0]], LinkKind::LaunchFlow);
+    QCOMPARE(t.links.from[in[0]], launch);
+    const std::vector<std::uint32_t> custom = t.linksTo(only(slicesNamed(t, "late")));
+    QCOMPARE(custom.size(), std::size_t(1));
+    QCOMPARE(t.links.from[custom[0]], step);
 }
 
 // Back-to-back work on one stream: kernel A holds a sync event that ends where

@@ -97,7 +97,7 @@ def main():
             print(f"  {name}: {state} {text}")
 
         analyses = [n for n in docks if n not in ("jobPathDock", "stragglers")]
-        assert len(analyses) == 10, docks
+        assert len(analyses) == 14, docks
         for name in analyses:
             assert docks[name][0] in ("result", "not-applicable"), (name, docks[name])
         assert all(state != "error" for state, _ in docks.values()), "the app ran out of its budget"

@@ -107,18 +107,31 @@ private slots:
         model.setTable(output, &table);
         QCOMPARE(model.rowCount(), static_cast<int>(table.rows.size()));
         QCOMPARE(model.columnCount(), static_cast<int>(table.columns.size()));
-        for (int c = 0; c < model.columnCount(); ++c)
+        // Headers: the human title shown, HTA's name kept for copy and export.
+        for (int c = 0; c < model.columnCount(); ++c) {
+            const core::Column& column = table.columns[static_cast<std::size_t>(c)];
+            QCOMPARE(model.headerData(c, Qt::Horizontal, widgets::kRawTextRole).toString(),
+                QString::fromStdString(column.name));
             QCOMPARE(model.headerData(c, Qt::Horizontal).toString(),
-                QString::fromStdString(table.columns[static_cast<std::size_t>(c)].name));
+                widgets::columnFormat(column.name, column.unit).title);
+        }
+        // Cells: numbers through the policy, right-aligned; the raw value in kRawTextRole.
         for (int r = 0; r < model.rowCount(); ++r) {
             for (int c = 0; c < model.columnCount(); ++c) {
+                const core::Column& column = table.columns[static_cast<std::size_t>(c)];
                 const core::Cell cell = table.rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
                 const QModelIndex index = model.index(r, c);
-                QCOMPARE(index.data().toString(), widgets::AnalysisTableModel::formatCell(cell));
-                if (std::holds_alternative<std::string>(cell))
+                QCOMPARE(index.data(widgets::kRawTextRole).toString(),
+                    widgets::AnalysisTableModel::formatCell(cell));
+                if (std::holds_alternative<std::string>(cell)) {
                     QCOMPARE(index.data().toString(), QString::fromStdString(std::get<std::string>(cell)));
-                else if (const auto number = core::cellAsDouble(cell))
+                } else if (const auto number = core::cellAsDouble(cell)) {
                     QCOMPARE(index.data(widgets::AnalysisTableModel::SortRole).toDouble(), *number);
+                    QCOMPARE(index.data().toString(),
+                        widgets::formatValue(*number, widgets::columnFormat(column.name, column.unit)));
+                    QCOMPARE(
+                        index.data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
+                }
             }
         }
     }

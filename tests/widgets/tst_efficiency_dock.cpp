@@ -5,6 +5,7 @@
 #include "app/gui/main_window.h"
 #include "trace_fixtures.h"
 #include "widgets/analysis/analysis_table_view.h"
+#include "widgets/common/view_navigator.h"
 #include "widgets/efficiency/efficiency_view.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_view_state.h"
@@ -37,7 +38,8 @@ private slots:
         MainWindow window;
         auto* view = window.findChild<ks::widgets::EfficiencyView*>();
         QVERIFY(view);
-        QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("efficiencyDock")));
+        QVERIFY(window.navigator()->view(QStringLiteral("efficiency"))
+            == view); // the navigator's Efficiency group
         QSignalSpy computed(view, &ks::widgets::EfficiencyView::computed);
         window.openPaths({ folder });
         QVERIFY(computed.wait(60000));

@@ -5,6 +5,7 @@
 #include "app/gui/job_paths.h"
 #include "app/gui/job_summary_loader.h"
 #include "app/gui/main_window.h"
+#include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/tables/table.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
@@ -15,6 +16,7 @@
 #include "widgets/analysis/rank_overview_chart.h"
 #include "widgets/common/job_pools.h"
 #include "widgets/job/job_mode_view.h"
+#include "widgets/job/job_rank_model.h"
 #include "widgets/job/job_strip_view.h"
 #include "widgets/job/strip_colors.h"
 #include "widgets/timeline/view/timeline_widget.h"
@@ -23,6 +25,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -106,6 +109,54 @@ private:
     QString m_summary;
 
 private slots:
+
+    // Issue 24 item 5: the rank table says what a user sorts by, outliers first.
+    void rankTableShowsOutliersFirst()
+    {
+        auto job = std::make_shared<ks::core::JobOverview>();
+        job->profiles.binWidthNs = 1000;
+        job->profiles.bins = 10;
+        for (std::int64_t r = 0; r < 5; ++r) {
+            job->ranks.push_back({ r, r, "rank" + std::to_string(r) + ".json", r == 4 ? "failed" : "ok",
+                r == 4 ? "rank4.json: not JSON" : "", 1, 1000 + r, 0, 10'000 });
+            job->profiles.streams.push_back(1);
+            for (int b = 0; b < 10; ++b)
+                job->profiles.shares.push_back(r == 4 ? ks::core::KindShares { 0, 0, 0, 0 }
+                        : r == 2                      ? ks::core::KindShares { 0.9f, 0.1f, 0, 0 }
+                                                      : ks::core::KindShares { 0.4f, 0.2f, 0, 0 });
+        }
+        for (const ks::core::ColumnId& id : ks::core::rank_overview::kColumns)
+            job->rankOverview.columns.push_back(id.column());
+        for (std::int64_t r = 0; r < 4; ++r)
+            job->rankOverview.addRow({ r, std::int64_t { 1 }, r == 2 ? 2000.0 : 1000.0, 10.0, 60.0, 30.0,
+                50.0, 900.0, std::int64_t { 0 } });
+        ks::widgets::JobModeView view(nullptr);
+        view.setJob(job);
+        auto* table = view.findChild<QTableView*>(QStringLiteral("jobRankTable"));
+        QVERIFY(table);
+        const QAbstractItemModel* model = table->model();
+        auto cell = [model](int row, int column) { return model->index(row, column).data().toString(); };
+        using M = ks::widgets::JobRankModel;
+        // The failed file, then the straggler, then the others by rank.
+        QCOMPARE(cell(0, M::RankColumn), QStringLiteral("4"));
+        QCOMPARE(cell(0, M::FlagColumn), QStringLiteral("failed"));
+        QCOMPARE(cell(1, M::RankColumn), QStringLiteral("2"));
+        QCOMPARE(cell(1, M::FlagColumn), QStringLiteral("straggler"));
+        QCOMPARE(cell(1, M::StepTimeColumn), QStringLiteral("2.00 ms"));
+        QCOMPARE(cell(1, M::ComputeColumn), QStringLiteral("90.0 %"));
+        QCOMPARE(cell(2, M::RankColumn), QStringLiteral("0"));
+        QCOMPARE(cell(2, M::FlagColumn), QString());
+        QCOMPARE(cell(2, M::StepTimeColumn), QStringLiteral("1.00 ms"));
+        QCOMPARE(cell(2, M::BusyColumn), QStringLiteral("60.0 %"));
+        // Half of its 20 % communication overlapped compute: 10 % exposed.
+        QCOMPARE(cell(2, M::ExposedCommunicationColumn), QStringLiteral("10.0 %"));
+        QCOMPARE(cell(3, M::RankColumn), QStringLiteral("1"));
+        QCOMPARE(cell(4, M::RankColumn), QStringLiteral("3"));
+        for (int row = 0; row < model->rowCount(); ++row)
+            QVERIFY(cell(row, M::FlagColumn) != QStringLiteral("ok"));
+        QCOMPARE(
+            model->headerData(M::StepTimeColumn, Qt::Horizontal).toString(), QStringLiteral("Step time"));
+    }
 
     void initTestCase()
     {

@@ -3,6 +3,7 @@
 // what-if field's rules and before/after text.
 
 #include "widgets/analysis/job_path_panel.h"
+#include "widgets/common/format.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -80,7 +81,9 @@ void TestJobPathPanel::whatIf()
         (QStringList { QStringLiteral("slow=0.5"), QStringLiteral("kind:transfer=0") }));
     panel.showWhatIf(twoRanks(4'000'000));
     // the new path's first segment is rank 1's shorter op; text says before and after
-    QCOMPARE(panel.segments()->item(0, 3)->text(), QStringLiteral("4.000"));
+    QCOMPARE(panel.segments()->item(0, 3)->text(), QStringLiteral("4.00 ms"));
+    QCOMPARE(
+        panel.segments()->item(0, 3)->data(widgets::kRawTextRole).toString(), QStringLiteral("4.000000"));
     const QLabel* label = panel.findChildren<QLabel*>().last();
     QVERIFY2(label->text().contains(QStringLiteral("10.000 → 6.000 ms")), qPrintable(label->text()));
 }

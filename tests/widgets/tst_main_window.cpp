@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPointer>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -292,12 +293,28 @@ private slots:
         QVERIFY(menu->actions().front()->text().contains(QStringLiteral("job5")));
     }
 
+    // Issue 24 item 6: the first window fits its screen; on a laptop-sized one
+    // (the offscreen screen is 800x600) it is maximised.
+    void firstWindowFitsItsScreen()
+    {
+        MainWindow window;
+        QVERIFY(!window.geometryRestored());
+        const QRect available = window.screen()->availableGeometry();
+        window.fitToScreen();
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (available.width() <= MainWindow::kSmallScreen.width()
+            || available.height() <= MainWindow::kSmallScreen.height())
+            QVERIFY(window.windowState() & Qt::WindowMaximized);
+        QVERIFY(window.width() <= available.width() && window.height() <= available.height());
+    }
+
     void docksAreRestorableFromViewMenu()
     {
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QDockWidget* dock = window.diagnosticsDock();
+        QDockWidget* dock = window.navigatorDock();
         QVERIFY(dock->isVisible());
         dock->close();
         QVERIFY(!dock->isVisible());

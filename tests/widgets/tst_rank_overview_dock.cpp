@@ -8,6 +8,8 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/common/format.h"
+#include "widgets/common/view_navigator.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
@@ -49,15 +51,15 @@ double cellOf(const core::Table& table, std::size_t row, const std::string& colu
 // Shows `window`, opens `folder`, waits for the analyses and the job path
 // (their second lane, which brings the stragglers) and shows the Rank Overview
 // dock; nullptr when they never came or the dock is missing.
-QDockWidget* openRankOverviewDock(app::MainWindow& window, const QString& folder)
+widgets::AnalysisView* openRankOverviewDock(app::MainWindow& window, const QString& folder)
 {
     window.show();
     QSignalSpy ready(&window, &app::MainWindow::jobPathReady);
     window.openPaths({ folder });
     if (!ready.wait(120000))
         return nullptr;
-    window.showAnalysisDock(QStringLiteral("rankOverview"));
-    return window.findChild<QDockWidget*>(QStringLiteral("rankOverviewDock"));
+    window.showView(QStringLiteral("rankOverview"));
+    return qobject_cast<widgets::AnalysisView*>(window.navigator()->view(QStringLiteral("rankOverview")));
 }
 
 } // namespace
@@ -78,12 +80,10 @@ private slots:
         if (!QFileInfo::exists(folder))
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/two_ranks_sampled");
         app::MainWindow window;
-        auto* dock = openRankOverviewDock(window, folder);
-        QVERIFY(dock);
-        auto* menu = window.findChild<QMenu*>(QStringLiteral("analysesMenu"));
-        QVERIFY(menu && menu->actions().contains(dock->toggleViewAction()));
-        auto* view = qobject_cast<widgets::AnalysisView*>(dock->widget());
+        auto* view = openRankOverviewDock(window, folder);
         QVERIFY(view);
+        auto* menu = window.findChild<QMenu*>(QStringLiteral("analysesMenu"));
+        QVERIFY(menu && menu->findChild<QAction*>(QStringLiteral("rankOverviewViewAction")));
         QVERIFY(view->hasResult());
         QCOMPARE(view->tables().size(), 1);
         const core::Table* table = view->tables().front()->table();
@@ -180,8 +180,7 @@ void TestRankOverviewDock::stragglersOfTheJobPath()
         const core::Straggler& s = expected[static_cast<std::size_t>(row)];
         QCOMPARE(list->item(row, 0)->text(), QString::number(s.iteration));
         QCOMPARE(list->item(row, 1)->text(), QStringLiteral("rank %1").arg(s.rank));
-        QCOMPARE(
-            list->item(row, 2)->text(), QString::number(static_cast<double>(s.waitCaused) / 1e6, 'f', 3));
+        QCOMPARE(list->item(row, 2)->text(), widgets::formatDuration(s.waitCaused));
         QCOMPARE(list->item(row, 3)->text(), QString::fromStdString(s.why));
         QCOMPARE(s.rank, std::int64_t(1));
         QVERIFY(list->item(row, 3)->text().startsWith(QStringLiteral("rank 1: +")));
@@ -196,7 +195,7 @@ void TestRankOverviewDock::stragglersOfTheJobPath()
     emit list->cellClicked(0, 3);
     QCOMPARE(activated.count(), 1);
     QCOMPARE(activated.at(0).at(1).toLongLong(), first.reasonEvent);
-    widgets::AnalysisChart* chart = qobject_cast<widgets::AnalysisView*>(dock->widget())->chart();
+    widgets::AnalysisChart* chart = dock->chart();
     int outlined = 0;
     for (int i = 0; i < chart->itemCount(); ++i)
         outlined += chart->item(i)->objectName() == QStringLiteral("selectedCell") ? 1 : 0;

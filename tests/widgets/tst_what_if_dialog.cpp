@@ -13,6 +13,7 @@
 #include "widgets/analysis/job_path_panel.h"
 #include "widgets/analysis/path_segments_table.h"
 #include "widgets/analysis/what_if_dialog.h"
+#include "widgets/common/format.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 
 #include <QAction>
@@ -111,7 +112,7 @@ private slots:
         QCOMPARE(dialog->segments()->rowCount(), int(after.path.segments.size()));
         for (int row = 0; row < dialog->segments()->rowCount(); ++row) {
             const core::PathSegment& s = after.path.segments[static_cast<std::size_t>(row)];
-            QCOMPARE(dialog->segments()->item(row, 3)->text(), widgets::pathMs(s.piece.duration));
+            QCOMPARE(dialog->segments()->item(row, 3)->text(), widgets::formatDuration(s.piece.duration));
             QCOMPARE(dialog->segments()->item(row, 4)->text(), QString::fromStdString(s.piece.name));
         }
         // The dock ran the same recomputation: its field holds the rule, its segments the new path.

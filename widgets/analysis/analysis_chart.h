@@ -14,7 +14,10 @@ enum class ChartFormat
 
 // A QCustomPlot styled after the window palette, with the export context menu
 // (C3). Copying goes straight to the clipboard; file exports are asked of the
-// app through exportRequested, since only the app shows dialogs.
+// app through exportRequested, since only the app shows dialogs. After every
+// layout its ticks are fitted to the room the axes have (issue 24 item 4: no
+// two tick labels overlap at any size), and hovering a category shows its
+// full name.
 class AnalysisChart : public QCustomPlot
 {
     Q_OBJECT
@@ -37,15 +40,24 @@ public:
     QImage renderImage(QSize size = {}, double scale = 1.0);
     void copyImage();
 
+    // The category (full label) under `pos` on a category axis; empty elsewhere.
+    QString categoryAt(const QPoint& pos) const;
+
 signals:
     void exportRequested(ks::widgets::ChartFormat format);
     void nameActivated(const QString& name);
 
+protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
+
 private:
     void setupContextMenu();
+    // Fewer ticks where labels would overlap; called after each layout.
+    void fitTicks();
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
 
     QStringList m_names;
+    bool m_fitting = false;
 };
 
 } // namespace ks::widgets

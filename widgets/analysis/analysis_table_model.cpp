@@ -16,6 +16,21 @@ void AnalysisTableModel::setTable(std::shared_ptr<const core::AnalysisOutput> ow
     beginResetModel();
     m_owner = std::move(owner);
     m_table = table;
+    m_formats.clear();
+    if (table) {
+        for (std::size_t c = 0; c < table->columns.size(); ++c) {
+            ColumnFormat format = columnFormat(table->columns[c].name, table->columns[c].unit);
+            // A column of text (names, categories) is text whatever its name says.
+            for (const auto& row : table->rows) {
+                if (core::cellAsDouble(row[c]) || std::holds_alternative<std::string>(row[c])) {
+                    if (std::holds_alternative<std::string>(row[c]))
+                        format.kind = NumberKind::Text;
+                    break;
+                }
+            }
+            m_formats.push_back(std::move(format));
+        }
+    }
     endResetModel();
 }
 
@@ -50,9 +65,20 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const
     if (row >= m_table->rows.size() || column >= m_table->columns.size())
         return {};
     const core::Cell cell = m_table->rows[row][column];
+    const bool isText = std::holds_alternative<std::string>(cell);
     switch (role) {
-    case Qt::DisplayRole:
+    case Qt::DisplayRole: {
+        if (isText)
+            return formatCell(cell);
+        const auto number = core::cellAsDouble(cell);
+        return number ? formatValue(*number, m_formats[column]) : QString();
+    }
     case Qt::ToolTipRole:
+        if (isText)
+            return formatCell(cell);
+        return QStringLiteral("%1 = %2").arg(
+            QString::fromStdString(m_table->columns[column].name), formatCell(cell));
+    case kRawTextRole:
         return formatCell(cell);
     case SortRole:
         if (const auto* text = std::get_if<std::string>(&cell))
@@ -61,8 +87,8 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const
             return *number;
         return {};
     case Qt::TextAlignmentRole:
-        return std::holds_alternative<std::string>(cell) ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return isText ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     default:
         return {};
     }
@@ -74,11 +100,24 @@ QVariant AnalysisTableModel::headerData(int section, Qt::Orientation orientation
         || static_cast<std::size_t>(section) >= m_table->columns.size())
         return QAbstractTableModel::headerData(section, orientation, role);
     const core::Column& column = m_table->columns[static_cast<std::size_t>(section)];
-    if (role == Qt::DisplayRole)
+    const ColumnFormat& format = m_formats[static_cast<std::size_t>(section)];
+    switch (role) {
+    case Qt::DisplayRole:
+        return format.title;
+    case kRawTextRole:
         return QString::fromStdString(column.name);
-    if (role == Qt::ToolTipRole && !column.unit.empty())
+    case kNumberKindRole:
+        return static_cast<int>(format.kind);
+    case Qt::TextAlignmentRole:
+        return format.kind == NumberKind::Text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (column.unit.empty())
+            return QString::fromStdString(column.name);
         return tr("%1, in %2").arg(QString::fromStdString(column.name), displayUnit(column.unit));
-    return {};
+    default:
+        return {};
+    }
 }
 
 } // namespace ks::widgets

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/tables/hta_result.h"
+#include "widgets/common/format.h"
 
 #include <QAbstractTableModel>
 
@@ -11,6 +12,9 @@ namespace ks::widgets {
 // One core::Table as a read-only Qt table. Cells are converted when asked for,
 // not copied: launch statistics and time series have many thousands of rows.
 // SortRole gives numbers as doubles so a QSortFilterProxyModel sorts 9 before 10.
+// Cells and headers follow the number policy of format.h (columnFormat): the
+// display is for people, kRawTextRole and the tooltip keep HTA's name and the
+// full-precision value.
 class AnalysisTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -30,13 +34,14 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // How every view of the analyses writes a number: integers whole, reals with
-    // up to 10 significant digits and no exponent below 1e10.
+    // A cell's raw value as text (tooltip, copy): integers whole, reals with up
+    // to 10 significant digits and no exponent below 1e10.
     static QString formatCell(const core::Cell& cell);
 
 private:
     std::shared_ptr<const core::AnalysisOutput> m_owner;
     const core::Table* m_table = nullptr;
+    std::vector<ColumnFormat> m_formats; // one per column of m_table
 };
 
 } // namespace ks::widgets

@@ -89,12 +89,12 @@ QString AnalysisTableView::selectionAsText() const
     QStringList lines;
     QStringList header;
     for (int c = 0; c < m_proxy->columnCount(); ++c)
-        header << m_proxy->headerData(c, Qt::Horizontal).toString();
+        header << m_proxy->headerData(c, Qt::Horizontal, kRawTextRole).toString(); // HTA's names
     lines << header.join(QChar(u'\t'));
     for (int r : rows) {
         QStringList cells;
         for (int c = 0; c < m_proxy->columnCount(); ++c)
-            cells << m_proxy->index(r, c).data().toString();
+            cells << m_proxy->index(r, c).data(kRawTextRole).toString(); // full precision
         lines << cells.join(QChar(u'\t'));
     }
     return lines.join(QChar(u'\n')) + QChar(u'\n');

@@ -185,6 +185,12 @@ void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::T
         break;
     case AnalysisChartKind::RankOverview:
         break; // the panel drew it and redraws it when the metric changes
+    case AnalysisChartKind::UserAnnotations:
+        buildAnnotationDurationChart(*m_chart, first);
+        break;
+    case AnalysisChartKind::TableOnly:
+        m_chartHost->hide(); // the tables take the whole view
+        break;
     }
     m_chart->replot();
 }

@@ -30,7 +30,9 @@ enum class AnalysisChartKind
     QueueLength, // A5 summary
     LaunchStats, // A6, one frame per rank
     RankOverview, // X1: heat map with a metric chooser
-    Operators // per-operator statistics (PyTorch's key_averages)
+    Operators, // per-operator statistics (PyTorch's key_averages)
+    UserAnnotations, // HTA's user-annotation breakdown: mean duration per annotation
+    TableOnly // an HTA call whose tables say it all (aten-op delays, CUPTI counters, HTA's stragglers)
 };
 
 // The content of one analysis dock: a "computing…" or "not applicable" message

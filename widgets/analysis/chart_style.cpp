@@ -56,6 +56,12 @@ QColor rankColor(int index)
     return QColor::fromRgb(kColors[static_cast<std::size_t>(index) % kColors.size()]);
 }
 
+namespace {
+
+    const char* const kLabelsProperty = "ksCategoryLabels";
+
+} // namespace
+
 void setCategoryAxis(QCPAxis* axis, const QStringList& labels)
 {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -63,12 +69,20 @@ void setCategoryAxis(QCPAxis* axis, const QStringList& labels)
     // thousand overlapping labels read as a black bar.
     const int step = static_cast<int>((labels.size() + kMaxLabelledCategories - 1) / kMaxLabelledCategories);
     for (int i = 0; i < labels.size(); i += std::max(step, 1))
-        ticker->addTick(i, labels[i]);
+        ticker->addTick(i, elided(labels[i], kMaxLabelChars));
     axis->setTicker(ticker);
+    axis->setProperty(kLabelsProperty, labels);
     axis->setSubTicks(false);
     axis->setTickLength(0, 4);
     axis->grid()->setVisible(false);
-    axis->setRange(-0.6, labels.size() - 0.4);
+    const double slotCount = std::max<double>(static_cast<double>(labels.size()), kMinCategorySlots);
+    const double pad = (slotCount - static_cast<double>(labels.size())) / 2;
+    axis->setRange(-0.6 - pad, static_cast<double>(labels.size()) - 0.4 + pad);
+}
+
+QStringList categoryLabels(const QCPAxis* axis)
+{
+    return axis->property(kLabelsProperty).toStringList();
 }
 
 void addTitle(AnalysisChart& chart, const QString& title)
@@ -109,7 +123,11 @@ QCPBars* addBars(QCPAxis* keyAxis, QCPAxis* valueAxis, const QString& name, cons
 
 QString elided(const QString& text, int maxChars)
 {
-    return text.size() <= maxChars ? text : text.left(maxChars - 1) + QChar(0x2026);
+    if (text.size() <= maxChars)
+        return text;
+    const qsizetype head = (maxChars - 1) / 2;
+    const qsizetype tail = maxChars - 1 - head;
+    return text.left(head) + QChar(0x2026) + text.right(tail);
 }
 
 } // namespace ks::widgets

@@ -23,7 +23,16 @@ QColor idleColor();
 QColor rankColor(int index);
 
 // Labelled integer keys 0..n-1 on `axis`, with half a slot of margin each side.
+// Labels are given in full: long ones are elided in the middle on the axis and
+// shown whole on hover (AnalysisChart), and fewer are drawn where they would
+// overlap (AnalysisChart::fitTicks). Fewer than kMinCategorySlots categories
+// keep a slot's width each, centred: one rank is a compact bar, not the chart.
 void setCategoryAxis(QCPAxis* axis, const QStringList& labels);
+
+inline constexpr int kMinCategorySlots = 4;
+
+// The full labels setCategoryAxis gave `axis` (empty for a numeric axis).
+QStringList categoryLabels(const QCPAxis* axis);
 
 // No chart labels more categories than this (setCategoryAxis thins them out).
 inline constexpr int kMaxLabelledCategories = 64;
@@ -36,7 +45,11 @@ void placeLegendBelow(AnalysisChart& chart);
 
 QCPBars* addBars(QCPAxis* keyAxis, QCPAxis* valueAxis, const QString& name, const QColor& color);
 
-// "averyverylongkernelname…" : tick labels stay readable.
+// "averyverylo…kernel_name": tick labels stay readable and keep both ends,
+// where kernel names differ (templates at the start, tile sizes at the end).
 QString elided(const QString& text, int maxChars = 36);
+
+// The longest a category label is drawn, in characters.
+inline constexpr int kMaxLabelChars = 40;
 
 } // namespace ks::widgets

@@ -43,103 +43,139 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    // What a per-name duration chart calls its names: kernels or user annotations.
+    struct NameDurationText
+    {
+        QString boxAxis; // "mean kernel duration per rank (µs)"
+        QString boxTitle; // "Top kernels: mean duration over %1 ranks"
+        QString axis; // "kernel duration (µs): mean, whiskers min–max"
+        QString title; // "Top kernels: duration across ranks"
+    };
+
+    void buildNameDurationChart(AnalysisChart& chart, const core::Table& table, const NameDurationText& text);
+
+} // namespace
+
 void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table)
 {
-    const auto name = table.find(core::kernel_breakdown::kName);
-    const auto sum = table.find(core::kernel_breakdown::kSum);
-    const auto mean = table.find(core::kernel_breakdown::kMean);
-    const auto low = table.find(core::kernel_breakdown::kMin);
-    const auto high = table.find(core::kernel_breakdown::kMax);
-    const auto rank = table.find(core::kernel_breakdown::kRank);
-    if (!name || !sum || !mean || !low || !high || !rank)
-        return;
-    // Kernels ranked by their time over all ranks; fewer kernels when there are
-    // many ranks so each bar keeps a readable height.
-    std::map<QString, double> total;
-    std::map<double, int> rankSlot;
-    for (std::size_t r = 0; r < table.rows.size(); ++r) {
-        const QString kernel = textAt(table, r, *name);
-        if (kernel == QStringLiteral("others"))
-            continue;
-        total[kernel] += numberAt(table, r, *sum);
-        rankSlot.emplace(numberAt(table, r, *rank), 0);
-    }
-    int slot = 0;
-    for (auto& entry : rankSlot)
-        entry.second = slot++;
-    std::vector<std::pair<QString, double>> ranked(total.begin(), total.end());
-    std::stable_sort(
-        ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    if (rankSlot.size() > kMaxRankBars) {
-        // A bar per rank and kernel would be hundreds: the top kernels' mean
-        // durations as a box per kernel over the ranks.
-        ranked.resize(std::min<std::size_t>(ranked.size(), 8));
-        std::vector<RankBoxCategory> boxes;
-        std::map<QString, std::size_t> boxOf;
-        QStringList names;
-        for (const auto& [kernel, time] : ranked) {
-            boxOf[kernel] = boxes.size();
-            boxes.push_back({ kernel, {}, {} });
-            names << kernel;
-        }
+    buildNameDurationChart(chart, table,
+        { QObject::tr("mean kernel duration per rank (µs)"),
+            QObject::tr("Top kernels: mean duration over %1 ranks"),
+            QObject::tr("kernel duration (µs): mean, whiskers min–max"),
+            QObject::tr("Top kernels: duration across ranks") });
+}
+
+void buildAnnotationDurationChart(AnalysisChart& chart, const core::Table& table)
+{
+    buildNameDurationChart(chart, table,
+        { QObject::tr("mean annotation duration per rank (µs)"),
+            QObject::tr("Top user annotations: mean duration over %1 ranks"),
+            QObject::tr("annotation duration (µs): mean, whiskers min–max"),
+            QObject::tr("Top user annotations: duration across ranks") });
+}
+
+namespace {
+
+    void buildNameDurationChart(AnalysisChart& chart, const core::Table& table, const NameDurationText& text)
+    {
+        const auto name = table.find(core::kernel_breakdown::kName);
+        const auto sum = table.find(core::kernel_breakdown::kSum);
+        const auto mean = table.find(core::kernel_breakdown::kMean);
+        const auto low = table.find(core::kernel_breakdown::kMin);
+        const auto high = table.find(core::kernel_breakdown::kMax);
+        const auto rank = table.find(core::kernel_breakdown::kRank);
+        if (!name || !sum || !mean || !low || !high || !rank)
+            return;
+        // Kernels ranked by their time over all ranks; fewer kernels when there are
+        // many ranks so each bar keeps a readable height.
+        std::map<QString, double> total;
+        std::map<double, int> rankSlot;
         for (std::size_t r = 0; r < table.rows.size(); ++r) {
-            const auto it = boxOf.find(textAt(table, r, *name));
-            if (it == boxOf.end())
+            const QString kernel = textAt(table, r, *name);
+            if (kernel == QStringLiteral("others"))
                 continue;
-            boxes[it->second].ranks.push_back(static_cast<std::int64_t>(numberAt(table, r, *rank)));
-            boxes[it->second].values.push_back(numberAt(table, r, *mean));
+            total[kernel] += numberAt(table, r, *sum);
+            rankSlot.emplace(numberAt(table, r, *rank), 0);
         }
-        buildRankBoxChart(chart, boxes, computeColor(), QObject::tr("mean kernel duration per rank (µs)"),
-            QObject::tr("Top kernels: mean duration over %1 ranks").arg(rankSlot.size()));
+        int slot = 0;
+        for (auto& entry : rankSlot)
+            entry.second = slot++;
+        std::vector<std::pair<QString, double>> ranked(total.begin(), total.end());
+        std::stable_sort(
+            ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        if (rankSlot.size() > kMaxRankBars) {
+            // A bar per rank and kernel would be hundreds: the top kernels' mean
+            // durations as a box per kernel over the ranks.
+            ranked.resize(std::min<std::size_t>(ranked.size(), 8));
+            std::vector<RankBoxCategory> boxes;
+            std::map<QString, std::size_t> boxOf;
+            QStringList names;
+            for (const auto& [kernel, time] : ranked) {
+                boxOf[kernel] = boxes.size();
+                boxes.push_back({ kernel, {}, {} });
+                names << kernel;
+            }
+            for (std::size_t r = 0; r < table.rows.size(); ++r) {
+                const auto it = boxOf.find(textAt(table, r, *name));
+                if (it == boxOf.end())
+                    continue;
+                boxes[it->second].ranks.push_back(static_cast<std::int64_t>(numberAt(table, r, *rank)));
+                boxes[it->second].values.push_back(numberAt(table, r, *mean));
+            }
+            buildRankBoxChart(chart, boxes, computeColor(), text.boxAxis, text.boxTitle.arg(rankSlot.size()));
+            chart.setActivatableNames(names);
+            return;
+        }
+        const int ranks = std::max<int>(1, static_cast<int>(rankSlot.size()));
+        const auto kernelCount = static_cast<std::size_t>(std::clamp(32 / ranks, 3, 8));
+        ranked.resize(std::min(ranked.size(), kernelCount));
+        std::map<QString, int> kernelKey;
+        QStringList names;
+        QStringList labels;
+        for (const auto& [kernel, time] : ranked) {
+            kernelKey[kernel] = static_cast<int>(names.size());
+            names << kernel;
+            labels << kernel; // setCategoryAxis elides it, whole on hover
+        }
+
+        QCPAxis* keys = chart.yAxis;
+        QCPAxis* values = chart.xAxis;
+        auto* group = new QCPBarsGroup(&chart);
+        group->setSpacingType(QCPBarsGroup::stAbsolute);
+        group->setSpacing(1);
+        double largest = 0;
+        for (const auto& [rankValue, index] : rankSlot) {
+            QVector<double> k;
+            QVector<double> m;
+            QVector<double> lo;
+            QVector<double> hi;
+            for (std::size_t r = 0; r < table.rows.size(); ++r) {
+                const auto it = kernelKey.find(textAt(table, r, *name));
+                if (it == kernelKey.end() || numberAt(table, r, *rank) != rankValue)
+                    continue;
+                k << it->second;
+                m << numberAt(table, r, *mean);
+                lo << numberAt(table, r, *low);
+                hi << numberAt(table, r, *high);
+                largest = std::max(largest, hi.back());
+            }
+            QCPBars* bars = addBars(keys, values, QObject::tr("rank %1").arg(rankValue), rankColor(index));
+            bars->setWidth(0.8 / ranks);
+            bars->setBarsGroup(group);
+            addRangeBars(bars, k, m, lo, hi);
+        }
+        setCategoryAxis(keys, labels);
+        keys->setRangeReversed(true);
+        fitValues(values, largest);
+        values->setLabel(text.axis);
         chart.setActivatableNames(names);
-        return;
-    }
-    const int ranks = std::max<int>(1, static_cast<int>(rankSlot.size()));
-    const auto kernelCount = static_cast<std::size_t>(std::clamp(32 / ranks, 3, 8));
-    ranked.resize(std::min(ranked.size(), kernelCount));
-    std::map<QString, int> kernelKey;
-    QStringList names;
-    QStringList labels;
-    for (const auto& [kernel, time] : ranked) {
-        kernelKey[kernel] = static_cast<int>(names.size());
-        names << kernel;
-        labels << elided(kernel, 40);
+        addTitle(chart, text.title);
+        placeLegendBelow(chart);
     }
 
-    QCPAxis* keys = chart.yAxis;
-    QCPAxis* values = chart.xAxis;
-    auto* group = new QCPBarsGroup(&chart);
-    group->setSpacingType(QCPBarsGroup::stAbsolute);
-    group->setSpacing(1);
-    double largest = 0;
-    for (const auto& [rankValue, index] : rankSlot) {
-        QVector<double> k;
-        QVector<double> m;
-        QVector<double> lo;
-        QVector<double> hi;
-        for (std::size_t r = 0; r < table.rows.size(); ++r) {
-            const auto it = kernelKey.find(textAt(table, r, *name));
-            if (it == kernelKey.end() || numberAt(table, r, *rank) != rankValue)
-                continue;
-            k << it->second;
-            m << numberAt(table, r, *mean);
-            lo << numberAt(table, r, *low);
-            hi << numberAt(table, r, *high);
-            largest = std::max(largest, hi.back());
-        }
-        QCPBars* bars = addBars(keys, values, QObject::tr("rank %1").arg(rankValue), rankColor(index));
-        bars->setWidth(0.8 / ranks);
-        bars->setBarsGroup(group);
-        addRangeBars(bars, k, m, lo, hi);
-    }
-    setCategoryAxis(keys, labels);
-    keys->setRangeReversed(true);
-    fitValues(values, largest);
-    values->setLabel(QObject::tr("kernel duration (µs): mean, whiskers min–max"));
-    chart.setActivatableNames(names);
-    addTitle(chart, QObject::tr("Top kernels: duration across ranks"));
-    placeLegendBelow(chart);
-}
+} // namespace
 
 namespace {
 
@@ -285,8 +321,7 @@ void buildSummaryBars(AnalysisChart& chart, const core::Table& table, const Summ
         lo << numberAt(table, r, *low);
         hi << numberAt(table, r, *high);
         largest = std::max(largest, hi.back());
-        labels
-            << QObject::tr("rank %1 · %2").arg(textAt(table, r, *rank), elided(textAt(table, r, *label), 32));
+        labels << QObject::tr("rank %1 · %2").arg(textAt(table, r, *rank), textAt(table, r, *label));
     }
     QCPBars* bars = addBars(chart.yAxis, chart.xAxis, QObject::tr("mean"), memoryColor());
     addRangeBars(bars, k, m, lo, hi);

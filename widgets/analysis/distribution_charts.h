@@ -16,6 +16,10 @@ namespace ks::widgets {
 // bars. The chart's activatable names are the kernels (a click finds them).
 void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table);
 
+// The same for HTA's user-annotation breakdown (same columns): mean duration per
+// annotation, whiskers min–max; a click on a bar finds the annotation on the timeline.
+void buildAnnotationDurationChart(AnalysisChart& chart, const core::Table& table);
+
 // A6: histograms of launch delay, CPU launch duration and GPU duration over
 // every rank's launches, one panel each; values above the 99th percentile land
 // in the last bin so one outlier does not squash the rest.

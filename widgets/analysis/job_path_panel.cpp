@@ -2,6 +2,7 @@
 
 #include "widgets/analysis/path_segments_table.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/common/table_view_utils.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -40,8 +41,7 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     m_showOnTimeline->setToolTip(tr("Colour the timeline by this path: its slices on every rank by bound "
                                     "type, arrows where it hops between ranks (Shift+P)"));
     m_segments = makePathSegmentsTable(this);
-    m_stragglers =
-        makeReadOnlyTable({ tr("Iteration"), tr("Rank"), tr("Wait caused (ms)"), tr("Why") }, this);
+    m_stragglers = makeReadOnlyTable({ tr("Iteration"), tr("Rank"), tr("Wait caused"), tr("Why") }, this);
     m_rules = new QLineEdit(this);
     m_rules->setPlaceholderText(tr("What-if: REGEX=F or kind:gpu_compute=F, several separated by ';'"));
     m_apply = new QPushButton(tr("Recompute"), this);
@@ -49,8 +49,10 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     m_whatIf->setWordWrap(true);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter = splitter;
     splitter->addWidget(m_segments);
     splitter->addWidget(m_stragglers);
+    splitter->setChildrenCollapsible(false);
     auto* whatIfRow = new QHBoxLayout;
     whatIfRow->addWidget(m_rules, 1);
     whatIfRow->addWidget(m_apply);
@@ -87,6 +89,14 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     connect(m_apply, &QPushButton::clicked, this, request);
     connect(m_showOnTimeline, &QPushButton::clicked, this, &JobPathPanel::showOnTimelineToggled);
     connect(m_rules, &QLineEdit::returnPressed, this, request);
+}
+
+void JobPathPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Side by side when the panel is wider than tall (under the timeline at
+    // 1280x800 two stacked tables showed a row and a half each), stacked otherwise.
+    m_splitter->setOrientation(width() > 2 * height() ? Qt::Horizontal : Qt::Vertical);
 }
 
 void JobPathPanel::setPath(
@@ -154,10 +164,15 @@ void JobPathPanel::fillStragglers(const core::JobCriticalPath& job)
     const std::vector<core::Straggler> found = core::findStragglers(job);
     m_stragglers->setRowCount(static_cast<int>(found.size()));
     int row = 0;
-    for (const core::Straggler& s : found)
-        setTableRow(m_stragglers, row++,
-            { s.iteration < 0 ? QStringLiteral("-") : QString::number(s.iteration), QString::number(s.rank),
-                pathMs(s.waitCaused), QString::fromStdString(s.why) });
+    for (const core::Straggler& s : found) {
+        m_stragglers->setItem(row, 0,
+            s.iteration < 0 ? new QTableWidgetItem(QStringLiteral("-")) : identifierItem(s.iteration));
+        m_stragglers->setItem(row, 1, identifierItem(s.rank));
+        m_stragglers->setItem(row, 2, durationItem(s.waitCaused));
+        auto* why = new QTableWidgetItem(QString::fromStdString(s.why));
+        why->setToolTip(QString::fromStdString(s.why));
+        m_stragglers->setItem(row++, 3, why);
+    }
     m_stragglers->resizeColumnsToContents();
 }
 

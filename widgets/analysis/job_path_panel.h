@@ -12,6 +12,7 @@
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSplitter;
 class QTableWidget;
 
 namespace ks::widgets {
@@ -68,12 +69,16 @@ signals:
     void showOnTimelineToggled(bool on);
     void whatIfDialogRequested();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void fillSegments(const core::JobCriticalPath& job);
     void fillStragglers(const core::JobCriticalPath& job);
 
     QLabel* m_summary = nullptr;
     NotComputedNotice* m_notice = nullptr;
+    QSplitter* m_splitter = nullptr; // the two tables: side by side when wide
     QTableWidget* m_segments = nullptr;
     QTableWidget* m_stragglers = nullptr;
     QLineEdit* m_rules = nullptr;

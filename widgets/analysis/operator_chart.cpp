@@ -40,7 +40,7 @@ void buildOperatorChart(AnalysisChart& chart, const core::Table& table, int topC
     double largest = 0;
     for (std::size_t k = 0; k < order.size(); ++k) {
         const std::size_t r = order[order.size() - 1 - k];
-        QString label = elided(textAt(table, r, *name), 48);
+        QString label = textAt(table, r, *name); // setCategoryAxis elides it, whole on hover
         if (nodes.size() > 1)
             label += QObject::tr(" [node %1]").arg(static_cast<qint64>(numberAt(table, r, *node)));
         labels << label;

@@ -1,5 +1,7 @@
 #include "widgets/analysis/path_segments_table.h"
 
+#include "widgets/common/table_view_utils.h"
+
 #include <QHeaderView>
 #include <QObject>
 #include <QTableWidget>
@@ -18,6 +20,10 @@ QTableWidget* makeReadOnlyTable(const QStringList& headers, QWidget* parent)
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->verticalHeader()->hide();
+    // One line a row (the full text in the tooltip): more rows in a short view.
+    t->setWordWrap(false);
+    t->setTextElideMode(Qt::ElideMiddle);
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     t->horizontalHeader()->setStretchLastSection(true);
     return t;
 }
@@ -30,8 +36,8 @@ void setTableRow(QTableWidget* table, int row, const QStringList& cells)
 
 QTableWidget* makePathSegmentsTable(QWidget* parent)
 {
-    return makeReadOnlyTable({ QObject::tr("At (ms)"), QObject::tr("Rank"), QObject::tr("Bound"),
-                                 QObject::tr("Duration (ms)"), QObject::tr("Op / kernel") },
+    return makeReadOnlyTable({ QObject::tr("At"), QObject::tr("Rank"), QObject::tr("Bound"),
+                                 QObject::tr("Duration"), QObject::tr("Op / kernel") },
         parent);
 }
 
@@ -41,10 +47,12 @@ void fillPathSegments(QTableWidget* table, const core::JobCriticalPath& job)
     int row = 0;
     for (const core::PathSegment& s : job.path.segments) {
         const std::string_view bound = core::pathBoundName(s.piece.bound);
-        setTableRow(table, row++,
-            { pathMs(s.pathOffset), QString::number(s.rank),
-                QString::fromUtf8(bound.data(), static_cast<qsizetype>(bound.size())),
-                pathMs(s.piece.duration), QString::fromStdString(s.piece.name) });
+        table->setItem(row, 0, durationItem(s.pathOffset));
+        table->setItem(row, 1, identifierItem(s.rank));
+        table->setItem(row, 2,
+            new QTableWidgetItem(QString::fromUtf8(bound.data(), static_cast<qsizetype>(bound.size()))));
+        table->setItem(row, 3, durationItem(s.piece.duration));
+        table->setItem(row++, 4, new QTableWidgetItem(QString::fromStdString(s.piece.name)));
     }
     table->resizeColumnsToContents();
 }

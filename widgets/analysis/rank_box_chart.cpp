@@ -64,7 +64,7 @@ void buildRankBoxChart(AnalysisChart& chart, const std::vector<RankBoxCategory>&
     double largest = 0;
     for (std::size_t c = 0; c < categories.size(); ++c) {
         const RankBoxCategory& category = categories[c];
-        labels << elided(category.name, 40);
+        labels << category.name; // setCategoryAxis elides it, whole on hover
         if (category.values.empty())
             continue;
         const auto key = static_cast<double>(c);

@@ -240,8 +240,10 @@ QString rankOverviewStragglerNote(const core::Table& table)
                          .arg(textAt(table, row, *rankColumn), textAt(table, row, *iterationColumn));
     }
     if (found.isEmpty())
-        return tr("No stragglers: in every iteration each rank's GPU busy time is close to the median of the "
-                  "ranks.");
+        // Not "no stragglers": the list beside the map may name ranks the others
+        // waited for on the job's critical path, a different (and finer) measure.
+        return tr("GPU busy time: no rank stands out from the median in any iteration. Whom the others "
+                  "waited for (the job's critical path) is listed beside the map.");
     return tr("Stragglers (outlined; GPU busy time well above the median of the ranks): %1")
         .arg(found.join(QStringLiteral(", ")));
 }

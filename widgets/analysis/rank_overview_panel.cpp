@@ -2,6 +2,7 @@
 
 #include "widgets/analysis/analysis_chart.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/common/table_view_utils.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -43,7 +44,7 @@ RankOverviewPanel::RankOverviewPanel(AnalysisChart* chart, const core::Table& ta
     layout->addLayout(chooserRow);
     m_stragglers->setObjectName(QStringLiteral("jobPathStragglers"));
     m_stragglers->setHorizontalHeaderLabels(
-        { tr("Iteration"), tr("Waited for"), tr("Wait caused (ms)"), tr("Why (job critical path)") });
+        { tr("Iteration"), tr("Waited for"), tr("Wait caused"), tr("Why (job critical path)") });
     m_stragglers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_stragglers->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_stragglers->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -84,13 +85,13 @@ void RankOverviewPanel::setStragglers(std::vector<core::Straggler> found)
     m_stragglers->setRowCount(static_cast<int>(m_found.size()));
     int row = 0;
     for (const core::Straggler& s : m_found) {
-        const QStringList cells { s.iteration < 0 ? QStringLiteral("-") : QString::number(s.iteration),
-            tr("rank %1").arg(s.rank), QString::number(static_cast<double>(s.waitCaused) / 1e6, 'f', 3),
-            QString::fromStdString(s.why) };
+        const QList<QTableWidgetItem*> cells { s.iteration < 0 ? new QTableWidgetItem(QStringLiteral("-"))
+                                                               : identifierItem(s.iteration),
+            new QTableWidgetItem(tr("rank %1").arg(s.rank)), durationItem(s.waitCaused),
+            new QTableWidgetItem(QString::fromStdString(s.why)) };
         for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            item->setToolTip(QString::fromStdString(s.why));
-            m_stragglers->setItem(row, c, item);
+            cells[c]->setToolTip(QString::fromStdString(s.why));
+            m_stragglers->setItem(row, c, cells[c]);
         }
         ++row;
     }

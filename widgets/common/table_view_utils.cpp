@@ -1,5 +1,7 @@
 #include "widgets/common/table_view_utils.h"
 
+#include "widgets/common/format.h"
+
 #include <QAction>
 #include <QClipboard>
 #include <QGuiApplication>
@@ -7,6 +9,7 @@
 #include <QItemSelectionModel>
 #include <QStringList>
 #include <QTableView>
+#include <QTableWidgetItem>
 
 #include <algorithm>
 
@@ -49,15 +52,22 @@ QString selectedRowsAsTsv(const QAbstractItemView* view)
     const auto clean = [](QString text) {
         return text.replace(QChar(u'\t'), QChar(u' ')).replace(QChar(u'\n'), QChar(u' '));
     };
+    // Raw names and values where the model keeps them (the number policy of
+    // format.h): a copy pastes into a spreadsheet at full precision.
+    const auto raw = [](const QVariant& rawValue, const QVariant& shown) {
+        return rawValue.isValid() ? rawValue.toString() : shown.toString();
+    };
     QStringList lines;
     QStringList cells;
     for (int column = 0; column < model->columnCount(); ++column)
-        cells.append(clean(model->headerData(column, Qt::Horizontal).toString()));
+        cells.append(clean(raw(model->headerData(column, Qt::Horizontal, kRawTextRole),
+            model->headerData(column, Qt::Horizontal))));
     lines.append(cells.join(QChar(u'\t')));
     for (int row : rows) {
         cells.clear();
         for (int column = 0; column < model->columnCount(); ++column)
-            cells.append(clean(model->index(row, column).data().toString()));
+            cells.append(
+                clean(raw(model->index(row, column).data(kRawTextRole), model->index(row, column).data())));
         lines.append(cells.join(QChar(u'\t')));
     }
     return lines.join(QChar(u'\n')) + QChar(u'\n');
@@ -66,6 +76,23 @@ QString selectedRowsAsTsv(const QAbstractItemView* view)
 void copySelectedRows(const QAbstractItemView* view)
 {
     QGuiApplication::clipboard()->setText(selectedRowsAsTsv(view));
+}
+
+QTableWidgetItem* durationItem(std::int64_t ns)
+{
+    auto* item = new QTableWidgetItem(formatDuration(ns));
+    const QString raw = QString::number(static_cast<double>(ns) / 1e6, 'f', 6);
+    item->setData(kRawTextRole, raw);
+    item->setToolTip(QObject::tr("%1 ms").arg(raw));
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QTableWidgetItem* identifierItem(std::int64_t id)
+{
+    auto* item = new QTableWidgetItem(QString::number(id));
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
 }
 
 void addCopyAction(QAbstractItemView* view)

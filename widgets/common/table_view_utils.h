@@ -2,8 +2,11 @@
 
 #include <QString>
 
+#include <cstdint>
+
 class QAbstractItemView;
 class QTableView;
+class QTableWidgetItem;
 
 namespace ks::widgets {
 
@@ -19,5 +22,12 @@ QString selectedRowsAsTsv(const QAbstractItemView* view);
 // Copies selectedRowsAsTsv() to the clipboard, and adds a Ctrl+C action doing so.
 void copySelectedRows(const QAbstractItemView* view);
 void addCopyAction(QAbstractItemView* view);
+
+// QTableWidget cells by the number policy (format.h): the readable text,
+// right-aligned, the raw value in kRawTextRole (copy) and the tooltip.
+// A duration in nanoseconds ("43.1 µs"; raw: the milliseconds, full precision).
+QTableWidgetItem* durationItem(std::int64_t ns);
+// An integer that names something (rank, iteration): as is, right-aligned.
+QTableWidgetItem* identifierItem(std::int64_t id);
 
 } // namespace ks::widgets

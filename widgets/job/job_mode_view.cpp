@@ -84,7 +84,9 @@ JobModeView::JobModeView(JobPools* pools, QWidget* parent)
     m_rankTable->setObjectName(QStringLiteral("jobRankTable"));
     m_rankTable->setModel(sorted);
     m_rankTable->setSortingEnabled(true);
+    // Outliers first (stragglers, failed files), then by rank: what needs a look is on top.
     m_rankTable->sortByColumn(JobRankModel::RankColumn, Qt::AscendingOrder);
+    m_rankTable->sortByColumn(JobRankModel::FlagColumn, Qt::DescendingOrder);
     m_rankTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_rankTable->verticalHeader()->hide();
     m_rankTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
@@ -99,10 +101,14 @@ JobModeView::JobModeView(JobPools* pools, QWidget* parent)
     m_tabs->addTab(m_skew, tr("Collective Skew"));
 
     auto* sides = new QSplitter(Qt::Horizontal, this);
+    m_sides = sides;
     sides->addWidget(m_splitter);
     sides->addWidget(m_tabs);
+    connect(sides, &QSplitter::splitterMoved, this, [this] { m_userSizedSides = true; });
+    // The rank table's columns (step time, busy, compute, exposed communication,
+    // flag) and the three tab titles fit beside the strips at 1280 px.
     sides->setStretchFactor(0, 3);
-    sides->setStretchFactor(1, 1);
+    sides->setStretchFactor(1, 2);
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_summaryLine);
@@ -141,12 +147,24 @@ JobModeView::JobModeView(JobPools* pools, QWidget* parent)
 
 JobModeView::~JobModeView() = default;
 
+void JobModeView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Three fifths for the strips, two for the rank table and its tabs, until the
+    // user drags the splitter: its columns and tab titles fit at 1280 px.
+    if (!m_userSizedSides) {
+        const int room = m_sides->width() - m_sides->handleWidth();
+        m_sides->setSizes({ room * 3 / 5, room - room * 3 / 5 });
+    }
+}
+
 void JobModeView::setJob(std::shared_ptr<const core::JobOverview> job)
 {
     m_job = std::move(job);
     setLoadedRanks(nullptr);
     m_strips->setJob(m_job);
     m_rankModel->setJob(m_job);
+    m_rankTable->resizeColumnsToContents();
     delete m_overviewPanel;
     m_overviewPanel = nullptr;
     m_heatMap = nullptr;

@@ -67,6 +67,9 @@ signals:
     // The user closed the loaded ranks (their memory can be freed).
     void loadedRanksClosed();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void requestSelected();
     void updateSelectionActions();
@@ -78,6 +81,8 @@ private:
     QLabel* m_hover = nullptr;
     QPushButton* m_loadButton = nullptr;
     QSplitter* m_splitter = nullptr;
+    QSplitter* m_sides = nullptr; // strips | tabs
+    bool m_userSizedSides = false;
     QWidget* m_detailPane = nullptr;
     QLabel* m_detailTitle = nullptr;
     TimelineViewState* m_detailState = nullptr;

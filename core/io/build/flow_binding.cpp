@@ -10,10 +10,37 @@ namespace ks::core {
 
 namespace {
 
-    // The slices of the track containing ts, deepest level first: visit(k)
-    // returns true to stop. The one level walk both lookups below share. It
-    // runs before the slice columns are permuted: position k of the final
+    // The position of the slice of one level containing ts; kNoRow when none.
+    // It runs before the slice columns are permuted: position k of the final
     // order holds staged slice order[k].
+    std::uint32_t levelSliceAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
+        const Track& track, std::uint32_t level, std::int64_t ts)
+    {
+        const auto& start = trace.slices.start;
+        const std::uint32_t first = track.levelBegin[level];
+        std::uint32_t lo = first;
+        std::uint32_t hi = track.levelBegin[level + 1];
+        while (lo < hi) { // the first position starting after ts
+            const std::uint32_t mid = lo + (hi - lo) / 2;
+            if (start[order[mid]] <= ts)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == first || trace.slices.end(order[lo - 1]) < ts)
+            return kNoRow;
+        return lo - 1;
+    }
+
+    // The slices of the track containing ts, innermost first: visit(k)
+    // returns true to stop. The one level walk both lookups below share.
+    // Nesting levels go deepest first. The lanes past them hold slices that
+    // overlap without nesting (a ProfilerStep user annotation opened inside
+    // record_function's Python call): they are drawn below every nesting level
+    // but are not inside those slices (a deepest-level-first walk bound every
+    // launch of such a step to the step), so each goes before the first nesting
+    // slice starting no later than it; at equal starts the nesting slice stays
+    // first.
     template <typename Visit>
     void visitSlicesAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
         std::uint32_t trackIndex, std::int64_t ts, Visit visit)
@@ -21,26 +48,31 @@ namespace {
         if (trackIndex == kNoRow)
             return;
         const Track& track = trace.tracks[trackIndex];
+        const std::uint32_t nesting = std::min(track.nestingLevels, track.levelCount());
         const auto& start = trace.slices.start;
-        for (std::uint32_t level = track.levelCount(); level-- > 0;) {
-            const std::uint32_t first = track.levelBegin[level];
-            std::uint32_t lo = first;
-            std::uint32_t hi = track.levelBegin[level + 1];
-            while (lo < hi) { // the first position starting after ts
-                const std::uint32_t mid = lo + (hi - lo) / 2;
-                if (start[order[mid]] <= ts)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo == first)
+        std::vector<std::uint32_t> lanes; // lane slices at ts, latest start first
+        for (std::uint32_t level = nesting; level < track.levelCount(); ++level)
+            if (const std::uint32_t k = levelSliceAt(trace, order, track, level, ts); k != kNoRow)
+                lanes.push_back(k);
+        std::stable_sort(lanes.begin(), lanes.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return start[order[a]] > start[order[b]]; });
+        std::size_t lane = 0;
+        for (std::uint32_t level = nesting; level-- > 0;) {
+            const std::uint32_t k = levelSliceAt(trace, order, track, level, ts);
+            if (k == kNoRow)
                 continue;
-            if (trace.slices.end(order[lo - 1]) >= ts && visit(lo - 1))
+            for (; lane < lanes.size() && start[order[lanes[lane]]] > start[order[k]]; ++lane)
+                if (visit(lanes[lane]))
+                    return;
+            if (visit(k))
                 return;
         }
+        for (; lane < lanes.size(); ++lane)
+            if (visit(lanes[lane]))
+                return;
     }
 
-    // The deepest slice of the track containing ts; kNoRow when none.
+    // The innermost slice of the track containing ts; kNoRow when none.
     std::uint32_t findSliceAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,
         std::uint32_t trackIndex, std::int64_t ts)
     {
@@ -55,7 +87,7 @@ namespace {
     // Kineto numbers a launch flow by its correlation id and ends it where the
     // GPU work starts, which can lie inside other work on the stream (a sync
     // during a kernel). So a launch flow ends on the slice at ts carrying its
-    // correlation id, at any depth; failing that, the deepest one with no
+    // correlation id, at any depth; failing that, the innermost one with no
     // correlation id. kNoRow when every slice there belongs to another launch:
     // linkByCorrelation then links that work to its own launch.
     std::uint32_t findLaunchedSliceAt(const RankTrace& trace, const std::vector<std::uint32_t>& order,

@@ -13,7 +13,8 @@ namespace ks::core {
 // is not part of the load's peak (B4). Runs before layoutTracks.
 void pairFlows(RankTrace& trace, FlowPoints& flows, const std::vector<BackgroundWork*>& helpers);
 
-// Binds paired flow points to slices (deepest slice enclosing the point) and links
+// Binds paired flow points to slices (the innermost slice enclosing the point on
+// its track, a lane slice overlapping without nesting included) and links
 // each start to its end, by final positions. It runs between layoutTracks and
 // permuteSlices, and frees the points as it goes, so that they are gone before
 // the permutation's copies: the load's peak (B4 of performance.md). Large

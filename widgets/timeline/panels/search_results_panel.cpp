@@ -119,6 +119,7 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent)
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_summary->setContentsMargins(6, 3, 6, 3);
+    m_summary->setWordWrap(true); // the dock is narrow beside the navigator at 1280x800
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);

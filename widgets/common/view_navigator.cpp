@@ -1,0 +1,240 @@
+#include "widgets/common/view_navigator.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace ks::widgets {
+
+namespace {
+
+    constexpr int kIdRole = Qt::UserRole + 1;
+
+} // namespace
+
+ViewNavigator::ViewNavigator(QWidget* parent)
+    : QWidget(parent)
+    , m_list(new QTreeWidget(this))
+    , m_pages(new QStackedWidget(this))
+    , m_title(new QLabel(this))
+    , m_tearOff(new QToolButton(this))
+{
+    m_list->setObjectName(QStringLiteral("viewNavigatorList"));
+    m_list->setHeaderHidden(true);
+    m_list->setIndentation(12);
+    m_list->setUniformRowHeights(true);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_list->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+    m_title->setObjectName(QStringLiteral("viewNavigatorTitle"));
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_tearOff->setObjectName(QStringLiteral("viewNavigatorTearOff"));
+    m_tearOff->setIcon(style()->standardIcon(QStyle::SP_TitleBarNormalButton));
+    m_tearOff->setText(tr("Open in Own Window"));
+    m_tearOff->setToolTip(tr("Show this view in a window of its own, beside the others"));
+    m_tearOff->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_tearOff->setAutoRaise(true);
+
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(6, 2, 2, 2);
+    header->addWidget(m_title, 1);
+    header->addWidget(m_tearOff);
+    auto* content = new QVBoxLayout;
+    content->setContentsMargins(0, 0, 0, 0);
+    content->setSpacing(0);
+    content->addLayout(header);
+    content->addWidget(m_pages, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addWidget(m_list);
+    layout->addLayout(content, 1);
+
+    connect(m_list, &QTreeWidget::currentItemChanged, this,
+        [this](QTreeWidgetItem* item) { onItemActivated(item); });
+    connect(
+        m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) { onItemActivated(item); });
+    connect(m_tearOff, &QToolButton::clicked, this, [this] {
+        if (!m_current.isEmpty() && !isTornOff(m_current))
+            emit tearOffRequested(m_current);
+    });
+}
+
+int ViewNavigator::addGroup(const QString& title)
+{
+    auto* item = new QTreeWidgetItem(m_list, { title });
+    item->setFlags(Qt::ItemIsEnabled);
+    QFont font = item->font(0);
+    font.setBold(true);
+    item->setFont(0, font);
+    item->setHidden(true); // until it has a view
+    m_groups.append(item);
+    fitListWidth();
+    return static_cast<int>(m_groups.size() - 1);
+}
+
+QStringList ViewNavigator::groupTitles() const
+{
+    QStringList titles;
+    for (const QTreeWidgetItem* item : m_groups)
+        titles.append(item->text(0));
+    return titles;
+}
+
+void ViewNavigator::addView(const QString& id, const QString& title, int group, QWidget* view)
+{
+    Q_ASSERT(group >= 0 && group < m_groups.size() && !m_entries.contains(id));
+    Entry entry;
+    entry.title = title;
+    entry.group = group;
+    entry.view = view;
+    entry.page = new QWidget(m_pages);
+    auto* layout = new QVBoxLayout(entry.page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view);
+    // Shown in place of a view that lives in its own window.
+    entry.away = new QWidget(entry.page);
+    auto* awayLayout = new QVBoxLayout(entry.away);
+    auto* line = new QLabel(tr("%1 is shown in its own window.").arg(title), entry.away);
+    auto* back = new QPushButton(tr("Bring It Back Here"), entry.away);
+    awayLayout->addStretch();
+    awayLayout->addWidget(line, 0, Qt::AlignHCenter);
+    awayLayout->addWidget(back, 0, Qt::AlignHCenter);
+    awayLayout->addStretch();
+    entry.away->hide();
+    layout->addWidget(entry.away);
+    connect(back, &QPushButton::clicked, this, [this, id] { emit returnRequested(id); });
+    m_pages->addWidget(entry.page);
+
+    QTreeWidgetItem* groupItem = m_groups[group];
+    entry.item = new QTreeWidgetItem(groupItem, { title });
+    entry.item->setData(0, kIdRole, id);
+    entry.item->setToolTip(0, title);
+    groupItem->setHidden(false);
+    m_entries.insert(id, entry);
+    m_order.append(id);
+    fitListWidth();
+    if (m_current.isEmpty())
+        showView(id);
+}
+
+QString ViewNavigator::title(const QString& id) const
+{
+    const auto it = m_entries.find(id);
+    return it == m_entries.end() ? QString() : it->title;
+}
+
+int ViewNavigator::groupOf(const QString& id) const
+{
+    const auto it = m_entries.find(id);
+    return it == m_entries.end() ? -1 : it->group;
+}
+
+QWidget* ViewNavigator::view(const QString& id) const
+{
+    const auto it = m_entries.find(id);
+    return it == m_entries.end() ? nullptr : it->view;
+}
+
+bool ViewNavigator::showView(const QString& id)
+{
+    const auto it = m_entries.find(id);
+    if (it == m_entries.end())
+        return false;
+    const bool changed = m_current != id;
+    m_current = id;
+    // One group open at a time: eight group rows and the open group's views fit
+    // the height a laptop screen leaves below the timeline.
+    for (int group = 0; group < m_groups.size(); ++group)
+        m_groups[group]->setExpanded(group == it->group);
+    m_lastInGroup.insert(it->group, id);
+    m_pages->setCurrentWidget(it->page);
+    m_title->setText(it->title);
+    m_tearOff->setEnabled(!isTornOff(id));
+    if (m_list->currentItem() != it->item)
+        m_list->setCurrentItem(it->item);
+    if (isTornOff(id))
+        emit tornOffViewActivated(id);
+    if (changed)
+        emit currentViewChanged(id);
+    return true;
+}
+
+bool ViewNavigator::showGroup(int group)
+{
+    if (group < 0 || group >= m_groups.size() || m_groups[group]->childCount() == 0)
+        return false;
+    const QString last = m_lastInGroup.value(group);
+    return showView(last.isEmpty() ? m_groups[group]->child(0)->data(0, kIdRole).toString() : last);
+}
+
+QWidget* ViewNavigator::takeView(const QString& id)
+{
+    const auto it = m_entries.find(id);
+    if (it == m_entries.end() || isTornOff(id))
+        return nullptr;
+    it->page->layout()->removeWidget(it->view);
+    it->away->show();
+    if (m_current == id)
+        m_tearOff->setEnabled(false);
+    return it->view;
+}
+
+void ViewNavigator::returnView(const QString& id)
+{
+    const auto it = m_entries.find(id);
+    if (it == m_entries.end() || !isTornOff(id))
+        return;
+    it->away->hide();
+    it->view->setParent(it->page);
+    static_cast<QVBoxLayout*>(it->page->layout())->insertWidget(0, it->view);
+    it->view->show();
+    if (m_current == id)
+        m_tearOff->setEnabled(true);
+}
+
+bool ViewNavigator::isTornOff(const QString& id) const
+{
+    const auto it = m_entries.find(id);
+    return it != m_entries.end() && it->view->parentWidget() != it->page;
+}
+
+void ViewNavigator::onItemActivated(QTreeWidgetItem* item)
+{
+    if (!item)
+        return;
+    const QString id = item->data(0, kIdRole).toString();
+    if (!id.isEmpty())
+        showView(id);
+    else if (const qsizetype group = m_groups.indexOf(item); group >= 0)
+        showGroup(static_cast<int>(group));
+}
+
+void ViewNavigator::fitListWidth()
+{
+    // Wide enough for its longest entry, so no title is ever elided (issue 24 item 1).
+    int widest = 0;
+    for (const QTreeWidgetItem* group : m_groups) {
+        widest = std::max(
+            widest, m_list->indentation() + QFontMetrics(group->font(0)).horizontalAdvance(group->text(0)));
+        for (int i = 0; i < group->childCount(); ++i)
+            widest = std::max(widest,
+                2 * m_list->indentation()
+                    + QFontMetrics(group->child(i)->font(0)).horizontalAdvance(group->child(i)->text(0)));
+    }
+    const int chrome =
+        2 * m_list->frameWidth() + 12 + m_list->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    m_list->setFixedWidth(widest + chrome);
+}
+
+} // namespace ks::widgets
