@@ -26,6 +26,7 @@ namespace ks::widgets {
 class AnalysisTableView;
 class JobModeView;
 class AnalysisView;
+class AnalysisChart;
 enum class ChartFormat;
 class DiagnosticsPanel;
 class EfficiencyView;
@@ -270,6 +271,8 @@ private:
     std::optional<AnalysisWindow> selectedWindow() const;
     void showAnalysisResults(const AnalysisResultsPtr& results);
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
+    // Asks for a size and a file, then saves `chart` there (`baseName` + the format's suffix offered).
+    void exportChart(widgets::AnalysisChart& chart, const QString& baseName, widgets::ChartFormat format);
     void exportTableDialog(widgets::AnalysisTableView* table);
     void findOnTimeline(const QString& name);
     // The Efficiency view's connections (main_window_efficiency.cpp).

@@ -249,23 +249,26 @@ QStringList MainWindow::dockReport() const
 
 void MainWindow::exportChartDialog(AnalysisView* view, widgets::ChartFormat format)
 {
-    widgets::AnalysisChart* chart = view->chart();
-    if (!chart)
-        return;
-    ChartExportDialog sizeDialog(chart->size(), format == widgets::ChartFormat::Png, this);
+    if (widgets::AnalysisChart* chart = view->chart())
+        exportChart(*chart, view->objectName().chopped(4), format);
+}
+
+void MainWindow::exportChart(
+    widgets::AnalysisChart& chart, const QString& baseName, widgets::ChartFormat format)
+{
+    ChartExportDialog sizeDialog(chart.size(), format == widgets::ChartFormat::Png, this);
     if (sizeDialog.exec() != QDialog::Accepted)
         return;
     const QString suffix = format == widgets::ChartFormat::Svg ? QStringLiteral(".svg")
         : format == widgets::ChartFormat::Pdf                  ? QStringLiteral(".pdf")
                                                                : QStringLiteral(".png");
     QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
-        QDir(startDirectory()).filePath(view->objectName().chopped(4) + suffix),
-        tr("Chart (*%1)").arg(suffix));
+        QDir(startDirectory()).filePath(baseName + suffix), tr("Chart (*%1)").arg(suffix));
     if (path.isEmpty())
         return;
     if (!path.endsWith(suffix, Qt::CaseInsensitive))
         path += suffix;
-    if (widgets::saveChart(*chart, path, format, sizeDialog.chartSize(), sizeDialog.scale()))
+    if (widgets::saveChart(chart, path, format, sizeDialog.chartSize(), sizeDialog.scale()))
         statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
     else
         m_messages->showMessage(

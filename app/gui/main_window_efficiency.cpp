@@ -3,22 +3,16 @@
 // range selected on the timeline, linked to the timeline (a click on an op selects
 // its longest call and highlights the others) and to the Details panel (an op call
 // shows its FLOPs, bytes, TFLOP/s and % of roofline), and its chart and table export.
-#include "app/gui/chart_export_dialog.h"
 #include "app/gui/main_window.h"
-#include "widgets/analysis/analysis_export.h"
 #include "widgets/analysis/analysis_table_view.h"
-#include "widgets/common/message_bar.h"
 #include "widgets/efficiency/efficiency_view.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
-#include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QMenu>
-#include <QStatusBar>
 
 namespace ks::app {
 
@@ -48,25 +42,7 @@ void MainWindow::setupEfficiency()
         m_efficiency, &widgets::EfficiencyView::tableExportRequested, this, &MainWindow::exportTableDialog);
     connect(m_efficiency, &widgets::EfficiencyView::chartExportRequested, this,
         [this](widgets::ChartFormat format) {
-            widgets::AnalysisChart* chart = m_efficiency->chart();
-            ChartExportDialog sizeDialog(chart->size(), format == widgets::ChartFormat::Png, this);
-            if (sizeDialog.exec() != QDialog::Accepted)
-                return;
-            const QString suffix = format == widgets::ChartFormat::Svg ? QStringLiteral(".svg")
-                : format == widgets::ChartFormat::Pdf                  ? QStringLiteral(".pdf")
-                                                                       : QStringLiteral(".png");
-            QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
-                QDir(startDirectory()).filePath(QStringLiteral("roofline") + suffix),
-                tr("Chart (*%1)").arg(suffix));
-            if (path.isEmpty())
-                return;
-            if (!path.endsWith(suffix, Qt::CaseInsensitive))
-                path += suffix;
-            if (widgets::saveChart(*chart, path, format, sizeDialog.chartSize(), sizeDialog.scale()))
-                statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
-            else
-                m_messages->showMessage(tr("Could not write %1").arg(QDir::toNativeSeparators(path)),
-                    widgets::MessageBar::Type::Error);
+            exportChart(*m_efficiency->chart(), QStringLiteral("roofline"), format);
         });
     // The Details panel of an op call: its row's numbers.
     const auto details = [this](widgets::SliceRef ref) -> QString {

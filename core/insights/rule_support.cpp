@@ -133,4 +133,16 @@ std::string enclosingOperator(const RankFrame& frame, const FrameRow& row)
     return outermost;
 }
 
+bool hasDeviceWork(const RankFrame& frame)
+{
+    return std::any_of(frame.rows.begin(), frame.rows.end(), [](const FrameRow& r) { return r.device; });
+}
+
+std::optional<std::string> pathMissing(InsightsContext& context)
+{
+    if (!context.hasPath())
+        return "no critical path: " + context.path().error().message;
+    return std::nullopt;
+}
+
 } // namespace ks::core

@@ -6,7 +6,9 @@
 #include "core/insights/rule.h"
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ks::core {
@@ -29,6 +31,14 @@ std::vector<std::int64_t> iterationsOf(const std::vector<const FrameRow*>& rows)
 
 // The rank rules' single rank (their context holds one).
 const RankFrame& onlyRank(InsightsContext& context);
+
+inline constexpr std::string_view kNoGpu = "no GPU work on this rank";
+
+// True when the rank ran anything on a GPU.
+bool hasDeviceWork(const RankFrame& frame);
+
+// Why the context has no critical path ("no critical path: ..."), nullopt when it has one.
+std::optional<std::string> pathMissing(InsightsContext& context);
 
 // GPU work rows of a rank sorted by start, for "what runs next on the GPU".
 std::vector<const FrameRow*> deviceRowsByStart(const RankFrame& frame);

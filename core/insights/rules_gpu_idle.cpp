@@ -16,17 +16,18 @@ namespace ks::core {
 
 namespace {
 
-    constexpr std::string_view kNoGpu = "no GPU work on this rank";
-
-    bool hasDeviceWork(const RankFrame& frame)
+    // What the launch rules read first: the rank's kernel launches joined to their GPU
+    // work, or why the rule cannot run (no GPU, no path, no correlation ids).
+    std::optional<std::string> launchesMissing(
+        InsightsContext& c, const RankFrame& frame, std::vector<LaunchRecord>& launches)
     {
-        return std::any_of(frame.rows.begin(), frame.rows.end(), [](const FrameRow& r) { return r.device; });
-    }
-
-    std::optional<std::string> pathMissing(InsightsContext& c)
-    {
-        if (!c.hasPath())
-            return "no critical path: " + c.path().error().message;
+        if (!hasDeviceWork(frame))
+            return std::string(kNoGpu);
+        if (auto why = pathMissing(c))
+            return why;
+        launches = kernelLaunches(frame, c.options());
+        if (launches.empty())
+            return "no kernel launches joined to GPU work (no correlation ids)";
         return std::nullopt;
     }
 
@@ -197,13 +198,9 @@ namespace {
     RuleOutcome shortKernels(InsightsContext& c, const RuleParams& p)
     {
         const RankFrame& frame = onlyRank(c);
-        if (!hasDeviceWork(frame))
-            return RuleOutcome::na(std::string(kNoGpu));
-        if (auto why = pathMissing(c))
+        std::vector<LaunchRecord> launches;
+        if (auto why = launchesMissing(c, frame, launches))
             return RuleOutcome::na(*why);
-        const std::vector<LaunchRecord> launches = kernelLaunches(frame, c.options());
-        if (launches.empty())
-            return RuleOutcome::na("no kernel launches joined to GPU work (no correlation ids)");
         const LaunchOutliers& outliers = c.launchOutliers().front();
         const std::size_t n = outliers.shortKernels.size();
         const double share = 100.0 * static_cast<double>(n) / static_cast<double>(launches.size());
@@ -253,13 +250,9 @@ namespace {
     RuleOutcome launchDelays(InsightsContext& c, const RuleParams& p)
     {
         const RankFrame& frame = onlyRank(c);
-        if (!hasDeviceWork(frame))
-            return RuleOutcome::na(std::string(kNoGpu));
-        if (auto why = pathMissing(c))
+        std::vector<LaunchRecord> launches;
+        if (auto why = launchesMissing(c, frame, launches))
             return RuleOutcome::na(*why);
-        const std::vector<LaunchRecord> launches = kernelLaunches(frame, c.options());
-        if (launches.empty())
-            return RuleOutcome::na("no kernel launches joined to GPU work (no correlation ids)");
         const auto cutoff = static_cast<TimeNs>(p["delay_us"] * 1000.0);
         std::unordered_set<std::int64_t> late;
         TimeNs worst = 0;

@@ -12,18 +12,6 @@ namespace ks::core {
 
 namespace {
 
-    std::optional<std::string> pathMissing(InsightsContext& c)
-    {
-        if (!c.hasPath())
-            return "no critical path: " + c.path().error().message;
-        return std::nullopt;
-    }
-
-    bool hasDeviceWork(const RankFrame& frame)
-    {
-        return std::any_of(frame.rows.begin(), frame.rows.end(), [](const FrameRow& r) { return r.device; });
-    }
-
     // ---- pageable_memcpy -----------------------------------------------------
 
     const RuleInfo kPageable { "pageable_memcpy", "copies between the GPU and pageable host memory",
