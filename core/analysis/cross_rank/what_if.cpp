@@ -58,6 +58,7 @@ double WhatIfScaling::factor(std::string_view name, PathBound bound) const
     // Name rules scale time spent in an op or kernel, not the overheads around it.
     const bool inEvent = bound != PathBound::LaunchOverhead && bound != PathBound::KernelGap;
     if (inEvent && !name.empty()) {
+        const std::lock_guard lock(*m_byNameLock);
         auto [it, inserted] = m_byName.try_emplace(std::string(name), -1.0);
         if (inserted)
             for (const WhatIfRule& rule : m_rules)

@@ -9,6 +9,8 @@
 #include "core/analysis/cross_rank/cross_rank_path.h"
 #include "core/common/result.h"
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <string>
@@ -29,7 +31,9 @@ struct WhatIfRule
 // "REGEX=F" or "kind:BOUND=F", F a non-negative number. The last '=' splits.
 Result<WhatIfRule> parseWhatIfRule(std::string_view text);
 
-// The rules with a per-name cache (regex search is slow and names repeat).
+// The rules with a per-name cache (regex search is slow and names repeat). The
+// job path condenses ranks on several threads with one scaling, so the cache is
+// locked; copies share the lock (harmless) and keep caches of their own.
 class WhatIfScaling
 {
 public:
@@ -48,6 +52,7 @@ public:
 private:
     std::vector<WhatIfRule> m_rules;
     mutable std::unordered_map<std::string, double> m_byName; // name -> factor of the first name rule
+    std::shared_ptr<std::mutex> m_byNameLock = std::make_shared<std::mutex>();
 };
 
 } // namespace ks::core
