@@ -192,15 +192,19 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
             return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
         }));
     }
+    orderReport(report);
+    return report;
+}
+
+void orderReport(InsightsReport& report)
+{
     rankFindings(report.findings);
-    // Not-applicable lines in rule order.
-    std::vector<RuleNotApplicable> ordered;
+    std::vector<RuleNotApplicable> ordered; // not-applicable lines in rule order
     for (const Rule& rule : insightRules())
         for (const RuleNotApplicable& na : report.notApplicable)
             if (na.rule == rule.info.id)
                 ordered.push_back(na);
     report.notApplicable = std::move(ordered);
-    return report;
 }
 
 } // namespace ks::core

@@ -51,6 +51,10 @@ void mergeRankInsights(
 InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis,
     const InsightsOptions& options, const ParallelFor& parallelFor = runSequentially);
 
+// How every report lists itself: findings ranked (rankFindings), not-applicable
+// lines in rule order.
+void orderReport(InsightsReport& report);
+
 // True when `id` is selected by `selected` (empty: all).
 bool ruleSelected(const std::vector<std::string>& selected, std::string_view id);
 

@@ -44,16 +44,6 @@ namespace {
             cell[k] += static_cast<float>(busy[k]) / width;
     }
 
-    bool hasTable(SqliteDb& db, std::string_view table)
-    {
-        auto select = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
-        if (!select)
-            return false;
-        select.value().bind(1, table);
-        auto r = select.value().step();
-        return r && r.value();
-    }
-
     std::optional<Error> readProfileBlobs(
         SqliteDb& db, JobProfiles& profiles, const std::map<std::int64_t, std::size_t>& rowOfRank)
     {
@@ -197,8 +187,8 @@ Result<JobOverview> readJobOverview(const std::string& path, std::size_t skewTop
     profiles.bins = std::min(profiles.bins, static_cast<std::size_t>(std::max(job.meta.bins, 1)) + 1);
     profiles.streams.assign(job.ranks.size(), 0);
     profiles.shares.assign(job.ranks.size() * profiles.bins, KindShares {});
-    auto error = hasTable(db, kRankProfilesTable) ? readProfileBlobs(db, profiles, rowOfRank)
-                                                  : sumStreamUtilisation(db, profiles, rowOfRank);
+    auto error = db.hasTable(kRankProfilesTable) ? readProfileBlobs(db, profiles, rowOfRank)
+                                                 : sumStreamUtilisation(db, profiles, rowOfRank);
     if (error)
         return damaged(path, *error);
     if (auto overview = readRankOverview(db, job.rankOverview))

@@ -62,6 +62,16 @@ std::optional<Error> SqliteDb::exec(std::string_view sql)
     return e;
 }
 
+bool SqliteDb::hasTable(std::string_view table)
+{
+    auto select = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+    if (!select)
+        return false;
+    select.value().bind(1, table);
+    auto row = select.value().step();
+    return row && row.value();
+}
+
 Result<SqliteStatement> SqliteDb::prepare(std::string_view sql)
 {
     sqlite3_stmt* statement = nullptr;

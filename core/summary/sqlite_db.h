@@ -39,6 +39,8 @@ public:
     // Runs one or more statements without results.
     std::optional<Error> exec(std::string_view sql);
     Result<SqliteStatement> prepare(std::string_view sql);
+    // True when the database has a table of that name (false when the query fails).
+    bool hasTable(std::string_view table);
     // An error naming the file: "<path>: <what> (<SQLite's message>)".
     Error error(std::string_view what) const;
 

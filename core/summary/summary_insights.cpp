@@ -61,16 +61,6 @@ namespace {
         return Severity::Info;
     }
 
-    bool hasTable(SqliteDb& db, std::string_view table)
-    {
-        auto select = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
-        if (!select)
-            return false;
-        select.value().bind(1, table);
-        auto r = select.value().step();
-        return r && r.value();
-    }
-
     // "a, b, c" of at most `limit` ranks' files, "+ N more".
     std::string filesOf(const JobOverview& job, const std::vector<std::int64_t>& ranks, std::size_t limit = 4)
     {
@@ -142,7 +132,7 @@ Result<InsightsReport> insightsFromSummary(
     auto db = openSummary(path, meta);
     if (!db)
         return db.error();
-    if (!hasTable(db.value(), kFindingsTable))
+    if (!db.value().hasTable(kFindingsTable))
         return Error { ErrorCode::WrongType,
             "written before job summaries stored insights: summarise the traces again with this version",
             path, {} };
@@ -231,13 +221,7 @@ Result<InsightsReport> insightsFromSummary(
             why += "; open the traces (kinetoscope-cli insights on the folder, --ranks to choose)";
         report.notApplicable.push_back({ std::string(rule.info.id), why });
     }
-    rankFindings(report.findings);
-    std::vector<RuleNotApplicable> ordered;
-    for (const Rule& rule : insightRules())
-        for (const RuleNotApplicable& na : report.notApplicable)
-            if (na.rule == rule.info.id)
-                ordered.push_back(na);
-    report.notApplicable = std::move(ordered);
+    orderReport(report);
     report.notes.emplace_back("findings stored by summarize with the rules' default thresholds");
     return report;
 }
