@@ -242,7 +242,6 @@ void AnalysisRunner::startJobPath(bool firstIterationOnly)
 
 void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, core::JobPathOptions options)
 {
-    emit jobPathStarted();
     m_jobPathJobs.start(
         [set = m_request.set, window = m_request.window, frames = std::move(frames), options,
             compute = m_jobPath](const widgets::JobContext& job) mutable {
@@ -281,6 +280,8 @@ void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, co
             results->error = tr("Could not be computed: %1").arg(failure.message);
             finishJobPath(std::move(results));
         });
+    // After the start, so that its receivers see isJobPathRunning().
+    emit jobPathStarted();
 }
 
 void AnalysisRunner::finishJobPath(std::shared_ptr<JobPathResults> results)

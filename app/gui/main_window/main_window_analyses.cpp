@@ -285,7 +285,7 @@ QStringList MainWindow::dockReport() const
             : m_overview->message());
     for (const AnalysisView* view : m_analysisViews) {
         for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>()) {
-            const bool listed = !panel->stragglerTable()->isHidden();
+            const bool listed = !panel->stragglerTable()->isHidden() || (job && job->path);
             add(QStringLiteral("stragglers"), listed ? QStringLiteral("result") : state,
                 listed ? tr("%n straggler(s)", nullptr, panel->stragglerTable()->rowCount())
                        : panel->stragglerStatus()->text());
