@@ -49,8 +49,9 @@ public:
     TimeNs measured();
     std::string measuredWhat() const;
 
-    // What a what-if on the path gives back, in % of measured(): the path rebuilt
-    // with the rules (kind:BOUND=F or NAME_REGEX=F), nullopt when it cannot be built.
+    // What a what-if on the path gives back, in % of measured(): the path re-timed
+    // with the rules (kind:BOUND=F or NAME_REGEX=F) on the graphs path() kept,
+    // which gives what rebuilding it with them would; nullopt without a path.
     std::optional<double> whatIfGainPct(const std::vector<std::string>& rules);
 
     // Time the path spends on `rank` inside `ranges` (frame time base, merged or not).
@@ -80,6 +81,7 @@ private:
     AnalysisOptions m_options;
     ParallelFor m_parallelFor;
     std::optional<Result<JobCriticalPath>> m_path;
+    JobPathTiming m_timing; // path()'s ranks, re-timed by each what-if
     std::map<std::vector<std::string>, std::optional<double>> m_whatIfs;
     std::optional<std::vector<LaunchOutliers>> m_launchOutliers;
     std::optional<std::vector<Straggler>> m_stragglers;

@@ -7,8 +7,8 @@
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
-#include <regex>
 
 namespace ks::core {
 
@@ -20,11 +20,13 @@ namespace {
         { { "min_gain_pct", 1.0, "report when data loading holds at least this % of the critical path" } } };
 
     // PyTorch's own annotations of a DataLoader's __next__ and common user names for loading.
+    // Plain substring tests: a regular expression per row cost seconds on a large rank.
     bool isDataLoading(std::string_view name)
     {
-        static const std::regex pattern("DataLoader|dataloader|data_loader|_next_data|load_batch",
-            std::regex::ECMAScript | std::regex::optimize);
-        return std::regex_search(name.begin(), name.end(), pattern);
+        constexpr std::array<std::string_view, 5> kMarks { "DataLoader", "dataloader", "data_loader",
+            "_next_data", "load_batch" };
+        return std::any_of(kMarks.begin(), kMarks.end(),
+            [name](std::string_view mark) { return name.find(mark) != std::string_view::npos; });
     }
 
     RuleOutcome dataloaderStall(InsightsContext& c, const RuleParams& p)
