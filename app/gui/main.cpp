@@ -1,7 +1,7 @@
 #include "app/common/allocator_tuning.h"
 #include "app/gui/command_line.h"
 #include "app/gui/compare_window.h"
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
