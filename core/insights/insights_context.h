@@ -11,6 +11,7 @@
 #include "core/analysis/frame/intervals.h"
 #include "core/analysis/hta/launch_outliers.h"
 #include "core/common/parallel_for.h"
+#include "core/insights/efficiency_seam.h"
 #include "core/insights/finding.h"
 
 #include <functional>
@@ -22,8 +23,6 @@
 #include <vector>
 
 namespace ks::core {
-
-struct OpFamilyRoofline; // efficiency_seam.h
 
 class InsightsContext
 {
@@ -70,9 +69,11 @@ public:
 
     TimeRange absoluteRange(TimeNs start, TimeNs end) const { return { absolute(start), absolute(end) }; }
 
-    // The efficiency analysis' per-family roofline results (issue 21); empty
-    // until it is wired in, which makes low_efficiency not applicable.
+    // The efficiency analysis' per-family roofline results (issue 21): given
+    // (tests, a caller that ran it), else low_efficiency runs it on the frames.
     std::optional<std::vector<OpFamilyRoofline>> roofline;
+    // The device low_efficiency draws the roofline against (--device/--peaks).
+    RooflineDevice device;
 
 private:
     JobPathOptions pathOptions() const;
