@@ -11,6 +11,7 @@
 #include "widgets/analysis/what_if_dialog.h"
 #include "widgets/common/job_tracker.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
@@ -150,6 +151,9 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
         }
     }
     emit jobPathReady();
+    // Last: the Overview's computation starts once this thread has filled the path's views.
+    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_set)
+        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
 }
 
 void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
