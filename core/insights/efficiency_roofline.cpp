@@ -1,8 +1,7 @@
 #include "core/insights/efficiency_roofline.h"
 
-#include "core/insights/finding.h"
-
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -37,10 +36,10 @@ namespace {
         return out;
     }
 
-    // The names of the GPU work launched from inside a call (its subtree on its thread),
-    // by correlation id as the efficiency analysis joins them, else by launch links.
-    void kernelsOf(
-        const RankTrace& trace, const GpuByCorrelation& gpu, std::uint32_t call, std::set<std::string>& names)
+    // The GPU work launched from inside a call (its subtree on its thread), by
+    // correlation id as the efficiency analysis joins them, else by launch links.
+    void kernelsOf(const RankTrace& trace, const GpuByCorrelation& gpu, std::uint32_t call,
+        std::set<std::uint32_t>& kernels)
     {
         const TimeNs start = trace.slices.start[call];
         const TimeNs end = trace.slices.end(call);
@@ -50,22 +49,79 @@ namespace {
                 return;
             if (const std::int64_t c = trace.correlation(s); c > 0)
                 if (const auto it = gpu.find(c); it != gpu.end())
-                    for (const std::uint32_t g : it->second)
-                        names.emplace(trace.sliceName(g));
+                    kernels.insert(it->second.begin(), it->second.end());
             for (const std::uint32_t link : trace.linksFrom(s))
-                names.emplace(trace.sliceName(trace.links.to[link]));
+                kernels.insert(trace.links.to[link]);
         });
     }
 
+    std::string heaviestNamesPattern(const RankTrace& trace, const std::set<std::uint32_t>& kernels)
+    {
+        std::map<std::string_view, TimeNs> timeByName;
+        for (const std::uint32_t k : kernels)
+            timeByName[trace.sliceName(k)] += trace.slices.duration(k);
+        return whatIfNamesPattern(timeByName);
+    }
+
+    // The family's slowest kernels, as events and time ranges.
+    RankWhere slowestKernels(const RankTrace& trace, const std::set<std::uint32_t>& kernels)
+    {
+        std::vector<std::uint32_t> slowest(kernels.begin(), kernels.end());
+        std::stable_sort(slowest.begin(), slowest.end(), [&trace](std::uint32_t a, std::uint32_t b) {
+            return trace.slices.duration(a) > trace.slices.duration(b);
+        });
+        slowest.resize(std::min(slowest.size(), kMaxWherePerRank));
+        RankWhere where;
+        where.rank = trace.rank;
+        for (const std::uint32_t k : slowest) {
+            where.events.push_back(trace.slices.eventIndex[k]);
+            where.ranges.push_back({ trace.slices.start[k], trace.slices.end(k) });
+        }
+        return where;
+    }
+
+    // The rank's rows' span on the trace's clock: the window the frames were cut to.
+    std::optional<std::pair<TimeNs, TimeNs>> rowsSpan(const FrameSet& frames, const RankFrame& frame)
+    {
+        if (frame.rows.empty())
+            return std::nullopt;
+        TimeNs first = std::numeric_limits<TimeNs>::max();
+        TimeNs last = std::numeric_limits<TimeNs>::min();
+        for (const FrameRow& row : frame.rows) {
+            first = std::min(first, row.ts);
+            last = std::max(last, row.ts);
+        }
+        return std::make_pair(first + frames.minTs, last + frames.minTs + 1);
+    }
+
 } // namespace
+
+std::string whatIfNamesPattern(const std::map<std::string_view, TimeNs>& timeByName)
+{
+    std::vector<std::pair<TimeNs, std::string_view>> byTime;
+    for (const auto& [name, time] : timeByName)
+        byTime.emplace_back(time, name);
+    // Heaviest first; equal times by name, so the pattern does not depend on the order met.
+    std::sort(byTime.begin(), byTime.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    byTime.resize(std::min(byTime.size(), kMaxWhatIfKernelNames));
+    std::vector<std::string_view> names;
+    for (const auto& entry : byTime)
+        names.push_back(entry.second);
+    std::sort(names.begin(), names.end());
+    std::string pattern = "^(";
+    for (std::size_t i = 0; i < names.size(); ++i)
+        pattern += (i ? "|" : "") + escaped(names[i]);
+    return pattern + ")$";
+}
 
 std::vector<OpFamilyRoofline> rooflineByFamily(const TraceSet& set, const EfficiencyReport& report)
 {
     struct Acc
     {
         OpFamilyRoofline result;
-        std::set<std::string> kernels;
-        std::vector<std::pair<TimeNs, std::int64_t>> calls; // kernel time, event
+        std::set<std::uint32_t> kernels; // GPU slices the family's calls launched
     };
 
     std::map<std::pair<std::uint32_t, OpFamily>, Acc> byRankFamily;
@@ -82,7 +138,6 @@ std::vector<OpFamilyRoofline> rooflineByFamily(const TraceSet& set, const Effici
             acc.result.family = std::string(opFamilyName(row.family));
             acc.result.measuredNs += call.kernelTime;
             acc.result.rooflineNs += static_cast<TimeNs>(row.rooflineTimeUs * 1000.0);
-            acc.calls.emplace_back(call.kernelTime, trace.slices.eventIndex[call.slice]);
             auto [it, fresh] = gpu.try_emplace(call.rankIndex);
             if (fresh)
                 it->second = gpuByCorrelation(trace);
@@ -93,32 +148,56 @@ std::vector<OpFamilyRoofline> rooflineByFamily(const TraceSet& set, const Effici
     for (auto& [key, acc] : byRankFamily) {
         if (acc.kernels.empty())
             continue;
-        std::string pattern = "^(";
-        bool first = true;
-        for (const std::string& k : acc.kernels) {
-            pattern += (first ? "" : "|") + escaped(k);
-            first = false;
-        }
-        acc.result.namePattern = pattern + ")$";
-        std::sort(acc.calls.begin(), acc.calls.end(), std::greater<>());
-        for (std::size_t i = 0; i < std::min<std::size_t>(acc.calls.size(), kMaxWherePerRank); ++i)
-            acc.result.events.push_back(acc.calls[i].second);
+        const RankTrace& trace = *set.ranks[key.first];
+        acc.result.namePattern = heaviestNamesPattern(trace, acc.kernels);
+        acc.result.where = slowestKernels(trace, acc.kernels);
         out.push_back(std::move(acc.result));
     }
     return out;
 }
 
-std::vector<OpFamilyRoofline> rooflineOfTraces(const TraceSet& set)
+FamilyRooflines rooflineOfFrames(const FrameSet& frames,
+    const std::optional<std::vector<std::int64_t>>& iterations, const RooflineDevice& device)
 {
-    const DeviceChoice device = chooseDevice(set, std::nullopt, std::nullopt);
-    if (!device.peaks)
-        return {};
-    EfficiencyOptions options;
-    options.device = device.peaks;
-    const EfficiencyReport report = efficiencyReport(set, options);
-    if (report.error || !report.shapesRecorded)
-        return {};
-    return rooflineByFamily(set, report);
+    FamilyRooflines out;
+    bool anyShapes = false;
+    std::optional<std::string> unknownDevice;
+    for (const RankFrame& frame : frames.ranks) {
+        TraceSet set;
+        set.ranks.push_back(frame.trace);
+        const DeviceChoice choice = chooseDevice(set, device.name, device.peaksFile);
+        EfficiencyOptions options;
+        options.device = choice.peaks;
+        if (iterations)
+            options.iterations = *iterations;
+        if (const auto span = rowsSpan(frames, frame)) {
+            options.windowStart = span->first;
+            options.windowEnd = span->second;
+        }
+        const EfficiencyReport report = efficiencyReport(set, options);
+        if (report.error) {
+            out.notApplicable = report.error->message;
+            return out;
+        }
+        if (!report.shapesRecorded)
+            continue;
+        anyShapes = true;
+        if (!choice.peaks) {
+            unknownDevice = choice.note;
+            continue;
+        }
+        for (OpFamilyRoofline& family : rooflineByFamily(set, report))
+            out.families.push_back(std::move(family));
+    }
+    if (!out.families.empty())
+        return out;
+    if (!anyShapes)
+        out.notApplicable = "no input shapes recorded: profile with record_shapes=True";
+    else if (unknownDevice)
+        out.notApplicable = *unknownDevice; // names the device and says to give --device or --peaks
+    else
+        out.notApplicable = "no call of a modelled op (GEMM, attention, convolution, ...) launched GPU work";
+    return out;
 }
 
 } // namespace ks::core

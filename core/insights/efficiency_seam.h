@@ -4,6 +4,8 @@
 // roofline per op family): low_efficiency reads these results and nothing
 // else, so wiring the analysis in is filling InsightsContext::roofline.
 
+#include "core/analysis/efficiency/efficiency.h"
+#include "core/insights/finding.h"
 #include "core/model/event_tables.h"
 
 #include <cstdint>
@@ -22,7 +24,7 @@ struct OpFamilyRoofline
     std::string namePattern; // regular expression over kernel names: what the what-if shrinks
     TimeNs measuredNs = 0; // the family's kernel time
     TimeNs rooflineNs = 0; // the time at its roofline (> 0)
-    std::vector<std::int64_t> events; // its slowest kernels (traceEvents indexes)
+    RankWhere where; // its slowest kernels: events and time ranges (the trace's clock)
 };
 
 class InsightsContext;

@@ -48,6 +48,9 @@ inline constexpr std::size_t kMaxWhereRanks = 16;
 struct Finding
 {
     std::string rule; // the rule's id, part of the interface ("gpu_idle_sync")
+    // What the finding is about when its rule reports several per rank
+    // (low_efficiency: the op family, "GEMM"); ranks' findings merge per rule and subject.
+    std::string subject;
     std::string title; // one line
     double gainPct = 0; // share of the measured (step or traced) time fixing it gives back
     Severity severity = Severity::Info;

@@ -39,6 +39,7 @@ namespace {
     RankInsights rankRulesOn(InsightsContext& context, const InsightsOptions& options)
     {
         context.roofline = options.roofline;
+        context.device = options.device;
         RankInsights out;
         out.rank = context.frames().ranks.front().rank;
         for (const Rule& rule : insightRules())
@@ -98,45 +99,18 @@ RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const Ana
     return rankRulesOn(context, options);
 }
 
-void mergeRankInsights(
-    const std::vector<RankInsights>& ranks, const std::vector<std::string>& selected, InsightsReport& report)
-{
-    for (const Rule& rule : insightRules()) {
-        if (rule.scope != RuleScope::Rank || !ruleSelected(selected, rule.info.id))
-            continue;
-        std::vector<const Finding*> found;
-        std::vector<std::int64_t> foundRanks;
-        const RuleNotApplicable* firstReason = nullptr;
-        std::size_t notApplicable = 0;
-        for (const RankInsights& r : ranks) {
-            bool any = false;
-            for (const Finding& f : r.findings)
-                if (f.rule == rule.info.id) {
-                    found.push_back(&f);
-                    any = true;
-                }
-            if (any)
-                foundRanks.push_back(r.rank);
-            for (const RuleNotApplicable& na : r.notApplicable)
-                if (na.rule == rule.info.id) {
-                    ++notApplicable;
-                    if (!firstReason)
-                        firstReason = &na;
-                }
-        }
-        if (found.empty()) {
-            if (notApplicable == ranks.size() && firstReason)
-                report.notApplicable.push_back({ firstReason->rule,
-                    ranks.size() == 1 ? firstReason->reason : "on every rank: " + firstReason->reason });
-            continue;
-        }
+namespace {
+
+    // The findings of one rule and subject on every rank that has one, as one finding.
+    Finding mergedFinding(const std::vector<const Finding*>& found,
+        const std::vector<std::int64_t>& foundRanks, std::size_t rankCount)
+    {
         const Finding* best =
             *std::max_element(found.begin(), found.end(), [](const Finding* a, const Finding* b) {
                 return a->gainPct < b->gainPct || (a->gainPct == b->gainPct && a->severity < b->severity);
             });
         Finding merged = *best;
         merged.ranks = sortedUnique(foundRanks);
-        merged.where.clear();
         std::vector<std::int64_t> iterations;
         Severity severity = Severity::Info;
         double lowest = best->gainPct;
@@ -153,12 +127,48 @@ void mergeRankInsights(
         merged.iterations = sortedUnique(iterations);
         if (merged.ranks.size() > 1) {
             merged.evidence.insert(merged.evidence.begin(),
-                "on " + std::to_string(merged.ranks.size()) + " of " + std::to_string(ranks.size())
+                "on " + std::to_string(merged.ranks.size()) + " of " + std::to_string(rankCount)
                     + " ranks; the numbers below are rank " + std::to_string(best->ranks.front())
                     + "'s (gain " + twoDecimals(lowest) + " to " + twoDecimals(best->gainPct)
                     + " % over the ranks)");
         }
-        report.findings.push_back(std::move(merged));
+        return merged;
+    }
+
+} // namespace
+
+void mergeRankInsights(
+    const std::vector<RankInsights>& ranks, const std::vector<std::string>& selected, InsightsReport& report)
+{
+    for (const Rule& rule : insightRules()) {
+        if (rule.scope != RuleScope::Rank || !ruleSelected(selected, rule.info.id))
+            continue;
+        // Per subject (most rules have one, ""), the findings and the ranks they are on.
+        std::map<std::string, std::pair<std::vector<const Finding*>, std::vector<std::int64_t>>> bySubject;
+        const RuleNotApplicable* firstReason = nullptr;
+        std::size_t notApplicable = 0;
+        for (const RankInsights& r : ranks) {
+            for (const Finding& f : r.findings)
+                if (f.rule == rule.info.id) {
+                    auto& [found, foundRanks] = bySubject[f.subject];
+                    found.push_back(&f);
+                    foundRanks.push_back(r.rank);
+                }
+            for (const RuleNotApplicable& na : r.notApplicable)
+                if (na.rule == rule.info.id) {
+                    ++notApplicable;
+                    if (!firstReason)
+                        firstReason = &na;
+                }
+        }
+        if (bySubject.empty()) {
+            if (notApplicable == ranks.size() && firstReason)
+                report.notApplicable.push_back({ firstReason->rule,
+                    ranks.size() == 1 ? firstReason->reason : "on every rank: " + firstReason->reason });
+            continue;
+        }
+        for (const auto& [subject, found] : bySubject)
+            report.findings.push_back(mergedFinding(found.first, found.second, ranks.size()));
     }
 }
 
@@ -170,6 +180,7 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
         [&](const Rule& r) { return r.scope == RuleScope::Rank && ruleSelected(options.rules, r.info.id); });
     InsightsContext job(frames, analysis, parallelFor);
     job.roofline = options.roofline;
+    job.device = options.device;
     std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);
     if (perRank.size() == 1) // one rank: its context is the job's (one path, no copy of the rows)
         perRank[0] = rankRulesOn(job, options);

@@ -21,6 +21,7 @@ struct InsightsOptions
     std::vector<std::string> rules; // ids to run; empty: every rule
     // Per-family roofline results of the efficiency analysis (issue 21), when it ran.
     std::optional<std::vector<OpFamilyRoofline>> roofline;
+    RooflineDevice device; // what low_efficiency's roofline is drawn against (--device/--peaks)
 };
 
 // The ids in `text` ("a,b") checked against the rules; the error names an unknown id.
@@ -40,9 +41,9 @@ RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const Ana
     const InsightsOptions& options);
 
 // Rank rules' results of many ranks as one report's findings: one finding per
-// rule, on every rank that has it; its gain is the largest rank's (ranks run in
-// step, so fixing it everywhere gives back about that), its evidence that rank's.
-// A rule every rank found not applicable is not applicable with the first reason.
+// rule and subject (low_efficiency: per op family), on every rank that has it; its gain is the largest rank's
+// (ranks run in step, so fixing it everywhere gives back about that), its evidence that rank's. A rule every
+// rank found not applicable is not applicable with the first reason.
 void mergeRankInsights(
     const std::vector<RankInsights>& ranks, const std::vector<std::string>& selected, InsightsReport& report);
 

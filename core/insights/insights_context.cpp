@@ -28,8 +28,11 @@ JobPathOptions InsightsContext::pathOptions() const
 
 const Result<JobCriticalPath>& InsightsContext::path()
 {
-    if (!m_path)
-        m_path.emplace(jobCriticalPath(m_frames, pathOptions(), m_parallelFor));
+    if (!m_path) {
+        JobPathOptions o = pathOptions();
+        o.keepTiming = &m_timing;
+        m_path.emplace(jobCriticalPath(m_frames, o, m_parallelFor));
+    }
     return *m_path;
 }
 
@@ -60,11 +63,10 @@ std::optional<double> InsightsContext::whatIfGainPct(const std::vector<std::stri
             if (rule)
                 parsed.push_back(std::move(rule).value());
         }
-        JobPathOptions o = pathOptions();
-        o.whatIf = WhatIfScaling(std::move(parsed));
-        const auto after = jobCriticalPath(m_frames, o, m_parallelFor);
-        if (after && after.value().path.ok && path().value().path.ok) {
-            const TimeNs saved = path().value().path.length - after.value().path.length;
+        const CrossRankPath after =
+            retimedJobPath(m_frames, m_timing, WhatIfScaling(std::move(parsed)), m_parallelFor);
+        if (after.ok && path().value().path.ok) {
+            const TimeNs saved = path().value().path.length - after.length;
             gain = std::max(0.0, 100.0 * static_cast<double>(saved) / static_cast<double>(measured()));
         }
     }

@@ -11,6 +11,7 @@
 #include "core/analysis/frame/intervals.h"
 #include "core/analysis/hta/launch_outliers.h"
 #include "core/common/parallel_for.h"
+#include "core/insights/efficiency_seam.h"
 #include "core/insights/finding.h"
 
 #include <functional>
@@ -22,8 +23,6 @@
 #include <vector>
 
 namespace ks::core {
-
-struct OpFamilyRoofline; // efficiency_seam.h
 
 class InsightsContext
 {
@@ -49,8 +48,9 @@ public:
     TimeNs measured();
     std::string measuredWhat() const;
 
-    // What a what-if on the path gives back, in % of measured(): the path rebuilt
-    // with the rules (kind:BOUND=F or NAME_REGEX=F), nullopt when it cannot be built.
+    // What a what-if on the path gives back, in % of measured(): the path re-timed
+    // with the rules (kind:BOUND=F or NAME_REGEX=F) on the graphs path() kept,
+    // which gives what rebuilding it with them would; nullopt without a path.
     std::optional<double> whatIfGainPct(const std::vector<std::string>& rules);
 
     // Time the path spends on `rank` inside `ranges` (frame time base, merged or not).
@@ -69,9 +69,11 @@ public:
 
     TimeRange absoluteRange(TimeNs start, TimeNs end) const { return { absolute(start), absolute(end) }; }
 
-    // The efficiency analysis' per-family roofline results (issue 21); empty
-    // until it is wired in, which makes low_efficiency not applicable.
+    // The efficiency analysis' per-family roofline results (issue 21): given
+    // (tests, a caller that ran it), else low_efficiency runs it on the frames.
     std::optional<std::vector<OpFamilyRoofline>> roofline;
+    // The device low_efficiency draws the roofline against (--device/--peaks).
+    RooflineDevice device;
 
 private:
     JobPathOptions pathOptions() const;
@@ -80,6 +82,7 @@ private:
     AnalysisOptions m_options;
     ParallelFor m_parallelFor;
     std::optional<Result<JobCriticalPath>> m_path;
+    JobPathTiming m_timing; // path()'s ranks, re-timed by each what-if
     std::map<std::vector<std::string>, std::optional<double>> m_whatIfs;
     std::optional<std::vector<LaunchOutliers>> m_launchOutliers;
     std::optional<std::vector<Straggler>> m_stragglers;

@@ -84,33 +84,31 @@ const RankFrame& onlyRank(InsightsContext& context)
     return context.frames().ranks.front();
 }
 
-std::vector<const FrameRow*> deviceRowsByStart(const RankFrame& frame)
+DeviceRowsByStart::DeviceRowsByStart(const RankFrame& frame)
 {
-    std::vector<const FrameRow*> rows;
     for (const FrameRow& row : frame.rows)
         if (row.device)
-            rows.push_back(&row);
+            m_rows.push_back(&row);
     std::stable_sort(
-        rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
-    return rows;
+        m_rows.begin(), m_rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
+    m_reach.reserve(m_rows.size());
+    for (const FrameRow* row : m_rows)
+        m_reach.push_back(m_reach.empty() ? row->end() : std::max(m_reach.back(), row->end()));
 }
 
-const FrameRow* nextDeviceRow(const std::vector<const FrameRow*>& byStart, TimeNs t)
+const FrameRow* DeviceRowsByStart::nextAt(TimeNs t) const
 {
     const auto it = std::lower_bound(
-        byStart.begin(), byStart.end(), t, [](const FrameRow* row, TimeNs v) { return row->ts < v; });
-    return it == byStart.end() ? nullptr : *it;
+        m_rows.begin(), m_rows.end(), t, [](const FrameRow* row, TimeNs v) { return row->ts < v; });
+    return it == m_rows.end() ? nullptr : *it;
 }
 
-TimeNs lastDeviceEndBefore(const std::vector<const FrameRow*>& byStart, TimeNs t)
+TimeNs DeviceRowsByStart::lastEndBefore(TimeNs t) const
 {
-    TimeNs last = std::numeric_limits<TimeNs>::min();
-    for (const FrameRow* row : byStart) {
-        if (row->ts >= t)
-            break;
-        last = std::max(last, row->end());
-    }
-    return last == std::numeric_limits<TimeNs>::min() ? t : std::min(last, t);
+    const auto before = std::lower_bound(m_rows.begin(), m_rows.end(), t, [](const FrameRow* row, TimeNs v) {
+        return row->ts < v;
+    }) - m_rows.begin();
+    return before == 0 ? t : std::min(m_reach[static_cast<std::size_t>(before) - 1], t);
 }
 
 std::string enclosingOperator(const RankFrame& frame, const FrameRow& row)

@@ -40,14 +40,23 @@ bool hasDeviceWork(const RankFrame& frame);
 // Why the context has no critical path ("no critical path: ..."), nullopt when it has one.
 std::optional<std::string> pathMissing(InsightsContext& context);
 
-// GPU work rows of a rank sorted by start, for "what runs next on the GPU".
-std::vector<const FrameRow*> deviceRowsByStart(const RankFrame& frame);
+// GPU work rows of a rank sorted by start, for "what runs next on the GPU" and
+// "when did it last work", each answered in log time (rules ask once per host call).
+class DeviceRowsByStart
+{
+public:
+    explicit DeviceRowsByStart(const RankFrame& frame);
 
-// The first device row starting at or after `t`, nullptr when none.
-const FrameRow* nextDeviceRow(const std::vector<const FrameRow*>& byStart, TimeNs t);
+    // The first device row starting at or after `t`, nullptr when none.
+    const FrameRow* nextAt(TimeNs t) const;
 
-// The latest end of a device row starting before `t` (the GPU's last work before it), or `t` when none.
-TimeNs lastDeviceEndBefore(const std::vector<const FrameRow*>& byStart, TimeNs t);
+    // The latest end of a device row starting before `t` (the GPU's last work before it), or `t` when none.
+    TimeNs lastEndBefore(TimeNs t) const;
+
+private:
+    std::vector<const FrameRow*> m_rows;
+    std::vector<TimeNs> m_reach; // the latest end of m_rows[0..i]
+};
 
 // The outermost CPU operator (category cpu_op) enclosing a slice on its thread, "" when none.
 std::string enclosingOperator(const RankFrame& frame, const FrameRow& row);

@@ -133,17 +133,17 @@ namespace {
             return RuleOutcome::na(std::string(kNoGpu));
         if (auto why = pathMissing(c))
             return RuleOutcome::na(*why);
-        const std::vector<const FrameRow*> device = deviceRowsByStart(frame);
+        const DeviceRowsByStart device(frame);
         std::vector<const FrameRow*> syncs;
         std::vector<Interval> idle; // GPU idle from its last work before the sync's end to its next work
         std::map<std::string, std::size_t> byCause; // "cudaStreamSynchronize in aten::item" -> count
         for (const FrameRow& row : frame.rows) {
             if (row.device || !isSyncCall(frame.name(row)))
                 continue;
-            const FrameRow* next = nextDeviceRow(device, row.end());
+            const FrameRow* next = device.nextAt(row.end());
             if (!next)
                 continue; // nothing ran after it: the GPU did not wait for it within the trace
-            const TimeNs from = lastDeviceEndBefore(device, row.end());
+            const TimeNs from = device.lastEndBefore(row.end());
             if (next->ts <= from)
                 continue;
             syncs.push_back(&row);

@@ -7,8 +7,8 @@
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
-#include <regex>
 
 namespace ks::core {
 
@@ -20,11 +20,13 @@ namespace {
         { { "min_gain_pct", 1.0, "report when data loading holds at least this % of the critical path" } } };
 
     // PyTorch's own annotations of a DataLoader's __next__ and common user names for loading.
+    // Plain substring tests: a regular expression per row cost seconds on a large rank.
     bool isDataLoading(std::string_view name)
     {
-        static const std::regex pattern("DataLoader|dataloader|data_loader|_next_data|load_batch",
-            std::regex::ECMAScript | std::regex::optimize);
-        return std::regex_search(name.begin(), name.end(), pattern);
+        constexpr std::array<std::string_view, 5> kMarks { "DataLoader", "dataloader", "data_loader",
+            "_next_data", "load_batch" };
+        return std::any_of(kMarks.begin(), kMarks.end(),
+            [name](std::string_view mark) { return name.find(mark) != std::string_view::npos; });
     }
 
     RuleOutcome dataloaderStall(InsightsContext& c, const RuleParams& p)
@@ -149,16 +151,14 @@ namespace {
 
     RuleOutcome lowEfficiency(InsightsContext& c, const RuleParams& p)
     {
-        if (!c.roofline) { // the efficiency analysis of this rank, against the GPU its trace names
-            TraceSet set;
-            for (const RankFrame& f : c.frames().ranks)
-                set.ranks.push_back(f.trace);
-            c.roofline = rooflineOfTraces(set);
+        if (!c.roofline) {
+            // The efficiency analysis of this rank over the rows and iterations the
+            // insights are scoped to, against its GPU or the one the user named.
+            FamilyRooflines computed = rooflineOfFrames(c.frames(), c.options().iterations, c.device);
+            if (computed.notApplicable)
+                return RuleOutcome::na(*computed.notApplicable);
+            c.roofline = std::move(computed.families);
         }
-        if (c.roofline->empty())
-            return RuleOutcome::na(
-                "no roofline: needs recorded shapes (record_shapes=True) and a GPU the peak "
-                "table knows (kinetoscope-cli roofline says which)");
         return lowEfficiencyFindings(c, *c.roofline, p["min_ratio"], p["min_gain_pct"]);
     }
 
@@ -184,17 +184,18 @@ RuleOutcome lowEfficiencyFindings(
         Finding f = newFinding(kEfficiency,
             family.family + " kernels run at " + formatPct(100.0 / ratio) + " of their roofline", gain,
             { frame.rank });
+        f.subject = family.family;
         f.evidence.push_back(family.family + ": " + formatMs(family.measuredNs) + " measured, "
             + formatMs(family.rooflineNs) + " at the roofline");
         f.suggestion = "Bring " + family.family
             + " closer to its roofline: larger or better-aligned shapes "
               "(multiples of 8/16), tensor-core dtypes (bf16/fp16/fp8), fused or tuned kernels "
               "(torch.compile max-autotune, FlashAttention for attention).";
-        RankWhere where;
+        RankWhere where = family.where; // the family's slowest kernels
         where.rank = frame.rank;
-        where.events = family.events;
         f.where.push_back(std::move(where));
-        f.gainBasis = "what-if: the family's kernels shrunk to their roofline time";
+        f.gainBasis = "what-if: the family's kernels (its " + std::to_string(kMaxWhatIfKernelNames)
+            + " heaviest kernel names at most) shrunk to their roofline time";
         f.whatIf = whatIf;
         out.push_back(std::move(f));
     }

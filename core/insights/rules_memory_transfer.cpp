@@ -68,7 +68,7 @@ namespace {
             return RuleOutcome::na("no GPU work on this rank");
         if (auto why = pathMissing(c))
             return RuleOutcome::na(*why);
-        const std::vector<const FrameRow*> device = deviceRowsByStart(frame);
+        const DeviceRowsByStart device(frame);
         std::vector<const FrameRow*> calls;
         std::vector<Interval> spans; // the call and the GPU's wait for new work after it
         TimeNs callTime = 0;
@@ -77,7 +77,7 @@ namespace {
                 continue;
             calls.push_back(&row);
             callTime += row.dur;
-            const FrameRow* next = nextDeviceRow(device, row.end());
+            const FrameRow* next = device.nextAt(row.end());
             spans.push_back({ row.ts, next ? std::max(next->ts, row.end()) : row.end() });
         }
         if (calls.empty() || static_cast<double>(calls.size()) < p["min_count"])

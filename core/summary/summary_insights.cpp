@@ -106,7 +106,7 @@ std::vector<std::vector<Cell>> findingRows(const RankInsights& insights)
     std::vector<std::vector<Cell>> rows;
     rows.push_back({ insights.rank, std::string(), std::string(), 0.0, std::string(), std::string(),
         std::string(), std::string(), std::string(), std::string(), std::string(), std::string(),
-        static_cast<std::int64_t>(insights.measuredNs) });
+        static_cast<std::int64_t>(insights.measuredNs), std::string() });
     for (const Finding& f : insights.findings) {
         std::vector<std::int64_t> events;
         std::string ranges;
@@ -117,7 +117,7 @@ std::vector<std::vector<Cell>> findingRows(const RankInsights& insights)
         }
         rows.push_back({ insights.rank, f.rule, f.title, f.gainPct, std::string(severityName(f.severity)),
             joinInts(f.iterations), joinLines(f.evidence), f.suggestion, joinInts(events), ranges,
-            f.gainBasis, joinLines(f.whatIf), static_cast<std::int64_t>(insights.measuredNs) });
+            f.gainBasis, joinLines(f.whatIf), static_cast<std::int64_t>(insights.measuredNs), f.subject });
     }
     return rows;
 }
@@ -140,10 +140,15 @@ Result<InsightsReport> insightsFromSummary(
         return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
     };
     std::map<std::int64_t, RankInsights> byRank;
-    auto select =
-        db.value().prepare("SELECT rank, rule, title, gain_pct, severity, iterations, evidence, "
-                           "suggestion, where_events, where_ranges, gain_basis, what_if, measured_ns FROM "
-            + std::string(kFindingsTable));
+    const std::string columns = "SELECT rank, rule, title, gain_pct, severity, iterations, evidence, "
+                                "suggestion, where_events, where_ranges, gain_basis, what_if, measured_ns";
+    // `subject` came later within version 1: an older file has none.
+    bool withSubject = true;
+    auto select = db.value().prepare(columns + ", subject FROM " + std::string(kFindingsTable));
+    if (!select) {
+        withSubject = false;
+        select = db.value().prepare(columns + " FROM " + std::string(kFindingsTable));
+    }
     if (!select)
         return select.error();
     SqliteStatement& s = select.value();
@@ -180,6 +185,8 @@ Result<InsightsReport> insightsFromSummary(
         f.where.push_back(std::move(w));
         f.gainBasis = s.columnText(10);
         f.whatIf = splitLines(s.columnText(11));
+        if (withSubject)
+            f.subject = s.columnText(13);
         r.findings.push_back(std::move(f));
     }
     auto status = db.value().prepare("SELECT rank, analysis, reason FROM analysis_status");

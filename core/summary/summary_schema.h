@@ -31,7 +31,9 @@ constexpr std::string_view kRankProfilesTable = "rank_profiles";
 // The rank rules' findings of each rank (core/summary/summary_insights.h), plus
 // one row per rank with an empty rule holding the time its gains are shares of.
 // Added within version 1: a summary without it answers `insights` with "written
-// before job summaries stored insights".
+// before job summaries stored insights". Its last column, `subject` (what a
+// finding is about when a rule has several per rank), was added later within
+// version 1: a reader of a file without it merges per rule only.
 constexpr std::string_view kFindingsTable = "findings";
 
 // Rows per rank and GPU stream before the job's bin width is known: each rank

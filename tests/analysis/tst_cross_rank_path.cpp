@@ -195,6 +195,8 @@ private slots:
     void realGlooJob();
     void namingOnlyWhatIsUsedKeepsTheAnswer_data();
     void namingOnlyWhatIsUsedKeepsTheAnswer();
+    void retimedWhatIfIsTheRebuiltOne_data();
+    void retimedWhatIfIsTheRebuiltOne();
 };
 
 // Rank 1 arrives 15 us after rank 0 (its path to the arrival is longer): the
@@ -605,6 +607,92 @@ void TestCrossRankPath::namingOnlyWhatIsUsedKeepsTheAnswer()
         QVERIFY(!stragglersA.empty());
         QVERIFY2(piecesHeld(b) > 4 * piecesHeld(a),
             (std::to_string(piecesHeld(b)) + " vs " + std::to_string(piecesHeld(a))).c_str());
+    }
+}
+
+// The insights' what-ifs (issue 23) re-time the timed graphs the base path
+// kept instead of building every event graph again: on every shared trace
+// folder, the base path kept that way names the same segments, and each
+// what-if (kind rules, name rules, both) gives the path the rebuilt path
+// gives, length and steps.
+void TestCrossRankPath::retimedWhatIfIsTheRebuiltOne_data()
+{
+    QTest::addColumn<QString>("folder");
+    const std::filesystem::path traces = std::filesystem::path(KS_SHARED_DIR) / "traces";
+    if (!std::filesystem::is_directory(traces))
+        return;
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(traces))
+        if (entry.is_directory())
+            names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names)
+        QTest::newRow(name.c_str()) << QString::fromStdString((traces / name).string());
+}
+
+void TestCrossRankPath::retimedWhatIfIsTheRebuiltOne()
+{
+    QFETCH(QString, folder);
+    auto set = core::loadTraceSet({ folder.toStdString() }, {}, nullptr, nullptr);
+    if (!set.ok())
+        QSKIP("the folder does not load as one job");
+    const core::FrameSet frames = tests::frames(set.value(), core::AnalysisMode::Default);
+    core::JobPathOptions plain;
+    auto rebuiltBase = core::jobCriticalPath(frames, plain);
+    core::JobPathTiming timing;
+    core::JobPathOptions keeping;
+    keeping.keepTiming = &timing;
+    auto keptBase = core::jobCriticalPath(frames, keeping);
+    QCOMPARE(keptBase.ok(), rebuiltBase.ok());
+    if (!keptBase.ok())
+        return;
+    const core::CrossRankPath& a = keptBase.value().path;
+    const core::CrossRankPath& b = rebuiltBase.value().path;
+    QCOMPARE(a.ok, b.ok);
+    QCOMPARE(a.length, b.length);
+    QCOMPARE(a.segments.size(), b.segments.size());
+    for (std::size_t i = 0; i < a.segments.size(); ++i)
+        QCOMPARE(describe(a.segments[i]), describe(b.segments[i]));
+    QCOMPARE(keptBase.value().notes, rebuiltBase.value().notes);
+
+    const std::vector<std::vector<std::string>> whatIfs {
+        {},
+        { "cudaLaunchKernel|hipLaunchKernel|cuLaunchKernel=0", "kind:launch_overhead=0",
+            "kind:kernel_kernel_gap=0" },
+        { "kind:transfer=0", "kind:gpu_comm_wait=0" },
+        { "gemm|Gemm|GEMM|Cijk|nvjet|sm90=0.37", "kind:gpu_compute=0.8" },
+        { "kind:cpu=1.5", "aten::=0.25" },
+        { "Memcpy|Memset=0", "kind:gpu_compute=0" },
+    };
+    for (const auto& texts : whatIfs) {
+        std::vector<core::WhatIfRule> rules;
+        for (const std::string& text : texts)
+            rules.push_back(core::parseWhatIfRule(text).value());
+        core::JobPathOptions scaled;
+        scaled.whatIf = core::WhatIfScaling(rules);
+        auto rebuilt = core::jobCriticalPath(frames, scaled);
+        QVERIFY(rebuilt.ok());
+        const core::CrossRankPath retimed =
+            core::retimedJobPath(frames, timing, core::WhatIfScaling(std::move(rules)));
+        const std::string label = folder.toStdString() + " with " + std::to_string(texts.size()) + " rule(s)";
+        QVERIFY2(retimed.ok == rebuilt.value().path.ok, label.c_str());
+        QVERIFY2(retimed.length == rebuilt.value().path.length,
+            (label + ": " + std::to_string(retimed.length) + " vs "
+                + std::to_string(rebuilt.value().path.length))
+                .c_str());
+        QCOMPARE(retimed.steps.size(), rebuilt.value().path.steps.size());
+        for (std::size_t i = 0; i < retimed.steps.size(); ++i) {
+            QCOMPARE(retimed.steps[i].rankPos, rebuilt.value().path.steps[i].rankPos);
+            QCOMPARE(retimed.steps[i].index, rebuilt.value().path.steps[i].index);
+            QCOMPARE(retimed.steps[i].weight, rebuilt.value().path.steps[i].weight);
+        }
+        // The comparison means something: dropping GPU compute shortens a path that holds any.
+        const bool computeOnPath =
+            std::any_of(a.segments.begin(), a.segments.end(), [](const core::PathSegment& s) {
+                return s.piece.bound == PathBound::GpuCompute && s.piece.duration > 0;
+            });
+        if (texts.size() == 2 && texts[1] == "kind:gpu_compute=0" && computeOnPath)
+            QVERIFY2(retimed.length < a.length, label.c_str());
     }
 }
 

@@ -4,6 +4,8 @@
 
 #include "analysis_test_support.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/frame/frame_window.h"
+#include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/insights.h"
 #include "core/insights/insights_format.h"
@@ -12,6 +14,9 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
+#include <map>
+#include <regex>
 
 using namespace ks;
 using ks::tests::RankTraceBuilder;
@@ -304,8 +309,9 @@ private slots:
     void lowEfficiencyWaitsForTheEfficiencyAnalysis()
     {
         Run plain({ launchBoundRank(false) }, only("low_efficiency"));
-        // No shapes and no known GPU in this trace: the efficiency analysis gives no roofline.
-        QVERIFY(plain.notApplicable("low_efficiency").find("no roofline") != std::string::npos);
+        // No shapes in this trace: the efficiency analysis has nothing to model, and says so.
+        QVERIFY(plain.notApplicable("low_efficiency").find("record_shapes=True") != std::string::npos);
+        QVERIFY(plain.notApplicable("low_efficiency").find("device") == std::string::npos);
         // Through the seam: GEMM at a quarter of its roofline on a GPU-bound rank.
         auto family = [](double ratio) {
             core::OpFamilyRoofline f;
@@ -328,28 +334,190 @@ private slots:
         QVERIFY(!fine.finding("low_efficiency"));
     }
 
-    // Wired to the efficiency analysis: on the MI300X trace the GEMMs run well below
-    // their roofline, and the gain is the what-if that shrinks their kernels to it.
+    // Wired to the efficiency analysis, on the MI300X and the H100 trace: one
+    // finding per op family, each gain the what-if that shrinks that family's
+    // kernels to its roofline (rebuilt here), its places the family's slowest GPU
+    // kernels (longest first), its what-if at most 48 kernel names.
+    void lowEfficiencyFromTheEfficiencyAnalysis_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QStringList>("families"); // those the trace has far below their roofline
+        QTest::newRow("mi300_qwen05b") << QString("mi300_qwen05b") << QStringList { "gemm", "attention" };
+        QTest::newRow("h100_qwen05b") << QString("h100_qwen05b") << QStringList { "attention" };
+    }
+
     void lowEfficiencyFromTheEfficiencyAnalysis()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QStringList, families);
+        if (!QDir(tests::sharedDir()).exists())
+            QSKIP("../shared is absent");
+        const core::TraceSet set = tests::loadSharedTraces(folder);
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        const auto report = core::runInsights(frames, {}, only("low_efficiency"));
+        QVERIFY(!report.findings.empty());
+        std::vector<std::string> subjects;
+        const core::RankFrame& rank = frames.ranks.front();
+        for (const core::Finding& f : report.findings) {
+            QCOMPARE(f.rule, std::string("low_efficiency"));
+            QVERIFY(f.title.rfind(f.subject + " kernels", 0) == 0);
+            subjects.push_back(f.subject);
+            QCOMPARE(f.whatIf.size(), std::size_t(1));
+            QVERIFY(std::count(f.whatIf.front().begin(), f.whatIf.front().end(), '|')
+                < static_cast<long>(core::kMaxWhatIfKernelNames));
+            std::vector<core::WhatIfRule> rules { core::parseWhatIfRule(f.whatIf.front()).value() };
+            core::JobPathOptions o;
+            const auto before = core::jobCriticalPath(frames, o);
+            o.whatIf = core::WhatIfScaling(std::move(rules));
+            const auto after = core::jobCriticalPath(frames, o);
+            QVERIFY(std::abs(f.gainPct
+                        - 100.0 * static_cast<double>(before.value().path.length - after.value().path.length)
+                            / static_cast<double>(before.value().measuredTime))
+                < 1e-9);
+            // The places are GPU kernels, the slowest first, each matching the what-if.
+            QCOMPARE(f.where.size(), std::size_t(1));
+            const core::RankWhere& where = f.where.front();
+            QVERIFY(!where.events.empty());
+            QCOMPARE(where.events.size(), where.ranges.size());
+            for (std::size_t i = 0; i < where.events.size(); ++i) {
+                const core::FrameRow* row = rank.rowOfEvent(where.events[i]);
+                QVERIFY(row && row->device);
+                QCOMPARE(where.ranges[i].end - where.ranges[i].start, row->dur);
+                if (i > 0)
+                    QVERIFY(where.ranges[i - 1].end - where.ranges[i - 1].start >= row->dur);
+            }
+        }
+        std::vector<std::string> unique = subjects;
+        std::sort(unique.begin(), unique.end());
+        unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+        QCOMPARE(unique.size(), subjects.size()); // one finding per family
+        for (const QString& family : families)
+            QVERIFY2(std::find(subjects.begin(), subjects.end(), family.toStdString()) != subjects.end(),
+                qPrintable(family));
+    }
+
+    // The what-if pattern holds the 48 names with the most kernel time, each only itself.
+    void lowEfficiencyWhatIfNamesAreTheHeaviest()
+    {
+        std::vector<std::string> names;
+        std::map<std::string_view, core::TimeNs> timeByName;
+        for (int i = 0; i < 60; ++i)
+            names.push_back("kernel<" + std::to_string(i) + ">(float*)");
+        for (int i = 0; i < 60; ++i)
+            timeByName[names[static_cast<std::size_t>(i)]] = 1000 * (i + 1); // kernel<59> is the heaviest
+        const std::string pattern = core::whatIfNamesPattern(timeByName);
+        const std::regex re(pattern);
+        for (int i = 0; i < 60; ++i)
+            QCOMPARE(std::regex_match(names[static_cast<std::size_t>(i)], re), i >= 12);
+        QVERIFY(!std::regex_search(std::string("xkernel<59>(float*)"), re));
+    }
+
+    // Scoped as the insights are: with one iteration selected (diff_test, V100,
+    // several steps), or the frames restricted to a window (h100_qwen05b), the
+    // families' kernel time is the efficiency analysis' over those calls only,
+    // and less than the whole trace's.
+    void lowEfficiencyIsScopedToTheSelection_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<bool>("byIteration"); // else by a window
+        QTest::newRow("diff_test, one iteration") << QString("diff_test") << true;
+        QTest::newRow("h100_qwen05b, a window") << QString("h100_qwen05b") << false;
+    }
+
+    void lowEfficiencyIsScopedToTheSelection()
+    {
+        QFETCH(QString, folder);
+        QFETCH(bool, byIteration);
+        if (!QDir(tests::sharedDir()).exists())
+            QSKIP("../shared is absent");
+        const core::TraceSet set = tests::loadSharedTraces(folder);
+        const core::FrameSet all = tests::frames(set, core::AnalysisMode::Default);
+        const auto familyTime = [](const core::FamilyRooflines& r) {
+            std::map<std::string, core::TimeNs> out;
+            for (const core::OpFamilyRoofline& f : r.families)
+                out[f.family] += f.measuredNs;
+            return out;
+        };
+        const auto reportTime = [&set](const core::EfficiencyOptions& o) {
+            std::map<std::string, core::TimeNs> out;
+            for (const core::EfficiencyRow& row : core::efficiencyReport(set, o).rows)
+                if (row.modelled && row.rooflineTimeUs > 0)
+                    for (const core::EfficiencyCall& call : row.callList)
+                        out[std::string(core::opFamilyName(row.family))] += call.kernelTime;
+            return out;
+        };
+        const core::DeviceChoice device = core::chooseDevice(set, std::nullopt, std::nullopt);
+        QVERIFY(device.peaks);
+        const auto whole = familyTime(core::rooflineOfFrames(all, std::nullopt, {}));
+        QVERIFY(!whole.empty());
+
+        if (byIteration) {
+            QVERIFY(all.iterations.size() >= 2);
+            const std::int64_t iteration = all.iterations[all.iterations.size() / 2];
+            core::AnalysisOptions oneStep;
+            oneStep.iterations = std::vector<std::int64_t> { iteration };
+            const core::FrameSet step = core::buildFrames(set, oneStep).value();
+            const auto scoped = familyTime(core::rooflineOfFrames(step, oneStep.iterations, {}));
+            core::EfficiencyOptions options;
+            options.device = device.peaks;
+            options.iterations = { iteration };
+            QCOMPARE(scoped, reportTime(options));
+            QVERIFY(!scoped.empty());
+            for (const auto& [name, ns] : scoped)
+                QVERIFY2(ns < whole.at(name), name.c_str());
+            return;
+        }
+        // A window over the middle third of the trace.
+        core::FrameSet windowed = tests::frames(set, core::AnalysisMode::Default);
+        core::TimeNs first = std::numeric_limits<core::TimeNs>::max(), last = 0;
+        for (const core::FrameRow& row : windowed.ranks.front().rows) {
+            first = std::min(first, row.ts);
+            last = std::max(last, row.ts);
+        }
+        const core::TimeNs from = windowed.minTs + first + (last - first) / 3;
+        const core::TimeNs to = windowed.minTs + first + 2 * (last - first) / 3;
+        core::restrictFramesToWindow(windowed, from, to);
+        core::TimeNs rowsFrom = std::numeric_limits<core::TimeNs>::max(), rowsTo = 0;
+        for (const core::FrameRow& row : windowed.ranks.front().rows) {
+            rowsFrom = std::min(rowsFrom, row.ts + windowed.minTs);
+            rowsTo = std::max(rowsTo, row.ts + windowed.minTs + 1);
+        }
+        const auto inWindow = familyTime(core::rooflineOfFrames(windowed, std::nullopt, {}));
+        core::EfficiencyOptions byWindow;
+        byWindow.device = device.peaks;
+        byWindow.windowStart = rowsFrom;
+        byWindow.windowEnd = rowsTo;
+        QCOMPARE(inWindow, reportTime(byWindow));
+        QVERIFY(!inWindow.empty());
+        for (const auto& [name, ns] : inWindow)
+            QVERIFY2(ns < whole.at(name), name.c_str());
+    }
+
+    // Why low_efficiency cannot run, told apart: a device the peak table does
+    // not know (with shapes recorded), and no shapes (whatever the device).
+    void lowEfficiencyNotApplicableReasons()
     {
         if (!QDir(tests::sharedDir()).exists())
             QSKIP("../shared is absent");
-        const core::TraceSet set = tests::loadSharedTraces("mi300_qwen05b");
+        const core::TraceSet set = tests::loadSharedTraces("h100_qwen05b");
         const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
-        const auto report = core::runInsights(frames, {}, only("low_efficiency"));
-        QCOMPARE(report.findings.size(), std::size_t(1));
-        const core::Finding& f = report.findings.front();
-        QVERIFY(f.title.find("gemm") != std::string::npos);
-        QCOMPARE(f.whatIf.size(), std::size_t(1));
-        std::vector<core::WhatIfRule> rules { core::parseWhatIfRule(f.whatIf.front()).value() };
-        core::JobPathOptions o;
-        const auto before = core::jobCriticalPath(frames, o);
-        o.whatIf = core::WhatIfScaling(std::move(rules));
-        const auto after = core::jobCriticalPath(frames, o);
-        QVERIFY(std::abs(f.gainPct
-                    - 100.0 * static_cast<double>(before.value().path.length - after.value().path.length)
-                        / static_cast<double>(before.value().measuredTime))
-            < 1e-9);
+        core::InsightsOptions o = only("low_efficiency");
+        o.device.name = "Z9000";
+        const auto unknown = core::runInsights(frames, {}, o);
+        QVERIFY(unknown.findings.empty());
+        QCOMPARE(unknown.notApplicable.size(), std::size_t(1));
+        QVERIFY(unknown.notApplicable.front().reason.find("unknown device \"Z9000\"") != std::string::npos);
+        QVERIFY(unknown.notApplicable.front().reason.find("record_shapes") == std::string::npos);
+        // The same trace against a named device runs.
+        o.device.name = "H100";
+        const auto named = core::runInsights(frames, {}, o);
+        QVERIFY(named.notApplicable.empty());
+        // No shapes: that reason, even with a device given.
+        const core::TraceSet alexnet = tests::loadSharedTraces("critical_path_alexnet");
+        const core::FrameSet alexFrames = tests::frames(alexnet, core::AnalysisMode::Default);
+        const auto noShapes = core::runInsights(alexFrames, {}, o);
+        QCOMPARE(noShapes.notApplicable.size(), std::size_t(1));
+        QVERIFY(noShapes.notApplicable.front().reason.find("record_shapes=True") != std::string::npos);
     }
 
     void oneRankJobRulesAreNotApplicable()

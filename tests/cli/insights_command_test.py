@@ -2,11 +2,15 @@
 """`kinetoscope-cli insights` on every shared trace: it runs, its JSON is a list
 of findings, largest gain first, each with every field filled; markdown and csv
 print; bad --set / --rules name what is wrong; `check --max-gain` fails past P %;
-a finding's gain is the what-if it names (`critical-path --all-ranks --what-if`)."""
+a finding's gain is the what-if it names (`critical-path --all-ranks --what-if`);
+low_efficiency takes --device and --peaks as `roofline` does, says which of
+"unknown device" and "no shapes" keeps it from running, and gives one finding
+per op family."""
 import csv
 import io
 import json
 import os
+import tempfile
 
 from cli_test_support import parse_args, run
 
@@ -26,6 +30,38 @@ def check_findings(folder, findings):
         assert 0 <= f["gain_pct"] <= 100, (folder, f)
         for w in f["where"]:
             assert "rank" in w and (w["events"] or w["ranges"]) is not None, (folder, w)
+
+
+def low_efficiency(cli, *args):
+    code, out, err = run(cli, "insights", *args, "--rules", "low_efficiency", "--format", "json")
+    assert code == 0, (args, err)
+    return json.loads(out), err
+
+
+def check_low_efficiency(cli, traces):
+    h100 = os.path.join(traces, "h100_qwen05b")
+    # Separate reasons: a device the peak table does not know, a trace without shapes.
+    findings, err = low_efficiency(cli, h100, "--device", "Z9000")
+    assert not findings and 'not applicable: unknown device "Z9000"' in err, err
+    findings, err = low_efficiency(cli, os.path.join(traces, "critical_path_alexnet"), "--device", "H100")
+    assert not findings and "not applicable: no input shapes recorded" in err and "record_shapes" in err, err
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "peaks.json")
+        with open(bad, "w") as f:
+            json.dump({"name": "mine", "matrix_tflops": {"bf16": 708}}, f)
+        code, out, err = run(cli, "insights", h100, "--peaks", bad)
+        assert code == 2 and err.count("\n") == 1 and bad in err, err
+        # A device ten times an H100: every modelled family is far below its roofline,
+        # one finding each, pointing at GPU kernels (not the CPU ops).
+        fast = os.path.join(tmp, "fast.json")
+        with open(fast, "w") as f:
+            json.dump({"name": "fast", "memory_bandwidth_gbps": 33500,
+                       "matrix_tflops": {"bf16": 9890, "fp16": 9890, "fp32": 9890},
+                       "vector_tflops": {"fp32": 670, "bf16": 1340, "fp16": 1340}}, f)
+        findings, err = low_efficiency(cli, h100, "--peaks", fast)
+        families = [f["title"].split(" kernels")[0] for f in findings]
+        assert len(families) >= 2 and len(set(families)) == len(families), families
+        assert all(f["rule"] == "low_efficiency" and f["where"][0]["events"] for f in findings), findings
 
 
 def main():
@@ -94,6 +130,8 @@ def main():
     assert code == 3 and "not applicable" in out, (code, out, err)
     code, out, err = run(a.cli, "check", gloo, "--max-gain", "bogus=1")
     assert code == 2 and "bogus" in err, err
+
+    check_low_efficiency(a.cli, traces)
     print("ok")
     return 0
 

@@ -4,10 +4,18 @@ prof.key_averages().table() for the same profiles (../shared/reference/rpc_recip
 ../shared/reference/ddp_gloo_2ranks, and tests/data/rpc_workers: a folder of three RPC
 workers, each file alone and the folder by rank). Every row of the by-name tables is compared,
 each number formatted as PyTorch formats it (profiler_util._format_time and
-_format_time_share), so it matches to the printed precision."""
+_format_time_share), so it matches to the printed precision.
+
+The Qwen traces (no key_averages reference) start ProfilerStep#6 inside a Python
+call it overlaps without nesting (the timeline puts it on an extra lane): its
+self CPU time is still what PyTorch's nesting (a thread's non-Python events by
+(start, -end) on a stack, profiler_util._populate_cpu_children) gives, computed
+here from the raw events."""
 import csv
 import glob
+import gzip
 import io
+import json
 import os
 import re
 import sys
@@ -154,6 +162,53 @@ def shapes_from_input_dims(cli):
         assert "not a list" in err and "shapes.json" in err, err
 
 
+def pytorch_self_us(trace, name_prefix):
+    """Self time (us) of the first event named name_prefix* as PyTorch nests a thread's
+    events: sorted by (start, -end), a child is inside its parent's span; Python
+    functions are not profiler events."""
+    opener = gzip.open if trace.endswith(".gz") else open
+    with opener(trace, "rt") as f:
+        events = json.load(f)["traceEvents"]
+    cpu = [e for e in events if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "user_annotation", "cuda_runtime",
+                                                                      "cuda_driver")]
+    threads = {}
+    for e in cpu:
+        threads.setdefault((e["pid"], e["tid"]), []).append(e)
+    children = {}
+    for thread in threads.values():
+        thread.sort(key=lambda e: (e["ts"], -(e["ts"] + e.get("dur", 0))))
+        stack = []
+        for e in thread:
+            start, end = e["ts"], e["ts"] + e.get("dur", 0)
+            while stack:
+                parent = stack[-1]
+                parent_end = parent["ts"] + parent.get("dur", 0)
+                if start >= parent_end or end > parent_end:
+                    stack.pop()
+                    continue
+                children[id(parent)] = children.get(id(parent), 0) + e.get("dur", 0)
+                break
+            stack.append(e)
+    step = next(e for e in cpu if e["name"].startswith(name_prefix))
+    return step["dur"] - children.get(id(step), 0), step["dur"]
+
+
+def laned_step_self_time(cli, shared):
+    checked = 0
+    for folder in ("h100_qwen05b", "mi300_qwen05b"):
+        traces = glob.glob(os.path.join(shared, "traces", folder, "*.json.gz"))
+        if not traces:
+            continue
+        expected, total = pytorch_self_us(traces[0], "ProfilerStep#")
+        row = next(r for r in ops(cli, traces[0], "name") if r["name"] == "ProfilerStep*")
+        # The step's children count: its self time is well under its total.
+        assert expected < 0.5 * total, (folder, expected, total)
+        assert abs(float(row["self_cpu_us"]) - expected) < 1, (folder, row["self_cpu_us"], expected)
+        assert abs(float(row["cpu_total_us"]) - total) < 1, (folder, row["cpu_total_us"], total)
+        checked += 1
+    return checked
+
+
 def main():
     a = parse_args("--shared", "--data")
     refs = sorted(glob.glob(os.path.join(a.shared, "reference", "rpc_recipe", "*.key_averages.txt"))
@@ -162,6 +217,7 @@ def main():
         print("SKIP: no key_averages references under", a.shared)
         return 0
     shapes_from_input_dims(a.cli)
+    print(f"laned ProfilerStep: self CPU time as PyTorch nests it on {laned_step_self_time(a.cli, a.shared)} traces")
     workers = os.path.join(a.data, "rpc_workers")
     for ref in sorted(glob.glob(os.path.join(workers, "worker*.key_averages.txt"))):
         n = compare_by_name(a.cli, ref.replace(".key_averages.txt", ".json"), ref)

@@ -44,6 +44,9 @@ std::optional<core::InsightsReport> insightsForCli(
         if (analysis.iterations)
             err << "note: --iterations does not apply to a summary: its findings cover each rank's traced "
                    "time\n";
+        if (options.device.name || options.device.peaksFile)
+            err << "note: --device and --peaks do not apply to a summary: summarize stored low_efficiency's "
+                   "findings against each trace's own device\n";
         if (!options.settings.empty())
             err << "note: --set does not apply to a summary: summarize stored the findings with the default "
                    "thresholds (run insights on the traces to change them)\n";

@@ -4,12 +4,12 @@
 
 #include "app/cli/cli_args.h"
 #include "app/cli/commands/commands.h"
+#include "app/cli/inputs/device_peaks_cli.h"
 #include "app/cli/inputs/load_for_cli.h"
 #include "app/cli/output/cli_output.h"
 #include "core/analysis/efficiency/efficiency.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -47,23 +47,6 @@ namespace {
         return families;
     }
 
-    std::optional<core::DevicePeaks> readPeaksFile(const std::string& path, std::ostream& err)
-    {
-        std::ifstream file(path, std::ios::binary);
-        if (!file) {
-            err << path << ": cannot read the --peaks file\n";
-            return std::nullopt;
-        }
-        std::stringstream text;
-        text << file.rdbuf();
-        auto peaks = core::parsePeaksFile(text.str(), path);
-        if (!peaks) {
-            err << peaks.error().describe() << '\n';
-            return std::nullopt;
-        }
-        return std::move(peaks).value();
-    }
-
     void printSummary(const core::EfficiencyReport& report, const std::string& deviceNote, std::ostream& out)
     {
         out << deviceNote << '\n';
@@ -84,7 +67,7 @@ const char* const kRooflineUsage = kUsage;
 int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     CliArgs parsed(args,
-        { "--by", "--family", "--ranks", "--iterations", "--device", "--peaks", "--format", "--out",
+        { "--by", "--family", "--ranks", "--iterations", kDeviceOption, kPeaksOption, "--format", "--out",
             "--threads" },
         {});
     std::string problem;
@@ -107,20 +90,16 @@ int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, 
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli roofline", kUsage, err))
         return 2;
-    std::optional<core::DevicePeaks> peaksFile;
-    if (const auto path = parsed.value("--peaks")) {
-        peaksFile = readPeaksFile(*path, err);
-        if (!peaksFile)
-            return 2;
-    }
+    std::optional<core::RooflineDevice> forced = deviceArguments(parsed, err);
+    if (!forced)
+        return 2;
     const std::optional<std::string> outDir = parsed.value("--out");
     if (outDir && !ensureDirectory(*outDir, "kinetoscope-cli", err))
         return 1;
     auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
     if (!loaded)
         return 1;
-    const core::DeviceChoice device =
-        core::chooseDevice(*loaded, parsed.value("--device"), std::move(peaksFile));
+    const core::DeviceChoice device = core::chooseDevice(*loaded, forced->name, std::move(forced->peaksFile));
     options.device = device.peaks;
     const core::EfficiencyReport report = core::efficiencyReport(*loaded, options);
     if (report.error) { // args are re-read from the file, which changed

@@ -10,9 +10,51 @@
 #include "core/analysis/cross_rank/what_if.h"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace ks::core {
+
+// One rank's event graph reduced to what condensing reads (issue 23: the
+// insights' what-ifs re-time this instead of building the event graph again,
+// and the path's pieces are named from it). The collectives' own operator
+// edges are cut (the join replaces them) and left out; nodes are numbered in
+// the topological order the longest-path passes visit them (so node v's
+// successors are all after v), and each node's out-edges keep the event
+// graph's order, so passes relax them as they would on the graph. Per edge its
+// weight, the row its time is spent in and the (name, bound) a what-if factor
+// is looked up by: about 25 bytes an edge and 9 a node, where the event graph
+// and its build need several hundred bytes a row.
+struct TimedGraph
+{
+    static constexpr std::uint32_t kNoRow = 0xffffffffu;
+
+    struct Edge
+    {
+        std::uint32_t src = 0;
+        std::uint32_t dst = 0;
+        TimeNs weight = 0; // the graph weight, before any what-if
+        std::uint32_t spentIn = 0; // index into spentIn
+        std::uint32_t row = kNoRow; // frame row the time belongs to, kNoRow when none
+    };
+
+    // What a what-if factor depends on: the name the time is spent in and its bound.
+    struct SpentIn
+    {
+        std::string name;
+        PathBound bound = PathBound::Cpu;
+    };
+
+    bool acyclic = true; // false: the cut graph has a cycle, and only the collectives are filled
+    std::vector<TimeNs> nodeTs; // frame time base
+    std::vector<bool> isSource; // no uncut in-edge
+    std::vector<std::uint32_t> successorOffsets; // node v's out-edges: edges[offsets[v] .. offsets[v + 1])
+    std::vector<Edge> edges;
+    std::vector<SpentIn> spentIn;
+    std::vector<RankCollective> collectives; // in arrival order, transferScale without a what-if
+    std::vector<std::uint32_t> arrivals; // node of collective k's start
+    std::vector<std::uint32_t> ends; // node of collective k's end
+};
 
 struct CondenseInput
 {
@@ -31,6 +73,9 @@ struct CondenseInput
     // same (tst_cross_rank_path compares both), the memory linear.
     bool piecesForEveryEdge = false;
     const CancelToken* cancel = nullptr; // polled while the event graph is built
+    // Where set, a rank with an event graph leaves its timed graph there (see
+    // TimedGraph), so that what-ifs re-time it instead of building it again.
+    std::optional<TimedGraph>* keepTimed = nullptr;
 };
 
 // The rank's A8 graph (default mode) condensed; a rank without one (no GPU
@@ -57,9 +102,15 @@ bool resolveEdgePieces(const CondenseInput& input, CondensedRank& rank, const Ed
 
 // The parts, for tests and the two models.
 CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& graph);
-bool resolveGraphPieces(const CondenseInput& input, const CriticalPathGraph& graph, CondensedRank& rank,
-    const EdgesToName& edges);
 CondensedRank condenseSerial(const CondenseInput& input);
+
+// The event graph of input's rank as a timed graph (its collectives' scales without a what-if).
+TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& graph);
+// What condenseGraph gives for the graph `timed` came from, with input's what-if.
+CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& timed);
+// resolveEdgePieces on the timed graph the rank was condensed from (no event graph built).
+bool resolveTimedPieces(
+    const CondenseInput& input, const TimedGraph& timed, CondensedRank& rank, const EdgesToName& edges);
 
 // The what-if factor of a collective's own time: transfer when it is joined,
 // gpu_comm_wait when not.

@@ -5,6 +5,8 @@
 #include "core/analysis/cross_rank/cross_rank_condense.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <limits>
 #include <unordered_map>
 
@@ -15,84 +17,75 @@ namespace {
     constexpr TimeNs kUnreached = std::numeric_limits<TimeNs>::min();
     constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
-    // What the time of one graph edge is, for pieces and what-if.
+    // What the time of one graph edge is, for pieces and what-if: the row it is spent in and its bound.
     struct EdgeMeaning
     {
-        std::string_view name;
+        std::uint32_t row = TimedGraph::kNoRow;
         PathBound bound = PathBound::Cpu;
-        std::int64_t eventIndex = -1;
     };
 
     EdgeMeaning meaningOf(const CriticalPathGraph& g, const CpEdge& e)
     {
         const RankFrame& frame = *g.frame;
+        const auto rowIndex = [&frame](const FrameRow& row) {
+            return static_cast<std::uint32_t>(&row - frame.rows.data());
+        };
         switch (e.type) {
-        case CpEdgeType::KernelLaunchDelay: {
-            const FrameRow& kernel = frame.rows[g.nodes[e.dst].row];
-            return { frame.name(kernel), PathBound::LaunchOverhead, kernel.eventIndex };
-        }
+        case CpEdgeType::KernelLaunchDelay:
+            return { g.nodes[e.dst].row, PathBound::LaunchOverhead };
         case CpEdgeType::KernelKernelDelay:
         case CpEdgeType::Operator: {
             const FrameRow* row = e.attributedEvent >= 0 ? frame.rowOfEvent(e.attributedEvent) : nullptr;
             if (!row)
-                return { {}, PathBound::Cpu, -1 };
+                return {};
             PathBound bound = PathBound::Cpu;
             if (e.type == CpEdgeType::KernelKernelDelay)
                 bound = PathBound::KernelGap;
             else if (row->device)
                 bound = row->kernelType == KernelType::Communication ? PathBound::GpuCommWait
                                                                      : PathBound::GpuCompute;
-            return { frame.name(*row), bound, row->eventIndex };
+            return { rowIndex(*row), bound };
         }
         case CpEdgeType::Dependency:
         case CpEdgeType::SyncDependency:
             break;
         }
-        return { {}, PathBound::Cpu, -1 };
+        return {};
     }
 
-    // The cut graph with scaled weights, its order, and one longest-path pass at a time.
+    // The timed graph with scaled weights and one longest-path pass at a time.
     class Condenser
     {
     public:
-        Condenser(const CondenseInput& input, const CriticalPathGraph& g, std::vector<std::uint32_t> arrivals,
-            std::vector<std::uint32_t> ends)
+        Condenser(const CondenseInput& input, const TimedGraph& g)
             : m_input(input)
+            , m_frame(input.frames->ranks[input.rankPos])
             , m_g(g)
-            , m_arrivals(std::move(arrivals))
-            , m_ends(std::move(ends))
-            , m_cut(g.edges.size(), false)
             , m_weight(g.edges.size(), 0)
-            , m_dist(g.nodes.size(), kUnreached)
-            , m_via(g.nodes.size(), kNone)
+            , m_dist(g.nodeTs.size(), kUnreached)
+            , m_via(g.nodeTs.size(), kNone)
+            , m_reached((g.nodeTs.size() + 63) / 64, 0)
         {
-            std::unordered_map<std::uint32_t, std::uint32_t> endOfArrival;
-            for (std::size_t k = 0; k < m_arrivals.size(); ++k)
-                endOfArrival[m_arrivals[k]] = m_ends[k];
-            for (std::uint32_t id = 0; id < g.edges.size(); ++id) {
-                const CpEdge& e = g.edges[id];
-                const auto it = endOfArrival.find(e.src);
-                m_cut[id] = e.type == CpEdgeType::Operator && it != endOfArrival.end() && it->second == e.dst;
-                const EdgeMeaning m = meaningOf(g, e);
-                m_weight[id] =
-                    input.whatIf ? input.whatIf->scaled(e.graphWeight, m.name, m.bound) : e.graphWeight;
-            }
-            order();
+            // One factor per (name, bound): the regular expressions run once per name.
+            std::vector<double> factor(g.spentIn.size(), 1.0);
+            if (input.whatIf && !input.whatIf->empty())
+                for (std::size_t k = 0; k < g.spentIn.size(); ++k)
+                    factor[k] = input.whatIf->factor(g.spentIn[k].name, g.spentIn[k].bound);
+            for (std::size_t id = 0; id < g.edges.size(); ++id)
+                m_weight[id] = WhatIfScaling::scaledBy(g.edges[id].weight, factor[g.edges[id].spentIn]);
         }
-
-        bool acyclic() const { return m_order.size() == m_g.nodes.size(); }
 
         // From the rank's start: every node without a predecessor except the collectives' ends.
         void passFromStart()
         {
             reset();
-            std::vector<bool> isEnd(m_g.nodes.size(), false);
-            for (const std::uint32_t e : m_ends)
+            std::vector<bool> isEnd(m_g.nodeTs.size(), false);
+            for (const std::uint32_t e : m_g.ends)
                 isEnd[e] = true;
-            for (const std::uint32_t v : m_order)
-                if (m_indegree[v] == 0 && !isEnd[v])
+            for (std::uint32_t v = 0; v < m_g.nodeTs.size(); ++v)
+                if (m_g.isSource[v] && !isEnd[v])
                     touch(v, 0);
-            relax(0, m_order.size());
+            relax(0, m_g.nodeTs.size());
         }
 
         // From collective k's end, far enough to reach the next `lookahead` arrivals.
@@ -100,16 +93,16 @@ namespace {
         bool passFromEnd(std::size_t k)
         {
             reset();
-            touch(m_ends[k], 0);
-            std::size_t limit = m_order.size();
+            touch(m_g.ends[k], 0);
+            std::size_t limit = m_g.nodeTs.size();
             const std::size_t lastTarget = k + m_input.lookahead;
-            if (lastTarget + 1 < m_arrivals.size()) {
+            if (lastTarget + 1 < m_g.arrivals.size()) {
                 limit = 0;
                 for (std::size_t j = k + 1; j <= lastTarget; ++j)
-                    limit = std::max(limit, m_position[m_arrivals[j]] + 1);
+                    limit = std::max<std::size_t>(limit, m_g.arrivals[j] + 1);
             }
-            relax(m_position[m_ends[k]], limit);
-            return limit == m_order.size();
+            relax(m_g.ends[k], limit);
+            return limit == m_g.nodeTs.size();
         }
 
         TimeNs dist(std::uint32_t node) const { return m_dist[node]; }
@@ -138,15 +131,19 @@ namespace {
                 const TimeNs w = m_weight[*it];
                 if (w <= 0)
                     continue;
-                const EdgeMeaning m = meaningOf(m_g, m_g.edges[*it]);
-                if (open && current.eventIndex == m.eventIndex && current.bound == m.bound
-                    && current.name == m.name) {
+                const TimedGraph::Edge& e = m_g.edges[*it];
+                const FrameRow* row = e.row == TimedGraph::kNoRow ? nullptr : &m_frame.rows[e.row];
+                const std::string_view name = row ? m_frame.name(*row) : std::string_view {};
+                const std::int64_t eventIndex = row ? row->eventIndex : -1;
+                const PathBound bound = m_g.spentIn[e.spentIn].bound;
+                if (open && current.eventIndex == eventIndex && current.bound == bound
+                    && current.name == name) {
                     current.duration += w;
                     continue;
                 }
                 if (open)
                     visit(std::move(current));
-                current = { std::string(m.name), m.bound, m_g.nodes[m_g.edges[*it].src].ts, w, m.eventIndex };
+                current = { std::string(name), bound, m_g.nodeTs[e.src], w, eventIndex };
                 open = true;
             }
             if (open)
@@ -168,52 +165,52 @@ namespace {
         }
 
     private:
-        void order()
-        {
-            m_indegree.assign(m_g.nodes.size(), 0);
-            for (std::uint32_t id = 0; id < m_g.edges.size(); ++id)
-                if (!m_cut[id])
-                    ++m_indegree[m_g.edges[id].dst];
-            std::vector<std::uint32_t> indegree = m_indegree;
-            for (std::uint32_t v = 0; v < m_g.nodes.size(); ++v)
-                if (indegree[v] == 0)
-                    m_order.push_back(v);
-            for (std::size_t i = 0; i < m_order.size(); ++i)
-                for (const std::uint32_t id : m_g.successorsOf(m_order[i]))
-                    if (!m_cut[id] && --indegree[m_g.edges[id].dst] == 0)
-                        m_order.push_back(m_g.edges[id].dst);
-            m_position.assign(m_g.nodes.size(), 0);
-            for (std::size_t i = 0; i < m_order.size(); ++i)
-                m_position[m_order[i]] = i;
-        }
-
         void reset()
         {
             for (const std::uint32_t v : m_touched) {
                 m_dist[v] = kUnreached;
                 m_via[v] = kNone;
+                m_reached[v / 64] = 0;
             }
             m_touched.clear();
         }
 
         void touch(std::uint32_t v, TimeNs d)
         {
-            if (m_dist[v] == kUnreached)
+            if (m_dist[v] == kUnreached) {
                 m_touched.push_back(v);
+                m_reached[v / 64] |= std::uint64_t { 1 } << (v % 64);
+            }
             m_dist[v] = d;
         }
 
+        // The first reached node at or after v, `to` when none before it.
+        std::size_t nextReached(std::size_t v, std::size_t to) const
+        {
+            if (v >= to)
+                return to;
+            std::size_t word = v / 64;
+            std::uint64_t bits = m_reached[word] & (~std::uint64_t { 0 } << (v % 64));
+            while (bits == 0) {
+                if (++word * 64 >= to)
+                    return to;
+                bits = m_reached[word];
+            }
+            return std::min(to, word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+        }
+
+        // Nodes are numbered in topological order: one sweep over the reached
+        // nodes of [from, to) in that order. A collective's end has no uncut
+        // in-edge, so every end sits near the start of the order and a pass
+        // from one spans most of the graph while it reaches a small part: the
+        // bitmap skips the rest 64 nodes at a time.
         void relax(std::size_t from, std::size_t to)
         {
-            for (std::size_t i = from; i < to; ++i) {
-                const std::uint32_t v = m_order[i];
-                if (m_dist[v] == kUnreached)
-                    continue;
-                for (const std::uint32_t id : m_g.successorsOf(v)) {
-                    if (m_cut[id])
-                        continue;
+            for (std::size_t v = nextReached(from, to); v < to; v = nextReached(v + 1, to)) {
+                const std::uint32_t last = m_g.successorOffsets[v + 1];
+                for (std::uint32_t id = m_g.successorOffsets[v]; id < last; ++id) {
                     const std::uint32_t dst = m_g.edges[id].dst;
-                    if (m_position[dst] >= to)
+                    if (dst >= to)
                         continue;
                     const TimeNs d = m_dist[v] + m_weight[id];
                     if (m_dist[dst] == kUnreached || d > m_dist[dst]) {
@@ -225,17 +222,13 @@ namespace {
         }
 
         const CondenseInput& m_input;
-        const CriticalPathGraph& m_g;
-        std::vector<std::uint32_t> m_arrivals; // node of collective k's start
-        std::vector<std::uint32_t> m_ends;
-        std::vector<bool> m_cut;
+        const RankFrame& m_frame;
+        const TimedGraph& m_g;
         std::vector<TimeNs> m_weight;
-        std::vector<std::uint32_t> m_indegree;
-        std::vector<std::uint32_t> m_order;
-        std::vector<std::size_t> m_position;
         std::vector<TimeNs> m_dist;
         std::vector<std::uint32_t> m_via;
         std::vector<std::uint32_t> m_touched;
+        std::vector<std::uint64_t> m_reached; // bit per node: touched in this pass
     };
 
     // Longest-path weights only: a whole trace has thousands of collectives and
@@ -260,14 +253,7 @@ namespace {
     }
 
     // The rank's collectives in the graph and their arrival and end nodes.
-    struct Boundaries
-    {
-        std::vector<RankCollective> collectives;
-        std::vector<std::uint32_t> arrivals;
-        std::vector<std::uint32_t> ends;
-    };
-
-    Boundaries boundariesOf(const CondenseInput& input, const CriticalPathGraph& g)
+    void addBoundaries(const CondenseInput& input, const CriticalPathGraph& g, TimedGraph& out)
     {
         const RankFrame& frame = input.frames->ranks[input.rankPos];
         std::unordered_map<std::uint32_t, const PathCollectiveSlice*> bySlice;
@@ -277,7 +263,6 @@ namespace {
         for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
             if (!g.nodes[v].isStart)
                 endNodeOfRow[g.nodes[v].row] = v;
-        Boundaries b;
         for (std::uint32_t v = 0; v < g.nodes.size(); ++v) { // nodes are in time order: arrival order
             const CpNode& node = g.nodes[v];
             if (!node.isStart)
@@ -286,51 +271,150 @@ namespace {
             const auto it = bySlice.find(row.slice);
             if (it == bySlice.end() || !endNodeOfRow.count(node.row))
                 continue;
-            b.collectives.push_back({ it->second->instance, (*input.instanceNames)[it->second->instance],
+            out.collectives.push_back({ it->second->instance, (*input.instanceNames)[it->second->instance],
                 row.ts, row.end(), row.eventIndex, row.iteration, it->second->complete });
-            b.collectives.back().transferScale = collectiveScale(input, b.collectives.back());
-            b.arrivals.push_back(v);
-            b.ends.push_back(endNodeOfRow[node.row]);
+            out.arrivals.push_back(v);
+            out.ends.push_back(endNodeOfRow[node.row]);
         }
-        return b;
     }
+
+    // Interns (name, bound) pairs as TimedGraph::spentIn indexes.
+    class SpentInIndex
+    {
+    public:
+        explicit SpentInIndex(std::vector<TimedGraph::SpentIn>& table)
+            : m_table(table)
+        {
+        }
+
+        std::uint32_t of(std::string_view name, PathBound bound)
+        {
+            auto& byName = m_byBound[static_cast<std::size_t>(bound)];
+            const auto [it, fresh] = byName.try_emplace(name, static_cast<std::uint32_t>(m_table.size()));
+            if (fresh)
+                m_table.push_back({ std::string(name), bound });
+            return it->second;
+        }
+
+    private:
+        std::vector<TimedGraph::SpentIn>& m_table;
+        std::array<std::unordered_map<std::string_view, std::uint32_t>, kPathBoundCount> m_byBound;
+    };
 
 } // namespace
 
-CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& g)
+TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& g)
+{
+    const RankFrame& frame = input.frames->ranks[input.rankPos];
+    TimedGraph out;
+    addBoundaries(input, g, out);
+    const std::size_t n = g.nodes.size();
+    // The collectives' own operator edges are cut: the join replaces them.
+    std::unordered_map<std::uint32_t, std::uint32_t> endOfArrival;
+    for (std::size_t k = 0; k < out.arrivals.size(); ++k)
+        endOfArrival[out.arrivals[k]] = out.ends[k];
+    std::vector<bool> cut(g.edges.size(), false);
+    for (std::uint32_t id = 0; id < g.edges.size(); ++id) {
+        const CpEdge& e = g.edges[id];
+        const auto it = endOfArrival.find(e.src);
+        cut[id] = e.type == CpEdgeType::Operator && it != endOfArrival.end() && it->second == e.dst;
+    }
+    // Kahn's order over the uncut edges, sources in node order, successors in adjacency order.
+    std::vector<std::uint32_t> indegree(n, 0);
+    for (std::uint32_t id = 0; id < g.edges.size(); ++id)
+        if (!cut[id])
+            ++indegree[g.edges[id].dst];
+    std::vector<std::uint32_t> order;
+    order.reserve(n);
+    std::vector<bool> isSource(n, false);
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (indegree[v] == 0) {
+            order.push_back(v);
+            isSource[v] = true;
+        }
+    for (std::size_t i = 0; i < order.size(); ++i)
+        for (const std::uint32_t id : g.successorsOf(order[i]))
+            if (!cut[id] && --indegree[g.edges[id].dst] == 0)
+                order.push_back(g.edges[id].dst);
+    if (order.size() != n) {
+        out.acyclic = false;
+        return out;
+    }
+    std::vector<std::uint32_t> position(n, 0);
+    for (std::uint32_t i = 0; i < n; ++i)
+        position[order[i]] = i;
+    indegree = {};
+    for (std::uint32_t& v : out.arrivals)
+        v = position[v];
+    for (std::uint32_t& v : out.ends)
+        v = position[v];
+    out.nodeTs.reserve(n);
+    out.isSource.reserve(n);
+    out.successorOffsets.reserve(n + 1);
+    out.successorOffsets.push_back(0);
+    out.edges.reserve(g.edges.size());
+    SpentInIndex spentIn(out.spentIn);
+    for (std::uint32_t p = 0; p < n; ++p) {
+        const std::uint32_t v = order[p];
+        out.nodeTs.push_back(g.nodes[v].ts);
+        out.isSource.push_back(isSource[v]);
+        for (const std::uint32_t id : g.successorsOf(v)) {
+            if (cut[id])
+                continue;
+            const CpEdge& e = g.edges[id];
+            const EdgeMeaning m = meaningOf(g, e);
+            const std::string_view name =
+                m.row == TimedGraph::kNoRow ? std::string_view {} : frame.name(frame.rows[m.row]);
+            out.edges.push_back({ p, position[e.dst], e.graphWeight, spentIn.of(name, m.bound), m.row });
+        }
+        out.successorOffsets.push_back(static_cast<std::uint32_t>(out.edges.size()));
+    }
+    return out;
+}
+
+CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& g)
 {
     const RankFrame& frame = input.frames->ranks[input.rankPos];
     CondensedRank out;
     out.rank = frame.rank;
     out.windowStart = input.window.start;
     out.windowEnd = input.window.end;
-    Boundaries b = boundariesOf(input, g);
-    out.collectives = std::move(b.collectives);
+    out.collectives = g.collectives;
+    for (RankCollective& c : out.collectives)
+        c.transferScale = collectiveScale(input, c);
 
-    Condenser c(input, g, b.arrivals, b.ends);
-    if (!c.acyclic()) {
+    if (!g.acyclic) {
         out.notes.push_back("rank " + std::to_string(out.rank) + ": the event graph has a cycle");
         return out;
     }
+    Condenser c(input, g);
     c.passFromStart();
-    addEdgesOfPass(c, CondensedRank::kStart, b.arrivals, true, input.piecesForEveryEdge, out);
-    for (std::size_t k = 0; k < b.ends.size(); ++k) {
+    addEdgesOfPass(c, CondensedRank::kStart, g.arrivals, true, input.piecesForEveryEdge, out);
+    for (std::size_t k = 0; k < g.ends.size(); ++k) {
         const bool reachesEnd = c.passFromEnd(k);
-        addEdgesOfPass(c, out.endOfCollective(k), b.arrivals, reachesEnd, input.piecesForEveryEdge, out);
+        addEdgesOfPass(c, out.endOfCollective(k), g.arrivals, reachesEnd, input.piecesForEveryEdge, out);
     }
     return out;
 }
 
-bool resolveGraphPieces(
-    const CondenseInput& input, const CriticalPathGraph& g, CondensedRank& rank, const EdgesToName& edges)
+CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& graph)
 {
-    const Boundaries b = boundariesOf(input, g);
-    if (b.collectives.size() != rank.collectives.size())
+    TimedGraph timed = timedGraphOf(input, graph);
+    CondensedRank out = condenseTimed(input, timed);
+    if (input.keepTimed)
+        *input.keepTimed = std::move(timed);
+    return out;
+}
+
+bool resolveTimedPieces(
+    const CondenseInput& input, const TimedGraph& g, CondensedRank& rank, const EdgesToName& edges)
+{
+    if (g.collectives.size() != rank.collectives.size())
         return false; // not the graph the rank was condensed from
-    Condenser c(input, g, b.arrivals, b.ends);
-    if (!c.acyclic())
+    if (!g.acyclic)
         return false;
-    // Every edge once, by source: one pass per source, as condenseGraph ran it.
+    Condenser c(input, g);
+    // Every edge once, by source: one pass per source, as condenseTimed ran it.
     std::vector<std::pair<std::uint32_t, bool>> todo; // edge, pieces (else name times only)
     for (const std::uint32_t e : edges.pieces)
         todo.emplace_back(e, true);
@@ -354,7 +438,7 @@ bool resolveGraphPieces(
             else
                 c.passFromEnd(e.from - 1);
         }
-        const std::uint32_t target = e.to == rank.rankEnd() ? c.farthest() : b.arrivals[e.to];
+        const std::uint32_t target = e.to == rank.rankEnd() ? c.farthest() : g.arrivals[e.to];
         if (target == kNone || c.dist(target) != e.weight)
             return false;
         if (withPieces)

@@ -223,7 +223,8 @@ bool resolveEdgePieces(const CondenseInput& input, CondensedRank& rank, const Ed
     AnalysisOptions options;
     options.cancel = input.cancel;
     auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options);
-    return graph && graph.value().success && resolveGraphPieces(input, graph.value(), rank, edges);
+    return graph && graph.value().success
+        && resolveTimedPieces(input, timedGraphOf(input, graph.value()), rank, edges);
 }
 
 } // namespace ks::core

@@ -38,6 +38,21 @@ namespace {
         return w;
     }
 
+    CondenseInput condenseInput(const FrameSet& frames, const PathCollectives& collectives,
+        std::size_t rankPos, CriticalPathWindow window, const WhatIfScaling* whatIf,
+        const CancelToken* cancel)
+    {
+        CondenseInput input;
+        input.frames = &frames;
+        input.rankPos = rankPos;
+        input.collectives = &collectives.byRank[rankPos];
+        input.instanceNames = &collectives.names;
+        input.window = window;
+        input.whatIf = whatIf;
+        input.cancel = cancel;
+        return input;
+    }
+
 } // namespace
 
 Result<JobCriticalPath> jobCriticalPath(
@@ -47,7 +62,7 @@ Result<JobCriticalPath> jobCriticalPath(
         return notApplicable("no rank loaded");
     if (options.window && options.window->end <= options.window->start)
         return notApplicable("the window's end is not after its start");
-    const PathCollectives collectives = pathCollectives(frames);
+    PathCollectives collectives = pathCollectives(frames);
 
     JobCriticalPath job;
     job.notes = collectives.notes;
@@ -70,16 +85,22 @@ Result<JobCriticalPath> jobCriticalPath(
     if (frames.ranks.size() == 1)
         job.notes.emplace_back("one rank only: the path is that rank's, no collective is joined");
 
+    JobPathTiming* const timing = options.keepTiming;
+    if (timing) {
+        *timing = JobPathTiming {};
+        timing->graphs.resize(included.size());
+        timing->cancel = options.cancel;
+        for (const std::size_t p : included) {
+            timing->rankPos.push_back(p);
+            timing->windows.push_back(*windows[p]);
+        }
+    }
     auto inputOf = [&](std::size_t i) {
-        CondenseInput input;
-        input.frames = &frames;
-        input.rankPos = included[i];
-        input.collectives = &collectives.byRank[included[i]];
-        input.instanceNames = &collectives.names;
-        input.window = *windows[included[i]];
-        input.whatIf = &options.whatIf;
+        CondenseInput input = condenseInput(
+            frames, collectives, included[i], *windows[included[i]], &options.whatIf, options.cancel);
         input.piecesForEveryEdge = options.piecesForEveryEdge;
-        input.cancel = options.cancel;
+        if (timing)
+            input.keepTimed = &timing->graphs[i];
         return input;
     };
     job.ranks.resize(included.size());
@@ -106,7 +127,10 @@ Result<JobCriticalPath> jobCriticalPath(
             needed[e.rankPos].nameTimes.push_back(e.edge);
         std::vector<char> resolved(job.ranks.size(), 1);
         parallelFor(job.ranks.size(), [&](std::size_t i) {
-            resolved[i] = resolveEdgePieces(inputOf(i), job.ranks[i], needed[i]);
+            if (timing && timing->graphs[i])
+                resolved[i] = resolveTimedPieces(inputOf(i), *timing->graphs[i], job.ranks[i], needed[i]);
+            else
+                resolved[i] = resolveEdgePieces(inputOf(i), job.ranks[i], needed[i]);
             release();
         });
         if (options.cancel && options.cancel->isCancelled())
@@ -120,7 +144,21 @@ Result<JobCriticalPath> jobCriticalPath(
     if (job.path.ok)
         layOutSegments(job.ranks, job.path);
     job.notes.insert(job.notes.end(), job.path.notes.begin(), job.path.notes.end());
+    if (timing)
+        timing->collectives = std::move(collectives); // the inputs above point into it: moved last
     return job;
+}
+
+CrossRankPath retimedJobPath(const FrameSet& frames, const JobPathTiming& timing, const WhatIfScaling& whatIf,
+    const ParallelFor& parallelFor)
+{
+    std::vector<CondensedRank> ranks(timing.graphs.size());
+    parallelFor(ranks.size(), [&](std::size_t i) {
+        const CondenseInput input = condenseInput(
+            frames, timing.collectives, timing.rankPos[i], timing.windows[i], &whatIf, timing.cancel);
+        ranks[i] = timing.graphs[i] ? condenseTimed(input, *timing.graphs[i]) : condenseSerial(input);
+    });
+    return findJoinedPath(ranks);
 }
 
 std::uint64_t jobCriticalPathMemoryEstimate(

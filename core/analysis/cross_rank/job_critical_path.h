@@ -16,6 +16,8 @@
 
 namespace ks::core {
 
+struct JobPathTiming;
+
 struct JobPathOptions
 {
     std::optional<std::int64_t> iteration; // ProfilerStep number; none: the whole trace
@@ -31,6 +33,23 @@ struct JobPathOptions
     // that a graph freed on one thread's heap does not stay resident while the
     // next is built on another's.
     std::function<void()> releaseFreedMemory;
+    // Where set, every rank's timed graph is kept there for what-ifs
+    // (retimedJobPath), and the path's pieces are named from those graphs
+    // instead of building the event graphs a second time. It costs the timed
+    // graphs of all ranks at once (tens of bytes an event) where the default
+    // holds one event graph per thread.
+    JobPathTiming* keepTiming = nullptr;
+};
+
+// What a job path kept to re-time itself under what-ifs (issue 23: the
+// insights' gains), filled by jobCriticalPath through keepTiming.
+struct JobPathTiming
+{
+    PathCollectives collectives;
+    std::vector<std::size_t> rankPos; // per condensed rank: its position in the frames
+    std::vector<CriticalPathWindow> windows; // per condensed rank
+    std::vector<std::optional<TimedGraph>> graphs; // per condensed rank; none: the serial model
+    const CancelToken* cancel = nullptr;
 };
 
 // A condensed edge of one rank: ranks[rankPos].edges[edge].
@@ -54,6 +73,12 @@ struct JobCriticalPath
 // Errors: the iteration is on no rank, an empty window, no rank, cancelled.
 Result<JobCriticalPath> jobCriticalPath(
     const FrameSet& frames, const JobPathOptions& options, const ParallelFor& parallelFor = runSequentially);
+
+// The path jobCriticalPath(frames, options with `whatIf`) joins (its length,
+// steps and hops; no segments), from the timed graphs kept with the
+// options' keepTiming: no event graph is built. `frames` are the ones it was built on.
+CrossRankPath retimedJobPath(const FrameSet& frames, const JobPathTiming& timing, const WhatIfScaling& whatIf,
+    const ParallelFor& parallelFor = runSequentially);
 
 // About how many bytes jobCriticalPath(frames, options) needs at its peak on
 // top of the frames, when `concurrentRanks` ranks are condensed at once. The

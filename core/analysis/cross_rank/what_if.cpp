@@ -77,10 +77,14 @@ double WhatIfScaling::factor(std::string_view name, PathBound bound) const
 
 TimeNs WhatIfScaling::scaled(TimeNs ns, std::string_view name, PathBound bound) const
 {
-    const double f = factor(name, bound);
-    if (f == 1.0)
+    return scaledBy(ns, factor(name, bound));
+}
+
+TimeNs WhatIfScaling::scaledBy(TimeNs ns, double factor)
+{
+    if (factor == 1.0)
         return ns;
-    return static_cast<TimeNs>(std::llround(static_cast<double>(ns) * f));
+    return static_cast<TimeNs>(std::llround(static_cast<double>(ns) * factor));
 }
 
 } // namespace ks::core

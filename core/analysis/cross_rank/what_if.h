@@ -48,6 +48,8 @@ public:
     double factor(std::string_view name, PathBound bound) const;
     // `ns` scaled, rounded to the nearest ns.
     TimeNs scaled(TimeNs ns, std::string_view name, PathBound bound) const;
+    // `ns` times `factor` as scaled() rounds it (unchanged when the factor is 1).
+    static TimeNs scaledBy(TimeNs ns, double factor);
 
 private:
     std::vector<WhatIfRule> m_rules;

@@ -109,6 +109,15 @@ struct DeviceChoice
     std::string note;
 };
 
+// The device the roofline is drawn against as the user forced it (`roofline`
+// and `insights` take --device NAME or --peaks FILE); both empty: the one the
+// trace's deviceProperties name.
+struct RooflineDevice
+{
+    std::optional<std::string> name;
+    std::optional<DevicePeaks> peaksFile;
+};
+
 DeviceChoice chooseDevice(const TraceSet& set, const std::optional<std::string>& deviceName,
     std::optional<DevicePeaks> peaksFile, const std::vector<DevicePeaks>& table = builtinDeviceTable());
 
