@@ -2,11 +2,13 @@
 #include "app/gui/command_line.h"
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window/main_window.h"
+#include "widgets/common/dark_palette.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QIcon>
+#include <QStyle>
 #include <QTimer>
 
 #include <cstdio>
@@ -152,6 +154,12 @@ int main(int argc, char* argv[])
         return 2;
     }
 
+    if (!options.palette.isEmpty()) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(options.palette == QStringLiteral("dark")
+                ? ks::widgets::darkPalette()
+                : QApplication::style()->standardPalette());
+    }
     if (options.compare)
         return runCompare(options);
 

@@ -3,7 +3,9 @@
 // opens every view, no navigator entry or tab title is elided, every numeric
 // cell of every view's tables went through the number policy (no raw
 // "43.06141917", no "idle_time(us)"), no two tick labels of any chart overlap,
-// and the timeline keeps at least half the window's height.
+// the timeline keeps at least half the window's height, and every chart has a
+// plot of at least AnalysisChart::kMinPlotHeight with its legend and axis titles
+// around it, never over it, shown whole without scrolling.
 #include "app/gui/main_window/main_window.h"
 #include "tests/widgets/trace_fixtures.h"
 #include "widgets/analysis/analysis_chart.h"
@@ -15,6 +17,8 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -98,6 +102,46 @@ QList<QRectF> tickLabelRects(const QCPAxis* axis)
     return rects;
 }
 
+// Why `chart` does not read in the default layout, or an empty string: a plot rect
+// lower than AnalysisChart::kMinPlotHeight, a legend over a plot (its points), an
+// axis's labels or title outside the widget, or a chart the navigator's scroll area
+// has to scroll to show whole.
+QString chartRoomProblem(const widgets::AnalysisChart& chart, const QScrollArea& scroll)
+{
+    const QList<QCPAxisRect*> rects = chart.axisRects();
+    for (const QCPAxisRect* rect : rects) {
+        if (rect->rect().height() < widgets::AnalysisChart::kMinPlotHeight)
+            return QStringLiteral("plot %1 px high").arg(rect->rect().height());
+        // The outer rect holds the tick labels and axis titles (QCustomPlot's auto margins);
+        // side-by-side panels round their widths, a pixel either way.
+        if (!chart.rect().adjusted(-1, -1, 1, 1).contains(rect->outerRect()))
+            return QStringLiteral("axes outside the chart (%1,%2 %3x%4 in %5x%6)")
+                .arg(rect->outerRect().x())
+                .arg(rect->outerRect().y())
+                .arg(rect->outerRect().width())
+                .arg(rect->outerRect().height())
+                .arg(chart.width())
+                .arg(chart.height());
+        if (chart.legend->visible() && chart.legend->outerRect().intersects(rect->rect()))
+            return QStringLiteral("the legend covers the plot");
+        const QFontMetrics tickFont(rect->axis(QCPAxis::atBottom)->tickLabelFont());
+        const QFontMetrics titleFont(rect->axis(QCPAxis::atBottom)->labelFont());
+        const QCPAxis* bottom = rect->axis(QCPAxis::atBottom);
+        if (bottom->visible() && !bottom->label().isEmpty()
+            && rect->margins().bottom() < tickFont.height() + titleFont.height())
+            return QStringLiteral("no room under the plot for the axis title %1").arg(bottom->label());
+    }
+    if (scroll.verticalScrollBar()->isVisible())
+        return QStringLiteral("the view scrolls: %1 px in %2 (least %3x%4, %5 wide in %6)")
+            .arg(scroll.widget()->height())
+            .arg(scroll.viewport()->height())
+            .arg(scroll.widget()->minimumSizeHint().width())
+            .arg(scroll.widget()->minimumSizeHint().height())
+            .arg(scroll.widget()->width())
+            .arg(scroll.viewport()->width());
+    return {};
+}
+
 } // namespace
 
 class TestUiLayout : public QObject
@@ -149,6 +193,7 @@ private slots:
             QVERIFY(window.showView(id));
             QWidget* view = navigator->view(id);
             QTRY_VERIFY2(view->isVisible(), qPrintable(id));
+            QTest::qWait(20); // the scroll area lays out the view it shows
             QCOMPARE(navigator->currentView(), id);
 
             // No navigator entry elided: every title fits the list at its depth.
@@ -197,11 +242,13 @@ private slots:
                     }
                 }
             }
-            // Every chart of the view: no two tick labels overlap.
+            // Every chart of the view: room to read and no two tick labels overlap.
             for (widgets::AnalysisChart* chart : view->findChildren<widgets::AnalysisChart*>()) {
                 if (!chart->isVisible())
                     continue;
                 chart->replot();
+                const QString problem = chartRoomProblem(*chart, *navigator->scrollArea(id));
+                QVERIFY2(problem.isEmpty(), qPrintable(id + QStringLiteral(": ") + problem));
                 for (QCPAxisRect* rect : chart->axisRects()) {
                     for (QCPAxis* axis : rect->axes()) {
                         if (!axis->visible() || !axis->tickLabels())

@@ -10,22 +10,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ks::widgets {
 
 AnalysisChart::AnalysisChart(QWidget* parent)
     : QCustomPlot(parent)
 {
-    setBackground(palette().color(QPalette::Base));
     setNoAntialiasingOnDrag(true);
-    styleAxisRect(axisRect());
-    legend->setBrush(palette().color(QPalette::Base));
-    legend->setBorderPen(QPen(palette().color(QPalette::Mid)));
-    legend->setTextColor(palette().color(QPalette::Text));
-    setMinimumSize(240, 180);
+    applyPalette();
+    setMinimumWidth(240); // the height comes from minimumSizeHint
     setMouseTracking(true);
     setupContextMenu();
-    connect(this, &QCustomPlot::afterLayout, this, &AnalysisChart::fitTicks);
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        fitTicks();
+        updateMinimumHeight();
+    });
     connect(this, &QCustomPlot::plottableClick, this,
         [this](QCPAbstractPlottable* plottable, int dataIndex, QMouseEvent*) {
             onPlottableClick(plottable, dataIndex);
@@ -44,6 +44,60 @@ void AnalysisChart::styleAxisRect(QCPAxisRect* rect)
         axis->setLabelColor(text);
         axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
     }
+}
+
+void AnalysisChart::applyPalette()
+{
+    setBackground(palette().color(QPalette::Base));
+    legend->setBrush(palette().color(QPalette::Base));
+    legend->setBorderPen(QPen(palette().color(QPalette::Mid)));
+    legend->setTextColor(palette().color(QPalette::Text));
+    for (QCPAxisRect* rect : axisRects())
+        styleAxisRect(rect);
+    // Title rows (addTitle) and colour scales (the rank overview's) live in the layout.
+    for (QCPLayoutElement* element : plotLayout()->elements(true)) {
+        if (auto* title = qobject_cast<QCPTextElement*>(element))
+            title->setTextColor(palette().color(QPalette::Text));
+        else if (auto* scale = qobject_cast<QCPColorScale*>(element))
+            styleAxisRect(scale->axis()->axisRect());
+    }
+}
+
+void AnalysisChart::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        replot(rpQueuedReplot);
+    }
+}
+
+QSize AnalysisChart::minimumSizeHint() const
+{
+    return { 240, m_minimumHeight };
+}
+
+void AnalysisChart::updateMinimumHeight()
+{
+    // Rows of plot rects (stacked panels share none), and the smallest of them.
+    QList<int> rowTops;
+    int smallest = std::numeric_limits<int>::max();
+    for (QCPAxisRect* rect : axisRects()) {
+        if (!rect->visible() || !rect->layout())
+            continue;
+        if (!rowTops.contains(rect->outerRect().top()))
+            rowTops.append(rect->outerRect().top());
+        smallest = std::min(smallest, rect->rect().height());
+    }
+    if (rowTops.isEmpty() || height() <= 0)
+        return;
+    // What is not plot (title, axes, legend rows) stays; each row of plots gets the minimum.
+    const auto rows = static_cast<int>(rowTops.size());
+    const int wanted = std::max(height() - rows * smallest, 0) + rows * kMinPlotHeight;
+    if (wanted == m_minimumHeight)
+        return;
+    m_minimumHeight = wanted;
+    updateGeometry();
 }
 
 void AnalysisChart::reset()

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStyle>
 #include <QToolButton>
@@ -101,7 +102,14 @@ void ViewNavigator::addView(const QString& id, const QString& title, int group, 
     entry.page = new QWidget(m_pages);
     auto* layout = new QVBoxLayout(entry.page);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(view);
+    // A view shorter than its least readable height (a chart's plot rect, AnalysisChart)
+    // scrolls rather than being squashed: the user chose how tall the dock is.
+    entry.scroll = new QScrollArea(entry.page);
+    entry.scroll->setObjectName(id + QStringLiteral("Scroll"));
+    entry.scroll->setFrameShape(QFrame::NoFrame);
+    entry.scroll->setWidgetResizable(true);
+    entry.scroll->setWidget(view);
+    layout->addWidget(entry.scroll);
     // Shown in place of a view that lives in its own window.
     entry.away = new QWidget(entry.page);
     auto* awayLayout = new QVBoxLayout(entry.away);
@@ -146,12 +154,20 @@ QWidget* ViewNavigator::view(const QString& id) const
     return it == m_entries.end() ? nullptr : it->view;
 }
 
+QScrollArea* ViewNavigator::scrollArea(const QString& id) const
+{
+    const auto it = m_entries.find(id);
+    return it == m_entries.end() ? nullptr : it->scroll;
+}
+
 bool ViewNavigator::showView(const QString& id)
 {
     const auto it = m_entries.find(id);
     if (it == m_entries.end())
         return false;
     const bool changed = m_current != id;
+    if (changed && !m_current.isEmpty())
+        m_previous = m_current;
     m_current = id;
     // One group open at a time: eight group rows and the open group's views fit
     // the height a laptop screen leaves below the timeline.
@@ -178,12 +194,18 @@ bool ViewNavigator::showGroup(int group)
     return showView(last.isEmpty() ? m_groups[group]->child(0)->data(0, kIdRole).toString() : last);
 }
 
+bool ViewNavigator::showPreviousView()
+{
+    return !m_previous.isEmpty() && showView(m_previous);
+}
+
 QWidget* ViewNavigator::takeView(const QString& id)
 {
     const auto it = m_entries.find(id);
     if (it == m_entries.end() || isTornOff(id))
         return nullptr;
-    it->page->layout()->removeWidget(it->view);
+    it->scroll->takeWidget();
+    it->scroll->hide();
     it->away->show();
     if (m_current == id)
         m_tearOff->setEnabled(false);
@@ -196,8 +218,8 @@ void ViewNavigator::returnView(const QString& id)
     if (it == m_entries.end() || !isTornOff(id))
         return;
     it->away->hide();
-    it->view->setParent(it->page);
-    static_cast<QVBoxLayout*>(it->page->layout())->insertWidget(0, it->view);
+    it->scroll->setWidget(it->view);
+    it->scroll->show();
     it->view->show();
     if (m_current == id)
         m_tearOff->setEnabled(true);
@@ -206,7 +228,7 @@ void ViewNavigator::returnView(const QString& id)
 bool ViewNavigator::isTornOff(const QString& id) const
 {
     const auto it = m_entries.find(id);
-    return it != m_entries.end() && it->view->parentWidget() != it->page;
+    return it != m_entries.end() && it->scroll->widget() != it->view;
 }
 
 void ViewNavigator::onItemActivated(QTreeWidgetItem* item)

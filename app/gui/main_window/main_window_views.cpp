@@ -37,8 +37,9 @@ void MainWindow::setupNavigator()
     for (const ViewSpec& spec : viewSpecs()) {
         const QString id = QString::fromLatin1(spec.id);
         QWidget* view = spec.factory(*this);
-        // Views may shrink below their natural size: the timeline needs the room.
-        view->setMinimumSize(200, 120);
+        // Views may be narrower than their natural width; below their least height
+        // (a chart's readable plot) the navigator scrolls them.
+        view->setMinimumWidth(200);
         if (auto* analysis = qobject_cast<widgets::AnalysisView*>(view)) {
             analysis->setObjectName(id + QStringLiteral("View"));
             wireAnalysisView(analysis);
@@ -73,7 +74,7 @@ void MainWindow::setupNavigator()
 
 void MainWindow::setupViewActions()
 {
-    // Ctrl+1…8: one keystroke to each group (its last shown view).
+    // Ctrl+1…8: one keystroke to each group (its last shown view); Ctrl+9 the previous view.
     QMenu* groups = m_analysesMenu->addMenu(tr("&Go to Group"));
     groups->setObjectName(QStringLiteral("goToGroupMenu"));
     for (int group = 0; group < kViewGroupCount; ++group) {
@@ -88,6 +89,19 @@ void MainWindow::setupViewActions()
         });
         m_viewActions.append(action);
     }
+    // Ctrl+9, beside the eight groups: back to the view shown before (again: forth),
+    // to compare two views, say a kernel chart and the roofline, with one key.
+    groups->addSeparator();
+    QAction* previous = groups->addAction(tr("&Previous View"));
+    previous->setObjectName(QStringLiteral("previousViewAction"));
+    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_9));
+    previous->setStatusTip(tr("Show the view shown before this one; again to come back"));
+    connect(previous, &QAction::triggered, this, [this] {
+        const QString id = m_navigator->previousView();
+        if (!id.isEmpty())
+            showView(id);
+    });
+    m_viewActions.append(previous);
     ViewGroup shownGroup = ViewGroup::Overview;
     bool first = true;
     for (const ViewSpec& spec : viewSpecs()) {
