@@ -4,7 +4,8 @@
 // Every chart draws on the palette's base and every piece of its text (ticks,
 // axis titles, legend, title rows, labels in the plot) stands out from it; the
 // timeline paints its background in the palette's base, and follows a palette
-// switched while the window is open.
+// switched while the window is open; every label of every view reads on the
+// window and base colours (no grey-on-grey captions).
 #include "app/gui/main_window/main_window.h"
 #include "widgets/analysis/analysis_chart.h"
 #include "widgets/common/dark_palette.h"
@@ -14,6 +15,7 @@
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStyle>
@@ -39,6 +41,15 @@ double contrast(const QColor& a, const QColor& b)
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
+// `color` as drawn over `behind` (a see-through colour, like a light palette's placeholder text).
+QColor over(const QColor& color, const QColor& behind)
+{
+    const double a = color.alphaF();
+    return QColor::fromRgbF(static_cast<float>(color.redF() * a + behind.redF() * (1 - a)),
+        static_cast<float>(color.greenF() * a + behind.greenF() * (1 - a)),
+        static_cast<float>(color.blueF() * a + behind.blueF() * (1 - a)));
+}
+
 // WCAG's least contrast for large text and graphics; body text aims at 4.5.
 constexpr double kReadable = 3.0;
 
@@ -52,11 +63,10 @@ QString unreadableText(widgets::AnalysisChart& chart)
     if (contrast(corner, base) > 1.1)
         return QStringLiteral("background %1, not the palette's base %2").arg(corner.name(), base.name());
     auto check = [&](const QColor& color, const QString& what) {
-        return contrast(color, base) >= kReadable
-            ? QString()
-            : QStringLiteral("%1 %2 on %3 (contrast %4)")
-                  .arg(what, color.name(), base.name())
-                  .arg(contrast(color, base), 0, 'f', 2);
+        return contrast(color, base) >= kReadable ? QString()
+                                                  : QStringLiteral("%1 %2 on %3 (contrast %4)")
+                                                        .arg(what, color.name(), base.name())
+                                                        .arg(contrast(color, base), 0, 'f', 2);
     };
     for (QCPAxisRect* rect : chart.axisRects()) {
         for (QCPAxis* axis : rect->axes()) {
@@ -71,11 +81,13 @@ QString unreadableText(widgets::AnalysisChart& chart)
         }
     }
     if (chart.legend->visible()) {
-        if (QString problem = check(chart.legend->textColor(), QStringLiteral("legend text")); !problem.isEmpty())
+        if (QString problem = check(chart.legend->textColor(), QStringLiteral("legend text"));
+            !problem.isEmpty())
             return problem;
         if (chart.legend->brush().style() != Qt::NoBrush && chart.legend->brush().color().alpha() > 0
             && contrast(chart.legend->brush().color(), base) > 1.5)
-            return QStringLiteral("legend box %1 on %2").arg(chart.legend->brush().color().name(), base.name());
+            return QStringLiteral("legend box %1 on %2")
+                .arg(chart.legend->brush().color().name(), base.name());
     }
     for (QCPLayoutElement* element : chart.plotLayout()->elements(true)) {
         if (auto* title = qobject_cast<QCPTextElement*>(element)) {
@@ -92,10 +104,31 @@ QString unreadableText(widgets::AnalysisChart& chart)
         if (text->brush().style() != Qt::NoBrush && text->brush().color().alpha() >= 128)
             behind = text->brush().color();
         if (contrast(text->color(), behind) < kReadable)
-            return QStringLiteral("label \"%1\" %2 on %3").arg(text->text(), text->color().name(), behind.name());
+            return QStringLiteral("label \"%1\" %2 on %3")
+                .arg(text->text(), text->color().name(), behind.name());
         if (behind != base && contrast(behind, base) > 1.5)
             return QStringLiteral("label \"%1\" on a box %2 that is not the base %3")
                 .arg(text->text(), behind.name(), base.name());
+    }
+    return {};
+}
+
+// Why some label of `view` does not read in the palette, or an empty string. A label's
+// text colour (its palette's foreground, where style sheets put theirs too) must stand
+// out from both the window and the base colour, the two backgrounds views draw on.
+QString unreadableLabel(const QWidget& view)
+{
+    for (const QLabel* label : view.findChildren<QLabel*>()) {
+        if (!label->isVisible() || label->text().isEmpty())
+            continue;
+        for (const QPalette::ColorRole background : { QPalette::Window, QPalette::Base }) {
+            const QColor behind = label->palette().color(background);
+            const QColor text = over(label->palette().color(label->foregroundRole()), behind);
+            if (contrast(text, behind) < kReadable)
+                return QStringLiteral("label \"%1\" %2 on %3 (contrast %4)")
+                    .arg(label->text().left(40), text.name(), behind.name())
+                    .arg(contrast(text, behind), 0, 'f', 2);
+        }
     }
     return {};
 }
@@ -114,10 +147,7 @@ private slots:
         QApplication::setStyle(QStringLiteral("Fusion"));
     }
 
-    void init()
-    {
-        QSettings().clear();
-    }
+    void init() { QSettings().clear(); }
 
     void everyChartFollowsThePalette_data()
     {
@@ -153,14 +183,19 @@ private slots:
         const QColor base = timeline->palette().color(QPalette::Base);
         const QImage painted = timeline->grab().toImage();
         const QColor bottomRight = painted.pixelColor(painted.width() - 3, painted.height() - 3);
-        QVERIFY2(contrast(bottomRight, base) < 1.6 || contrast(bottomRight, timeline->palette().color(QPalette::Window)) < 1.6,
-            qPrintable(QStringLiteral("timeline background %1, palette base %2").arg(bottomRight.name(), base.name())));
+        QVERIFY2(contrast(bottomRight, base) < 1.6
+                || contrast(bottomRight, timeline->palette().color(QPalette::Window)) < 1.6,
+            qPrintable(QStringLiteral("timeline background %1, palette base %2")
+                           .arg(bottomRight.name(), base.name())));
 
         int charts = 0;
         widgets::ViewNavigator* navigator = window.navigator();
         for (const QString& id : navigator->viewIds()) {
             QVERIFY(window.showView(id));
-            for (widgets::AnalysisChart* chart : navigator->view(id)->findChildren<widgets::AnalysisChart*>()) {
+            const QString labels = unreadableLabel(*navigator->view(id));
+            QVERIFY2(labels.isEmpty(), qPrintable(id + QStringLiteral(": ") + labels));
+            for (widgets::AnalysisChart* chart :
+                navigator->view(id)->findChildren<widgets::AnalysisChart*>()) {
                 if (!chart->isVisible())
                     continue;
                 chart->replot();

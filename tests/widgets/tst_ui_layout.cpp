@@ -21,7 +21,9 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTabBar>
+#include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -103,10 +105,9 @@ QList<QRectF> tickLabelRects(const QCPAxis* axis)
 }
 
 // Why `chart` does not read in the default layout, or an empty string: a plot rect
-// lower than AnalysisChart::kMinPlotHeight, a legend over a plot (its points), an
-// axis's labels or title outside the widget, or a chart the navigator's scroll area
-// has to scroll to show whole.
-QString chartRoomProblem(const widgets::AnalysisChart& chart, const QScrollArea& scroll)
+// lower than AnalysisChart::kMinPlotHeight, a legend over a plot (its points), or an
+// axis's labels or title outside the widget.
+QString chartRoomProblem(const widgets::AnalysisChart& chart)
 {
     const QList<QCPAxisRect*> rects = chart.axisRects();
     for (const QCPAxisRect* rect : rects) {
@@ -122,6 +123,23 @@ QString chartRoomProblem(const widgets::AnalysisChart& chart, const QScrollArea&
                 .arg(rect->outerRect().height())
                 .arg(chart.width())
                 .arg(chart.height());
+        // Axis titles, centred on their plot, within the chart (no "whiskers min–ma").
+        for (const QCPAxis* axis : rect->axes()) {
+            if (!axis->visible() || axis->label().isEmpty())
+                continue;
+            const bool horizontal = axis->orientation() == Qt::Horizontal;
+            const int centre = horizontal ? rect->rect().center().x() : rect->rect().center().y();
+            const int length = horizontal ? chart.width() : chart.height();
+            for (const QString& line : axis->label().split(QChar(u'\n'))) {
+                const int half = QFontMetrics(axis->labelFont()).horizontalAdvance(line) / 2;
+                if (centre - half < 0 || centre + half > length)
+                    return QStringLiteral("axis title \"%1\" cut (%2 px around %3 of %4)")
+                        .arg(line)
+                        .arg(2 * half)
+                        .arg(centre)
+                        .arg(length);
+            }
+        }
         if (chart.legend->visible() && chart.legend->outerRect().intersects(rect->rect()))
             return QStringLiteral("the legend covers the plot");
         const QFontMetrics tickFont(rect->axis(QCPAxis::atBottom)->tickLabelFont());
@@ -131,7 +149,13 @@ QString chartRoomProblem(const widgets::AnalysisChart& chart, const QScrollArea&
             && rect->margins().bottom() < tickFont.height() + titleFont.height())
             return QStringLiteral("no room under the plot for the axis title %1").arg(bottom->label());
     }
-    if (scroll.verticalScrollBar()->isVisible())
+    return {};
+}
+
+// Why the navigator's scroll area has to scroll to show its view whole, or an empty string.
+QString scrollProblem(const QScrollArea& scroll)
+{
+    if (scroll.verticalScrollBar()->isVisible() || scroll.horizontalScrollBar()->isVisible())
         return QStringLiteral("the view scrolls: %1 px in %2 (least %3x%4, %5 wide in %6)")
             .arg(scroll.widget()->height())
             .arg(scroll.viewport()->height())
@@ -194,6 +218,9 @@ private slots:
             QWidget* view = navigator->view(id);
             QTRY_VERIFY2(view->isVisible(), qPrintable(id));
             QTest::qWait(20); // the scroll area lays out the view it shows
+            // The view fits the room the default layout gives it: nothing to scroll to.
+            const QString scrolled = scrollProblem(*navigator->scrollArea(id));
+            QVERIFY2(scrolled.isEmpty(), qPrintable(id + QStringLiteral(": ") + scrolled));
             QCOMPARE(navigator->currentView(), id);
 
             // No navigator entry elided: every title fits the list at its depth.
@@ -230,6 +257,23 @@ private slots:
                 if (!model || qobject_cast<const QTreeWidget*>(table)
                     || qobject_cast<const QHeaderView*>(table))
                     continue;
+                // No column title cut: each section as wide as its title (scrolling shows the rest).
+                if (const auto* tableView = qobject_cast<const QTableView*>(table);
+                    tableView && table->isVisible()) {
+                    const QHeaderView* header = tableView->horizontalHeader();
+                    const int margins =
+                        2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+                    for (int c = 0; c < model->columnCount(); ++c) {
+                        if (header->isSectionHidden(c) || header->sectionSize(c) == 0)
+                            continue;
+                        const QString title = model->headerData(c, Qt::Horizontal).toString();
+                        QVERIFY2(header->sectionSize(c)
+                                >= header->fontMetrics().horizontalAdvance(title) + margins,
+                            qPrintable(QStringLiteral("%1: column title \"%2\" cut (%3 px)")
+                                           .arg(id, title)
+                                           .arg(header->sectionSize(c))));
+                    }
+                }
                 for (int c = 0; c < model->columnCount(); ++c) {
                     const QString header = model->headerData(c, Qt::Horizontal).toString();
                     QVERIFY2(!header.contains(QChar(u'_')) && !header.contains(QStringLiteral("(us)")),
@@ -247,7 +291,7 @@ private slots:
                 if (!chart->isVisible())
                     continue;
                 chart->replot();
-                const QString problem = chartRoomProblem(*chart, *navigator->scrollArea(id));
+                const QString problem = chartRoomProblem(*chart);
                 QVERIFY2(problem.isEmpty(), qPrintable(id + QStringLiteral(": ") + problem));
                 for (QCPAxisRect* rect : chart->axisRects()) {
                     for (QCPAxis* axis : rect->axes()) {

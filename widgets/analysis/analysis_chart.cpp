@@ -228,6 +228,62 @@ namespace {
         return true;
     }
 
+    const char* const kFullTitleProperty = "ksFullTitle";
+    const char* const kShownTitleProperty = "ksShownTitle";
+
+    // The space nearest the middle of `text`, or -1.
+    qsizetype middleSpace(const QString& text)
+    {
+        const qsizetype mid = text.size() / 2;
+        for (qsizetype d = 0; d <= mid; ++d) {
+            if (mid - d >= 0 && text[mid - d] == QChar(u' '))
+                return mid - d;
+            if (mid + d < text.size() && text[mid + d] == QChar(u' '))
+                return mid + d;
+        }
+        return -1;
+    }
+
+    // An axis title drawn centred on its plot may reach the chart's edges but not
+    // past them (a long one, "kernel duration (µs): mean, whiskers min–max", was cut
+    // at a laptop's width): it is wrapped onto two lines at the space nearest its
+    // middle, and elided only when a line is still too long. `room` is the length
+    // it has. True when the shown title changed.
+    bool fitTitle(QCPAxis* axis, int room)
+    {
+        QString full = axis->property(kFullTitleProperty).toString();
+        if (axis->label() != axis->property(kShownTitleProperty).toString())
+            full = axis->label(); // a builder set it since
+        const QFontMetrics metrics(axis->labelFont());
+        QString shown = full;
+        if (metrics.horizontalAdvance(full) > room) {
+            const qsizetype cut = middleSpace(full);
+            QStringList lines =
+                cut > 0 ? QStringList { full.left(cut), full.mid(cut + 1) } : QStringList { full };
+            for (QString& line : lines)
+                line = metrics.elidedText(line, Qt::ElideRight, room);
+            shown = lines.join(QChar(u'\n'));
+        }
+        axis->setProperty(kFullTitleProperty, full);
+        axis->setProperty(kShownTitleProperty, shown);
+        if (shown == axis->label())
+            return false;
+        axis->setLabel(shown);
+        return true;
+    }
+
+    // The length a title of `axis` may take, centred on its axis rect, inside `bounds`.
+    int titleRoom(const QCPAxis* axis, const QRect& bounds)
+    {
+        const QRect plot = axis->axisRect()->rect();
+        if (axis->orientation() == Qt::Horizontal) {
+            const int centre = plot.center().x();
+            return 2 * std::min(centre - bounds.left(), bounds.right() - centre) - 8;
+        }
+        const int centre = plot.center().y();
+        return 2 * std::min(centre - bounds.top(), bounds.bottom() - centre) - 8;
+    }
+
     bool fitAxis(QCPAxis* axis, bool start)
     {
         if (!axis->visible() || !axis->tickLabels())
@@ -244,6 +300,15 @@ void AnalysisChart::fitTicks()
     if (m_fitting)
         return;
     const QScopedValueRollback guard(m_fitting, true);
+    bool titles = false;
+    for (QCPAxisRect* rect : axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            if (axis->visible() && !axis->label().isEmpty())
+                titles = fitTitle(axis, std::max(titleRoom(axis, this->rect()), 40)) || titles;
+        }
+    }
+    if (titles)
+        updateLayout();
     // A few rounds: a ticker picks "nice" steps near the count it is given.
     for (int round = 0; round < 6; ++round) {
         bool changed = false;

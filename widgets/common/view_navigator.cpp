@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QStyle>
@@ -18,6 +19,51 @@ namespace ks::widgets {
 namespace {
 
     constexpr int kIdRole = Qt::UserRole + 1;
+
+    // The scroll area's widget: the view filling it, sized down to the view's least
+    // size and no further. Not a layout: a layout with a word-wrapped label reports
+    // height-for-width, and QScrollArea then keeps the view at its preferred height
+    // (the Rank Summary scrolled at any screen size).
+    class ViewHolder : public QWidget
+    {
+    public:
+        using QWidget::QWidget;
+
+        QWidget* view() const
+        {
+            const auto children = findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly);
+            return children.isEmpty() ? nullptr : children.front();
+        }
+
+        QSize minimumSizeHint() const override
+        {
+            const QWidget* shown = view();
+            if (!shown)
+                return {};
+            // As a layout sees it: an explicit minimum wins over the hint, per direction.
+            const QSize hint = shown->minimumSizeHint();
+            return { shown->minimumWidth() > 0 ? shown->minimumWidth() : hint.width(),
+                shown->minimumHeight() > 0 ? shown->minimumHeight() : hint.height() };
+        }
+
+        QSize sizeHint() const override { return view() ? view()->sizeHint() : QSize(); }
+
+    protected:
+        void resizeEvent(QResizeEvent* event) override
+        {
+            QWidget::resizeEvent(event);
+            if (QWidget* shown = view())
+                shown->setGeometry(rect());
+        }
+
+        bool event(QEvent* event) override
+        {
+            // The view's least size changed (a chart laid out): the scroll area asks again.
+            if (event->type() == QEvent::LayoutRequest)
+                updateGeometry();
+            return QWidget::event(event);
+        }
+    };
 
 } // namespace
 
@@ -108,7 +154,9 @@ void ViewNavigator::addView(const QString& id, const QString& title, int group, 
     entry.scroll->setObjectName(id + QStringLiteral("Scroll"));
     entry.scroll->setFrameShape(QFrame::NoFrame);
     entry.scroll->setWidgetResizable(true);
-    entry.scroll->setWidget(view);
+    entry.holder = new ViewHolder;
+    view->setParent(entry.holder);
+    entry.scroll->setWidget(entry.holder);
     layout->addWidget(entry.scroll);
     // Shown in place of a view that lives in its own window.
     entry.away = new QWidget(entry.page);
@@ -204,7 +252,8 @@ QWidget* ViewNavigator::takeView(const QString& id)
     const auto it = m_entries.find(id);
     if (it == m_entries.end() || isTornOff(id))
         return nullptr;
-    it->scroll->takeWidget();
+    it->view->setParent(nullptr);
+    it->holder->updateGeometry();
     it->scroll->hide();
     it->away->show();
     if (m_current == id)
@@ -218,7 +267,9 @@ void ViewNavigator::returnView(const QString& id)
     if (it == m_entries.end() || !isTornOff(id))
         return;
     it->away->hide();
-    it->scroll->setWidget(it->view);
+    it->view->setParent(it->holder);
+    it->view->setGeometry(it->holder->rect());
+    it->holder->updateGeometry();
     it->scroll->show();
     it->view->show();
     if (m_current == id)
@@ -228,7 +279,7 @@ void ViewNavigator::returnView(const QString& id)
 bool ViewNavigator::isTornOff(const QString& id) const
 {
     const auto it = m_entries.find(id);
-    return it != m_entries.end() && it->scroll->widget() != it->view;
+    return it != m_entries.end() && it->view->parentWidget() != it->holder;
 }
 
 void ViewNavigator::onItemActivated(QTreeWidgetItem* item)

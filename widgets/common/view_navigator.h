@@ -80,6 +80,7 @@ private:
         QWidget* view = nullptr;
         QWidget* page = nullptr; // holds the view's scroll area, or the "in its own window" line
         QScrollArea* scroll = nullptr; // the view while it is here
+        QWidget* holder = nullptr; // the scroll area's widget, the view's parent while here
         QWidget* away = nullptr;
         QTreeWidgetItem* item = nullptr;
     };
