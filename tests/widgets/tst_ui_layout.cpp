@@ -312,6 +312,25 @@ private slots:
             }
         }
     }
+
+    // A bottom row the user made short: choosing a chart view grows it back (up to
+    // the default layout's height) until the chart shows whole, unscrolled.
+    void shortRowGrowsForAChart()
+    {
+        app::MainWindow window;
+        QVERIFY(openAt(window, QSize(1280, 800), kTrace));
+        window.resizeDocks({ window.navigatorDock() }, { 170 }, Qt::Vertical);
+        QTRY_VERIFY(window.navigatorDock()->height() <= 180);
+        QVERIFY(window.showView(QStringLiteral("efficiency")));
+        const QScrollArea* scroll = window.navigator()->scrollArea(QStringLiteral("efficiency"));
+        QTRY_VERIFY2(scrollProblem(*scroll).isEmpty(), qPrintable(scrollProblem(*scroll)));
+        auto* chart =
+            window.navigator()->view(QStringLiteral("efficiency"))->findChild<widgets::AnalysisChart*>();
+        QVERIFY(chart && chart->isVisible());
+        chart->replot();
+        QVERIFY2(chartRoomProblem(*chart).isEmpty(), qPrintable(chartRoomProblem(*chart)));
+        QVERIFY(window.timeline()->height() * 2 >= window.height());
+    }
 };
 
 QTEST_MAIN(TestUiLayout)

@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
@@ -42,8 +43,13 @@ namespace {
                 return {};
             // As a layout sees it: an explicit minimum wins over the hint, per direction.
             const QSize hint = shown->minimumSizeHint();
-            return { shown->minimumWidth() > 0 ? shown->minimumWidth() : hint.width(),
-                shown->minimumHeight() > 0 ? shown->minimumHeight() : hint.height() };
+            const int least = shown->minimumWidth() > 0 ? shown->minimumWidth() : hint.width();
+            int height = shown->minimumHeight() > 0 ? shown->minimumHeight() : hint.height();
+            // A wrapped label takes more lines at this width than its own hint says.
+            if (const QLayout* layout = shown->layout();
+                layout && layout->hasHeightForWidth() && shown->minimumHeight() == 0)
+                height = std::max(height, layout->minimumHeightForWidth(std::max(width(), least)));
+            return { least, height };
         }
 
         QSize sizeHint() const override { return view() ? view()->sizeHint() : QSize(); }
@@ -54,6 +60,8 @@ namespace {
             QWidget::resizeEvent(event);
             if (QWidget* shown = view())
                 shown->setGeometry(rect());
+            if (event->size().width() != event->oldSize().width())
+                updateGeometry(); // the least height of wrapped text depends on the width
         }
 
         bool event(QEvent* event) override

@@ -81,12 +81,17 @@ void MainWindow::applyDefaultDockSizes()
     // room to read, the rest of the height on a laptop screen (a 1280x800 roofline
     // has a plot of AnalysisChart::kMinPlotHeight) and up to 440 pixels on a larger
     // one, most of it for the navigator.
+    resizeDocks({ m_detailsDock }, { std::clamp(width() / 5, 280, 420) }, Qt::Horizontal);
+    resizeDocks({ m_navigatorDock }, { defaultBottomRowHeight() }, Qt::Vertical);
+    resizeDocks({ m_searchDock, m_navigatorDock }, { width() / 5, width() * 4 / 5 }, Qt::Horizontal);
+}
+
+int MainWindow::defaultBottomRowHeight() const
+{
     const int belowMenu = height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height();
     const int bottomRow =
         belowMenu - (height() + 1) / 2 - 2 * style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
-    resizeDocks({ m_detailsDock }, { std::clamp(width() / 5, 280, 420) }, Qt::Horizontal);
-    resizeDocks({ m_navigatorDock }, { std::clamp(bottomRow, 170, 440) }, Qt::Vertical);
-    resizeDocks({ m_searchDock, m_navigatorDock }, { width() / 5, width() * 4 / 5 }, Qt::Horizontal);
+    return std::clamp(bottomRow, 170, 440);
 }
 
 void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before)

@@ -12,7 +12,11 @@
 #include <QCoreApplication>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSettings>
+#include <QTimer>
+
+#include <algorithm>
 
 namespace ks::app {
 
@@ -69,7 +73,31 @@ void MainWindow::setupNavigator()
         m_viewDocks.value(id)->show();
         m_viewDocks.value(id)->raise();
     });
+    // Once the chosen view is shown and laid out: its least height is known then.
+    connect(m_navigator, &widgets::ViewNavigator::currentViewChanged, this,
+        [this](const QString& id) { QTimer::singleShot(0, this, [this, id] { makeRoomForView(id, 3); }); });
     m_navigator->showView(QStringLiteral("overview"));
+}
+
+void MainWindow::makeRoomForView(const QString& id, int rounds)
+{
+    // A chart chosen in a bottom row the user made short: the row grows back, up to its
+    // default height, so the chart shows whole; beyond that the view scrolls.
+    const QScrollArea* scroll = m_navigator->scrollArea(id);
+    if (!scroll || !scroll->widget() || m_navigator->isTornOff(id) || m_navigatorDock->isFloating()
+        || dockWidgetArea(m_navigatorDock) != Qt::BottomDockWidgetArea || !m_navigatorDock->isVisible())
+        return;
+    const int missing = scroll->widget()->minimumSizeHint().height() - scroll->viewport()->height();
+    const int grown = std::min(m_navigatorDock->height() + missing, defaultBottomRowHeight());
+    if (missing <= 0 || grown <= m_navigatorDock->height())
+        return;
+    resizeDocks({ m_navigatorDock }, { grown }, Qt::Vertical);
+    // A chart's least height is measured on its layout, more exactly as it grows: ask again.
+    if (rounds > 1)
+        QTimer::singleShot(0, this, [this, id, rounds] {
+            if (m_navigator->currentView() == id)
+                makeRoomForView(id, rounds - 1);
+        });
 }
 
 void MainWindow::setupViewActions()
