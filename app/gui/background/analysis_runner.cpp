@@ -248,6 +248,7 @@ void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, co
             compute = m_jobPath](const widgets::JobContext& job) mutable {
             auto results = std::make_shared<JobPathResults>();
             results->options = options;
+            results->window = window; // the docks' frames are restricted alike
             if (!frames) { // X3 needs default-mode frames: build them when the docks' are not those
                 core::AnalysisOptions analysis;
                 analysis.cancel = job.cancel;

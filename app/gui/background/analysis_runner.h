@@ -17,6 +17,13 @@
 
 namespace ks::app {
 
+// A window of the trace the analyses are restricted to: absolute ns, [start, end).
+struct AnalysisWindow
+{
+    core::TimeNs start = 0;
+    core::TimeNs end = 0;
+};
+
 // The analyses the docks show, keyed by HTA call name ("get_temporal_breakdown").
 struct AnalysisResults
 {
@@ -36,6 +43,9 @@ struct JobPathResults
     std::shared_ptr<const core::FrameSet> frames;
     std::shared_ptr<const core::JobCriticalPath> path;
     core::JobPathOptions options; // whole trace, or options.iteration's
+    // The range `frames` are restricted to (Restrict to Selected Range); unset:
+    // the whole trace, every iteration (whatever options.iteration).
+    std::optional<AnalysisWindow> window;
     QString error; // could not be computed, or the job failed (out of memory)
     // Over the memory budget, so not started: what it would need.
     std::optional<MemoryNeed> notComputed;
@@ -48,13 +58,6 @@ struct JobPathResults
 };
 
 using JobPathResultsPtr = std::shared_ptr<const JobPathResults>;
-
-// A window of the trace the analyses are restricted to: absolute ns, [start, end).
-struct AnalysisWindow
-{
-    core::TimeNs start = 0;
-    core::TimeNs end = 0;
-};
 
 // Computes what the analysis docks and the Job Critical Path show, off the GUI
 // thread after a trace set loads, in two lanes of the window's JobPools (issue

@@ -4,6 +4,7 @@
 #include "app/gui/background/analysis_runner.h"
 #include "app/gui/dialogs/chart_export_dialog.h"
 #include "app/gui/main_window/main_window.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
 #include "widgets/analysis/analysis_export.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
@@ -36,13 +37,19 @@ void MainWindow::setupOverview()
     // Issue 23's page, the navigator's "overview" view (view_registry.cpp).
     m_overview = new widgets::OverviewPage(m_pools.get(), this);
     m_overview->setObjectName(QStringLiteral("overviewPage"));
-    // The page builds its own frames and paths beside the analyses': both must fit.
-    m_overview->setMemoryCheck([](const core::TraceSet& set) {
-        const std::uint64_t need = storeBytes(set) + 2 * docksMemoryEstimate(set);
-        const std::uint64_t budget = memoryBudget(storeBytes(set));
+    // The page starts once the analyses and the job path are done (runAnalyses,
+    // showJobPath) and reads their frames: what it adds is its narrowed copy of
+    // them and the insights' own critical paths (one at a time, each at most the
+    // job path's peak), beside the held job path (its result, far smaller).
+    m_overview->setMemoryCheck([this](const core::TraceSet& set, const core::FrameSet* frames) {
+        const std::uint64_t store = storeBytes(set);
+        const std::uint64_t need = frames ? store + 2 * framesBytes(*frames)
+                + core::jobCriticalPathMemoryEstimate(*frames, {}, overviewConcurrentRanks(*frames))
+                                          : store + 2 * docksMemoryEstimate(set);
+        const std::uint64_t budget = memoryBudget(store);
         return need <= budget ? QString()
-                              : tr("Not computed: the overview needs about %1 beside the analyses, over the "
-                                   "memory budget of %2 (Preferences).")
+                              : tr("Not computed: the overview needs about %1, over the memory budget of %2 "
+                                   "(Preferences).")
                                     .arg(widgets::formatBytes(need), widgets::formatBytes(budget));
     });
     connect(m_overview, &widgets::OverviewPage::eventRequested, this, &MainWindow::showJobPathSegment);
@@ -105,17 +112,48 @@ std::optional<AnalysisWindow> MainWindow::selectedWindow() const
     return AnalysisWindow { range->start, range->end };
 }
 
+std::optional<std::pair<core::TimeNs, core::TimeNs>> MainWindow::overviewWindow() const
+{
+    const auto window = selectedWindow();
+    return window ? std::optional(std::pair(window->start, window->end)) : std::nullopt;
+}
+
+std::shared_ptr<const core::FrameSet> MainWindow::overviewFrames() const
+{
+    if (!m_jobPathResults || !m_jobPathResults->frames)
+        return nullptr;
+    const auto& covered = m_jobPathResults->window;
+    if (!covered)
+        return m_jobPathResults->frames; // the whole trace: the page narrows them
+    const auto chosen = selectedWindow();
+    return chosen && chosen->start == covered->start && chosen->end == covered->end ? m_jobPathResults->frames
+                                                                                    : nullptr;
+}
+
+std::size_t MainWindow::overviewConcurrentRanks(const core::FrameSet& frames) const
+{
+    return std::min(frames.ranks.size(), static_cast<std::size_t>(std::max(1, m_pools->workerCount())) + 1);
+}
+
+void MainWindow::updateOverview()
+{
+    if (inJobMode())
+        return;
+    if (analysesRunning() || jobPathRunning())
+        m_overview->waitForAnalyses(m_set, overviewWindow()); // showJobPath hands it the frames
+    else
+        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
+}
+
 void MainWindow::onSelectedRangeChanged()
 {
     if (!m_set || m_set->ranks.empty())
         return;
-    m_overview->setTraceSet(m_set,
-        selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
-                         : std::nullopt);
     if (m_restrictToRangeAction->isChecked()) {
-        startAnalyses();
+        startAnalyses(); // the Overview waits for them
         return;
     }
+    updateOverview();
     if (AnalysisView* view = analysisView(QStringLiteral("operators")))
         view->showMessage(tr("Computing…"));
     m_analysisRunner->startOperators(m_set, selectedWindow());
@@ -153,11 +191,9 @@ void MainWindow::startAnalyses()
 
 void MainWindow::runAnalyses(bool anyway)
 {
-    if (!inJobMode())
-        m_overview->setTraceSet(m_set,
-            selectedWindow() ? std::optional(std::pair(selectedWindow()->start, selectedWindow()->end))
-                             : std::nullopt); // the page follows the selected range
     if (!m_set || m_set->ranks.empty()) {
+        if (!inJobMode())
+            m_overview->setTraceSet(m_set);
         m_analysisRunner->clear();
         m_jobPathResults.reset();
         for (AnalysisView* view : m_analysisViews)
@@ -166,8 +202,11 @@ void MainWindow::runAnalyses(bool anyway)
     }
     for (AnalysisView* view : m_analysisViews)
         view->showMessage(tr("Computing…"));
-    // The job path follows the docks (their lane first): it computes once they are in.
+    // The job path follows the docks (their lane first): it computes once they
+    // are in, and the Overview (following the selected range) once it is.
     m_jobPathResults.reset();
+    if (!inJobMode())
+        m_overview->waitForAnalyses(m_set, overviewWindow());
     m_jobPath->showMessage(tr("Waiting for the analyses…"));
     m_analysisRunner->start(m_set,
         m_htaCompatAction->isChecked() ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default,
@@ -236,6 +275,14 @@ QStringList MainWindow::dockReport() const
                                : QStringLiteral("error");
     add(QStringLiteral("jobPathDock"), state,
         job && job->notComputed ? m_jobPath->notice()->text() : m_jobPath->summaryText());
+    const QString overviewState = m_overview->isComputing() || m_overview->isWaitingForAnalyses()
+        ? QStringLiteral("computing")
+        : m_overview->data() && m_overview->data()->error.isEmpty() ? QStringLiteral("result")
+                                                                    : stateOf(m_overview->message());
+    add(QStringLiteral("overview"), overviewState,
+        overviewState == QLatin1String("result")
+            ? tr("%n finding(s)", nullptr, static_cast<int>(m_overview->data()->report.findings.size()))
+            : m_overview->message());
     for (const AnalysisView* view : m_analysisViews) {
         for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>()) {
             const bool listed = !panel->stragglerTable()->isHidden();

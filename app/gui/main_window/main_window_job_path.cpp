@@ -11,6 +11,7 @@
 #include "widgets/analysis/what_if_dialog.h"
 #include "widgets/common/job_tracker.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/overview/overview_page.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
@@ -126,6 +127,8 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
     m_jobPathOptions = results->options;
     m_timeline->setJobPath(results->path);
     showStragglers();
+    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_set)
+        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
     if (m_whatIfDialog)
         m_whatIfDialog->setBaseline(results->path);
     if (results->path) {
