@@ -222,6 +222,15 @@ private slots:
                                    .arg(othersMax)));
         // And it is the one row drawn with the straggler mark.
         QCOMPARE(strips->stragglerRows(), std::vector<std::size_t> { 3 });
+        // Its rank labels whole: inside the widget (rank 0's at the very top too), none over another.
+        const auto labels = strips->rankLabels();
+        QVERIFY(!labels.empty());
+        QCOMPARE(labels.front().second, QStringLiteral("rank 0"));
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            QVERIFY2(strips->rect().contains(labels[i].first), qPrintable(labels[i].second));
+            if (i > 0)
+                QVERIFY2(labels[i].first.top() >= labels[i - 1].first.bottom(), qPrintable(labels[i].second));
+        }
         // The heat map and the skew table come from the summary.
         QVERIFY(window.jobView()->heatMap() != nullptr);
         QVERIFY(window.jobView()->skewTable()->table() != nullptr);
