@@ -198,10 +198,14 @@ std::vector<std::pair<QRect, QString>> JobStripView::rankLabels() const
     const int fit = std::max(1, std::min(kMaxLabels, area.height() / std::max(lineHeight, 1) - 1));
     const int step = std::max(1, (n + fit - 1) / fit);
     const int lowest = std::max(0, height() - kAxisHeight - lineHeight);
+    int free = 0; // where the next label may start
     for (int row = 0; row < n; row += step) {
         const int y =
             area.top() + static_cast<int>((static_cast<qint64>(row) * 2 + 1) * area.height() / (2 * n));
         const int top = std::clamp(y - lineHeight / 2, 0, lowest);
+        if (top < free)
+            continue; // moved inside, the first or last would cover its neighbour
+        free = top + lineHeight;
         labels.emplace_back(QRect(0, top, kLabelWidth - 8, lineHeight),
             tr("rank %1").arg(m_job->ranks[static_cast<std::size_t>(row)].rank));
     }
