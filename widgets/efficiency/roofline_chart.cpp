@@ -221,7 +221,9 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
                 chart.legend->removeItem(item);
             QCPGraph* legendOnly = chart.addGraph();
             legendOnly->setLineStyle(QCPGraph::lsNone);
-            legendOnly->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, fill.darker(130), fill, 9));
+            // Opaque: a see-through disc fades into a dark chart.
+            legendOnly->setScatterStyle(QCPScatterStyle(
+                QCPScatterStyle::ssDisc, familyColor(r.family).darker(130), familyColor(r.family), 9));
             legendOnly->setName(g->name());
             legendOnly->setSelectable(QCP::stNone);
         }
