@@ -127,8 +127,6 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
     m_jobPathOptions = results->options;
     m_timeline->setJobPath(results->path);
     showStragglers();
-    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_set)
-        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
     if (m_whatIfDialog)
         m_whatIfDialog->setBaseline(results->path);
     if (results->path) {
@@ -153,6 +151,9 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
         }
     }
     emit jobPathReady();
+    // Last: the Overview's computation starts once this thread has filled the path's views.
+    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_set)
+        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
 }
 
 void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
