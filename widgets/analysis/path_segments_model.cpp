@@ -63,7 +63,7 @@ QVariant PathSegmentsModel::data(const QModelIndex& index, int role) const
     case kRawTextRole:
         return duration ? QVariant(raw()) : data(index, Qt::DisplayRole);
     case Qt::ToolTipRole:
-        return duration ? QVariant(tr("%1 ms").arg(raw()))
+        return duration      ? QVariant(tr("%1 ms").arg(raw()))
             : column == Name ? data(index, Qt::DisplayRole)
                              : QVariant();
     case Qt::TextAlignmentRole:

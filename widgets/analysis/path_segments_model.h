@@ -18,13 +18,23 @@ class PathSegmentsModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { At, Rank, Bound, Duration, Name, ColumnCount };
+    enum Column
+    {
+        At,
+        Rank,
+        Bound,
+        Duration,
+        Name,
+        ColumnCount
+    };
 
     explicit PathSegmentsModel(QObject* parent = nullptr);
 
     // Null clears the table.
     void setPath(std::shared_ptr<const core::JobCriticalPath> job);
+
     const core::JobCriticalPath* path() const { return m_job.get(); }
+
     // The segment shown at `row`, or null.
     const core::PathSegment* segment(int row) const;
 

@@ -59,10 +59,8 @@ void MainWindow::showStragglers()
             connect(status, &widgets::NotComputedNotice::perIterationRequested, this,
                 &MainWindow::computeJobPathPerIteration, Qt::UniqueConnection);
             if (!results) {
-                if (jobPathRunning())
-                    panel->showStragglerStatus(tr("computing…"));
-                else
-                    panel->setStragglers({});
+                panel->showStragglerStatus(
+                    jobPathRunning() ? tr("computing…") : tr("The job's critical path was not computed."));
             } else if (results->path) {
                 panel->setStragglers(core::findStragglers(*results->path));
             } else if (results->notComputed) {
