@@ -39,6 +39,10 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
             "Once every dock is computed (or says why not), write their states to this file, then quit."),
         QStringLiteral("file"));
     report.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption palette(QStringLiteral("palette"),
+        QCoreApplication::translate("main", "Draw in the Fusion style with a dark or light palette."),
+        QStringLiteral("dark|light"));
+    palette.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption compare(QStringLiteral("compare"),
         QCoreApplication::translate("main", "Compare two traces: kinetoscope --compare CONTROL TEST."));
     parser.addOption(compare);
@@ -47,6 +51,7 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
     parser.addOption(size);
     parser.addOption(after);
     parser.addOption(report);
+    parser.addOption(palette);
 
     parser.process(arguments); // handles --help and --version, and exits on unknown options
     options.paths = parser.positionalArguments();
@@ -54,6 +59,13 @@ bool parseGuiCommandLine(const QStringList& arguments, GuiOptions& options, QStr
     options.viewCommands = parser.value(view);
     options.dockReportPath = parser.value(report);
     options.compare = parser.isSet(compare);
+    options.palette = parser.value(palette);
+    if (!options.palette.isEmpty() && options.palette != QStringLiteral("dark")
+        && options.palette != QStringLiteral("light")) {
+        error = QCoreApplication::translate("main", "--palette expects dark or light, not %1")
+                    .arg(options.palette);
+        return false;
+    }
     if (options.compare && options.paths.size() != 2) {
         error = QCoreApplication::translate("main", "--compare expects two paths: CONTROL TEST");
         return false;

@@ -18,6 +18,9 @@ struct GuiOptions
     // Hidden: once the docks and the job path are in, write what each dock shows
     // (MainWindow::dockReport) and the process's peak memory to this file, then quit.
     QString dockReportPath;
+    // Hidden: "dark" or "light" draws the app with the Fusion style in that palette
+    // instead of the desktop's (to check and screenshot both); empty follows the desktop.
+    QString palette;
 };
 
 // Parses the arguments (argv including the program name). Exits the process for

@@ -2,12 +2,14 @@
 #include "app/gui/command_line.h"
 #include "app/gui/compare_window.h"
 #include "app/gui/main_window/main_window.h"
+#include "widgets/common/dark_palette.h"
 #include "widgets/overview/overview_page.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QIcon>
+#include <QStyle>
 #include <QTimer>
 
 #include <cstdio>
@@ -162,6 +164,12 @@ int main(int argc, char* argv[])
         return 2;
     }
 
+    if (!options.palette.isEmpty()) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(options.palette == QStringLiteral("dark")
+                ? ks::widgets::darkPalette()
+                : QApplication::style()->standardPalette());
+    }
     if (options.compare)
         return runCompare(options);
 

@@ -80,17 +80,25 @@ private slots:
         again.close();
     }
 
-    // Ctrl+1… go to the groups: Ctrl+2 is Time, its first view at first.
+    // Ctrl+1…8 go to the eight groups (each its first view at first), Ctrl+9 back
+    // to the view before, and again forth.
     void groupShortcuts()
     {
         app::MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
+        const QStringList firstOfGroup = { QStringLiteral("overview"), QStringLiteral("temporal"),
+            QStringLiteral("kernelTypes"), QStringLiteral("efficiency"), QStringLiteral("operators"),
+            QStringLiteral("memoryBw"), QStringLiteral("rankOverview"), QStringLiteral("diagnostics") };
+        QCOMPARE(window.navigator()->groupTitles().size(), firstOfGroup.size());
+        for (int group = firstOfGroup.size() - 1; group >= 0; --group) {
+            QTest::keyClick(&window, static_cast<Qt::Key>(Qt::Key_1 + group), Qt::ControlModifier);
+            QCOMPARE(window.navigator()->currentView(), firstOfGroup[group]);
+            QCOMPARE(window.navigator()->groupOf(firstOfGroup[group]), group);
+        }
+        QTest::keyClick(&window, Qt::Key_9, Qt::ControlModifier);
         QCOMPARE(window.navigator()->currentView(), QStringLiteral("temporal"));
-        QTest::keyClick(&window, Qt::Key_7, Qt::ControlModifier);
-        QCOMPARE(window.navigator()->currentView(), QStringLiteral("rankOverview"));
-        QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_9, Qt::ControlModifier);
         QCOMPARE(window.navigator()->currentView(), QStringLiteral("overview"));
     }
 

@@ -167,6 +167,36 @@ private slots:
         QVERIFY(ks::core::summarizeJob({ m_jobFolder.toStdString() }, m_summary.toStdString(), {}).ok());
     }
 
+    // The rank labels beside a thousand strips stay whole: inside the widget (rank 0's
+    // at the very top too, it was cut in half) and none over another, at any height.
+    void rankLabelsStayWhole()
+    {
+        auto job = std::make_shared<ks::core::JobOverview>();
+        for (std::int64_t r = 0; r < 1000; ++r) {
+            job->ranks.push_back({ r, r, "rank" + std::to_string(r) + ".json", "ok", "", 1, 1, 0, 10'000 });
+            job->profiles.streams.push_back(1);
+            job->profiles.shares.push_back({ 1, 0, 0, 0 });
+        }
+        job->profiles.binWidthNs = 10'000;
+        job->profiles.bins = 1;
+        JobStripView view;
+        view.setJob(job);
+        for (const int height : { 120, 333, 700 }) {
+            view.resize(500, height);
+            const auto labels = view.rankLabels();
+            QVERIFY(labels.size() >= 2);
+            QCOMPARE(labels.front().second, QStringLiteral("rank 0"));
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                QVERIFY2(view.rect().contains(labels[i].first), qPrintable(labels[i].second));
+                if (i > 0)
+                    QVERIFY2(labels[i].first.top() > labels[i - 1].first.bottom(),
+                        qPrintable(QStringLiteral("%1 over %2 at %3 px")
+                                       .arg(labels[i].second, labels[i - 1].second)
+                                       .arg(height)));
+            }
+        }
+    }
+
     void stripColoursFollowTheProfiles()
     {
         JobStripView view;

@@ -336,6 +336,10 @@ private slots:
         QVERIFY2(all.contains(QStringLiteral("Open Folder… = Ctrl+Shift+O")), qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("Cancel Loading = Esc")), qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("Full Screen = ")), qPrintable(all));
+        // Submenus' keys too: the navigator's groups and the previous view.
+        QVERIFY2(all.contains(QStringLiteral("Go to Group › Time = Ctrl+2")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("Go to Group › Diagnostics = Ctrl+8")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("Go to Group › Previous View = Ctrl+9")), qPrintable(all));
         // Every action of the File menu but Open Recent and Clear Recent has a key.
         for (const QAction* action : window.menuBar()->actions().front()->menu()->actions()) {
             if (!action->isSeparator() && !action->menu())

@@ -3,7 +3,9 @@
 // opens every view, no navigator entry or tab title is elided, every numeric
 // cell of every view's tables went through the number policy (no raw
 // "43.06141917", no "idle_time(us)"), no two tick labels of any chart overlap,
-// and the timeline keeps at least half the window's height.
+// the timeline keeps at least half the window's height, and every chart has a
+// plot of at least AnalysisChart::kMinPlotHeight with its legend and axis titles
+// around it, never over it, shown whole without scrolling.
 #include "app/gui/main_window/main_window.h"
 #include "tests/widgets/trace_fixtures.h"
 #include "widgets/analysis/analysis_chart.h"
@@ -15,9 +17,13 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTabBar>
+#include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -98,6 +104,68 @@ QList<QRectF> tickLabelRects(const QCPAxis* axis)
     return rects;
 }
 
+// Why `chart` does not read in the default layout, or an empty string: a plot rect
+// lower than AnalysisChart::kMinPlotHeight, a legend over a plot (its points), or an
+// axis's labels or title outside the widget.
+QString chartRoomProblem(const widgets::AnalysisChart& chart)
+{
+    const QList<QCPAxisRect*> rects = chart.axisRects();
+    for (const QCPAxisRect* rect : rects) {
+        if (rect->rect().height() < widgets::AnalysisChart::kMinPlotHeight)
+            return QStringLiteral("plot %1 px high").arg(rect->rect().height());
+        // The outer rect holds the tick labels and axis titles (QCustomPlot's auto margins);
+        // side-by-side panels round their widths, a pixel either way.
+        if (!chart.rect().adjusted(-1, -1, 1, 1).contains(rect->outerRect()))
+            return QStringLiteral("axes outside the chart (%1,%2 %3x%4 in %5x%6)")
+                .arg(rect->outerRect().x())
+                .arg(rect->outerRect().y())
+                .arg(rect->outerRect().width())
+                .arg(rect->outerRect().height())
+                .arg(chart.width())
+                .arg(chart.height());
+        // Axis titles, centred on their plot, within the chart (no "whiskers min–ma").
+        for (const QCPAxis* axis : rect->axes()) {
+            if (!axis->visible() || axis->label().isEmpty())
+                continue;
+            const bool horizontal = axis->orientation() == Qt::Horizontal;
+            const int centre = horizontal ? rect->rect().center().x() : rect->rect().center().y();
+            const int length = horizontal ? chart.width() : chart.height();
+            for (const QString& line : axis->label().split(QChar(u'\n'))) {
+                const int half = QFontMetrics(axis->labelFont()).horizontalAdvance(line) / 2;
+                if (centre - half < 0 || centre + half > length)
+                    return QStringLiteral("axis title \"%1\" cut (%2 px around %3 of %4)")
+                        .arg(line)
+                        .arg(2 * half)
+                        .arg(centre)
+                        .arg(length);
+            }
+        }
+        if (chart.legend->visible() && chart.legend->outerRect().intersects(rect->rect()))
+            return QStringLiteral("the legend covers the plot");
+        const QFontMetrics tickFont(rect->axis(QCPAxis::atBottom)->tickLabelFont());
+        const QFontMetrics titleFont(rect->axis(QCPAxis::atBottom)->labelFont());
+        const QCPAxis* bottom = rect->axis(QCPAxis::atBottom);
+        if (bottom->visible() && !bottom->label().isEmpty()
+            && rect->margins().bottom() < tickFont.height() + titleFont.height())
+            return QStringLiteral("no room under the plot for the axis title %1").arg(bottom->label());
+    }
+    return {};
+}
+
+// Why the navigator's scroll area has to scroll to show its view whole, or an empty string.
+QString scrollProblem(const QScrollArea& scroll)
+{
+    if (scroll.verticalScrollBar()->isVisible() || scroll.horizontalScrollBar()->isVisible())
+        return QStringLiteral("the view scrolls: %1 px in %2 (least %3x%4, %5 wide in %6)")
+            .arg(scroll.widget()->height())
+            .arg(scroll.viewport()->height())
+            .arg(scroll.widget()->minimumSizeHint().width())
+            .arg(scroll.widget()->minimumSizeHint().height())
+            .arg(scroll.widget()->width())
+            .arg(scroll.viewport()->width());
+    return {};
+}
+
 } // namespace
 
 class TestUiLayout : public QObject
@@ -149,6 +217,10 @@ private slots:
             QVERIFY(window.showView(id));
             QWidget* view = navigator->view(id);
             QTRY_VERIFY2(view->isVisible(), qPrintable(id));
+            QTest::qWait(20); // the scroll area lays out the view it shows
+            // The view fits the room the default layout gives it: nothing to scroll to.
+            const QString scrolled = scrollProblem(*navigator->scrollArea(id));
+            QVERIFY2(scrolled.isEmpty(), qPrintable(id + QStringLiteral(": ") + scrolled));
             QCOMPARE(navigator->currentView(), id);
 
             // No navigator entry elided: every title fits the list at its depth.
@@ -185,6 +257,23 @@ private slots:
                 if (!model || qobject_cast<const QTreeWidget*>(table)
                     || qobject_cast<const QHeaderView*>(table))
                     continue;
+                // No column title cut: each section as wide as its title (scrolling shows the rest).
+                if (const auto* tableView = qobject_cast<const QTableView*>(table);
+                    tableView && table->isVisible()) {
+                    const QHeaderView* header = tableView->horizontalHeader();
+                    const int margins =
+                        2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+                    for (int c = 0; c < model->columnCount(); ++c) {
+                        if (header->isSectionHidden(c) || header->sectionSize(c) == 0)
+                            continue;
+                        const QString title = model->headerData(c, Qt::Horizontal).toString();
+                        QVERIFY2(header->sectionSize(c)
+                                >= header->fontMetrics().horizontalAdvance(title) + margins,
+                            qPrintable(QStringLiteral("%1: column title \"%2\" cut (%3 px)")
+                                           .arg(id, title)
+                                           .arg(header->sectionSize(c))));
+                    }
+                }
                 for (int c = 0; c < model->columnCount(); ++c) {
                     const QString header = model->headerData(c, Qt::Horizontal).toString();
                     QVERIFY2(!header.contains(QChar(u'_')) && !header.contains(QStringLiteral("(us)")),
@@ -197,11 +286,13 @@ private slots:
                     }
                 }
             }
-            // Every chart of the view: no two tick labels overlap.
+            // Every chart of the view: room to read and no two tick labels overlap.
             for (widgets::AnalysisChart* chart : view->findChildren<widgets::AnalysisChart*>()) {
                 if (!chart->isVisible())
                     continue;
                 chart->replot();
+                const QString problem = chartRoomProblem(*chart);
+                QVERIFY2(problem.isEmpty(), qPrintable(id + QStringLiteral(": ") + problem));
                 for (QCPAxisRect* rect : chart->axisRects()) {
                     for (QCPAxis* axis : rect->axes()) {
                         if (!axis->visible() || !axis->tickLabels())
@@ -220,6 +311,25 @@ private slots:
                 }
             }
         }
+    }
+
+    // A bottom row the user made short: choosing a chart view grows it back (up to
+    // the default layout's height) until the chart shows whole, unscrolled.
+    void shortRowGrowsForAChart()
+    {
+        app::MainWindow window;
+        QVERIFY(openAt(window, QSize(1280, 800), kTrace));
+        window.resizeDocks({ window.navigatorDock() }, { 170 }, Qt::Vertical);
+        QTRY_VERIFY(window.navigatorDock()->height() <= 180);
+        QVERIFY(window.showView(QStringLiteral("efficiency")));
+        const QScrollArea* scroll = window.navigator()->scrollArea(QStringLiteral("efficiency"));
+        QTRY_VERIFY2(scrollProblem(*scroll).isEmpty(), qPrintable(scrollProblem(*scroll)));
+        auto* chart =
+            window.navigator()->view(QStringLiteral("efficiency"))->findChild<widgets::AnalysisChart*>();
+        QVERIFY(chart && chart->isVisible());
+        chart->replot();
+        QVERIFY2(chartRoomProblem(*chart).isEmpty(), qPrintable(chartRoomProblem(*chart)));
+        QVERIFY(window.timeline()->height() * 2 >= window.height());
     }
 };
 

@@ -10,22 +10,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ks::widgets {
 
 AnalysisChart::AnalysisChart(QWidget* parent)
     : QCustomPlot(parent)
 {
-    setBackground(palette().color(QPalette::Base));
     setNoAntialiasingOnDrag(true);
-    styleAxisRect(axisRect());
-    legend->setBrush(palette().color(QPalette::Base));
-    legend->setBorderPen(QPen(palette().color(QPalette::Mid)));
-    legend->setTextColor(palette().color(QPalette::Text));
-    setMinimumSize(240, 180);
+    applyPalette();
+    setMinimumWidth(240); // the height comes from minimumSizeHint
     setMouseTracking(true);
     setupContextMenu();
-    connect(this, &QCustomPlot::afterLayout, this, &AnalysisChart::fitTicks);
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        fitTicks();
+        updateMinimumHeight();
+    });
     connect(this, &QCustomPlot::plottableClick, this,
         [this](QCPAbstractPlottable* plottable, int dataIndex, QMouseEvent*) {
             onPlottableClick(plottable, dataIndex);
@@ -44,6 +44,60 @@ void AnalysisChart::styleAxisRect(QCPAxisRect* rect)
         axis->setLabelColor(text);
         axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
     }
+}
+
+void AnalysisChart::applyPalette()
+{
+    setBackground(palette().color(QPalette::Base));
+    legend->setBrush(palette().color(QPalette::Base));
+    legend->setBorderPen(QPen(palette().color(QPalette::Mid)));
+    legend->setTextColor(palette().color(QPalette::Text));
+    for (QCPAxisRect* rect : axisRects())
+        styleAxisRect(rect);
+    // Title rows (addTitle) and colour scales (the rank overview's) live in the layout.
+    for (QCPLayoutElement* element : plotLayout()->elements(true)) {
+        if (auto* title = qobject_cast<QCPTextElement*>(element))
+            title->setTextColor(palette().color(QPalette::Text));
+        else if (auto* scale = qobject_cast<QCPColorScale*>(element))
+            styleAxisRect(scale->axis()->axisRect());
+    }
+}
+
+void AnalysisChart::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        replot(rpQueuedReplot);
+    }
+}
+
+QSize AnalysisChart::minimumSizeHint() const
+{
+    return { 240, m_minimumHeight };
+}
+
+void AnalysisChart::updateMinimumHeight()
+{
+    // Rows of plot rects (stacked panels share none), and the smallest of them.
+    QList<int> rowTops;
+    int smallest = std::numeric_limits<int>::max();
+    for (QCPAxisRect* rect : axisRects()) {
+        if (!rect->visible() || !rect->layout())
+            continue;
+        if (!rowTops.contains(rect->outerRect().top()))
+            rowTops.append(rect->outerRect().top());
+        smallest = std::min(smallest, rect->rect().height());
+    }
+    if (rowTops.isEmpty() || height() <= 0)
+        return;
+    // What is not plot (title, axes, legend rows) stays; each row of plots gets the minimum.
+    const auto rows = static_cast<int>(rowTops.size());
+    const int wanted = std::max(height() - rows * smallest, 0) + rows * kMinPlotHeight;
+    if (wanted == m_minimumHeight)
+        return;
+    m_minimumHeight = wanted;
+    updateGeometry();
 }
 
 void AnalysisChart::reset()
@@ -174,6 +228,62 @@ namespace {
         return true;
     }
 
+    const char* const kFullTitleProperty = "ksFullTitle";
+    const char* const kShownTitleProperty = "ksShownTitle";
+
+    // The space nearest the middle of `text`, or -1.
+    qsizetype middleSpace(const QString& text)
+    {
+        const qsizetype mid = text.size() / 2;
+        for (qsizetype d = 0; d <= mid; ++d) {
+            if (mid - d >= 0 && text[mid - d] == QChar(u' '))
+                return mid - d;
+            if (mid + d < text.size() && text[mid + d] == QChar(u' '))
+                return mid + d;
+        }
+        return -1;
+    }
+
+    // An axis title drawn centred on its plot may reach the chart's edges but not
+    // past them (a long one, "kernel duration (µs): mean, whiskers min–max", was cut
+    // at a laptop's width): it is wrapped onto two lines at the space nearest its
+    // middle, and elided only when a line is still too long. `room` is the length
+    // it has. True when the shown title changed.
+    bool fitTitle(QCPAxis* axis, int room)
+    {
+        QString full = axis->property(kFullTitleProperty).toString();
+        if (axis->label() != axis->property(kShownTitleProperty).toString())
+            full = axis->label(); // a builder set it since
+        const QFontMetrics metrics(axis->labelFont());
+        QString shown = full;
+        if (metrics.horizontalAdvance(full) > room) {
+            const qsizetype cut = middleSpace(full);
+            QStringList lines =
+                cut > 0 ? QStringList { full.left(cut), full.mid(cut + 1) } : QStringList { full };
+            for (QString& line : lines)
+                line = metrics.elidedText(line, Qt::ElideRight, room);
+            shown = lines.join(QChar(u'\n'));
+        }
+        axis->setProperty(kFullTitleProperty, full);
+        axis->setProperty(kShownTitleProperty, shown);
+        if (shown == axis->label())
+            return false;
+        axis->setLabel(shown);
+        return true;
+    }
+
+    // The length a title of `axis` may take, centred on its axis rect, inside `bounds`.
+    int titleRoom(const QCPAxis* axis, const QRect& bounds)
+    {
+        const QRect plot = axis->axisRect()->rect();
+        if (axis->orientation() == Qt::Horizontal) {
+            const int centre = plot.center().x();
+            return 2 * std::min(centre - bounds.left(), bounds.right() - centre) - 8;
+        }
+        const int centre = plot.center().y();
+        return 2 * std::min(centre - bounds.top(), bounds.bottom() - centre) - 8;
+    }
+
     bool fitAxis(QCPAxis* axis, bool start)
     {
         if (!axis->visible() || !axis->tickLabels())
@@ -190,6 +300,15 @@ void AnalysisChart::fitTicks()
     if (m_fitting)
         return;
     const QScopedValueRollback guard(m_fitting, true);
+    bool titles = false;
+    for (QCPAxisRect* rect : axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            if (axis->visible() && !axis->label().isEmpty())
+                titles = fitTitle(axis, std::max(titleRoom(axis, this->rect()), 40)) || titles;
+        }
+    }
+    if (titles)
+        updateLayout();
     // A few rounds: a ticker picks "nice" steps near the count it is given.
     for (int round = 0; round < 6; ++round) {
         bool changed = false;

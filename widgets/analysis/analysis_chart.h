@@ -17,13 +17,23 @@ enum class ChartFormat
 // app through exportRequested, since only the app shows dialogs. After every
 // layout its ticks are fitted to the room the axes have (issue 24 item 4: no
 // two tick labels overlap at any size), and hovering a category shows its
-// full name.
+// full name. It follows the window palette (light or dark, also when the
+// system switches), and asks its layout for the height that gives every plot
+// rect at least kMinPlotHeight pixels (issue 24: a chart that reads on a
+// 1280x800 screen), so a scroll area around it scrolls instead of squashing it.
 class AnalysisChart : public QCustomPlot
 {
     Q_OBJECT
 
 public:
     explicit AnalysisChart(QWidget* parent = nullptr);
+
+    // The least height of a plot rect (an axis rect's inner rect) worth drawing.
+    static constexpr int kMinPlotHeight = 150;
+
+    // Room for every row of plot rects at kMinPlotHeight besides the axes,
+    // titles and legend rows the chart has (as last laid out).
+    QSize minimumSizeHint() const override;
 
     // Removes every plottable and item. Builders that add panels or a title
     // expect a fresh chart: views make a new one for each result.
@@ -50,8 +60,13 @@ signals:
 
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    // Background, axes, legend and title rows in the palette's colours.
+    void applyPalette();
+    // Recomputes minimumSizeHint's height after a layout.
+    void updateMinimumHeight();
     void setupContextMenu();
     // Fewer ticks where labels would overlap; called after each layout.
     void fitTicks();
@@ -59,6 +74,7 @@ private:
 
     QStringList m_names;
     bool m_fitting = false;
+    int m_minimumHeight = 220; // until the first layout says better
 };
 
 } // namespace ks::widgets

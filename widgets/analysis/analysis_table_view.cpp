@@ -3,6 +3,7 @@
 #include "core/analysis/tables/column_id.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/table_lookup.h"
+#include "widgets/common/table_view_utils.h"
 
 #include <QAction>
 #include <QApplication>
@@ -41,7 +42,6 @@ AnalysisTableView::AnalysisTableView(QWidget* parent)
     m_view->setWordWrap(false);
     m_view->verticalHeader()->setVisible(false);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_view, &QTableView::clicked, this, &AnalysisTableView::emitName);
     connect(m_view, &QTableView::activated, this, &AnalysisTableView::emitName);
@@ -69,7 +69,7 @@ void AnalysisTableView::setupActions()
 void AnalysisTableView::setTable(std::shared_ptr<const core::AnalysisOutput> owner, const core::Table* table)
 {
     m_model->setTable(std::move(owner), table);
-    m_view->resizeColumnsToContents();
+    fitColumnsToContents(m_view);
 }
 
 const core::Table* AnalysisTableView::table() const

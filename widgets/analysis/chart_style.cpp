@@ -98,6 +98,8 @@ void addTitle(AnalysisChart& chart, const QString& title)
 void placeLegendBelow(AnalysisChart& chart)
 {
     chart.legend->setVisible(true);
+    if (chart.legend->layout() == chart.plotLayout())
+        return; // a chart built again (AnalysisChart::reset keeps the layout)
     if (chart.axisRect()->insetLayout()->take(chart.legend))
         chart.axisRect()->insetLayout()->simplify();
     const int row = chart.plotLayout()->rowCount();
@@ -119,6 +121,16 @@ QCPBars* addBars(QCPAxis* keyAxis, QCPAxis* valueAxis, const QString& name, cons
     bars->setWidthType(QCPBars::wtPlotCoords);
     bars->setWidth(0.7);
     return bars;
+}
+
+bool isDarkPalette(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+QColor readableOn(const QPalette& palette, const QColor& color)
+{
+    return isDarkPalette(palette) ? color.lighter(150) : color.darker(120);
 }
 
 QString elided(const QString& text, int maxChars)

@@ -3,6 +3,7 @@
 #include "widgets/analysis/analysis_chart.h"
 
 #include <QColor>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 
@@ -44,6 +45,12 @@ void addTitle(AnalysisChart& chart, const QString& title);
 void placeLegendBelow(AnalysisChart& chart);
 
 QCPBars* addBars(QCPAxis* keyAxis, QCPAxis* valueAxis, const QString& name, const QColor& color);
+
+// A dark window palette (its base, where charts draw, is dark).
+bool isDarkPalette(const QPalette& palette);
+
+// `color` shaded to read as text or a thin line on the palette's base.
+QColor readableOn(const QPalette& palette, const QColor& color);
 
 // "averyverylo…kernel_name": tick labels stay readable and keep both ends,
 // where kernel names differ (templates at the start, tile sizes at the end).

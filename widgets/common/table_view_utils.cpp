@@ -4,9 +4,11 @@
 
 #include <QAction>
 #include <QClipboard>
+#include <QEvent>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QScopedValueRollback>
 #include <QStringList>
 #include <QTableView>
 #include <QTableWidgetItem>
@@ -14,6 +16,91 @@
 #include <algorithm>
 
 namespace ks::widgets {
+
+namespace {
+
+    const QString kLastColumnFitName = QStringLiteral("ksLastColumnFit");
+
+    // Keeps a table's last column filling the width, down to its content width.
+    class LastColumnFit : public QObject
+    {
+    public:
+        explicit LastColumnFit(QTableView* view)
+            : QObject(view)
+            , m_view(view)
+        {
+            setObjectName(kLastColumnFitName);
+            view->horizontalHeader()->setStretchLastSection(false);
+            view->viewport()->installEventFilter(this);
+            // Another column resized by hand: the last one takes up the difference.
+            connect(view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
+                if (logical != lastColumn())
+                    fit();
+            });
+        }
+
+        void setContentWidth(int width)
+        {
+            m_contentWidth = width;
+            fit();
+        }
+
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::Resize)
+                fit();
+            return QObject::eventFilter(watched, event);
+        }
+
+    private:
+        int lastColumn() const
+        {
+            const QHeaderView* header = m_view->horizontalHeader();
+            for (int visual = header->count() - 1; visual >= 0; --visual) {
+                if (!header->isSectionHidden(header->logicalIndex(visual)))
+                    return header->logicalIndex(visual);
+            }
+            return -1;
+        }
+
+        void fit()
+        {
+            QHeaderView* header = m_view->horizontalHeader();
+            const int last = lastColumn();
+            if (last < 0 || m_fitting)
+                return;
+            const QScopedValueRollback guard(m_fitting, true);
+            int others = 0;
+            for (int c = 0; c < header->count(); ++c) {
+                if (c != last && !header->isSectionHidden(c))
+                    others += header->sectionSize(c);
+            }
+            header->resizeSection(last, std::max(m_contentWidth, m_view->viewport()->width() - others));
+        }
+
+        QTableView* m_view;
+        int m_contentWidth = 0;
+        bool m_fitting = false;
+    };
+
+} // namespace
+
+void fitColumnsToContents(QTableView* view)
+{
+    // Found by name: the class has no meta-object of its own for findChild to tell it apart.
+    auto* fit = static_cast<LastColumnFit*>(
+        view->findChild<QObject*>(kLastColumnFitName, Qt::FindDirectChildrenOnly));
+    if (!fit)
+        fit = new LastColumnFit(view);
+    view->resizeColumnsToContents();
+    const QHeaderView* header = view->horizontalHeader();
+    for (int visual = header->count() - 1; visual >= 0; --visual) {
+        if (!header->isSectionHidden(header->logicalIndex(visual))) {
+            fit->setContentWidth(header->sectionSize(header->logicalIndex(visual)));
+            return;
+        }
+    }
+}
 
 void setupTableView(QTableView* view)
 {

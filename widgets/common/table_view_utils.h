@@ -15,6 +15,13 @@ namespace ks::widgets {
 // Compact rows, sorting by SortRole through the view's proxy, row selection.
 void setupTableView(QTableView* view);
 
+// Columns as wide as their titles and cells, the last one filling what is left of
+// the table's width but never narrower than its own title and cells: Qt's
+// stretchLastSection squeezes it into the room left, cutting a long title at a
+// laptop's width ("…communication overlap share"). Call after the model changes;
+// the view scrolls sideways where the columns are wider than it.
+void fitColumnsToContents(QTableView* view);
+
 // The selected rows (or all rows when none is selected) as tab-separated text
 // with a header line, ready to paste into a spreadsheet.
 QString selectedRowsAsTsv(const QAbstractItemView* view);

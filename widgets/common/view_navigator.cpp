@@ -3,7 +3,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStyle>
 #include <QToolButton>
@@ -17,6 +20,58 @@ namespace ks::widgets {
 namespace {
 
     constexpr int kIdRole = Qt::UserRole + 1;
+
+    // The scroll area's widget: the view filling it, sized down to the view's least
+    // size and no further. Not a layout: a layout with a word-wrapped label reports
+    // height-for-width, and QScrollArea then keeps the view at its preferred height
+    // (the Rank Summary scrolled at any screen size).
+    class ViewHolder : public QWidget
+    {
+    public:
+        using QWidget::QWidget;
+
+        QWidget* view() const
+        {
+            const auto children = findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly);
+            return children.isEmpty() ? nullptr : children.front();
+        }
+
+        QSize minimumSizeHint() const override
+        {
+            const QWidget* shown = view();
+            if (!shown)
+                return {};
+            // As a layout sees it: an explicit minimum wins over the hint, per direction.
+            const QSize hint = shown->minimumSizeHint();
+            const int least = shown->minimumWidth() > 0 ? shown->minimumWidth() : hint.width();
+            int height = shown->minimumHeight() > 0 ? shown->minimumHeight() : hint.height();
+            // A wrapped label takes more lines at this width than its own hint says.
+            if (const QLayout* layout = shown->layout();
+                layout && layout->hasHeightForWidth() && shown->minimumHeight() == 0)
+                height = std::max(height, layout->minimumHeightForWidth(std::max(width(), least)));
+            return { least, height };
+        }
+
+        QSize sizeHint() const override { return view() ? view()->sizeHint() : QSize(); }
+
+    protected:
+        void resizeEvent(QResizeEvent* event) override
+        {
+            QWidget::resizeEvent(event);
+            if (QWidget* shown = view())
+                shown->setGeometry(rect());
+            if (event->size().width() != event->oldSize().width())
+                updateGeometry(); // the least height of wrapped text depends on the width
+        }
+
+        bool event(QEvent* event) override
+        {
+            // The view's least size changed (a chart laid out): the scroll area asks again.
+            if (event->type() == QEvent::LayoutRequest)
+                updateGeometry();
+            return QWidget::event(event);
+        }
+    };
 
 } // namespace
 
@@ -101,7 +156,16 @@ void ViewNavigator::addView(const QString& id, const QString& title, int group, 
     entry.page = new QWidget(m_pages);
     auto* layout = new QVBoxLayout(entry.page);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(view);
+    // A view shorter than its least readable height (a chart's plot rect, AnalysisChart)
+    // scrolls rather than being squashed: the user chose how tall the dock is.
+    entry.scroll = new QScrollArea(entry.page);
+    entry.scroll->setObjectName(id + QStringLiteral("Scroll"));
+    entry.scroll->setFrameShape(QFrame::NoFrame);
+    entry.scroll->setWidgetResizable(true);
+    entry.holder = new ViewHolder;
+    view->setParent(entry.holder);
+    entry.scroll->setWidget(entry.holder);
+    layout->addWidget(entry.scroll);
     // Shown in place of a view that lives in its own window.
     entry.away = new QWidget(entry.page);
     auto* awayLayout = new QVBoxLayout(entry.away);
@@ -146,12 +210,20 @@ QWidget* ViewNavigator::view(const QString& id) const
     return it == m_entries.end() ? nullptr : it->view;
 }
 
+QScrollArea* ViewNavigator::scrollArea(const QString& id) const
+{
+    const auto it = m_entries.find(id);
+    return it == m_entries.end() ? nullptr : it->scroll;
+}
+
 bool ViewNavigator::showView(const QString& id)
 {
     const auto it = m_entries.find(id);
     if (it == m_entries.end())
         return false;
     const bool changed = m_current != id;
+    if (changed && !m_current.isEmpty())
+        m_previous = m_current;
     m_current = id;
     // One group open at a time: eight group rows and the open group's views fit
     // the height a laptop screen leaves below the timeline.
@@ -178,12 +250,19 @@ bool ViewNavigator::showGroup(int group)
     return showView(last.isEmpty() ? m_groups[group]->child(0)->data(0, kIdRole).toString() : last);
 }
 
+bool ViewNavigator::showPreviousView()
+{
+    return !m_previous.isEmpty() && showView(m_previous);
+}
+
 QWidget* ViewNavigator::takeView(const QString& id)
 {
     const auto it = m_entries.find(id);
     if (it == m_entries.end() || isTornOff(id))
         return nullptr;
-    it->page->layout()->removeWidget(it->view);
+    it->view->setParent(nullptr);
+    it->holder->updateGeometry();
+    it->scroll->hide();
     it->away->show();
     if (m_current == id)
         m_tearOff->setEnabled(false);
@@ -196,8 +275,10 @@ void ViewNavigator::returnView(const QString& id)
     if (it == m_entries.end() || !isTornOff(id))
         return;
     it->away->hide();
-    it->view->setParent(it->page);
-    static_cast<QVBoxLayout*>(it->page->layout())->insertWidget(0, it->view);
+    it->view->setParent(it->holder);
+    it->view->setGeometry(it->holder->rect());
+    it->holder->updateGeometry();
+    it->scroll->show();
     it->view->show();
     if (m_current == id)
         m_tearOff->setEnabled(true);
@@ -206,7 +287,7 @@ void ViewNavigator::returnView(const QString& id)
 bool ViewNavigator::isTornOff(const QString& id) const
 {
     const auto it = m_entries.find(id);
-    return it != m_entries.end() && it->view->parentWidget() != it->page;
+    return it != m_entries.end() && it->view->parentWidget() != it->holder;
 }
 
 void ViewNavigator::onItemActivated(QTreeWidgetItem* item)

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 class QToolButton;
 class QTreeWidget;
@@ -45,6 +46,12 @@ public:
     // The group's last shown view, its first before that (false for an empty group).
     bool showGroup(int group);
 
+    // The view shown before the current one (empty at first).
+    QString previousView() const { return m_previous; }
+
+    // Back to the previous view, so pressing it again returns (false when there is none).
+    bool showPreviousView();
+
     // Hands the view out (the caller reparents it); null when unknown or already out.
     QWidget* takeView(const QString& id);
     // Puts a taken view back on its page.
@@ -52,6 +59,9 @@ public:
     bool isTornOff(const QString& id) const;
 
     QTreeWidget* list() const { return m_list; }
+
+    // The scroll area a view sits in while it is in the navigator (null for an unknown id).
+    QScrollArea* scrollArea(const QString& id) const;
 
     // The button that takes the current view out ("Open in its own window").
     QToolButton* tearOffButton() const { return m_tearOff; }
@@ -68,7 +78,9 @@ private:
         QString title;
         int group = 0;
         QWidget* view = nullptr;
-        QWidget* page = nullptr; // holds the view, or the "in its own window" line
+        QWidget* page = nullptr; // holds the view's scroll area, or the "in its own window" line
+        QScrollArea* scroll = nullptr; // the view while it is here
+        QWidget* holder = nullptr; // the scroll area's widget, the view's parent while here
         QWidget* away = nullptr;
         QTreeWidgetItem* item = nullptr;
     };
@@ -85,6 +97,7 @@ private:
     QHash<QString, Entry> m_entries;
     QStringList m_order;
     QString m_current;
+    QString m_previous;
 };
 
 } // namespace ks::widgets

@@ -43,7 +43,7 @@ EfficiencyView::EfficiencyView(JobPools* pools, QWidget* parent)
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_chart = new AnalysisChart(m_splitter);
     m_chart->setObjectName(QStringLiteral("rooflineChart"));
-    m_chart->setMinimumSize(240, 200);
+    m_chart->setMinimumWidth(240); // its height: AnalysisChart::minimumSizeHint (a readable plot)
     m_table = new AnalysisTableView(m_splitter);
     m_splitter->addWidget(m_chart);
     m_splitter->addWidget(m_table);

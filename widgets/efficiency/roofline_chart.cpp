@@ -2,6 +2,8 @@
 
 #include "widgets/analysis/chart_style.h"
 
+#include <QFontMetricsF>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -34,6 +36,39 @@ namespace {
         if (legend.isEmpty())
             g->removeFromLegend();
         g->setSelectable(QCP::stNone);
+    }
+
+    // The box a label in the plot sits on: the chart's base, slightly see-through.
+    QColor labelBox(const AnalysisChart& chart)
+    {
+        QColor box = chart.palette().color(QPalette::Base);
+        box.setAlpha(190);
+        return box;
+    }
+
+    // Each roof's label just above its line, but never over the label of the roof above:
+    // on a log axis at laptop height, peaks a factor of two apart (an H100's 989 and 495
+    // TFLOP/s) are a few pixels apart. Recomputed after every layout, as the pixels per
+    // decade change with the chart's height.
+    void spaceRoofLabels(AnalysisChart& chart, std::vector<std::pair<QCPItemText*, double>> labels)
+    {
+        if (labels.empty())
+            return;
+        std::sort(
+            labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        QCPItemText* first = labels.front().first; // the connection ends with the labels (reset)
+        const auto place = [&chart, labels] {
+            double previousBottom = -1e9;
+            for (const auto& [label, tflops] : labels) {
+                const double height = QFontMetricsF(label->font()).height() + label->padding().top()
+                    + label->padding().bottom();
+                const double bottom = std::max(chart.yAxis->coordToPixel(tflops), previousBottom + height);
+                label->position->setCoords(label->position->key(), bottom);
+                previousBottom = bottom;
+            }
+        };
+        QObject::connect(&chart, &QCustomPlot::afterLayout, first, place);
+        place();
     }
 
 } // namespace
@@ -101,14 +136,20 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
         xMax = std::max(xMax * 8, topRoof / tbps * 8); // room right of the points for the roofs' labels
         yMax = std::max(yMax, topRoof * 2);
         yMin = std::min(yMin, tbps * xMin / 2);
-        addLine(chart, xMin, tbps * xMin, topRoof / tbps, topRoof, QPen(QColor(0x55, 0x55, 0x55), 2), {});
+        // The slope in the text colour, softened: dark on a light chart, light on a dark one.
+        QColor slopeColor = chart.palette().color(QPalette::Text);
+        slopeColor.setAlpha(170);
+        addLine(chart, xMin, tbps * xMin, topRoof / tbps, topRoof, QPen(slopeColor, 2), {});
         auto* slope = new QCPItemText(&chart);
         slope->position->setType(QCPItemPosition::ptPlotCoords);
         slope->position->setCoords(xMin * 1.2, tbps * xMin * 1.2 * 2);
         slope->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         slope->setRotation(0);
         slope->setText(QObject::tr("%1 GB/s").arg(d.memoryBandwidthGBps));
-        slope->setColor(QColor(0x55, 0x55, 0x55));
+        slope->setColor(slopeColor);
+        // Large discs just under the slope reach over it: the label stays on top, on a box.
+        slope->setLayer(QStringLiteral("legend"));
+        slope->setBrush(labelBox(chart));
         // A line per peak (matrix solid, vector dashed); one label per distinct value, above
         // its line, naming every unit and precision with that peak.
         std::map<double, QStringList> labels;
@@ -124,23 +165,28 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
                 labels[tflops] << QStringLiteral("%1 %2").arg(
                     matrix ? QObject::tr("matrix") : QObject::tr("vector"),
                     precisions.join(QLatin1Char('/')));
-                labelColors.try_emplace(tflops, pen.color().darker(120));
+                labelColors.try_emplace(tflops, readableOn(chart.palette(), pen.color()));
             }
         }
+        std::vector<std::pair<QCPItemText*, double>> roofLabels;
         for (const auto& [tflops, names] : labels) {
             auto* label = new QCPItemText(&chart);
-            label->position->setType(QCPItemPosition::ptPlotCoords);
-            label->position->setCoords(xMax * 2, tflops);
+            // x in data, y in pixels: spaceRoofLabels places each after every layout.
+            label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+            label->position->setTypeY(QCPItemPosition::ptAbsolute);
+            label->position->setCoords(xMax * 2, 0);
             label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
             label->setText(names.join(QStringLiteral(", ")) + QLatin1Char(' ') + QString::number(tflops));
             label->setColor(labelColors[tflops]);
             // Over the discs, readable where a large one sits under it.
             label->setLayer(QStringLiteral("legend"));
-            label->setBrush(QColor(255, 255, 255, 190));
+            label->setBrush(labelBox(chart));
             QFont font = label->font();
             font.setPointSizeF(font.pointSizeF() * 0.85);
             label->setFont(font);
+            roofLabels.emplace_back(label, tflops);
         }
+        spaceRoofLabels(chart, std::move(roofLabels));
     }
     // The points, largest first so that small ones stay visible on top.
     std::vector<std::size_t> order;
@@ -175,7 +221,9 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
                 chart.legend->removeItem(item);
             QCPGraph* legendOnly = chart.addGraph();
             legendOnly->setLineStyle(QCPGraph::lsNone);
-            legendOnly->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, fill.darker(130), fill, 9));
+            // Opaque: a see-through disc fades into a dark chart.
+            legendOnly->setScatterStyle(QCPScatterStyle(
+                QCPScatterStyle::ssDisc, familyColor(r.family).darker(130), familyColor(r.family), 9));
             legendOnly->setName(g->name());
             legendOnly->setSelectable(QCP::stNone);
         }
@@ -185,11 +233,9 @@ RooflinePoints buildRooflineChart(AnalysisChart& chart, const core::EfficiencyRe
     }
     chart.xAxis->setRange(xMin / 2, xMax * 2);
     chart.yAxis->setRange(yMin / 2, yMax * 2);
-    // The families' legend in the top-left corner, where no op sits (high FLOP/s at low intensity is
-    // above the bandwidth slope, out of reach).
-    chart.legend->setVisible(true);
-    chart.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    chart.legend->setBrush(QColor(255, 255, 255, 210));
+    // The families' legend in a row under the plot: inside it, the discs of a
+    // memory-bound trace (low intensity, low FLOP/s) sat under it.
+    placeLegendBelow(chart);
     return points;
 }
 

@@ -150,7 +150,6 @@ void JobStripView::paintEvent(QPaintEvent*)
         fitImage(area.height());
         painter.drawImage(area.topLeft(), m_fitted);
     }
-    const int stripHeight = rowHeight >= 1 ? n * rowHeight : area.height();
     // Stragglers: a red mark in the gutter and a band at least 3 px high across
     // the strip, so one rank among a thousand stands out as a streak.
     const QColor straggler(200, 30, 30);
@@ -173,24 +172,44 @@ void JobStripView::paintEvent(QPaintEvent*)
         painter.setPen(QPen(mark, 1));
         painter.drawRect(QRect(area.left(), top, area.width() - 1, std::max(rowHeight, 1)));
     }
-    drawLabels(painter, QRect(area.left(), area.top(), area.width(), stripHeight));
+    painter.setPen(palette().color(QPalette::Text));
+    for (const auto& [labelRect, text] : rankLabels())
+        painter.drawText(labelRect, Qt::AlignRight | Qt::AlignVCenter, text);
     drawAxis(painter, area);
 }
 
-void JobStripView::drawLabels(QPainter& painter, const QRect& area) const
+QRect JobStripView::rowsArea() const
 {
+    const QRect area = stripArea();
+    const int n = m_job ? static_cast<int>(m_job->ranks.size()) : 0;
+    const int rowHeight = n > 0 ? std::min(kMaxRowHeight, area.height() / n) : 0;
+    return { area.left(), area.top(), area.width(), rowHeight >= 1 ? n * rowHeight : area.height() };
+}
+
+std::vector<std::pair<QRect, QString>> JobStripView::rankLabels() const
+{
+    std::vector<std::pair<QRect, QString>> labels;
+    if (!m_job || m_job->ranks.empty())
+        return labels;
+    const QRect area = rowsArea();
     const int n = static_cast<int>(m_job->ranks.size());
     const int lineHeight = fontMetrics().height();
-    const int fit = std::max(1, std::min(kMaxLabels, area.height() / std::max(lineHeight, 1)));
+    // One line spare: the first and last labels are moved inside the widget.
+    const int fit = std::max(1, std::min(kMaxLabels, area.height() / std::max(lineHeight, 1) - 1));
     const int step = std::max(1, (n + fit - 1) / fit);
-    painter.setPen(palette().color(QPalette::Text));
+    const int lowest = std::max(0, height() - kAxisHeight - lineHeight);
+    int free = 0; // where the next label may start
     for (int row = 0; row < n; row += step) {
         const int y =
             area.top() + static_cast<int>((static_cast<qint64>(row) * 2 + 1) * area.height() / (2 * n));
-        painter.drawText(QRect(0, y - lineHeight / 2, kLabelWidth - 8, lineHeight),
-            Qt::AlignRight | Qt::AlignVCenter,
+        const int top = std::clamp(y - lineHeight / 2, 0, lowest);
+        if (top < free)
+            continue; // moved inside, the first or last would cover its neighbour
+        free = top + lineHeight;
+        labels.emplace_back(QRect(0, top, kLabelWidth - 8, lineHeight),
             tr("rank %1").arg(m_job->ranks[static_cast<std::size_t>(row)].rank));
     }
+    return labels;
 }
 
 void JobStripView::drawAxis(QPainter& painter, const QRect& area) const

@@ -56,6 +56,10 @@ public:
     // The strip area (without the rank labels and the time axis).
     QRect stripArea() const;
 
+    // The rank labels in the gutter, where they are drawn: as many as fit a line
+    // apart, each beside its row but inside the widget (rank 0's is not cut at the top).
+    std::vector<std::pair<QRect, QString>> rankLabels() const;
+
     // The rank row under a point of the strip area, or -1.
     int rowAt(QPoint point) const;
 
@@ -89,7 +93,8 @@ private:
     void fitImage(int rows);
     core::ParallelFor parallelFor() const;
     double binAt(int x) const;
-    void drawLabels(QPainter& painter, const QRect& area) const;
+    // The rows' extent: the strip area's top, as high as the rows are drawn.
+    QRect rowsArea() const;
     void drawAxis(QPainter& painter, const QRect& area) const;
 
     JobPools* m_pools = nullptr;

@@ -109,7 +109,7 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
     if (!finding.iterations.empty())
         scope += tr(" · iterations: %1").arg(joinInts(finding.iterations));
     auto* where = new QLabel(scope, this);
-    where->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    where->setForegroundRole(QPalette::PlaceholderText); // secondary text, light or dark
     layout->addWidget(where);
 
     QStringList evidence;

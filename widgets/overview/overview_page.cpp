@@ -38,7 +38,7 @@ namespace {
         layout->setContentsMargins(10, 6, 10, 6);
         layout->setSpacing(1);
         auto* c = new QLabel(caption, frame);
-        c->setStyleSheet(QStringLiteral("color: palette(dark);"));
+        c->setForegroundRole(QPalette::PlaceholderText); // secondary text, light or dark
         auto* v = new QLabel(value, frame);
         v->setObjectName(QStringLiteral("headlineValue"));
         QFont big = v->font();
@@ -47,7 +47,7 @@ namespace {
         v->setFont(big);
         auto* d = new QLabel(detail, frame);
         d->setWordWrap(true);
-        d->setStyleSheet(QStringLiteral("color: palette(dark);"));
+        d->setForegroundRole(QPalette::PlaceholderText); // secondary text, light or dark
         layout->addWidget(c);
         layout->addWidget(v);
         layout->addWidget(d);
@@ -329,7 +329,7 @@ void OverviewPage::fillCards(const OverviewData& d)
         notApplicable->setObjectName(QStringLiteral("overviewNotApplicable"));
         notApplicable->setTextFormat(Qt::RichText);
         notApplicable->setWordWrap(true);
-        notApplicable->setStyleSheet(QStringLiteral("color: palette(dark);"));
+        notApplicable->setForegroundRole(QPalette::PlaceholderText); // secondary text, light or dark
         m_cards->addWidget(notApplicable);
     }
 }

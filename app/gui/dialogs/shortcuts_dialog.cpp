@@ -9,6 +9,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace ks::app {
 
 namespace {
@@ -25,6 +27,23 @@ namespace {
         for (const QKeySequence& key : action->shortcuts())
             keys.append(key.toString(QKeySequence::NativeText));
         return keys.join(QStringLiteral(", "));
+    }
+
+    // The menu's actions that have keys, submenus' too ("Go to Group › Time"), in menu order.
+    QList<std::pair<const QAction*, QString>> actionsWithKeys(const QMenu* menu, const QString& prefix = {})
+    {
+        QList<std::pair<const QAction*, QString>> found;
+        for (const QAction* action : menu->actions()) {
+            if (action->isSeparator())
+                continue;
+            const QString path =
+                prefix.isEmpty() ? plainText(action) : prefix + QStringLiteral(" › ") + plainText(action);
+            if (action->menu())
+                found += actionsWithKeys(action->menu(), path);
+            else if (!action->shortcuts().isEmpty())
+                found.append({ action, path });
+        }
+        return found;
     }
 
 } // namespace
@@ -64,15 +83,13 @@ void ShortcutsDialog::addMenuActions(const QMenuBar* menuBar)
         if (!menu)
             continue;
         QTreeWidgetItem* group = nullptr;
-        for (const QAction* action : menu->actions()) {
-            if (action->isSeparator() || action->shortcuts().isEmpty())
-                continue;
+        for (const auto& [action, path] : actionsWithKeys(menu)) {
             if (!group) {
                 group = new QTreeWidgetItem(m_tree, { plainText(menuAction) });
                 group->setFont(0, bold);
                 group->setFirstColumnSpanned(true);
             }
-            new QTreeWidgetItem(group, { plainText(action), shortcutsText(action) });
+            new QTreeWidgetItem(group, { path, shortcutsText(action) });
         }
     }
 }

@@ -255,6 +255,11 @@ private:
     void showShortcuts();
     void resetLayout();
     void applyDefaultDockSizes();
+    // The bottom row's height in the default layout: what the timeline's half leaves.
+    int defaultBottomRowHeight() const;
+    // The navigator's dock grown (up to defaultBottomRowHeight) until the view fits
+    // unscrolled, measuring again up to `rounds` times.
+    void makeRoomForView(const QString& id, int rounds);
     void setupAnalysisRunner();
     void setupOverview();
     // The Overview follows the selected range and reads the job path's frames

@@ -29,6 +29,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 
@@ -79,13 +80,22 @@ void MainWindow::setupTimelineDocks()
 
 void MainWindow::applyDefaultDockSizes()
 {
-    // The timeline gets most of the window: at least half its height (issue 24
-    // item 6); side panels keep about a fifth of the width; the bottom row,
-    // where the analysis charts need room to read, about a third of the height,
-    // most of it for the navigator.
+    // The timeline keeps half the window's height (issue 24 item 6); side panels
+    // about a fifth of the width; the bottom row, where the analysis charts need
+    // room to read, the rest of the height on a laptop screen (a 1280x800 roofline
+    // has a plot of AnalysisChart::kMinPlotHeight) and up to 440 pixels on a larger
+    // one, most of it for the navigator.
     resizeDocks({ m_detailsDock }, { std::clamp(width() / 5, 280, 420) }, Qt::Horizontal);
-    resizeDocks({ m_navigatorDock }, { std::clamp(height() / 3, 170, 420) }, Qt::Vertical);
+    resizeDocks({ m_navigatorDock }, { defaultBottomRowHeight() }, Qt::Vertical);
     resizeDocks({ m_searchDock, m_navigatorDock }, { width() / 5, width() * 4 / 5 }, Qt::Horizontal);
+}
+
+int MainWindow::defaultBottomRowHeight() const
+{
+    const int belowMenu = height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height();
+    const int bottomRow =
+        belowMenu - (height() + 1) / 2 - 2 * style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+    return std::clamp(bottomRow, 170, 440);
 }
 
 void MainWindow::setupTimelineActions(QMenu* viewMenu, QMenu* fileMenu, QAction* before)

@@ -12,7 +12,11 @@
 #include <QCoreApplication>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSettings>
+#include <QTimer>
+
+#include <algorithm>
 
 namespace ks::app {
 
@@ -37,8 +41,9 @@ void MainWindow::setupNavigator()
     for (const ViewSpec& spec : viewSpecs()) {
         const QString id = QString::fromLatin1(spec.id);
         QWidget* view = spec.factory(*this);
-        // Views may shrink below their natural size: the timeline needs the room.
-        view->setMinimumSize(200, 120);
+        // Views may be narrower than their natural width; below their least height
+        // (a chart's readable plot) the navigator scrolls them.
+        view->setMinimumWidth(200);
         if (auto* analysis = qobject_cast<widgets::AnalysisView*>(view)) {
             analysis->setObjectName(id + QStringLiteral("View"));
             wireAnalysisView(analysis);
@@ -68,12 +73,36 @@ void MainWindow::setupNavigator()
         m_viewDocks.value(id)->show();
         m_viewDocks.value(id)->raise();
     });
+    // Once the chosen view is shown and laid out: its least height is known then.
+    connect(m_navigator, &widgets::ViewNavigator::currentViewChanged, this,
+        [this](const QString& id) { QTimer::singleShot(0, this, [this, id] { makeRoomForView(id, 3); }); });
     m_navigator->showView(QStringLiteral("overview"));
+}
+
+void MainWindow::makeRoomForView(const QString& id, int rounds)
+{
+    // A chart chosen in a bottom row the user made short: the row grows back, up to its
+    // default height, so the chart shows whole; beyond that the view scrolls.
+    const QScrollArea* scroll = m_navigator->scrollArea(id);
+    if (!scroll || !scroll->widget() || m_navigator->isTornOff(id) || m_navigatorDock->isFloating()
+        || dockWidgetArea(m_navigatorDock) != Qt::BottomDockWidgetArea || !m_navigatorDock->isVisible())
+        return;
+    const int missing = scroll->widget()->minimumSizeHint().height() - scroll->viewport()->height();
+    const int grown = std::min(m_navigatorDock->height() + missing, defaultBottomRowHeight());
+    if (missing <= 0 || grown <= m_navigatorDock->height())
+        return;
+    resizeDocks({ m_navigatorDock }, { grown }, Qt::Vertical);
+    // A chart's least height is measured on its layout, more exactly as it grows: ask again.
+    if (rounds > 1)
+        QTimer::singleShot(0, this, [this, id, rounds] {
+            if (m_navigator->currentView() == id)
+                makeRoomForView(id, rounds - 1);
+        });
 }
 
 void MainWindow::setupViewActions()
 {
-    // Ctrl+1…8: one keystroke to each group (its last shown view).
+    // Ctrl+1…8: one keystroke to each group (its last shown view); Ctrl+9 the previous view.
     QMenu* groups = m_analysesMenu->addMenu(tr("&Go to Group"));
     groups->setObjectName(QStringLiteral("goToGroupMenu"));
     for (int group = 0; group < kViewGroupCount; ++group) {
@@ -88,6 +117,19 @@ void MainWindow::setupViewActions()
         });
         m_viewActions.append(action);
     }
+    // Ctrl+9, beside the eight groups: back to the view shown before (again: forth),
+    // to compare two views, say a kernel chart and the roofline, with one key.
+    groups->addSeparator();
+    QAction* previous = groups->addAction(tr("&Previous View"));
+    previous->setObjectName(QStringLiteral("previousViewAction"));
+    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_9));
+    previous->setStatusTip(tr("Show the view shown before this one; again to come back"));
+    connect(previous, &QAction::triggered, this, [this] {
+        const QString id = m_navigator->previousView();
+        if (!id.isEmpty())
+            showView(id);
+    });
+    m_viewActions.append(previous);
     ViewGroup shownGroup = ViewGroup::Overview;
     bool first = true;
     for (const ViewSpec& spec : viewSpecs()) {

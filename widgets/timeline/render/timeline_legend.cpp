@@ -1,5 +1,6 @@
 #include "widgets/timeline/render/timeline_legend.h"
 
+#include <QEvent>
 #include <QPainter>
 
 namespace ks::widgets {
@@ -15,6 +16,15 @@ TimelineLegend::TimelineLegend(QWidget* parent)
 {
     setObjectName(QStringLiteral("timelineLegend"));
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+}
+
+void TimelineLegend::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        m_palette = TimelinePalette(palette());
+        update();
+    }
 }
 
 void TimelineLegend::setColorMode(ColorMode mode)

@@ -225,6 +225,11 @@ bool TimelineView::event(QEvent* event)
         showTooltip(help->pos(), help->globalPos());
         return true;
     }
+    if (event->type() == QEvent::PaletteChange) {
+        // A light or dark desktop switched while open: the shades blend with the new background.
+        m_renderer.setPalette(TimelinePalette(palette()));
+        update();
+    }
     return QWidget::event(event);
 }
 
