@@ -13,7 +13,8 @@
 // MB MB of JSON each; default 1 rank of 4600 MB ≈ 10 M slices) and loads it.
 // --replicate R copies the loaded ranks' stores round robin until there are R
 // ranks (each copy its own memory, no JSON read for it): 1000 ranks of 100 k
-// slices without writing 30 GB of JSON.
+// slices without writing 30 GB of JSON. KS_BENCH_TIMELINE_FRAMES=1 prints every
+// cold frame to stderr (wall ms, the process's CPU clock, draw-list ms).
 
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
@@ -282,6 +283,9 @@ void runScenarioOnce(const Scenario& sc, const std::shared_ptr<const TimelineDat
         }
         if (f == 0)
             fig.first.push_back(coldMs);
+        if (std::getenv("KS_BENCH_TIMELINE_FRAMES"))
+            std::fprintf(stderr, "%s f%d %.2f ms cpu %.2f build %.2f\n", sc.name, f, coldMs, processCpuMs(),
+                renderer.stats().buildMs);
         if (coldMs >= worst(fig.cold)) {
             fig.worstBuild = renderer.stats().buildMs;
             fig.worstPaint = renderer.stats().paintMs;
