@@ -19,6 +19,7 @@ class FrameWorkTest : public QObject
     Q_OBJECT
 
 private slots:
+
     void everyItemOnce()
     {
         for (std::size_t n : { 0u, 1u, 2u, 3u, 17u, 1000u }) {

@@ -62,7 +62,8 @@ void runFrameWork(std::size_t n, const std::function<void(std::size_t)>& body)
     items->count = n;
     items->body = &body;
     QThreadPool* pool = QThreadPool::globalInstance();
-    const int helpers = static_cast<int>(std::min<std::size_t>(n - 1, static_cast<std::size_t>(std::max(0, pool->maxThreadCount() - 1))));
+    const int helpers = static_cast<int>(
+        std::min<std::size_t>(n - 1, static_cast<std::size_t>(std::max(0, pool->maxThreadCount() - 1))));
     for (int h = 0; h < helpers; ++h) {
         if (!pool->tryStart([items] { items->work(); }))
             break; // the pool is busy: the calling thread does the rest
