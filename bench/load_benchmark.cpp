@@ -80,7 +80,10 @@ void printTimeline(const std::string& file, const char* mode, int runs, const St
         file.c_str(), mode, runs, f.wallSeconds);
     for (std::size_t s = 0; s < ks::core::kLoadStageCount; ++s)
         std::printf(" %s s (%% of wall) |", ks::core::loadStageName(static_cast<ks::core::LoadStage>(s)));
-    std::printf(" ran on a core (CPU s, %% of wall) |\n|---|---|---|---|---|---|---|---|\n");
+    std::printf(" ran on a core (CPU s, %% of wall) |\n|---|");
+    for (std::size_t s = 0; s <= ks::core::kLoadStageCount; ++s)
+        std::printf("---|");
+    std::printf("\n");
     const double wall = std::max(1e-9, f.wallSeconds);
     for (ks::core::LoadLane lane : kLanes) {
         const auto l = static_cast<std::size_t>(lane);
