@@ -14,7 +14,8 @@
 // --replicate R copies the loaded ranks' stores round robin until there are R
 // ranks (each copy its own memory, no JSON read for it): 1000 ranks of 100 k
 // slices without writing 30 GB of JSON. KS_BENCH_TIMELINE_FRAMES=1 prints every
-// cold frame to stderr (wall ms, the process's CPU clock, draw-list ms).
+// cold frame to stderr (wall ms, the process's CPU ms, draw lists and paint ms,
+// context switches: a frame preempted on a loaded machine waits for a core).
 
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
@@ -272,20 +273,29 @@ void runScenarioOnce(const Scenario& sc, const std::shared_ptr<const TimelineDat
             f == 0 || scrollRoom == 0 ? 0 : static_cast<int>(rng() % static_cast<unsigned>(scrollRoom));
         renderer.clearCache();
         double coldMs = 0;
+        std::pair<long, long> switches; // voluntary, involuntary (preempted) context switches
         {
             QPainter p(&image);
             const double cpu0 = processCpuMs();
+            rusage u0 {};
+            getrusage(RUSAGE_SELF, &u0);
             QElapsedTimer t;
             t.start();
             renderer.render(p, g, state, layout);
             coldMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
             fig.coldCpu.push_back(processCpuMs() - cpu0);
+            rusage u1 {};
+            getrusage(RUSAGE_SELF, &u1);
+            switches = { u1.ru_nvcsw - u0.ru_nvcsw, u1.ru_nivcsw - u0.ru_nivcsw };
         }
         if (f == 0)
             fig.first.push_back(coldMs);
         if (std::getenv("KS_BENCH_TIMELINE_FRAMES"))
-            std::fprintf(stderr, "%s f%d %.2f ms cpu %.2f build %.2f\n", sc.name, f, coldMs, processCpuMs(),
-                renderer.stats().buildMs);
+            std::fprintf(stderr,
+                "%s f%d %.2f ms, CPU %.2f ms, draw lists %.2f ms, paint %.2f ms, context switches %ld "
+                "voluntary, %ld preempted\n",
+                sc.name, f, coldMs, fig.coldCpu.back(), renderer.stats().buildMs, renderer.stats().paintMs,
+                switches.first, switches.second);
         if (coldMs >= worst(fig.cold)) {
             fig.worstBuild = renderer.stats().buildMs;
             fig.worstPaint = renderer.stats().paintMs;
