@@ -1,6 +1,6 @@
 #include "app/cli/cli_args.h"
 
-#include "app/cli/nearest_name.h"
+#include "app/cli/output/nearest_name.h"
 
 #include <algorithm>
 

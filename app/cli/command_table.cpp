@@ -1,8 +1,8 @@
 #include "app/cli/command_table.h"
 
-#include "app/cli/commands.h"
-#include "app/cli/nearest_name.h"
-#include "app/cli/troff_text.h"
+#include "app/cli/commands/commands.h"
+#include "app/cli/output/nearest_name.h"
+#include "app/cli/output/troff_text.h"
 
 #include <array>
 #include <ostream>

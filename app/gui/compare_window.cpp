@@ -1,6 +1,6 @@
 #include "app/gui/compare_window.h"
 
-#include "app/gui/load_progress_bar.h"
+#include "app/gui/opening/load_progress_bar.h"
 #include "core/analysis/hta/trace_diff.h"
 #include "widgets/analysis/analysis_export.h"
 #include "widgets/common/job_pools.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/gui/compare_side_loader.h"
+#include "app/gui/opening/compare_side_loader.h"
 
 #include <QMainWindow>
 

@@ -1,7 +1,8 @@
 #include "app/common/allocator_tuning.h"
 #include "app/gui/command_line.h"
 #include "app/gui/compare_window.h"
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
+#include "widgets/overview/overview_page.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -89,6 +90,15 @@ void scheduleCapture(ks::app::MainWindow* window, const ks::app::GuiOptions& opt
                 QCoreApplication::exit(saved ? 0 : 1);
             });
         };
+        // The Overview computes after the job path: wait for it too.
+        auto afterOverview = [window, save, afterMs] {
+            ks::widgets::OverviewPage* overview = window->overviewPage();
+            if (afterMs < 0 && (overview->isComputing() || overview->isWaitingForAnalyses()))
+                QObject::connect(
+                    overview, &ks::widgets::OverviewPage::updated, window, save, Qt::SingleShotConnection);
+            else
+                save();
+        };
         // The analysis docks are part of the picture: wait for their charts and the job path
         // (the second lane, which ends after the docks'), and a what-if asked for.
         if (window->whatIfRunning() && afterMs < 0)
@@ -96,9 +106,9 @@ void scheduleCapture(ks::app::MainWindow* window, const ks::app::GuiOptions& opt
                 window, &ks::app::MainWindow::whatIfFinished, window, save, Qt::SingleShotConnection);
         else if (window->jobPathRunning() && afterMs < 0)
             QObject::connect(
-                window, &ks::app::MainWindow::jobPathReady, window, save, Qt::SingleShotConnection);
+                window, &ks::app::MainWindow::jobPathReady, window, afterOverview, Qt::SingleShotConnection);
         else
-            save();
+            afterOverview();
     };
     if (window->isLoading() && afterMs < 0)
         QObject::connect(window, &ks::app::MainWindow::viewReady, window, grab, Qt::SingleShotConnection);

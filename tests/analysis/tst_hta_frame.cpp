@@ -3,6 +3,7 @@
 // plus the loading quirks on small traces: Q1 rounding, Q2 last-step drop.
 
 #include "analysis_test_support.h"
+#include "core/analysis/frame/frame_window.h"
 
 #include <QDir>
 #include <QTest>
@@ -45,6 +46,7 @@ private slots:
     void nsRoundingOnlyInCompatMode();
     void lastStepDroppedOnlyInCompatMode();
     void iterationSelection();
+    void narrowedFramesEqualRebuiltFrames();
     void rankByHtaRegexOnlyInCompatMode();
     void includeLastStepKeepsEveryCpuRowInCompatMode();
 };
@@ -174,6 +176,54 @@ void TestHtaFrame::iterationSelection()
     QCOMPARE(f.value().ranks[0].rows.size(), std::size_t(2));
     for (const auto& row : f.value().ranks[0].rows)
         QCOMPARE(row.iteration, 2);
+}
+
+// The Overview derives an iteration's or a window's frames from the docks'
+// whole-trace frames: the same rows as building them for that scope.
+void TestHtaFrame::narrowedFramesEqualRebuiltFrames()
+{
+    const core::TraceSet set = tests::loadSharedTraces(QStringLiteral("two_ranks_sampled"));
+    if (set.ranks.empty())
+        QSKIP("shared traces absent: ../shared/traces");
+    const core::FrameSet whole = tests::frames(set, core::AnalysisMode::Default);
+    QVERIFY(whole.iterations.size() >= 2);
+    const auto sameRows = [](const core::FrameSet& a, const core::FrameSet& b) {
+        QCOMPARE(a.ranks.size(), b.ranks.size());
+        QCOMPARE(a.iterations, b.iterations);
+        QCOMPARE(a.minTs, b.minTs);
+        for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+            QCOMPARE(a.ranks[r].rows.size(), b.ranks[r].rows.size());
+            for (std::size_t i = 0; i < a.ranks[r].rows.size(); ++i) {
+                const core::FrameRow& x = a.ranks[r].rows[i];
+                const core::FrameRow& y = b.ranks[r].rows[i];
+                QCOMPARE(x.slice, y.slice);
+                QCOMPARE(x.ts, y.ts);
+                QCOMPARE(x.iteration, y.iteration);
+                QCOMPARE(x.indexCorrelation, y.indexCorrelation);
+                QCOMPARE(a.ranks[r].rowOfEvent(x.eventIndex), &x);
+            }
+        }
+    };
+    const std::int64_t second = whole.iterations[1];
+    core::AnalysisOptions options;
+    options.iterations = std::vector<std::int64_t> { second };
+    const auto rebuilt = core::buildFrames(set, options);
+    QVERIFY(rebuilt.ok());
+    const core::FrameSet narrowed = core::narrowedFrames(whole, second, std::nullopt);
+    QVERIFY(!narrowed.ranks[0].rows.empty());
+    QVERIFY(narrowed.ranks[0].rows.size() < whole.ranks[0].rows.size());
+    sameRows(narrowed, rebuilt.value());
+
+    // A window over the middle of rank 0's rows (absolute ns).
+    const auto& rows = whole.ranks[0].rows;
+    const core::TimeNs start = whole.minTs + rows[rows.size() / 3].ts;
+    const core::TimeNs end = whole.minTs + rows[2 * rows.size() / 3].ts;
+    core::FrameSet restricted = tests::frames(set, core::AnalysisMode::Default);
+    core::restrictFramesToWindow(restricted, start, end);
+    const core::FrameSet windowed = core::narrowedFrames(whole, std::nullopt, std::pair(start, end));
+    QVERIFY(!windowed.ranks[0].rows.empty());
+    sameRows(windowed, restricted);
+    QCOMPARE(whole.ranks[0].rows.size(), rows.size()); // the source is left alone
 }
 
 void TestHtaFrame::rankByHtaRegexOnlyInCompatMode()

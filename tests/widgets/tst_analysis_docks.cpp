@@ -1,6 +1,6 @@
 // The main window's analysis docks: computed off the GUI thread after a load,
 // tabbed together, restorable, remembered with the layout.
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"

@@ -3,9 +3,9 @@
 // not started and its docks say what it needs, with [Compute anyway] and [Per
 // iteration]; a job that throws (out of memory or otherwise) ends as its
 // dock's error line and the window lives on. On a synthetic 4-rank job.
-#include "app/gui/main_window.h"
-#include "app/gui/memory_budget.h"
-#include "app/gui/preferences_dialog.h"
+#include "app/gui/background/memory_budget.h"
+#include "app/gui/dialogs/preferences_dialog.h"
+#include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/synth/synthetic_trace_generator.h"

@@ -1,7 +1,7 @@
 // Issue 24 item 2: the command palette (Ctrl+K, Ctrl+Shift+P) finds menu
 // actions, views, ranks and iterations by a few letters and runs them; on the
 // real H100 trace (one rank, ProfilerStep#6).
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
 #include "widgets/common/command_palette.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/diff/iteration_alignment.h"

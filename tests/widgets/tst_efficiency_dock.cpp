@@ -2,7 +2,7 @@
 // selects the op's longest call on the timeline, and the Details panel of that call
 // shows its FLOPs, bytes, TFLOP/s and % of roofline.
 
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
 #include "trace_fixtures.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/common/view_navigator.h"

@@ -2,9 +2,9 @@
 // profiles and show a straggler, picked ranks load in full and close again,
 // the Preferences threshold decides when a folder is summarised, and per-rank
 // charts become distributions above 32 ranks.
-#include "app/gui/job_paths.h"
-#include "app/gui/job_summary_loader.h"
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
+#include "app/gui/opening/job_paths.h"
+#include "app/gui/opening/job_summary_loader.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/tables/table.h"
 #include "core/summary/job_summarizer.h"

@@ -89,6 +89,62 @@ private slots:
         QVERIFY(page.data()->scope.contains(QStringLiteral("selected range")));
     }
 
+    // Issue 27's budget: while the analyses run the page waits instead of building
+    // its own frames beside them, then reads theirs (narrowed to an iteration or a
+    // range) with the same findings and numbers as from frames of its own.
+    void waitsForTheAnalysesAndReadsTheirFrames()
+    {
+        const auto set = test::loadSharedTraces("ddp_gloo_2ranks");
+        if (!set)
+            QSKIP("../shared is absent");
+        widgets::JobPools pools;
+        widgets::OverviewPage own(&pools);
+        own.setTraceSet(set);
+        QVERIFY(waitUpdated(own));
+
+        widgets::OverviewPage page(&pools);
+        const core::FrameSet* checked = nullptr;
+        page.setMemoryCheck([&checked](const core::TraceSet&, const core::FrameSet* frames) {
+            checked = frames;
+            return QString();
+        });
+        QSignalSpy updated(&page, &widgets::OverviewPage::updated);
+        page.waitForAnalyses(set);
+        QVERIFY(page.isWaitingForAnalyses());
+        QVERIFY(!page.isComputing());
+        QVERIFY(page.message().contains(QStringLiteral("Waiting")));
+        QTest::qWait(200);
+        QCOMPARE(updated.size(), 0); // nothing computed meanwhile
+        auto frames = std::make_shared<const core::FrameSet>(core::buildFrames(*set, {}).value());
+        page.setTraceSet(set, std::nullopt, frames);
+        QVERIFY(!page.isWaitingForAnalyses());
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(checked, frames.get()); // the budget was asked with the frames it reads
+        const auto sameFindings = [](const widgets::OverviewData& a, const widgets::OverviewData& b) {
+            QCOMPARE(a.report.findings.size(), b.report.findings.size());
+            for (std::size_t i = 0; i < a.report.findings.size(); ++i) {
+                QCOMPARE(a.report.findings[i].rule, b.report.findings[i].rule);
+                QCOMPARE(a.report.findings[i].gainPct, b.report.findings[i].gainPct);
+                QCOMPARE(a.report.findings[i].evidence, b.report.findings[i].evidence);
+            }
+            QCOMPARE(a.stepTimeUs, b.stepTimeUs);
+            QCOMPARE(a.exposedCommPct, b.exposedCommPct);
+            QCOMPARE(a.iterations, b.iterations);
+            QCOMPARE(a.scope, b.scope);
+        };
+        sameFindings(*page.data(), *own.data());
+
+        // One iteration, from the same frames narrowed, equals one built for it.
+        for (widgets::OverviewPage* p : { &own, &page }) {
+            auto* iteration = p->findChild<QComboBox*>(QStringLiteral("overviewIteration"));
+            iteration->setCurrentIndex(2);
+            emit iteration->activated(2);
+            QVERIFY(waitUpdated(*p));
+        }
+        QCOMPARE(page.data()->iterationCount, std::size_t(1));
+        sameFindings(*page.data(), *own.data());
+    }
+
     void overTheMemoryBudgetSaysSo()
     {
         const auto set = test::loadSharedTraces("cuda_event_sync");
@@ -96,8 +152,9 @@ private slots:
             QSKIP("../shared is absent");
         widgets::JobPools pools;
         widgets::OverviewPage page(&pools);
-        page.setMemoryCheck(
-            [](const core::TraceSet&) { return QStringLiteral("Not computed: over the budget"); });
+        page.setMemoryCheck([](const core::TraceSet&, const core::FrameSet*) {
+            return QStringLiteral("Not computed: over the budget");
+        });
         QSignalSpy updated(&page, &widgets::OverviewPage::updated);
         page.setTraceSet(set);
         QCOMPARE(updated.size(), 1); // at once, nothing started

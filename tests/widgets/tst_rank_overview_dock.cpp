@@ -1,6 +1,6 @@
 // X1's Rank Overview dock: computed in the background after a load, its heat
 // map shows the core table's values for the chosen metric, stragglers outlined.
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"

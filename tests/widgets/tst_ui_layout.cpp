@@ -4,7 +4,7 @@
 // cell of every view's tables went through the number policy (no raw
 // "43.06141917", no "idle_time(us)"), no two tick labels of any chart overlap,
 // and the timeline keeps at least half the window's height.
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
 #include "tests/widgets/trace_fixtures.h"
 #include "widgets/analysis/analysis_chart.h"
 #include "widgets/common/format.h"

@@ -4,7 +4,7 @@
 // path; the dialog's before/after numbers and new segments are the core's
 // (core::jobCriticalPath with the same rules); bad rules get a line naming the
 // row and nothing is recomputed; the dock's field shows the same result.
-#include "app/gui/main_window.h"
+#include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/what_if.h"
 #include "core/analysis/frame/hta_frame.h"

@@ -105,35 +105,50 @@ namespace {
 
 } // namespace
 
-OverviewData computeOverview(const core::TraceSet& set, std::optional<std::int64_t> iteration,
-    std::optional<std::pair<core::TimeNs, core::TimeNs>> window, const core::ParallelFor& parallelFor,
-    const core::CancelToken* cancel)
+OverviewData computeOverview(const core::TraceSet& set, const core::FrameSet* builtFrames,
+    std::optional<std::int64_t> iteration, std::optional<std::pair<core::TimeNs, core::TimeNs>> window,
+    const core::ParallelFor& parallelFor, const core::CancelToken* cancel)
 {
     OverviewData data;
     core::AnalysisOptions options;
     options.cancel = cancel;
-    auto all = core::buildFrames(set, options, parallelFor);
-    if (all && !all.value().iterations.empty())
-        data.iterations = all.value().iterations;
+    // The frames read: the ones given, narrowed to the iteration or range when
+    // one is chosen; otherwise built here.
+    std::optional<core::FrameSet> own;
+    const core::FrameSet* frames = builtFrames;
+    if (builtFrames) {
+        data.iterations = builtFrames->iterations;
+        if (iteration || window)
+            frames = &own.emplace(core::narrowedFrames(*builtFrames, iteration, window));
+    } else {
+        auto all = core::buildFrames(set, options, parallelFor);
+        if (all && !all.value().iterations.empty())
+            data.iterations = all.value().iterations;
+        if (iteration) {
+            core::AnalysisOptions one = options;
+            one.iterations = std::vector<std::int64_t> { *iteration };
+            all = core::buildFrames(set, one, parallelFor);
+        }
+        if (!all) {
+            data.error = QString::fromStdString(all.error().message);
+            return data;
+        }
+        if (window)
+            core::restrictFramesToWindow(all.value(), window->first, window->second);
+        frames = &own.emplace(std::move(all).value());
+    }
     if (iteration)
         options.iterations = std::vector<std::int64_t> { *iteration };
-    auto frames = iteration ? core::buildFrames(set, options, parallelFor) : std::move(all);
-    if (!frames) {
-        data.error = QString::fromStdString(frames.error().message);
-        return data;
-    }
-    if (window)
-        core::restrictFramesToWindow(frames.value(), window->first, window->second);
-    const std::size_t ranks = frames.value().ranks.size();
+    const std::size_t ranks = frames->ranks.size();
     data.scope = (ranks == 1 ? tr("1 rank") : tr("%1 ranks").arg(ranks)) + QStringLiteral(", ")
         + (iteration     ? tr("iteration %1").arg(*iteration)
                 : window ? tr("selected range")
                          : tr("whole trace"));
-    data.report = core::runInsights(frames.value(), options, {}, parallelFor);
+    data.report = core::runInsights(*frames, options, {}, parallelFor);
     data.exposedCommPct = data.report.exposedCommPct;
     stragglersFromFindings(data);
     modelFlopsUtilisation(set, iteration, window, data);
-    const core::AnalysisOutput overview = core::rankOverview(frames.value(), options);
+    const core::AnalysisOutput overview = core::rankOverview(*frames, options);
     if (overview.ok && overview.result.kind == core::HtaResult::Kind::DataFrame)
         headlineFromRankOverview(overview.result.frame, data);
     return data;

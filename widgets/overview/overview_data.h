@@ -15,8 +15,9 @@
 #include <vector>
 
 namespace ks::core {
+struct FrameSet;
 struct JobOverview;
-}
+} // namespace ks::core
 
 namespace ks::widgets {
 
@@ -39,10 +40,12 @@ struct OverviewData
 };
 
 // From loaded traces: `iteration` restricts to one ProfilerStep, `window`
-// (absolute ns, [start, end)) to the events starting in it.
-OverviewData computeOverview(const core::TraceSet& set, std::optional<std::int64_t> iteration,
-    std::optional<std::pair<core::TimeNs, core::TimeNs>> window, const core::ParallelFor& parallelFor,
-    const core::CancelToken* cancel);
+// (absolute ns, [start, end)) to the events starting in it. `builtFrames`, when
+// given, are the set's default-mode frames over the whole trace (or over
+// `window` already), read instead of building a second copy beside them.
+OverviewData computeOverview(const core::TraceSet& set, const core::FrameSet* builtFrames,
+    std::optional<std::int64_t> iteration, std::optional<std::pair<core::TimeNs, core::TimeNs>> window,
+    const core::ParallelFor& parallelFor, const core::CancelToken* cancel);
 
 // From a job summary: its stored findings and X1 table.
 OverviewData overviewOfSummary(const core::JobOverview& job);

@@ -121,30 +121,58 @@ bool OverviewPage::isComputing() const
     return m_jobs.isRunning();
 }
 
-void OverviewPage::setTraceSet(
-    std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
+void OverviewPage::setTraceSet(std::shared_ptr<const core::TraceSet> set,
+    std::optional<std::pair<core::TimeNs, core::TimeNs>> window, std::shared_ptr<const core::FrameSet> frames)
 {
     if (set != m_set) {
         m_iteration->clear();
         m_iteration->addItem(tr("All iterations"), kNoIteration);
     }
     m_set = std::move(set);
+    m_frames = std::move(frames);
+    m_waiting = false;
     m_job.reset();
     m_window = window;
     recompute();
 }
 
+void OverviewPage::waitForAnalyses(
+    std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
+{
+    if (set != m_set) {
+        m_iteration->clear();
+        m_iteration->addItem(tr("All iterations"), kNoIteration);
+    }
+    m_jobs.cancel();
+    m_set = std::move(set);
+    m_frames.reset(); // the analyses' new frames come with setTraceSet
+    m_job.reset();
+    m_window = window;
+    m_waiting = true;
+    m_iteration->setVisible(false);
+    m_data.reset();
+    clearLayout(m_headline);
+    clearLayout(m_cards);
+    m_scope->clear();
+    showMessage(tr("Waiting for the analyses to finish…"));
+}
+
 void OverviewPage::setJob(std::shared_ptr<const core::JobOverview> job)
 {
     m_job = std::move(job);
-    if (m_job)
+    if (m_job) {
         m_set.reset();
+        m_frames.reset();
+    }
+    m_waiting = false;
     m_iteration->clear();
     recompute();
 }
 
 void OverviewPage::recompute()
 {
+    if (m_waiting)
+        return; // setTraceSet starts it, with the analyses' frames
     m_iteration->setVisible(!m_job && m_set);
     if (m_job) {
         showMessage(tr("Reading the findings of the job summary…"));
@@ -169,7 +197,7 @@ void OverviewPage::recompute()
         return;
     }
     if (m_memoryCheck)
-        if (const QString why = m_memoryCheck(*m_set); !why.isEmpty()) {
+        if (const QString why = m_memoryCheck(*m_set, m_frames.get()); !why.isEmpty()) {
             m_jobs.cancel();
             m_data.reset();
             clearLayout(m_headline);
@@ -184,16 +212,22 @@ void OverviewPage::recompute()
         chosen == kNoIteration ? std::nullopt : std::optional<std::int64_t>(chosen);
     showMessage(tr("Looking for what limits this trace…"));
     auto set = m_set;
+    auto frames = m_frames;
     auto window = m_window;
     m_jobs.start(
-        [set, iteration, window](const JobContext& context) {
+        [set, frames, iteration, window](const JobContext& context) {
             return std::make_shared<const OverviewData>(
-                computeOverview(*set, iteration, window, context.parallelFor, context.cancel));
+                computeOverview(*set, frames.get(), iteration, window, context.parallelFor, context.cancel));
         },
         [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
         [this](const JobFailure& failure) {
             showMessage(tr("The overview could not be computed: %1").arg(failure.message));
         });
+}
+
+QString OverviewPage::message() const
+{
+    return m_message->isVisibleTo(this) ? m_message->text() : QString();
 }
 
 void OverviewPage::showMessage(const QString& text)

@@ -24,8 +24,9 @@ class QLabel;
 class QVBoxLayout;
 
 namespace ks::core {
+struct FrameSet;
 struct JobOverview;
-}
+} // namespace ks::core
 
 namespace ks::widgets {
 
@@ -40,20 +41,35 @@ public:
     explicit OverviewPage(JobPools* pools, QWidget* parent = nullptr);
     ~OverviewPage() override;
 
-    // Loaded traces (null: nothing open); `window` (absolute ns) restricts to a range.
+    // Loaded traces (null: nothing open); `window` (absolute ns) restricts to a
+    // range. `frames`: the set's default-mode frames over the whole trace (or
+    // over `window`), which the page reads instead of building its own beside
+    // them; without them it builds what it needs.
     void setTraceSet(std::shared_ptr<const core::TraceSet> set,
+        std::optional<std::pair<core::TimeNs, core::TimeNs>> window = std::nullopt,
+        std::shared_ptr<const core::FrameSet> frames = nullptr);
+    // The analyses of `set` are running: the page computes once setTraceSet
+    // hands it their frames, rather than building a second copy of everything
+    // at the same time (issue 27: both at once passed the memory budget).
+    void waitForAnalyses(std::shared_ptr<const core::TraceSet> set,
         std::optional<std::pair<core::TimeNs, core::TimeNs>> window = std::nullopt);
+
+    bool isWaitingForAnalyses() const { return m_waiting; }
+
     // Job mode: what the summary holds (null leaves job mode).
     void setJob(std::shared_ptr<const core::JobOverview> job);
 
     // Asked before each computation on loaded traces: a reason not to start it
     // (over the window's memory budget), or empty to go ahead. The app sets it;
     // without it the page always computes.
-    using MemoryCheck = std::function<QString(const core::TraceSet&)>;
+    // `frames` are the ones setTraceSet gave (null: the page builds its own).
+    using MemoryCheck = std::function<QString(const core::TraceSet&, const core::FrameSet* frames)>;
 
     void setMemoryCheck(MemoryCheck check) { m_memoryCheck = std::move(check); }
 
     bool isComputing() const;
+    // The line shown instead of (or above) the page's numbers: waiting, not computed, an error.
+    QString message() const;
 
     const OverviewData* data() const { return m_data.get(); }
 
@@ -76,6 +92,8 @@ private:
 
     JobTracker m_jobs;
     std::shared_ptr<const core::TraceSet> m_set;
+    std::shared_ptr<const core::FrameSet> m_frames;
+    bool m_waiting = false;
     std::shared_ptr<const core::JobOverview> m_job;
     std::optional<std::pair<core::TimeNs, core::TimeNs>> m_window;
     std::shared_ptr<const OverviewData> m_data;

@@ -2,6 +2,9 @@
 
 #include "core/analysis/frame/hta_frame.h"
 
+#include <optional>
+#include <utility>
+
 namespace ks::core {
 
 // Keeps only the rows of every rank that start in [start, end) (absolute ns,
@@ -9,5 +12,15 @@ namespace ks::core {
 // on the timeline. Ranks keep their order; rows their order; the event index
 // is rebuilt.
 void restrictFramesToWindow(FrameSet& frames, TimeNs start, TimeNs end);
+
+// A copy of default-mode `frames` keeping only the rows of `iteration` (when
+// set) that start in `window` (when set: absolute ns, [start, end)): the
+// frames buildFrames would give for that iteration and restrictFramesToWindow
+// for that window, derived from frames already built instead of built again
+// beside them (the app's Overview reads the analysis docks' frames this way).
+// In HTA-compatible mode an iteration also changes how rows load (Q2), so
+// only default-mode frames may be narrowed by iteration.
+FrameSet narrowedFrames(const FrameSet& frames, std::optional<std::int64_t> iteration,
+    std::optional<std::pair<TimeNs, TimeNs>> window);
 
 } // namespace ks::core

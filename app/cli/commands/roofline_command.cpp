@@ -1,0 +1,158 @@
+// `kinetoscope-cli roofline`: per op and input shape the FLOPs and bytes of a call,
+// kernel time, achieved TFLOP/s and TB/s, and against the device's peaks the roofline
+// time, the bound and the share of the roofline reached; MFU of the steps below.
+
+#include "app/cli/cli_args.h"
+#include "app/cli/commands/commands.h"
+#include "app/cli/inputs/load_for_cli.h"
+#include "app/cli/output/cli_output.h"
+#include "core/analysis/efficiency/efficiency.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace ks::cli {
+
+namespace {
+
+    constexpr const char* kUsage =
+        "usage: kinetoscope-cli roofline PATH... [--by shape|name] [--family gemm,attention,...]\n"
+        "       [--ranks R,..] [--iterations I,..] [--device NAME] [--peaks FILE]\n"
+        "       [--format table|csv|json] [--out DIR] [--threads N]\n"
+        "  Per op and input dims/dtypes: FLOPs and bytes per call, kernel time (union of the\n"
+        "  call's kernels), achieved TFLOP/s and TB/s, and against the device's dense peaks the\n"
+        "  roofline time, compute or memory bound and % of roofline; MFU of the steps.\n"
+        "  Families: gemm, attention, conv, elementwise, reduce, norm, rope. The device comes from\n"
+        "  the trace's deviceProperties; --device NAME forces a row of the peak table, --peaks FILE\n"
+        "  gives one's own: {\"name\", \"memory_bandwidth_gbps\", \"matrix_tflops\": {\"bf16\": ...},\n"
+        "  \"vector_tflops\": {\"fp32\": ...}}.\n";
+
+    std::optional<std::vector<core::OpFamily>> parseFamilies(const std::string& text, std::string& problem)
+    {
+        std::vector<core::OpFamily> families;
+        std::stringstream in(text);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            if (const auto f = core::opFamilyFromName(item)) {
+                families.push_back(*f);
+            } else {
+                problem = "--family takes gemm, attention, conv, elementwise, reduce, norm or rope, got \""
+                    + item + "\"";
+                return std::nullopt;
+            }
+        }
+        return families;
+    }
+
+    std::optional<core::DevicePeaks> readPeaksFile(const std::string& path, std::ostream& err)
+    {
+        std::ifstream file(path, std::ios::binary);
+        if (!file) {
+            err << path << ": cannot read the --peaks file\n";
+            return std::nullopt;
+        }
+        std::stringstream text;
+        text << file.rdbuf();
+        auto peaks = core::parsePeaksFile(text.str(), path);
+        if (!peaks) {
+            err << peaks.error().describe() << '\n';
+            return std::nullopt;
+        }
+        return std::move(peaks).value();
+    }
+
+    void printSummary(const core::EfficiencyReport& report, const std::string& deviceNote, std::ostream& out)
+    {
+        out << deviceNote << '\n';
+        const auto& m = report.mfu;
+        out << std::setprecision(4);
+        out << "model FLOPs: " << m.modelFlops / 1e12 << " TFLOP in " << m.stepTimeUs / 1000.0
+            << " ms of steps";
+        if (m.mfu)
+            out << "; MFU " << *m.mfu * 100.0 << " % of " << m.peakLabel << " (" << m.peakTflops
+                << " TFLOP/s)";
+        out << '\n';
+    }
+
+} // namespace
+
+const char* const kRooflineUsage = kUsage;
+
+int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    CliArgs parsed(args,
+        { "--by", "--family", "--ranks", "--iterations", "--device", "--peaks", "--format", "--out",
+            "--threads" },
+        {});
+    std::string problem;
+    core::EfficiencyOptions options;
+    if (const auto by = parsed.value("--by")) {
+        if (*by == "shape")
+            options.by = core::EfficiencyGrouping::Shape;
+        else if (*by == "name")
+            options.by = core::EfficiencyGrouping::Name;
+        else
+            problem = "--by takes shape or name, got \"" + *by + "\"";
+    }
+    if (const auto families = parsed.value("--family"))
+        if (auto list = parseFamilies(*families, problem))
+            options.families = *list;
+    if (auto ranks = parseNumberList(parsed.value("--ranks"), problem))
+        options.ranks = *ranks;
+    if (auto iterations = parseNumberList(parsed.value("--iterations"), problem))
+        options.iterations = *iterations;
+    const std::string format = outputFormat(parsed, problem);
+    if (rejectArguments(parsed, problem, "kinetoscope-cli roofline", kUsage, err))
+        return 2;
+    std::optional<core::DevicePeaks> peaksFile;
+    if (const auto path = parsed.value("--peaks")) {
+        peaksFile = readPeaksFile(*path, err);
+        if (!peaksFile)
+            return 2;
+    }
+    const std::optional<std::string> outDir = parsed.value("--out");
+    if (outDir && !ensureDirectory(*outDir, "kinetoscope-cli", err))
+        return 1;
+    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return 1;
+    const core::DeviceChoice device =
+        core::chooseDevice(*loaded, parsed.value("--device"), std::move(peaksFile));
+    options.device = device.peaks;
+    const core::EfficiencyReport report = core::efficiencyReport(*loaded, options);
+    if (report.error) { // args are re-read from the file, which changed
+        err << report.error->describe() << '\n';
+        return 1;
+    }
+    for (const std::string& note : report.notes)
+        err << "note: " << note << '\n';
+    if (!report.shapesRecorded)
+        err << core::kNoShapesMessage << '\n';
+    std::ostringstream text;
+    if (report.rows.empty())
+        text << "roofline: not applicable: no call of a modelled op launched GPU work\n";
+    else
+        printResult(core::HtaResult::dataFrame(core::efficiencyTable(report)), format, "roofline", text);
+    std::ostringstream summary;
+    printSummary(report, device.note, summary);
+    for (const std::string& line : core::skippedLines(report))
+        summary << line << '\n';
+    if (outDir) {
+        const std::string ext = format == "table" ? "txt" : format;
+        return writeTextFile(
+                   std::filesystem::path(*outDir) / ("roofline." + ext), text.str(), "kinetoscope-cli", err)
+                && writeTextFile(std::filesystem::path(*outDir) / "roofline_summary.txt", summary.str(),
+                    "kinetoscope-cli", err)
+            ? 0
+            : 1;
+    }
+    out << text.str();
+    // Tables are for a person: the summary follows. Machine formats keep stdout parseable.
+    (format == "table" ? out : err) << summary.str();
+    return 0;
+}
+
+} // namespace ks::cli

@@ -1,0 +1,320 @@
+#include "app/gui/background/analysis_runner.h"
+
+#include "app/common/allocator_tuning.h"
+#include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/frame/analysis_catalog.h"
+#include "core/analysis/frame/frame_window.h"
+#include "core/analysis/operators/operator_stats.h"
+
+#include <algorithm>
+
+namespace ks::app {
+
+// What the docks' job hands on to the job path's lane.
+struct AnalysisRunner::DocksOutcome
+{
+    std::shared_ptr<AnalysisResults> results = std::make_shared<AnalysisResults>();
+    // Default mode: the docks' frames, which the job path reuses when it runs at once.
+    std::shared_ptr<const core::FrameSet> defaultFrames;
+    bool framesBuilt = false;
+    std::uint64_t framesBytes = 0;
+    // jobCriticalPathMemoryEstimate over the whole trace and over the first iteration.
+    std::uint64_t wholePathBytes = 0;
+    std::optional<std::int64_t> firstIteration;
+    std::uint64_t iterationPathBytes = 0;
+};
+
+namespace {
+
+    std::shared_ptr<const core::AnalysisOutput> operatorsOutput(
+        const TraceSetPtr& set, const std::optional<AnalysisWindow>& window)
+    {
+        core::OperatorStatsOptions options;
+        if (window) {
+            options.windowStart = window->start;
+            options.windowEnd = window->end;
+        }
+        const core::OperatorStats stats = core::operatorStats(*set, options);
+        if (stats.error)
+            return std::make_shared<const core::AnalysisOutput>(
+                core::AnalysisOutput::notApplicable(stats.error->describe()));
+        if (stats.rows.empty())
+            return std::make_shared<const core::AnalysisOutput>(core::AnalysisOutput::notApplicable(
+                window ? "no CPU operator starts in the selected range" : "no CPU operators in the trace"));
+        return std::make_shared<const core::AnalysisOutput>(core::AnalysisOutput::of(
+            core::HtaResult::dataFrame(core::operatorStatsTable(stats, options.by))));
+    }
+
+    // The ranks jobCriticalPath condenses at once on these pools: one per worker and its caller.
+    std::size_t concurrentRanks(const core::FrameSet& frames, int workers)
+    {
+        return std::min(frames.ranks.size(), static_cast<std::size_t>(std::max(1, workers)) + 1);
+    }
+
+    // A cancelled computation returns early with partial results: the tracker never delivers them.
+    void computeDocks(AnalysisRunner::DocksOutcome& outcome, const TraceSetPtr& set, core::AnalysisMode mode,
+        const std::optional<AnalysisWindow>& window, const widgets::JobContext& job, int workers)
+    {
+        AnalysisResults& results = *outcome.results;
+        core::AnalysisOptions options;
+        options.mode = mode;
+        options.cancel = job.cancel; // every call's options are copies of these
+        const core::ParallelFor& parallelFor = job.parallelFor;
+        auto frames = core::buildFrames(*set, options, parallelFor);
+        if (!frames) {
+            results.error = QString::fromStdString(frames.error().describe());
+            return;
+        }
+        if (window)
+            core::restrictFramesToWindow(frames.value(), window->start, window->end);
+        std::vector<std::int64_t> ranks;
+        for (const core::RankFrame& frame : frames.value().ranks)
+            ranks.push_back(frame.rank);
+        const QStringList shown = AnalysisRunner::shownCalls();
+        std::vector<core::AnalysisCall> calls;
+        for (core::AnalysisCall& call : core::analysisCalls(options, ranks)) {
+            // The catalog lists get_gpu_kernel_breakdown twice (num_kernels 10 and 5): the first is HTA's
+            // default.
+            const bool seen = std::any_of(calls.begin(), calls.end(),
+                [&](const core::AnalysisCall& c) { return c.htaCall == call.htaCall; });
+            if (!seen && shown.contains(QString::fromStdString(call.htaCall)))
+                calls.push_back(std::move(call));
+        }
+        // Two more outputs past the catalog's calls: X1's rank overview, which HTA has
+        // no call for, and the operator statistics (read from the traces, not the frames).
+        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size() + 2);
+        // The calls only read the frames: all cores at once.
+        parallelFor(outputs.size(), [&](std::size_t i) {
+            if (i == calls.size() + 1)
+                outputs[i] = operatorsOutput(set, window);
+            else
+                outputs[i] = std::make_shared<const core::AnalysisOutput>(i == calls.size()
+                        ? core::rankOverview(frames.value(), options)
+                        : calls[i].run(frames.value(), calls[i].options));
+        });
+        if (job.cancelled())
+            return; // some outputs were skipped
+        for (std::size_t i = 0; i < calls.size(); ++i)
+            results.byCall[calls[i].htaCall] = outputs[i];
+        results.byCall[AnalysisRunner::kRankOverviewKey] = outputs[calls.size()];
+        results.byCall[AnalysisRunner::kOperatorStatsKey] = outputs.back();
+
+        // What the job path will need, declared before it starts (issue 27 item 3). In
+        // HTA-compatible mode the default-mode frames it needs are about these.
+        const core::FrameSet& built = frames.value();
+        const std::size_t atOnce = concurrentRanks(built, workers);
+        outcome.framesBuilt = true;
+        outcome.framesBytes = framesBytes(built);
+        outcome.wholePathBytes = core::jobCriticalPathMemoryEstimate(built, {}, atOnce);
+        if (!built.iterations.empty()) {
+            core::JobPathOptions first;
+            first.iteration = built.iterations.front();
+            outcome.firstIteration = first.iteration;
+            outcome.iterationPathBytes = core::jobCriticalPathMemoryEstimate(built, first, atOnce);
+        }
+        if (mode == core::AnalysisMode::Default)
+            outcome.defaultFrames = std::make_shared<const core::FrameSet>(std::move(frames).value());
+    }
+
+} // namespace
+
+AnalysisRunner::AnalysisRunner(widgets::JobPools* pools, QObject* parent)
+    : QObject(parent)
+    , m_pools(pools)
+    , m_jobPath([](const core::FrameSet& frames, const core::JobPathOptions& options,
+                    const core::ParallelFor& parallelFor) {
+        return core::jobCriticalPath(frames, options, parallelFor);
+    })
+    , m_jobs(pools, this)
+    , m_jobPathJobs(pools, this)
+    , m_operatorJobs(pools, this)
+{
+    qRegisterMetaType<AnalysisResultsPtr>();
+    qRegisterMetaType<JobPathResultsPtr>();
+}
+
+AnalysisRunner::~AnalysisRunner() = default;
+
+QStringList AnalysisRunner::shownCalls()
+{
+    return { QStringLiteral("get_temporal_breakdown"), QStringLiteral("get_idle_time_breakdown"),
+        QStringLiteral("get_gpu_kernel_breakdown"), QStringLiteral("get_comm_comp_overlap"),
+        QStringLiteral("get_memory_bw_summary"), QStringLiteral("get_queue_length_summary"),
+        QStringLiteral("get_cuda_kernel_launch_stats"),
+        // Issue 22 item 3: HTA calls the navigator shows too (view_registry.cpp).
+        QStringLiteral("get_aten_op_kernels_and_delay"),
+        QStringLiteral("get_cupti_counter_data_with_operators"), QStringLiteral("get_potential_stragglers"),
+        QStringLiteral("get_gpu_user_annotation_breakdown") };
+}
+
+void AnalysisRunner::setJobPathFunction(JobPathFunction function)
+{
+    m_jobPath = std::move(function);
+}
+
+bool AnalysisRunner::isRunning() const
+{
+    return m_jobs.isRunning();
+}
+
+bool AnalysisRunner::isJobPathRunning() const
+{
+    return m_jobPathPending || m_jobPathJobs.isRunning();
+}
+
+void AnalysisRunner::start(
+    TraceSetPtr set, core::AnalysisMode mode, std::optional<AnalysisWindow> window, bool anyway)
+{
+    if (!set) {
+        clear();
+        return;
+    }
+    m_jobPathJobs.cancel();
+    m_request = Request { set, mode, window, storeBytes(*set), std::nullopt, std::nullopt, std::nullopt };
+    m_jobPathPending = true;
+    emit started();
+    const MemoryNeed docks { m_request.storeBytes + docksMemoryEstimate(*set),
+        memoryBudget(m_request.storeBytes) };
+    if (!anyway && !docks.fits()) {
+        // Nothing starts: the docks, then the job path, say what they would need.
+        m_jobs.cancel();
+        DocksOutcome outcome;
+        outcome.results->notComputed = docks;
+        onDocksDone(std::move(outcome));
+        return;
+    }
+    m_jobs.start(
+        [set = std::move(set), mode, window, workers = m_pools->workerCount()](
+            const widgets::JobContext& job) {
+            DocksOutcome outcome;
+            computeDocks(outcome, set, mode, window, job, workers);
+            return outcome;
+        },
+        [this](DocksOutcome outcome) { onDocksDone(std::move(outcome)); },
+        [this](const widgets::JobFailure& failure) {
+            DocksOutcome outcome;
+            outcome.results->error = failure.message;
+            onDocksDone(std::move(outcome));
+        });
+}
+
+void AnalysisRunner::onDocksDone(DocksOutcome outcome)
+{
+    emit finished(outcome.results);
+    if (!m_jobPathPending) // cleared or restarted meanwhile (by a receiver of finished)
+        return;
+    m_jobPathPending = false;
+    m_request.firstIteration = outcome.firstIteration;
+    auto results = std::make_shared<JobPathResults>();
+    if (!outcome.results->error.isEmpty()) {
+        results->error = outcome.results->error;
+        finishJobPath(std::move(results));
+        return;
+    }
+    if (outcome.results->notComputed || !outcome.framesBuilt) {
+        results->notComputed = outcome.results->notComputed;
+        finishJobPath(std::move(results));
+        return;
+    }
+    const std::uint64_t budget = memoryBudget(m_request.storeBytes);
+    const std::uint64_t held = m_request.storeBytes + outcome.framesBytes;
+    m_request.wholeNeed = MemoryNeed { held + outcome.wholePathBytes, budget };
+    if (outcome.firstIteration)
+        m_request.iterationNeed = MemoryNeed { held + outcome.iterationPathBytes, budget };
+    if (m_request.wholeNeed->fits()) {
+        runJobPath(std::move(outcome.defaultFrames), {});
+        return;
+    }
+    results->notComputed = m_request.wholeNeed;
+    finishJobPath(std::move(results));
+}
+
+void AnalysisRunner::startJobPath(bool firstIterationOnly)
+{
+    if (!m_request.set || (firstIterationOnly && !m_request.firstIteration))
+        return;
+    m_jobPathPending = false;
+    core::JobPathOptions options;
+    if (firstIterationOnly)
+        options.iteration = m_request.firstIteration;
+    runJobPath(nullptr, options);
+}
+
+void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, core::JobPathOptions options)
+{
+    emit jobPathStarted();
+    m_jobPathJobs.start(
+        [set = m_request.set, window = m_request.window, frames = std::move(frames), options,
+            compute = m_jobPath](const widgets::JobContext& job) mutable {
+            auto results = std::make_shared<JobPathResults>();
+            results->options = options;
+            results->window = window; // the docks' frames are restricted alike
+            if (!frames) { // X3 needs default-mode frames: build them when the docks' are not those
+                core::AnalysisOptions analysis;
+                analysis.cancel = job.cancel;
+                auto built = core::buildFrames(*set, analysis, job.parallelFor);
+                if (!built) {
+                    results->error = QString::fromStdString(built.error().describe());
+                    return results;
+                }
+                if (window)
+                    core::restrictFramesToWindow(built.value(), window->start, window->end);
+                frames = std::make_shared<const core::FrameSet>(std::move(built).value());
+            }
+            core::JobPathOptions cancellable = options; // results->options keeps no token
+            cancellable.cancel = job.cancel;
+            cancellable.releaseFreedMemory = app::releaseFreedMemory;
+            app::releaseFreedMemory(); // what the docks freed, before the first graph is built
+            auto path = compute(*frames, cancellable, job.parallelFor);
+            if (!path) {
+                results->error = QString::fromStdString(path.error().message);
+                return results;
+            }
+            results->frames = std::move(frames);
+            results->path = std::make_shared<const core::JobCriticalPath>(std::move(path).value());
+            return results;
+        },
+        [this](std::shared_ptr<JobPathResults> results) { finishJobPath(std::move(results)); },
+        [this, options](const widgets::JobFailure& failure) {
+            auto results = std::make_shared<JobPathResults>();
+            results->options = options;
+            results->error = tr("Could not be computed: %1").arg(failure.message);
+            finishJobPath(std::move(results));
+        });
+}
+
+void AnalysisRunner::finishJobPath(std::shared_ptr<JobPathResults> results)
+{
+    if (!results->firstIteration)
+        results->firstIteration = m_request.firstIteration;
+    if (!results->iterationNeed)
+        results->iterationNeed = m_request.iterationNeed;
+    if (!results->wholeNeed)
+        results->wholeNeed = m_request.wholeNeed;
+    emit jobPathFinished(std::move(results));
+}
+
+void AnalysisRunner::startOperators(TraceSetPtr set, std::optional<AnalysisWindow> window)
+{
+    if (!set) {
+        m_operatorJobs.cancel();
+        return;
+    }
+    m_operatorJobs.start(
+        [set = std::move(set), window](const widgets::JobContext&) { return operatorsOutput(set, window); },
+        [this](std::shared_ptr<const core::AnalysisOutput> output) {
+            emit operatorsFinished(std::move(output));
+        },
+        [this](const widgets::JobFailure& failure) { emit operatorsFailed(failure.message); });
+}
+
+void AnalysisRunner::clear()
+{
+    m_jobs.cancel();
+    m_jobPathJobs.cancel();
+    m_operatorJobs.cancel();
+    m_jobPathPending = false;
+    m_request = {};
+}
+
+} // namespace ks::app
