@@ -187,6 +187,55 @@ private slots:
         QCOMPARE(by["k_other_stream"], std::string());
         QCOMPARE(t.find(core::annotated_kernels::kRank).has_value(), !compat); // default: every rank
     }
+
+    // The kernel views' "Group by annotation" (issue 22): kernel time per annotation and
+    // rank, kernels attributed as above, those outside every annotation in their own row.
+    void kernelTimeByAnnotation_data() { statisticsPerAnnotation_data(); }
+
+    void kernelTimeByAnnotation()
+    {
+        QFETCH(bool, compat);
+        const auto mode = compat ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default;
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("gpu_user_annotation", "outer", 0, 100, "{}", 2, 7),
+                    tests::eventAtBase("gpu_user_annotation", "inner", 10, 20, "{}", 2, 7),
+                    tests::eventAtBase("kernel", "k1", 12, 4, tests::correlationArgs(1, 7), 2, 7),
+                    tests::eventAtBase("kernel", "k2", 18, 8, tests::correlationArgs(2, 7), 2, 7),
+                    tests::eventAtBase("kernel", "k3", 50, 6, tests::correlationArgs(3, 7), 2, 7),
+                    tests::eventAtBase("kernel", "k4", 200, 3, tests::correlationArgs(4, 7), 2, 7) }) });
+        core::AnalysisOptions options;
+        options.mode = mode;
+        const core::AnalysisOutput out = core::kernelTimeByAnnotation(tests::frames(set, mode), options);
+        QVERIFY(out.ok);
+        namespace kba = core::kernels_by_annotation;
+        const core::Table& t = out.result.frame;
+        const auto at = [&t](const core::ColumnId& id) { return *t.find(id); };
+        QCOMPARE(t.rows.size(), std::size_t(3));
+        // Largest kernel time first: inner (4 + 8), outer (6), none (3).
+        const std::vector<std::string> names { "inner", "outer", std::string(core::kNoAnnotation) };
+        const std::vector<std::int64_t> kernels { 2, 1, 1 };
+        const std::vector<double> sums { 12, 6, 3 };
+        for (std::size_t r = 0; r < 3; ++r) {
+            QCOMPARE(core::cellAsText(t.rows[r][at(kba::kName)]), names[r]);
+            QCOMPARE(*core::cellAsDouble(t.rows[r][at(kba::kKernels)]), double(kernels[r]));
+            QCOMPARE(*core::cellAsDouble(t.rows[r][at(kba::kSum)]), sums[r]);
+            QCOMPARE(*core::cellAsDouble(t.rows[r][at(kba::kRank)]), 0.0);
+        }
+        QCOMPARE(*core::cellAsDouble(t.rows[0][at(kba::kMean)]), 6.0);
+        QCOMPARE(*core::cellAsDouble(t.rows[0][at(kba::kMin)]), 4.0);
+        QCOMPARE(*core::cellAsDouble(t.rows[0][at(kba::kMax)]), 8.0);
+
+        // Without GPU annotations there is nothing to group by: said, not an empty table.
+        QTemporaryDir plainDir;
+        const auto plain = tests::loadRanks(plainDir,
+            { tests::spacedRankDocument(
+                0, { tests::eventAtBase("kernel", "k", 0, 4, tests::correlationArgs(1, 7), 2, 7) }) });
+        const core::AnalysisOutput none = core::kernelTimeByAnnotation(tests::frames(plain, mode), options);
+        QVERIFY(!none.ok);
+        QVERIFY(none.error.find("gpu_user_annotation") != std::string::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestUserAnnotations)

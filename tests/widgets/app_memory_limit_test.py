@@ -12,7 +12,8 @@ every dock and the job path are in, and it exits 0, no std::bad_alloc abort),
 every analysis dock shows its result, nothing ran out of memory (no dock shows
 an error line), and the Job Critical Path dock, the Overview page (which computes
 after the job path, reading its frames) and the Rank Overview's
-stragglers show the path, computed within the budget. Before the job path kept
+stragglers show the path, computed within the budget. Then, far below the budget,
+what runs out ends as a message naming memory and the app still exits 0. Before the job path kept
 its memory linear (issue 27 item 1) it needed about 9 GB on this job: the app
 aborted under the limit, and with the job boundary catching it showed "Could not
 be computed: not enough memory"; both fail here."""
@@ -110,6 +111,22 @@ def main():
             assert name in docks, docks
             assert docks[name][0] == "result", (name, docks[name])
             assert docks[name][1].strip(), (name, docks[name])
+
+        # Far below the budget (the baseline plus 40 MB): work that runs out of memory
+        # ends as its view's message, the app neither aborts, crashes nor hangs (before,
+        # the job path's table items took the GUI thread out with std::bad_alloc, and an
+        # Overview that ran out never reported, so the report was never written).
+        tight = base["VmPeak"] + 40_000_000
+        p, seconds = run_app(args.app, job, report, env, tight)
+        print(f"limit {tight / 1e6:.0f} MB: exit {p.returncode} after {seconds:.1f} s")
+        assert "terminate called" not in p.stderr, p.stderr[-2000:]
+        assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+        docks, _ = read_report(report)
+        for name, (state, text) in docks.items():
+            print(f"  {name}: {state} {text}")
+            assert state in ("result", "not-applicable", "not-computed", "message", "error"), (name, state)
+            assert state not in ("message", "error") or "memory" in text or name == "stragglers", (name, text)
+        assert "overview" in docks, docks
     return 0
 
 

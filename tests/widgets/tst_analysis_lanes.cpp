@@ -243,7 +243,7 @@ private slots:
         QCOMPARE(notice->text(), expected);
         QVERIFY(notice->computeAnywayButton()->isVisibleTo(notice));
         QVERIFY(notice->perIterationButton()->isVisibleTo(notice));
-        QCOMPARE(window.jobPathPanel()->segments()->rowCount(), 0);
+        QCOMPARE(window.jobPathPanel()->segments()->model()->rowCount(), 0);
         auto* panel = rankOverviewPanel(window);
         QVERIFY(panel);
         QCOMPARE(
@@ -273,7 +273,7 @@ private slots:
         QCOMPARE(probe.lastIteration(), std::nullopt);
         QVERIFY(window.jobPathPanel()->summaryText().startsWith(QStringLiteral("Path ")));
         QVERIFY(!notice->isVisibleTo(window.jobPathPanel()));
-        QCOMPARE(window.jobPathPanel()->segments()->rowCount(),
+        QCOMPARE(window.jobPathPanel()->segments()->model()->rowCount(),
             int(finished.last().at(0).value<app::JobPathResultsPtr>()->path->path.segments.size()));
     }
 

@@ -55,12 +55,12 @@ void TestJobPathPanel::showsPathAndStragglers()
     widgets::JobPathPanel panel;
     panel.setPath(twoRanks(8'000'000));
     // slow (rank 1), transfer, tail
-    QCOMPARE(panel.segments()->rowCount(), 3);
-    QCOMPARE(panel.segments()->item(0, 4)->text(), QStringLiteral("slow"));
-    QCOMPARE(panel.segments()->item(0, 1)->text(), QStringLiteral("1"));
-    QCOMPARE(panel.segments()->item(1, 2)->text(), QStringLiteral("transfer"));
+    QCOMPARE(panel.segments()->model()->rowCount(), 3);
+    QCOMPARE(panel.segments()->model()->index(0, 4).data().toString(), QStringLiteral("slow"));
+    QCOMPARE(panel.segments()->model()->index(0, 1).data().toString(), QStringLiteral("1"));
+    QCOMPARE(panel.segments()->model()->index(1, 2).data().toString(), QStringLiteral("transfer"));
     QSignalSpy activated(&panel, &widgets::JobPathPanel::segmentActivated);
-    emit panel.segments()->cellClicked(0, 0);
+    emit panel.segments()->clicked(panel.segments()->model()->index(0, 0));
     QCOMPARE(activated.count(), 1);
     QCOMPARE(activated.at(0).at(0).toLongLong(), 1LL);
     QCOMPARE(activated.at(0).at(1).toLongLong(), 7LL);
@@ -81,9 +81,9 @@ void TestJobPathPanel::whatIf()
         (QStringList { QStringLiteral("slow=0.5"), QStringLiteral("kind:transfer=0") }));
     panel.showWhatIf(twoRanks(4'000'000));
     // the new path's first segment is rank 1's shorter op; text says before and after
-    QCOMPARE(panel.segments()->item(0, 3)->text(), QStringLiteral("4.00 ms"));
-    QCOMPARE(
-        panel.segments()->item(0, 3)->data(widgets::kRawTextRole).toString(), QStringLiteral("4.000000"));
+    QCOMPARE(panel.segments()->model()->index(0, 3).data().toString(), QStringLiteral("4.00 ms"));
+    QCOMPARE(panel.segments()->model()->index(0, 3).data(widgets::kRawTextRole).toString(),
+        QStringLiteral("4.000000"));
     const QLabel* label = panel.findChildren<QLabel*>().last();
     QVERIFY2(label->text().contains(QStringLiteral("10.000 → 6.000 ms")), qPrintable(label->text()));
 }

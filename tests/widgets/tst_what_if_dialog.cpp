@@ -109,17 +109,19 @@ private slots:
             QCOMPARE(c->item(2 + int(b), 2)->text(), widgets::pathMs(sum));
         }
         // The new path's segments, in path order.
-        QCOMPARE(dialog->segments()->rowCount(), int(after.path.segments.size()));
-        for (int row = 0; row < dialog->segments()->rowCount(); ++row) {
+        QCOMPARE(dialog->segments()->model()->rowCount(), int(after.path.segments.size()));
+        for (int row = 0; row < dialog->segments()->model()->rowCount(); ++row) {
             const core::PathSegment& s = after.path.segments[static_cast<std::size_t>(row)];
-            QCOMPARE(dialog->segments()->item(row, 3)->text(), widgets::formatDuration(s.piece.duration));
-            QCOMPARE(dialog->segments()->item(row, 4)->text(), QString::fromStdString(s.piece.name));
+            QCOMPARE(dialog->segments()->model()->index(row, 3).data().toString(),
+                widgets::formatDuration(s.piece.duration));
+            QCOMPARE(dialog->segments()->model()->index(row, 4).data().toString(),
+                QString::fromStdString(s.piece.name));
         }
         // The dock ran the same recomputation: its field holds the rule, its segments the new path.
         auto* panel = window.findChild<widgets::JobPathPanel*>();
         QVERIFY(panel);
         QCOMPARE(panel->whatIfRules()->text(), QStringLiteral("kind:gpu_compute=0.5"));
-        QCOMPARE(panel->segments()->rowCount(), int(after.path.segments.size()));
+        QCOMPARE(panel->segments()->model()->rowCount(), int(after.path.segments.size()));
 
         // The dock's "Show on timeline" and the timeline's colour mode stay in step.
         QVERIFY(!panel->showOnTimelineButton()->isChecked());

@@ -242,7 +242,7 @@ void AnalysisChart::onPlottableClick(QCPAbstractPlottable* plottable, int dataIn
     if (!bars || dataIndex < 0 || dataIndex >= bars->data()->size())
         return;
     const int key = qRound(bars->data()->at(dataIndex)->key);
-    if (key >= 0 && key < m_names.size())
+    if (key >= 0 && key < m_names.size() && !m_names[key].isEmpty())
         emit nameActivated(m_names[key]);
 }
 

@@ -33,7 +33,8 @@ public:
     void styleAxisRect(QCPAxisRect* rect);
 
     // Names behind bar keys (key i -> names[i]): a click on such a bar emits
-    // nameActivated, so a kernel bar can find that kernel on the timeline.
+    // nameActivated, so a kernel bar can find that kernel on the timeline. An empty
+    // name (nothing to find, like "(no annotation)") emits nothing.
     void setActivatableNames(QStringList names) { m_names = std::move(names); }
 
     // The chart drawn at `size` (the widget's when empty) times `scale`.

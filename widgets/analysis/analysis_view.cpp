@@ -8,8 +8,10 @@
 #include "widgets/analysis/distribution_charts.h"
 #include "widgets/analysis/operator_chart.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/analysis/user_annotation_panel.h"
 #include "widgets/common/not_computed_notice.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QResizeEvent>
 #include <QSplitter>
@@ -30,6 +32,18 @@ AnalysisView::AnalysisView(AnalysisChartKind kind, QWidget* parent)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_tabs(new QTabWidget(this))
 {
+    m_chooserRow = new QWidget(this);
+    m_chooserLabel = new QLabel(m_chooserRow);
+    m_chooser = new QComboBox(m_chooserRow);
+    m_chooser->setObjectName(QStringLiteral("variantChooser"));
+    m_chooserLabel->setBuddy(m_chooser);
+    auto* chooserLayout = new QHBoxLayout(m_chooserRow);
+    chooserLayout->setContentsMargins(6, 4, 6, 0);
+    chooserLayout->addWidget(m_chooserLabel);
+    chooserLayout->addWidget(m_chooser);
+    chooserLayout->addStretch(1);
+    m_chooserRow->hide();
+    connect(m_chooser, &QComboBox::activated, this, &AnalysisView::setCurrentVariant);
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->setForegroundRole(QPalette::PlaceholderText);
@@ -53,11 +67,20 @@ AnalysisView::AnalysisView(AnalysisChartKind kind, QWidget* parent)
     m_pages->addWidget(m_splitter);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_chooserRow);
     layout->addWidget(m_pages);
     showMessage(tr("Open a trace to see this analysis."));
 }
 
 void AnalysisView::showMessage(const QString& message)
+{
+    m_variantOutputs.clear();
+    m_chooserRow->hide();
+    setMessage(message);
+}
+
+void AnalysisView::setMessage(const QString& message)
 {
     m_output.reset(); // the tables keep what they show alive themselves
     m_message->setText(message);
@@ -93,19 +116,61 @@ std::vector<std::pair<QString, const core::Table*>> AnalysisView::shownFrames() 
         return QString::fromStdString(table->name).replace(QChar(u'_'), QChar(u' '));
     };
     for (std::size_t i = 0; i < all.size(); ++i) {
-        const bool wanted = m_kind == AnalysisChartKind::KernelTypes ? i == 0
-            : m_kind == AnalysisChartKind::KernelDurations           ? i == 1
-                                                                     : true;
+        const AnalysisChartKind kind = chartKind();
+        const bool wanted = kind == AnalysisChartKind::KernelTypes ? i == 0
+            : kind == AnalysisChartKind::KernelDurations           ? i == 1
+                                                                   : true;
         if (wanted)
             frames.emplace_back(title(all[i].first, all[i].second), all[i].second);
     }
     return frames;
 }
 
+AnalysisChartKind AnalysisView::chartKind() const
+{
+    return m_variants.empty() ? m_kind : m_variants[static_cast<std::size_t>(m_current)].kind;
+}
+
+void AnalysisView::setVariants(const QString& label, std::vector<AnalysisVariant> variants)
+{
+    m_variants = std::move(variants);
+    m_current = 0;
+    m_chooserLabel->setText(label);
+    m_chooser->clear();
+    for (const AnalysisVariant& v : m_variants)
+        m_chooser->addItem(v.title);
+}
+
+void AnalysisView::setVariantResults(std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs)
+{
+    outputs.resize(m_variants.size());
+    m_variantOutputs = std::move(outputs);
+    m_chooserRow->setVisible(m_variants.size() > 1);
+    if (!m_variantOutputs.empty())
+        showOutput(m_variantOutputs[static_cast<std::size_t>(m_current)]);
+}
+
+void AnalysisView::setCurrentVariant(int index)
+{
+    if (index < 0 || index >= static_cast<int>(m_variants.size()))
+        return;
+    m_current = index;
+    m_chooser->setCurrentIndex(index);
+    if (!m_variantOutputs.empty())
+        showOutput(m_variantOutputs[static_cast<std::size_t>(index)]);
+}
+
 void AnalysisView::setResult(std::shared_ptr<const core::AnalysisOutput> output)
 {
+    m_variantOutputs.clear();
+    m_chooserRow->hide();
+    showOutput(std::move(output));
+}
+
+void AnalysisView::showOutput(std::shared_ptr<const core::AnalysisOutput> output)
+{
     if (!output || !output->ok) {
-        showMessage(
+        setMessage(
             output ? tr("Not applicable: %1").arg(QString::fromStdString(output->error)) : tr("No result."));
         return;
     }
@@ -130,21 +195,33 @@ void AnalysisView::setResult(std::shared_ptr<const core::AnalysisOutput> output)
 
 void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::Table*>>& frames)
 {
-    // A fresh chart per result: builders add panels and title rows to its layout.
+    // A fresh chart per result: builders add panels and title rows to its layout. The
+    // split between chart and tables stays as it was (a wide table must not take it over).
+    const QList<int> split = m_chartHost ? m_splitter->sizes() : QList<int> {};
     delete m_chartHost;
     m_chart = new AnalysisChart(m_splitter);
     m_chartHost = m_chart;
-    if (m_kind == AnalysisChartKind::RankOverview && !frames.empty())
+    const AnalysisChartKind kind = chartKind();
+    if (kind == AnalysisChartKind::RankOverview && !frames.empty())
         m_chartHost = new RankOverviewPanel(m_chart, *frames.front().second, m_splitter);
+    if (kind == AnalysisChartKind::UserAnnotations && !frames.empty()) {
+        const QString time =
+            m_variants.empty() ? tr("time") : m_variants[static_cast<std::size_t>(m_current)].title;
+        auto* panel = new UserAnnotationPanel(m_chart, *frames.front().second, time, m_splitter);
+        connect(panel, &UserAnnotationPanel::nameActivated, this, &AnalysisView::nameActivated);
+        m_chartHost = panel;
+    }
     m_splitter->insertWidget(0, m_chartHost);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
+    if (split.size() == 2 && split[0] > 0 && split[1] > 0)
+        m_splitter->setSizes(split);
     connect(m_chart, &AnalysisChart::exportRequested, this, &AnalysisView::chartExportRequested);
     connect(m_chart, &AnalysisChart::nameActivated, this, &AnalysisView::nameActivated);
     if (frames.empty())
         return;
     const core::Table& first = *frames.front().second;
-    switch (m_kind) {
+    switch (kind) {
     case AnalysisChartKind::Temporal:
         buildTemporalChart(*m_chart, first);
         break;
@@ -186,7 +263,9 @@ void AnalysisView::buildChart(const std::vector<std::pair<QString, const core::T
     case AnalysisChartKind::RankOverview:
         break; // the panel drew it and redraws it when the metric changes
     case AnalysisChartKind::UserAnnotations:
-        buildAnnotationDurationChart(*m_chart, first);
+        break; // the panel drew its pie and bars
+    case AnalysisChartKind::KernelsByAnnotation:
+        buildKernelsByAnnotationChart(*m_chart, first);
         break;
     case AnalysisChartKind::TableOnly:
         m_chartHost->hide(); // the tables take the whole view

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class QComboBox;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
@@ -31,8 +32,18 @@ enum class AnalysisChartKind
     LaunchStats, // A6, one frame per rank
     RankOverview, // X1: heat map with a metric chooser
     Operators, // per-operator statistics (PyTorch's key_averages)
-    UserAnnotations, // HTA's user-annotation breakdown: mean duration per annotation
+    UserAnnotations, // HTA's user-annotation breakdown: pie of the top annotations per rank, mean durations
+    KernelsByAnnotation, // kernel time per user annotation (core::kernelTimeByAnnotation)
     TableOnly // an HTA call whose tables say it all (aten-op delays, CUPTI counters, HTA's stragglers)
+};
+
+// One of the results a view can show, picked by its chooser: GPU or CPU time of the
+// user annotations, kernels by name or by annotation.
+struct AnalysisVariant
+{
+    QString title; // "GPU time", shown in the chooser
+    AnalysisChartKind kind; // the chart drawn from its result
+    std::string resultKey; // where the app finds its result; opaque to the view
 };
 
 // The content of one analysis dock: a "computing…" or "not applicable" message
@@ -52,6 +63,26 @@ public:
     // Not computed: needs about needBytes, over budgetBytes; [Compute anyway].
     void showNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes);
     void setResult(std::shared_ptr<const core::AnalysisOutput> output);
+
+    // Declares the results this view can switch between (a chooser titled `label`
+    // above the content); the first is shown first. Without variants the view shows
+    // the one result of setResult.
+    void setVariants(const QString& label, std::vector<AnalysisVariant> variants);
+
+    const std::vector<AnalysisVariant>& variants() const { return m_variants; }
+
+    // The results of the declared variants, in their order (null: not computed). The
+    // chosen variant stays chosen across results.
+    void setVariantResults(std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs);
+
+    int currentVariant() const { return m_current; }
+
+    void setCurrentVariant(int index);
+
+    QComboBox* variantChooser() const { return m_chooser; }
+
+    // The chart kind drawn now: the current variant's, else the view's.
+    AnalysisChartKind chartKind() const;
 
     // The message or not-computed line shown in place of a result; empty with a result.
     QString message() const;
@@ -78,7 +109,18 @@ private:
     std::vector<std::pair<QString, const core::Table*>> shownFrames() const;
     void buildChart(const std::vector<std::pair<QString, const core::Table*>>& frames);
 
+    // The message page, keeping the variant chooser (a variant that does not apply).
+    void setMessage(const QString& message);
+    // Shows one output (the view's, or the current variant's).
+    void showOutput(std::shared_ptr<const core::AnalysisOutput> output);
+
     AnalysisChartKind m_kind;
+    std::vector<AnalysisVariant> m_variants;
+    std::vector<std::shared_ptr<const core::AnalysisOutput>> m_variantOutputs;
+    int m_current = 0;
+    QWidget* m_chooserRow = nullptr;
+    QLabel* m_chooserLabel = nullptr;
+    QComboBox* m_chooser = nullptr;
     std::shared_ptr<const core::AnalysisOutput> m_output;
     QStackedWidget* m_pages = nullptr;
     QWidget* m_messagePage = nullptr;

@@ -1,5 +1,6 @@
 #include "widgets/analysis/distribution_charts.h"
 
+#include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
 #include "widgets/analysis/chart_style.h"
@@ -10,10 +11,17 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace ks::widgets {
 
 namespace {
+
+    bool isNoAnnotation(const QString& name)
+    {
+        return name
+            == QLatin1String(core::kNoAnnotation.data(), static_cast<qsizetype>(core::kNoAnnotation.size()));
+    }
 
     // Bars at `means` with error bars down to `lows` and up to `highs`.
     QCPErrorBars* addRangeBars(QCPBars* bars, const QVector<double>& keys, const QVector<double>& means,
@@ -52,6 +60,11 @@ namespace {
         QString boxTitle; // "Top kernels: mean duration over %1 ranks"
         QString axis; // "kernel duration (µs): mean, whiskers min–max"
         QString title; // "Top kernels: duration across ranks"
+        bool sums = false; // bars at each name's total, no whiskers (else the mean, min–max)
+        // User annotations (ranges of milliseconds): the axis in µs, ms or s as the values
+        // need ("%1" in `axis`), at most five names, no legend for one rank: they must read
+        // in the few hundred pixels the view has at 1280×800.
+        bool annotations = false;
     };
 
     void buildNameDurationChart(AnalysisChart& chart, const core::Table& table, const NameDurationText& text);
@@ -72,8 +85,17 @@ void buildAnnotationDurationChart(AnalysisChart& chart, const core::Table& table
     buildNameDurationChart(chart, table,
         { QObject::tr("mean annotation duration per rank (µs)"),
             QObject::tr("Top user annotations: mean duration over %1 ranks"),
-            QObject::tr("annotation duration (µs): mean, whiskers min–max"),
-            QObject::tr("Top user annotations: duration across ranks") });
+            // No title row: the view's "Mean duration" tab names the chart, and at 1280×800 the
+            // row is worth the bars' labels.
+            QObject::tr("annotation duration (%1): mean, whiskers min–max"), QString(), false, true });
+}
+
+void buildKernelsByAnnotationChart(AnalysisChart& chart, const core::Table& table)
+{
+    buildNameDurationChart(chart, table,
+        { QObject::tr("kernel time per rank (µs)"),
+            QObject::tr("Kernel time per user annotation over %1 ranks"), QObject::tr("kernel time (%1)"),
+            QObject::tr("Kernel time per user annotation"), true, true });
 }
 
 namespace {
@@ -122,24 +144,39 @@ namespace {
                 if (it == boxOf.end())
                     continue;
                 boxes[it->second].ranks.push_back(static_cast<std::int64_t>(numberAt(table, r, *rank)));
-                boxes[it->second].values.push_back(numberAt(table, r, *mean));
+                boxes[it->second].values.push_back(numberAt(table, r, text.sums ? *sum : *mean));
             }
             buildRankBoxChart(chart, boxes, computeColor(), text.boxAxis, text.boxTitle.arg(rankSlot.size()));
             chart.setActivatableNames(names);
             return;
         }
         const int ranks = std::max<int>(1, static_cast<int>(rankSlot.size()));
-        const auto kernelCount = static_cast<std::size_t>(std::clamp(32 / ranks, 3, 8));
+        const auto kernelCount =
+            static_cast<std::size_t>(std::clamp(32 / ranks, 3, text.annotations ? 5 : 8));
         ranked.resize(std::min(ranked.size(), kernelCount));
         std::map<QString, int> kernelKey;
         QStringList names;
         QStringList labels;
         for (const auto& [kernel, time] : ranked) {
             kernelKey[kernel] = static_cast<int>(names.size());
-            names << kernel;
+            // Kernels outside every annotation have no name to find: their bar finds nothing.
+            names << (isNoAnnotation(kernel) ? QString() : kernel);
             labels << kernel; // setCategoryAxis elides it, whole on hover
         }
 
+        // The unit of the value axis: µs as the table has it, or larger for annotations.
+        double divisor = 1;
+        QString unit = QStringLiteral("µs");
+        if (text.annotations) {
+            double top = 0;
+            for (std::size_t r = 0; r < table.rows.size(); ++r)
+                if (kernelKey.count(textAt(table, r, *name)))
+                    top = std::max(top, numberAt(table, r, text.sums ? *sum : *high));
+            if (top >= 1e6)
+                std::tie(divisor, unit) = std::pair(1e6, QStringLiteral("s"));
+            else if (top >= 1e3)
+                std::tie(divisor, unit) = std::pair(1e3, QStringLiteral("ms"));
+        }
         QCPAxis* keys = chart.yAxis;
         QCPAxis* values = chart.xAxis;
         auto* group = new QCPBarsGroup(&chart);
@@ -156,23 +193,29 @@ namespace {
                 if (it == kernelKey.end() || numberAt(table, r, *rank) != rankValue)
                     continue;
                 k << it->second;
-                m << numberAt(table, r, *mean);
-                lo << numberAt(table, r, *low);
-                hi << numberAt(table, r, *high);
+                m << numberAt(table, r, text.sums ? *sum : *mean) / divisor;
+                lo << (text.sums ? m.back() : numberAt(table, r, *low) / divisor);
+                hi << (text.sums ? m.back() : numberAt(table, r, *high) / divisor);
                 largest = std::max(largest, hi.back());
             }
             QCPBars* bars = addBars(keys, values, QObject::tr("rank %1").arg(rankValue), rankColor(index));
             bars->setWidth(0.8 / ranks);
             bars->setBarsGroup(group);
-            addRangeBars(bars, k, m, lo, hi);
+            if (text.sums)
+                bars->setData(k, m, true);
+            else
+                addRangeBars(bars, k, m, lo, hi);
         }
+        const QString axisLabel = text.annotations ? text.axis.arg(unit) : text.axis;
         setCategoryAxis(keys, labels);
         keys->setRangeReversed(true);
         fitValues(values, largest);
-        values->setLabel(text.axis);
+        values->setLabel(axisLabel);
         chart.setActivatableNames(names);
-        addTitle(chart, text.title);
-        placeLegendBelow(chart);
+        if (!text.title.isEmpty())
+            addTitle(chart, text.title);
+        if (!text.annotations || ranks > 1) // one rank needs no legend: the title says what the bars are
+            placeLegendBelow(chart);
     }
 
 } // namespace

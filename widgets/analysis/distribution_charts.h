@@ -17,8 +17,15 @@ namespace ks::widgets {
 void buildKernelDurationChart(AnalysisChart& chart, const core::Table& table);
 
 // The same for HTA's user-annotation breakdown (same columns): mean duration per
-// annotation, whiskers min–max; a click on a bar finds the annotation on the timeline.
+// annotation, whiskers min–max, in µs, ms or s as the values need, without a title row
+// (the User Annotations view's tab names it); a click on a bar finds the annotation on
+// the timeline.
 void buildAnnotationDurationChart(AnalysisChart& chart, const core::Table& table);
+
+// Kernel time per user annotation (core::kernelTimeByAnnotation, the kernel views'
+// "Group by annotation"): the total per annotation and rank; a click on a bar finds the
+// annotation on the timeline.
+void buildKernelsByAnnotationChart(AnalysisChart& chart, const core::Table& table);
 
 // A6: histograms of launch delay, CPU launch duration and GPU duration over
 // every rank's launches, one panel each; values above the 99th percentile land

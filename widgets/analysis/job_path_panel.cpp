@@ -40,7 +40,8 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     m_showOnTimeline->setCheckable(true);
     m_showOnTimeline->setToolTip(tr("Colour the timeline by this path: its slices on every rank by bound "
                                     "type, arrows where it hops between ranks (Shift+P)"));
-    m_segments = makePathSegmentsTable(this);
+    m_segments = makePathSegmentsView(this);
+    m_segments->setObjectName(QStringLiteral("jobPathSegments"));
     m_stragglers = makeReadOnlyTable({ tr("Iteration"), tr("Rank"), tr("Wait caused"), tr("Why") }, this);
     m_rules = new QLineEdit(this);
     m_rules->setPlaceholderText(tr("What-if: REGEX=F or kind:gpu_compute=F, several separated by ';'"));
@@ -71,14 +72,12 @@ JobPathPanel::JobPathPanel(QWidget* parent)
     layout->addLayout(whatIfRow);
     layout->addWidget(m_whatIf);
 
-    auto activate = [this](int row) {
-        if (!m_shown || row < 0 || static_cast<std::size_t>(row) >= m_shown->path.segments.size())
-            return;
-        const core::PathSegment& s = m_shown->path.segments[static_cast<std::size_t>(row)];
-        emit segmentActivated(s.rank, s.piece.eventIndex);
+    auto activate = [this](const QModelIndex& index) {
+        if (const core::PathSegment* s = pathSegmentAt(m_segments, index.row()))
+            emit segmentActivated(s->rank, s->piece.eventIndex);
     };
-    connect(m_segments, &QTableWidget::cellActivated, this, [activate](int row, int) { activate(row); });
-    connect(m_segments, &QTableWidget::cellClicked, this, [activate](int row, int) { activate(row); });
+    connect(m_segments, &QTableView::activated, this, activate);
+    connect(m_segments, &QTableView::clicked, this, activate);
     auto request = [this] {
         QStringList rules;
         for (const QString& r : m_rules->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
@@ -103,7 +102,6 @@ void JobPathPanel::setPath(
     std::shared_ptr<const core::JobCriticalPath> job, std::optional<std::int64_t> iteration)
 {
     m_job = std::move(job);
-    m_shown = m_job;
     m_whatIf->clear();
     if (!m_job || !m_job->path.ok) {
         showMessage(m_job && !m_job->notes.empty() ? QString::fromStdString(m_job->notes.back())
@@ -113,7 +111,7 @@ void JobPathPanel::setPath(
     m_notice->hide();
     m_summary->setText(
         iteration ? tr("Iteration %1: %2").arg(*iteration).arg(pathSummary(*m_job)) : pathSummary(*m_job));
-    fillSegments(*m_job);
+    showPathSegments(m_segments, m_job);
     fillStragglers(*m_job);
 }
 
@@ -126,7 +124,7 @@ void JobPathPanel::showMessage(const QString& text)
 {
     m_notice->hide();
     m_summary->setText(text);
-    m_segments->setRowCount(0);
+    showPathSegments(m_segments, nullptr);
     m_stragglers->setRowCount(0);
 }
 
@@ -134,7 +132,6 @@ void JobPathPanel::showNotComputed(std::uint64_t needBytes, std::uint64_t budget
     std::optional<std::uint64_t> iterationBytes, std::optional<std::int64_t> iteration)
 {
     m_job.reset();
-    m_shown.reset();
     m_whatIf->clear();
     showMessage(tr("The job's critical path over the whole trace was not started."));
     m_notice->setPrefix(QString());
@@ -152,11 +149,6 @@ void JobPathPanel::showWholeTraceNotComputed(std::uint64_t needBytes, std::uint6
 QString JobPathPanel::summaryText() const
 {
     return m_summary->text();
-}
-
-void JobPathPanel::fillSegments(const core::JobCriticalPath& job)
-{
-    fillPathSegments(m_segments, job);
 }
 
 void JobPathPanel::fillStragglers(const core::JobCriticalPath& job)
@@ -192,8 +184,7 @@ void JobPathPanel::showWhatIf(std::shared_ptr<const core::JobCriticalPath> after
                     : 0.0,
                 0, 'f', 1)
             .arg(pathMs(m_job->measuredTime), pathMs(estimated)));
-    fillSegments(*after);
-    m_shown = std::move(after);
+    showPathSegments(m_segments, std::move(after));
 }
 
 void JobPathPanel::showWhatIfError(const QString& text)

@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSplitter;
+class QTableView;
 class QTableWidget;
 
 namespace ks::widgets {
@@ -52,7 +53,7 @@ public:
     void showWhatIf(std::shared_ptr<const core::JobCriticalPath> after);
     void showWhatIfError(const QString& text);
 
-    QTableWidget* segments() const { return m_segments; }
+    QTableView* segments() const { return m_segments; }
 
     QTableWidget* stragglers() const { return m_stragglers; }
 
@@ -73,20 +74,18 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void fillSegments(const core::JobCriticalPath& job);
     void fillStragglers(const core::JobCriticalPath& job);
 
     QLabel* m_summary = nullptr;
     NotComputedNotice* m_notice = nullptr;
     QSplitter* m_splitter = nullptr; // the two tables: side by side when wide
-    QTableWidget* m_segments = nullptr;
+    QTableView* m_segments = nullptr;
     QTableWidget* m_stragglers = nullptr;
     QLineEdit* m_rules = nullptr;
     QPushButton* m_apply = nullptr;
     QPushButton* m_showOnTimeline = nullptr;
     QLabel* m_whatIf = nullptr;
     std::shared_ptr<const core::JobCriticalPath> m_job;
-    std::shared_ptr<const core::JobCriticalPath> m_shown; // the path the segment list shows
 };
 
 } // namespace ks::widgets

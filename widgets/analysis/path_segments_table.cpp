@@ -1,9 +1,11 @@
 #include "widgets/analysis/path_segments_table.h"
 
+#include "widgets/analysis/path_segments_model.h"
 #include "widgets/common/table_view_utils.h"
 
 #include <QHeaderView>
 #include <QObject>
+#include <QTableView>
 #include <QTableWidget>
 
 namespace ks::widgets {
@@ -34,27 +36,32 @@ void setTableRow(QTableWidget* table, int row, const QStringList& cells)
         table->setItem(row, c, new QTableWidgetItem(cells[c]));
 }
 
-QTableWidget* makePathSegmentsTable(QWidget* parent)
+QTableView* makePathSegmentsView(QWidget* parent)
 {
-    return makeReadOnlyTable({ QObject::tr("At"), QObject::tr("Rank"), QObject::tr("Bound"),
-                                 QObject::tr("Duration"), QObject::tr("Op / kernel") },
-        parent);
+    auto* view = new QTableView(parent);
+    view->setModel(new PathSegmentsModel(view));
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->verticalHeader()->hide();
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    addCopyAction(view);
+    return view;
 }
 
-void fillPathSegments(QTableWidget* table, const core::JobCriticalPath& job)
+void showPathSegments(QTableView* view, std::shared_ptr<const core::JobCriticalPath> job)
 {
-    table->setRowCount(static_cast<int>(job.path.segments.size()));
-    int row = 0;
-    for (const core::PathSegment& s : job.path.segments) {
-        const std::string_view bound = core::pathBoundName(s.piece.bound);
-        table->setItem(row, 0, durationItem(s.pathOffset));
-        table->setItem(row, 1, identifierItem(s.rank));
-        table->setItem(row, 2,
-            new QTableWidgetItem(QString::fromUtf8(bound.data(), static_cast<qsizetype>(bound.size()))));
-        table->setItem(row, 3, durationItem(s.piece.duration));
-        table->setItem(row++, 4, new QTableWidgetItem(QString::fromStdString(s.piece.name)));
-    }
-    table->resizeColumnsToContents();
+    auto* model = qobject_cast<PathSegmentsModel*>(view->model());
+    model->setPath(std::move(job));
+    view->resizeColumnsToContents(); // reads the rows in view, not every segment
+}
+
+const core::PathSegment* pathSegmentAt(const QTableView* view, int row)
+{
+    const auto* model = qobject_cast<const PathSegmentsModel*>(view->model());
+    return model ? model->segment(row) : nullptr;
 }
 
 } // namespace ks::widgets

@@ -5,6 +5,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
+class QTableView;
 class QTableWidget;
 class QWidget;
 
@@ -21,9 +24,11 @@ QTableWidget* makeReadOnlyTable(const QStringList& headers, QWidget* parent);
 
 void setTableRow(QTableWidget* table, int row, const QStringList& cells);
 
-// A table for fillPathSegments: at (ms), rank, bound, duration (ms), op / kernel.
-QTableWidget* makePathSegmentsTable(QWidget* parent);
-// One row per segment of the job's path, in path order.
-void fillPathSegments(QTableWidget* table, const core::JobCriticalPath& job);
+// A read-only, row-selecting view of a PathSegmentsModel (its model()).
+QTableView* makePathSegmentsView(QWidget* parent);
+// One row per segment of the job's path, in path order (null: none).
+void showPathSegments(QTableView* view, std::shared_ptr<const core::JobCriticalPath> job);
+// The segment at `row` of such a view, or null.
+const core::PathSegment* pathSegmentAt(const QTableView* view, int row);
 
 } // namespace ks::widgets

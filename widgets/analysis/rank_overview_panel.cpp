@@ -97,7 +97,11 @@ void RankOverviewPanel::setStragglers(std::vector<core::Straggler> found)
     }
     m_stragglers->resizeColumnsToContents();
     m_stragglers->setVisible(!m_found.empty());
-    m_status->hide();
+    // An empty list says so: a hidden table and a stale "computing…" read as still waiting.
+    m_status->showText(m_found.empty() ? tr("No stragglers: no rank kept the others waiting on the job's "
+                                            "critical path.")
+                                       : QString());
+    m_status->setVisible(m_found.empty());
     redraw();
     m_chart->replot();
 }

@@ -81,7 +81,7 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     m_comparison =
         makeReadOnlyTable({ tr("Quantity"), tr("Before (ms)"), tr("After (ms)"), tr("Change") }, this);
     m_comparison->setObjectName(QStringLiteral("whatIfComparison"));
-    m_segments = makePathSegmentsTable(this);
+    m_segments = makePathSegmentsView(this);
     m_segments->setObjectName(QStringLiteral("whatIfSegments"));
 
     auto* buttons = new QHBoxLayout;
@@ -111,12 +111,9 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     });
     connect(m_apply, &QPushButton::clicked, this, &WhatIfDialog::apply);
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_segments, &QTableWidget::cellClicked, this, [this](int row, int) {
-        const auto& job = m_after ? m_after : m_before;
-        if (job && row >= 0 && static_cast<std::size_t>(row) < job->path.segments.size()) {
-            const core::PathSegment& s = job->path.segments[static_cast<std::size_t>(row)];
-            emit segmentActivated(s.rank, s.piece.eventIndex);
-        }
+    connect(m_segments, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (const core::PathSegment* s = pathSegmentAt(m_segments, index.row()))
+            emit segmentActivated(s->rank, s->piece.eventIndex);
     });
 }
 
@@ -128,10 +125,7 @@ void WhatIfDialog::setBaseline(std::shared_ptr<const core::JobCriticalPath> job)
             ? tr("Add rules and press Apply.")
             : tr("No cross-rank path: open a job and let the analyses run."));
     fillComparison();
-    if (m_before)
-        fillPathSegments(m_segments, *m_before);
-    else
-        m_segments->setRowCount(0);
+    showPathSegments(m_segments, m_before);
 }
 
 void WhatIfDialog::addRule(Match match, const QString& pattern, double factor)
@@ -246,7 +240,7 @@ void WhatIfDialog::showResult(std::shared_ptr<const core::JobCriticalPath> after
     m_after = std::move(after);
     m_status->setText(tr("The segments list the new path."));
     fillComparison();
-    fillPathSegments(m_segments, *m_after);
+    showPathSegments(m_segments, m_after);
     emit resultShown();
 }
 

@@ -10,6 +10,7 @@
 
 class QLabel;
 class QPushButton;
+class QTableView;
 class QTableWidget;
 
 namespace ks::widgets {
@@ -51,7 +52,7 @@ public:
 
     QTableWidget* comparison() const { return m_comparison; }
 
-    QTableWidget* segments() const { return m_segments; }
+    QTableView* segments() const { return m_segments; }
 
     QLabel* status() const { return m_status; }
 
@@ -68,7 +69,7 @@ private:
     QPushButton* m_apply = nullptr;
     QLabel* m_status = nullptr;
     QTableWidget* m_comparison = nullptr;
-    QTableWidget* m_segments = nullptr;
+    QTableView* m_segments = nullptr;
     std::shared_ptr<const core::JobCriticalPath> m_before;
     std::shared_ptr<const core::JobCriticalPath> m_after;
 };

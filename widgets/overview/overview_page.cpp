@@ -181,9 +181,7 @@ void OverviewPage::recompute()
             [job](
                 const JobContext&) { return std::make_shared<const OverviewData>(overviewOfSummary(*job)); },
             [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
-            [this](const JobFailure& failure) {
-                showMessage(tr("The overview could not be computed: %1").arg(failure.message));
-            });
+            [this](const JobFailure& failure) { showFailure(failure); });
         return;
     }
     if (!m_set || m_set->ranks.empty()) {
@@ -220,9 +218,17 @@ void OverviewPage::recompute()
                 computeOverview(*set, frames.get(), iteration, window, context.parallelFor, context.cancel));
         },
         [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
-        [this](const JobFailure& failure) {
-            showMessage(tr("The overview could not be computed: %1").arg(failure.message));
-        });
+        [this](const JobFailure& failure) { showFailure(failure); });
+}
+
+void OverviewPage::showFailure(const JobFailure& failure)
+{
+    // Out of memory, say: nothing stale stays on the page, and whoever waits for a result hears of it.
+    m_data.reset();
+    clearLayout(m_headline);
+    clearLayout(m_cards);
+    showMessage(tr("The overview could not be computed: %1").arg(failure.message));
+    emit updated();
 }
 
 QString OverviewPage::message() const

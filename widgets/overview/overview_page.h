@@ -81,12 +81,13 @@ signals:
     void eventRequested(qint64 rank, qint64 eventIndex);
     void rangeRequested(qint64 rank, qint64 startNs, qint64 endNs);
     void analysisRequested(const QString& dockName);
-    void updated(); // a result (or an error) is shown
+    void updated(); // a result, an error or a failure is shown
 
 private:
     void recompute();
     void show(std::shared_ptr<const OverviewData> data);
     void showMessage(const QString& text);
+    void showFailure(const JobFailure& failure);
     void fillHeadline(const OverviewData& data);
     void fillCards(const OverviewData& data);
 

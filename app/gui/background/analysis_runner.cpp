@@ -4,6 +4,7 @@
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/analysis_catalog.h"
 #include "core/analysis/frame/frame_window.h"
+#include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/operators/operator_stats.h"
 
 #include <algorithm>
@@ -70,34 +71,44 @@ namespace {
         std::vector<std::int64_t> ranks;
         for (const core::RankFrame& frame : frames.value().ranks)
             ranks.push_back(frame.rank);
+        // Results are keyed by the call's file name without ".json": HTA's call name, or
+        // a variant's ("get_gpu_user_annotation_breakdown__cpu": CPU time).
         const QStringList shown = AnalysisRunner::shownCalls();
         std::vector<core::AnalysisCall> calls;
+        std::vector<std::string> keys;
         for (core::AnalysisCall& call : core::analysisCalls(options, ranks)) {
-            // The catalog lists get_gpu_kernel_breakdown twice (num_kernels 10 and 5): the first is HTA's
-            // default.
-            const bool seen = std::any_of(calls.begin(), calls.end(),
-                [&](const core::AnalysisCall& c) { return c.htaCall == call.htaCall; });
-            if (!seen && shown.contains(QString::fromStdString(call.htaCall)))
+            std::string key = call.fileName.substr(0, call.fileName.rfind(".json"));
+            if (shown.contains(QString::fromStdString(key))) {
                 calls.push_back(std::move(call));
+                keys.push_back(std::move(key));
+            }
         }
-        // Two more outputs past the catalog's calls: X1's rank overview, which HTA has
-        // no call for, and the operator statistics (read from the traces, not the frames).
-        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size() + 2);
+        // Three more outputs past the catalog's calls: X1's rank overview, which HTA has
+        // no call for, the kernels grouped by annotation (the kernel views' "Group by"),
+        // and the operator statistics (read from the traces, not the frames).
+        const std::size_t overview = calls.size();
+        const std::size_t byAnnotation = calls.size() + 1;
+        const std::size_t operators = calls.size() + 2;
+        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size() + 3);
         // The calls only read the frames: all cores at once.
         parallelFor(outputs.size(), [&](std::size_t i) {
-            if (i == calls.size() + 1)
+            if (i == operators)
                 outputs[i] = operatorsOutput(set, window);
+            else if (i == byAnnotation)
+                outputs[i] = std::make_shared<const core::AnalysisOutput>(
+                    core::kernelTimeByAnnotation(frames.value(), options));
             else
-                outputs[i] = std::make_shared<const core::AnalysisOutput>(i == calls.size()
+                outputs[i] = std::make_shared<const core::AnalysisOutput>(i == overview
                         ? core::rankOverview(frames.value(), options)
                         : calls[i].run(frames.value(), calls[i].options));
         });
         if (job.cancelled())
             return; // some outputs were skipped
         for (std::size_t i = 0; i < calls.size(); ++i)
-            results.byCall[calls[i].htaCall] = outputs[i];
-        results.byCall[AnalysisRunner::kRankOverviewKey] = outputs[calls.size()];
-        results.byCall[AnalysisRunner::kOperatorStatsKey] = outputs.back();
+            results.byCall[keys[i]] = outputs[i];
+        results.byCall[AnalysisRunner::kRankOverviewKey] = outputs[overview];
+        results.byCall[AnalysisRunner::kKernelsByAnnotationKey] = outputs[byAnnotation];
+        results.byCall[AnalysisRunner::kOperatorStatsKey] = outputs[operators];
 
         // What the job path will need, declared before it starts (issue 27 item 3). In
         // HTA-compatible mode the default-mode frames it needs are about these.
@@ -144,7 +155,8 @@ QStringList AnalysisRunner::shownCalls()
         // Issue 22 item 3: HTA calls the navigator shows too (view_registry.cpp).
         QStringLiteral("get_aten_op_kernels_and_delay"),
         QStringLiteral("get_cupti_counter_data_with_operators"), QStringLiteral("get_potential_stragglers"),
-        QStringLiteral("get_gpu_user_annotation_breakdown") };
+        QStringLiteral("get_gpu_user_annotation_breakdown"),
+        QStringLiteral("get_gpu_user_annotation_breakdown__cpu") };
 }
 
 void AnalysisRunner::setJobPathFunction(JobPathFunction function)
@@ -242,7 +254,6 @@ void AnalysisRunner::startJobPath(bool firstIterationOnly)
 
 void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, core::JobPathOptions options)
 {
-    emit jobPathStarted();
     m_jobPathJobs.start(
         [set = m_request.set, window = m_request.window, frames = std::move(frames), options,
             compute = m_jobPath](const widgets::JobContext& job) mutable {
@@ -281,6 +292,8 @@ void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, co
             results->error = tr("Could not be computed: %1").arg(failure.message);
             finishJobPath(std::move(results));
         });
+    // After the start, so that its receivers see isJobPathRunning().
+    emit jobPathStarted();
 }
 
 void AnalysisRunner::finishJobPath(std::shared_ptr<JobPathResults> results)

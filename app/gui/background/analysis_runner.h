@@ -105,10 +105,13 @@ public:
 
     void setJobPathFunction(JobPathFunction function);
 
-    // The calls computed, by HTA call name.
+    // The calls computed, by HTA call name (a variant by its file name's stem:
+    // "get_gpu_user_annotation_breakdown__cpu").
     static QStringList shownCalls();
     // Where X1's rank overview lies in AnalysisResults::byCall (HTA has no call for it).
     static constexpr const char* kRankOverviewKey = "rank_overview";
+    // Where the kernels grouped by annotation lie (core::kernelTimeByAnnotation).
+    static constexpr const char* kKernelsByAnnotationKey = "kernels_by_annotation";
     // Where the operator statistics lie in AnalysisResults::byCall.
     static constexpr const char* kOperatorStatsKey = "operator_stats";
 

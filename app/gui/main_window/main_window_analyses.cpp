@@ -234,8 +234,18 @@ void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
             view->showNotComputed(results->notComputed->bytes, results->notComputed->budget);
             continue;
         }
-        const auto it = results->byCall.find(view->property(kResultKeyProperty).toString().toStdString());
-        view->setResult(it == results->byCall.end() ? nullptr : it->second);
+        auto resultOf = [&results](const std::string& key) -> std::shared_ptr<const core::AnalysisOutput> {
+            const auto it = results->byCall.find(key);
+            return it == results->byCall.end() ? nullptr : it->second;
+        };
+        if (!view->variants().empty()) { // GPU or CPU time; kernels by name or by annotation
+            std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs;
+            for (const widgets::AnalysisVariant& variant : view->variants())
+                outputs.push_back(resultOf(variant.resultKey));
+            view->setVariantResults(std::move(outputs));
+            continue;
+        }
+        view->setResult(resultOf(view->property(kResultKeyProperty).toString().toStdString()));
     }
     showStragglers(); // the Rank Overview's panel is new: the job path's state again
     emit analysesReady();
@@ -285,7 +295,7 @@ QStringList MainWindow::dockReport() const
             : m_overview->message());
     for (const AnalysisView* view : m_analysisViews) {
         for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>()) {
-            const bool listed = !panel->stragglerTable()->isHidden();
+            const bool listed = !panel->stragglerTable()->isHidden() || (job && job->path);
             add(QStringLiteral("stragglers"), listed ? QStringLiteral("result") : state,
                 listed ? tr("%n straggler(s)", nullptr, panel->stragglerTable()->rowCount())
                        : panel->stragglerStatus()->text());

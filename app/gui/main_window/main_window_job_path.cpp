@@ -59,10 +59,8 @@ void MainWindow::showStragglers()
             connect(status, &widgets::NotComputedNotice::perIterationRequested, this,
                 &MainWindow::computeJobPathPerIteration, Qt::UniqueConnection);
             if (!results) {
-                if (jobPathRunning())
-                    panel->showStragglerStatus(tr("computing…"));
-                else
-                    panel->setStragglers({});
+                panel->showStragglerStatus(
+                    jobPathRunning() ? tr("computing…") : tr("The job's critical path was not computed."));
             } else if (results->path) {
                 panel->setStragglers(core::findStragglers(*results->path));
             } else if (results->notComputed) {
@@ -127,8 +125,6 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
     m_jobPathOptions = results->options;
     m_timeline->setJobPath(results->path);
     showStragglers();
-    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_set)
-        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
     if (m_whatIfDialog)
         m_whatIfDialog->setBaseline(results->path);
     if (results->path) {
@@ -153,6 +149,9 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
         }
     }
     emit jobPathReady();
+    // Last: the Overview's computation starts once this thread has filled the path's views.
+    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_set)
+        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
 }
 
 void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)

@@ -2,10 +2,12 @@
 // results, range, ranks, rank summary), their View menu toggles, the timeline's
 // menu actions, view export and diagnostics examples shown on the timeline.
 #include "app/gui/main_window/main_window.h"
+#include "widgets/analysis/analysis_view.h"
 #include "widgets/common/diagnostics_model.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/common/view_navigator.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
@@ -18,6 +20,7 @@
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -26,6 +29,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 
 #include <algorithm>
@@ -414,6 +418,24 @@ void MainWindow::applyViewCommands(const QString& commands)
             showView(value); // the views that were docks before the navigator (diagnostics, jobPath)
         } else if (key == QStringLiteral("analysis") || key == QStringLiteral("view")) {
             showView(value);
+        } else if (key == QStringLiteral("variant")) {
+            // The shown view's chooser (GPU or CPU time; group by kernel or annotation), by title.
+            if (auto* analysis = analysisView(m_navigator->currentView()))
+                analysis->setCurrentVariant(analysis->variantChooser()->findText(value));
+        } else if (key == QStringLiteral("tab")) {
+            // A tab of the shown view by its title ("Mean duration" of User Annotations); its
+            // chart's tabs exist once the analyses are in.
+            const QString id = m_navigator->currentView();
+            auto selectTab = [this, id, value] {
+                if (QWidget* shown = m_navigator->view(id))
+                    for (QTabWidget* tabs : shown->findChildren<QTabWidget*>())
+                        for (int t = 0; t < tabs->count(); ++t)
+                            if (tabs->tabText(t) == value)
+                                tabs->setCurrentIndex(t);
+            };
+            selectTab();
+            if (analysesRunning())
+                connect(this, &MainWindow::analysesReady, this, selectTab, Qt::SingleShotConnection);
         } else if (key == QStringLiteral("tearoff")) {
             tearOffView(value);
         } else if (key == QStringLiteral("whatif")) {

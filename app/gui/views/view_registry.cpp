@@ -21,15 +21,40 @@ namespace {
     using widgets::AnalysisChartKind;
 
     template <AnalysisChartKind Kind>
-    QWidget* analysisView(MainWindow& window, const char* resultKey)
+    widgets::AnalysisView* analysisView(MainWindow& window, const char* resultKey)
     {
         auto* view = new widgets::AnalysisView(Kind, &window);
         view->setProperty(MainWindow::kResultKeyProperty, QString::fromLatin1(resultKey));
         return view;
     }
 
+    // Issue 22 item 3: the user annotations' GPU or CPU time, one chooser above the view.
+    QWidget* userAnnotationsView(MainWindow& window)
+    {
+        auto* view =
+            analysisView<AnalysisChartKind::UserAnnotations>(window, "get_gpu_user_annotation_breakdown");
+        view->setVariants(QCoreApplication::translate("ks::app::ViewRegistry", "Time:"),
+            { { QCoreApplication::translate("ks::app::ViewRegistry", "GPU time"),
+                  AnalysisChartKind::UserAnnotations, "get_gpu_user_annotation_breakdown" },
+                { QCoreApplication::translate("ks::app::ViewRegistry", "CPU time"),
+                    AnalysisChartKind::UserAnnotations, "get_gpu_user_annotation_breakdown__cpu" } });
+        return view;
+    }
+
+    // Issue 22 item 3: kernels by name (A3's durations) or grouped by the annotation they ran under.
+    QWidget* kernelDurationsView(MainWindow& window)
+    {
+        auto* view = analysisView<AnalysisChartKind::KernelDurations>(window, "get_gpu_kernel_breakdown");
+        view->setVariants(QCoreApplication::translate("ks::app::ViewRegistry", "Group by:"),
+            { { QCoreApplication::translate("ks::app::ViewRegistry", "Kernel"),
+                  AnalysisChartKind::KernelDurations, "get_gpu_kernel_breakdown" },
+                { QCoreApplication::translate("ks::app::ViewRegistry", "User annotation"),
+                    AnalysisChartKind::KernelsByAnnotation, AnalysisRunner::kKernelsByAnnotationKey } });
+        return view;
+    }
+
 #define KS_ANALYSIS_VIEW(kind, key)                                                                          \
-    [](MainWindow& w) { return analysisView<AnalysisChartKind::kind>(w, key); }
+    [](MainWindow& w) -> QWidget* { return analysisView<AnalysisChartKind::kind>(w, key); }
 #define KS_TITLE(text) QT_TRANSLATE_NOOP("ks::app::ViewRegistry", text)
 
     constexpr ViewSpec kViews[] = {
@@ -44,12 +69,10 @@ namespace {
         { "idle", KS_TITLE("Idle Time"), ViewGroup::Time, KS_ANALYSIS_VIEW(Idle, "get_idle_time_breakdown") },
         { "overlap", KS_TITLE("Comm/Comp Overlap"), ViewGroup::Time,
             KS_ANALYSIS_VIEW(Overlap, "get_comm_comp_overlap") },
-        { "userAnnotations", KS_TITLE("User Annotations"), ViewGroup::Time,
-            KS_ANALYSIS_VIEW(UserAnnotations, "get_gpu_user_annotation_breakdown") },
+        { "userAnnotations", KS_TITLE("User Annotations"), ViewGroup::Time, userAnnotationsView },
         { "kernelTypes", KS_TITLE("Kernel Types"), ViewGroup::Kernels,
             KS_ANALYSIS_VIEW(KernelTypes, "get_gpu_kernel_breakdown") },
-        { "kernelDurations", KS_TITLE("Kernel Durations"), ViewGroup::Kernels,
-            KS_ANALYSIS_VIEW(KernelDurations, "get_gpu_kernel_breakdown") },
+        { "kernelDurations", KS_TITLE("Kernel Durations"), ViewGroup::Kernels, kernelDurationsView },
         { "launchStats", KS_TITLE("Kernel Launches"), ViewGroup::Kernels,
             KS_ANALYSIS_VIEW(LaunchStats, "get_cuda_kernel_launch_stats") },
         { "efficiency", KS_TITLE("Efficiency"), ViewGroup::Efficiency,

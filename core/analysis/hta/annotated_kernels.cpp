@@ -1,11 +1,13 @@
 #include "core/analysis/hta/annotated_kernels.h"
 
 #include "core/analysis/hta/counters_support.h"
+#include "core/analysis/hta/name_stats.h"
 #include "core/analysis/hta/trace_diff.h"
 #include "core/analysis/tables/microseconds.h"
 #include "core/analysis/tables/numpy_argsort.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -73,6 +75,30 @@ namespace {
         return result;
     }
 
+    // One rank's kernels and annotations; false when a duration is negative (HTA raises).
+    bool kernelsAndAnnotations(const RankFrame& frame, bool compat, std::vector<const FrameRow*>& kernels,
+        std::vector<const FrameRow*>& annotations)
+    {
+        for (const FrameRow& row : frame.rows) {
+            if (frame.category(row) == kAnnotationCategory)
+                annotations.push_back(&row);
+            else if (isKernelRow(frame, row, compat))
+                kernels.push_back(&row);
+            else
+                continue;
+            if (row.dur < 0)
+                return false;
+        }
+        return true;
+    }
+
+    bool hasAnnotations(const FrameSet& frames)
+    {
+        return std::any_of(frames.ranks.begin(), frames.ranks.end(), [](const RankFrame& f) {
+            return f.trace && f.trace->counts.byCategory.count(kAnnotationCategory) > 0;
+        });
+    }
+
     Table emptyTable(AnalysisMode mode)
     {
         using namespace annotated_kernels;
@@ -92,16 +118,8 @@ namespace {
         const bool compat = mode == AnalysisMode::HtaCompat;
         std::vector<const FrameRow*> kernels;
         std::vector<const FrameRow*> annotations;
-        for (const FrameRow& row : frame.rows) {
-            if (frame.category(row) == kAnnotationCategory)
-                annotations.push_back(&row);
-            else if (isKernelRow(frame, row, compat))
-                kernels.push_back(&row);
-            else
-                continue;
-            if (row.dur < 0)
-                return false;
-        }
+        if (!kernelsAndAnnotations(frame, compat, kernels, annotations))
+            return false;
         const std::vector<const FrameRow*> owner = attribute(frame, kernels, annotations, compat);
         const auto us = [compat](std::int64_t ns) -> Cell {
             return compat ? static_cast<double>(ns) / 1000.0 : microseconds(ns);
@@ -132,10 +150,7 @@ AnalysisOutput gpuKernelsWithUserAnnotations(
 {
     const AnalysisMode mode = options.mode;
     const bool compat = mode == AnalysisMode::HtaCompat;
-    const bool any = std::any_of(frames.ranks.begin(), frames.ranks.end(), [](const RankFrame& f) {
-        return f.trace && f.trace->counts.byCategory.count(kAnnotationCategory) > 0;
-    });
-    if (!any) {
+    if (!hasAnnotations(frames)) {
         if (compat) // HTA: "Trace for rank N does not contain any GPU user annotations", None
             return AnalysisOutput::of(HtaResult::none());
         return AnalysisOutput::notApplicable("the trace has no gpu_user_annotation events");
@@ -148,6 +163,39 @@ AnalysisOutput gpuKernelsWithUserAnnotations(
             return AnalysisOutput::notApplicable(
                 "ValueError: left side of interval must be <= right side "
                 "(HTA: a kernel or annotation with a negative duration, Q1)");
+    }
+    return AnalysisOutput::of(HtaResult::dataFrame(std::move(table)));
+}
+
+AnalysisOutput kernelTimeByAnnotation(const FrameSet& frames, const AnalysisOptions& options)
+{
+    if (!hasAnnotations(frames))
+        return AnalysisOutput::notApplicable(
+            "the trace has no gpu_user_annotation events: kernels ran under no GPU annotation");
+    const AnalysisMode mode = options.mode;
+    const bool compat = mode == AnalysisMode::HtaCompat;
+    using namespace kernels_by_annotation;
+    Table table;
+    table.name = "kernels_by_annotation";
+    for (const ColumnId& c : { kName, kKernels, kSum, kMax, kMin, kStddev, kMean, kRank })
+        table.columns.push_back(c.column(mode));
+    // Every annotation listed: nothing folds into "others" (an annotation is a user's own label).
+    const NameFolding all { 1.0, std::numeric_limits<int>::max(), {} };
+    for (const RankFrame& frame : frames.ranks) {
+        std::vector<const FrameRow*> kernels;
+        std::vector<const FrameRow*> annotations;
+        if (!kernelsAndAnnotations(frame, compat, kernels, annotations))
+            return AnalysisOutput::notApplicable("rank " + std::to_string(frame.rank)
+                + ": a kernel or annotation with a negative duration (Q1)");
+        const std::vector<const FrameRow*> owner = attribute(frame, kernels, annotations, compat);
+        std::map<std::string, std::vector<double>> byAnnotation;
+        for (std::size_t k = 0; k < kernels.size(); ++k)
+            byAnnotation[owner[k] ? std::string(frame.name(*owner[k])) : std::string(kNoAnnotation)]
+                .push_back(static_cast<double>(kernels[k]->dur));
+        // Default mode: each name's own statistics, largest sum first.
+        for (const NameStats& s : aggregateByName(byAnnotation, all, AnalysisMode::Default))
+            table.addRow({ s.name, static_cast<std::int64_t>(s.values.size()), s.sum / 1000.0, s.max / 1000.0,
+                s.min / 1000.0, s.std / 1000.0, s.mean / 1000.0, frame.rank });
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(table)));
 }

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/hta/name_stats_columns.h"
 #include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/hta_result.h"
 
 #include <cstdint>
+#include <string_view>
 
 namespace ks::core {
 
@@ -33,5 +35,21 @@ namespace annotated_kernels {
 // kernel filter, shortened names, None without annotations; default: every rank.
 AnalysisOutput gpuKernelsWithUserAnnotations(
     const FrameSet& frames, const AnalysisOptions& options, std::int64_t rank);
+
+// The columns of kernelTimeByAnnotation: the per-name statistics (name = the annotation)
+// and the number of kernels behind them.
+namespace kernels_by_annotation {
+    using namespace name_stats_columns;
+    inline constexpr ColumnId kKernels { "kernels", "" };
+} // namespace kernels_by_annotation
+
+// Kinetoscope's own (the app's "Group by annotation" of the kernel views, issue 22): the
+// kernels of each rank grouped by the gpu_user_annotation they ran under, attributed as
+// gpuKernelsWithUserAnnotations does on every rank (HTA's last-shortest rule in compat
+// mode); kernel durations summed, with min, max, mean and stddev per annotation, sorted by
+// sum. Kernels outside every annotation are the row kNoAnnotation. Not applicable without
+// gpu_user_annotation events.
+inline constexpr std::string_view kNoAnnotation = "(no annotation)";
+AnalysisOutput kernelTimeByAnnotation(const FrameSet& frames, const AnalysisOptions& options);
 
 } // namespace ks::core

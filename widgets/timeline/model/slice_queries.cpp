@@ -5,6 +5,7 @@
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/collective_spans.h"
+#include "widgets/timeline/model/kernel_context.h"
 #include "widgets/timeline/model/timeline_data.h"
 
 #include <QJsonArray>
@@ -156,6 +157,7 @@ namespace {
         return QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
     }
 
+    // The args; a CUPTI range's numeric ones are its counters too.
     void decodeArgs(const core::RankTrace& t, std::uint32_t slice, SliceDetails& d)
     {
         // Re-read from the file: a file changed since loading says so instead of showing another event's
@@ -174,8 +176,11 @@ namespace {
             return;
         }
         const QJsonObject obj = doc.object();
-        for (auto it = obj.begin(); it != obj.end(); ++it)
+        for (auto it = obj.begin(); it != obj.end(); ++it) {
             d.args.append({ it.key(), jsonValueText(it.value()) });
+            if (d.counterRange && it.value().isDouble())
+                d.counters.append({ it.key(), it.value().toDouble() });
+        }
     }
 
     void addNotes(std::uint8_t flags, SliceDetails& d)
@@ -259,6 +264,20 @@ SliceDetails describeSlice(const TimelineData& data, SliceRef ref, const Alignme
     d.duration = t.slices.duration(ref.slice);
     d.eventIndex = t.slices.eventIndex[ref.slice];
     addNotes(t.slices.flags[ref.slice], d);
+    const KernelContext kernel = kernelContext(data, ref);
+    d.gpuWork = kernel.gpuWork;
+    d.counterRange = kernel.counterRange;
+    d.rankHasAnnotations = hasUserAnnotations(t);
+    if (kernel.gpuAnnotation.valid())
+        d.annotations.append(
+            related(data, kernel.gpuAnnotation, alignment, QStringLiteral("GPU annotation")));
+    if (kernel.cpuAnnotation.valid())
+        d.annotations.append(
+            related(data, kernel.cpuAnnotation, alignment, QStringLiteral("CPU annotation")));
+    if (kernel.counterRange && kernel.launch.valid())
+        d.counterLaunch.append(related(data, kernel.launch, alignment, QStringLiteral("Launched by")));
+    for (const std::string& op : kernel.opStack)
+        d.opStack += (d.opStack.isEmpty() ? QString() : QStringLiteral(" > ")) + toQString(op);
     decodeArgs(t, ref.slice, d);
     for (const FlowLink& link : flowLinksOf(data, ref)) {
         const SliceRef other = link.from == ref ? link.to : link.from;

@@ -80,6 +80,17 @@ struct SliceDetails
     QString argsError;
     QList<Related> links;
     QList<Related> parents; // outermost first
+    // GPU work (issue 22, kernel_context.h): the user annotations it ran under, roles
+    // "GPU annotation" (on its stream) and "CPU annotation" (around its launch).
+    bool gpuWork = false;
+    bool rankHasAnnotations = false;
+    QList<Related> annotations;
+    // A CUPTI range (cuda_profiler_range): its counters (the numeric args, in key order),
+    // the launch they are paired with (§19) and that launch's cpu_op stack.
+    bool counterRange = false;
+    QList<QPair<QString, double>> counters;
+    QList<Related> counterLaunch;
+    QString opStack; // "aten::linear > aten::mm"
 };
 
 SliceDetails describeSlice(const TimelineData& data, SliceRef ref, const Alignment& alignment);

@@ -10,6 +10,9 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace ks::widgets {
 
 namespace {
@@ -34,6 +37,64 @@ namespace {
             .arg(esc(r.name), esc(r.track), formatPreciseTime(r.start), formatDuration(r.duration));
     }
 
+    // Issue 22: the user annotations a kernel ran under, where the rank has any.
+    QString annotationsHtml(const SliceDetails& d)
+    {
+        if (!d.gpuWork || !d.rankHasAnnotations)
+            return {};
+        QString html = QStringLiteral("<h4>User annotation</h4>");
+        if (d.annotations.isEmpty())
+            return html
+                + QStringLiteral("<p class='m'>none: no GPU annotation on its stream overlaps it and no "
+                                 "CPU annotation is around its launch</p>");
+        html += QStringLiteral("<table>");
+        for (const auto& r : d.annotations)
+            html += sliceLink(r);
+        return html + QStringLiteral("</table>");
+    }
+
+    // A counter as people read it: whole numbers grouped ("1,200,000"), others to 3-4 digits.
+    QString counterText(double value)
+    {
+        const bool whole = value == static_cast<double>(static_cast<qint64>(value)) && std::abs(value) < 9e15;
+        if (!whole)
+            return formatReal(value);
+        const QString digits = formatCount(static_cast<std::uint64_t>(std::abs(value)));
+        return value < 0 ? QStringLiteral("−") + digits : digits;
+    }
+
+    // Issue 22: a CUPTI range's counters, with the launch and operators they belong to. The
+    // value leads and the name may wrap after its '_' and '.' (CUPTI's metric names are one
+    // long word: unbroken, they would widen the panel past its dock).
+    QString countersHtml(const SliceDetails& d)
+    {
+        if (!d.counterRange)
+            return {};
+        QString html = QStringLiteral("<h4>CUPTI counters</h4>");
+        if (d.counters.isEmpty())
+            html += QStringLiteral("<p class='m'>none in its args</p>");
+        else
+            html += QStringLiteral("<table>");
+        for (const auto& [name, value] : d.counters) {
+            QString breakable = esc(name);
+            breakable.replace(QChar(u'_'), QStringLiteral("_&#8203;"))
+                .replace(QChar(u'.'), QStringLiteral(".&#8203;"));
+            html += QStringLiteral(
+                "<tr><td align='right' style='white-space:nowrap'>%1</td><td class='m'>%2</td></tr>")
+                        .arg(counterText(value), breakable);
+        }
+        if (!d.counters.isEmpty())
+            html += QStringLiteral("</table>");
+        if (d.counterLaunch.isEmpty() && d.opStack.isEmpty())
+            return html;
+        html += QStringLiteral("<table>");
+        for (const auto& r : d.counterLaunch)
+            html += sliceLink(r);
+        if (!d.opStack.isEmpty())
+            html += row(QStringLiteral("Operators"), esc(d.opStack));
+        return html + QStringLiteral("</table>");
+    }
+
     QString detailsHtml(const SliceDetails& d)
     {
         QString html =
@@ -52,6 +113,7 @@ namespace {
         for (const QString& note : d.notes)
             html += row(QStringLiteral("Note"), esc(note));
         html += QStringLiteral("</table>");
+        html += annotationsHtml(d) + countersHtml(d);
         if (!d.links.isEmpty()) {
             html += QStringLiteral("<h4>Flows</h4><table>");
             for (const auto& r : d.links)
@@ -78,8 +140,12 @@ namespace {
             html += QStringLiteral("<p class='m'>none</p>");
         else {
             html += QStringLiteral("<table>");
-            for (const auto& [k, v] : d.args)
-                html += row(k, esc(v));
+            for (const auto& [k, v] : d.args) {
+                const bool counter = std::any_of(
+                    d.counters.begin(), d.counters.end(), [&k = k](const auto& c) { return c.first == k; });
+                if (!counter) // a CUPTI range's counters are listed above
+                    html += row(k, esc(v));
+            }
             html += QStringLiteral("</table>");
         }
         return html;
