@@ -8,6 +8,7 @@
 #include "bench/bench_timing.h"
 #include "core/io/gzip/input_stream.h"
 #include "core/io/json/parser_kernel.h"
+#include "core/io/load_timeline.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/store_bytes.h"
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -39,7 +41,64 @@ struct StoreFigures
 
     std::array<Column, 48> columns {};
     std::size_t columnCount = 0;
+
+    // The load's per-stage timeline (LoadTimeline), lane by lane.
+    static constexpr std::size_t kStripWidth = 64;
+    double wallSeconds = 0;
+    std::array<std::array<double, ks::core::kLoadStageCount>, ks::core::kLoadLaneCount> stageSeconds {};
+    std::array<double, ks::core::kLoadLaneCount> cpuSeconds {};
+    std::array<std::array<char, kStripWidth + 1>, ks::core::kLoadLaneCount> strips {};
 };
+
+constexpr std::array<ks::core::LoadLane, ks::core::kLoadLaneCount> kLanes { ks::core::LoadLane::Reading,
+    ks::core::LoadLane::Calling };
+
+const char* laneName(ks::core::LoadLane lane)
+{
+    return lane == ks::core::LoadLane::Reading ? "reading thread" : "calling thread";
+}
+
+void keepTimeline(const ks::core::LoadTimeline& timeline, StoreFigures& f)
+{
+    f.wallSeconds = timeline.wallSeconds();
+    for (ks::core::LoadLane lane : kLanes) {
+        const auto l = static_cast<std::size_t>(lane);
+        for (std::size_t s = 0; s < ks::core::kLoadStageCount; ++s)
+            f.stageSeconds[l][s] = timeline.seconds(lane, static_cast<ks::core::LoadStage>(s));
+        f.cpuSeconds[l] = timeline.cpuSeconds(lane);
+        const std::vector<char> strip = timeline.strip(lane, StoreFigures::kStripWidth);
+        std::copy(strip.begin(), strip.end(), f.strips[l].begin());
+        f.strips[l][StoreFigures::kStripWidth] = 0;
+    }
+}
+
+// B1: each stage's share of each thread (one per core on two cores) over one
+// load, and where in the load it ran.
+void printTimeline(const std::string& file, const char* mode, int runs, const StoreFigures& f)
+{
+    std::printf("\n%s, %s: per-stage timeline of one load (the last of %d runs), %.2f s wall\n\n| thread |",
+        file.c_str(), mode, runs, f.wallSeconds);
+    for (std::size_t s = 0; s < ks::core::kLoadStageCount; ++s)
+        std::printf(" %s s (%% of wall) |", ks::core::loadStageName(static_cast<ks::core::LoadStage>(s)));
+    std::printf(" ran on a core (CPU s, %% of wall) |\n|---|");
+    for (std::size_t s = 0; s <= ks::core::kLoadStageCount; ++s)
+        std::printf("---|");
+    std::printf("\n");
+    const double wall = std::max(1e-9, f.wallSeconds);
+    for (ks::core::LoadLane lane : kLanes) {
+        const auto l = static_cast<std::size_t>(lane);
+        std::printf("| %s |", laneName(lane));
+        for (std::size_t s = 0; s < ks::core::kLoadStageCount; ++s)
+            std::printf(" %.3f (%.0f %%) |", f.stageSeconds[l][s], 100.0 * f.stageSeconds[l][s] / wall);
+        std::printf(" %.3f (%.0f %%) |\n", f.cpuSeconds[l], 100.0 * f.cpuSeconds[l] / wall);
+    }
+    std::printf("\n```\n");
+    for (ks::core::LoadLane lane : kLanes)
+        std::printf("%-15s %s\n", laneName(lane), f.strips[static_cast<std::size_t>(lane)].data());
+    std::printf("(one character per 1/%zu of the wall time: I inflate, S split, P parse and append rows, B "
+                "build, L layout, w wait, . not running)\n```\n",
+        StoreFigures::kStripWidth);
+}
 
 // How a rank is read: on the calling thread alone, pipelined (inflate and cut
 // on a second thread), or parallel (workers parse pieces as well).
@@ -80,12 +139,15 @@ ks::bench::ChildRun loadOnce(
             options.background = ks::app::makeThreadBackgroundWork;
         options.releaseFreedMemory = ks::app::releaseFreedMemory;
         options.parseWorkers = mode.parseWorkers;
+        ks::core::LoadTimeline timeline;
+        options.timeline = &timeline;
         auto r = ks::core::loadRankFile(path, options, nullptr, nullptr);
         if (!r) {
             std::fprintf(stderr, "%s\n", r.error().describe().c_str());
             return 1;
         }
         StoreFigures f;
+        keepTimeline(timeline, f);
         f.jsonBytes = r.value().counts.jsonBytes;
         f.events = r.value().counts.events;
         f.kept = r.value().keptEvents();
@@ -186,6 +248,7 @@ int main(int argc, char** argv)
         runs);
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::vector<std::pair<std::string, StoreFigures>> byColumn;
+    std::vector<std::tuple<std::string, const char*, StoreFigures>> timelines;
     for (const std::string& file : files) {
         std::vector<double> gzipTimes;
         const std::string gzipCommand = "gzip -dc '" + file + "' > /dev/null 2>&1";
@@ -207,10 +270,14 @@ int main(int argc, char** argv)
                 continue;
             }
             printRow(file, mode, results, f, gzipSeconds);
+            if (mode.parseWorkers == 0)
+                timelines.emplace_back(file, mode.name, f);
             if (mode.background && mode.parseWorkers == 0)
                 byColumn.emplace_back(file, f);
         }
     }
+    for (const auto& [file, mode, figures] : timelines)
+        printTimeline(file, mode, runs, figures);
     for (const auto& [file, figures] : byColumn)
         printColumnTable(file, figures);
     return 0;

@@ -54,6 +54,19 @@ if [ -d "$shared" ]; then
     done
 fi
 
+# B5: timeline frames, 32 ranks (the 8 ranks above, their stores copied) and, with KS_BENCH_BIG=1,
+# 1000 ranks of 100 k slices (10 synthetic ranks copied 100 times: 100 M slices, about 5 GB of memory).
+if [ -x "$build/bench/kinetoscope-bench-timeline" ]; then
+    echo
+    load=$(cut -d " " -f 1-3 /proc/loadavg)
+    echo "## B5: timeline frames (load average: $load)"
+    "$build/bench/kinetoscope-bench-timeline" --replicate 32 --repeat 5 "$data/synth-8x150"
+    if [ "${KS_BENCH_BIG:-0}" = "1" ]; then
+        [ -f "$data/synth-10x47/rank-9.pt.trace.json.gz" ] || "$cli" synth --ranks 10 --size-mb 47 --gzip --seed 5 --out "$data/synth-10x47" >/dev/null
+        "$build/bench/kinetoscope-bench-timeline" --replicate 1000 --repeat 5 "$data/synth-10x47"
+    fi
+fi
+
 # Issue 21: roofline (shapes re-read from the file) against analyze --only temporal, same run.
 echo
 echo "## Issue 21: roofline vs analyze --only temporal on the same file"

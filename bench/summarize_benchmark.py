@@ -89,7 +89,7 @@ def main():
     cores = args.jobs or os.cpu_count()
     out = os.path.join(work, "job.kssum")
     cmd = [args.cli, "summarize", job, "--out", out] + (["--jobs", str(args.jobs)] if args.jobs else [])
-    gzip_s, one_s, summarize_s, rss = [], [], [], []
+    gzip_s, one_s, summarize_s, rss, loads = [], [], [], [], []
     with open(os.devnull, "wb") as null:
         for _ in range(args.repeat):
             gzip_s.append(timed(["gzip", "-dc", *files], stdout=null)[0])
@@ -97,20 +97,25 @@ def main():
             seconds, peak = timed(cmd, stdout=null, stderr=null)
             summarize_s.append(seconds)
             rss.append(peak)
+            loads.append(os.getloadavg()[0])
             # Each round as it ends, so that a long run interrupted keeps what it measured.
             print(f"round {len(gzip_s)}: gzip -dc {gzip_s[-1]:.1f} s, info of one rank {one_s[-1]:.2f} s,"
-                  f" summarize {seconds:.1f} s, peak RSS {peak:.0f} MB", file=sys.stderr, flush=True)
+                  f" summarize {seconds:.1f} s ({seconds / gzip_s[-1]:.2f} x), peak RSS {peak:.0f} MB,"
+                  f" load average {loads[-1]:.1f}", file=sys.stderr, flush=True)
     mb = json_bytes / 1e6
     throughput = [mb / s for s in summarize_s]
     one_rank = [one_rank_bytes / 1e6 / s for s in one_s]
     target = 0.9 * statistics.median(one_rank) * cores
-    print("| ranks × MB | JSON | `gzip -dc` | summarize | JSON MB/s | summarize / gzip | peak RSS | .kssum "
-          "| one rank loads at | target MB/s (0.9 × one rank × cores) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    # The ratio within each round (gzip -dc and summarize ran minutes apart at most): median and worst.
+    ratios = [b / a for a, b in zip(gzip_s, summarize_s)]
+    print("| ranks × MB | JSON | `gzip -dc` | summarize | JSON MB/s | summarize / gzip (median of rounds, worst) "
+          "| peak RSS | .kssum | one rank loads at | target MB/s (0.9 × one rank × cores) | load average |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     print(f"| {args.ranks} × {args.size_mb:g} | {mb:.0f} MB | {spread(gzip_s, '{:.1f}')} s"
           f" | {spread(summarize_s, '{:.1f}')} s | {spread(throughput, '{:.0f}')}"
-          f" | {statistics.median(summarize_s) / statistics.median(gzip_s):.2f} | {max(rss):.0f} MB"
-          f" | {os.path.getsize(out) / 1e6:.1f} MB | {spread(one_rank, '{:.0f}')} MB/s | {target:.0f} ({cores} cores) |")
+          f" | {statistics.median(ratios):.2f}, {max(ratios):.2f} | {max(rss):.0f} MB"
+          f" | {os.path.getsize(out) / 1e6:.1f} MB | {spread(one_rank, '{:.0f}')} MB/s | {target:.0f} ({cores} cores)"
+          f" | {spread(loads, '{:.1f}')} |")
     if args.keep:
         print(f"(job kept in {job})", file=sys.stderr)
     else:

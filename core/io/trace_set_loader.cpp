@@ -10,6 +10,7 @@
 #include "core/io/json/trace_events_splitter.h"
 #include "core/io/parallel/parallel_read.h"
 #include "core/io/parallel/pipelined_read.h"
+#include "core/io/timed_input_stream.h"
 
 #include <algorithm>
 #include <atomic>
@@ -29,14 +30,16 @@ namespace {
     class RankHandler final : public TraceEventsHandler
     {
     public:
-        RankHandler(const std::string& path, RankBuilder& builder)
+        RankHandler(const std::string& path, RankBuilder& builder, LoadTimeline* timeline)
             : m_parser(path, builder)
+            , m_timeline(timeline)
         {
         }
 
         std::optional<Error> onEvents(std::string_view elements, std::uint64_t firstIndex, std::size_t,
             std::uint64_t byteOffset) override
         {
+            const StageScope parse(m_timeline, LoadLane::Calling, LoadStage::Parse);
             return m_parser.parse(elements, firstIndex, byteOffset);
         }
 
@@ -52,6 +55,7 @@ namespace {
     private:
         EventParser m_parser;
         RankMetadata m_metadata;
+        LoadTimeline* m_timeline; // one thread reads and parses: its Parse stage
     };
 
     // Sums the progress of ranks loading in parallel into one report.
@@ -242,13 +246,23 @@ namespace {
         return kLoadBaseBytes + events * kPeakBytesPerEvent;
     }
 
-    Result<RankTrace> loadFromStream(const std::string& path, InputStream& input, std::uint64_t events,
+    Result<RankTrace> loadFromStream(const std::string& path, InputStream& stream, std::uint64_t events,
         const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel)
     {
         const FileIdentity identity = identifyFile(path); // before reading: a change while loading counts too
+        // Parse workers' threads are not followed: their ranks get no timeline.
+        LoadTimeline* timeline = options.parseWorkers == 0 ? options.timeline : nullptr;
+        const bool pipelined = options.background && options.parseWorkers == 0;
+        if (timeline)
+            timeline->beginLane(LoadLane::Calling, pipelined ? LoadStage::Wait : LoadStage::Split);
+        std::optional<TimedInputStream> timed;
+        if (timeline)
+            timed.emplace(stream, *timeline, pipelined ? LoadLane::Reading : LoadLane::Calling);
+        InputStream& input = timed ? static_cast<InputStream&>(*timed) : stream;
         RankBuilder builder(path);
         builder.reserveFor(events);
-        RankHandler handler(path, builder);
+        builder.setTimeline(timeline);
+        RankHandler handler(path, builder, timeline);
         RankMetadata threadedMetadata; // top-level keys, read on the reading thread
         std::optional<Result<SplitSummary>> summary;
         if (options.background) {
@@ -261,7 +275,7 @@ namespace {
                 } else {
                     auto background = options.background();
                     summary.emplace(readPipelined(input, path, handler.parser(), threadedMetadata,
-                        options.chunkBytes, progress, cancel, *background));
+                        options.chunkBytes, progress, cancel, *background, timeline));
                 }
             } catch (const std::system_error&) {
                 // No thread to spare (a process limit); nothing was read yet.
@@ -277,6 +291,8 @@ namespace {
         if (progress)
             progress->report(
                 LoadProgress { "indexing", input.fileBytesRead(), input.fileBytesTotal(), 0, 0 });
+        if (timeline)
+            timeline->enter(LoadLane::Calling, LoadStage::Build);
         if (options.releaseFreedMemory)
             options.releaseFreedMemory();
         builder.setMetadata(readOnThreads ? std::move(threadedMetadata) : handler.takeMetadata());
@@ -291,6 +307,8 @@ namespace {
         trace.args.file = identity;
         input.moveIndexInto(trace.args);
         assignRank(trace, 0);
+        if (timeline)
+            timeline->endLane(LoadLane::Calling);
         return trace;
     }
 
@@ -332,8 +350,10 @@ Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadO
         sizes.push_back(fileSize(f));
     FolderProgress folderProgress(progress, sizes);
     LoadOptions rankOptions = options;
-    if (inputs.files.size() > 1)
+    if (inputs.files.size() > 1) {
         rankOptions.parseWorkers = 0; // one parse thread per rank: the ranks fill the cores
+        rankOptions.timeline = nullptr; // a timeline follows one rank's threads
+    }
 
     std::vector<std::optional<Result<RankTrace>>> results(inputs.files.size());
     parallelFor(inputs.files.size(), [&](std::size_t i) {

@@ -4,6 +4,7 @@
 #include "core/common/parallel_for.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
+#include "core/io/load_timeline.h"
 #include "core/model/trace_set.h"
 
 #include <cstddef>
@@ -32,6 +33,10 @@ struct LoadOptions
     // built: the app hands the read buffers' freed pages back to the system, so
     // that they do not add to the load's peak, which comes after (B4).
     std::function<void()> releaseFreedMemory;
+    // When given, records what each thread of a rank read alone did when (the
+    // load benchmark's per-stage timeline): the pipelined read or one thread,
+    // not parse workers; one rank at a time.
+    LoadTimeline* timeline = nullptr;
 };
 
 // The trace files that paths name, in load order: files as given, each

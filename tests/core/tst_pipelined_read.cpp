@@ -4,6 +4,7 @@
 // tests/data, with small pieces, and they must stop cleanly on errors.
 
 #include "app/common/thread_pool_parallel_for.h"
+#include "core/io/load_timeline.h"
 #include "core/io/trace_set_loader.h"
 #include "tests/core/test_trace_files.h"
 
@@ -119,6 +120,48 @@ private slots:
             QVERIFY(b.ok());
             const std::string got = ks::test::fingerprint(b.value());
             QVERIFY2(got == expected, firstDifference(got, expected).constData());
+        }
+    }
+
+    // B1's per-stage timeline: a timed load builds the same store, and each
+    // stage is counted on the thread that runs it.
+    void timelineFollowsTheStagesAndChangesNothing()
+    {
+        const QStringList files = traceFiles();
+        if (files.isEmpty())
+            QSKIP("no traces: ../shared/traces is absent");
+        const std::string file = files.front().toStdString();
+        auto plain = loadRankFile(file, LoadOptions {}, nullptr, nullptr);
+        QVERIFY(plain.ok());
+        const std::string expected = ks::test::fingerprint(plain.value());
+        for (bool twoThreads : { false, true }) {
+            LoadOptions o = twoThreads ? pipelined(4096) : LoadOptions {};
+            o.chunkBytes = 4096;
+            LoadTimeline timeline;
+            o.timeline = &timeline;
+            auto timed = loadRankFile(file, o, nullptr, nullptr);
+            QVERIFY(timed.ok());
+            QCOMPARE(ks::test::fingerprint(timed.value()), expected);
+            const LoadLane reader = twoThreads ? LoadLane::Reading : LoadLane::Calling;
+            QVERIFY(timeline.seconds(reader, LoadStage::Inflate) > 0);
+            QVERIFY(timeline.seconds(LoadLane::Calling, LoadStage::Parse) > 0);
+            QVERIFY(timeline.seconds(LoadLane::Calling, LoadStage::Layout) > 0);
+            QVERIFY(timeline.seconds(LoadLane::Calling, LoadStage::Build) > 0);
+            if (twoThreads) {
+                QCOMPARE(timeline.seconds(LoadLane::Reading, LoadStage::Parse), 0.0);
+                QCOMPARE(timeline.seconds(LoadLane::Calling, LoadStage::Inflate), 0.0);
+            }
+            // Every moment of a lane is in exactly one stage: the stages add up to at most the wall time.
+            for (LoadLane lane : { LoadLane::Calling, LoadLane::Reading }) {
+                double sum = 0;
+                for (std::size_t s = 0; s < kLoadStageCount; ++s)
+                    sum += timeline.seconds(lane, static_cast<LoadStage>(s));
+                QVERIFY(sum <= timeline.wallSeconds() + 1e-6);
+            }
+            const std::vector<char> strip = timeline.strip(LoadLane::Calling, 32);
+            QCOMPARE(strip.size(), std::size_t { 32 });
+            QVERIFY(
+                std::string(strip.begin(), strip.end()).find_first_not_of("ISPBLw.") == std::string::npos);
         }
     }
 

@@ -534,7 +534,10 @@ RankTrace RankBuilder::finish(const std::vector<BackgroundWork*>& helpers)
     pairFlows(m_trace, m_flows, helpers);
     LayoutInput input { m_tracks, m_sliceTrack, m_names };
     input.helpers = helpers;
-    layoutTracks(m_trace, input);
+    {
+        const StageScope layout(m_timeline, LoadLane::Calling, LoadStage::Layout);
+        layoutTracks(m_trace, input);
+    }
     storeActivityInSliceOrder(input.order);
     resolveFlows(m_trace, m_flows, input);
     permuteSlices(m_trace, input);

@@ -4,6 +4,7 @@
 #include "core/io/build/flow_points.h"
 #include "core/io/build/typed_args.h"
 #include "core/io/json/raw_event.h"
+#include "core/io/load_timeline.h"
 #include "core/model/rank_trace.h"
 
 #include <array>
@@ -33,6 +34,9 @@ public:
     void setReadCounts(std::uint64_t jsonBytes, std::uint64_t fileBytes, bool gzip);
     // `helpers`: threads besides the calling one for binding flows (may be none).
     RankTrace finish(const std::vector<BackgroundWork*>& helpers = {});
+
+    // finish() tells the calling thread's lane of `timeline` when it lays out tracks.
+    void setTimeline(LoadTimeline* timeline) { m_timeline = timeline; }
 
     // A slice's typed activity args until the slice is pushed (a B's until its E).
     struct StagedActivity
@@ -124,6 +128,7 @@ private:
     std::unordered_map<std::string, std::uint32_t> m_counterIndex; // "pid/name/key" -> series
     std::vector<std::array<std::uint64_t, kPhaseCount>> m_categoryCounts; // by category index
     ThreadNames m_names;
+    LoadTimeline* m_timeline = nullptr;
     std::int64_t m_minTime = 0;
     std::int64_t m_maxTime = 0;
     bool m_anyTime = false;

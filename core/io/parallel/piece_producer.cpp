@@ -14,6 +14,7 @@ std::optional<Error> PieceProducer::onEvents(
     piece.firstIndex = firstIndex;
     piece.byteOffset = byteOffset;
     piece.sequence = m_sequence++;
+    const StageScope waiting(m_timeline, LoadLane::Reading, LoadStage::Wait);
     if (!m_queue.push(std::move(piece)))
         return Error { ErrorCode::Cancelled, "stopped", {}, {} };
     return std::nullopt;

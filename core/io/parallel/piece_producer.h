@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/io/json/trace_events_splitter.h"
+#include "core/io/load_timeline.h"
 #include "core/io/parallel/piece_queue.h"
 #include "core/model/rank_metadata.h"
 
@@ -13,9 +14,10 @@ namespace ks::core {
 class PieceProducer final : public TraceEventsHandler
 {
 public:
-    PieceProducer(PieceQueue& queue, RankMetadata& metadata)
+    PieceProducer(PieceQueue& queue, RankMetadata& metadata, LoadTimeline* timeline = nullptr)
         : m_queue(queue)
         , m_metadata(metadata)
+        , m_timeline(timeline)
     {
     }
 
@@ -26,6 +28,7 @@ public:
 private:
     PieceQueue& m_queue;
     RankMetadata& m_metadata;
+    LoadTimeline* m_timeline; // the reading thread waits on a full queue: Wait
     std::uint64_t m_sequence = 0;
 };
 

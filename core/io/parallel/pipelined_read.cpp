@@ -16,12 +16,14 @@ namespace {
 
 Result<SplitSummary> readPipelined(InputStream& input, const std::string& path, EventParser& parser,
     RankMetadata& metadata, std::size_t chunkBytes, ProgressSink* progress, const CancelToken* cancel,
-    BackgroundWork& background)
+    BackgroundWork& background, LoadTimeline* timeline)
 {
     PieceQueue queue(kPiecesInFlight);
     std::optional<Result<SplitSummary>> produced;
-    PieceProducer producer(queue, metadata);
+    PieceProducer producer(queue, metadata, timeline);
     background.start([&] {
+        if (timeline)
+            timeline->beginLane(LoadLane::Reading, LoadStage::Split);
         // An exception must not leave this thread (it would end the process):
         // running out of memory here becomes the load's error.
         try {
@@ -31,10 +33,15 @@ Result<SplitSummary> readPipelined(InputStream& input, const std::string& path, 
             produced.emplace(Error { ErrorCode::OutOfMemory, "not enough memory", path, {} });
         }
         queue.finish();
+        if (timeline)
+            timeline->endLane(LoadLane::Reading);
     });
     std::optional<Error> parseError;
     try {
+        // The calling thread's lane is in Wait but while it parses.
+        const StageScope waiting(timeline, LoadLane::Calling, LoadStage::Wait);
         while (auto piece = queue.pop()) {
+            const StageScope parse(timeline, LoadLane::Calling, LoadStage::Parse);
             if (!parseError)
                 parseError =
                     parser.parsePrepared(piece->buffer, piece->length, piece->firstIndex, piece->byteOffset);

@@ -6,6 +6,7 @@
 #include "core/io/gzip/input_stream.h"
 #include "core/io/json/event_parser.h"
 #include "core/io/json/trace_events_splitter.h"
+#include "core/io/load_timeline.h"
 #include "core/model/rank_metadata.h"
 
 #include <string>
@@ -19,6 +20,6 @@ namespace ks::core {
 // a thread (std::system_error) nothing has been read: the caller may read alone.
 Result<SplitSummary> readPipelined(InputStream& input, const std::string& path, EventParser& parser,
     RankMetadata& metadata, std::size_t chunkBytes, ProgressSink* progress, const CancelToken* cancel,
-    BackgroundWork& background);
+    BackgroundWork& background, LoadTimeline* timeline = nullptr);
 
 } // namespace ks::core
