@@ -14,11 +14,14 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ks::widgets {
 
@@ -150,11 +153,19 @@ JobModeView::~JobModeView() = default;
 void JobModeView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    // Three fifths for the strips, two for the rank table and its tabs, until the
-    // user drags the splitter: its columns and tab titles fit at 1280 px.
+    fitSides();
+}
+
+void JobModeView::fitSides()
+{ // Three fifths for the strips, two for the rank table and its tabs, until the
+    // user drags the splitter; the table gets what its columns need (up to half),
+    // so that no column is cut at 1280 px.
     if (!m_userSizedSides) {
         const int room = m_sides->width() - m_sides->handleWidth();
-        m_sides->setSizes({ room * 3 / 5, room - room * 3 / 5 });
+        const int columns = m_rankTable->horizontalHeader()->length()
+            + m_rankTable->verticalScrollBar()->sizeHint().width() + 2 * m_rankTable->frameWidth() + 8;
+        const int table = std::min(room / 2, std::max(room - room * 3 / 5, columns));
+        m_sides->setSizes({ room - table, table });
     }
 }
 
@@ -165,6 +176,7 @@ void JobModeView::setJob(std::shared_ptr<const core::JobOverview> job)
     m_strips->setJob(m_job);
     m_rankModel->setJob(m_job);
     m_rankTable->resizeColumnsToContents();
+    fitSides();
     delete m_overviewPanel;
     m_overviewPanel = nullptr;
     m_heatMap = nullptr;

@@ -69,6 +69,8 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    // The strips and the rank table side by side: see resizeEvent.
+    void fitSides();
 
 private:
     void requestSelected();

@@ -236,7 +236,8 @@ QVariant JobRankModel::headerData(int section, Qt::Orientation orientation, int 
         case StepTimeColumn:
             return tr("Mean ProfilerStep time of the rank");
         case BusyColumn:
-            return tr("Share of the job's span its GPUs were busy");
+            return tr("Share of the job's span (first to last event) its GPUs were busy; the Overview's GPU "
+                      "busy is of the ProfilerSteps only");
         case ExposedCommunicationColumn:
             return tr("Share of the job's span spent in communication that compute did not hide");
         case FlagColumn:
@@ -256,7 +257,7 @@ QVariant JobRankModel::headerData(int section, Qt::Orientation orientation, int 
     case StepTimeColumn:
         return tr("Step time");
     case BusyColumn:
-        return tr("GPU busy");
+        return tr("GPU busy (span)");
     case ComputeColumn:
         return tr("Compute");
     case ExposedCommunicationColumn:
