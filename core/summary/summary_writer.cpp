@@ -155,6 +155,18 @@ std::optional<Error> SummaryWriter::add(const RankSummary& rank)
     return std::nullopt;
 }
 
+std::string SummaryWriter::partColumns(std::string_view table)
+{
+    std::string columns;
+    auto select = m_db.prepare("SELECT name FROM pragma_table_info(?, 'part')");
+    if (!select)
+        return columns;
+    select.value().bind(1, table);
+    for (auto row = select.value().step(); row && row.value(); row = select.value().step())
+        columns += (columns.empty() ? "\"" : ", \"") + select.value().columnText(0) + "\"";
+    return columns;
+}
+
 std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const SummaryMeta& meta)
 {
     // ATTACH is refused inside a transaction.
@@ -169,9 +181,15 @@ std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const S
         return error;
     std::string copy = "BEGIN;";
     for (const SummaryTable& table : summaryTables())
-        if (table.name != "meta" && table.name != "stream_utilisation" && table.name != kRankProfilesTable)
-            copy += "INSERT INTO main." + std::string(table.name) + " SELECT * FROM part."
-                + std::string(table.name) + ";";
+        if (table.name != "meta" && table.name != "stream_utilisation" && table.name != kRankProfilesTable) {
+            // By name, not position: a part written before a column was added within the
+            // version (findings' `subject`) lacks it, and the merged row leaves it empty.
+            const std::string columns = partColumns(table.name);
+            if (columns.empty())
+                continue; // a table the part does not have
+            copy += "INSERT INTO main." + std::string(table.name) + " (" + columns + ") SELECT " + columns
+                + " FROM part." + std::string(table.name) + ";";
+        }
     // The part's bins back to absolute bin numbers at its own width.
     copy += "INSERT INTO scratch." + std::string(kUtilisationScratchTable) + " SELECT rank, stream, "
         + std::to_string(meta.binWidthNs) + ", bin + "
