@@ -112,31 +112,22 @@ OverviewData computeOverview(const core::TraceSet& set, const core::FrameSet* bu
     OverviewData data;
     core::AnalysisOptions options;
     options.cancel = cancel;
-    // The frames read: the ones given, narrowed to the iteration or range when
-    // one is chosen; otherwise built here.
-    std::optional<core::FrameSet> own;
-    const core::FrameSet* frames = builtFrames;
-    if (builtFrames) {
-        data.iterations = builtFrames->iterations;
-        if (iteration || window)
-            frames = &own.emplace(core::narrowedFrames(*builtFrames, iteration, window));
-    } else {
+    // The frames read: the ones given, or the whole trace's built here; narrowed
+    // to the iteration or range when one is chosen.
+    std::optional<core::FrameSet> built;
+    if (!builtFrames) {
         auto all = core::buildFrames(set, options, parallelFor);
-        if (all && !all.value().iterations.empty())
-            data.iterations = all.value().iterations;
-        if (iteration) {
-            core::AnalysisOptions one = options;
-            one.iterations = std::vector<std::int64_t> { *iteration };
-            all = core::buildFrames(set, one, parallelFor);
-        }
         if (!all) {
             data.error = QString::fromStdString(all.error().message);
             return data;
         }
-        if (window)
-            core::restrictFramesToWindow(all.value(), window->first, window->second);
-        frames = &own.emplace(std::move(all).value());
+        builtFrames = &built.emplace(std::move(all).value());
     }
+    data.iterations = builtFrames->iterations;
+    std::optional<core::FrameSet> narrowed;
+    const core::FrameSet* frames = iteration || window
+        ? &narrowed.emplace(core::narrowedFrames(*builtFrames, iteration, window))
+        : builtFrames;
     if (iteration)
         options.iterations = std::vector<std::int64_t> { *iteration };
     const std::size_t ranks = frames->ranks.size();

@@ -124,10 +124,7 @@ bool OverviewPage::isComputing() const
 void OverviewPage::setTraceSet(std::shared_ptr<const core::TraceSet> set,
     std::optional<std::pair<core::TimeNs, core::TimeNs>> window, std::shared_ptr<const core::FrameSet> frames)
 {
-    if (set != m_set) {
-        m_iteration->clear();
-        m_iteration->addItem(tr("All iterations"), kNoIteration);
-    }
+    resetIterationsFor(set);
     m_set = std::move(set);
     m_frames = std::move(frames);
     m_waiting = false;
@@ -139,10 +136,7 @@ void OverviewPage::setTraceSet(std::shared_ptr<const core::TraceSet> set,
 void OverviewPage::waitForAnalyses(
     std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
 {
-    if (set != m_set) {
-        m_iteration->clear();
-        m_iteration->addItem(tr("All iterations"), kNoIteration);
-    }
+    resetIterationsFor(set);
     m_jobs.cancel();
     m_set = std::move(set);
     m_frames.reset(); // the analyses' new frames come with setTraceSet
@@ -150,11 +144,8 @@ void OverviewPage::waitForAnalyses(
     m_window = window;
     m_waiting = true;
     m_iteration->setVisible(false);
-    m_data.reset();
-    clearLayout(m_headline);
-    clearLayout(m_cards);
     m_scope->clear();
-    showMessage(tr("Waiting for the analyses to finish…"));
+    clearResult(tr("Waiting for the analyses to finish…"));
 }
 
 void OverviewPage::setJob(std::shared_ptr<const core::JobOverview> job)
@@ -186,21 +177,15 @@ void OverviewPage::recompute()
     }
     if (!m_set || m_set->ranks.empty()) {
         m_jobs.cancel();
-        m_data.reset();
-        clearLayout(m_headline);
-        clearLayout(m_cards);
         m_scope->clear();
-        showMessage(tr("Open a trace or a job summary to see what limits it."));
+        clearResult(tr("Open a trace or a job summary to see what limits it."));
         emit updated();
         return;
     }
     if (m_memoryCheck)
         if (const QString why = m_memoryCheck(*m_set, m_frames.get()); !why.isEmpty()) {
             m_jobs.cancel();
-            m_data.reset();
-            clearLayout(m_headline);
-            clearLayout(m_cards);
-            showMessage(why);
+            clearResult(why);
             emit updated();
             return;
         }
@@ -224,11 +209,24 @@ void OverviewPage::recompute()
 void OverviewPage::showFailure(const JobFailure& failure)
 {
     // Out of memory, say: nothing stale stays on the page, and whoever waits for a result hears of it.
+    clearResult(tr("The overview could not be computed: %1").arg(failure.message));
+    emit updated();
+}
+
+void OverviewPage::clearResult(const QString& message)
+{
     m_data.reset();
     clearLayout(m_headline);
     clearLayout(m_cards);
-    showMessage(tr("The overview could not be computed: %1").arg(failure.message));
-    emit updated();
+    showMessage(message);
+}
+
+void OverviewPage::resetIterationsFor(const std::shared_ptr<const core::TraceSet>& set)
+{
+    if (set == m_set)
+        return; // the same traces: the chosen iteration stays
+    m_iteration->clear();
+    m_iteration->addItem(tr("All iterations"), kNoIteration);
 }
 
 QString OverviewPage::message() const

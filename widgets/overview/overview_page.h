@@ -88,6 +88,10 @@ private:
     void show(std::shared_ptr<const OverviewData> data);
     void showMessage(const QString& text);
     void showFailure(const JobFailure& failure);
+    // No numbers or cards, `message` in their place.
+    void clearResult(const QString& message);
+    // A different set starts from "All iterations".
+    void resetIterationsFor(const std::shared_ptr<const core::TraceSet>& set);
     void fillHeadline(const OverviewData& data);
     void fillCards(const OverviewData& data);
 

@@ -46,12 +46,6 @@ namespace {
             core::HtaResult::dataFrame(core::operatorStatsTable(stats, options.by))));
     }
 
-    // The ranks jobCriticalPath condenses at once on these pools: one per worker and its caller.
-    std::size_t concurrentRanks(const core::FrameSet& frames, int workers)
-    {
-        return std::min(frames.ranks.size(), static_cast<std::size_t>(std::max(1, workers)) + 1);
-    }
-
     // A cancelled computation returns early with partial results: the tracker never delivers them.
     void computeDocks(AnalysisRunner::DocksOutcome& outcome, const TraceSetPtr& set, core::AnalysisMode mode,
         const std::optional<AnalysisWindow>& window, const widgets::JobContext& job, int workers)

@@ -6,6 +6,7 @@
 
 #include <QSettings>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ks::app {
@@ -54,6 +55,11 @@ std::uint64_t framesBytes(const core::FrameSet& frames)
         bytes += frame.rows.capacity() * sizeof(core::FrameRow)
             + (frame.trace ? frame.trace->keptEvents() : 0) * sizeof(std::uint32_t);
     return bytes;
+}
+
+std::size_t concurrentRanks(const core::FrameSet& frames, int workers)
+{
+    return std::min(frames.ranks.size(), static_cast<std::size_t>(std::max(1, workers)) + 1);
 }
 
 std::uint64_t docksMemoryEstimate(const core::TraceSet& set)

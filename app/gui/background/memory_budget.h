@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ks::core {
@@ -30,6 +31,10 @@ std::uint64_t framesBytes(const core::FrameSet& frames);
 // What the docks' computation holds beyond the store at its peak: the frames
 // and the analyses' working copies, per kept event.
 std::uint64_t docksMemoryEstimate(const core::TraceSet& set);
+
+// The ranks jobCriticalPath condenses at once on pools of `workers` threads: one
+// per worker and its caller (what its memory estimate is asked for).
+std::size_t concurrentRanks(const core::FrameSet& frames, int workers);
 
 // What a piece of work needs, the store included, and the budget it was held against.
 struct MemoryNeed

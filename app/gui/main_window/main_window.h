@@ -263,11 +263,9 @@ private:
     void setupAnalysisRunner();
     void setupOverview();
     // The Overview follows the selected range and reads the job path's frames
-    // (main_window_analyses.cpp): the range, the frames when they cover it,
-    // and how many ranks its insights condense at once.
+    // (main_window_analyses.cpp): the range, and the frames when they cover it.
     std::optional<std::pair<core::TimeNs, core::TimeNs>> overviewWindow() const;
     std::shared_ptr<const core::FrameSet> overviewFrames() const;
-    std::size_t overviewConcurrentRanks(const core::FrameSet& frames) const;
     // Now with the job path's frames, or once the running analyses hand them over.
     void updateOverview();
     void setupNavigator();

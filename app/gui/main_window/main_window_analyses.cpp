@@ -44,7 +44,8 @@ void MainWindow::setupOverview()
     m_overview->setMemoryCheck([this](const core::TraceSet& set, const core::FrameSet* frames) {
         const std::uint64_t store = storeBytes(set);
         const std::uint64_t need = frames ? store + 2 * framesBytes(*frames)
-                + core::jobCriticalPathMemoryEstimate(*frames, {}, overviewConcurrentRanks(*frames))
+                + core::jobCriticalPathMemoryEstimate(
+                    *frames, {}, concurrentRanks(*frames, m_pools->workerCount()))
                                           : store + 2 * docksMemoryEstimate(set);
         const std::uint64_t budget = memoryBudget(store);
         return need <= budget ? QString()
@@ -128,11 +129,6 @@ std::shared_ptr<const core::FrameSet> MainWindow::overviewFrames() const
     const auto chosen = selectedWindow();
     return chosen && chosen->start == covered->start && chosen->end == covered->end ? m_jobPathResults->frames
                                                                                     : nullptr;
-}
-
-std::size_t MainWindow::overviewConcurrentRanks(const core::FrameSet& frames) const
-{
-    return std::min(frames.ranks.size(), static_cast<std::size_t>(std::max(1, m_pools->workerCount())) + 1);
 }
 
 void MainWindow::updateOverview()
