@@ -262,6 +262,8 @@ namespace {
         RankBuilder builder(path);
         builder.reserveFor(events);
         builder.setTimeline(timeline);
+        if (options.keepArgsOf)
+            builder.keepArgsOf(options.keepArgsOf);
         RankHandler handler(path, builder, timeline);
         RankMetadata threadedMetadata; // top-level keys, read on the reading thread
         std::optional<Result<SplitSummary>> summary;

@@ -37,6 +37,11 @@ struct LoadOptions
     // load benchmark's per-stage timeline): the pipelined read or one thread,
     // not parse workers; one rank at a time.
     LoadTimeline* timeline = nullptr;
+    // When given, the args text of the slices whose names it accepts is kept in
+    // the store (RankTrace::keptArgs, asked once per distinct name), so that an
+    // analysis that reads them does not inflate the file again: summarize keeps
+    // the modelled ops' args for the roofline of every rank.
+    std::function<bool(std::string_view name)> keepArgsOf;
 };
 
 // The trace files that paths name, in load order: files as given, each

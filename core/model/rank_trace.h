@@ -3,6 +3,7 @@
 #include "core/model/args_index.h"
 #include "core/model/diagnostics.h"
 #include "core/model/event_tables.h"
+#include "core/model/kept_args.h"
 #include "core/model/rank_metadata.h"
 #include "core/model/string_pool.h"
 #include "core/model/track.h"
@@ -73,6 +74,7 @@ public:
     ActivityArgs activity;
     ExtraArgs extra;
     ArgsIndex args; // where each event's JSON is in the file: args are re-read, not kept
+    KeptArgs keptArgs; // except those the load was asked to keep (LoadOptions::keepArgsOf)
     InstantTable instants;
     MemoryEventTable memory;
     std::vector<CounterSeries> counters;

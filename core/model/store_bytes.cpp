@@ -35,6 +35,7 @@ std::vector<ColumnBytes> storeBytesByColumn(const RankTrace& t)
     out.push_back({ "activity args", t.activity.bytesUsed() });
     out.push_back({ "extra args", t.extra.bytesUsed() });
     out.push_back({ "args", t.args.bytesUsed() });
+    out.push_back({ "kept args", t.keptArgs.bytesUsed() });
     const InstantTable& in = t.instants;
     out.push_back({ "instants",
         bytesOf(in.ts) + bytesOf(in.name) + bytesOf(in.category) + bytesOf(in.track)

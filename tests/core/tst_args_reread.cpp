@@ -5,6 +5,7 @@
 // that changed, shrank, vanished or went corrupt after loading must say so
 // (ErrorCode::FileChanged), never hand back another event's text.
 
+#include "app/common/thread_pool_parallel_for.h"
 #include "core/analysis/operators/operator_stats.h"
 #include "tests/core/test_trace_files.h"
 
@@ -16,6 +17,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 using namespace ks::core;
 
@@ -196,6 +198,9 @@ private slots:
     void changedFile();
     void corruptGzipFoundOnlyWhenReReading();
     void inputShapesOfAChangedFileAreRefused();
+    void keptArgsEqualReReadOnes_data();
+    void keptArgsEqualReReadOnes();
+    void keptArgsNeedNoFile();
 };
 
 void TestArgsReread::everySharedTrace_data()
@@ -397,6 +402,93 @@ void TestArgsReread::inputShapesOfAChangedFileAreRefused()
     const OperatorStats after = operatorStats(set.value(), options);
     QVERIFY(after.error.has_value());
     QCOMPARE(errorCodeName(after.error->code), errorCodeName(ErrorCode::FileChanged));
+}
+
+void TestArgsReread::keptArgsEqualReReadOnes_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("parallel");
+    for (const QString& f : sharedTraceFiles()) {
+        const QString name = QFileInfo(f).dir().dirName() + u'/' + QFileInfo(f).fileName();
+        QTest::newRow(qPrintable(name)) << f << false;
+    }
+    // Parse workers hand the builder decoded batches: the args text must survive them.
+    QTest::newRow("diff_control, parse workers")
+        << QStringLiteral(KS_SHARED_DIR "/traces/diff_control/control.json.gz") << true;
+}
+
+// LoadOptions::keepArgsOf (summarize keeps the modelled ops' args): the kept text
+// of a kept slice is what re-reading the file gives, slices not kept are still
+// re-read, and forEachSliceArgs visits both in one file order.
+void TestArgsReread::keptArgsEqualReReadOnes()
+{
+    QFETCH(QString, path);
+    QFETCH(bool, parallel);
+    LoadOptions options;
+    // About half the names: every other character count, so kept and re-read slices interleave.
+    std::size_t asked = 0;
+    options.keepArgsOf = [&asked](std::string_view name) {
+        ++asked;
+        return name.size() % 2 == 0;
+    };
+    if (parallel) {
+        options.background = [] { return ks::app::makeThreadBackgroundWork(); };
+        options.parseWorkers = 2;
+        options.chunkBytes = 64u << 10;
+    }
+    auto loaded = loadRankFile(ks::test::toStd(path), options, nullptr, nullptr);
+    QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().describe().c_str());
+    const RankTrace& t = loaded.value();
+    std::size_t keptSlices = 0;
+    std::size_t argsSlices = 0;
+    std::set<std::string_view> names;
+    for (std::uint32_t s = 0; s < t.slices.size(); ++s) {
+        names.insert(t.sliceName(s));
+        if (!(t.slices.flags[s] & kSliceHasArgs))
+            continue;
+        ++argsSlices;
+        const bool kept = t.keptArgs.find(t.slices.eventIndex[s]).has_value();
+        QCOMPARE(kept, t.sliceName(s).size() % 2 == 0);
+        keptSlices += kept;
+    }
+    QVERIFY(asked <= names.size() + 1); // once per distinct name, not per event
+    QCOMPARE(t.keptArgs.size(), keptSlices);
+    QVERIFY(keptSlices > 0 || argsSlices == 0);
+    QString problem;
+    QVERIFY(compareAll(t, Oracle(ks::test::toStd(path)), problem) > 0);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+// Kept args are read from the store: the file may be gone, and the slices not
+// kept still say that it changed.
+void TestArgsReread::keptArgsNeedNoFile()
+{
+    const QByteArray json = ks::test::kinetoDoc(
+        R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+            "args": {"Input Dims": [[2, 3], [3, 4]]}},
+           {"ph": "X", "cat": "cpu_op", "name": "other", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+            "args": {"k": 1}},
+           {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 30, "dur": 5,
+            "args": 7})");
+    ks::test::TraceDir dir;
+    LoadOptions options;
+    options.keepArgsOf = [](std::string_view name) { return name == "aten::mm"; };
+    auto loaded = dir.load(QStringLiteral("k.json"), json, options);
+    QVERIFY(loaded.ok());
+    const RankTrace& t = loaded.value();
+    QVERIFY(QFile::remove(dir.filePath(QStringLiteral("k.json"))));
+    const std::vector<std::uint32_t> mm = ks::test::slicesNamed(t, "aten::mm");
+    QCOMPARE(mm.size(), std::size_t(2));
+    QCOMPARE(sliceArgs(t, mm[0]).value(), std::string(R"({"Input Dims": [[2, 3], [3, 4]]})"));
+    QCOMPARE(sliceArgs(t, mm[1]).value(), std::string()); // an args value that is no object: no args
+    std::vector<std::string> visited;
+    QVERIFY(
+        !forEachSliceArgs(t, mm, [&](std::uint32_t, std::string_view text) { visited.emplace_back(text); }));
+    QCOMPARE(
+        visited, std::vector<std::string> { R"({"Input Dims": [[2, 3], [3, 4]]})" }); // only slices with args
+    auto other = sliceArgs(t, ks::test::slicesNamed(t, "other").front());
+    QVERIFY(!other.ok());
+    QCOMPARE(errorCodeName(other.error().code), errorCodeName(ErrorCode::FileChanged));
 }
 
 QTEST_GUILESS_MAIN(TestArgsReread)

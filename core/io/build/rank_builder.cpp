@@ -309,7 +309,19 @@ SliceRow RankBuilder::openRow(const RawEvent& e)
     row.category = e.hasCategory ? categoryIndex(e.category) : 0;
     row.eventIndex = static_cast<std::uint32_t>(e.eventIndex);
     row.flags = e.hasArgs ? kSliceHasArgs : 0; // the text is re-read from the file when asked for
+    if (m_keepArgsOf && e.hasArgs && keepsArgsOf(row.name))
+        m_trace.keptArgs.add(row.eventIndex, e.argsText);
     return row;
+}
+
+bool RankBuilder::keepsArgsOf(NameId name)
+{
+    if (name.value >= m_keepArgsByName.size())
+        m_keepArgsByName.resize(name.value + 1, -1);
+    std::int8_t& keep = m_keepArgsByName[name.value];
+    if (keep < 0)
+        keep = m_keepArgsOf(m_trace.strings.view(name)) ? 1 : 0;
+    return keep == 1;
 }
 
 void RankBuilder::addEnd(const RawEvent& e)
@@ -545,6 +557,7 @@ RankTrace RankBuilder::finish(const std::vector<BackgroundWork*>& helpers)
     linkByCorrelation(m_trace);
     finalizeLinks(m_trace);
     m_trace.args.finish();
+    m_trace.keptArgs.shrinkToFit();
     shrinkToFit(m_trace); // capacity reserved from the size estimate, or grown by doubling
     return std::move(m_trace);
 }

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -37,6 +38,10 @@ public:
 
     // finish() tells the calling thread's lane of `timeline` when it lays out tracks.
     void setTimeline(LoadTimeline* timeline) { m_timeline = timeline; }
+
+    // Keeps the args text of the slices whose names `keep` accepts (asked once per
+    // distinct name): see KeptArgs.
+    void keepArgsOf(std::function<bool(std::string_view name)> keep) { m_keepArgsOf = std::move(keep); }
 
     // A slice's typed activity args until the slice is pushed (a B's until its E).
     struct StagedActivity
@@ -104,6 +109,7 @@ private:
     StagedActivity stageActivity(const RawEvent& e);
     // A slice's row from an X or B event: every field but duration and flags.
     SliceRow openRow(const RawEvent& e);
+    bool keepsArgsOf(NameId name);
     void pushSlice(const SliceRow& row, std::uint32_t stagingTrack, const StagedActivity& activity);
     void closeOpenBegins();
     void storeActivityInSliceOrder(const std::vector<std::uint32_t>& order);
@@ -129,6 +135,8 @@ private:
     std::vector<std::array<std::uint64_t, kPhaseCount>> m_categoryCounts; // by category index
     ThreadNames m_names;
     LoadTimeline* m_timeline = nullptr;
+    std::function<bool(std::string_view)> m_keepArgsOf;
+    std::vector<std::int8_t> m_keepArgsByName; // by name id: -1 not asked yet, 0 no, 1 yes
     std::int64_t m_minTime = 0;
     std::int64_t m_maxTime = 0;
     bool m_anyTime = false;

@@ -215,12 +215,24 @@ namespace {
         return fields->args;
     }
 
+    // A slice's args as the load kept them (KeptArgs), read as the file's are: an
+    // args value that is not an object is no args.
+    std::optional<std::string_view> keptSliceArgs(const RankTrace& trace, std::uint32_t slice)
+    {
+        const auto kept = trace.keptArgs.find(trace.slices.eventIndex[slice]);
+        if (kept && (kept->empty() || kept->front() != '{'))
+            return std::string_view();
+        return kept;
+    }
+
 } // namespace
 
 Result<std::string> sliceArgs(const RankTrace& trace, std::uint32_t slice)
 {
     if (slice >= trace.slices.size() || (trace.slices.flags[slice] & kSliceHasArgs) == 0)
         return std::string();
+    if (const auto kept = keptSliceArgs(trace, slice))
+        return std::string(*kept);
     ElementReader reader(trace);
     auto text =
         reader.args(trace.slices.eventIndex[slice], trace.slices.start[slice], trace.sliceName(slice));
@@ -250,8 +262,12 @@ std::optional<Error> forEachSliceArgs(const RankTrace& trace, std::vector<std::u
     std::sort(slices.begin(), slices.end(), [&trace](std::uint32_t a, std::uint32_t b) {
         return trace.slices.eventIndex[a] < trace.slices.eventIndex[b];
     });
-    ElementReader reader(trace);
+    ElementReader reader(trace); // opens the file only when a slice's args were not kept
     for (std::uint32_t slice : slices) {
+        if (const auto kept = keptSliceArgs(trace, slice)) {
+            visit(slice, *kept);
+            continue;
+        }
         auto text =
             reader.args(trace.slices.eventIndex[slice], trace.slices.start[slice], trace.sliceName(slice));
         if (!text)
