@@ -69,8 +69,9 @@ std::string summarySchemaSql()
     }
     sql += "CREATE TABLE ";
     sql += kUtilisationScratchTable;
-    sql += " (rank INTEGER, stream INTEGER, width_ns INTEGER, bin INTEGER, computation_ns INTEGER,"
-           " communication_ns INTEGER, memory_ns INTEGER, other_ns INTEGER);\n";
+    // One row per rank and stream: its bins at its own width, as one blob (rank_profile.h's
+    // encoding). A row per bin made this table the writer's largest cost.
+    sql += " (rank INTEGER, stream INTEGER, width_ns INTEGER, first_bin INTEGER, bins BLOB);\n";
     return sql;
 }
 

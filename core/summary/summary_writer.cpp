@@ -119,29 +119,24 @@ std::optional<Error> SummaryWriter::insertRows(
 
 std::optional<Error> SummaryWriter::insertProfile(std::int64_t rank, const StreamProfile& profile)
 {
-    std::vector<std::vector<Cell>> rows;
-    for (std::size_t b = 0; b < profile.busy.size(); ++b) {
-        const auto& busy = profile.busy[b];
-        if (busy[0] == 0 && busy[1] == 0 && busy[2] == 0 && busy[3] == 0)
-            continue; // idle bins are implied
-        rows.push_back({ rank, profile.stream, profile.widthNs,
-            profile.firstBin + static_cast<std::int64_t>(b), busy[0], busy[1], busy[2], busy[3] });
-    }
+    const auto idle = [](const KindBusy& b) { return b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0; };
+    if (std::all_of(profile.busy.begin(), profile.busy.end(), idle))
+        return std::nullopt; // a stream without work is not in the profiles (idle bins are implied)
     auto it = m_inserts.find("scratch");
     if (it == m_inserts.end()) {
         auto statement = m_db.prepare("INSERT INTO scratch." + std::string(kUtilisationScratchTable)
-            + " VALUES (" + placeholders(8) + ")");
+            + " VALUES (" + placeholders(5) + ")");
         if (!statement)
             return statement.error();
         it = m_inserts.emplace("scratch", std::move(statement).value()).first;
     }
-    for (const auto& row : rows) {
-        for (std::size_t c = 0; c < row.size(); ++c)
-            it->second.bind(static_cast<int>(c + 1), row[c]);
-        if (auto error = it->second.run())
-            return error;
-    }
-    return std::nullopt;
+    SqliteStatement& insert = it->second;
+    insert.bind(1, rank);
+    insert.bind(2, profile.stream);
+    insert.bind(3, profile.widthNs);
+    insert.bind(4, profile.firstBin);
+    insert.bindBlob(5, encodeProfileBins(profile.busy));
+    return insert.run();
 }
 
 std::optional<Error> SummaryWriter::add(const RankSummary& rank)
@@ -190,18 +185,60 @@ std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const S
             copy += "INSERT INTO main." + std::string(table.name) + " (" + columns + ") SELECT " + columns
                 + " FROM part." + std::string(table.name) + ";";
         }
-    // The part's bins back to absolute bin numbers at its own width.
-    copy += "INSERT INTO scratch." + std::string(kUtilisationScratchTable) + " SELECT rank, stream, "
-        + std::to_string(meta.binWidthNs) + ", bin + "
-        + std::to_string(floorDiv(meta.binOriginNs, meta.binWidthNs))
-        + ", computation_ns, communication_ns, memory_ns, other_ns FROM part.stream_utilisation;COMMIT;";
-    auto copied = m_db.exec(copy);
+    std::optional<Error> copied = m_db.exec(copy);
+    if (!copied)
+        copied = copyPartUtilisation(meta);
+    if (!copied)
+        copied = m_db.exec("COMMIT");
+    else
+        (void)m_db.exec("ROLLBACK");
+    m_inserts.clear(); // DETACH is refused while statements on the part are open
     auto detached = m_db.exec("DETACH DATABASE part");
     if (copied)
         return Error { ErrorCode::Unreadable, "cannot merge: " + copied->message, partPath, {} };
     if (detached)
         return detached;
     return m_db.exec("BEGIN");
+}
+
+// A part's job bins, back to absolute bins at its own width, as one scratch
+// profile per rank and stream (what insertProfile writes for a rank summarised here).
+std::optional<Error> SummaryWriter::copyPartUtilisation(const SummaryMeta& meta)
+{
+    auto select =
+        m_db.prepare("SELECT rank, stream, bin, computation_ns, communication_ns, memory_ns, other_ns"
+                     " FROM part.stream_utilisation ORDER BY rank, stream, bin");
+    if (!select)
+        return select.error();
+    const std::int64_t originBin = floorDiv(meta.binOriginNs, meta.binWidthNs);
+    std::optional<std::pair<std::int64_t, std::int64_t>> key; // rank, stream
+    StreamProfile profile;
+    profile.widthNs = meta.binWidthNs;
+    SqliteStatement& s = select.value();
+    auto r = s.step();
+    for (; r && r.value(); r = s.step()) {
+        const std::pair<std::int64_t, std::int64_t> k { s.columnInt(0), s.columnInt(1) };
+        const std::int64_t bin = s.columnInt(2) + originBin;
+        if (key != k) {
+            if (key)
+                if (auto error = insertProfile(key->first, profile))
+                    return error;
+            key = k;
+            profile.stream = k.second;
+            profile.firstBin = bin;
+            profile.busy.clear();
+        }
+        const auto index = static_cast<std::size_t>(bin - profile.firstBin);
+        if (index >= profile.busy.size())
+            profile.busy.resize(index + 1, KindBusy {});
+        for (int i = 0; i < 4; ++i)
+            profile.busy[index][static_cast<std::size_t>(i)] += s.columnInt(3 + i);
+    }
+    if (!r)
+        return r.error();
+    if (key)
+        return insertProfile(key->first, profile);
+    return std::nullopt;
 }
 
 // Straggler: GPU busy time above the median of the ranks in that iteration by
@@ -261,34 +298,38 @@ std::optional<Error> SummaryWriter::binUtilisation(std::int64_t& width, std::int
     const std::int64_t originBin = floorDiv(start, width);
     origin = originBin * width;
 
-    auto select =
-        m_db.prepare("SELECT rank, stream, width_ns, bin, computation_ns, communication_ns, memory_ns,"
-                     " other_ns FROM scratch."
-            + std::string(kUtilisationScratchTable) + " ORDER BY rank, stream, bin * width_ns");
+    auto select = m_db.prepare("SELECT rank, stream, width_ns, first_bin, bins FROM scratch."
+        + std::string(kUtilisationScratchTable) + " ORDER BY rank, stream");
     if (!select)
         return select.error();
+    // One rank and stream at a time (a rank claimed by two files has two rows):
+    // its bins summed into job bins, relative to the job's first bin.
+    std::vector<KindBusy> sums;
+    std::vector<bool> touched;
+    std::vector<KindBusy> bins; // one row's, decoded
     std::vector<std::vector<Cell>> pending;
-    std::optional<std::array<std::int64_t, 3>> key; // rank, stream, job bin
-    std::array<std::int64_t, 4> sum {};
+    std::optional<std::pair<std::int64_t, std::int64_t>> key; // rank, stream
     std::optional<RankProfile> profile; // the rank being read, over all its streams
-    std::int64_t profileStream = 0;
-    auto flush = [&]() -> std::optional<Error> {
-        if (key) {
-            pending.push_back({ (*key)[0], (*key)[1], (*key)[2], sum[0], sum[1], sum[2], sum[3] });
-            if (profile && profile->rank != (*key)[0]) {
-                if (auto error = insertRankProfile(*profile))
-                    return error;
-                profile.reset();
-            }
-            if (!profile) {
-                profile = RankProfile { (*key)[0], 0, 0, {} };
-                profileStream = (*key)[1] - 1;
-            }
-            if ((*key)[1] != profileStream) {
-                profileStream = (*key)[1];
-                ++profile->streams;
-            }
-            profile->add((*key)[2], sum);
+    auto flushStream = [&]() -> std::optional<Error> {
+        if (!key)
+            return std::nullopt;
+        if (profile && profile->rank != key->first) {
+            if (auto error = insertRankProfile(*profile))
+                return error;
+            profile.reset();
+        }
+        if (!profile)
+            profile = RankProfile { key->first, 0, 0, {} };
+        ++profile->streams;
+        for (std::size_t b = 0; b < sums.size(); ++b) {
+            if (!touched[b])
+                continue;
+            const auto bin = static_cast<std::int64_t>(b);
+            pending.push_back(
+                { key->first, key->second, bin, sums[b][0], sums[b][1], sums[b][2], sums[b][3] });
+            profile->add(bin, sums[b]);
+            sums[b] = {};
+            touched[b] = false;
         }
         if (pending.size() < 4096)
             return std::nullopt;
@@ -299,21 +340,39 @@ std::optional<Error> SummaryWriter::binUtilisation(std::int64_t& width, std::int
     SqliteStatement& s = select.value();
     auto r = s.step();
     for (; r && r.value(); r = s.step()) {
-        const std::int64_t absoluteStart = s.columnInt(3) * s.columnInt(2);
-        const std::array<std::int64_t, 3> k { s.columnInt(0), s.columnInt(1),
-            floorDiv(absoluteStart, width) - originBin };
+        const std::pair<std::int64_t, std::int64_t> k { s.columnInt(0), s.columnInt(1) };
         if (key != k) {
-            if (auto error = flush())
+            if (auto error = flushStream())
                 return error;
             key = k;
-            sum = {};
         }
-        for (int i = 0; i < 4; ++i)
-            sum[static_cast<std::size_t>(i)] += s.columnInt(4 + i);
+        const std::int64_t rowWidth = s.columnInt(2);
+        const std::int64_t firstBin = s.columnInt(3);
+        if (!decodeProfileBins(s.columnBlob(4), bins))
+            return Error { ErrorCode::Unreadable, "internal error: a damaged utilisation scratch row", m_out,
+                {} };
+        for (std::size_t i = 0; i < bins.size(); ++i) {
+            const KindBusy& busy = bins[i];
+            if (busy[0] == 0 && busy[1] == 0 && busy[2] == 0 && busy[3] == 0)
+                continue; // idle bins are implied
+            const std::int64_t absoluteStart = (firstBin + static_cast<std::int64_t>(i)) * rowWidth;
+            const std::int64_t jobBin = floorDiv(absoluteStart, width) - originBin;
+            if (jobBin < 0) // the span is the ranks' own: no bin lies before it
+                return Error { ErrorCode::Unreadable, "internal error: GPU work before the job's start",
+                    m_out, {} };
+            const auto b = static_cast<std::size_t>(jobBin);
+            if (b >= sums.size()) {
+                sums.resize(b + 1, KindBusy {});
+                touched.resize(b + 1, false);
+            }
+            for (std::size_t c = 0; c < 4; ++c)
+                sums[b][c] += busy[c];
+            touched[b] = true;
+        }
     }
     if (!r)
         return r.error();
-    if (auto error = flush())
+    if (auto error = flushStream())
         return error;
     if (profile)
         if (auto error = insertRankProfile(*profile))
