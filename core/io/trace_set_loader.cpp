@@ -267,6 +267,7 @@ namespace {
         RankHandler handler(path, builder, timeline);
         RankMetadata threadedMetadata; // top-level keys, read on the reading thread
         std::optional<Result<SplitSummary>> summary;
+        std::unique_ptr<BackgroundWork> readingThread; // the pipelined read's; then a helper of finish()
         if (options.background) {
             try {
                 if (options.parseWorkers > 0) {
@@ -275,9 +276,9 @@ namespace {
                     summary.emplace(
                         readParallel(input, path, builder, threadedMetadata, setup, progress, cancel));
                 } else {
-                    auto background = options.background();
+                    readingThread = options.background();
                     summary.emplace(readPipelined(input, path, handler.parser(), threadedMetadata,
-                        options.chunkBytes, progress, cancel, *background, timeline));
+                        options.chunkBytes, progress, cancel, *readingThread, timeline));
                 }
             } catch (const std::system_error&) {
                 // No thread to spare (a process limit); nothing was read yet.
@@ -299,12 +300,16 @@ namespace {
             options.releaseFreedMemory();
         builder.setMetadata(readOnThreads ? std::move(threadedMetadata) : handler.takeMetadata());
         builder.setReadCounts(summary->value().jsonBytes, input.fileBytesTotal(), input.isGzip());
-        // Binding flows, the builder's longest last step, runs on as many threads as the parse did.
+        // Binding flows, the builder's longest last step, runs on as many threads as the parse
+        // did. A pipelined read's reading thread has finished by now: its core would idle
+        // through the finish (a quarter of a 1 GB rank's load on the calling thread).
         std::vector<std::unique_ptr<BackgroundWork>> finishThreads;
         std::vector<BackgroundWork*> helpers;
         if (readOnThreads && options.parseWorkers > 1)
             for (std::size_t k = 1; k < options.parseWorkers; ++k)
                 helpers.push_back(finishThreads.emplace_back(options.background()).get());
+        if (readOnThreads && readingThread)
+            helpers.push_back(readingThread.get());
         RankTrace trace = builder.finish(helpers);
         trace.args.file = identity;
         input.moveIndexInto(trace.args);
