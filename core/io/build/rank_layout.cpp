@@ -1,10 +1,13 @@
 #include "core/io/build/rank_layout.h"
 
+#include "core/common/run_shares.h"
 #include "core/model/rpc_events.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -135,10 +138,10 @@ namespace {
     // levelAt[k - begin] is the level of the slice at position k.
     std::uint32_t assignLevels(const std::vector<std::uint32_t>& order, std::size_t begin, std::size_t end,
         const SliceTable& slices, std::int64_t resolution, std::vector<std::uint32_t>& levelAt,
-        RankTrace& trace)
+        RankTrace& trace, Diagnostics& notes)
     {
-        auto note = [&trace](DiagnosticKind kind, const std::string& text, std::int64_t event) {
-            trace.diagnostics.add(kind, text, event);
+        auto note = [&notes](DiagnosticKind kind, const std::string& text, std::int64_t event) {
+            notes.add(kind, text, event);
         };
         std::vector<std::int64_t> openEnds;
         std::vector<std::int64_t> laneEnds;
@@ -202,8 +205,10 @@ namespace {
     // Sorts track t's slices by start, assigns their levels and regroups them
     // level by level.
     // levelAt and byLevel: scratch of the track's size, reused across tracks.
+    // Tracks touch disjoint slices: two threads may lay out two tracks at once,
+    // each with its own scratch and notes.
     void layOutTrack(const TrackLayoutJob& job, std::uint32_t t, Track& track,
-        std::vector<std::uint32_t>& levelAt, std::vector<std::uint32_t>& byLevel)
+        std::vector<std::uint32_t>& levelAt, std::vector<std::uint32_t>& byLevel, Diagnostics& notes)
     {
         const SliceTable& table = job.trace.slices;
         const auto& start = table.start;
@@ -222,8 +227,8 @@ namespace {
         if (!std::is_sorted(first, last, startOrder))
             std::sort(first, last, startOrder);
         levelAt.resize(count);
-        track.nestingLevels = assignLevels(
-            job.order, job.trackBegin[t], job.trackBegin[t + 1], table, job.resolution, levelAt, job.trace);
+        track.nestingLevels = assignLevels(job.order, job.trackBegin[t], job.trackBegin[t + 1], table,
+            job.resolution, levelAt, job.trace, notes);
         track.sliceBegin = job.trackBegin[t];
         track.sliceEnd = job.trackBegin[t + 1];
         // Regroup level by level, stably (each level stays in start order).
@@ -268,6 +273,68 @@ namespace {
         }
         return workers;
     }
+} // namespace
+
+namespace {
+
+    // A layout this small is not worth a thread's start.
+    constexpr std::size_t kLayoutWorthSharing = std::size_t { 1 } << 16;
+    // A helper lays out tracks of up to this many slices: its scratch (8 B a
+    // slice) then adds at most 8 MB to the load's peak, which the calling
+    // thread's scratch for the largest track sets here (B4).
+    constexpr std::uint32_t kHelperTrackSlices = std::uint32_t { 1 } << 20;
+
+    // Lays out one share's tracks with scratch sized once for the largest of them:
+    // growing track by track would leave the smaller copies behind.
+    void layOutShare(const TrackLayoutJob& job, RankTrace& trace, const std::vector<std::uint32_t>& tracks,
+        const std::function<Diagnostics&(std::uint32_t)>& notesOf)
+    {
+        std::uint32_t largest = 0;
+        for (const std::uint32_t t : tracks)
+            largest = std::max(largest, job.trackBegin[t + 1] - job.trackBegin[t]);
+        std::vector<std::uint32_t> levelAt, byLevel;
+        levelAt.reserve(largest);
+        byLevel.reserve(largest);
+        for (const std::uint32_t t : tracks)
+            layOutTrack(job, t, trace.tracks[t], levelAt, byLevel, notesOf(t));
+    }
+
+    // The layout is a third of finish() on a 1 GB rank. Given a helper (a
+    // pipelined read's reading thread, idle by now), the largest tracks go one by
+    // one to the share with fewer slices so far, those over kHelperTrackSlices to
+    // the calling thread. Notes are kept per track and merged in track order:
+    // the diagnostics (first examples included) are those of one thread.
+    void layOutTracks(
+        const TrackLayoutJob& job, RankTrace& trace, const std::vector<BackgroundWork*>& helpers)
+    {
+        const auto trackCount = static_cast<std::uint32_t>(trace.tracks.size());
+        std::vector<std::uint32_t> all(trackCount);
+        std::iota(all.begin(), all.end(), 0u);
+        if (helpers.empty() || job.order.size() < kLayoutWorthSharing || trackCount < 2) {
+            layOutShare(
+                job, trace, all, [&trace](std::uint32_t) -> Diagnostics& { return trace.diagnostics; });
+            return;
+        }
+        const auto size = [&job](std::uint32_t t) { return job.trackBegin[t + 1] - job.trackBegin[t]; };
+        std::stable_sort(
+            all.begin(), all.end(), [&](std::uint32_t a, std::uint32_t b) { return size(a) > size(b); });
+        std::array<std::vector<std::uint32_t>, 2> shares;
+        std::array<std::uint64_t, 2> slices {};
+        for (const std::uint32_t t : all) {
+            const std::size_t w = size(t) > kHelperTrackSlices || slices[0] <= slices[1] ? 0 : 1;
+            shares[w].push_back(t);
+            slices[w] += size(t);
+        }
+        std::vector<Diagnostics> notes(trackCount);
+        const std::vector<BackgroundWork*> helper { helpers.front() };
+        runShares(helper, [&](std::size_t w) {
+            layOutShare(
+                job, trace, shares[w], [&notes](std::uint32_t t) -> Diagnostics& { return notes[t]; });
+        });
+        for (const Diagnostics& n : notes)
+            trace.diagnostics.merge(n);
+    }
+
 } // namespace
 
 void layoutTracks(RankTrace& trace, LayoutInput& input)
@@ -321,17 +388,7 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     trace.tracks.resize(stagingOrder.size());
     for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
         trace.tracks[t] = std::move(described[stagingOrder[t]]);
-    // One track at a time: its scratch (8 B per slice of the largest track) is
-    // the load's peak here, and a second thread's would add to it (B4); the
-    // layout is a fifth of finish() on a 1 GB rank.
-    std::uint32_t largest = 0;
-    for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
-        largest = std::max(largest, trackBegin[t + 1] - trackBegin[t]);
-    std::vector<std::uint32_t> levelAt, byLevel;
-    levelAt.reserve(largest); // once: growing track by track would leave the smaller copies behind
-    byLevel.reserve(largest);
-    for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
-        layOutTrack(job, t, trace.tracks[t], levelAt, byLevel);
+    layOutTracks(job, trace, input.helpers);
     for (std::uint32_t& t : trace.instants.track)
         if (t != kNoRow)
             t = input.stagingToTrack[t];
