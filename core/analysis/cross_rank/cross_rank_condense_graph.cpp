@@ -61,7 +61,7 @@ namespace {
             : m_input(input)
             , m_frame(input.frames->ranks[input.rankPos])
             , m_g(g)
-            , m_weight(g.edges.size(), 0)
+            , m_arcs(g.edges.size())
             , m_dist(g.nodeTs.size(), kUnreached)
             , m_via(g.nodeTs.size(), kNone)
             , m_reached((g.nodeTs.size() + 63) / 64, 0)
@@ -72,7 +72,8 @@ namespace {
                 for (std::size_t k = 0; k < g.spentIn.size(); ++k)
                     factor[k] = input.whatIf->factor(g.spentIn[k].name, g.spentIn[k].bound);
             for (std::size_t id = 0; id < g.edges.size(); ++id)
-                m_weight[id] = WhatIfScaling::scaledBy(g.edges[id].weight, factor[g.edges[id].spentIn]);
+                m_arcs[id] = { g.edges[id].dst,
+                    WhatIfScaling::scaledBy(g.edges[id].weight, factor[g.edges[id].spentIn]) };
         }
 
         // From the rank's start: every node without a predecessor except the collectives' ends.
@@ -107,6 +108,9 @@ namespace {
 
         TimeNs dist(std::uint32_t node) const { return m_dist[node]; }
 
+        // Whether the pass reached `node` (a bit test: cheaper than its distance).
+        bool reached(std::uint32_t node) const { return (m_reached[node / 64] >> (node % 64)) & 1; }
+
         // The reached node farthest from the pass's sources.
         std::uint32_t farthest() const
         {
@@ -128,7 +132,7 @@ namespace {
             PathPiece current;
             bool open = false;
             for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
-                const TimeNs w = m_weight[*it];
+                const TimeNs w = m_arcs[*it].weight;
                 if (w <= 0)
                     continue;
                 const TimedGraph::Edge& e = m_g.edges[*it];
@@ -207,15 +211,16 @@ namespace {
         void relax(std::size_t from, std::size_t to)
         {
             for (std::size_t v = nextReached(from, to); v < to; v = nextReached(v + 1, to)) {
+                const TimeNs dv = m_dist[v]; // successors come after v: it does not change here
                 const std::uint32_t last = m_g.successorOffsets[v + 1];
                 for (std::uint32_t id = m_g.successorOffsets[v]; id < last; ++id) {
-                    const std::uint32_t dst = m_g.edges[id].dst;
-                    if (dst >= to)
+                    const Arc arc = m_arcs[id];
+                    if (arc.dst >= to)
                         continue;
-                    const TimeNs d = m_dist[v] + m_weight[id];
-                    if (m_dist[dst] == kUnreached || d > m_dist[dst]) {
-                        touch(dst, d);
-                        m_via[dst] = id;
+                    const TimeNs d = dv + arc.weight;
+                    if (m_dist[arc.dst] == kUnreached || d > m_dist[arc.dst]) {
+                        touch(arc.dst, d);
+                        m_via[arc.dst] = id;
                     }
                 }
             }
@@ -223,8 +228,16 @@ namespace {
 
         const CondenseInput& m_input;
         const RankFrame& m_frame;
+
+        // What a pass reads of an edge, packed: its head and its scaled weight.
+        struct Arc
+        {
+            std::uint32_t dst = 0;
+            TimeNs weight = 0;
+        };
+
         const TimedGraph& m_g;
-        std::vector<TimeNs> m_weight;
+        std::vector<Arc> m_arcs; // per edge
         std::vector<TimeNs> m_dist;
         std::vector<std::uint32_t> m_via;
         std::vector<std::uint32_t> m_touched;
@@ -243,7 +256,7 @@ namespace {
             return withPieces ? c.piecesTo(node) : std::vector<PathPiece> {};
         };
         for (std::uint32_t k = 0; k < arrivals.size(); ++k)
-            if (c.dist(arrivals[k]) != kUnreached && k + 1 != from)
+            if (c.reached(arrivals[k]) && k + 1 != from)
                 out.edges.push_back({ from, k, c.dist(arrivals[k]), pieces(arrivals[k]), {} });
         if (!reachesEnd)
             return;
@@ -259,7 +272,7 @@ namespace {
         std::unordered_map<std::uint32_t, const PathCollectiveSlice*> bySlice;
         for (const PathCollectiveSlice& c : *input.collectives)
             bySlice[c.slice] = &c;
-        std::unordered_map<std::uint32_t, std::uint32_t> endNodeOfRow;
+        std::vector<std::uint32_t> endNodeOfRow(frame.rows.size(), kNone);
         for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
             if (!g.nodes[v].isStart)
                 endNodeOfRow[g.nodes[v].row] = v;
@@ -269,7 +282,7 @@ namespace {
                 continue;
             const FrameRow& row = frame.rows[node.row];
             const auto it = bySlice.find(row.slice);
-            if (it == bySlice.end() || !endNodeOfRow.count(node.row))
+            if (it == bySlice.end() || endNodeOfRow[node.row] == kNone)
                 continue;
             out.collectives.push_back({ it->second->instance, (*input.instanceNames)[it->second->instance],
                 row.ts, row.end(), row.eventIndex, row.iteration, it->second->complete });
@@ -287,18 +300,23 @@ namespace {
         {
         }
 
-        std::uint32_t of(std::string_view name, PathBound bound)
+        // The name of frame row `row` (none for kNoRow): looked up by its interned id, not its text.
+        std::uint32_t of(const RankFrame& frame, std::uint32_t row, PathBound bound)
         {
-            auto& byName = m_byBound[static_cast<std::size_t>(bound)];
-            const auto [it, fresh] = byName.try_emplace(name, static_cast<std::uint32_t>(m_table.size()));
+            const NameId id =
+                row == TimedGraph::kNoRow ? NameId {} : frame.trace->slices.name[frame.rows[row].slice];
+            const std::uint64_t key = (std::uint64_t { id.value } << 8) | static_cast<std::uint64_t>(bound);
+            const auto [it, fresh] = m_byKey.try_emplace(key, static_cast<std::uint32_t>(m_table.size()));
             if (fresh)
-                m_table.push_back({ std::string(name), bound });
+                m_table.push_back(
+                    { row == TimedGraph::kNoRow ? std::string {} : std::string(frame.name(frame.rows[row])),
+                        bound });
             return it->second;
         }
 
     private:
         std::vector<TimedGraph::SpentIn>& m_table;
-        std::array<std::unordered_map<std::string_view, std::uint32_t>, kPathBoundCount> m_byBound;
+        std::unordered_map<std::uint64_t, std::uint32_t> m_byKey; // (name id, bound) -> index
     };
 
 } // namespace
@@ -310,14 +328,14 @@ TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& g)
     addBoundaries(input, g, out);
     const std::size_t n = g.nodes.size();
     // The collectives' own operator edges are cut: the join replaces them.
-    std::unordered_map<std::uint32_t, std::uint32_t> endOfArrival;
+    std::vector<std::uint32_t> endOfArrival(n, kNone);
     for (std::size_t k = 0; k < out.arrivals.size(); ++k)
         endOfArrival[out.arrivals[k]] = out.ends[k];
-    std::vector<bool> cut(g.edges.size(), false);
+    std::vector<char> cut(g.edges.size(), 0);
     for (std::uint32_t id = 0; id < g.edges.size(); ++id) {
         const CpEdge& e = g.edges[id];
-        const auto it = endOfArrival.find(e.src);
-        cut[id] = e.type == CpEdgeType::Operator && it != endOfArrival.end() && it->second == e.dst;
+        cut[id] =
+            e.type == CpEdgeType::Operator && endOfArrival[e.src] != kNone && endOfArrival[e.src] == e.dst;
     }
     // Kahn's order over the uncut edges, sources in node order, successors in adjacency order.
     std::vector<std::uint32_t> indegree(n, 0);
@@ -363,9 +381,8 @@ TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& g)
                 continue;
             const CpEdge& e = g.edges[id];
             const EdgeMeaning m = meaningOf(g, e);
-            const std::string_view name =
-                m.row == TimedGraph::kNoRow ? std::string_view {} : frame.name(frame.rows[m.row]);
-            out.edges.push_back({ p, position[e.dst], e.graphWeight, spentIn.of(name, m.bound), m.row });
+            out.edges.push_back(
+                { p, position[e.dst], e.graphWeight, spentIn.of(frame, m.row, m.bound), m.row });
         }
         out.successorOffsets.push_back(static_cast<std::uint32_t>(out.edges.size()));
     }
