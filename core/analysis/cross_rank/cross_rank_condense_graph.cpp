@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 namespace ks::core {
@@ -76,6 +77,16 @@ namespace {
                     WhatIfScaling::scaledBy(g.edges[id].weight, factor[g.edges[id].spentIn]) };
         }
 
+        // Record the nodes each pass visits into `into` (the first condensing of a graph
+        // that is kept): later Condensers on the graph replay them.
+        void recordVisits(TimedGraph::PassVisits& into)
+        {
+            m_record = &into;
+            into.offsets.assign(1, 0);
+            into.nodes.clear();
+            into.lookahead = m_input.lookahead;
+        }
+
         // From the rank's start: every node without a predecessor except the collectives' ends.
         void passFromStart()
         {
@@ -86,7 +97,7 @@ namespace {
             for (std::uint32_t v = 0; v < m_g.nodeTs.size(); ++v)
                 if (m_g.isSource[v] && !isEnd[v])
                     touch(v, 0);
-            relax(0, m_g.nodeTs.size());
+            run(0, 0, m_g.nodeTs.size());
         }
 
         // From collective k's end, far enough to reach the next `lookahead` arrivals.
@@ -102,7 +113,7 @@ namespace {
                 for (std::size_t j = k + 1; j <= lastTarget; ++j)
                     limit = std::max<std::size_t>(limit, m_g.arrivals[j] + 1);
             }
-            relax(m_g.ends[k], limit);
+            run(k + 1, m_g.ends[k], limit);
             return limit == m_g.nodeTs.size();
         }
 
@@ -169,6 +180,24 @@ namespace {
         }
 
     private:
+        // Pass `pass` (0: the start's, k + 1: collective k's end's) over [from, to): replayed
+        // where the graph recorded its visits, else found with the bitmap (and recorded).
+        void run(std::size_t pass, std::size_t from, std::size_t to)
+        {
+            const TimedGraph::PassVisits& replay = m_g.passVisits;
+            if (!m_record && pass + 1 < replay.offsets.size() && replay.lookahead == m_input.lookahead) {
+                m_replayed = { replay.nodes.data() + replay.offsets[pass],
+                    replay.nodes.data() + replay.offsets[pass + 1] };
+                replayPass(to);
+                return;
+            }
+            relax(from, to);
+            if (m_record) {
+                m_record->nodes.insert(m_record->nodes.end(), m_visited.begin(), m_visited.end());
+                m_record->offsets.push_back(static_cast<std::uint32_t>(m_record->nodes.size()));
+            }
+        }
+
         void reset()
         {
             for (const std::uint32_t v : m_touched) {
@@ -177,6 +206,7 @@ namespace {
                 m_reached[v / 64] = 0;
             }
             m_touched.clear();
+            m_visited.clear();
         }
 
         void touch(std::uint32_t v, TimeNs d)
@@ -186,6 +216,32 @@ namespace {
                 m_reached[v / 64] |= std::uint64_t { 1 } << (v % 64);
             }
             m_dist[v] = d;
+        }
+
+        // The recorded visits of a pass, in order: the same relaxations as relax()
+        // makes (reachability does not depend on the weights), without searching
+        // for the reached nodes. Every node it reaches is touched in the same order.
+        void replayPass(std::size_t to)
+        {
+            for (const std::uint32_t v : m_replayed) {
+                const TimeNs dv = m_dist[v];
+                const std::uint32_t last = m_g.successorOffsets[v + 1];
+                for (std::uint32_t id = m_g.successorOffsets[v]; id < last; ++id) {
+                    const Arc arc = m_arcs[id];
+                    if (arc.dst >= to)
+                        continue;
+                    const TimeNs d = dv + arc.weight;
+                    TimeNs& current = m_dist[arc.dst];
+                    if (current == kUnreached) {
+                        m_touched.push_back(arc.dst);
+                        m_reached[arc.dst / 64] |= std::uint64_t { 1 } << (arc.dst % 64);
+                    } else if (d <= current) {
+                        continue;
+                    }
+                    current = d;
+                    m_via[arc.dst] = id;
+                }
+            }
         }
 
         // The first reached node at or after v, `to` when none before it.
@@ -211,6 +267,8 @@ namespace {
         void relax(std::size_t from, std::size_t to)
         {
             for (std::size_t v = nextReached(from, to); v < to; v = nextReached(v + 1, to)) {
+                if (m_record)
+                    m_visited.push_back(static_cast<std::uint32_t>(v));
                 const TimeNs dv = m_dist[v]; // successors come after v: it does not change here
                 const std::uint32_t last = m_g.successorOffsets[v + 1];
                 for (std::uint32_t id = m_g.successorOffsets[v]; id < last; ++id) {
@@ -240,8 +298,11 @@ namespace {
         std::vector<Arc> m_arcs; // per edge
         std::vector<TimeNs> m_dist;
         std::vector<std::uint32_t> m_via;
-        std::vector<std::uint32_t> m_touched;
+        std::vector<std::uint32_t> m_touched; // in the order first reached
         std::vector<std::uint64_t> m_reached; // bit per node: touched in this pass
+        TimedGraph::PassVisits* m_record = nullptr;
+        std::vector<std::uint32_t> m_visited; // this pass's, while recording
+        std::span<const std::uint32_t> m_replayed;
     };
 
     // Longest-path weights only: a whole trace has thousands of collectives and
@@ -389,37 +450,54 @@ TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& g)
     return out;
 }
 
-CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& g)
-{
-    const RankFrame& frame = input.frames->ranks[input.rankPos];
-    CondensedRank out;
-    out.rank = frame.rank;
-    out.windowStart = input.window.start;
-    out.windowEnd = input.window.end;
-    out.collectives = g.collectives;
-    for (RankCollective& c : out.collectives)
-        c.transferScale = collectiveScale(input, c);
+namespace {
 
-    if (!g.acyclic) {
-        out.notes.push_back("rank " + std::to_string(out.rank) + ": the event graph has a cycle");
+    // condenseTimed, recording the passes' visits into `record` where given.
+    CondensedRank condenseWith(
+        const CondenseInput& input, const TimedGraph& g, TimedGraph::PassVisits* record)
+    {
+        const RankFrame& frame = input.frames->ranks[input.rankPos];
+        CondensedRank out;
+        out.rank = frame.rank;
+        out.windowStart = input.window.start;
+        out.windowEnd = input.window.end;
+        out.collectives = g.collectives;
+        for (RankCollective& c : out.collectives)
+            c.transferScale = collectiveScale(input, c);
+
+        if (!g.acyclic) {
+            out.notes.push_back("rank " + std::to_string(out.rank) + ": the event graph has a cycle");
+            return out;
+        }
+        Condenser c(input, g);
+        if (record)
+            c.recordVisits(*record);
+        c.passFromStart();
+        addEdgesOfPass(c, CondensedRank::kStart, g.arrivals, true, input.piecesForEveryEdge, out);
+        for (std::size_t k = 0; k < g.ends.size(); ++k) {
+            const bool reachesEnd = c.passFromEnd(k);
+            addEdgesOfPass(c, out.endOfCollective(k), g.arrivals, reachesEnd, input.piecesForEveryEdge, out);
+        }
         return out;
     }
-    Condenser c(input, g);
-    c.passFromStart();
-    addEdgesOfPass(c, CondensedRank::kStart, g.arrivals, true, input.piecesForEveryEdge, out);
-    for (std::size_t k = 0; k < g.ends.size(); ++k) {
-        const bool reachesEnd = c.passFromEnd(k);
-        addEdgesOfPass(c, out.endOfCollective(k), g.arrivals, reachesEnd, input.piecesForEveryEdge, out);
-    }
-    return out;
+
+} // namespace
+
+CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& g)
+{
+    return condenseWith(input, g, nullptr);
 }
 
 CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& graph)
 {
     TimedGraph timed = timedGraphOf(input, graph);
-    CondensedRank out = condenseTimed(input, timed);
-    if (input.keepTimed)
+    // A kept graph is condensed again by every what-if: it keeps its passes' visits.
+    TimedGraph::PassVisits visits;
+    CondensedRank out = condenseWith(input, timed, input.keepTimed ? &visits : nullptr);
+    if (input.keepTimed) {
+        timed.passVisits = std::move(visits);
         *input.keepTimed = std::move(timed);
+    }
     return out;
 }
 
