@@ -139,16 +139,22 @@ namespace {
             std::int64_t eventIndex;
             std::uint32_t row;
             bool isStart;
+            bool blocking; // the row's name is a blocking call (looked up once per row)
         };
 
         std::vector<Pending> pending;
         for (const std::uint32_t r : ctx.clipped)
-            if (hasNodes(ctx, r))
-                pending.push_back({ ctx.row(r).ts, ctx.row(r).eventIndex, r, true });
+            if (hasNodes(ctx, r)) {
+                const std::string_view name = ctx.name(r);
+                const bool blocking =
+                    std::find(kBlockingCalls.begin(), kBlockingCalls.end(), name) != kBlockingCalls.end();
+                pending.push_back({ ctx.row(r).ts, ctx.row(r).eventIndex, r, true, blocking });
+            }
         const std::size_t starts = pending.size();
+        pending.reserve(2 * starts);
         for (std::size_t i = 0; i < starts; ++i)
-            pending.push_back(
-                { ctx.row(pending[i].row).end(), pending[i].eventIndex, pending[i].row, false });
+            pending.push_back({ ctx.row(pending[i].row).end(), pending[i].eventIndex, pending[i].row, false,
+                pending[i].blocking });
         std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
             return a.ts != b.ts ? a.ts < b.ts : a.eventIndex < b.eventIndex;
         });
@@ -162,10 +168,7 @@ namespace {
         std::vector<std::int32_t> endOf(ctx.frame.rows.size(), cp::kNoNode);
         for (const Pending& p : pending) {
             const auto id = static_cast<std::int32_t>(g.nodes.size());
-            const std::string_view name = ctx.name(p.row);
-            const bool blocking =
-                std::find(kBlockingCalls.begin(), kBlockingCalls.end(), name) != kBlockingCalls.end();
-            g.nodes.push_back({ p.row, p.eventIndex, p.ts, p.isStart, blocking });
+            g.nodes.push_back({ p.row, p.eventIndex, p.ts, p.isStart, p.blocking });
             (p.isStart ? startOf : endOf)[p.row] = id;
         }
         for (const CpNode& node : g.nodes)
