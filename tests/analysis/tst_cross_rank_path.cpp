@@ -6,6 +6,7 @@
 #include "analysis_test_support.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
+#include "core/insights/efficiency_roofline.h"
 #include "core/synth/synthetic_trace_generator.h"
 
 #include <QTest>
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <regex>
 
 using namespace ks;
 using core::PathBound;
@@ -187,6 +190,7 @@ private slots:
     void unjoinedCollectiveKeepsItsDuration();
     void inconsistentOrderIsACycle();
     void whatIfRules();
+    void exactNameRulesMatchAsTheRegexDoes();
     void stragglerOnHandBuiltRanks();
     void gpuJobPathRunsThroughTheSlowRank();
     void gpuJobWhatIf();
@@ -306,6 +310,70 @@ void TestCrossRankPath::whatIfRules()
     const auto bad = core::parseWhatIfRule("gemm(=2");
     QVERIFY(!bad.ok());
     QVERIFY(bad.error().message.find("gemm(=2") != std::string::npos);
+}
+
+// The insights' what-ifs name kernels as "^(a|b)$" with metacharacters
+// escaped (whatIfNamesPattern); those rules are matched as a set of names
+// without the regex. Each rule must scale exactly the names std::regex_search
+// finds, on names full of metacharacters, near misses and line breaks.
+void TestCrossRankPath::exactNameRulesMatchAsTheRegexDoes()
+{
+    const std::vector<std::string> kernels { "void gemm<float, 128>(float*, int) [clone .kd]", "a.b", "x|y",
+        "c++", "{x}", "back\\slash", "^start$", "two\nlines", "(paren)", "q?", "star*", "t\\d" };
+    std::map<std::string_view, TimeNs> timeByName;
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+        timeByName[kernels[i]] = static_cast<TimeNs>(10 + i);
+    const std::string escaped = core::whatIfNamesPattern(timeByName);
+    const std::vector<std::string> exactPatterns { escaped, "^(cudaLaunchKernel|cuLaunchKernel)$",
+        "^(a\\.b)$", "^()$", "^(only)$" };
+    const std::vector<std::string> regexPatterns { "gemm|conv", "^(a.b)$", "^(a\\d)$", "^(a)|(b)$", "(a|b)$",
+        "^(a|b)", "^(a\\)$", "^([ab])$", "^(a{2})$" };
+    std::vector<std::string> names = kernels;
+    for (const std::string& k : kernels) {
+        names.push_back("x" + k);
+        names.push_back(k + "x");
+        names.push_back(k + "\n");
+        names.push_back("\n" + k);
+        names.push_back(k.substr(0, k.size() / 2));
+    }
+    for (const char* extra : { "axb", "a", "b", "aa", "a\\.b", "cudaLaunchKernel", "cudaLaunchKernelExC",
+             "cuLaunchKernel", "only", "only\nonly", "\nonly", "two", "lines", "backslash", "back\\\\slash",
+             "start", "", "ab", "a\\d", "td", "x", "y" })
+        names.emplace_back(extra);
+    int exactRules = 0;
+    for (const std::string& pattern : exactPatterns) {
+        auto rule = core::parseWhatIfRule(pattern + "=0.5");
+        QVERIFY2(rule.ok(), pattern.c_str());
+        QVERIFY2(rule.value().exactNames.has_value(), pattern.c_str());
+        ++exactRules;
+    }
+    for (const std::string& pattern : regexPatterns) {
+        auto rule = core::parseWhatIfRule(pattern + "=0.5");
+        if (rule.ok())
+            QVERIFY2(!rule.value().exactNames.has_value(), pattern.c_str());
+    }
+    QCOMPARE(exactRules, 5);
+    for (const std::string& pattern : exactPatterns) {
+        const std::regex re(pattern, std::regex::ECMAScript);
+        // Alone (no regex at all) and next to a regex rule (the cached path).
+        const core::WhatIfScaling alone({ core::parseWhatIfRule(pattern + "=0.5").value() });
+        const core::WhatIfScaling mixed(
+            { core::parseWhatIfRule(pattern + "=0.5").value(), core::parseWhatIfRule("zzz=2").value() });
+        for (const std::string& name : names) {
+            if (name.empty())
+                continue; // time without a name is never scaled by a name rule
+            const double expected = std::regex_search(name, re) ? 0.5 : 1.0;
+            const std::string what = pattern + " on '" + name + "'";
+            QVERIFY2(alone.factor(name, PathBound::GpuCompute) == expected, what.c_str());
+            QVERIFY2(mixed.factor(name, PathBound::GpuCompute) == expected, what.c_str());
+        }
+    }
+    // Every kernel of the escaped pattern is scaled, and nothing else of its near misses.
+    const core::WhatIfScaling escapedRule({ core::parseWhatIfRule(escaped + "=0.25").value() });
+    for (const std::string& k : kernels) {
+        QCOMPARE(escapedRule.factor(k, PathBound::GpuCompute), 0.25);
+        QCOMPARE(escapedRule.factor("x" + k, PathBound::GpuCompute), 1.0);
+    }
 }
 
 // Three ranks; rank 2 arrives last (shortest duration), the others wait 40 and

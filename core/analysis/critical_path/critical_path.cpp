@@ -86,23 +86,38 @@ namespace {
     std::vector<std::uint32_t> clipRows(const cp::GraphContext& ctx, const Window& w)
     {
         std::vector<std::uint32_t> kept;
-        std::unordered_set<std::int64_t> launched;
+        // Event indexes the kept host rows launched: a bit per event index a row can have.
+        std::uint32_t maxEvent = 0;
+        for (const FrameRow& row : ctx.frame.rows)
+            maxEvent = std::max(maxEvent, row.eventIndex);
+        std::vector<bool> launched(static_cast<std::size_t>(maxEvent) + 1, false);
+        std::vector<char> host(ctx.frame.rows.size(), 0);
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
+            host[r] = ctx.isHostRow(r) ? 1 : 0;
             const FrameRow& row = ctx.row(r);
-            if (!ctx.isHostRow(r) || row.ts < w.start || row.ts > w.end || row.dur <= 0)
+            if (!host[r] || row.ts < w.start || row.ts > w.end || row.dur <= 0)
                 continue;
             kept.push_back(r);
-            launched.insert(row.indexCorrelation);
+            if (row.indexCorrelation >= 0 && row.indexCorrelation <= maxEvent)
+                launched[static_cast<std::size_t>(row.indexCorrelation)] = true;
         }
+        const std::size_t hostKept = kept.size();
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
-            if (ctx.isHostRow(r))
+            if (host[r])
                 continue;
-            if (launched.count(ctx.row(r).eventIndex) || ctx.name(r) == "Stream Wait Event")
+            if (launched[ctx.row(r).eventIndex] || ctx.name(r) == "Stream Wait Event")
                 kept.push_back(r);
         }
-        std::sort(kept.begin(), kept.end(), [&ctx](std::uint32_t a, std::uint32_t b) {
+        // By event index (unique per row). Rows in event order (the default mode's)
+        // leave two sorted runs, merged; other orders are sorted.
+        const auto byEvent = [&ctx](std::uint32_t a, std::uint32_t b) {
             return ctx.row(a).eventIndex < ctx.row(b).eventIndex;
-        });
+        };
+        const auto middle = kept.begin() + static_cast<std::ptrdiff_t>(hostKept);
+        if (std::is_sorted(kept.begin(), middle, byEvent) && std::is_sorted(middle, kept.end(), byEvent))
+            std::inplace_merge(kept.begin(), middle, kept.end(), byEvent);
+        else
+            std::sort(kept.begin(), kept.end(), byEvent);
         return kept;
     }
 
@@ -124,16 +139,22 @@ namespace {
             std::int64_t eventIndex;
             std::uint32_t row;
             bool isStart;
+            bool blocking; // the row's name is a blocking call (looked up once per row)
         };
 
         std::vector<Pending> pending;
         for (const std::uint32_t r : ctx.clipped)
-            if (hasNodes(ctx, r))
-                pending.push_back({ ctx.row(r).ts, ctx.row(r).eventIndex, r, true });
+            if (hasNodes(ctx, r)) {
+                const std::string_view name = ctx.name(r);
+                const bool blocking =
+                    std::find(kBlockingCalls.begin(), kBlockingCalls.end(), name) != kBlockingCalls.end();
+                pending.push_back({ ctx.row(r).ts, ctx.row(r).eventIndex, r, true, blocking });
+            }
         const std::size_t starts = pending.size();
+        pending.reserve(2 * starts);
         for (std::size_t i = 0; i < starts; ++i)
-            pending.push_back(
-                { ctx.row(pending[i].row).end(), pending[i].eventIndex, pending[i].row, false });
+            pending.push_back({ ctx.row(pending[i].row).end(), pending[i].eventIndex, pending[i].row, false,
+                pending[i].blocking });
         std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
             return a.ts != b.ts ? a.ts < b.ts : a.eventIndex < b.eventIndex;
         });
@@ -147,10 +168,7 @@ namespace {
         std::vector<std::int32_t> endOf(ctx.frame.rows.size(), cp::kNoNode);
         for (const Pending& p : pending) {
             const auto id = static_cast<std::int32_t>(g.nodes.size());
-            const std::string_view name = ctx.name(p.row);
-            const bool blocking =
-                std::find(kBlockingCalls.begin(), kBlockingCalls.end(), name) != kBlockingCalls.end();
-            g.nodes.push_back({ p.row, p.eventIndex, p.ts, p.isStart, blocking });
+            g.nodes.push_back({ p.row, p.eventIndex, p.ts, p.isStart, p.blocking });
             (p.isStart ? startOf : endOf)[p.row] = id;
         }
         for (const CpNode& node : g.nodes)
@@ -382,19 +400,70 @@ namespace cp {
         const bool weightless =
             zeroWeight || type == CpEdgeType::Dependency || type == CpEdgeType::SyncDependency;
         const std::int64_t weight = weightless ? 0 : graph.nodes[dst].ts - graph.nodes[src].ts;
-        const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | dst;
-        auto [it, inserted] = m_edgeIds.try_emplace(key, static_cast<std::uint32_t>(graph.edges.size()));
+        const auto [id, inserted] =
+            m_edgeIds.findOrInsert(src, dst, static_cast<std::uint32_t>(graph.edges.size()));
         if (inserted) {
             graph.edges.push_back({ src, dst, type, weight, weight, -1 });
         } else {
             // The attribution of the replaced edge stays, as HTA keeps it in a separate map.
-            CpEdge& e = graph.edges[it->second];
+            CpEdge& e = graph.edges[id];
             e.type = type;
             e.weight = weight;
             e.graphWeight = weight;
             e.inferred = false;
         }
-        return it->second;
+        return id;
+    }
+
+    void EdgeIdIndex::reserve(std::size_t n)
+    {
+        if (2 * n > m_keys.size())
+            grow(2 * n);
+    }
+
+    std::size_t EdgeIdIndex::slotOf(std::uint64_t key) const
+    {
+        // Fibonacci hashing: the high bits of the product, as many as the capacity needs.
+        const std::uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+        return static_cast<std::size_t>(h >> 32) & (m_keys.size() - 1);
+    }
+
+    void EdgeIdIndex::grow(std::size_t capacity)
+    {
+        std::size_t size = 16;
+        while (size < capacity)
+            size *= 2;
+        std::vector<std::uint64_t> keys(size, kEmpty);
+        std::vector<std::uint32_t> ids(size, 0);
+        keys.swap(m_keys);
+        ids.swap(m_ids);
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (keys[i] == kEmpty)
+                continue;
+            std::size_t slot = slotOf(keys[i]);
+            while (m_keys[slot] != kEmpty)
+                slot = (slot + 1) & (m_keys.size() - 1);
+            m_keys[slot] = keys[i];
+            m_ids[slot] = ids[i];
+        }
+    }
+
+    std::pair<std::uint32_t, bool> EdgeIdIndex::findOrInsert(
+        std::uint32_t src, std::uint32_t dst, std::uint32_t fresh)
+    {
+        if (2 * (m_size + 1) > m_keys.size())
+            grow(2 * (m_size + 1));
+        const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | dst;
+        std::size_t slot = slotOf(key);
+        while (m_keys[slot] != kEmpty) {
+            if (m_keys[slot] == key)
+                return { m_ids[slot], false };
+            slot = (slot + 1) & (m_keys.size() - 1);
+        }
+        m_keys[slot] = key;
+        m_ids[slot] = fresh;
+        ++m_size;
+        return { fresh, true };
     }
 
     void GraphContext::attributeEdge(std::uint32_t edgeId, std::int64_t sourceParentEvent)

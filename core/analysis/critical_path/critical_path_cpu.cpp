@@ -22,7 +22,17 @@ namespace {
 
     bool isLockNode(const GraphContext& ctx, std::uint32_t node)
     {
-        return isLockCall(ctx.name(ctx.graph.nodes[node].row));
+        return ctx.lockNodes[node] != 0;
+    }
+
+    // Which nodes are lock calls, once per graph (their names are compared once, not per edge).
+    void markLockNodes(GraphContext& ctx)
+    {
+        if (ctx.lockNodes.size() == ctx.graph.nodes.size())
+            return;
+        ctx.lockNodes.resize(ctx.graph.nodes.size());
+        for (std::size_t v = 0; v < ctx.graph.nodes.size(); ++v)
+            ctx.lockNodes[v] = isLockCall(ctx.name(ctx.graph.nodes[v].row)) ? 1 : 0;
     }
 
     // Two nodes whose ordering the lock edges already express.
@@ -119,7 +129,20 @@ namespace {
     struct CallStack
     {
         std::vector<std::int64_t> parent; // local -> local parent or -1
-        std::vector<std::vector<std::uint32_t>> children; // local -> locals; index size() is the root
+        // Children in compressed rows (one allocation, not one per row): slot s's
+        // children are childList[childOffsets[s] .. childOffsets[s + 1]); slot size() is the root.
+        std::vector<std::uint32_t> childOffsets;
+        std::vector<std::uint32_t> childList;
+
+        std::size_t childCount(std::uint32_t slot) const
+        {
+            return childOffsets[slot + 1] - childOffsets[slot];
+        }
+
+        std::uint32_t child(std::uint32_t slot, std::size_t i) const
+        {
+            return childList[childOffsets[slot] + i];
+        }
     };
 
     CallStack buildCallStack(const GraphContext& ctx, const std::vector<std::uint32_t>& rows)
@@ -135,19 +158,33 @@ namespace {
         std::stable_sort(events.begin(), events.end(), stackEventBefore);
         CallStack stack;
         stack.parent.assign(rows.size(), -1);
-        stack.children.resize(rows.size() + 1);
+        std::vector<std::uint32_t> parentSlots; // per start in event order: its parent's slot
+        std::vector<std::uint32_t> starts; // the locals in that order
+        parentSlots.reserve(rows.size());
+        starts.reserve(rows.size());
         std::vector<std::uint32_t> open;
         for (const StackEvent& e : events) {
             if (e.isStart) {
                 const std::uint32_t parentSlot =
                     open.empty() ? static_cast<std::uint32_t>(rows.size()) : open.back();
                 stack.parent[e.local] = open.empty() ? -1 : static_cast<std::int64_t>(open.back());
-                stack.children[parentSlot].push_back(e.local);
+                parentSlots.push_back(parentSlot);
+                starts.push_back(e.local);
                 open.push_back(e.local);
             } else if (!open.empty()) {
                 open.pop_back(); // HTA pops the innermost open event, whichever it is
             }
         }
+        // A stable counting sort by parent: each slot's children stay in start order.
+        stack.childOffsets.assign(rows.size() + 2, 0);
+        for (const std::uint32_t slot : parentSlots)
+            ++stack.childOffsets[slot + 1];
+        for (std::size_t slot = 0; slot <= rows.size(); ++slot)
+            stack.childOffsets[slot + 1] += stack.childOffsets[slot];
+        stack.childList.resize(starts.size());
+        std::vector<std::uint32_t> next(stack.childOffsets.begin(), stack.childOffsets.end() - 1);
+        for (std::size_t i = 0; i < starts.size(); ++i)
+            stack.childList[next[parentSlots[i]]++] = starts[i];
         return stack;
     }
 
@@ -175,8 +212,8 @@ namespace {
             std::vector<Frame> frames { { root, 0 } };
             while (!frames.empty()) {
                 Frame& top = frames.back();
-                if (top.next < m_stack.children[top.slot].size()) {
-                    const std::uint32_t child = m_stack.children[top.slot][top.next++];
+                if (top.next < m_stack.childCount(top.slot)) {
+                    const std::uint32_t child = m_stack.child(top.slot, top.next++);
                     enter(child);
                     frames.push_back({ child, 0 });
                     continue;
@@ -239,6 +276,7 @@ namespace {
 
 void addRuntimeLockEdges(GraphContext& ctx)
 {
+    markLockNodes(ctx);
     CriticalPathGraph& g = ctx.graph;
     std::vector<std::uint32_t> pending;
     std::int32_t previous = kNoNode;
@@ -266,6 +304,7 @@ void addRuntimeLockEdges(GraphContext& ctx)
 
 void addCallStackEdges(GraphContext& ctx)
 {
+    markLockNodes(ctx);
     for (const std::vector<std::uint32_t>& rows : cpuThreads(ctx)) {
         const CallStack stack = buildCallStack(ctx, rows);
         StackWalker(ctx, rows, stack).walk();

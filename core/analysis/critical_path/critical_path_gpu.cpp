@@ -195,33 +195,44 @@ namespace {
         return result;
     }
 
-    // Queue length at each launch and kernel start (§8), over the whole rank.
-    Result<std::unordered_map<std::int64_t, std::int64_t>> queueLengths(const GraphContext& ctx)
+    // Queue length at each launch and kernel start (§8), over the whole rank, by
+    // event index (the last point of an event counts, as in a map built from the series).
+    class QueueLengths
     {
-        // The series of one rank: the frame set itself when it holds only this rank.
-        FrameSet one;
-        if (ctx.frames.ranks.size() != 1) {
-            one.mode = ctx.frames.mode;
-            one.ranks.push_back(ctx.frame);
+    public:
+        static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
+
+        void assign(std::size_t events, const std::vector<std::pair<std::int64_t, std::int64_t>>& points)
+        {
+            m_byEvent.assign(events, kNone);
+            for (const auto& [event, length] : points)
+                if (event >= 0 && static_cast<std::size_t>(event) < m_byEvent.size())
+                    m_byEvent[static_cast<std::size_t>(event)] = length;
         }
-        const AnalysisOutput out =
-            queueLengthTimeSeries(ctx.frames.ranks.size() == 1 ? ctx.frames : one, AnalysisOptions {});
-        if (!out.ok)
-            return Error { ErrorCode::NotApplicable, out.error, {}, {} };
-        if (out.result.entries.empty())
+
+        std::optional<std::int64_t> of(std::int64_t event) const
+        {
+            if (event < 0 || static_cast<std::size_t>(event) >= m_byEvent.size()
+                || m_byEvent[static_cast<std::size_t>(event)] == kNone)
+                return std::nullopt;
+            return m_byEvent[static_cast<std::size_t>(event)];
+        }
+
+    private:
+        std::vector<std::int64_t> m_byEvent;
+    };
+
+    Result<std::vector<std::pair<std::int64_t, std::int64_t>>> queueLengths(const GraphContext& ctx)
+    {
+        auto points = queueLengthPoints(ctx.frame, ctx.frames.mode);
+        if (!points)
+            return Error { ErrorCode::NotApplicable, points.error().message, {}, {} };
+        if (points.value().empty())
             return Error { ErrorCode::NotApplicable,
                 "Queue length time series is required for kernel graph construction: rank "
                     + std::to_string(ctx.frame.rank) + " has no kernel launches (a CPU-only trace)",
                 {}, {} };
-        const Table& t = out.result.entries.front().second.frame;
-        const std::optional<std::size_t> indexColumn = t.find(queue_length::kIndex);
-        const std::optional<std::size_t> lengthColumn = t.find(queue_length::kQueueLength);
-        std::unordered_map<std::int64_t, std::int64_t> lengths;
-        if (!indexColumn || !lengthColumn)
-            return lengths;
-        for (const auto& row : t.rows)
-            lengths[std::get<std::int64_t>(row[*indexColumn])] = std::get<std::int64_t>(row[*lengthColumn]);
-        return lengths;
+        return points;
     }
 
     // The walk over GPU rows in time order (sync records by their end).
@@ -245,7 +256,7 @@ namespace {
         std::int64_t partnerOf(std::int64_t eventIndex) const;
 
         GraphContext& m_ctx;
-        std::unordered_map<std::int64_t, std::int64_t> m_queue;
+        QueueLengths m_queue;
         std::map<std::int64_t, std::int64_t> m_recordPreviousLaunch;
         std::map<std::int64_t, std::int64_t> m_waitNextLaunch;
         bool m_haveRecords = false;
@@ -283,10 +294,7 @@ namespace {
 
     std::optional<std::int64_t> KernelWalker::queueLength(std::int64_t eventIndex) const
     {
-        const auto it = m_queue.find(eventIndex);
-        if (it == m_queue.end())
-            return std::nullopt;
-        return it->second;
+        return m_queue.of(eventIndex);
     }
 
     std::int64_t KernelWalker::partnerOf(std::int64_t eventIndex) const
@@ -300,7 +308,10 @@ namespace {
         auto queue = queueLengths(m_ctx);
         if (!queue)
             return queue.error();
-        m_queue = std::move(queue).value();
+        std::size_t events = 0; // event indexes the lookups can name: those of the rank's rows
+        for (const FrameRow& row : m_ctx.frame.rows)
+            events = std::max<std::size_t>(events, static_cast<std::size_t>(row.eventIndex) + 1);
+        m_queue.assign(events, queue.value());
         const std::vector<Launch> launches = launchesInTimeOrder(m_ctx);
         m_recordPreviousLaunch = previousLaunchOfRecords(m_ctx, launches);
         m_haveRecords = !m_recordPreviousLaunch.empty();

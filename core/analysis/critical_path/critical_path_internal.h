@@ -18,6 +18,27 @@ namespace ks::core::cp {
 constexpr std::int32_t kNoNode = -1;
 constexpr std::string_view kCudaSyncCategory = "cuda_sync";
 
+// Edge id by (source, target) node: open addressing in two flat arrays, as
+// the build adds about one edge a node and a node-based map allocated one
+// entry per edge.
+class EdgeIdIndex
+{
+public:
+    void reserve(std::size_t n);
+    // The id of the edge src -> dst, and false; or, when there is none yet, `fresh` (now its id) and true.
+    std::pair<std::uint32_t, bool> findOrInsert(std::uint32_t src, std::uint32_t dst, std::uint32_t fresh);
+
+private:
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t { 0 }; // no node pair has both ids at the maximum
+
+    void grow(std::size_t capacity);
+    std::size_t slotOf(std::uint64_t key) const;
+
+    std::vector<std::uint64_t> m_keys; // (src << 32) | dst, kEmpty where free; size a power of two
+    std::vector<std::uint32_t> m_ids;
+    std::size_t m_size = 0;
+};
+
 // The graph under construction plus the lookups every phase needs.
 class GraphContext
 {
@@ -29,6 +50,7 @@ public:
     CriticalPathGraph& graph;
     const bool compat;
     std::vector<std::uint32_t> clipped; // frame rows in the window, by event index
+    std::vector<char> lockNodes; // per node: a call that takes the CUDA driver's lock (once nodes exist)
 
     const FrameRow& row(std::uint32_t r) const { return frame.rows[r]; }
 
@@ -68,7 +90,7 @@ public:
 private:
     std::vector<std::int32_t> m_startNode;
     std::vector<std::int32_t> m_endNode;
-    std::unordered_map<std::uint64_t, std::uint32_t> m_edgeIds;
+    EdgeIdIndex m_edgeIds;
 };
 
 void addRuntimeLockEdges(GraphContext& ctx);

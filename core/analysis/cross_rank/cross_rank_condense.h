@@ -54,6 +54,21 @@ struct TimedGraph
     std::vector<RankCollective> collectives; // in arrival order, transferScale without a what-if
     std::vector<std::uint32_t> arrivals; // node of collective k's start
     std::vector<std::uint32_t> ends; // node of collective k's end
+
+    // The nodes each longest-path pass visits, in visit order (pass 0 from the
+    // rank's start, pass k + 1 from collective k's end). Which nodes a pass
+    // reaches does not depend on the weights: the first condensing of a kept
+    // graph records them and the what-ifs replay them instead of searching the
+    // order for reached nodes again. About 3-4 entries a node (the passes
+    // overlap by the lookahead); empty: not recorded.
+    struct PassVisits
+    {
+        std::vector<std::uint32_t> offsets; // pass p: nodes[offsets[p] .. offsets[p + 1])
+        std::vector<std::uint32_t> nodes;
+        std::size_t lookahead = 0; // the passes' (CondenseInput::lookahead): another one replays none
+    };
+
+    PassVisits passVisits;
 };
 
 struct CondenseInput

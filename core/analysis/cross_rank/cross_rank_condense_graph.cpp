@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 namespace ks::core {
@@ -61,7 +62,7 @@ namespace {
             : m_input(input)
             , m_frame(input.frames->ranks[input.rankPos])
             , m_g(g)
-            , m_weight(g.edges.size(), 0)
+            , m_arcs(g.edges.size())
             , m_dist(g.nodeTs.size(), kUnreached)
             , m_via(g.nodeTs.size(), kNone)
             , m_reached((g.nodeTs.size() + 63) / 64, 0)
@@ -72,7 +73,18 @@ namespace {
                 for (std::size_t k = 0; k < g.spentIn.size(); ++k)
                     factor[k] = input.whatIf->factor(g.spentIn[k].name, g.spentIn[k].bound);
             for (std::size_t id = 0; id < g.edges.size(); ++id)
-                m_weight[id] = WhatIfScaling::scaledBy(g.edges[id].weight, factor[g.edges[id].spentIn]);
+                m_arcs[id] = { g.edges[id].dst,
+                    WhatIfScaling::scaledBy(g.edges[id].weight, factor[g.edges[id].spentIn]) };
+        }
+
+        // Record the nodes each pass visits into `into` (the first condensing of a graph
+        // that is kept): later Condensers on the graph replay them.
+        void recordVisits(TimedGraph::PassVisits& into)
+        {
+            m_record = &into;
+            into.offsets.assign(1, 0);
+            into.nodes.clear();
+            into.lookahead = m_input.lookahead;
         }
 
         // From the rank's start: every node without a predecessor except the collectives' ends.
@@ -85,7 +97,7 @@ namespace {
             for (std::uint32_t v = 0; v < m_g.nodeTs.size(); ++v)
                 if (m_g.isSource[v] && !isEnd[v])
                     touch(v, 0);
-            relax(0, m_g.nodeTs.size());
+            run(0, 0, m_g.nodeTs.size());
         }
 
         // From collective k's end, far enough to reach the next `lookahead` arrivals.
@@ -101,11 +113,14 @@ namespace {
                 for (std::size_t j = k + 1; j <= lastTarget; ++j)
                     limit = std::max<std::size_t>(limit, m_g.arrivals[j] + 1);
             }
-            relax(m_g.ends[k], limit);
+            run(k + 1, m_g.ends[k], limit);
             return limit == m_g.nodeTs.size();
         }
 
         TimeNs dist(std::uint32_t node) const { return m_dist[node]; }
+
+        // Whether the pass reached `node` (a bit test: cheaper than its distance).
+        bool reached(std::uint32_t node) const { return (m_reached[node / 64] >> (node % 64)) & 1; }
 
         // The reached node farthest from the pass's sources.
         std::uint32_t farthest() const
@@ -128,7 +143,7 @@ namespace {
             PathPiece current;
             bool open = false;
             for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
-                const TimeNs w = m_weight[*it];
+                const TimeNs w = m_arcs[*it].weight;
                 if (w <= 0)
                     continue;
                 const TimedGraph::Edge& e = m_g.edges[*it];
@@ -165,6 +180,24 @@ namespace {
         }
 
     private:
+        // Pass `pass` (0: the start's, k + 1: collective k's end's) over [from, to): replayed
+        // where the graph recorded its visits, else found with the bitmap (and recorded).
+        void run(std::size_t pass, std::size_t from, std::size_t to)
+        {
+            const TimedGraph::PassVisits& replay = m_g.passVisits;
+            if (!m_record && pass + 1 < replay.offsets.size() && replay.lookahead == m_input.lookahead) {
+                m_replayed = { replay.nodes.data() + replay.offsets[pass],
+                    replay.nodes.data() + replay.offsets[pass + 1] };
+                replayPass(to);
+                return;
+            }
+            relax(from, to);
+            if (m_record) {
+                m_record->nodes.insert(m_record->nodes.end(), m_visited.begin(), m_visited.end());
+                m_record->offsets.push_back(static_cast<std::uint32_t>(m_record->nodes.size()));
+            }
+        }
+
         void reset()
         {
             for (const std::uint32_t v : m_touched) {
@@ -173,6 +206,7 @@ namespace {
                 m_reached[v / 64] = 0;
             }
             m_touched.clear();
+            m_visited.clear();
         }
 
         void touch(std::uint32_t v, TimeNs d)
@@ -182,6 +216,32 @@ namespace {
                 m_reached[v / 64] |= std::uint64_t { 1 } << (v % 64);
             }
             m_dist[v] = d;
+        }
+
+        // The recorded visits of a pass, in order: the same relaxations as relax()
+        // makes (reachability does not depend on the weights), without searching
+        // for the reached nodes. Every node it reaches is touched in the same order.
+        void replayPass(std::size_t to)
+        {
+            for (const std::uint32_t v : m_replayed) {
+                const TimeNs dv = m_dist[v];
+                const std::uint32_t last = m_g.successorOffsets[v + 1];
+                for (std::uint32_t id = m_g.successorOffsets[v]; id < last; ++id) {
+                    const Arc arc = m_arcs[id];
+                    if (arc.dst >= to)
+                        continue;
+                    const TimeNs d = dv + arc.weight;
+                    TimeNs& current = m_dist[arc.dst];
+                    if (current == kUnreached) {
+                        m_touched.push_back(arc.dst);
+                        m_reached[arc.dst / 64] |= std::uint64_t { 1 } << (arc.dst % 64);
+                    } else if (d <= current) {
+                        continue;
+                    }
+                    current = d;
+                    m_via[arc.dst] = id;
+                }
+            }
         }
 
         // The first reached node at or after v, `to` when none before it.
@@ -207,15 +267,18 @@ namespace {
         void relax(std::size_t from, std::size_t to)
         {
             for (std::size_t v = nextReached(from, to); v < to; v = nextReached(v + 1, to)) {
+                if (m_record)
+                    m_visited.push_back(static_cast<std::uint32_t>(v));
+                const TimeNs dv = m_dist[v]; // successors come after v: it does not change here
                 const std::uint32_t last = m_g.successorOffsets[v + 1];
                 for (std::uint32_t id = m_g.successorOffsets[v]; id < last; ++id) {
-                    const std::uint32_t dst = m_g.edges[id].dst;
-                    if (dst >= to)
+                    const Arc arc = m_arcs[id];
+                    if (arc.dst >= to)
                         continue;
-                    const TimeNs d = m_dist[v] + m_weight[id];
-                    if (m_dist[dst] == kUnreached || d > m_dist[dst]) {
-                        touch(dst, d);
-                        m_via[dst] = id;
+                    const TimeNs d = dv + arc.weight;
+                    if (m_dist[arc.dst] == kUnreached || d > m_dist[arc.dst]) {
+                        touch(arc.dst, d);
+                        m_via[arc.dst] = id;
                     }
                 }
             }
@@ -223,12 +286,23 @@ namespace {
 
         const CondenseInput& m_input;
         const RankFrame& m_frame;
+
+        // What a pass reads of an edge, packed: its head and its scaled weight.
+        struct Arc
+        {
+            std::uint32_t dst = 0;
+            TimeNs weight = 0;
+        };
+
         const TimedGraph& m_g;
-        std::vector<TimeNs> m_weight;
+        std::vector<Arc> m_arcs; // per edge
         std::vector<TimeNs> m_dist;
         std::vector<std::uint32_t> m_via;
-        std::vector<std::uint32_t> m_touched;
+        std::vector<std::uint32_t> m_touched; // in the order first reached
         std::vector<std::uint64_t> m_reached; // bit per node: touched in this pass
+        TimedGraph::PassVisits* m_record = nullptr;
+        std::vector<std::uint32_t> m_visited; // this pass's, while recording
+        std::span<const std::uint32_t> m_replayed;
     };
 
     // Longest-path weights only: a whole trace has thousands of collectives and
@@ -243,7 +317,7 @@ namespace {
             return withPieces ? c.piecesTo(node) : std::vector<PathPiece> {};
         };
         for (std::uint32_t k = 0; k < arrivals.size(); ++k)
-            if (c.dist(arrivals[k]) != kUnreached && k + 1 != from)
+            if (c.reached(arrivals[k]) && k + 1 != from)
                 out.edges.push_back({ from, k, c.dist(arrivals[k]), pieces(arrivals[k]), {} });
         if (!reachesEnd)
             return;
@@ -259,7 +333,7 @@ namespace {
         std::unordered_map<std::uint32_t, const PathCollectiveSlice*> bySlice;
         for (const PathCollectiveSlice& c : *input.collectives)
             bySlice[c.slice] = &c;
-        std::unordered_map<std::uint32_t, std::uint32_t> endNodeOfRow;
+        std::vector<std::uint32_t> endNodeOfRow(frame.rows.size(), kNone);
         for (std::uint32_t v = 0; v < g.nodes.size(); ++v)
             if (!g.nodes[v].isStart)
                 endNodeOfRow[g.nodes[v].row] = v;
@@ -269,7 +343,7 @@ namespace {
                 continue;
             const FrameRow& row = frame.rows[node.row];
             const auto it = bySlice.find(row.slice);
-            if (it == bySlice.end() || !endNodeOfRow.count(node.row))
+            if (it == bySlice.end() || endNodeOfRow[node.row] == kNone)
                 continue;
             out.collectives.push_back({ it->second->instance, (*input.instanceNames)[it->second->instance],
                 row.ts, row.end(), row.eventIndex, row.iteration, it->second->complete });
@@ -287,18 +361,23 @@ namespace {
         {
         }
 
-        std::uint32_t of(std::string_view name, PathBound bound)
+        // The name of frame row `row` (none for kNoRow): looked up by its interned id, not its text.
+        std::uint32_t of(const RankFrame& frame, std::uint32_t row, PathBound bound)
         {
-            auto& byName = m_byBound[static_cast<std::size_t>(bound)];
-            const auto [it, fresh] = byName.try_emplace(name, static_cast<std::uint32_t>(m_table.size()));
+            const NameId id =
+                row == TimedGraph::kNoRow ? NameId {} : frame.trace->slices.name[frame.rows[row].slice];
+            const std::uint64_t key = (std::uint64_t { id.value } << 8) | static_cast<std::uint64_t>(bound);
+            const auto [it, fresh] = m_byKey.try_emplace(key, static_cast<std::uint32_t>(m_table.size()));
             if (fresh)
-                m_table.push_back({ std::string(name), bound });
+                m_table.push_back(
+                    { row == TimedGraph::kNoRow ? std::string {} : std::string(frame.name(frame.rows[row])),
+                        bound });
             return it->second;
         }
 
     private:
         std::vector<TimedGraph::SpentIn>& m_table;
-        std::array<std::unordered_map<std::string_view, std::uint32_t>, kPathBoundCount> m_byBound;
+        std::unordered_map<std::uint64_t, std::uint32_t> m_byKey; // (name id, bound) -> index
     };
 
 } // namespace
@@ -310,14 +389,14 @@ TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& g)
     addBoundaries(input, g, out);
     const std::size_t n = g.nodes.size();
     // The collectives' own operator edges are cut: the join replaces them.
-    std::unordered_map<std::uint32_t, std::uint32_t> endOfArrival;
+    std::vector<std::uint32_t> endOfArrival(n, kNone);
     for (std::size_t k = 0; k < out.arrivals.size(); ++k)
         endOfArrival[out.arrivals[k]] = out.ends[k];
-    std::vector<bool> cut(g.edges.size(), false);
+    std::vector<char> cut(g.edges.size(), 0);
     for (std::uint32_t id = 0; id < g.edges.size(); ++id) {
         const CpEdge& e = g.edges[id];
-        const auto it = endOfArrival.find(e.src);
-        cut[id] = e.type == CpEdgeType::Operator && it != endOfArrival.end() && it->second == e.dst;
+        cut[id] =
+            e.type == CpEdgeType::Operator && endOfArrival[e.src] != kNone && endOfArrival[e.src] == e.dst;
     }
     // Kahn's order over the uncut edges, sources in node order, successors in adjacency order.
     std::vector<std::uint32_t> indegree(n, 0);
@@ -363,46 +442,62 @@ TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& g)
                 continue;
             const CpEdge& e = g.edges[id];
             const EdgeMeaning m = meaningOf(g, e);
-            const std::string_view name =
-                m.row == TimedGraph::kNoRow ? std::string_view {} : frame.name(frame.rows[m.row]);
-            out.edges.push_back({ p, position[e.dst], e.graphWeight, spentIn.of(name, m.bound), m.row });
+            out.edges.push_back(
+                { p, position[e.dst], e.graphWeight, spentIn.of(frame, m.row, m.bound), m.row });
         }
         out.successorOffsets.push_back(static_cast<std::uint32_t>(out.edges.size()));
     }
     return out;
 }
 
-CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& g)
-{
-    const RankFrame& frame = input.frames->ranks[input.rankPos];
-    CondensedRank out;
-    out.rank = frame.rank;
-    out.windowStart = input.window.start;
-    out.windowEnd = input.window.end;
-    out.collectives = g.collectives;
-    for (RankCollective& c : out.collectives)
-        c.transferScale = collectiveScale(input, c);
+namespace {
 
-    if (!g.acyclic) {
-        out.notes.push_back("rank " + std::to_string(out.rank) + ": the event graph has a cycle");
+    // condenseTimed, recording the passes' visits into `record` where given.
+    CondensedRank condenseWith(
+        const CondenseInput& input, const TimedGraph& g, TimedGraph::PassVisits* record)
+    {
+        const RankFrame& frame = input.frames->ranks[input.rankPos];
+        CondensedRank out;
+        out.rank = frame.rank;
+        out.windowStart = input.window.start;
+        out.windowEnd = input.window.end;
+        out.collectives = g.collectives;
+        for (RankCollective& c : out.collectives)
+            c.transferScale = collectiveScale(input, c);
+
+        if (!g.acyclic) {
+            out.notes.push_back("rank " + std::to_string(out.rank) + ": the event graph has a cycle");
+            return out;
+        }
+        Condenser c(input, g);
+        if (record)
+            c.recordVisits(*record);
+        c.passFromStart();
+        addEdgesOfPass(c, CondensedRank::kStart, g.arrivals, true, input.piecesForEveryEdge, out);
+        for (std::size_t k = 0; k < g.ends.size(); ++k) {
+            const bool reachesEnd = c.passFromEnd(k);
+            addEdgesOfPass(c, out.endOfCollective(k), g.arrivals, reachesEnd, input.piecesForEveryEdge, out);
+        }
         return out;
     }
-    Condenser c(input, g);
-    c.passFromStart();
-    addEdgesOfPass(c, CondensedRank::kStart, g.arrivals, true, input.piecesForEveryEdge, out);
-    for (std::size_t k = 0; k < g.ends.size(); ++k) {
-        const bool reachesEnd = c.passFromEnd(k);
-        addEdgesOfPass(c, out.endOfCollective(k), g.arrivals, reachesEnd, input.piecesForEveryEdge, out);
-    }
-    return out;
+
+} // namespace
+
+CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& g)
+{
+    return condenseWith(input, g, nullptr);
 }
 
 CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph& graph)
 {
     TimedGraph timed = timedGraphOf(input, graph);
-    CondensedRank out = condenseTimed(input, timed);
-    if (input.keepTimed)
+    // A kept graph is condensed again by every what-if: it keeps its passes' visits.
+    TimedGraph::PassVisits visits;
+    CondensedRank out = condenseWith(input, timed, input.keepTimed ? &visits : nullptr);
+    if (input.keepTimed) {
+        timed.passVisits = std::move(visits);
         *input.keepTimed = std::move(timed);
+    }
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "core/analysis/cross_rank/what_if.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -13,7 +14,43 @@ namespace {
             {} };
     }
 
+    // ECMAScript's metacharacters outside a bracket expression: what
+    // efficiency_roofline's escaping puts a backslash before.
+    bool isMetacharacter(char c)
+    {
+        return std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos;
+    }
+
 } // namespace
+
+std::optional<std::vector<std::string>> exactNamesOf(std::string_view pattern)
+{
+    constexpr std::string_view kOpen = "^(";
+    constexpr std::string_view kClose = ")$";
+    if (pattern.size() < kOpen.size() + kClose.size() || pattern.substr(0, kOpen.size()) != kOpen
+        || pattern.substr(pattern.size() - kClose.size()) != kClose)
+        return std::nullopt;
+    const std::string_view body = pattern.substr(kOpen.size(), pattern.size() - kOpen.size() - kClose.size());
+    std::vector<std::string> names(1);
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        const char c = body[i];
+        if (c == '|') {
+            names.emplace_back();
+        } else if (c == '\\') {
+            // Only an escaped metacharacter is a literal for sure (\d, \b, \1 ... are not).
+            if (i + 1 == body.size() || !isMetacharacter(body[i + 1]))
+                return std::nullopt;
+            names.back() += body[++i];
+        } else if (isMetacharacter(c)) {
+            return std::nullopt;
+        } else {
+            names.back() += c;
+        }
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+}
 
 Result<WhatIfRule> parseWhatIfRule(std::string_view text)
 {
@@ -43,12 +80,41 @@ Result<WhatIfRule> parseWhatIfRule(std::string_view text)
     } catch (const std::regex_error& e) {
         return badRule(text, std::string("not a regular expression: ") + e.what());
     }
+    rule.exactNames = exactNamesOf(lhs);
     return rule;
 }
 
 WhatIfScaling::WhatIfScaling(std::vector<WhatIfRule> rules)
     : m_rules(std::move(rules))
 {
+    for (const WhatIfRule& rule : m_rules)
+        if (!rule.kind && !rule.exactNames)
+            m_exactNamesOnly = false;
+}
+
+double WhatIfScaling::nameFactor(std::string_view name) const
+{
+    if (m_exactNamesOnly) {
+        for (const WhatIfRule& rule : m_rules)
+            if (!rule.kind && std::binary_search(rule.exactNames->begin(), rule.exactNames->end(), name))
+                return rule.factor;
+        return -1.0;
+    }
+    const std::lock_guard lock(*m_byNameLock);
+    auto [it, inserted] = m_byName.try_emplace(std::string(name), -1.0);
+    if (inserted)
+        for (const WhatIfRule& rule : m_rules) {
+            if (rule.kind)
+                continue;
+            const bool matches = rule.exactNames
+                ? std::binary_search(rule.exactNames->begin(), rule.exactNames->end(), name)
+                : std::regex_search(it->first, rule.pattern);
+            if (matches) {
+                it->second = rule.factor;
+                break;
+            }
+        }
+    return it->second;
 }
 
 double WhatIfScaling::factor(std::string_view name, PathBound bound) const
@@ -58,16 +124,9 @@ double WhatIfScaling::factor(std::string_view name, PathBound bound) const
     // Name rules scale time spent in an op or kernel, not the overheads around it.
     const bool inEvent = bound != PathBound::LaunchOverhead && bound != PathBound::KernelGap;
     if (inEvent && !name.empty()) {
-        const std::lock_guard lock(*m_byNameLock);
-        auto [it, inserted] = m_byName.try_emplace(std::string(name), -1.0);
-        if (inserted)
-            for (const WhatIfRule& rule : m_rules)
-                if (!rule.kind && std::regex_search(it->first, rule.pattern)) {
-                    it->second = rule.factor;
-                    break;
-                }
-        if (it->second >= 0)
-            return it->second;
+        const double f = nameFactor(name);
+        if (f >= 0)
+            return f;
     }
     for (const WhatIfRule& rule : m_rules)
         if (rule.kind && *rule.kind == bound)

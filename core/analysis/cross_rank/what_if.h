@@ -25,13 +25,24 @@ struct WhatIfRule
     std::string text; // as the user gave it, for output
     std::optional<PathBound> kind; // kind rule; otherwise `pattern` is used
     std::regex pattern;
+    // The names `pattern` matches when it is a list of exact names, "^(a|b\\.c)$"
+    // with only escaped metacharacters (what the insights' what-ifs write): a
+    // sorted set looked up without running the regular expression, which
+    // matches exactly these names (ECMAScript's ^ and $ without multiline).
+    std::optional<std::vector<std::string>> exactNames;
     double factor = 1.0;
 };
+
+// The names of a pattern of the form "^(a|b|c)$" whose alternatives are
+// literal characters and backslash-escaped metacharacters only, sorted; none
+// for any other pattern (it is matched as a regular expression).
+std::optional<std::vector<std::string>> exactNamesOf(std::string_view pattern);
 
 // "REGEX=F" or "kind:BOUND=F", F a non-negative number. The last '=' splits.
 Result<WhatIfRule> parseWhatIfRule(std::string_view text);
 
-// The rules with a per-name cache (regex search is slow and names repeat). The
+// The rules with a per-name cache (regex search is slow and names repeat;
+// rules that list exact names need neither regex nor cache). The
 // job path condenses ranks on several threads with one scaling, so the cache is
 // locked; copies share the lock (harmless) and keep caches of their own.
 class WhatIfScaling
@@ -52,7 +63,11 @@ public:
     static TimeNs scaledBy(TimeNs ns, double factor);
 
 private:
+    // The factor of the first name rule matching `name`, negative when none does.
+    double nameFactor(std::string_view name) const;
+
     std::vector<WhatIfRule> m_rules;
+    bool m_exactNamesOnly = true; // every name rule has exactNames: no regex, no cache
     mutable std::unordered_map<std::string, double> m_byName; // name -> factor of the first name rule
     std::shared_ptr<std::mutex> m_byNameLock = std::make_shared<std::mutex>();
 };

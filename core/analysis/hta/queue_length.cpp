@@ -212,6 +212,19 @@ AnalysisOutput queueLengthTimeSeries(const FrameSet& frames, const AnalysisOptio
     return AnalysisOutput::of(std::move(dict));
 }
 
+Result<std::vector<std::pair<std::int64_t, std::int64_t>>> queueLengthPoints(
+    const RankFrame& frame, AnalysisMode mode)
+{
+    auto series = queueSeries(frame, mode == AnalysisMode::HtaCompat);
+    if (!series)
+        return series.error();
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    out.reserve(series.value().points.size());
+    for (const QueuePoint& p : series.value().points)
+        out.emplace_back(static_cast<std::int64_t>(frame.rows[p.row].eventIndex), p.queueLength);
+    return out;
+}
+
 AnalysisOutput queueLengthSummary(const FrameSet& frames, const AnalysisOptions&)
 {
     auto all = allSeries(frames);

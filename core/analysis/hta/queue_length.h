@@ -27,6 +27,12 @@ namespace queue_length_summary {
 
 // A5 queue length (§8): dict rank -> time series (index, ts, pid, tid, stream, queue_length).
 AnalysisOutput queueLengthTimeSeries(const FrameSet& frames, const AnalysisOptions& options);
+// One rank's series as (event index, queue length) per point, in the order of
+// queueLengthTimeSeries' table for that rank (its index and queue_length
+// columns), without building the table: the critical path's kernel edges read
+// it for every rank. Errors as queueLengthTimeSeries' (HTA's checks).
+Result<std::vector<std::pair<std::int64_t, std::int64_t>>> queueLengthPoints(
+    const RankFrame& frame, AnalysisMode mode);
 // describe() of queue_length per (rank, stream).
 AnalysisOutput queueLengthSummary(const FrameSet& frames, const AnalysisOptions& options);
 // Time each stream spent with a full queue (>= options.queue.maxQueueLength), absolute and relative.
