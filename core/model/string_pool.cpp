@@ -14,22 +14,51 @@ StringPool::StringPool()
     intern({}); // id 0 is the empty string, so "missing" names are cheap
 }
 
+std::size_t StringPool::slotOf(std::string_view text, std::uint64_t hash) const
+{
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        const Slot& slot = m_slots[i];
+        if (slot.id == kEmpty || (slot.hash == hash && m_views[slot.id] == text))
+            return i;
+    }
+}
+
+void StringPool::grow()
+{
+    std::vector<Slot> old(std::max<std::size_t>(64, m_slots.size() * 2));
+    old.swap(m_slots);
+    const std::size_t mask = m_slots.size() - 1;
+    for (const Slot& slot : old) {
+        if (slot.id == kEmpty)
+            continue;
+        std::size_t i = slot.hash & mask;
+        while (m_slots[i].id != kEmpty)
+            i = (i + 1) & mask;
+        m_slots[i] = slot;
+    }
+}
+
 NameId StringPool::intern(std::string_view text)
 {
-    if (auto it = m_index.find(text); it != m_index.end())
-        return NameId { it->second };
-    const std::string_view stored = store(text);
-    const auto id = static_cast<std::uint32_t>(m_views.size());
-    m_views.push_back(stored);
-    m_index.emplace(stored, id);
-    return NameId { id };
+    if (2 * (m_views.size() + 1) > m_slots.size())
+        grow();
+    const std::uint64_t hash = hashOf(text);
+    Slot& slot = m_slots[slotOf(text, hash)];
+    if (slot.id != kEmpty)
+        return NameId { slot.id };
+    slot.hash = hash;
+    slot.id = static_cast<std::uint32_t>(m_views.size());
+    m_views.push_back(store(text));
+    return NameId { slot.id };
 }
 
 NameId StringPool::find(std::string_view text) const
 {
-    if (auto it = m_index.find(text); it != m_index.end())
-        return NameId { it->second };
-    return {};
+    if (m_slots.empty())
+        return {};
+    const Slot& slot = m_slots[slotOf(text, hashOf(text))];
+    return slot.id == kEmpty ? NameId {} : NameId { slot.id };
 }
 
 std::string_view StringPool::view(NameId id) const
@@ -42,7 +71,7 @@ std::string_view StringPool::view(NameId id) const
 std::size_t StringPool::bytesUsed() const
 {
     return m_blocks.size() * kBlockSize + m_views.capacity() * sizeof(std::string_view)
-        + m_index.size() * (sizeof(std::string_view) + sizeof(std::uint32_t) + 2 * sizeof(void*));
+        + m_slots.capacity() * sizeof(Slot);
 }
 
 std::string_view StringPool::store(std::string_view text)

@@ -2,10 +2,10 @@
 
 #include "core/model/ids.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ks::core {
@@ -32,23 +32,31 @@ public:
     std::size_t bytesUsed() const;
 
 private:
-    struct Hash
+    // The index is an open-addressing table of (hash, id), at most half full:
+    // every event's name, category and thread are interned while loading, and a
+    // node-based map's bucket walk was a tenth of the parsing thread's time. The
+    // stored hash rejects most other texts without comparing them, and growing
+    // needs no rehashing.
+    struct Slot
     {
-        using is_transparent = void;
-
-        std::size_t operator()(std::string_view s) const noexcept
-        {
-            return std::hash<std::string_view> {}(s);
-        }
+        std::uint64_t hash = 0;
+        std::uint32_t id = kEmpty;
     };
 
+    static constexpr std::uint32_t kEmpty = ~std::uint32_t { 0 };
+
+    static std::uint64_t hashOf(std::string_view text) { return std::hash<std::string_view> {}(text); }
+
+    // The slot holding `text`, or the empty slot where it would go.
+    std::size_t slotOf(std::string_view text, std::uint64_t hash) const;
+    void grow();
     std::string_view store(std::string_view text);
 
     std::vector<std::unique_ptr<char[]>> m_blocks;
     std::size_t m_blockUsed = 0;
     std::size_t m_blockSize = 0;
     std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, std::uint32_t, Hash, std::equal_to<>> m_index;
+    std::vector<Slot> m_slots; // a power of two in size
 };
 
 } // namespace ks::core
