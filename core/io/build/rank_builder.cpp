@@ -92,11 +92,13 @@ std::string RankBuilder::describe(const RawEvent& e) const
 std::uint16_t RankBuilder::categoryIndex(std::string_view category)
 {
     const NameId id = m_trace.strings.intern(category);
-    if (auto it = m_categoryIndex.find(id.value); it != m_categoryIndex.end())
-        return it->second;
+    if (id.value < m_categoryByName.size() && m_categoryByName[id.value] != 0)
+        return static_cast<std::uint16_t>(m_categoryByName[id.value] - 1);
     const auto index = static_cast<std::uint16_t>(m_trace.categories.size());
     m_trace.categories.push_back(id);
-    m_categoryIndex.emplace(id.value, index);
+    if (id.value >= m_categoryByName.size())
+        m_categoryByName.resize(id.value + 1, 0);
+    m_categoryByName[id.value] = std::uint32_t { index } + 1;
     m_deviceCategory.push_back(isDeviceCategory(category));
     m_categoryCounts.emplace_back();
     return index;
@@ -109,12 +111,15 @@ std::uint32_t RankBuilder::stagingTrackFor(const RawEvent& e)
         key.pid = m_trace.strings.intern(e.pidText).value;
     if (key.tidIsName)
         key.tid = m_trace.strings.intern(e.tidText).value;
+    if (m_lastTrack != kNoRow && key == m_lastKey)
+        return m_lastTrack;
+    m_lastKey = key;
     if (auto it = m_trackIndex.find(key); it != m_trackIndex.end())
-        return it->second;
+        return m_lastTrack = it->second;
     const auto index = static_cast<std::uint32_t>(m_tracks.size());
     m_tracks.push_back(StagingTrack { key, false, {} });
     m_trackIndex.emplace(key, index);
-    return index;
+    return m_lastTrack = index;
 }
 
 void RankBuilder::noteTime(std::int64_t t)

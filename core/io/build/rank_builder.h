@@ -119,7 +119,10 @@ private:
     std::vector<StagingTrack> m_tracks;
 
     std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> m_trackIndex;
-    std::unordered_map<std::uint32_t, std::uint16_t> m_categoryIndex; // NameId -> category index
+    // The last event's thread and its track: a thread's events come in runs.
+    ThreadKey m_lastKey;
+    std::uint32_t m_lastTrack = kNoRow;
+    std::vector<std::uint32_t> m_categoryByName; // NameId -> category index + 1 (0: none yet)
     std::vector<bool> m_deviceCategory; // by category index
 
     // Staging slices, in file order; `track` is the staging track.
