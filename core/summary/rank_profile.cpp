@@ -1,10 +1,14 @@
 #include "core/summary/rank_profile.h"
 
+#include <bit>
+#include <cstring>
+
 namespace ks::core {
 
 namespace {
 
     constexpr std::size_t kBytesPerBin = 4 * sizeof(std::int64_t);
+    static_assert(sizeof(KindBusy) == kBytesPerBin, "bins are copied whole on little-endian machines");
 
 } // namespace
 
@@ -26,6 +30,12 @@ void RankProfile::add(std::int64_t bin, const KindBusy& kinds)
 std::vector<std::byte> encodeProfileBins(const std::vector<KindBusy>& bins)
 {
     std::vector<std::byte> blob;
+    if constexpr (std::endian::native == std::endian::little) { // the blob's byte order: one copy
+        blob.resize(bins.size() * kBytesPerBin);
+        if (!bins.empty())
+            std::memcpy(blob.data(), bins.data(), blob.size());
+        return blob;
+    }
     blob.reserve(bins.size() * kBytesPerBin);
     for (const KindBusy& bin : bins)
         for (const std::int64_t ns : bin) {
@@ -41,6 +51,11 @@ bool decodeProfileBins(std::span<const std::byte> blob, std::vector<KindBusy>& b
     if (blob.size() % kBytesPerBin != 0)
         return false;
     bins.assign(blob.size() / kBytesPerBin, KindBusy {});
+    if constexpr (std::endian::native == std::endian::little) {
+        if (!blob.empty())
+            std::memcpy(bins.data(), blob.data(), blob.size());
+        return true;
+    }
     std::size_t at = 0;
     for (KindBusy& bin : bins)
         for (std::int64_t& ns : bin) {
