@@ -119,10 +119,11 @@ namespace {
 
         TimeNs dist(std::uint32_t node) const { return m_dist[node]; }
 
-        // Whether the pass reached `node` (a bit test: cheaper than its distance).
-        bool reached(std::uint32_t node) const { return (m_reached[node / 64] >> (node % 64)) & 1; }
+        bool reached(std::uint32_t node) const { return m_dist[node] != kUnreached; }
 
-        // The reached node farthest from the pass's sources.
+        // The reached node farthest from the pass's sources, the first reached among
+        // equals. Known after a pass that runs to the end of the order only (a
+        // replayed pass that stops before it does not note the order nodes are reached in).
         std::uint32_t farthest() const
         {
             std::uint32_t best = kNone;
@@ -188,7 +189,10 @@ namespace {
             if (!m_record && pass + 1 < replay.offsets.size() && replay.lookahead == m_input.lookahead) {
                 m_replayed = { replay.nodes.data() + replay.offsets[pass],
                     replay.nodes.data() + replay.offsets[pass + 1] };
-                replayPass(to);
+                if (to == m_g.nodeTs.size())
+                    replayPass<true>(to);
+                else
+                    replayPass<false>(to);
                 return;
             }
             relax(from, to);
@@ -205,8 +209,13 @@ namespace {
                 m_via[v] = kNone;
                 m_reached[v / 64] = 0;
             }
+            for (const std::uint32_t v : m_replayed) { // what a replay reached besides its sources
+                m_dist[v] = kUnreached;
+                m_via[v] = kNone;
+            }
             m_touched.clear();
             m_visited.clear();
+            m_replayed = {};
         }
 
         void touch(std::uint32_t v, TimeNs d)
@@ -220,7 +229,11 @@ namespace {
 
         // The recorded visits of a pass, in order: the same relaxations as relax()
         // makes (reachability does not depend on the weights), without searching
-        // for the reached nodes. Every node it reaches is touched in the same order.
+        // for the reached nodes. Every node a relaxation reaches is visited by the
+        // pass (it lies before `to`), so reset() clears them through m_replayed;
+        // only a pass to the end of the order notes the order they are first reached
+        // in (farthest() breaks ties by it).
+        template <bool kNoteReached>
         void replayPass(std::size_t to)
         {
             for (const std::uint32_t v : m_replayed) {
@@ -233,8 +246,8 @@ namespace {
                     const TimeNs d = dv + arc.weight;
                     TimeNs& current = m_dist[arc.dst];
                     if (current == kUnreached) {
-                        m_touched.push_back(arc.dst);
-                        m_reached[arc.dst / 64] |= std::uint64_t { 1 } << (arc.dst % 64);
+                        if constexpr (kNoteReached)
+                            m_touched.push_back(arc.dst);
                     } else if (d <= current) {
                         continue;
                     }
