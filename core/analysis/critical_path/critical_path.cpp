@@ -155,8 +155,15 @@ namespace {
         for (std::size_t i = 0; i < starts; ++i)
             pending.push_back({ ctx.row(pending[i].row).end(), pending[i].eventIndex, pending[i].row, false,
                 pending[i].blocking });
-        std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
-            return a.ts != b.ts ? a.ts < b.ts : a.eventIndex < b.eventIndex;
+        // By (ts, event index), a start before the end of its own zero-length event:
+        // a stable sort of starts then ends. The key is unique per node (event
+        // indexes are), so an unstable sort with the start first gives the same order.
+        std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+            if (a.ts != b.ts)
+                return a.ts < b.ts;
+            if (a.eventIndex != b.eventIndex)
+                return a.eventIndex < b.eventIndex;
+            return a.isStart && !b.isStart;
         });
         CriticalPathGraph& g = ctx.graph;
         g.nodes.reserve(pending.size());
@@ -566,8 +573,8 @@ bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
 
 namespace {
 
-    Result<CriticalPathGraph> buildGraph(
-        const FrameSet& frames, const RankFrame& frame, const Window& window, const AnalysisOptions& options);
+    Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window,
+        const AnalysisOptions& options, CriticalPathParts parts);
 
 } // namespace
 
@@ -587,11 +594,11 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
     auto window = findWindow(*frameIt, annotation, instance, compat);
     if (!window)
         return window.error();
-    return buildGraph(frames, *frameIt, window.value(), options);
+    return buildGraph(frames, *frameIt, window.value(), options, CriticalPathParts::GraphAndPath);
 }
 
-Result<CriticalPathGraph> buildCriticalPath(
-    const FrameSet& frames, std::int64_t rank, CriticalPathWindow window, const AnalysisOptions& options)
+Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
+    CriticalPathWindow window, const AnalysisOptions& options, CriticalPathParts parts)
 {
     const auto frameIt = std::find_if(
         frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) { return f.rank == rank; });
@@ -602,13 +609,13 @@ Result<CriticalPathGraph> buildCriticalPath(
             + " is an MTIA trace");
     if (frameIt->rows.empty())
         return notApplicable("rank " + std::to_string(rank) + " has no events");
-    return buildGraph(frames, *frameIt, Window { window.start, window.end }, options);
+    return buildGraph(frames, *frameIt, Window { window.start, window.end }, options, parts);
 }
 
 namespace {
 
-    Result<CriticalPathGraph> buildGraph(
-        const FrameSet& frames, const RankFrame& frame, const Window& window, const AnalysisOptions& options)
+    Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window,
+        const AnalysisOptions& options, CriticalPathParts parts)
     {
         const std::int64_t rank = frame.rank;
         CriticalPathGraph graph;
@@ -643,7 +650,7 @@ namespace {
             if (order.size() != graph.nodes.size()) {
                 graph.problems.emplace_back("the graph has a cycle");
                 graph.success = false;
-            } else {
+            } else if (parts == CriticalPathParts::GraphAndPath) {
                 longestPath(graph, order);
             }
         }
