@@ -133,31 +133,42 @@ namespace {
     // §11.2: a start and an end node per event, numbered by (ts, event index), start first.
     void createNodes(cp::GraphContext& ctx)
     {
+        // A node to number: sorted by (ts, key), key = event index (high 32 bits),
+        // end after start (bit 31), then its place in `rows` (never reached: the
+        // event index and the end flag are unique per node). The stable sort by
+        // (ts, event index) of the starts then the ends gave this order.
+        constexpr std::uint64_t kEndBit = std::uint64_t { 1 } << 31;
+
         struct Pending
         {
             std::int64_t ts;
-            std::int64_t eventIndex;
-            std::uint32_t row;
-            bool isStart;
-            bool blocking; // the row's name is a blocking call (looked up once per row)
+            std::uint64_t key;
+
+            bool operator<(const Pending& other) const
+            {
+                return ts != other.ts ? ts < other.ts : key < other.key;
+            }
         };
 
-        std::vector<Pending> pending;
+        const RankTrace& trace = *ctx.frame.trace;
+        // Blocking calls by name id (a name never interned is never a row's).
+        std::vector<NameId> blockingIds;
+        for (const std::string_view name : kBlockingCalls)
+            if (const NameId id = trace.strings.find(name); id.valid())
+                blockingIds.push_back(id);
+        std::vector<std::uint32_t> rows;
         for (const std::uint32_t r : ctx.clipped)
-            if (hasNodes(ctx, r)) {
-                const std::string_view name = ctx.name(r);
-                const bool blocking =
-                    std::find(kBlockingCalls.begin(), kBlockingCalls.end(), name) != kBlockingCalls.end();
-                pending.push_back({ ctx.row(r).ts, ctx.row(r).eventIndex, r, true, blocking });
-            }
-        const std::size_t starts = pending.size();
-        pending.reserve(2 * starts);
-        for (std::size_t i = 0; i < starts; ++i)
-            pending.push_back({ ctx.row(pending[i].row).end(), pending[i].eventIndex, pending[i].row, false,
-                pending[i].blocking });
-        std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
-            return a.ts != b.ts ? a.ts < b.ts : a.eventIndex < b.eventIndex;
-        });
+            if (hasNodes(ctx, r))
+                rows.push_back(r);
+        std::vector<Pending> pending;
+        pending.reserve(2 * rows.size());
+        for (std::uint32_t i = 0; i < rows.size(); ++i) {
+            const FrameRow& row = ctx.row(rows[i]);
+            const std::uint64_t event = static_cast<std::uint64_t>(row.eventIndex) << 32;
+            pending.push_back({ row.ts, event | i });
+            pending.push_back({ row.end(), event | kEndBit | i });
+        }
+        std::sort(pending.begin(), pending.end());
         CriticalPathGraph& g = ctx.graph;
         g.nodes.reserve(pending.size());
         ctx.reserveEdges(pending.size() + pending.size() / 4); // about one edge per node
@@ -168,8 +179,13 @@ namespace {
         std::vector<std::int32_t> endOf(ctx.frame.rows.size(), cp::kNoNode);
         for (const Pending& p : pending) {
             const auto id = static_cast<std::int32_t>(g.nodes.size());
-            g.nodes.push_back({ p.row, p.eventIndex, p.ts, p.isStart, p.blocking });
-            (p.isStart ? startOf : endOf)[p.row] = id;
+            const std::uint32_t r = rows[static_cast<std::uint32_t>(p.key & (kEndBit - 1))];
+            const bool isStart = (p.key & kEndBit) == 0;
+            const NameId name = trace.slices.name[ctx.row(r).slice];
+            const bool blocking =
+                std::find(blockingIds.begin(), blockingIds.end(), name) != blockingIds.end();
+            g.nodes.push_back({ r, ctx.row(r).eventIndex, p.ts, isStart, blocking });
+            (isStart ? startOf : endOf)[r] = id;
         }
         for (const CpNode& node : g.nodes)
             if (node.isStart)
@@ -566,8 +582,8 @@ bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
 
 namespace {
 
-    Result<CriticalPathGraph> buildGraph(
-        const FrameSet& frames, const RankFrame& frame, const Window& window, const AnalysisOptions& options);
+    Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window,
+        const AnalysisOptions& options, CriticalPathParts parts);
 
 } // namespace
 
@@ -587,11 +603,11 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
     auto window = findWindow(*frameIt, annotation, instance, compat);
     if (!window)
         return window.error();
-    return buildGraph(frames, *frameIt, window.value(), options);
+    return buildGraph(frames, *frameIt, window.value(), options, CriticalPathParts::GraphAndPath);
 }
 
-Result<CriticalPathGraph> buildCriticalPath(
-    const FrameSet& frames, std::int64_t rank, CriticalPathWindow window, const AnalysisOptions& options)
+Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
+    CriticalPathWindow window, const AnalysisOptions& options, CriticalPathParts parts)
 {
     const auto frameIt = std::find_if(
         frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) { return f.rank == rank; });
@@ -602,13 +618,13 @@ Result<CriticalPathGraph> buildCriticalPath(
             + " is an MTIA trace");
     if (frameIt->rows.empty())
         return notApplicable("rank " + std::to_string(rank) + " has no events");
-    return buildGraph(frames, *frameIt, Window { window.start, window.end }, options);
+    return buildGraph(frames, *frameIt, Window { window.start, window.end }, options, parts);
 }
 
 namespace {
 
-    Result<CriticalPathGraph> buildGraph(
-        const FrameSet& frames, const RankFrame& frame, const Window& window, const AnalysisOptions& options)
+    Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window,
+        const AnalysisOptions& options, CriticalPathParts parts)
     {
         const std::int64_t rank = frame.rank;
         CriticalPathGraph graph;
@@ -643,7 +659,7 @@ namespace {
             if (order.size() != graph.nodes.size()) {
                 graph.problems.emplace_back("the graph has a cycle");
                 graph.success = false;
-            } else {
+            } else if (parts == CriticalPathParts::GraphAndPath) {
                 longestPath(graph, order);
             }
         }

@@ -114,10 +114,21 @@ struct CriticalPathWindow
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
     const std::string& annotation, CriticalPathInstance instance, const AnalysisOptions& options);
 
+// What buildCriticalPath computes: the graph and its longest path, or the
+// graph only (still checked: success false for a cycle or a broken nesting;
+// the path's fields stay empty). The cross-rank path condenses the graph and
+// never reads its longest path.
+enum class CriticalPathParts : std::uint8_t
+{
+    GraphAndPath,
+    GraphOnly,
+};
+
 // The same over an explicit window instead of an annotation instance (the
 // cross-rank path clips every rank to one iteration or a time range).
-Result<CriticalPathGraph> buildCriticalPath(
-    const FrameSet& frames, std::int64_t rank, CriticalPathWindow window, const AnalysisOptions& options);
+Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
+    CriticalPathWindow window, const AnalysisOptions& options,
+    CriticalPathParts parts = CriticalPathParts::GraphAndPath);
 
 // The result as tables (dict): "summary", "edge_types", "summary_pct_by_bound_type",
 // "critical_path_edges", "sync_dependency_edges", "breakdown".

@@ -42,6 +42,18 @@ namespace {
         return gpu && ctx.row(r).indexCorrelation > 0;
     }
 
+    // The rank's name id of `name`; an invalid id (no row has it) when never interned.
+    NameId nameId(const GraphContext& ctx, std::string_view name)
+    {
+        return ctx.frame.trace->strings.find(name);
+    }
+
+    // Whether row r's name is `id` (names are interned: one id per text).
+    bool named(const GraphContext& ctx, std::uint32_t r, NameId id)
+    {
+        return id.valid() && ctx.frame.trace->slices.name[ctx.row(r).slice] == id;
+    }
+
     struct Launch
     {
         std::uint32_t row = 0; // the runtime call
@@ -66,13 +78,17 @@ namespace {
     // Every launch of the rank (not only the window's), numbered in time order.
     std::vector<Launch> launchesInTimeOrder(const GraphContext& ctx)
     {
+        std::vector<NameId> launchIds;
+        for (const std::string_view name : kHtaStreamLaunchNames)
+            if (const NameId id = nameId(ctx, name); id.valid())
+                launchIds.push_back(id);
         std::vector<std::uint32_t> candidates;
         std::vector<std::int64_t> ts;
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
             if (ctx.row(r).indexCorrelation <= 0)
                 continue;
-            if (std::find(kHtaStreamLaunchNames.begin(), kHtaStreamLaunchNames.end(), ctx.name(r))
-                == kHtaStreamLaunchNames.end())
+            const NameId name = ctx.frame.trace->slices.name[ctx.row(r).slice];
+            if (std::find(launchIds.begin(), launchIds.end(), name) == launchIds.end())
                 continue;
             candidates.push_back(r);
             ts.push_back(ctx.row(r).ts);
@@ -108,11 +124,12 @@ namespace {
         std::map<std::int64_t, std::pair<std::int64_t, PidKey>> recordedOn;
         std::vector<std::uint32_t> records;
         std::vector<std::int64_t> recordTs;
+        const NameId eventRecord = nameId(ctx, "cudaEventRecord");
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
             const ExtraFields x = extraOf(ctx, r);
             if (x.waitOnStream > -1)
                 recordedOn.try_emplace(x.recordCorrelation, x.waitOnStream, pidOf(ctx, r));
-            if (ctx.name(r) == "cudaEventRecord") {
+            if (named(ctx, r, eventRecord)) {
                 records.push_back(r);
                 recordTs.push_back(ctx.row(r).ts);
             }
@@ -149,8 +166,9 @@ namespace {
     {
         std::vector<std::uint32_t> candidates;
         std::vector<std::int64_t> ts;
+        const NameId streamWaitEvent = nameId(ctx, "cudaStreamWaitEvent");
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
-            if (ctx.name(r) == "cudaStreamWaitEvent" && ctx.row(r).indexCorrelation > 0) {
+            if (named(ctx, r, streamWaitEvent) && ctx.row(r).indexCorrelation > 0) {
                 candidates.push_back(r);
                 ts.push_back(ctx.row(r).ts);
             }

@@ -121,11 +121,11 @@ CondensedRank condenseSerial(const CondenseInput& input);
 
 // The event graph of input's rank as a timed graph (its collectives' scales without a what-if).
 TimedGraph timedGraphOf(const CondenseInput& input, const CriticalPathGraph& graph);
-// What condenseGraph gives for the graph `timed` came from, with input's what-if.
-CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& timed);
-// resolveEdgePieces on the timed graph the rank was condensed from (no event graph built).
+// What condenseGraph gives for the graph the timed graph `g` came from, with input's what-if.
+CondensedRank condenseTimed(const CondenseInput& input, const TimedGraph& g);
+// resolveEdgePieces on the timed graph `g` the rank was condensed from (no event graph built).
 bool resolveTimedPieces(
-    const CondenseInput& input, const TimedGraph& timed, CondensedRank& rank, const EdgesToName& edges);
+    const CondenseInput& input, const TimedGraph& g, CondensedRank& rank, const EdgesToName& edges);
 
 // The what-if factor of a collective's own time: transfer when it is joined,
 // gpu_comm_wait when not.

@@ -91,6 +91,7 @@ namespace {
         void passFromStart()
         {
             reset();
+            noteFarthestUpTo(m_g.nodeTs.size());
             std::vector<bool> isEnd(m_g.nodeTs.size(), false);
             for (const std::uint32_t e : m_g.ends)
                 isEnd[e] = true;
@@ -105,7 +106,6 @@ namespace {
         bool passFromEnd(std::size_t k)
         {
             reset();
-            touch(m_g.ends[k], 0);
             std::size_t limit = m_g.nodeTs.size();
             const std::size_t lastTarget = k + m_input.lookahead;
             if (lastTarget + 1 < m_g.arrivals.size()) {
@@ -113,24 +113,23 @@ namespace {
                 for (std::size_t j = k + 1; j <= lastTarget; ++j)
                     limit = std::max<std::size_t>(limit, m_g.arrivals[j] + 1);
             }
+            noteFarthestUpTo(limit);
+            touch(m_g.ends[k], 0);
             run(k + 1, m_g.ends[k], limit);
             return limit == m_g.nodeTs.size();
         }
 
         TimeNs dist(std::uint32_t node) const { return m_dist[node]; }
 
-        // Whether the pass reached `node` (a bit test: cheaper than its distance).
-        bool reached(std::uint32_t node) const { return (m_reached[node / 64] >> (node % 64)) & 1; }
+        bool reached(std::uint32_t node) const { return m_dist[node] != kUnreached; }
 
-        // The reached node farthest from the pass's sources.
-        std::uint32_t farthest() const
-        {
-            std::uint32_t best = kNone;
-            for (const std::uint32_t v : m_touched)
-                if (best == kNone || m_dist[v] > m_dist[best])
-                    best = v;
-            return best;
-        }
+        // The reached node farthest from the pass's sources, the first reached among
+        // equals. Known after a pass that runs to the end of the order only: such a
+        // pass notes it as it assigns distances (a node's distance only grows, so
+        // the largest assigned is the largest final one, and the first reached of
+        // the nodes that end there is the last to win a tie) instead of a scan over
+        // every node it reached.
+        std::uint32_t farthest() const { return m_farthest; }
 
         // Calls visit(piece) for each piece of the longest path to `node`, in path order
         // (graph edges of one event and bound merged), without keeping them.
@@ -188,7 +187,10 @@ namespace {
             if (!m_record && pass + 1 < replay.offsets.size() && replay.lookahead == m_input.lookahead) {
                 m_replayed = { replay.nodes.data() + replay.offsets[pass],
                     replay.nodes.data() + replay.offsets[pass + 1] };
-                replayPass(to);
+                if (to == m_g.nodeTs.size())
+                    replayPass<true>(to);
+                else
+                    replayPass<false>(to);
                 return;
             }
             relax(from, to);
@@ -205,22 +207,52 @@ namespace {
                 m_via[v] = kNone;
                 m_reached[v / 64] = 0;
             }
+            for (const std::uint32_t v : m_replayed) { // what a replay reached besides its sources
+                m_dist[v] = kUnreached;
+                m_via[v] = kNone;
+            }
             m_touched.clear();
             m_visited.clear();
+            m_replayed = {};
         }
 
         void touch(std::uint32_t v, TimeNs d)
         {
             if (m_dist[v] == kUnreached) {
+                if (m_noteFarthest)
+                    m_reachRank[v] = static_cast<std::uint32_t>(m_touched.size());
                 m_touched.push_back(v);
                 m_reached[v / 64] |= std::uint64_t { 1 } << (v % 64);
             }
             m_dist[v] = d;
+            if (m_noteFarthest)
+                noteDistance(v, d);
+        }
+
+        // A pass to `to`: it notes its farthest node when it runs to the end of the order.
+        void noteFarthestUpTo(std::size_t to)
+        {
+            m_noteFarthest = to == m_g.nodeTs.size();
+            m_farthest = kNone;
+            if (m_noteFarthest && m_reachRank.empty())
+                m_reachRank.assign(m_g.nodeTs.size(), 0);
+        }
+
+        // Node v was given distance d (its largest so far).
+        void noteDistance(std::uint32_t v, TimeNs d)
+        {
+            if (m_farthest == kNone || d > m_dist[m_farthest]
+                || (d == m_dist[m_farthest] && m_reachRank[v] < m_reachRank[m_farthest]))
+                m_farthest = v;
         }
 
         // The recorded visits of a pass, in order: the same relaxations as relax()
         // makes (reachability does not depend on the weights), without searching
-        // for the reached nodes. Every node it reaches is touched in the same order.
+        // for the reached nodes. Every node a relaxation reaches is visited by the
+        // pass (it lies before `to`), so reset() clears them through m_replayed;
+        // only a pass to the end of the order notes the order they are first reached
+        // in (farthest() breaks ties by it).
+        template <bool kNoteReached>
         void replayPass(std::size_t to)
         {
             for (const std::uint32_t v : m_replayed) {
@@ -233,13 +265,17 @@ namespace {
                     const TimeNs d = dv + arc.weight;
                     TimeNs& current = m_dist[arc.dst];
                     if (current == kUnreached) {
-                        m_touched.push_back(arc.dst);
-                        m_reached[arc.dst / 64] |= std::uint64_t { 1 } << (arc.dst % 64);
+                        if constexpr (kNoteReached) {
+                            m_reachRank[arc.dst] = static_cast<std::uint32_t>(m_touched.size());
+                            m_touched.push_back(arc.dst);
+                        }
                     } else if (d <= current) {
                         continue;
                     }
                     current = d;
                     m_via[arc.dst] = id;
+                    if constexpr (kNoteReached)
+                        noteDistance(arc.dst, d);
                 }
             }
         }
@@ -300,6 +336,9 @@ namespace {
         std::vector<std::uint32_t> m_via;
         std::vector<std::uint32_t> m_touched; // in the order first reached
         std::vector<std::uint64_t> m_reached; // bit per node: touched in this pass
+        bool m_noteFarthest = false; // this pass runs to the end of the order
+        std::uint32_t m_farthest = kNone;
+        std::vector<std::uint32_t> m_reachRank; // per node: its place in m_touched, in a pass noting farthest
         TimedGraph::PassVisits* m_record = nullptr;
         std::vector<std::uint32_t> m_visited; // this pass's, while recording
         std::span<const std::uint32_t> m_replayed;

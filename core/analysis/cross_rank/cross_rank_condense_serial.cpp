@@ -202,7 +202,8 @@ CondensedRank condenseRank(const CondenseInput& input)
     if (hasGpu) {
         AnalysisOptions options;
         options.cancel = input.cancel;
-        auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options);
+        auto graph =
+            buildCriticalPath(*input.frames, frame.rank, input.window, options, CriticalPathParts::GraphOnly);
         if (options.cancelled())
             return CondensedRank {}; // the caller drops it
         if (graph && graph.value().success)
@@ -222,7 +223,8 @@ bool resolveEdgePieces(const CondenseInput& input, CondensedRank& rank, const Ed
     const RankFrame& frame = input.frames->ranks[input.rankPos];
     AnalysisOptions options;
     options.cancel = input.cancel;
-    auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options);
+    auto graph =
+        buildCriticalPath(*input.frames, frame.rank, input.window, options, CriticalPathParts::GraphOnly);
     return graph && graph.value().success
         && resolveTimedPieces(input, timedGraphOf(input, graph.value()), rank, edges);
 }
