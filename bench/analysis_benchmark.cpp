@@ -44,7 +44,7 @@ std::string gzipCommand(const std::vector<std::string>& paths)
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     bool compat = false;
     unsigned threads = 0; // 0 = all cores; 1 gives each phase's CPU time on a busy machine
     std::vector<std::string> paths;

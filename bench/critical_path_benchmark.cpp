@@ -68,7 +68,7 @@ bool parse(int argc, char** argv, Options& o)
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     Options o;
     if (!parse(argc, argv, o)) {
         std::fprintf(stderr,

@@ -65,7 +65,7 @@ std::size_t rowCount(const ks::core::DiffTrace& t)
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     bool compat = false;
     std::vector<std::string> paths;
     std::map<std::string, double> hta;

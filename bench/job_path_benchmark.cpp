@@ -66,7 +66,7 @@ long baselineKb()
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     std::vector<std::string> paths;
     int repeat = 3;
     int threads = 1;

@@ -207,7 +207,7 @@ void printRow(const std::string& file, const Mode& mode, const std::vector<ks::b
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     int runs = 3;
     std::size_t chunkBytes = 0; // LoadOptions' default
     // The parallel mode's workers: one per core unless asked (the CLI's default

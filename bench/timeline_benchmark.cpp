@@ -335,7 +335,7 @@ void runScenario(
 
 int main(int argc, char** argv)
 {
-    app::tuneAllocatorForLargeTraces(argv);
+    app::tuneAllocatorForLargeTraces();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication qapp(argc, argv);

@@ -23,7 +23,7 @@ bool asksForHelp(const std::vector<std::string>& args)
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     if (argc < 2) {
         ks::cli::printOverview(std::cerr);
         return 2;

@@ -3,18 +3,20 @@
 namespace ks::app {
 
 // Loading and analysing a trace allocates and frees hundreds of MB of column
-// and table buffers, and on virtual machines each fresh 4 KiB page fault is
-// expensive (measured: 30-60 % of analysis time). Two remedies, applied once
-// at the top of main():
-//  - glibc's heap is asked to use transparent huge pages
-//    (`glibc.malloc.hugetlb=1`). glibc reads that tunable only at start-up, so
-//    the process re-executes itself once with it added to GLIBC_TUNABLES
-//    (measured on 8 x 150 MB: 30 % less CPU time for open + analyses). Nothing
-//    happens when THP is off in the kernel or the user already chose a value.
-//    A few malloc arenas (one per core) instead of glibc's eight per core,
-//    for the same reason: freed memory gets reused instead of refaulted.
-//  - freed memory stays in the process instead of going back to the kernel.
-void tuneAllocatorForLargeTraces(char** argv);
+// and table buffers, and on virtual machines each fresh page fault is
+// expensive. Applied once at the top of main(): a few malloc arenas (one per
+// core) instead of glibc's eight per core, and freed memory kept in the process
+// (big vectors from the heap, no trimming), so that it is reused instead of
+// faulted in again.
+//
+// Not transparent huge pages: asking glibc for them (glibc.malloc.hugetlb=1,
+// which this did until issue 25) made every load a gamble on this project's
+// VMs. A 2 MB page the guest had not touched since boot costs the host's fault
+// on top of the guest's clearing: `info` on a 1 GB rank took 0.99 s median,
+// 1.08 s worst without them and 1.35 s, 1.51 s with them (system time 0.12 s
+// against 0.39 s), and open + A1-A6 on 8 x 150 MB gained nothing (2.14-2.43 s
+// with, 1.84-2.20 s without, three interleaved rounds on a quiet machine).
+void tuneAllocatorForLargeTraces();
 
 // Gives the pages of freed heap memory back to the system (glibc: malloc_trim).
 // Loading calls it between reading a rank and building its store

@@ -148,7 +148,7 @@ int runCompare(const ks::app::GuiOptions& options)
 
 int main(int argc, char* argv[])
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
     QCoreApplication::setApplicationName(QStringLiteral("kinetoscope"));

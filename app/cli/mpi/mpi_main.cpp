@@ -60,7 +60,7 @@ int runSummarize(const std::vector<std::string>& args)
 
 int main(int argc, char** argv)
 {
-    ks::app::tuneAllocatorForLargeTraces(argv);
+    ks::app::tuneAllocatorForLargeTraces();
     const std::vector<std::string> args(argv + 1, argv + argc);
     const std::string command = args.empty() ? std::string() : args.front();
     if (command == "--version" || command == "-V") {
