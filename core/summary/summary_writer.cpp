@@ -14,6 +14,8 @@ namespace ks::core {
 
 namespace {
 
+    constexpr std::size_t kRowsPerInsert = 64;
+
     std::string scratchPath(const std::string& temp)
     {
         return temp + ".scratch";
@@ -83,6 +85,7 @@ SummaryWriter::~SummaryWriter()
 void SummaryWriter::removeFiles()
 {
     m_inserts.clear();
+    m_batchInserts.clear();
     m_db.close();
     std::remove(m_temp.c_str());
     std::remove(scratchPath(m_temp).c_str());
@@ -106,9 +109,36 @@ std::optional<Error> SummaryWriter::insertRows(
         if (!statement)
             return statement.error();
         it = m_inserts.emplace(table, std::move(statement).value()).first;
+        // Whole batches of rows in one statement: a statement per row spent most of a
+        // 300-rank job's serial finish (600 k utilisation rows) in SQLite's per-statement
+        // work. Where the batch cannot be prepared, rows go one at a time.
+        const std::size_t columns = def->columns.size();
+        std::string batch = "INSERT INTO " + table + " VALUES ";
+        for (std::size_t r = 0; r < kRowsPerInsert; ++r)
+            batch += (r ? ",(" : "(") + placeholders(columns) + ")";
+        if (auto prepared = m_db.prepare(batch))
+            m_batchInserts.emplace(table, BatchInsert { std::move(prepared).value(), columns });
     }
     SqliteStatement& insert = it->second;
-    for (const auto& row : rows) {
+    std::size_t next = 0;
+    if (const auto batch = m_batchInserts.find(table); batch != m_batchInserts.end()) {
+        BatchInsert& b = batch->second;
+        const auto whole = [&b](const std::vector<Cell>& row) { return row.size() == b.columns; };
+        for (; next + kRowsPerInsert <= rows.size(); next += kRowsPerInsert) {
+            const auto first = rows.begin() + static_cast<std::ptrdiff_t>(next);
+            // A short row keeps one row's statement (and its earlier bindings) as before.
+            if (!std::all_of(first, first + static_cast<std::ptrdiff_t>(kRowsPerInsert), whole))
+                break;
+            int parameter = 1;
+            for (auto row = first; row != first + static_cast<std::ptrdiff_t>(kRowsPerInsert); ++row)
+                for (const Cell& cell : *row)
+                    b.statement.bind(parameter++, cell);
+            if (auto error = b.statement.run())
+                return error;
+        }
+    }
+    for (; next < rows.size(); ++next) {
+        const auto& row = rows[next];
         for (std::size_t c = 0; c < row.size(); ++c)
             insert.bind(static_cast<int>(c + 1), row[c]);
         if (auto error = insert.run())
@@ -166,6 +196,7 @@ std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const S
 {
     // ATTACH is refused inside a transaction.
     m_inserts.clear();
+    m_batchInserts.clear();
     if (auto error = m_db.exec("COMMIT"))
         return error;
     auto attach = m_db.prepare("ATTACH DATABASE ? AS part");
@@ -193,6 +224,7 @@ std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const S
     else
         (void)m_db.exec("ROLLBACK");
     m_inserts.clear(); // DETACH is refused while statements on the part are open
+    m_batchInserts.clear();
     auto detached = m_db.exec("DETACH DATABASE part");
     if (copied)
         return Error { ErrorCode::Unreadable, "cannot merge: " + copied->message, partPath, {} };
@@ -436,6 +468,7 @@ std::optional<Error> SummaryWriter::finish()
     if (auto error = writeMeta(width, origin))
         return error;
     m_inserts.clear();
+    m_batchInserts.clear();
     if (auto error = m_db.exec("COMMIT; DETACH DATABASE scratch;"))
         return error;
     m_db.close();

@@ -66,6 +66,14 @@ private:
     std::string m_temp;
     SummaryJobInfo m_job;
     std::map<std::string, SqliteStatement> m_inserts;
+
+    struct BatchInsert
+    {
+        SqliteStatement statement; // kRowsPerInsert rows of `columns` values
+        std::size_t columns = 0;
+    };
+
+    std::map<std::string, BatchInsert> m_batchInserts;
     bool m_finished = false;
 };
 
