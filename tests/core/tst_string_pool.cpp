@@ -47,7 +47,8 @@ private slots:
             QCOMPARE(pool.intern(texts[i]).value, ids[i].value);
             QCOMPARE(pool.find(texts[i]).value, ids[i].value);
             QCOMPARE(pool.view(ids[i]), std::string_view(texts[i]));
-            QCOMPARE(pool.view(ids[i]).data(), firstViews[i].data()); // the text never moved
+            QVERIFY(pool.view(ids[i]).data()
+                == firstViews[i].data()); // the text never moved (pointers, not strcmp)
         }
         QCOMPARE(pool.size(), texts.size() + 1);
         QVERIFY(!pool.find("aten::op_-1").valid());
