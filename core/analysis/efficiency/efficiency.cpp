@@ -129,9 +129,10 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                 });
             error && !report.error)
             report.error = *error;
+        OpArgsParser argsParser;
         for (const ModelledCall& c : kept) {
             const auto it = argsText.find(c.slice);
-            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : parseOpArgs(it->second);
+            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
             const std::string name(t.sliceName(c.slice));
             const double kernelUs = double(c.kernelTime) / 1000.0;
             const TimeNs start = t.slices.start[c.slice];

@@ -2,7 +2,9 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
+#include <vector>
 
 namespace ks::core {
 
@@ -81,16 +83,36 @@ const std::vector<std::int64_t>& OpArgs::shape(std::size_t i) const
     return hasDims(i) ? *dims[i] : kNoShape;
 }
 
+struct OpArgsParser::Buffers
+{
+    simdjson::dom::parser parser;
+    std::vector<char> padded; // the text, then simdjson's padding
+};
+
+OpArgsParser::OpArgsParser()
+    : m_buffers(std::make_unique<Buffers>())
+{
+}
+
+OpArgsParser::~OpArgsParser() = default;
+
 ParsedArgs parseOpArgs(std::string_view argsJson)
+{
+    return OpArgsParser().parse(argsJson);
+}
+
+ParsedArgs OpArgsParser::parse(std::string_view argsJson)
 {
     ParsedArgs parsed;
     if (argsJson.find("\"Input Dims\"") == std::string_view::npos)
         return parsed; // NoShapes
     parsed.problem = ArgsProblem::Malformed;
-    simdjson::dom::parser parser;
-    const simdjson::padded_string padded(argsJson);
+    std::vector<char>& padded = m_buffers->padded;
+    padded.resize(argsJson.size() + simdjson::SIMDJSON_PADDING);
+    std::copy(argsJson.begin(), argsJson.end(), padded.begin());
+    std::fill(padded.begin() + static_cast<std::ptrdiff_t>(argsJson.size()), padded.end(), '\0');
     simdjson::dom::object object;
-    if (parser.parse(padded).get_object().get(object))
+    if (m_buffers->parser.parse(padded.data(), argsJson.size(), false).get_object().get(object))
         return parsed;
     OpArgs args;
     element dims;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,7 +52,25 @@ struct ParsedArgs
     ArgsProblem problem = ArgsProblem::NoShapes; // when args is empty
 };
 
-// Reads an event's args object (its JSON text as written in the file).
+// Reads events' args objects (their JSON text as written in the file) with one
+// simdjson parser and one padded buffer, allocated once: a parser per call spent
+// more on its buffers than on the few hundred bytes it parsed.
+class OpArgsParser
+{
+public:
+    OpArgsParser();
+    ~OpArgsParser();
+    OpArgsParser(const OpArgsParser&) = delete;
+    OpArgsParser& operator=(const OpArgsParser&) = delete;
+
+    ParsedArgs parse(std::string_view argsJson);
+
+private:
+    struct Buffers;
+    std::unique_ptr<Buffers> m_buffers;
+};
+
+// One event's args object: OpArgsParser for a single call.
 ParsedArgs parseOpArgs(std::string_view argsJson);
 
 // Concrete Inputs hold Python's str() of a value: "True"/"False", "[1, 1]", "3".
