@@ -44,7 +44,7 @@ Result<SummarizeReport> summarizeJob(const std::vector<std::string>& paths, cons
     // rather than inflate each file a second time (a tenth of summarize's time).
     LoadOptions load = options.load;
     if (!load.keepArgsOf)
-        load.keepArgsOf = [](std::string_view name) { return findOpModel(name) != nullptr; };
+        load.keepArgsOf = isModelledOp;
 
     SummarizeReport report;
     report.filesInJob = job.files.size();

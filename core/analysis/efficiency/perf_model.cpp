@@ -59,6 +59,11 @@ std::string_view skipReasonText(SkipReason reason)
     return "?";
 }
 
+bool isModelledOp(std::string_view name)
+{
+    return findOpModel(name) != nullptr;
+}
+
 const OpModel* findOpModel(std::string_view name)
 {
     const auto& table = modelsByName();

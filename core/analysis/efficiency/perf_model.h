@@ -72,6 +72,9 @@ struct OpModel
 
 // The model of an op name; nullptr when none (the op is not in the report).
 const OpModel* findOpModel(std::string_view name);
+// Whether the efficiency analysis models the op (and so reads its args): what a
+// load keeps the args of when the roofline will run (LoadOptions::keepArgsOf).
+bool isModelledOp(std::string_view name);
 
 // The family tables, each defined in its own file.
 std::span<const OpModel> gemmModels();
