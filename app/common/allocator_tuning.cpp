@@ -7,11 +7,28 @@
 #include <malloc.h>
 #endif
 
+// Under AddressSanitizer its own allocator serves malloc and glibc's is never set
+// up: malloc_trim from two loading threads at once crashed in it (cli_insights_command
+// under dev.sh sanitize, once in two runs), and tuning it would change nothing.
+#if defined(__SANITIZE_ADDRESS__)
+#define KS_GLIBC_MALLOC 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KS_GLIBC_MALLOC 0
+#endif
+#endif
+#if !defined(KS_GLIBC_MALLOC) && defined(__GLIBC__)
+#define KS_GLIBC_MALLOC 1
+#endif
+#if !defined(KS_GLIBC_MALLOC)
+#define KS_GLIBC_MALLOC 0
+#endif
+
 namespace ks::app {
 
 void tuneAllocatorForLargeTraces()
 {
-#if defined(__GLIBC__)
+#if KS_GLIBC_MALLOC
     // One arena per core (plus the main one): glibc's default of eight per core
     // spreads each thread's frees over many heaps, which are unmapped when they
     // empty and faulted in again on their next use.
@@ -27,7 +44,7 @@ void tuneAllocatorForLargeTraces()
 
 void releaseFreedMemory()
 {
-#if defined(__GLIBC__)
+#if KS_GLIBC_MALLOC
     malloc_trim(0);
 #endif
 }
