@@ -1,5 +1,7 @@
 #include "core/insights/insights.h"
 
+#include "core/analysis/frame/frame_window.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -13,12 +15,7 @@ namespace {
     // path and analyses then see that rank alone, as a summary's writer does.
     FrameSet singleRank(const FrameSet& frames, std::size_t rankPos)
     {
-        FrameSet one;
-        one.mode = frames.mode;
-        one.minTs = frames.minTs;
-        one.deviceType = frames.deviceType;
-        one.filteredToCompleteSteps = frames.filteredToCompleteSteps;
-        one.iterations = frames.iterations;
+        FrameSet one = framesWithoutRanks(frames);
         one.ranks.push_back(frames.ranks[rankPos]);
         return one;
     }

@@ -80,6 +80,7 @@ void shrinkToFit(RankTrace& t)
     shrink(t.links.from, t.links.to, t.links.kind, t.links.byTo, t.tracks, t.categories);
     for (Track& track : t.tracks)
         track.levelBegin.shrink_to_fit();
+    t.keptArgs.shrinkToFit();
 }
 
 } // namespace ks::core

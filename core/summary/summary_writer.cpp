@@ -84,11 +84,17 @@ SummaryWriter::~SummaryWriter()
 
 void SummaryWriter::removeFiles()
 {
-    m_inserts.clear();
-    m_batchInserts.clear();
+    finalizeStatements();
     m_db.close();
     std::remove(m_temp.c_str());
     std::remove(scratchPath(m_temp).c_str());
+}
+
+// Prepared statements must be finalised before ATTACH, DETACH or closing the database.
+void SummaryWriter::finalizeStatements()
+{
+    m_inserts.clear();
+    m_batchInserts.clear();
 }
 
 std::optional<Error> SummaryWriter::insertRows(
@@ -195,8 +201,7 @@ std::string SummaryWriter::partColumns(std::string_view table)
 std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const SummaryMeta& meta)
 {
     // ATTACH is refused inside a transaction.
-    m_inserts.clear();
-    m_batchInserts.clear();
+    finalizeStatements();
     if (auto error = m_db.exec("COMMIT"))
         return error;
     auto attach = m_db.prepare("ATTACH DATABASE ? AS part");
@@ -223,8 +228,7 @@ std::optional<Error> SummaryWriter::addPart(const std::string& partPath, const S
         copied = m_db.exec("COMMIT");
     else
         (void)m_db.exec("ROLLBACK");
-    m_inserts.clear(); // DETACH is refused while statements on the part are open
-    m_batchInserts.clear();
+    finalizeStatements(); // DETACH is refused while statements on the part are open
     auto detached = m_db.exec("DETACH DATABASE part");
     if (copied)
         return Error { ErrorCode::Unreadable, "cannot merge: " + copied->message, partPath, {} };
@@ -467,8 +471,7 @@ std::optional<Error> SummaryWriter::finish()
     // The meta rows, "complete" among them, are the last thing written.
     if (auto error = writeMeta(width, origin))
         return error;
-    m_inserts.clear();
-    m_batchInserts.clear();
+    finalizeStatements();
     if (auto error = m_db.exec("COMMIT; DETACH DATABASE scratch;"))
         return error;
     m_db.close();

@@ -53,6 +53,7 @@ private:
     std::optional<Error> insertRows(const std::string& table, const std::vector<std::vector<Cell>>& rows);
     std::optional<Error> insertProfile(std::int64_t rank, const StreamProfile& profile);
     std::optional<Error> copyPartUtilisation(const SummaryMeta& meta);
+    void finalizeStatements();
     std::optional<Error> insertRankProfile(const RankProfile& profile);
     // The part's columns of `table`, quoted and comma-separated ("" without the table).
     std::string partColumns(std::string_view table);

@@ -1,5 +1,6 @@
 #include "core/analysis/cross_rank/rank_overview.h"
 
+#include "core/analysis/frame/frame_window.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
 #include "core/analysis/tables/microseconds.h"
@@ -12,27 +13,6 @@
 namespace ks::core {
 
 namespace {
-
-    // The frames of one iteration: every rank's rows of that ProfilerStep.
-    FrameSet iterationFrames(const FrameSet& frames, std::int64_t iteration)
-    {
-        FrameSet one;
-        one.mode = frames.mode;
-        one.minTs = frames.minTs;
-        one.deviceType = frames.deviceType;
-        one.iterations = { iteration };
-        for (const RankFrame& frame : frames.ranks) {
-            RankFrame& f = one.ranks.emplace_back();
-            f.rank = frame.rank;
-            f.trace = frame.trace;
-            f.floatTimestamps = frame.floatTimestamps;
-            f.floatDurations = frame.floatDurations;
-            std::copy_if(frame.rows.begin(), frame.rows.end(), std::back_inserter(f.rows),
-                [iteration](const FrameRow& row) { return row.iteration == iteration; });
-            f.indexRows();
-        }
-        return one;
-    }
 
     // rank -> the values of some columns of an analysis's table (found by `rankColumn`).
     std::map<std::int64_t, std::vector<std::optional<double>>> columnsByRank(
@@ -85,7 +65,7 @@ AnalysisOutput rankOverview(
     for (const ColumnId& c : rank_overview::kColumns)
         t.columns.push_back(c.column());
     for (const std::int64_t iteration : frames.iterations) {
-        const FrameSet one = iterationFrames(frames, iteration);
+        const FrameSet one = narrowedFrames(frames, iteration, std::nullopt);
         const auto temporal = columnsByRank(temporalBreakdown(one, options), temporal_breakdown::kRank,
             { temporal_breakdown::kIdlePctg, temporal_breakdown::kComputePctg,
                 temporal_breakdown::kNonComputePctg, temporal_breakdown::kComputeTime,

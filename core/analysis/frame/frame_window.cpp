@@ -17,15 +17,21 @@ void restrictFramesToWindow(FrameSet& frames, TimeNs start, TimeNs end)
     }
 }
 
+FrameSet framesWithoutRanks(const FrameSet& frames)
+{
+    FrameSet empty;
+    empty.mode = frames.mode;
+    empty.minTs = frames.minTs;
+    empty.deviceType = frames.deviceType;
+    empty.filteredToCompleteSteps = frames.filteredToCompleteSteps;
+    empty.iterations = frames.iterations;
+    return empty;
+}
+
 FrameSet narrowedFrames(const FrameSet& frames, std::optional<std::int64_t> iteration,
     std::optional<std::pair<TimeNs, TimeNs>> window)
 {
-    FrameSet narrowed;
-    narrowed.mode = frames.mode;
-    narrowed.minTs = frames.minTs;
-    narrowed.deviceType = frames.deviceType;
-    narrowed.filteredToCompleteSteps = frames.filteredToCompleteSteps;
-    narrowed.iterations = frames.iterations;
+    FrameSet narrowed = framesWithoutRanks(frames);
     if (iteration) // buildFrames lists the iterations left after selecting
         std::erase_if(narrowed.iterations, [&](std::int64_t i) { return i != *iteration; });
     const TimeNs from = window ? window->first - frames.minTs : std::numeric_limits<TimeNs>::min();

@@ -562,7 +562,6 @@ RankTrace RankBuilder::finish(const std::vector<BackgroundWork*>& helpers)
     linkByCorrelation(m_trace);
     finalizeLinks(m_trace);
     m_trace.args.finish();
-    m_trace.keptArgs.shrinkToFit();
     shrinkToFit(m_trace); // capacity reserved from the size estimate, or grown by doubling
     return std::move(m_trace);
 }

@@ -273,9 +273,6 @@ namespace {
         }
         return workers;
     }
-} // namespace
-
-namespace {
 
     // A layout this small is not worth a thread's start.
     constexpr std::size_t kLayoutWorthSharing = std::size_t { 1 } << 16;
@@ -286,7 +283,7 @@ namespace {
 
     // Lays out one share's tracks with scratch sized once for the largest of them:
     // growing track by track would leave the smaller copies behind.
-    void layOutShare(const TrackLayoutJob& job, RankTrace& trace, const std::vector<std::uint32_t>& tracks,
+    void layOutShare(const TrackLayoutJob& job, const std::vector<std::uint32_t>& tracks,
         const std::function<Diagnostics&(std::uint32_t)>& notesOf)
     {
         std::uint32_t largest = 0;
@@ -296,7 +293,7 @@ namespace {
         levelAt.reserve(largest);
         byLevel.reserve(largest);
         for (const std::uint32_t t : tracks)
-            layOutTrack(job, t, trace.tracks[t], levelAt, byLevel, notesOf(t));
+            layOutTrack(job, t, job.trace.tracks[t], levelAt, byLevel, notesOf(t));
     }
 
     // The layout is a third of finish() on a 1 GB rank. Given a helper (a
@@ -304,15 +301,14 @@ namespace {
     // one to the share with fewer slices so far, those over kHelperTrackSlices to
     // the calling thread. Notes are kept per track and merged in track order:
     // the diagnostics (first examples included) are those of one thread.
-    void layOutTracks(
-        const TrackLayoutJob& job, RankTrace& trace, const std::vector<BackgroundWork*>& helpers)
+    void layOutTracks(const TrackLayoutJob& job, const std::vector<BackgroundWork*>& helpers)
     {
+        RankTrace& trace = job.trace;
         const auto trackCount = static_cast<std::uint32_t>(trace.tracks.size());
         std::vector<std::uint32_t> all(trackCount);
         std::iota(all.begin(), all.end(), 0u);
         if (helpers.empty() || job.order.size() < kLayoutWorthSharing || trackCount < 2) {
-            layOutShare(
-                job, trace, all, [&trace](std::uint32_t) -> Diagnostics& { return trace.diagnostics; });
+            layOutShare(job, all, [&trace](std::uint32_t) -> Diagnostics& { return trace.diagnostics; });
             return;
         }
         const auto size = [&job](std::uint32_t t) { return job.trackBegin[t + 1] - job.trackBegin[t]; };
@@ -328,8 +324,7 @@ namespace {
         std::vector<Diagnostics> notes(trackCount);
         const std::vector<BackgroundWork*> helper { helpers.front() };
         runShares(helper, [&](std::size_t w) {
-            layOutShare(
-                job, trace, shares[w], [&notes](std::uint32_t t) -> Diagnostics& { return notes[t]; });
+            layOutShare(job, shares[w], [&notes](std::uint32_t t) -> Diagnostics& { return notes[t]; });
         });
         for (const Diagnostics& n : notes)
             trace.diagnostics.merge(n);
@@ -388,7 +383,7 @@ void layoutTracks(RankTrace& trace, LayoutInput& input)
     trace.tracks.resize(stagingOrder.size());
     for (std::uint32_t t = 0; t < stagingOrder.size(); ++t)
         trace.tracks[t] = std::move(described[stagingOrder[t]]);
-    layOutTracks(job, trace, input.helpers);
+    layOutTracks(job, input.helpers);
     for (std::uint32_t& t : trace.instants.track)
         if (t != kNoRow)
             t = input.stagingToTrack[t];
