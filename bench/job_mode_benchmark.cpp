@@ -14,7 +14,7 @@
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
-#include "widgets/common/job_pools.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
 #include "widgets/job/strip_raster.h"
@@ -106,7 +106,7 @@ int main(int argc, char** argv)
     }
     const double readMs = msSince(open);
     auto shared = std::make_shared<const ks::core::JobOverview>(std::move(job).value());
-    ks::widgets::JobPools pools;
+    ks::widgets::TaskPools pools;
     ks::widgets::JobModeView view(&pools);
     view.resize(width, height);
     view.setJob(shared);

@@ -2,8 +2,8 @@
 
 #include "app/gui/opening/load_progress_bar.h"
 #include "core/analysis/hta/trace_diff.h"
-#include "widgets/analysis/analysis_export.h"
-#include "widgets/common/job_pools.h"
+#include "widgets/charts/analysis_export.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/diff/diff_filter_proxy.h"
 #include "widgets/diff/diff_table_model.h"
@@ -12,7 +12,7 @@
 #include "widgets/diff/timeline_sync.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QCheckBox>
@@ -60,7 +60,7 @@ namespace {
 
 CompareWindow::CompareWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_pools(std::make_unique<widgets::JobPools>())
+    , m_pools(std::make_unique<widgets::TaskPools>())
 {
     setWindowTitle(tr("Compare Traces — Kinetoscope"));
     setAttribute(Qt::WA_DeleteOnClose, false);

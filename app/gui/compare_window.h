@@ -17,7 +17,7 @@ class QTableView;
 namespace ks::widgets {
 class DiffFilterProxy;
 class DiffTableModel;
-class JobPools;
+class TaskPools;
 class MessageBar;
 class TimelineSync;
 class TimelineViewState;
@@ -87,7 +87,7 @@ private:
     void exportCsv();
 
     // The threads of this window's background jobs (both sides' loads and timelines).
-    std::unique_ptr<widgets::JobPools> m_pools;
+    std::unique_ptr<widgets::TaskPools> m_pools;
     CompareSideLoader* m_sides[2] = { nullptr, nullptr };
     QLineEdit* m_paths[2] = { nullptr, nullptr };
     LoadProgressBar* m_progress[2] = { nullptr, nullptr };

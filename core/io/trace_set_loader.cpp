@@ -1,7 +1,7 @@
 #include "core/io/trace_set_loader.h"
 
-#include "core/io/build/rank_builder.h"
-#include "core/io/build/rank_detection.h"
+#include "core/io/store_builder/rank_builder.h"
+#include "core/io/store_builder/rank_detection.h"
 #include "core/io/gzip/file_identity.h"
 #include "core/io/gzip/inflated_size.h"
 #include "core/io/gzip/input_stream.h"

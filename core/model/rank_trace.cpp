@@ -1,7 +1,5 @@
 #include "core/model/rank_trace.h"
 
-#include "core/io/build/typed_args.h"
-#include "core/io/json/args_reader.h"
 #include "core/model/store_bytes.h"
 
 #include <algorithm>
@@ -73,15 +71,6 @@ std::uint32_t RankTrace::levelOf(std::uint32_t slice) const
 std::int64_t RankTrace::correlation(std::uint32_t slice) const
 {
     return activity.ofSlice.has(slice) ? activity.correlation[activity.ofSlice.rank(slice)] : -1;
-}
-
-std::int64_t RankTrace::externalId(std::uint32_t slice) const
-{
-    // Rarely needed (sync events' refs): re-read from the file; -1 when that fails too.
-    const auto text = sliceArgs(*this, slice);
-    if (!text)
-        return -1;
-    return extractTypedArgs(text.value()).externalId.value_or(-1);
 }
 
 std::int64_t RankTrace::stream(std::uint32_t slice) const

@@ -97,7 +97,6 @@ public:
 
     // Typed args of a slice; defaults when absent.
     std::int64_t correlation(std::uint32_t slice) const;
-    std::int64_t externalId(std::uint32_t slice) const; // re-reads the args from the file: not for hot loops
     std::int64_t stream(std::uint32_t slice) const;
     std::uint32_t extraRow(std::uint32_t slice) const;
 

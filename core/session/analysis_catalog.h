@@ -2,6 +2,7 @@
 
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/tables/hta_result.h"
+#include "core/session/output_key.h"
 
 #include <functional>
 #include <string>
@@ -9,11 +10,13 @@
 
 namespace ks::core {
 
-// One HTA call Kinetoscope reproduces: the CLI id that selects it, HTA's call
-// name, the file it is written to (as in ../shared/reference), its arguments
-// as HTA's JSON, and the function that computes it.
+// One HTA call Kinetoscope reproduces: its output's key, the CLI id that
+// selects it, HTA's call name, the file it is written to (as in
+// ../shared/reference), its arguments as HTA's JSON, and the function that
+// computes it.
 struct AnalysisCall
 {
+    OutputKey key;
     std::string id; // temporal, idle, kernels, overlap, memory-bw, queue-length, launch-stats, steps
     std::string htaCall; // get_temporal_breakdown, ...
     std::string fileName; // get_temporal_breakdown.json, ...

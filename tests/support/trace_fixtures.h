@@ -5,7 +5,7 @@
 
 #include "core/io/trace_set_loader.h"
 #include "core/model/trace_set.h"
-#include "tests/core/synthetic_job.h"
+#include "tests/support/synthetic_job.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #include "widgets/analysis/analysis_table_model.h"
 
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/common/table_lookup.h"
 
 #include <cmath>
 

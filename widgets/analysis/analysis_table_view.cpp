@@ -2,7 +2,7 @@
 
 #include "core/analysis/tables/column_id.h"
 #include "widgets/analysis/analysis_table_model.h"
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/common/table_lookup.h"
 #include "widgets/common/table_view_utils.h"
 
 #include <QAction>

@@ -1,6 +1,6 @@
 #include "widgets/analysis/rank_overview_panel.h"
 
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/common/table_view_utils.h"
 

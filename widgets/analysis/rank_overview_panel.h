@@ -2,7 +2,7 @@
 
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/analysis/tables/table.h"
-#include "widgets/analysis/rank_overview_chart.h"
+#include "widgets/charts/rank_overview_chart.h"
 
 #include <QWidget>
 

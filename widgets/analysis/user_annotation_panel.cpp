@@ -1,10 +1,10 @@
 #include "widgets/analysis/user_annotation_panel.h"
 
 #include "core/analysis/hta/user_annotation_breakdown.h"
-#include "widgets/analysis/analysis_chart.h"
-#include "widgets/analysis/annotation_pie.h"
-#include "widgets/analysis/distribution_charts.h"
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/charts/analysis_chart.h"
+#include "widgets/charts/annotation_pie.h"
+#include "widgets/charts/distribution_charts.h"
+#include "widgets/common/table_lookup.h"
 #include "widgets/common/format.h"
 
 #include <QComboBox>

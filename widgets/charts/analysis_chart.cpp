@@ -1,6 +1,6 @@
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 
-#include "widgets/analysis/chart_style.h"
+#include "widgets/charts/chart_style.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,4 +1,4 @@
-#include "widgets/analysis/analysis_export.h"
+#include "widgets/charts/analysis_export.h"
 
 #include "core/report/table_text.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/analysis/tables/table.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 
 #include <QSize>
 #include <QString>

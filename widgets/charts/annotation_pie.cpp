@@ -1,6 +1,6 @@
-#include "widgets/analysis/annotation_pie.h"
+#include "widgets/charts/annotation_pie.h"
 
-#include "widgets/analysis/chart_style.h"
+#include "widgets/charts/chart_style.h"
 #include "widgets/common/format.h"
 
 #include <QMouseEvent>

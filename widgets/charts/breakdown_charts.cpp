@@ -1,12 +1,12 @@
-#include "widgets/analysis/breakdown_charts.h"
+#include "widgets/charts/breakdown_charts.h"
 
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/temporal_breakdown.h"
-#include "widgets/analysis/chart_style.h"
-#include "widgets/analysis/rank_distribution_chart.h"
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/charts/rank_distribution_chart.h"
+#include "widgets/common/table_lookup.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "widgets/analysis/chart_style.h"
+#include "widgets/charts/chart_style.h"
 
 #include "widgets/timeline/render/timeline_palette.h"
 

@@ -1,12 +1,12 @@
-#include "widgets/analysis/distribution_charts.h"
+#include "widgets/charts/distribution_charts.h"
 
 #include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
-#include "widgets/analysis/chart_style.h"
-#include "widgets/analysis/rank_box_chart.h"
-#include "widgets/analysis/rank_distribution_chart.h"
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/charts/rank_box_chart.h"
+#include "widgets/charts/rank_distribution_chart.h"
+#include "widgets/common/table_lookup.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 
 #include "core/analysis/tables/column_id.h"
 #include "core/analysis/tables/table.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
-#include "widgets/analysis/operator_chart.h"
+#include "widgets/charts/operator_chart.h"
 
 #include "core/analysis/operators/operator_stats.h"
-#include "widgets/analysis/chart_style.h"
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/common/table_lookup.h"
 
 #include <algorithm>
 #include <numeric>

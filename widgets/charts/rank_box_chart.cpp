@@ -1,7 +1,7 @@
-#include "widgets/analysis/rank_box_chart.h"
+#include "widgets/charts/rank_box_chart.h"
 
-#include "widgets/analysis/chart_style.h"
-#include "widgets/analysis/rank_distribution_chart.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/charts/rank_distribution_chart.h"
 
 #include <algorithm>
 #include <cmath>

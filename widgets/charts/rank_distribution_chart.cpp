@@ -1,6 +1,6 @@
-#include "widgets/analysis/rank_distribution_chart.h"
+#include "widgets/charts/rank_distribution_chart.h"
 
-#include "widgets/analysis/chart_style.h"
+#include "widgets/charts/chart_style.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 
 #include <QColor>
 #include <QString>

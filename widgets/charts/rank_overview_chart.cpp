@@ -1,7 +1,7 @@
-#include "widgets/analysis/rank_overview_chart.h"
+#include "widgets/charts/rank_overview_chart.h"
 
-#include "widgets/analysis/chart_style.h"
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/common/table_lookup.h"
 
 #include <QCoreApplication>
 

@@ -2,7 +2,7 @@
 
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/tables/table.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/common/table_lookup.h"
 
 namespace ks::widgets {
 

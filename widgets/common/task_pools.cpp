@@ -1,4 +1,4 @@
-#include "widgets/common/job_pools.h"
+#include "widgets/common/task_pools.h"
 
 #include <QThread>
 
@@ -18,23 +18,23 @@ namespace {
 
 } // namespace
 
-JobPools::JobPools(int workerThreads)
+TaskPools::TaskPools(int workerThreads)
 {
     const int cores = std::max(1, QThread::idealThreadCount());
     m_workers.setMaxThreadCount(workerThreads > 0 ? workerThreads : cores);
-    m_jobs.setMaxThreadCount(std::max(kMinJobThreads, cores));
+    m_tasks.setMaxThreadCount(std::max(kMinJobThreads, cores));
 }
 
-JobPools::~JobPools()
+TaskPools::~TaskPools()
 {
     for (const std::weak_ptr<core::CancelToken>& weak : m_tokens)
         if (std::shared_ptr<core::CancelToken> token = weak.lock())
             token->cancel();
-    m_jobs.waitForDone();
+    m_tasks.waitForDone();
     m_workers.waitForDone();
 }
 
-void JobPools::adopt(const std::shared_ptr<core::CancelToken>& token)
+void TaskPools::adopt(const std::shared_ptr<core::CancelToken>& token)
 {
     std::erase_if(m_tokens, [](const std::weak_ptr<core::CancelToken>& t) { return t.expired(); });
     m_tokens.push_back(token);
@@ -129,7 +129,7 @@ namespace {
 
 } // namespace
 
-core::ParallelFor JobPools::parallelFor(const core::CancelToken* cancel)
+core::ParallelFor TaskPools::parallelFor(const core::CancelToken* cancel)
 {
     return [pool = &m_workers, cancel](std::size_t n, const std::function<void(std::size_t)>& body) {
         ParallelRun run(n, body, cancel);
@@ -138,7 +138,7 @@ core::ParallelFor JobPools::parallelFor(const core::CancelToken* cancel)
         // The caller works too: with every worker taken (nested calls) it does all of it.
         run.drain();
         run.waitForHelpers();
-        run.rethrowFailure(); // to the job's edge (JobTracker), on the caller's thread
+        run.rethrowFailure(); // to the job's edge (TaskTracker), on the caller's thread
     };
 }
 

@@ -24,19 +24,19 @@ namespace ks::widgets {
 //   is taken, nested calls included.
 // Nothing waits for work queued behind busy threads, which is what deadlocked
 // when outer tasks and nested QtConcurrent::blockingMap shared one pool (two
-// cores were enough; tst_job_tracker's nested test hangs with blockingMap).
-class JobPools
+// cores were enough; tst_task_tracker's nested test hangs with blockingMap).
+class TaskPools
 {
 public:
     // workerThreads 0: one per core.
-    explicit JobPools(int workerThreads = 0);
+    explicit TaskPools(int workerThreads = 0);
     // Cancels the jobs still running and waits for them.
-    ~JobPools();
+    ~TaskPools();
 
-    JobPools(const JobPools&) = delete;
-    JobPools& operator=(const JobPools&) = delete;
+    TaskPools(const TaskPools&) = delete;
+    TaskPools& operator=(const TaskPools&) = delete;
 
-    QThreadPool* jobs() { return &m_jobs; }
+    QThreadPool* jobs() { return &m_tasks; }
 
     // The workers parallelFor may borrow (its caller works too).
     int workerCount() const { return m_workers.maxThreadCount(); }
@@ -54,7 +54,7 @@ public:
 
 private:
     QThreadPool m_workers; // declared first: jobs use workers, so workers go last
-    QThreadPool m_jobs;
+    QThreadPool m_tasks;
     std::vector<std::weak_ptr<core::CancelToken>> m_tokens;
 };
 

@@ -1,13 +1,13 @@
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 
 namespace ks::widgets {
 
-JobFailure JobFailure::notEnoughMemory() noexcept
+TaskFailure TaskFailure::notEnoughMemory() noexcept
 {
-    return JobFailure { QStringLiteral("not enough memory"), true }; // static text: allocates nothing
+    return TaskFailure { QStringLiteral("not enough memory"), true }; // static text: allocates nothing
 }
 
-JobFailure JobFailure::fromCurrentException() noexcept
+TaskFailure TaskFailure::fromCurrentException() noexcept
 {
     try {
         throw;
@@ -20,59 +20,59 @@ JobFailure JobFailure::fromCurrentException() noexcept
         try {
             throw;
         } catch (const std::exception& e) {
-            return JobFailure { QString::fromLocal8Bit(e.what()), false };
+            return TaskFailure { QString::fromLocal8Bit(e.what()), false };
         } catch (...) {
-            return JobFailure { QStringLiteral("an unknown exception"), false };
+            return TaskFailure { QStringLiteral("an unknown exception"), false };
         }
     } catch (...) {
         return notEnoughMemory();
     }
 }
 
-JobTracker::JobTracker(JobPools* pools, QObject* receiver)
+TaskTracker::TaskTracker(TaskPools* pools, QObject* receiver)
     : m_pools(pools)
     , m_receiver(receiver)
     , m_state(std::make_shared<State>())
 {
 }
 
-JobTracker::~JobTracker()
+TaskTracker::~TaskTracker()
 {
     cancel();
 }
 
-JobTracker::Ticket JobTracker::begin()
+TaskTracker::Ticket TaskTracker::begin()
 {
     cancel();
-    m_state->current = JobId { static_cast<std::uint64_t>(m_state->current) + 1 };
+    m_state->current = TaskId { static_cast<std::uint64_t>(m_state->current) + 1 };
     m_state->running = true;
     m_token = std::make_shared<core::CancelToken>();
     m_pools->adopt(m_token);
     return Ticket { m_state->current, m_token,
-        JobContext { m_token.get(), m_pools->parallelFor(m_token.get()) } };
+        TaskContext { m_token.get(), m_pools->parallelFor(m_token.get()) } };
 }
 
-void JobTracker::cancel()
+void TaskTracker::cancel()
 {
     if (m_token)
         m_token->cancel();
     m_token.reset();
     // A new id, so that a request already finished but not yet delivered is dropped too.
-    m_state->current = JobId { static_cast<std::uint64_t>(m_state->current) + 1 };
+    m_state->current = TaskId { static_cast<std::uint64_t>(m_state->current) + 1 };
     m_state->running = false;
 }
 
-bool JobTracker::isRunning() const
+bool TaskTracker::isRunning() const
 {
     return m_state->running;
 }
 
-JobId JobTracker::current() const
+TaskId TaskTracker::current() const
 {
     return m_state->current;
 }
 
-bool JobTracker::endAndKeep(const std::weak_ptr<State>& state, JobId id)
+bool TaskTracker::endAndKeep(const std::weak_ptr<State>& state, TaskId id)
 {
     const std::shared_ptr<State> s = state.lock();
     if (!s || s->current != id)

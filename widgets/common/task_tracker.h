@@ -2,7 +2,7 @@
 
 #include "core/common/parallel_for.h"
 #include "core/common/progress.h"
-#include "widgets/common/job_pools.h"
+#include "widgets/common/task_pools.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -18,14 +18,14 @@
 
 namespace ks::widgets {
 
-// Numbers the requests of one JobTracker; 0 is "none yet".
-enum class JobId : std::uint64_t
+// Numbers the requests of one TaskTracker; 0 is "none yet".
+enum class TaskId : std::uint64_t
 {
 };
 
 // What a job's work receives: its own cancel token (to pass into the core) and
 // a ParallelFor on the job pools that skips bodies once the token fires.
-struct JobContext
+struct TaskContext
 {
     const core::CancelToken* cancel = nullptr;
     core::ParallelFor parallelFor;
@@ -36,14 +36,14 @@ struct JobContext
 // Why a job ended without a result: its work threw (out of memory, or any
 // other exception) on the job's thread or in one of its parallelFor bodies.
 // The receiver shows it where the result would have gone (a dock's error line).
-struct JobFailure
+struct TaskFailure
 {
     QString message; // "not enough memory", or the exception's what()
     bool outOfMemory = false;
 
-    static JobFailure notEnoughMemory() noexcept;
+    static TaskFailure notEnoughMemory() noexcept;
     // The exception being handled (call inside a catch block), as a failure.
-    static JobFailure fromCurrentException() noexcept;
+    static TaskFailure fromCurrentException() noexcept;
 };
 
 // "Newest request wins" for one kind of request of one receiver (a load, the
@@ -55,66 +55,66 @@ struct JobFailure
 // receiver: it may still run after the receiver is gone.
 //
 // No exception leaves a job (issue 27 item 4): one thrown by the work, or by a
-// parallelFor body on a worker (JobPools rethrows it in the job), is caught at
-// the job's edge and handed to fail(JobFailure) instead of deliver(), under the
+// parallelFor body on a worker (TaskPools rethrows it in the job), is caught at
+// the job's edge and handed to fail(TaskFailure) instead of deliver(), under the
 // same rules. Every request says what its receiver shows then.
-class JobTracker
+class TaskTracker
 {
 public:
     // `receiver` is usually the object that owns this tracker as a member.
-    JobTracker(JobPools* pools, QObject* receiver);
-    ~JobTracker(); // cancels the running request; it will not be delivered
+    TaskTracker(TaskPools* pools, QObject* receiver);
+    ~TaskTracker(); // cancels the running request; it will not be delivered
 
-    JobTracker(const JobTracker&) = delete;
-    JobTracker& operator=(const JobTracker&) = delete;
+    TaskTracker(const TaskTracker&) = delete;
+    TaskTracker& operator=(const TaskTracker&) = delete;
 
-    // work(const JobContext&) -> R on the jobs pool; then deliver(R) or
-    // fail(const JobFailure&) on the receiver's thread.
+    // work(const TaskContext&) -> R on the jobs pool; then deliver(R) or
+    // fail(const TaskFailure&) on the receiver's thread.
     template <typename Work, typename Deliver, typename Fail>
-    JobId start(Work work, Deliver deliver, Fail fail);
+    TaskId start(Work work, Deliver deliver, Fail fail);
 
     // Supersedes the running request without starting another.
     void cancel();
 
     // A request is started and neither delivered nor superseded yet.
     bool isRunning() const;
-    JobId current() const;
+    TaskId current() const;
 
 private:
     struct State
     {
-        JobId current {};
+        TaskId current {};
         bool running = false;
     };
 
     struct Ticket
     {
-        JobId id;
+        TaskId id;
         std::shared_ptr<core::CancelToken> token;
-        JobContext context;
+        TaskContext context;
     };
 
     Ticket begin(); // supersedes the running request and opens a new one
     // On the receiver's thread when a job ends: whether to deliver it.
-    static bool endAndKeep(const std::weak_ptr<State>& state, JobId id);
+    static bool endAndKeep(const std::weak_ptr<State>& state, TaskId id);
 
-    JobPools* m_pools;
+    TaskPools* m_pools;
     QObject* m_receiver;
     std::shared_ptr<State> m_state;
     std::shared_ptr<core::CancelToken> m_token; // the running request's
 };
 
 template <typename Work, typename Deliver, typename Fail>
-JobId JobTracker::start(Work work, Deliver deliver, Fail fail)
+TaskId TaskTracker::start(Work work, Deliver deliver, Fail fail)
 {
-    using Result = std::invoke_result_t<Work&, const JobContext&>;
+    using Result = std::invoke_result_t<Work&, const TaskContext&>;
 
     // The result, or why there is none. Held on the heap: GCC 12 warns of
     // uninitialised reads when a Result variant is moved out of another variant.
     struct Outcome
     {
         std::unique_ptr<Result> result;
-        JobFailure failure;
+        TaskFailure failure;
     };
 
     Ticket ticket = begin();
@@ -129,7 +129,7 @@ JobId JobTracker::start(Work work, Deliver deliver, Fail fail)
             // No outcome: even storing the failure threw (memory again), and
             // Qt Concurrent kept that exception in the future.
             if (watcher->future().resultCount() == 0) {
-                fail(JobFailure::notEnoughMemory());
+                fail(TaskFailure::notEnoughMemory());
                 return;
             }
             Outcome outcome = watcher->future().takeResult();
@@ -146,7 +146,7 @@ JobId JobTracker::start(Work work, Deliver deliver, Fail fail)
             try {
                 return Outcome { std::make_unique<Result>(work(std::as_const(context))), {} };
             } catch (...) {
-                return Outcome { nullptr, JobFailure::fromCurrentException() };
+                return Outcome { nullptr, TaskFailure::fromCurrentException() };
             }
         }));
     return ticket.id;

@@ -1,7 +1,7 @@
 #include "widgets/diff/timeline_sync.h"
 
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "widgets/efficiency/efficiency_view.h"
 
 #include "widgets/analysis/analysis_table_view.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -29,9 +29,9 @@ namespace {
 
 } // namespace
 
-EfficiencyView::EfficiencyView(JobPools* pools, QWidget* parent)
+EfficiencyView::EfficiencyView(TaskPools* pools, QWidget* parent)
     : QWidget(parent)
-    , m_jobs(std::make_unique<JobTracker>(pools, this))
+    , m_tasks(std::make_unique<TaskTracker>(pools, this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -85,14 +85,14 @@ void EfficiencyView::compute(
     std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
 {
     if (!set || set->ranks.empty()) {
-        m_jobs->cancel();
+        m_tasks->cancel();
         m_report.reset();
         showMessage(tr("Open a trace to see this analysis."));
         return;
     }
     showMessage(tr("Computing…"));
-    m_jobs->start(
-        [set = std::move(set), window](const JobContext&) {
+    m_tasks->start(
+        [set = std::move(set), window](const TaskContext&) {
             const core::DeviceChoice device = core::chooseDevice(*set, std::nullopt, std::nullopt);
             core::EfficiencyOptions options;
             options.device = device.peaks;
@@ -108,7 +108,7 @@ void EfficiencyView::compute(
             show(std::move(computed.report), computed.deviceNote);
             emit this->computed();
         },
-        [this](const JobFailure& failure) { showMessage(tr("Could not compute: %1").arg(failure.message)); });
+        [this](const TaskFailure& failure) { showMessage(tr("Could not compute: %1").arg(failure.message)); });
 }
 
 void EfficiencyView::show(std::shared_ptr<const core::EfficiencyReport> report, const QString& deviceNote)

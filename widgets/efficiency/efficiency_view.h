@@ -2,7 +2,7 @@
 
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/tables/hta_result.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/efficiency/roofline_chart.h"
 
 #include <QWidget>
@@ -17,8 +17,8 @@ class QSplitter;
 namespace ks::widgets {
 
 class AnalysisTableView;
-class JobPools;
-class JobTracker;
+class TaskPools;
+class TaskTracker;
 
 // The Efficiency dock: the roofline chart (roofline_chart.h) beside the sortable
 // table of core::efficiencyTable, above a line with the device, the steps' MFU and
@@ -31,7 +31,7 @@ class EfficiencyView : public QWidget
     Q_OBJECT
 
 public:
-    EfficiencyView(JobPools* pools, QWidget* parent = nullptr);
+    EfficiencyView(TaskPools* pools, QWidget* parent = nullptr);
     ~EfficiencyView() override;
 
     // Computes for `set` (nullptr clears); window: [start, end) ns on the trace's clock.
@@ -62,7 +62,7 @@ private:
     void activateRow(std::size_t row);
     void onMouseMove(QMouseEvent* event);
 
-    std::unique_ptr<JobTracker> m_jobs;
+    std::unique_ptr<TaskTracker> m_tasks;
     std::shared_ptr<const core::EfficiencyReport> m_report;
     std::shared_ptr<const core::AnalysisOutput> m_tableOwner;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> m_rowOfCall;

@@ -1,6 +1,6 @@
 #include "widgets/efficiency/roofline_chart.h"
 
-#include "widgets/analysis/chart_style.h"
+#include "widgets/charts/chart_style.h"
 
 #include <QFontMetricsF>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/analysis/efficiency/efficiency.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 
 #include <QColor>
 

@@ -1,12 +1,12 @@
 #include "widgets/job/job_mode_view.h"
 
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/job/job_rank_model.h"
 #include "widgets/job/job_strip_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QHBoxLayout>
@@ -44,7 +44,7 @@ namespace {
 
 } // namespace
 
-JobModeView::JobModeView(JobPools* pools, QWidget* parent)
+JobModeView::JobModeView(TaskPools* pools, QWidget* parent)
     : QWidget(parent)
 {
     m_summaryLine = new QLabel(this);

@@ -16,7 +16,7 @@ class QTabWidget;
 
 namespace ks::widgets {
 
-class JobPools;
+class TaskPools;
 
 class AnalysisChart;
 class AnalysisTableView;
@@ -36,8 +36,8 @@ class JobModeView : public QWidget
     Q_OBJECT
 
 public:
-    // `pools` runs the loaded ranks' timeline jobs (the window's JobPools).
-    explicit JobModeView(JobPools* pools, QWidget* parent = nullptr);
+    // `pools` runs the loaded ranks' timeline jobs (the window's TaskPools).
+    explicit JobModeView(TaskPools* pools, QWidget* parent = nullptr);
     ~JobModeView() override;
 
     void setJob(std::shared_ptr<const core::JobOverview> job);

@@ -1,7 +1,7 @@
 #include "widgets/job/job_strip_view.h"
 
 #include "widgets/common/format.h"
-#include "widgets/common/job_pools.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/job/strip_raster.h"
 
 #include <QKeyEvent>
@@ -25,7 +25,7 @@ namespace {
 
 } // namespace
 
-JobStripView::JobStripView(JobPools* pools, QWidget* parent)
+JobStripView::JobStripView(TaskPools* pools, QWidget* parent)
     : QWidget(parent)
     , m_pools(pools)
 {

@@ -14,7 +14,7 @@
 
 namespace ks::widgets {
 
-class JobPools;
+class TaskPools;
 
 // Job mode's timeline: every rank of the job as a strip a few pixels high (one
 // pixel row or less per rank when there are more ranks than pixels), each
@@ -34,7 +34,7 @@ class JobStripView : public QWidget
 public:
     // `pools` (may be null: one thread) lends the workers a rebuilt image is
     // rastered on.
-    explicit JobStripView(JobPools* pools = nullptr, QWidget* parent = nullptr);
+    explicit JobStripView(TaskPools* pools = nullptr, QWidget* parent = nullptr);
 
     void setJob(std::shared_ptr<const core::JobOverview> job);
 
@@ -97,7 +97,7 @@ private:
     QRect rowsArea() const;
     void drawAxis(QPainter& painter, const QRect& area) const;
 
-    JobPools* m_pools = nullptr;
+    TaskPools* m_pools = nullptr;
     std::shared_ptr<const core::JobOverview> m_job;
     StripPalette m_palette = StripPalette::standard();
     QImage m_image; // ranks × columns

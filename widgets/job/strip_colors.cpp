@@ -1,6 +1,6 @@
 #include "widgets/job/strip_colors.h"
 
-#include "widgets/analysis/chart_style.h"
+#include "widgets/charts/chart_style.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
-#include "widgets/analysis/job_path_panel.h"
+#include "widgets/job_path/job_path_panel.h"
 
-#include "widgets/analysis/path_segments_table.h"
+#include "widgets/job_path/path_segments_table.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/common/table_view_utils.h"
 

@@ -1,4 +1,4 @@
-#include "widgets/analysis/path_segments_model.h"
+#include "widgets/job_path/path_segments_model.h"
 
 #include "widgets/common/format.h"
 

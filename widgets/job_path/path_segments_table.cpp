@@ -1,6 +1,6 @@
-#include "widgets/analysis/path_segments_table.h"
+#include "widgets/job_path/path_segments_table.h"
 
-#include "widgets/analysis/path_segments_model.h"
+#include "widgets/job_path/path_segments_model.h"
 #include "widgets/common/table_view_utils.h"
 
 #include <QHeaderView>

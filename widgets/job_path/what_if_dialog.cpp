@@ -1,7 +1,7 @@
-#include "widgets/analysis/what_if_dialog.h"
+#include "widgets/job_path/what_if_dialog.h"
 
 #include "core/analysis/cross_rank/what_if.h"
-#include "widgets/analysis/path_segments_table.h"
+#include "widgets/job_path/path_segments_table.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

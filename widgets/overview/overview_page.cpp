@@ -3,7 +3,7 @@
 #include "core/summary/job_overview.h"
 #include "widgets/overview/finding_card.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QComboBox>
 #include <QFrame>
@@ -65,9 +65,9 @@ namespace {
 
 } // namespace
 
-OverviewPage::OverviewPage(JobPools* pools, QWidget* parent)
+OverviewPage::OverviewPage(TaskPools* pools, QWidget* parent)
     : QWidget(parent)
-    , m_jobs(pools, this)
+    , m_tasks(pools, this)
 {
     setObjectName(QStringLiteral("overviewPage"));
     auto* outer = new QVBoxLayout(this);
@@ -118,7 +118,7 @@ OverviewPage::~OverviewPage() = default;
 
 bool OverviewPage::isComputing() const
 {
-    return m_jobs.isRunning();
+    return m_tasks.isRunning();
 }
 
 void OverviewPage::setTraceSet(std::shared_ptr<const core::TraceSet> set,
@@ -137,7 +137,7 @@ void OverviewPage::waitForAnalyses(
     std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
 {
     resetIterationsFor(set);
-    m_jobs.cancel();
+    m_tasks.cancel();
     m_set = std::move(set);
     m_frames.reset(); // the analyses' new frames come with setTraceSet
     m_job.reset();
@@ -168,15 +168,15 @@ void OverviewPage::recompute()
     if (m_job) {
         showMessage(tr("Reading the findings of the job summary…"));
         auto job = m_job;
-        m_jobs.start(
+        m_tasks.start(
             [job](
-                const JobContext&) { return std::make_shared<const OverviewData>(overviewOfSummary(*job)); },
+                const TaskContext&) { return std::make_shared<const OverviewData>(overviewOfSummary(*job)); },
             [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
-            [this](const JobFailure& failure) { showFailure(failure); });
+            [this](const TaskFailure& failure) { showFailure(failure); });
         return;
     }
     if (!m_set || m_set->ranks.empty()) {
-        m_jobs.cancel();
+        m_tasks.cancel();
         m_scope->clear();
         clearResult(tr("Open a trace or a job summary to see what limits it."));
         emit updated();
@@ -184,7 +184,7 @@ void OverviewPage::recompute()
     }
     if (m_memoryCheck)
         if (const QString why = m_memoryCheck(*m_set, m_frames.get()); !why.isEmpty()) {
-            m_jobs.cancel();
+            m_tasks.cancel();
             clearResult(why);
             emit updated();
             return;
@@ -197,16 +197,16 @@ void OverviewPage::recompute()
     auto set = m_set;
     auto frames = m_frames;
     auto window = m_window;
-    m_jobs.start(
-        [set, frames, iteration, window](const JobContext& context) {
+    m_tasks.start(
+        [set, frames, iteration, window](const TaskContext& context) {
             return std::make_shared<const OverviewData>(
                 computeOverview(*set, frames.get(), iteration, window, context.parallelFor, context.cancel));
         },
         [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
-        [this](const JobFailure& failure) { showFailure(failure); });
+        [this](const TaskFailure& failure) { showFailure(failure); });
 }
 
-void OverviewPage::showFailure(const JobFailure& failure)
+void OverviewPage::showFailure(const TaskFailure& failure)
 {
     // Out of memory, say: nothing stale stays on the page, and whoever waits for a result hears of it.
     clearResult(tr("The overview could not be computed: %1").arg(failure.message));

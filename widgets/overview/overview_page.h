@@ -9,7 +9,7 @@
 // job's summary holds.
 
 #include "core/model/trace_set.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 #include "widgets/overview/overview_data.h"
 
 #include <QWidget>
@@ -38,7 +38,7 @@ class OverviewPage : public QWidget
     Q_OBJECT
 
 public:
-    explicit OverviewPage(JobPools* pools, QWidget* parent = nullptr);
+    explicit OverviewPage(TaskPools* pools, QWidget* parent = nullptr);
     ~OverviewPage() override;
 
     // Loaded traces (null: nothing open); `window` (absolute ns) restricts to a
@@ -87,7 +87,7 @@ private:
     void recompute();
     void show(std::shared_ptr<const OverviewData> data);
     void showMessage(const QString& text);
-    void showFailure(const JobFailure& failure);
+    void showFailure(const TaskFailure& failure);
     // No numbers or cards, `message` in their place.
     void clearResult(const QString& message);
     // A different set starts from "All iterations".
@@ -95,7 +95,7 @@ private:
     void fillHeadline(const OverviewData& data);
     void fillCards(const OverviewData& data);
 
-    JobTracker m_jobs;
+    TaskTracker m_tasks;
     std::shared_ptr<const core::TraceSet> m_set;
     std::shared_ptr<const core::FrameSet> m_frames;
     bool m_waiting = false;

@@ -4,7 +4,7 @@
 #include "app/cli/output/cli_output.h"
 #include "app/cli/output/json_out.h"
 #include "app/common/thread_pool_parallel_for.h"
-#include "core/analysis/frame/analysis_catalog.h"
+#include "core/session/analysis_catalog.h"
 #include "core/analysis/kernels/kernel_sequences.h"
 #include "core/report/hta_json_writer.h"
 #include "core/report/sequences_trace_writer.h"

@@ -9,6 +9,7 @@
 #include "app/cli/output/json_out.h"
 #include "app/cli/output/sync_deps_output.h"
 #include "core/analysis/critical_path/critical_path.h"
+#include "core/report/critical_path_json.h"
 #include "core/report/critical_path_trace_writer.h"
 #include "core/report/hta_json_writer.h"
 #include "core/report/table_text.h"

@@ -111,7 +111,7 @@ namespace {
         out << "  slices " << r.slices.size() << ", instants " << r.instants.size() << ", memory events "
             << r.memory.size() << ", counter series " << r.counters.size() << ", links " << r.links.size()
             << '\n';
-        // The reader keeps times within ±2^62 ns (core/io/build/time_range.h): the span fits.
+        // The reader keeps times within ±2^62 ns (core/io/store_builder/time_range.h): the span fits.
         out << "  time: " << r.startNs << " .. " << r.endNs << " ns (" << formatDuration(r.endNs - r.startNs)
             << ")\n";
         if (r.diagnostics.total() == 0) {

@@ -7,8 +7,8 @@
 #include "app/gui/views/welcome_page.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/format.h"
-#include "widgets/common/job_pools.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_pools.h"
+#include "widgets/common/task_tracker.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/common/view_navigator.h"
@@ -81,7 +81,7 @@ namespace {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_pools(std::make_unique<widgets::JobPools>())
+    , m_pools(std::make_unique<widgets::TaskPools>())
     , m_loader(new LoadController(m_pools.get(), this))
     , m_recent(new RecentFiles(this))
 {

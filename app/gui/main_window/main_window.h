@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/gui/background/analysis_runner.h"
+#include "app/gui/session/analysis_runner.h"
 #include "app/gui/opening/load_controller.h"
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/summary/job_overview.h"
@@ -30,8 +30,8 @@ class AnalysisChart;
 enum class ChartFormat;
 class DiagnosticsPanel;
 class EfficiencyView;
-class JobPools;
-class JobTracker;
+class TaskPools;
+class TaskTracker;
 class JobPathPanel;
 class OverviewPage;
 class WhatIfDialog;
@@ -314,8 +314,8 @@ private:
     void rememberDirectory(const QString& path);
 
     // The threads of every background job of this window; created first, so it
-    // outlives none of the widgets it is handed to (see JobPools' destructor).
-    std::unique_ptr<widgets::JobPools> m_pools;
+    // outlives none of the widgets it is handed to (see TaskPools' destructor).
+    std::unique_ptr<widgets::TaskPools> m_pools;
     LoadController* m_loader = nullptr;
     RecentFiles* m_recent = nullptr;
     TraceSetPtr m_set;
@@ -345,7 +345,7 @@ private:
     core::JobPathOptions m_jobPathOptions; // its window: whole trace or one iteration
     JobPathResultsPtr m_jobPathResults; // the last lane's outcome; null while computing
     widgets::WhatIfDialog* m_whatIfDialog = nullptr; // made on first use
-    std::unique_ptr<widgets::JobTracker> m_whatIfJobs; // made on first use, after m_pools
+    std::unique_ptr<widgets::TaskTracker> m_whatIfTasks; // made on first use, after m_pools
     QList<QDockWidget*> m_panelDocks;
     AnalysisRunner* m_analysisRunner = nullptr;
     QList<widgets::AnalysisView*> m_analysisViews;

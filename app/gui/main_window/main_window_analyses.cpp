@@ -1,21 +1,21 @@
 // MainWindow: the analysis views (C1) of the navigator, their Analyses menu, computing them off
 // the GUI thread after a load, chart and table exports (C3) and finding a
 // clicked kernel on the timeline (C2).
-#include "app/gui/background/analysis_runner.h"
+#include "app/gui/session/analysis_runner.h"
 #include "app/gui/dialogs/chart_export_dialog.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
-#include "widgets/analysis/analysis_export.h"
+#include "widgets/charts/analysis_export.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/analysis/job_path_panel.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/overview/overview_page.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>

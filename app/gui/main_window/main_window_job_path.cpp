@@ -6,16 +6,16 @@
 
 #include "app/gui/main_window/main_window.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/analysis/job_path_panel.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
-#include "widgets/analysis/what_if_dialog.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/job_path/what_if_dialog.h"
+#include "widgets/common/task_tracker.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/overview/overview_page.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDockWidget>
@@ -197,12 +197,12 @@ void MainWindow::runWhatIf(const QStringList& rules)
     if (m_whatIfDialog)
         m_whatIfDialog->showBusy();
     m_jobPath->whatIfRules()->setText(rules.join(QStringLiteral("; ")));
-    if (!m_whatIfJobs)
-        m_whatIfJobs = std::make_unique<widgets::JobTracker>(m_pools.get(), this);
+    if (!m_whatIfTasks)
+        m_whatIfTasks = std::make_unique<widgets::TaskTracker>(m_pools.get(), this);
     auto frames = m_jobFrames;
     // A newer what-if supersedes this one; the tracker drops a superseded result.
-    m_whatIfJobs->start(
-        [frames, options](const widgets::JobContext& job) mutable {
+    m_whatIfTasks->start(
+        [frames, options](const widgets::TaskContext& job) mutable {
             options.cancel = job.cancel; // a newer what-if stops this one
             return core::jobCriticalPath(*frames, options, job.parallelFor);
         },
@@ -219,7 +219,7 @@ void MainWindow::runWhatIf(const QStringList& rules)
                 m_whatIfDialog->showResult(after);
             emit whatIfFinished();
         },
-        [this, frames](const widgets::JobFailure& failure) {
+        [this, frames](const widgets::TaskFailure& failure) {
             if (frames != m_jobFrames)
                 return;
             showWhatIfError(tr("could not be computed: %1").arg(failure.message));
@@ -260,7 +260,7 @@ bool MainWindow::applyJobPathViewCommand(const QString& key, const QString& valu
 
 bool MainWindow::whatIfRunning() const
 {
-    return !m_pendingWhatIf.isEmpty() || (m_whatIfJobs && m_whatIfJobs->isRunning());
+    return !m_pendingWhatIf.isEmpty() || (m_whatIfTasks && m_whatIfTasks->isRunning());
 }
 
 void MainWindow::showWhatIfError(const QString& text)

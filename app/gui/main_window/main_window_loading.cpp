@@ -4,7 +4,7 @@
 #include "app/gui/opening/load_progress_bar.h"
 #include "app/gui/opening/recent_files.h"
 #include "app/gui/views/welcome_page.h"
-#include "widgets/analysis/job_path_panel.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"

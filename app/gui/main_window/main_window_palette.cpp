@@ -10,7 +10,7 @@
 #include "widgets/job/job_strip_view.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>

@@ -16,7 +16,7 @@
 #include "widgets/timeline/panels/search_results_panel.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>

@@ -17,7 +17,7 @@ namespace {
 
 } // namespace
 
-CompareSideLoader::CompareSideLoader(widgets::JobPools* pools, QObject* parent)
+CompareSideLoader::CompareSideLoader(widgets::TaskPools* pools, QObject* parent)
     : QObject(parent)
     , m_loader(new LoadController(pools, this))
     , m_preparation(pools, this)
@@ -64,7 +64,7 @@ void CompareSideLoader::onLoaded(const TraceSetPtr& set)
         return;
     }
     m_preparation.start(
-        [set](const widgets::JobContext& job) {
+        [set](const widgets::TaskContext& job) {
             Preparation p;
             p.timeline = widgets::TimelineData::build(set, job.parallelFor);
             auto diff = core::loadDiffTrace(*set, core::AnalysisMode::Default);
@@ -83,7 +83,7 @@ void CompareSideLoader::onLoaded(const TraceSetPtr& set)
             m_prepared = { set, std::move(p.timeline), std::move(p.diff) };
             emit ready();
         },
-        [this](const widgets::JobFailure& failure) {
+        [this](const widgets::TaskFailure& failure) {
             setBusy(false);
             emit failed(tr("Preparing the comparison failed: %1").arg(failure.message));
         });

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/gui/opening/load_controller.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 
 #include <QObject>
 #include <QString>
@@ -33,7 +33,7 @@ public:
         std::shared_ptr<const core::DiffTrace> diff;
     };
 
-    explicit CompareSideLoader(widgets::JobPools* pools, QObject* parent = nullptr);
+    explicit CompareSideLoader(widgets::TaskPools* pools, QObject* parent = nullptr);
 
     void start(const QString& path);
     void cancel();
@@ -57,7 +57,7 @@ private:
 
     LoadController* m_loader = nullptr;
     Prepared m_prepared;
-    widgets::JobTracker m_preparation; // timeline data and diff trace of the loaded set
+    widgets::TaskTracker m_preparation; // timeline data and diff trace of the loaded set
     bool m_busy = false;
 };
 

@@ -32,9 +32,9 @@ struct JobSummaryLoader::Job
     std::shared_ptr<WorkState> state = std::make_shared<WorkState>();
 };
 
-JobSummaryLoader::JobSummaryLoader(widgets::JobPools* pools, QObject* parent)
+JobSummaryLoader::JobSummaryLoader(widgets::TaskPools* pools, QObject* parent)
     : QObject(parent)
-    , m_jobs(pools, this)
+    , m_tasks(pools, this)
 {
     m_tick.setInterval(200);
     connect(&m_tick, &QTimer::timeout, this, [this] {
@@ -43,7 +43,7 @@ JobSummaryLoader::JobSummaryLoader(widgets::JobPools* pools, QObject* parent)
     });
 }
 
-JobSummaryLoader::~JobSummaryLoader() = default; // m_jobs cancels a running job
+JobSummaryLoader::~JobSummaryLoader() = default; // m_tasks cancels a running job
 
 LoadStatus JobSummaryLoader::status() const
 {
@@ -95,9 +95,9 @@ void JobSummaryLoader::start(Work work, const QStringList& inputs, const QString
     std::vector<std::string> files;
     for (const QString& path : inputs)
         files.push_back(path.toStdString());
-    m_jobs.start(
+    m_tasks.start(
         [state, work, files = std::move(files), out = job->output.toStdString()](
-            const widgets::JobContext& context) -> core::Result<core::JobOverview> {
+            const widgets::TaskContext& context) -> core::Result<core::JobOverview> {
             if (work == Work::Summarize) {
                 core::SummarizeOptions options;
                 options.cancel = context.cancel;
@@ -119,7 +119,7 @@ void JobSummaryLoader::start(Work work, const QStringList& inputs, const QString
             return core::readJobOverview(out);
         },
         [this](core::Result<core::JobOverview> result) { onFinished(std::move(result)); },
-        [this](const widgets::JobFailure& failure) {
+        [this](const widgets::TaskFailure& failure) {
             onFinished(core::Error {
                 failure.outOfMemory ? core::ErrorCode::OutOfMemory : core::ErrorCode::Unreadable,
                 "summarising the job failed: " + failure.message.toStdString(), {}, {} });
@@ -134,7 +134,7 @@ void JobSummaryLoader::cancel()
 {
     if (!m_job)
         return;
-    m_jobs.cancel();
+    m_tasks.cancel();
     const QStringList paths = m_job->paths;
     m_job.reset();
     // A summarising worker may still write into the folder: it removes its

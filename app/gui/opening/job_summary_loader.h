@@ -2,7 +2,7 @@
 
 #include "app/gui/opening/load_controller.h"
 #include "core/summary/job_overview.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 
 #include <QObject>
 #include <QStringList>
@@ -20,14 +20,14 @@ using JobOverviewPtr = std::shared_ptr<const core::JobOverview>;
 // of parts, or summarises a trace folder (core::summarizeJob, bounded memory,
 // cancellable) and reads the result. Merged and summarised jobs live in a
 // temporary file until the next job; saveSummary() copies it where the user
-// wants it. Runs on the window's JobPools through a JobTracker: a replaced or
+// wants it. Runs on the window's TaskPools through a TaskTracker: a replaced or
 // cancelled job's token is cancelled and its late result dropped.
 class JobSummaryLoader : public QObject
 {
     Q_OBJECT
 
 public:
-    explicit JobSummaryLoader(widgets::JobPools* pools, QObject* parent = nullptr);
+    explicit JobSummaryLoader(widgets::TaskPools* pools, QObject* parent = nullptr);
     ~JobSummaryLoader() override;
 
     void openSummary(const QString& path, const QStringList& shownPaths);
@@ -65,7 +65,7 @@ private:
     void start(Work work, const QStringList& inputs, const QStringList& shownPaths);
     void onFinished(core::Result<core::JobOverview> result);
 
-    widgets::JobTracker m_jobs;
+    widgets::TaskTracker m_tasks;
     std::unique_ptr<Job> m_job;
     std::unique_ptr<QTemporaryDir> m_pendingDir; // the running job's output folder
     std::unique_ptr<QTemporaryDir> m_currentDir; // the shown job's, when temporary

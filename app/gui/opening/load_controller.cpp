@@ -77,9 +77,9 @@ struct LoadController::Job
 namespace {
 
     // Runs on a job thread. Captures only shared state, never the controller.
-    // Running out of memory ends the job at its edge (JobTracker): see start().
+    // Running out of memory ends the job at its edge (TaskTracker): see start().
     LoadOutcome loadOnWorker(const std::vector<std::string>& paths, const core::LoadOptions& options,
-        LoadProgressState* progress, const widgets::JobContext& job)
+        LoadProgressState* progress, const widgets::TaskContext& job)
     {
         LoadOutcome outcome;
         auto result = core::loadTraceSet(paths, options, progress, job.cancel, job.parallelFor);
@@ -90,7 +90,7 @@ namespace {
         return outcome;
     }
 
-    LoadOutcome failedLoad(const widgets::JobFailure& failure)
+    LoadOutcome failedLoad(const widgets::TaskFailure& failure)
     {
         // L6: a trace larger than memory allows is a message, not a crash.
         if (failure.outOfMemory)
@@ -104,9 +104,9 @@ namespace {
 
 } // namespace
 
-LoadController::LoadController(widgets::JobPools* pools, QObject* parent)
+LoadController::LoadController(widgets::TaskPools* pools, QObject* parent)
     : QObject(parent)
-    , m_jobs(pools, this)
+    , m_tasks(pools, this)
 {
     qRegisterMetaType<LoadStatus>();
     qRegisterMetaType<TraceSetPtr>();
@@ -134,13 +134,13 @@ void LoadController::start(const QStringList& paths)
     for (const QString& path : paths)
         files.push_back(path.toStdString());
     // Starting supersedes (and cancels) a load already running.
-    m_jobs.start(
+    m_tasks.start(
         [files = std::move(files), options = m_options, progress = job->progress](
-            const widgets::JobContext& context) {
+            const widgets::TaskContext& context) {
             return loadOnWorker(files, options, progress.get(), context);
         },
         [this](LoadOutcome outcome) { onJobFinished(std::move(outcome)); },
-        [this](const widgets::JobFailure& failure) { onJobFinished(failedLoad(failure)); });
+        [this](const widgets::TaskFailure& failure) { onJobFinished(failedLoad(failure)); });
     m_job = std::move(job);
     m_tick.start();
     emit loadStarted(paths);
@@ -153,7 +153,7 @@ void LoadController::cancel()
     if (!m_job)
         return;
     const QStringList paths = m_job->paths;
-    m_jobs.cancel();
+    m_tasks.cancel();
     m_job.reset();
     m_tick.stop();
     emit loadCancelled(paths);

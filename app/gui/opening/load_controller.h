@@ -2,7 +2,7 @@
 
 #include "core/io/trace_set_loader.h"
 #include "core/model/trace_set.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -35,17 +35,17 @@ struct LoadStatus
 struct LoadOutcome;
 class LoadProgressState;
 
-// Loads trace sets off the GUI thread, as a job of the window's JobPools. The
+// Loads trace sets off the GUI thread, as a job of the window's TaskPools. The
 // core sees only a ProgressSink and a CancelToken; ranks load in parallel on
 // the pools' workers. A load that was cancelled or replaced may still be
 // finishing in the background: its token is cancelled and its result dropped
-// on arrival (JobTracker), so the window never waits for it.
+// on arrival (TaskTracker), so the window never waits for it.
 class LoadController : public QObject
 {
     Q_OBJECT
 
 public:
-    explicit LoadController(widgets::JobPools* pools, QObject* parent = nullptr);
+    explicit LoadController(widgets::TaskPools* pools, QObject* parent = nullptr);
     ~LoadController() override;
 
     // Starts loading; a load already running is cancelled and forgotten.
@@ -74,7 +74,7 @@ private:
 
     core::LoadOptions m_options;
     std::unique_ptr<Job> m_job; // the load running, for status(); null when none
-    widgets::JobTracker m_jobs;
+    widgets::TaskTracker m_tasks;
     QTimer m_tick; // reports progress while a load runs
 };
 

@@ -1,8 +1,8 @@
-#include "app/gui/background/analysis_runner.h"
+#include "app/gui/session/analysis_runner.h"
 
 #include "app/common/allocator_tuning.h"
 #include "core/analysis/cross_rank/rank_overview.h"
-#include "core/analysis/frame/analysis_catalog.h"
+#include "core/session/analysis_catalog.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/operators/operator_stats.h"
@@ -48,7 +48,7 @@ namespace {
 
     // A cancelled computation returns early with partial results: the tracker never delivers them.
     void computeDocks(AnalysisRunner::DocksOutcome& outcome, const TraceSetPtr& set, core::AnalysisMode mode,
-        const std::optional<AnalysisWindow>& window, const widgets::JobContext& job, int workers)
+        const std::optional<AnalysisWindow>& window, const widgets::TaskContext& job, int workers)
     {
         AnalysisResults& results = *outcome.results;
         core::AnalysisOptions options;
@@ -123,16 +123,16 @@ namespace {
 
 } // namespace
 
-AnalysisRunner::AnalysisRunner(widgets::JobPools* pools, QObject* parent)
+AnalysisRunner::AnalysisRunner(widgets::TaskPools* pools, QObject* parent)
     : QObject(parent)
     , m_pools(pools)
     , m_jobPath([](const core::FrameSet& frames, const core::JobPathOptions& options,
                     const core::ParallelFor& parallelFor) {
         return core::jobCriticalPath(frames, options, parallelFor);
     })
-    , m_jobs(pools, this)
-    , m_jobPathJobs(pools, this)
-    , m_operatorJobs(pools, this)
+    , m_tasks(pools, this)
+    , m_jobPathTasks(pools, this)
+    , m_operatorTasks(pools, this)
 {
     qRegisterMetaType<AnalysisResultsPtr>();
     qRegisterMetaType<JobPathResultsPtr>();
@@ -160,12 +160,12 @@ void AnalysisRunner::setJobPathFunction(JobPathFunction function)
 
 bool AnalysisRunner::isRunning() const
 {
-    return m_jobs.isRunning();
+    return m_tasks.isRunning();
 }
 
 bool AnalysisRunner::isJobPathRunning() const
 {
-    return m_jobPathPending || m_jobPathJobs.isRunning();
+    return m_jobPathPending || m_jobPathTasks.isRunning();
 }
 
 void AnalysisRunner::start(
@@ -175,7 +175,7 @@ void AnalysisRunner::start(
         clear();
         return;
     }
-    m_jobPathJobs.cancel();
+    m_jobPathTasks.cancel();
     m_request = Request { set, mode, window, storeBytes(*set), std::nullopt, std::nullopt, std::nullopt };
     m_jobPathPending = true;
     emit started();
@@ -183,21 +183,21 @@ void AnalysisRunner::start(
         memoryBudget(m_request.storeBytes) };
     if (!anyway && !docks.fits()) {
         // Nothing starts: the docks, then the job path, say what they would need.
-        m_jobs.cancel();
+        m_tasks.cancel();
         DocksOutcome outcome;
         outcome.results->notComputed = docks;
         onDocksDone(std::move(outcome));
         return;
     }
-    m_jobs.start(
+    m_tasks.start(
         [set = std::move(set), mode, window, workers = m_pools->workerCount()](
-            const widgets::JobContext& job) {
+            const widgets::TaskContext& job) {
             DocksOutcome outcome;
             computeDocks(outcome, set, mode, window, job, workers);
             return outcome;
         },
         [this](DocksOutcome outcome) { onDocksDone(std::move(outcome)); },
-        [this](const widgets::JobFailure& failure) {
+        [this](const widgets::TaskFailure& failure) {
             DocksOutcome outcome;
             outcome.results->error = failure.message;
             onDocksDone(std::move(outcome));
@@ -248,9 +248,9 @@ void AnalysisRunner::startJobPath(bool firstIterationOnly)
 
 void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, core::JobPathOptions options)
 {
-    m_jobPathJobs.start(
+    m_jobPathTasks.start(
         [set = m_request.set, window = m_request.window, frames = std::move(frames), options,
-            compute = m_jobPath](const widgets::JobContext& job) mutable {
+            compute = m_jobPath](const widgets::TaskContext& job) mutable {
             auto results = std::make_shared<JobPathResults>();
             results->options = options;
             results->window = window; // the docks' frames are restricted alike
@@ -280,7 +280,7 @@ void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, co
             return results;
         },
         [this](std::shared_ptr<JobPathResults> results) { finishJobPath(std::move(results)); },
-        [this, options](const widgets::JobFailure& failure) {
+        [this, options](const widgets::TaskFailure& failure) {
             auto results = std::make_shared<JobPathResults>();
             results->options = options;
             results->error = tr("Could not be computed: %1").arg(failure.message);
@@ -304,22 +304,22 @@ void AnalysisRunner::finishJobPath(std::shared_ptr<JobPathResults> results)
 void AnalysisRunner::startOperators(TraceSetPtr set, std::optional<AnalysisWindow> window)
 {
     if (!set) {
-        m_operatorJobs.cancel();
+        m_operatorTasks.cancel();
         return;
     }
-    m_operatorJobs.start(
-        [set = std::move(set), window](const widgets::JobContext&) { return operatorsOutput(set, window); },
+    m_operatorTasks.start(
+        [set = std::move(set), window](const widgets::TaskContext&) { return operatorsOutput(set, window); },
         [this](std::shared_ptr<const core::AnalysisOutput> output) {
             emit operatorsFinished(std::move(output));
         },
-        [this](const widgets::JobFailure& failure) { emit operatorsFailed(failure.message); });
+        [this](const widgets::TaskFailure& failure) { emit operatorsFailed(failure.message); });
 }
 
 void AnalysisRunner::clear()
 {
-    m_jobs.cancel();
-    m_jobPathJobs.cancel();
-    m_operatorJobs.cancel();
+    m_tasks.cancel();
+    m_jobPathTasks.cancel();
+    m_operatorTasks.cancel();
     m_jobPathPending = false;
     m_request = {};
 }

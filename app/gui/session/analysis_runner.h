@@ -60,7 +60,7 @@ struct JobPathResults
 using JobPathResultsPtr = std::shared_ptr<const JobPathResults>;
 
 // Computes what the analysis docks and the Job Critical Path show, off the GUI
-// thread after a trace set loads, in two lanes of the window's JobPools (issue
+// thread after a trace set loads, in two lanes of the window's TaskPools (issue
 // 27 items 2 and 3):
 // 1. the docks (A1-A6, X1's rank overview, operators): cheap and seen first,
 //    delivered by finished() as soon as they are done;
@@ -83,7 +83,7 @@ public:
     using JobPathFunction = std::function<core::Result<core::JobCriticalPath>(
         const core::FrameSet&, const core::JobPathOptions&, const core::ParallelFor&)>;
 
-    explicit AnalysisRunner(widgets::JobPools* pools, QObject* parent = nullptr);
+    explicit AnalysisRunner(widgets::TaskPools* pools, QObject* parent = nullptr);
     ~AnalysisRunner() override;
 
     // Every dock's analysis, then the job path; with a window, over the events
@@ -143,13 +143,13 @@ private:
     void runJobPath(std::shared_ptr<const core::FrameSet> frames, core::JobPathOptions options);
     void finishJobPath(std::shared_ptr<JobPathResults> results);
 
-    widgets::JobPools* m_pools;
+    widgets::TaskPools* m_pools;
     Request m_request; // the last start()'s
     JobPathFunction m_jobPath;
     bool m_jobPathPending = false; // the docks run and the job path follows them
-    widgets::JobTracker m_jobs;
-    widgets::JobTracker m_jobPathJobs;
-    widgets::JobTracker m_operatorJobs;
+    widgets::TaskTracker m_tasks;
+    widgets::TaskTracker m_jobPathTasks;
+    widgets::TaskTracker m_operatorTasks;
 };
 
 } // namespace ks::app

@@ -3,10 +3,10 @@
 // "resultKey" property that MainWindow::showAnalysisResults reads.
 #include "app/gui/views/view_registry.h"
 
-#include "app/gui/background/analysis_runner.h"
+#include "app/gui/session/analysis_runner.h"
 #include "app/gui/main_window/main_window.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/analysis/job_path_panel.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/efficiency/efficiency_view.h"

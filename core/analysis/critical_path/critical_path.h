@@ -136,9 +136,6 @@ AnalysisOutput criticalPath(const FrameSet& frames, std::int64_t rank, const std
     CriticalPathInstance instance, const AnalysisOptions& options);
 AnalysisOutput criticalPathTables(const CriticalPathGraph& graph);
 
-// The `result` object of ../shared/reference/*/critical_path_analysis__*.json.
-std::string criticalPathResultJson(const CriticalPathGraph& graph);
-
 // HTA's shorten_name: template and call arguments removed, last word kept;
 // memory names and names without brackets unchanged.
 std::string shortenNameHta(std::string_view name);

@@ -1,7 +1,7 @@
 #include "core/analysis/cross_rank/collective_slices.h"
 
 #include "core/analysis/frame/kernel_type.h"
-#include "core/io/build/typed_args.h"
+#include "core/io/store_builder/typed_args.h"
 
 #include <algorithm>
 

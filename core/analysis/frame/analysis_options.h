@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/tables/analysis_mode.h"
 #include "core/common/progress.h"
 
 #include <cstdint>
@@ -8,14 +9,6 @@
 #include <vector>
 
 namespace ks::core {
-
-// HtaCompat reproduces HTA 0.6.1's numbers, quirks included (hta-semantics.md
-// Q1-Q14); Default applies Kinetoscope's fixes.
-enum class AnalysisMode : std::uint8_t
-{
-    Default,
-    HtaCompat
-};
 
 struct IdleTimeOptions
 {

@@ -5,7 +5,7 @@
 // read it, so the compiler checks every reader: renaming a column renames it
 // everywhere, and a column that does not exist is a build error, not a blank chart.
 
-#include "core/analysis/frame/analysis_options.h"
+#include "core/analysis/tables/analysis_mode.h"
 #include "core/analysis/tables/table.h"
 
 #include <string>

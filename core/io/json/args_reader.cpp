@@ -1,6 +1,6 @@
 #include "core/io/json/args_reader.h"
 
-#include "core/io/build/typed_args.h"
+#include "core/io/store_builder/typed_args.h"
 #include "core/io/gzip/file_identity.h"
 #include "core/io/gzip/input_stream.h"
 #include "core/io/json/fixed_point.h"

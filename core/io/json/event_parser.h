@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/common/result.h"
-#include "core/io/build/rank_builder.h"
+#include "core/io/store_builder/rank_builder.h"
 #include "core/io/json/raw_event_sink.h"
 
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/io/build/typed_args.h"
+#include "core/io/store_builder/typed_args.h"
 #include "core/model/track.h"
 
 #include <cstdint>

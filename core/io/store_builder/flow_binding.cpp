@@ -1,4 +1,4 @@
-#include "core/io/build/flow_binding.h"
+#include "core/io/store_builder/flow_binding.h"
 
 #include "core/common/run_shares.h"
 

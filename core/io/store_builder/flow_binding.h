@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/common/background_work.h"
-#include "core/io/build/flow_points.h"
-#include "core/io/build/rank_layout.h"
+#include "core/io/store_builder/flow_points.h"
+#include "core/io/store_builder/rank_layout.h"
 #include "core/model/rank_trace.h"
 
 namespace ks::core {

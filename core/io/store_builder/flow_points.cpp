@@ -1,4 +1,4 @@
-#include "core/io/build/flow_points.h"
+#include "core/io/store_builder/flow_points.h"
 
 namespace ks::core {
 

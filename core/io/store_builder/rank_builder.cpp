@@ -1,10 +1,10 @@
-#include "core/io/build/rank_builder.h"
+#include "core/io/store_builder/rank_builder.h"
 
-#include "core/io/build/flow_binding.h"
-#include "core/io/build/rank_layout.h"
-#include "core/io/build/rpc_links.h"
-#include "core/io/build/time_range.h"
-#include "core/io/build/typed_args.h"
+#include "core/io/store_builder/flow_binding.h"
+#include "core/io/store_builder/rank_layout.h"
+#include "core/io/store_builder/rpc_links.h"
+#include "core/io/store_builder/time_range.h"
+#include "core/io/store_builder/typed_args.h"
 #include "core/model/store_bytes.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "core/io/build/rank_detection.h"
+#include "core/io/store_builder/rank_detection.h"
 
 #include <algorithm>
 #include <cctype>

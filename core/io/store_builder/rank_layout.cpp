@@ -1,4 +1,4 @@
-#include "core/io/build/rank_layout.h"
+#include "core/io/store_builder/rank_layout.h"
 
 #include "core/common/run_shares.h"
 #include "core/model/rpc_events.h"

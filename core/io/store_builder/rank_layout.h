@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/common/background_work.h"
-#include "core/io/build/rank_builder.h"
+#include "core/io/store_builder/rank_builder.h"
 #include "core/model/rank_trace.h"
 
 #include <vector>

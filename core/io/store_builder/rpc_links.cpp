@@ -1,4 +1,4 @@
-#include "core/io/build/rpc_links.h"
+#include "core/io/store_builder/rpc_links.h"
 
 #include "core/model/rpc_events.h"
 

@@ -1,4 +1,6 @@
-#include "core/io/build/typed_args.h"
+#include "core/io/store_builder/typed_args.h"
+
+#include "core/io/json/args_reader.h"
 
 #include <charconv>
 #include <cmath>
@@ -195,6 +197,14 @@ std::vector<std::pair<std::string, double>> numericMembers(std::string_view obje
             out.emplace_back(std::string(key), *d);
     });
     return out;
+}
+
+std::int64_t rereadExternalId(const RankTrace& trace, std::uint32_t slice)
+{
+    const auto text = sliceArgs(trace, slice);
+    if (!text)
+        return -1;
+    return extractTypedArgs(text.value()).externalId.value_or(-1);
 }
 
 } // namespace ks::core

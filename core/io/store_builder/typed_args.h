@@ -79,6 +79,12 @@ bool forEachMember(std::string_view objectText, Visit&& visit);
 
 TypedArgs extractTypedArgs(std::string_view argsText);
 
+class RankTrace;
+// A slice's "External id", re-read from its file (the store keeps no column for it:
+// only sync events' refs need it); -1 when the slice has none or the file cannot be
+// re-read. Not for hot loops.
+std::int64_t rereadExternalId(const RankTrace& trace, std::uint32_t slice);
+
 // Numbers from raw tokens: integers (also "7" strings and 7.0 floats) and doubles.
 std::optional<std::int64_t> tokenToInt(std::string_view token);
 std::optional<double> tokenToDouble(std::string_view token);
@@ -89,4 +95,4 @@ std::vector<std::pair<std::string, double>> numericMembers(std::string_view obje
 
 } // namespace ks::core
 
-#include "core/io/build/typed_args_impl.h"
+#include "core/io/store_builder/typed_args_impl.h"

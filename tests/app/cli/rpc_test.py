@@ -46,7 +46,7 @@ def several_workers(cli):
     """A folder of three workers, each profiling its calls to the next: every
     rank puts the remote ops of its calls in the callee's node group, named from
     the caller's "(A -> B)", each linked to its call."""
-    folder = os.path.join(os.path.dirname(__file__), "..", "data", "rpc_workers")
+    folder = os.path.join(os.path.dirname(__file__), "..", "..", "data", "rpc_workers")
     ranks = info_json(cli, folder)["ranks"]
     assert [r["rank"] for r in ranks] == [0, 1, 2], [r["rank"] for r in ranks]
     for r in ranks:

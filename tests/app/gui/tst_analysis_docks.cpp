@@ -1,11 +1,12 @@
 // The main window's analysis docks: computed off the GUI thread after a load,
 // tabbed together, restorable, remembered with the layout.
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/common/view_navigator.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -173,5 +174,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAnalysisDocks)
+KS_TEST_MAIN(tst_analysis_docks, TestAnalysisDocks)
 #include "tst_analysis_docks.moc"

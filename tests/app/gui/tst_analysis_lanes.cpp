@@ -3,15 +3,16 @@
 // not started and its docks say what it needs, with [Compute anyway] and [Per
 // iteration]; a job that throws (out of memory or otherwise) ends as its
 // dock's error line and the window lives on. On a synthetic 4-rank job.
+#include "tests/support/test_main.h"
 #include "app/gui/background/memory_budget.h"
 #include "app/gui/dialogs/preferences_dialog.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "tests/widgets/trace_fixtures.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/analysis/job_path_panel.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/not_computed_notice.h"
@@ -356,5 +357,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAnalysisLanes)
+KS_TEST_MAIN(tst_analysis_lanes, TestAnalysisLanes)
 #include "tst_analysis_lanes.moc"

@@ -6,8 +6,9 @@
 // timeline paints its background in the palette's base, and follows a palette
 // switched while the window is open; every label of every view reads on the
 // window and base colours (no grey-on-grey captions).
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/common/dark_palette.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/timeline/view/timeline_view.h"
@@ -230,5 +231,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestChartPalette)
+KS_TEST_MAIN(tst_chart_palette, TestChartPalette)
 #include "tst_chart_palette.moc"

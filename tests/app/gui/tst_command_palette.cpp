@@ -1,12 +1,13 @@
 // Issue 24 item 2: the command palette (Ctrl+K, Ctrl+Shift+P) finds menu
 // actions, views, ranks and iterations by a few letters and runs them; on the
 // real H100 trace (one rank, ProfilerStep#6).
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "widgets/common/command_palette.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/diff/iteration_alignment.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QFileInfo>
@@ -83,5 +84,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCommandPalette)
+KS_TEST_MAIN(tst_command_palette, TestCommandPalette)
 #include "tst_command_palette.moc"

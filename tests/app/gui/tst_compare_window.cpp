@@ -1,6 +1,7 @@
 // The compare window (D1-D3) on the shared diff pair: its table is the core's
 // compare_traces, its two timelines share one axis aligned on an iteration,
 // diff colours reach the draw lists, and a row click shows the name on both sides.
+#include "tests/support/test_main.h"
 #include "app/gui/compare_window.h"
 #include "core/analysis/hta/trace_diff.h"
 #include "core/io/trace_set_loader.h"
@@ -13,7 +14,7 @@
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QCheckBox>
@@ -252,5 +253,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCompareWindow)
+KS_TEST_MAIN(tst_compare_window, TestCompareWindow)
 #include "tst_compare_window.moc"

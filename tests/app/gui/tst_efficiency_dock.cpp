@@ -2,13 +2,14 @@
 // selects the op's longest call on the timeline, and the Details panel of that call
 // shows its FLOPs, bytes, TFLOP/s and % of roofline.
 
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
-#include "trace_fixtures.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/efficiency/efficiency_view.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QDockWidget>
 #include <QFileInfo>
@@ -60,5 +61,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestEfficiencyDock)
+KS_TEST_MAIN(tst_efficiency_dock, TestEfficiencyDock)
 #include "tst_efficiency_dock.moc"

@@ -2,6 +2,7 @@
 // profiles and show a straggler, picked ranks load in full and close again,
 // the Preferences threshold decides when a folder is summarised, and per-rank
 // charts become distributions above 32 ranks.
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "app/gui/opening/job_paths.h"
 #include "app/gui/opening/job_summary_loader.h"
@@ -9,12 +10,12 @@
 #include "core/analysis/tables/table.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "tests/widgets/trace_fixtures.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/analysis/analysis_table_view.h"
-#include "widgets/analysis/breakdown_charts.h"
-#include "widgets/analysis/rank_overview_chart.h"
-#include "widgets/common/job_pools.h"
+#include "widgets/charts/breakdown_charts.h"
+#include "widgets/charts/rank_overview_chart.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_rank_model.h"
 #include "widgets/job/job_strip_view.h"
@@ -328,7 +329,7 @@ private slots:
 
     void summarisingCanBeCancelled()
     {
-        ks::widgets::JobPools pools;
+        ks::widgets::TaskPools pools;
         ks::app::JobSummaryLoader loader(&pools);
         QSignalSpy cancelled(&loader, &ks::app::JobSummaryLoader::cancelled);
         QSignalSpy ready(&loader, &ks::app::JobSummaryLoader::jobReady);
@@ -375,5 +376,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestJobMode)
+KS_TEST_MAIN(tst_job_mode, TestJobMode)
 #include "tst_job_mode.moc"

@@ -1,10 +1,11 @@
+#include "tests/support/test_main.h"
 #include "app/gui/command_line.h"
 #include "app/gui/dialogs/shortcuts_dialog.h"
 #include "app/gui/main_window/main_window.h"
 #include "app/gui/opening/load_controller.h"
 #include "app/gui/opening/load_progress_bar.h"
 #include "app/gui/opening/recent_files.h"
-#include "tests/widgets/trace_fixtures.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/common/diagnostics_model.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/message_bar.h"
@@ -374,5 +375,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+KS_TEST_MAIN(tst_main_window, TestMainWindow)
 #include "tst_main_window.moc"

@@ -1,5 +1,6 @@
 // X1's Rank Overview dock: computed in the background after a load, its heat
 // map shows the core table's values for the chosen metric, stragglers outlined.
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/analysis/frame/hta_frame.h"
@@ -11,7 +12,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QComboBox>
@@ -208,5 +209,5 @@ void TestRankOverviewDock::stragglersOfTheJobPath()
     QCOMPARE(trace.sliceName(selected.slice), std::string_view(first.reasons.front().name));
 }
 
-QTEST_MAIN(TestRankOverviewDock)
+KS_TEST_MAIN(tst_rank_overview_dock, TestRankOverviewDock)
 #include "tst_rank_overview_dock.moc"

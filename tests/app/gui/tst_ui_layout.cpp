@@ -6,9 +6,10 @@
 // the timeline keeps at least half the window's height, and every chart has a
 // plot of at least AnalysisChart::kMinPlotHeight with its legend and axis titles
 // around it, never over it, shown whole without scrolling.
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
-#include "tests/widgets/trace_fixtures.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/timeline/view/timeline_widget.h"
@@ -333,5 +334,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestUiLayout)
+KS_TEST_MAIN(tst_ui_layout, TestUiLayout)
 #include "tst_ui_layout.moc"

@@ -3,6 +3,7 @@
 // and a kernel's annotations and CUPTI counters in the timeline's Details. Real traces
 // with annotations (ns_resolution: GPU and CPU ones; two_ranks_sampled: CPU ones on two
 // ranks) and a small trace with CUPTI range-profiler events, which no shared trace has.
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/hta/annotated_kernels.h"
@@ -11,14 +12,14 @@
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/model/rank_trace.h"
 #include "core/report/table_text.h"
-#include "trace_fixtures.h"
-#include "widgets/analysis/analysis_chart.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/analysis/annotation_pie.h"
-#include "widgets/analysis/chart_style.h"
-#include "widgets/analysis/table_lookup.h"
+#include "widgets/charts/annotation_pie.h"
+#include "widgets/charts/chart_style.h"
+#include "widgets/common/table_lookup.h"
 #include "widgets/analysis/user_annotation_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/view_navigator.h"
@@ -26,7 +27,7 @@
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QComboBox>
@@ -529,5 +530,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestUserAnnotationViews)
+KS_TEST_MAIN(tst_user_annotation_views, TestUserAnnotationViews)
 #include "tst_user_annotation_views.moc"

@@ -4,17 +4,18 @@
 // path; the dialog's before/after numbers and new segments are the core's
 // (core::jobCriticalPath with the same rules); bad rules get a line naming the
 // row and nothing is recomputed; the dock's field shows the same result.
+#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/what_if.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "widgets/analysis/job_path_panel.h"
-#include "widgets/analysis/path_segments_table.h"
-#include "widgets/analysis/what_if_dialog.h"
+#include "widgets/job_path/job_path_panel.h"
+#include "widgets/job_path/path_segments_table.h"
+#include "widgets/job_path/what_if_dialog.h"
 #include "widgets/common/format.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QAction>
 #include <QLabel>
@@ -147,5 +148,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestWhatIfDialog)
+KS_TEST_MAIN(tst_what_if_dialog, TestWhatIfDialog)
 #include "tst_what_if_dialog.moc"

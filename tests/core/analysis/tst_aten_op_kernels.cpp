@@ -1,7 +1,8 @@
 // HTA's get_aten_op_kernels_and_delay (hta-semantics §20) in both modes on tiny traces:
 // kernel sequences per aten op call, the two delays, and HTA's quirks (Q19).
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/aten_op_kernels.h"
 
 #include <QTest>
@@ -42,11 +43,15 @@ std::vector<std::string> rankEvents()
     };
 }
 
+namespace {
+
 struct Row
 {
     std::int64_t count = 0;
     double launchDelay = 0, runtimeDelay = 0;
 };
+
+} // namespace
 
 std::map<std::string, Row> rowsOf(const core::Table& t)
 {
@@ -148,5 +153,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAtenOpKernels)
+KS_TEST_MAIN(tst_aten_op_kernels, TestAtenOpKernels)
 #include "tst_aten_op_kernels.moc"

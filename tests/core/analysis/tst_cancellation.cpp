@@ -2,7 +2,8 @@
 // CancelToken (AnalysisOptions::cancel) and stop early with ErrorCode::Cancelled,
 // which is what lets the app drop a superseded request without waiting for it.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/critical_path/critical_path.h"
 
 #include <QTest>
@@ -134,5 +135,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCancellation)
+KS_TEST_MAIN(tst_cancellation, TestCancellation)
 #include "tst_cancellation.moc"

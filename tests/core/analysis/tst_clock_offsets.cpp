@@ -2,7 +2,8 @@
 // median with outliers rejected, spread reported. A rank shifted by +5 ms comes
 // back within the spread; the real gloo job lines up.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/analysis/cross_rank/collective_match.h"
 
@@ -159,5 +160,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestClockOffsets)
+KS_TEST_MAIN(tst_clock_offsets, TestClockOffsets)
 #include "tst_clock_offsets.moc"

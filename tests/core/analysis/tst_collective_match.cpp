@@ -3,7 +3,8 @@
 // members compared; bad input becomes notes. Traces built here with known
 // answers, plus the real gloo job and the NCCL args of ../shared/traces.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/collective_match.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/cross_rank/collective_slices.h"
@@ -384,5 +385,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCollectiveMatch)
+KS_TEST_MAIN(tst_collective_match, TestCollectiveMatch)
 #include "tst_collective_match.moc"

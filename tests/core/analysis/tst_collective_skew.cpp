@@ -1,7 +1,8 @@
 // X2 collective skew: the n-th instance of a communication kernel is matched
 // across ranks; skew, last rank and transfer come from the ranks' own times.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 
 using namespace ks;
@@ -81,5 +82,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCollectiveSkew)
+KS_TEST_MAIN(tst_collective_skew, TestCollectiveSkew)
 #include "tst_collective_skew.moc"

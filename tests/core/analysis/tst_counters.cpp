@@ -3,7 +3,8 @@
 // quirks in both modes (Q9 tie order, Q13 one stream per rank), and HTA's own
 // series row for row on the shared traces (numpy's unstable sort reproduced).
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
 
@@ -338,5 +339,5 @@ void TestCounters::matchesHtaRowForRow()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCounters)
+KS_TEST_MAIN(tst_counters, TestCounters)
 #include "tst_counters.moc"

@@ -5,8 +5,10 @@
 // the cuda_sync records; validation reported, not asserted; the quirks that
 // differ between modes (Q1, Q3); the overlaid trace; real traces.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/critical_path/critical_path.h"
+#include "core/report/critical_path_json.h"
 #include "core/report/critical_path_trace_writer.h"
 
 #include <QDir>
@@ -99,6 +101,8 @@ std::string syncRecord(const std::string& name, int stream, double ts, double du
 }
 
 // A loaded trace and its graph; the graph refers to the frames, so they live together.
+namespace {
+
 struct Run
 {
     QTemporaryDir dir;
@@ -112,6 +116,8 @@ struct Run
 
     std::string error() const { return result->ok() ? std::string() : result->error().message; }
 };
+
+} // namespace
 
 std::unique_ptr<Run> run(const std::vector<std::string>& events, AnalysisMode mode,
     const std::string& annotationText = "", core::CriticalPathInstance instance = {})
@@ -896,5 +902,5 @@ void TestCriticalPath::sharedEventSyncTrace()
             QStringLiteral("33e->51e") }));
 }
 
-QTEST_GUILESS_MAIN(TestCriticalPath)
+KS_TEST_MAIN(tst_critical_path, TestCriticalPath)
 #include "tst_critical_path.moc"

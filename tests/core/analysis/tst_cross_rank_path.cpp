@@ -3,7 +3,8 @@
 // collectives), what-if rules, stragglers; then the whole pipeline on small
 // GPU and CPU-only (gloo) jobs the tests write, and the real gloo job.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/insights/efficiency_roofline.h"
@@ -838,5 +839,5 @@ void TestCrossRankPath::replayedPassesGiveTheRebuiltEdges()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCrossRankPath)
+KS_TEST_MAIN(tst_cross_rank_path, TestCrossRankPath)
 #include "tst_cross_rank_path.moc"

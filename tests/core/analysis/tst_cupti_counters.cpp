@@ -2,7 +2,8 @@
 // CUPTI range-profiler events (`cuda_profiler_range`, one per kernel, counters in args):
 // the shared traces have none, so this is the test of the values.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/cupti_counters.h"
 
 #include <QTest>
@@ -34,11 +35,15 @@ std::vector<std::string> cuptiRank()
     };
 }
 
+namespace {
+
 struct Row
 {
     std::string name, stack, top, bottom;
     double ffma = 0, fadd = 0, ts = 0, end = 0;
 };
+
+} // namespace
 
 std::vector<Row> rowsOf(const core::Table& t)
 {
@@ -129,5 +134,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCuptiCounters)
+KS_TEST_MAIN(tst_cupti_counters, TestCuptiCounters)
 #include "tst_cupti_counters.moc"

@@ -2,7 +2,8 @@
 // usable, the real deviceProperties of the shared H100, MI300X and MI250 traces find
 // their rows, and a --peaks file that is wrong says which key in one line.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/efficiency/device_peaks.h"
 #include "core/analysis/efficiency/efficiency.h"
 
@@ -116,5 +117,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDevicePeaks)
+KS_TEST_MAIN(tst_device_peaks, TestDevicePeaks)
 #include "tst_device_peaks.moc"

@@ -1,7 +1,8 @@
 // Issue 21: each perf-model formula on shapes computed by hand, the args reader, and
 // the per-call kernel time and report on small traces this test writes.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
@@ -293,5 +294,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEfficiencyModels)
+KS_TEST_MAIN(tst_efficiency_models, TestEfficiencyModels)
 #include "tst_efficiency_models.moc"

@@ -2,7 +2,8 @@
 // trace (rows kept per category, streams, iterations, aligned time range),
 // plus the loading quirks on small traces: Q1 rounding, Q2 last-step drop.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/frame/frame_window.h"
 
 #include <QDir>
@@ -265,5 +266,5 @@ void TestHtaFrame::includeLastStepKeepsEveryCpuRowInCompatMode()
     QCOMPARE(tests::frames(set, core::AnalysisMode::Default).ranks[0].rows.size(), std::size_t(4));
 }
 
-QTEST_GUILESS_MAIN(TestHtaFrame)
+KS_TEST_MAIN(tst_hta_frame, TestHtaFrame)
 #include "tst_hta_frame.moc"

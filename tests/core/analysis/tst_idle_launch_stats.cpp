@@ -1,7 +1,8 @@
 // A2 idle time breakdown and A6 kernel launch statistics on tiny traces written
 // here: hand-computed numbers, and HTA's quirks Q4, Q6, Q10 in both modes.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/analysis/hta/launch_outliers.h"
 #include "core/analysis/hta/launch_stats.h"
@@ -42,11 +43,15 @@ std::string kernel(
 
 using tests::spacedRankDocument;
 
+namespace {
+
 struct Run
 {
     core::FrameSet frames;
     core::AnalysisOptions options;
 };
+
+} // namespace
 
 Run prepare(const core::TraceSet& set, AnalysisMode mode)
 {
@@ -363,5 +368,5 @@ void TestIdleLaunchStats::launchOutlierSets()
     }
 }
 
-QTEST_GUILESS_MAIN(TestIdleLaunchStats)
+KS_TEST_MAIN(tst_idle_launch_stats, TestIdleLaunchStats)
 #include "tst_idle_launch_stats.moc"

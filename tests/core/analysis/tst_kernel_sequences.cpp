@@ -5,7 +5,8 @@
 // shallowest matches in HTA; exact name or regex and every match by default)
 // and HTA's error on ns-rounded negative durations (Q1).
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/kernels/kernel_sequences.h"
 #include "core/analysis/kernels/kernel_sequences_call_graph.h"
 
@@ -72,6 +73,8 @@ struct Loaded
     }
 };
 
+namespace {
+
 struct Row
 {
     std::string pattern;
@@ -80,6 +83,8 @@ struct Row
     double cpuUs;
     bool operator==(const Row&) const = default;
 };
+
+} // namespace
 
 std::vector<Row> rows(const core::AnalysisOutput& out)
 {
@@ -265,5 +270,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstKernelSequences)
+KS_TEST_MAIN(tst_kernel_sequences, TstKernelSequences)
 #include "tst_kernel_sequences.moc"

@@ -1,5 +1,6 @@
 // pandas/numpy numerics the HTA-compatible outputs rely on (hta-semantics §15).
 
+#include "tests/support/test_main.h"
 #include "core/analysis/frame/intervals.h"
 #include "core/analysis/frame/kernel_type.h"
 #include "core/analysis/tables/pandas_numerics.h"
@@ -74,5 +75,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPandasNumerics)
+KS_TEST_MAIN(tst_pandas_numerics, TestPandasNumerics)
 #include "tst_pandas_numerics.moc"

@@ -1,7 +1,8 @@
 // HTA's get_potential_stragglers (hta-semantics §18) on tiny two-rank traces: the rank
 // whose last long communication kernel starts latest, and the failures HTA raises.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/potential_stragglers.h"
 
 #include <QTest>
@@ -99,5 +100,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPotentialStragglers)
+KS_TEST_MAIN(tst_potential_stragglers, TestPotentialStragglers)
 #include "tst_potential_stragglers.moc"

@@ -3,7 +3,8 @@
 // the charts, the rank overview, `check` and the counter traces read by can
 // never drift from the tables (a renamed column fails here, not in a blank chart).
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
@@ -200,5 +201,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestResultColumns)
+KS_TEST_MAIN(tst_result_columns, TestResultColumns)
 #include "tst_result_columns.moc"

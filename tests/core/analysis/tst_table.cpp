@@ -2,6 +2,7 @@
 // given (every kind, ragged rows, texts), and tables print for people and CSV
 // with the shortest exact text for doubles.
 
+#include "tests/support/test_main.h"
 #include "core/analysis/tables/table.h"
 #include "core/report/table_text.h"
 
@@ -74,5 +75,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTable)
+KS_TEST_MAIN(tst_table, TestTable)
 #include "tst_table.moc"

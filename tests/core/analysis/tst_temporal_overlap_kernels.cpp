@@ -1,7 +1,8 @@
 // A1 temporal breakdown, A3 GPU kernel breakdown and A4 comm/comp overlap on tiny
 // traces written here: hand-computed numbers, and HTA's quirks Q3, Q5, Q7 in both modes.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/kernel_breakdown_support.h"
@@ -402,5 +403,5 @@ void TestTemporalOverlapKernels::numpyTieOrder()
     QCOMPARE(core::numpyArgsort(small), (std::vector<std::size_t> { 1, 3, 0, 2 }));
 }
 
-QTEST_GUILESS_MAIN(TestTemporalOverlapKernels)
+KS_TEST_MAIN(tst_temporal_overlap_kernels, TestTemporalOverlapKernels)
 #include "tst_temporal_overlap_kernels.moc"

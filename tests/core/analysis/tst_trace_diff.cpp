@@ -3,7 +3,8 @@
 // iteration choice, and the differences between the modes (Q3 device split,
 // whole-trace diff without ProfilerStep, the last step HTA's LabeledTrace keeps).
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/trace_diff.h"
 
 #include <QTest>
@@ -275,5 +276,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstTraceDiff)
+KS_TEST_MAIN(tst_trace_diff, TstTraceDiff)
 #include "tst_trace_diff.moc"

@@ -2,7 +2,8 @@
 // tiny traces: statistics per annotation, the fold into `others` (Q5), the
 // allowlist (Q15) and traces without annotations.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
 
@@ -238,5 +239,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestUserAnnotations)
+KS_TEST_MAIN(tst_user_annotations, TestUserAnnotations)
 #include "tst_user_annotations.moc"

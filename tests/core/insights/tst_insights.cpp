@@ -2,14 +2,15 @@
 // without, the gains against the what-if or the path time they claim, the
 // ranking, thresholds set by name and "not applicable" reasons.
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/insights.h"
 #include "core/insights/insights_format.h"
-#include "insights_traces.h"
+#include "tests/support/insights_traces.h"
 
 #include <QTest>
 
@@ -654,5 +655,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestInsights)
+KS_TEST_MAIN(tst_insights, TestInsights)
 #include "tst_insights.moc"

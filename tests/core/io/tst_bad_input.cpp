@@ -2,7 +2,8 @@
 // naming the file (and the byte offset where that helps); never a crash, hang
 // or silent empty result. Recoverable anomalies are counted as diagnostics.
 
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_main.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QTest>
 
@@ -409,5 +410,5 @@ void TestBadInput::hugeTopLevelValueRejected()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestBadInput)
+KS_TEST_MAIN(tst_bad_input, TestBadInput)
 #include "tst_bad_input.moc"

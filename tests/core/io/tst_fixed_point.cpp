@@ -2,6 +2,7 @@
 // Expected values are worked out by hand from the decimal text: µs * 1000, with
 // digits past the nanosecond rounded half away from zero.
 
+#include "tests/support/test_main.h"
 #include "core/io/json/fixed_point.h"
 
 #include <QTest>
@@ -134,5 +135,5 @@ void TestFixedPoint::exponentAtEpochScaleIsExact()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestFixedPoint)
+KS_TEST_MAIN(tst_fixed_point, TestFixedPoint)
 #include "tst_fixed_point.moc"

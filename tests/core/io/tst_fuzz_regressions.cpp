@@ -6,6 +6,7 @@
 //   NAME fails: TEXT       nothing loads; the error line names the file and contains TEXT
 // An input without an expectation fails the test, so none is kept unchecked.
 
+#include "tests/support/test_main.h"
 #include "fuzz/fuzz_entries.h"
 
 #include <QDir>
@@ -153,5 +154,5 @@ void TestFuzzRegressions::everyInputHasAnExpectation()
     }
 }
 
-QTEST_GUILESS_MAIN(TestFuzzRegressions)
+KS_TEST_MAIN(tst_fuzz_regressions, TestFuzzRegressions)
 #include "tst_fuzz_regressions.moc"

@@ -2,6 +2,7 @@
 // it must find the end of a value whatever strings contain, and say NeedMore
 // (never a wrong end) when the value is cut by a buffer boundary.
 
+#include "tests/support/test_main.h"
 #include "core/io/json/json_scan.h"
 
 #include <QTest>
@@ -264,5 +265,5 @@ void TestJsonScan::compositeMatchesByteByByteScan()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestJsonScan)
+KS_TEST_MAIN(tst_json_scan, TestJsonScan)
 #include "tst_json_scan.moc"

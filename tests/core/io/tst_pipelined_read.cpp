@@ -3,10 +3,11 @@
 // store as the one-thread path: on every shared trace, on the real traces in
 // tests/data, with small pieces, and they must stop cleanly on errors.
 
+#include "tests/support/test_main.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/io/load_timeline.h"
 #include "core/io/trace_set_loader.h"
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -227,5 +228,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPipelinedRead)
+KS_TEST_MAIN(tst_pipelined_read, TestPipelinedRead)
 #include "tst_pipelined_read.moc"

@@ -2,8 +2,9 @@
 // the file name, else the file's position in name order; clashes and
 // non-Kineto files reported, never dropped silently.
 
-#include "core/io/build/rank_detection.h"
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_main.h"
+#include "core/io/store_builder/rank_detection.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QTest>
 
@@ -280,5 +281,5 @@ void TestRankDetection::severalPaths()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestRankDetection)
+KS_TEST_MAIN(tst_rank_detection, TestRankDetection)
 #include "tst_rank_detection.moc"

@@ -2,7 +2,9 @@
 // shapes a Kineto/Chrome document can take, tracks, levels, typed args and
 // exact timestamps. Times in the JSON are µs; the store holds ns (x1000).
 
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_main.h"
+#include "core/io/store_builder/typed_args.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QTest>
 
@@ -491,7 +493,7 @@ void TestReaderBasics::typedArgs()
     const std::uint32_t gemm = only(slicesNamed(t, "gemm"));
     QCOMPARE(t.stream(gemm), std::int64_t(7));
     QCOMPARE(t.correlation(gemm), std::int64_t(123456789012));
-    QCOMPARE(t.externalId(gemm), std::int64_t(45));
+    QCOMPARE(rereadExternalId(t, gemm), std::int64_t(45));
 
     const std::uint32_t copy = only(slicesNamed(t, "Memcpy DtoH (Device -> Pinned)"));
     QVERIFY(t.extraRow(copy) != kNoRow);
@@ -499,7 +501,7 @@ void TestReaderBasics::typedArgs()
     QCOMPARE(t.extra.memoryBandwidthGBps[t.extraRow(copy)], 12.5);
     QCOMPARE(t.extra.device[t.extraRow(copy)], 0);
     QCOMPARE(t.extra.waitOnStream[t.extraRow(copy)], -1);
-    QCOMPARE(t.externalId(copy), std::int64_t(-1));
+    QCOMPARE(rereadExternalId(t, copy), std::int64_t(-1));
 
     const std::uint32_t nccl = [&] {
         for (std::uint32_t i = 0; i < t.slices.size(); ++i)
@@ -618,5 +620,5 @@ void TestReaderBasics::longDurationsKeptExactly()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestReaderBasics)
+KS_TEST_MAIN(tst_reader_basics, TestReaderBasics)
 #include "tst_reader_basics.moc"

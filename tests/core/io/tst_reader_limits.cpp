@@ -1,11 +1,12 @@
 // Input at the limits (issue 9): metadata repeated tens of thousands of times,
-// times at and beyond the valid range (core/io/build/time_range.h), step numbers too
+// times at and beyond the valid range (core/io/store_builder/time_range.h), step numbers too
 // large for 64 bits. Each is counted or refused with a message; none wraps
 // into a wrong number.
 
+#include "tests/support/test_main.h"
 #include "core/analysis/frame/hta_frame.h"
-#include "core/io/build/time_range.h"
-#include "tests/core/test_trace_files.h"
+#include "core/io/store_builder/time_range.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QTest>
 
@@ -147,5 +148,5 @@ void TestReaderLimits::stepNumberBeyondInt64Refused()
     QCOMPARE(frames.value().iterations, std::vector<std::int64_t> { 9223372036854775807 });
 }
 
-QTEST_GUILESS_MAIN(TestReaderLimits)
+KS_TEST_MAIN(tst_reader_limits, TestReaderLimits)
 #include "tst_reader_limits.moc"

@@ -2,7 +2,8 @@
 // fwdbwd), their diagnostics, and range queries checked against brute force on
 // a randomized trace.
 
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_main.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -384,5 +385,5 @@ void TestReaderLinks::levelsNeverOverlap()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestReaderLinks)
+KS_TEST_MAIN(tst_reader_links, TestReaderLinks)
 #include "tst_reader_links.moc"

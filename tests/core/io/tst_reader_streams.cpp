@@ -2,9 +2,10 @@
 // (events and strings cut at chunk and read-block boundaries), plain JSON,
 // gzip, multi-member gzip, ISA-L or zlib.
 
+#include "tests/support/test_main.h"
 #include "core/io/gzip/inflated_size.h"
 #include "core/io/gzip/input_stream.h"
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -343,5 +344,5 @@ void TestReaderStreams::jsonSizeGuessedPastFourGiB()
     QCOMPARE(inflatedSizeFromTrailer(huge - 2 * kWrap, 700'000'000), huge);
 }
 
-QTEST_GUILESS_MAIN(TestReaderStreams)
+KS_TEST_MAIN(tst_reader_streams, TestReaderStreams)
 #include "tst_reader_streams.moc"

@@ -6,8 +6,9 @@
 // it. The GPU time `ops` then gives each operator is checked against
 // TraceLens's ops_summary.csv for the same traces, computed by TraceLens.
 
+#include "tests/support/test_main.h"
 #include "core/analysis/operators/operator_stats.h"
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QDir>
 #include <QFile>
@@ -193,5 +194,5 @@ void TestSharedLaunchLinks::gpuTimeMatchesTraceLens()
     QVERIFY(mm != ours.end() && mm->second->gpuSelf > 0 && mm->second->gpuTotal >= mm->second->gpuSelf);
 }
 
-QTEST_GUILESS_MAIN(TestSharedLaunchLinks)
+KS_TEST_MAIN(tst_shared_launch_links, TestSharedLaunchLinks)
 #include "tst_shared_launch_links.moc"

@@ -5,7 +5,9 @@
 // independent of this code. Per-phase and per-category counts of every file are
 // checked against a Python json/gzip count by tests/tools/check_counts.py.
 
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_main.h"
+#include "core/io/store_builder/typed_args.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QDir>
 #include <QTest>
@@ -266,7 +268,7 @@ void TestSharedTraces::ncclCollectiveArgs()
     QVERIFY(slice.has_value());
     QCOMPARE(t.stream(*slice), std::int64_t(40));
     QCOMPARE(t.correlation(*slice), std::int64_t(60047));
-    QCOMPARE(t.externalId(*slice), std::int64_t(12945));
+    QCOMPARE(rereadExternalId(t, *slice), std::int64_t(12945));
     const std::uint32_t x = t.extraRow(*slice);
     QVERIFY(x != kNoRow);
     QCOMPARE(ks::test::bytes(t.name(t.extra.collectiveName[x])), ks::test::bytes("allreduce"));
@@ -339,5 +341,5 @@ void TestSharedTraces::glooRoundingNestsWithoutOverlap()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestSharedTraces)
+KS_TEST_MAIN(tst_shared_traces, TestSharedTraces)
 #include "tst_shared_traces.moc"

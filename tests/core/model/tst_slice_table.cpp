@@ -3,6 +3,7 @@
 // time), durations over 32 bits must follow their slice, and columnsAligned()
 // must notice a column that was not pushed.
 
+#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/event_tables.h"
 
@@ -104,5 +105,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSliceTable)
+KS_TEST_MAIN(tst_slice_table, TestSliceTable)
 #include "tst_slice_table.moc"

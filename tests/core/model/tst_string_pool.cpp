@@ -3,6 +3,7 @@
 
 // Through rank_trace.h (the pool of a rank's names): moc, which reads this file,
 // cannot parse <compare> when string_pool.h is the first header to reach it.
+#include "tests/support/test_main.h"
 #include "core/model/rank_trace.h"
 
 #include <QTest>
@@ -77,5 +78,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStringPool)
+KS_TEST_MAIN(tst_string_pool, TestStringPool)
 #include "tst_string_pool.moc"

@@ -4,7 +4,8 @@
 // computed by hand, A7's pattern annotation with and without HTA's compression, and
 // the arrow ends of HTA's overlaid critical path (Python's number semantics).
 
-#include "analysis_test_support.h"
+#include "tests/support/test_main.h"
+#include "tests/support/analysis_test_support.h"
 #include "core/analysis/kernels/kernel_sequences.h"
 #include "core/io/gzip/input_stream.h"
 #include "core/report/counters_trace_writer.h"
@@ -448,5 +449,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstTraceWriters)
+KS_TEST_MAIN(tst_trace_writers, TstTraceWriters)
 #include "tst_trace_writers.moc"

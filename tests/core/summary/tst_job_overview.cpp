@@ -2,6 +2,7 @@
 // profile blobs equal the stream_utilisation rows they are summed from, old
 // summaries without them read the same, and the rank overview and collective
 // skew tables equal the analyses over the traces.
+#include "tests/support/test_main.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/tables/table.h"
 #include "core/io/trace_set_loader.h"
@@ -10,7 +11,7 @@
 #include "core/summary/sqlite_db.h"
 #include "core/summary/summary_schema.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "tests/core/synthetic_job.h"
+#include "tests/support/synthetic_job.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -191,5 +192,5 @@ void TestJobOverview::refusesWhatIsNotASummary()
     QVERIFY(job.error().describe().find("not.kssum") != std::string::npos);
 }
 
-QTEST_GUILESS_MAIN(TestJobOverview)
+KS_TEST_MAIN(tst_job_overview, TestJobOverview)
 #include "tst_job_overview.moc"

@@ -3,6 +3,7 @@
 // is recorded and the rest summarised, and files that are not complete
 // summaries of this schema are refused with one clear line.
 
+#include "tests/support/test_main.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/hta_frame.h"
@@ -17,7 +18,7 @@
 #include "core/summary/summary_reader.h"
 #include "core/summary/summary_schema.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "tests/core/synthetic_job.h"
+#include "tests/support/synthetic_job.h"
 
 #include <QDir>
 #include <QFile>
@@ -601,5 +602,5 @@ void TestJobSummary::partsOfDifferentJobsAreRefused()
     QCOMPARE(QDir(dir.path()).entryList({ QStringLiteral("merged*") }, QDir::Files).size(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestJobSummary)
+KS_TEST_MAIN(tst_job_summary, TestJobSummary)
 #include "tst_job_summary.moc"

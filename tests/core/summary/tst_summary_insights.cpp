@@ -2,6 +2,7 @@
 // per rank by summarize read back to the same report as the folder gives for
 // those rules; job rules say which traces to open; old summaries are refused.
 
+#include "tests/support/test_main.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/insights/insights.h"
@@ -168,5 +169,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSummaryInsights)
+KS_TEST_MAIN(tst_summary_insights, TestSummaryInsights)
 #include "tst_summary_insights.moc"

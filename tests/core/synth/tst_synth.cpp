@@ -3,12 +3,13 @@
 // consistent across ranks, and readable by our reader; `--from` scaling keeps
 // every id unique across copies.
 
+#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "core/synth/trace_input.h"
 #include "core/synth/trace_scaler.h"
-#include "tests/core/test_trace_files.h"
+#include "tests/support/test_trace_files.h"
 
 #include <QDir>
 #include <QFile>
@@ -561,5 +562,5 @@ void TestSynth::scalingBadInputs()
 
 #endif // Q_MOC_RUN
 
-QTEST_GUILESS_MAIN(TestSynth)
+KS_TEST_MAIN(tst_synth, TestSynth)
 #include "tst_synth.moc"

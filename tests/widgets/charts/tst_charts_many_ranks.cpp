@@ -4,12 +4,13 @@
 // bar chart of more than 64 bars and no legend of a hundred ranks, and the
 // per-rank charts are distributions over the ranks with rank 17 labelled
 // where it is an outlier.
-#include "core/analysis/frame/analysis_catalog.h"
+#include "tests/support/test_main.h"
+#include "core/session/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "trace_fixtures.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/analysis/chart_style.h"
+#include "widgets/charts/chart_style.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -137,5 +138,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestChartsManyRanks)
+KS_TEST_MAIN(tst_charts_many_ranks, TestChartsManyRanks)
 #include "tst_charts_many_ranks.moc"

@@ -1,4 +1,5 @@
-#include "tests/widgets/trace_fixtures.h"
+#include "tests/support/test_main.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/common/category_counts_model.h"
 
 #include <QAbstractItemModelTester>
@@ -58,5 +59,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCategoryCountsModel)
+KS_TEST_MAIN(tst_category_counts_model, TestCategoryCountsModel)
 #include "tst_category_counts_model.moc"

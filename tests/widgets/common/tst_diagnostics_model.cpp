@@ -1,4 +1,5 @@
-#include "tests/widgets/trace_fixtures.h"
+#include "tests/support/test_main.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/common/diagnostics_model.h"
 #include "widgets/common/diagnostics_panel.h"
 
@@ -119,5 +120,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDiagnosticsModel)
+KS_TEST_MAIN(tst_diagnostics_model, TestDiagnosticsModel)
 #include "tst_diagnostics_model.moc"

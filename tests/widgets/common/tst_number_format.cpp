@@ -1,6 +1,7 @@
 // Issue 24 item 3: the one number policy (widgets/common/format.h). Column
 // names and units as the analyses declare them (both modes' spellings) give
 // human titles and cells a person reads without counting digits.
+#include "tests/support/test_main.h"
 #include "widgets/common/format.h"
 
 #include <QLocale>
@@ -123,5 +124,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNumberFormat)
+KS_TEST_MAIN(tst_number_format, TestNumberFormat)
 #include "tst_number_format.moc"

@@ -1,4 +1,5 @@
-#include "tests/widgets/trace_fixtures.h"
+#include "tests/support/test_main.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/common/rank_summary_model.h"
 
 #include <QAbstractItemModelTester>
@@ -119,5 +120,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRankSummaryModel)
+KS_TEST_MAIN(tst_rank_summary_model, TestRankSummaryModel)
 #include "tst_rank_summary_model.moc"

@@ -1,11 +1,12 @@
-// JobTracker and JobPools: the newest request wins (an older result is never
+// TaskTracker and TaskPools: the newest request wins (an older result is never
 // delivered and its token is cancelled), delivery happens on the receiver's
 // thread only while the receiver lives, the pools' ParallelFor skips the
 // bodies of a cancelled job, and an exception thrown in a job or one of its
 // bodies ends as the request's failure, never at a thread's edge.
 
-#include "widgets/common/job_pools.h"
-#include "widgets/common/job_tracker.h"
+#include "tests/support/test_main.h"
+#include "widgets/common/task_pools.h"
+#include "widgets/common/task_tracker.h"
 
 #include <QCoreApplication>
 #include <QTest>
@@ -26,7 +27,7 @@ namespace {
 // Work that runs until its request is cancelled, then says it saw the token.
 auto untilCancelled(std::shared_ptr<std::atomic<bool>> sawCancel, int value)
 {
-    return [sawCancel, value](const JobContext& job) {
+    return [sawCancel, value](const TaskContext& job) {
         while (!job.cancelled())
             QThread::msleep(1);
         sawCancel->store(true);
@@ -35,13 +36,13 @@ auto untilCancelled(std::shared_ptr<std::atomic<bool>> sawCancel, int value)
 }
 
 // For requests that must not fail: a failure fails the test.
-void mustNotFail(const JobFailure& failure)
+void mustNotFail(const TaskFailure& failure)
 {
     QFAIL(qPrintable(QStringLiteral("unexpected job failure: ") + failure.message));
 }
 
 // Lets every finished job's result reach the GUI thread's event loop.
-void drain(JobPools& pools)
+void drain(TaskPools& pools)
 {
     pools.jobs()->waitForDone();
     QCoreApplication::processEvents();
@@ -58,15 +59,15 @@ private slots:
 
     void newerRequestSupersedesOlder()
     {
-        JobPools pools;
+        TaskPools pools;
         QObject receiver;
-        JobTracker tracker(&pools, &receiver);
+        TaskTracker tracker(&pools, &receiver);
         std::vector<int> delivered;
         auto sawCancel = std::make_shared<std::atomic<bool>>(false);
-        const JobId first = tracker.start(
+        const TaskId first = tracker.start(
             untilCancelled(sawCancel, 1), [&](int v) { delivered.push_back(v); }, mustNotFail);
-        const JobId second = tracker.start(
-            [](const JobContext&) { return 2; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
+        const TaskId second = tracker.start(
+            [](const TaskContext&) { return 2; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
         QVERIFY(second != first);
         QCOMPARE(tracker.current(), second);
         QTRY_VERIFY(sawCancel->load()); // the older work saw its token and stopped
@@ -78,25 +79,25 @@ private slots:
 
     void finishedButUndeliveredResultIsDroppedWhenSuperseded()
     {
-        JobPools pools;
+        TaskPools pools;
         QObject receiver;
-        JobTracker tracker(&pools, &receiver);
+        TaskTracker tracker(&pools, &receiver);
         std::vector<int> delivered;
         tracker.start(
-            [](const JobContext&) { return 1; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
+            [](const TaskContext&) { return 1; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
         pools.jobs()->waitForDone(); // done on its thread, not yet handed to the GUI thread
         QVERIFY(tracker.isRunning());
         tracker.start(
-            [](const JobContext&) { return 2; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
+            [](const TaskContext&) { return 2; }, [&](int v) { delivered.push_back(v); }, mustNotFail);
         drain(pools);
         QCOMPARE(delivered, std::vector<int>({ 2 }));
     }
 
     void cancelDropsTheRunningRequest()
     {
-        JobPools pools;
+        TaskPools pools;
         QObject receiver;
-        JobTracker tracker(&pools, &receiver);
+        TaskTracker tracker(&pools, &receiver);
         int deliveries = 0;
         auto sawCancel = std::make_shared<std::atomic<bool>>(false);
         tracker.start(
@@ -111,13 +112,13 @@ private slots:
 
     void destroyedReceiverGetsNothing()
     {
-        JobPools pools;
+        TaskPools pools;
         auto receiver = std::make_unique<QObject>();
-        JobTracker tracker(&pools, receiver.get());
+        TaskTracker tracker(&pools, receiver.get());
         std::atomic<bool> release { false };
         int deliveries = 0;
         tracker.start(
-            [&release](const JobContext&) {
+            [&release](const TaskContext&) {
                 while (!release.load())
                     QThread::msleep(1);
                 return 1;
@@ -131,12 +132,12 @@ private slots:
 
     void destroyedTrackerCancelsAndDeliversNothing()
     {
-        JobPools pools;
+        TaskPools pools;
         QObject receiver;
         int deliveries = 0;
         auto sawCancel = std::make_shared<std::atomic<bool>>(false);
         {
-            JobTracker tracker(&pools, &receiver);
+            TaskTracker tracker(&pools, &receiver);
             tracker.start(
                 untilCancelled(sawCancel, 1), [&](int) { ++deliveries; }, mustNotFail);
         }
@@ -147,12 +148,12 @@ private slots:
 
     void deliveryIsOnTheReceiversThread()
     {
-        JobPools pools;
+        TaskPools pools;
         QObject receiver;
-        JobTracker tracker(&pools, &receiver);
+        TaskTracker tracker(&pools, &receiver);
         QThread* workThread = nullptr;
         QThread* deliveryThread = nullptr;
-        tracker.start([](const JobContext&) { return QThread::currentThread(); },
+        tracker.start([](const TaskContext&) { return QThread::currentThread(); },
             [&](QThread* worker) {
                 workThread = worker;
                 deliveryThread = QThread::currentThread();
@@ -165,7 +166,7 @@ private slots:
 
     void parallelForRunsEveryBodyOnce()
     {
-        JobPools pools(3);
+        TaskPools pools(3);
         std::mutex mutex;
         std::multiset<std::size_t> seen;
         pools.parallelFor()(200, [&](std::size_t i) {
@@ -179,7 +180,7 @@ private slots:
 
     void parallelForSkipsBodiesOnceCancelled()
     {
-        JobPools pools(2);
+        TaskPools pools(2);
         ks::core::CancelToken token;
         std::atomic<int> ran { 0 };
         pools.parallelFor (&token)(1000, [&](std::size_t) {
@@ -212,15 +213,15 @@ private slots:
         QFETCH(int, kind);
         QFETCH(QString, message);
         QFETCH(bool, outOfMemory);
-        JobPools pools(2);
+        TaskPools pools(2);
         QObject receiver;
-        JobTracker tracker(&pools, &receiver);
+        TaskTracker tracker(&pools, &receiver);
         auto workerThrew = std::make_shared<std::atomic<bool>>(false);
         int deliveries = 0;
-        std::optional<JobFailure> failure;
+        std::optional<TaskFailure> failure;
         QThread* failThread = nullptr;
         tracker.start(
-            [kind, workerThrew](const JobContext& job) -> int {
+            [kind, workerThrew](const TaskContext& job) -> int {
                 switch (kind) {
                 case 0:
                     throw std::runtime_error("broken input");
@@ -246,7 +247,7 @@ private slots:
                 return 1;
             },
             [&](int) { ++deliveries; },
-            [&](const JobFailure& f) {
+            [&](const TaskFailure& f) {
                 failure = f;
                 failThread = QThread::currentThread();
             });
@@ -261,7 +262,7 @@ private slots:
 
         int next = 0;
         tracker.start(
-            [](const JobContext& job) {
+            [](const TaskContext& job) {
                 std::atomic<int> bodies { 0 };
                 job.parallelFor(100, [&](std::size_t) { bodies.fetch_add(1); });
                 return bodies.load();
@@ -272,7 +273,7 @@ private slots:
 
     void parallelForRethrowsOnTheCallerOnceEveryHelperStopped()
     {
-        JobPools pools(3);
+        TaskPools pools(3);
         std::atomic<bool> returned { false };
         std::atomic<int> ran { 0 };
         std::atomic<int> ranAfterReturn { 0 };
@@ -295,14 +296,14 @@ private slots:
     {
         // A job blocked in a ParallelFor whose bodies run ParallelFors themselves,
         // from more jobs than there are workers: the shape that once deadlocked.
-        JobPools pools(2);
+        TaskPools pools(2);
         QObject receiver;
-        std::vector<std::unique_ptr<JobTracker>> trackers;
+        std::vector<std::unique_ptr<TaskTracker>> trackers;
         std::atomic<int> delivered { 0 };
         for (int j = 0; j < 6; ++j) {
-            trackers.push_back(std::make_unique<JobTracker>(&pools, &receiver));
+            trackers.push_back(std::make_unique<TaskTracker>(&pools, &receiver));
             trackers.back()->start(
-                [](const JobContext& job) {
+                [](const TaskContext& job) {
                     std::atomic<int> sum { 0 };
                     job.parallelFor(8, [&](std::size_t) {
                         job.parallelFor(8, [&](std::size_t i) { sum.fetch_add(static_cast<int>(i)); });
@@ -319,5 +320,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJobTracker)
-#include "tst_job_tracker.moc"
+KS_TEST_MAIN(tst_task_tracker, TestJobTracker)
+#include "tst_task_tracker.moc"

@@ -3,9 +3,10 @@
 // modelled row, the table has roofline's rows, a click asks for the row's calls
 // (longest first) and a range restricts it; without shapes it says so.
 
-#include "trace_fixtures.h"
+#include "tests/support/test_main.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/analysis/analysis_table_view.h"
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 #include "widgets/efficiency/efficiency_view.h"
 
 #include <QSignalSpy>
@@ -30,7 +31,7 @@ private slots:
         } cases[] = { { "h100_qwen05b", "H100 SXM5" }, { "mi300_qwen05b", "MI300X" } };
 
         for (const auto& c : cases) {
-            widgets::JobPools pools;
+            widgets::TaskPools pools;
             widgets::EfficiencyView view(&pools);
             QSignalSpy computed(&view, &widgets::EfficiencyView::computed);
             const auto set = test::loadSharedTraces(c.folder);
@@ -69,7 +70,7 @@ private slots:
 
     void saysWhenNoShapesWereRecorded()
     {
-        widgets::JobPools pools;
+        widgets::TaskPools pools;
         widgets::EfficiencyView view(&pools);
         QSignalSpy computed(&view, &widgets::EfficiencyView::computed);
         view.compute(test::loadSharedTraces("nccl_ns_resolution"), std::nullopt);
@@ -82,5 +83,5 @@ private slots:
 
 Q_DECLARE_METATYPE(std::vector<ks::core::EfficiencyCall>)
 
-QTEST_MAIN(TestEfficiencyView)
+KS_TEST_MAIN(tst_efficiency_view, TestEfficiencyView)
 #include "tst_efficiency_view.moc"

@@ -4,11 +4,12 @@
 // pixel column), on the profiles of a summarised synthetic job and of a real
 // two-rank trace, at several zooms, serially and on the workers; fitting many
 // ranks into few rows keeps the outlier.
+#include "tests/support/test_main.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
-#include "trace_fixtures.h"
-#include "widgets/common/job_pools.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/job/job_strip_view.h"
 #include "widgets/job/strip_colors.h"
 #include "widgets/job/strip_raster.h"
@@ -92,7 +93,7 @@ private:
 
     // The strips of `job` at each zoom and width, through the view (which
     // rasters on `pools` when given), compared with the reference.
-    static void checkView(const std::shared_ptr<const JobOverview>& job, ks::widgets::JobPools* pools)
+    static void checkView(const std::shared_ptr<const JobOverview>& job, ks::widgets::TaskPools* pools)
     {
         ks::widgets::JobStripView view(pools);
         view.setJob(job);
@@ -131,7 +132,7 @@ private slots:
 
     void fastPathOnTheWorkersDrawsTheReferenceColours()
     {
-        ks::widgets::JobPools pools(2);
+        ks::widgets::TaskPools pools(2);
         checkView(m_synthetic, &pools);
     }
 
@@ -179,7 +180,7 @@ private slots:
         image.fill(qRgb(200, 200, 200));
         for (int x = 0; x < 4; ++x)
             image.setPixel(x, 4, qRgb(255, 0, 0));
-        ks::widgets::JobPools pools(2);
+        ks::widgets::TaskPools pools(2);
         for (const ks::core::ParallelFor& parallelFor :
             { ks::core::ParallelFor(ks::core::runSequentially), pools.parallelFor() }) {
             const QImage fitted = ks::widgets::fitStripRows(image, 3, parallelFor);
@@ -193,5 +194,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstStripRaster)
+KS_TEST_MAIN(tst_strip_raster, TstStripRaster)
 #include "tst_strip_raster.moc"

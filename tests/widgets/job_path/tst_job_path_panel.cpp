@@ -2,7 +2,8 @@
 // for that segment's event on its rank, stragglers with their reason, and the
 // what-if field's rules and before/after text.
 
-#include "widgets/analysis/job_path_panel.h"
+#include "tests/support/test_main.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/common/format.h"
 
 #include <QLabel>
@@ -88,5 +89,5 @@ void TestJobPathPanel::whatIf()
     QVERIFY2(label->text().contains(QStringLiteral("10.000 → 6.000 ms")), qPrintable(label->text()));
 }
 
-QTEST_MAIN(TestJobPathPanel)
+KS_TEST_MAIN(tst_job_path_panel, TestJobPathPanel)
 #include "tst_job_path_panel.moc"

@@ -3,11 +3,12 @@
 // proving analysis; an iteration chosen on the page recomputes; job mode shows
 // a summary's findings without timeline links.
 
+#include "tests/support/test_main.h"
 #include "core/insights/insights.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
-#include "trace_fixtures.h"
-#include "widgets/common/job_pools.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/overview/finding_card.h"
 #include "widgets/overview/overview_page.h"
 
@@ -40,7 +41,7 @@ private slots:
         const auto set = test::loadSharedTraces("ddp_gloo_2ranks");
         if (!set)
             QSKIP("../shared is absent");
-        widgets::JobPools pools;
+        widgets::TaskPools pools;
         widgets::OverviewPage page(&pools);
         page.resize(1100, 900);
         page.setTraceSet(set);
@@ -97,7 +98,7 @@ private slots:
         const auto set = test::loadSharedTraces("ddp_gloo_2ranks");
         if (!set)
             QSKIP("../shared is absent");
-        widgets::JobPools pools;
+        widgets::TaskPools pools;
         widgets::OverviewPage own(&pools);
         own.setTraceSet(set);
         QVERIFY(waitUpdated(own));
@@ -150,7 +151,7 @@ private slots:
         const auto set = test::loadSharedTraces("cuda_event_sync");
         if (!set)
             QSKIP("../shared is absent");
-        widgets::JobPools pools;
+        widgets::TaskPools pools;
         widgets::OverviewPage page(&pools);
         page.setMemoryCheck([](const core::TraceSet&, const core::FrameSet*) {
             return QStringLiteral("Not computed: over the budget");
@@ -174,7 +175,7 @@ private slots:
         const auto set = test::loadSharedTraces("h100_qwen05b");
         if (!set)
             QSKIP("../shared is absent");
-        widgets::JobPools pools;
+        widgets::TaskPools pools;
         widgets::OverviewPage page(&pools);
         page.setTraceSet(set);
         QVERIFY(waitUpdated(page));
@@ -194,7 +195,7 @@ private slots:
         QVERIFY(core::summarizeJob({ folder.toStdString() }, out, core::SummarizeOptions {}).ok());
         auto job = core::readJobOverview(out);
         QVERIFY(job.ok());
-        widgets::JobPools pools;
+        widgets::TaskPools pools;
         widgets::OverviewPage page(&pools);
         page.setJob(std::make_shared<const core::JobOverview>(std::move(job).value()));
         QVERIFY(waitUpdated(page));
@@ -210,5 +211,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestOverviewPage)
+KS_TEST_MAIN(tst_overview_page, TestOverviewPage)
 #include "tst_overview_page.moc"

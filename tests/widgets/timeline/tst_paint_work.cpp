@@ -1,8 +1,9 @@
-// runFrameWork: the frame's draw lists are built by the calling thread with
+// runPaintWork: the frame's draw lists are built by the calling thread with
 // pool threads helping. Every item runs exactly once whatever the pool does,
 // the first exception comes back to the caller, and a frame started from a
 // pool thread (export, tests) or with the pool full still finishes.
-#include "widgets/timeline/render/frame_work.h"
+#include "tests/support/test_main.h"
+#include "widgets/timeline/render/paint_work.h"
 
 #include <QTest>
 #include <QThreadPool>
@@ -14,7 +15,7 @@
 
 using namespace ks::widgets;
 
-class FrameWorkTest : public QObject
+class PaintWorkTest : public QObject
 {
     Q_OBJECT
 
@@ -24,7 +25,7 @@ private slots:
     {
         for (std::size_t n : { 0u, 1u, 2u, 3u, 17u, 1000u }) {
             std::vector<std::atomic<int>> runs(n);
-            runFrameWork(n, [&](std::size_t i) { runs[i].fetch_add(1); });
+            runPaintWork(n, [&](std::size_t i) { runs[i].fetch_add(1); });
             for (std::size_t i = 0; i < n; ++i)
                 QCOMPARE(runs[i].load(), 1);
         }
@@ -35,7 +36,7 @@ private slots:
         std::atomic<int> ran { 0 };
         bool caught = false;
         try {
-            runFrameWork(64, [&](std::size_t i) {
+            runPaintWork(64, [&](std::size_t i) {
                 ran.fetch_add(1);
                 if (i == 5)
                     throw std::runtime_error("item 5");
@@ -57,7 +58,7 @@ private slots:
         for (int t = 0; t < pool->maxThreadCount() + 2; ++t)
             frames.push_back(QtConcurrent::run(pool, [] {
                 std::atomic<int> sum { 0 };
-                runFrameWork(100, [&](std::size_t i) { sum.fetch_add(static_cast<int>(i)); });
+                runPaintWork(100, [&](std::size_t i) { sum.fetch_add(static_cast<int>(i)); });
                 return sum.load();
             }));
         for (QFuture<int>& f : frames)
@@ -65,5 +66,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(FrameWorkTest)
-#include "tst_frame_work.moc"
+KS_TEST_MAIN(tst_paint_work, PaintWorkTest)
+#include "tst_paint_work.moc"

@@ -1,7 +1,8 @@
 // Coordinate maths of the timeline at extreme zooms: nanosecond windows and
 // whole traces, with traces starting at epoch-scale nanoseconds (~1.7e18),
 // where a float (or a double of the absolute time) loses the nanoseconds.
-#include "widgets/timeline/render/time_axis.h"
+#include "tests/support/test_main.h"
+#include "widgets/timeline/model/time_axis.h"
 
 #include <QTest>
 
@@ -146,5 +147,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TimelineAxisTest)
+KS_TEST_MAIN(tst_timeline_axis, TimelineAxisTest)
 #include "tst_timeline_axis.moc"

@@ -1,17 +1,18 @@
 // T8: aligning ranks on a chosen collective. The chosen instance of a kernel
 // must start at the same x on every rank that has it; ranks without it keep
 // their recorded times; the toolbar keeps the choice.
+#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "trace_fixtures.h"
+#include "tests/support/trace_fixtures.h"
 #include "widgets/common/format.h"
-#include "widgets/common/job_pools.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/timeline/model/collective_spans.h"
 #include "widgets/timeline/model/rank_alignment.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QComboBox>
@@ -183,7 +184,7 @@ private slots:
     void toolbarKeepsTheChoice()
     {
         TimelineViewState* state = new TimelineViewState;
-        JobPools pools;
+        TaskPools pools;
         TimelineWidget widget(state, &pools);
         state->setParent(&widget);
         widget.resize(1200, 600);
@@ -389,5 +390,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineCollectiveTest)
+KS_TEST_MAIN(tst_timeline_collective, TimelineCollectiveTest)
 #include "tst_timeline_collective.moc"

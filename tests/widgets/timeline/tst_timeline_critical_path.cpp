@@ -2,18 +2,19 @@
 // (A8); a slice on the path gets the path colour in draw lists and on screen,
 // one off it a faded kind colour; the widget computes the paths on demand and
 // the legend follows.
+#include "tests/support/test_main.h"
 #include "core/analysis/critical_path/critical_path.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "trace_fixtures.h"
-#include "widgets/common/job_pools.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/render/critical_path_marks.h"
+#include "widgets/timeline/model/critical_path_marks.h"
 #include "widgets/timeline/render/timeline_legend.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDir>
@@ -166,7 +167,7 @@ private slots:
     {
         QVERIFY(m_data);
         auto* state = new TimelineViewState;
-        JobPools pools;
+        TaskPools pools;
         TimelineWidget widget(state, &pools);
         state->setParent(&widget);
         widget.resize(1400, 700);
@@ -216,7 +217,7 @@ private slots:
         if (!set)
             QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/cpu_only");
         auto* state = new TimelineViewState;
-        JobPools pools;
+        TaskPools pools;
         TimelineWidget widget(state, &pools);
         state->setParent(&widget);
         state->setColorMode(ColorMode::CriticalPath);
@@ -233,5 +234,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineCriticalPathTest)
+KS_TEST_MAIN(tst_timeline_critical_path, TimelineCriticalPathTest)
 #include "tst_timeline_critical_path.moc"

@@ -3,17 +3,18 @@
 // rank (found independently here by their traceEvents index), each in its
 // bound's colour; hops join the two ranks' collective slices; the widget finds
 // the slices in the background and toggling the mode off draws kinds again.
+#include "tests/support/test_main.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "trace_fixtures.h"
-#include "widgets/common/job_pools.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/render/job_path_marks.h"
+#include "widgets/timeline/model/job_path_marks.h"
 #include "widgets/timeline/render/timeline_legend.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDir>
@@ -127,7 +128,7 @@ private slots:
     void widgetShowsAndClearsThePath()
     {
         auto* state = new TimelineViewState;
-        JobPools pools;
+        TaskPools pools;
         TimelineWidget widget(state, &pools);
         state->setParent(&widget);
         widget.resize(1200, 600);
@@ -179,5 +180,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineJobPathTest)
+KS_TEST_MAIN(tst_timeline_job_path, TimelineJobPathTest)
 #include "tst_timeline_job_path.moc"

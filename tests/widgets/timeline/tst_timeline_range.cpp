@@ -1,5 +1,6 @@
 // Range aggregation (T5): what lies in a time range, by name and track kind,
 // with numbers worked out by hand.
+#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/timeline/model/range_aggregation.h"
@@ -140,5 +141,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TimelineRangeTest)
+KS_TEST_MAIN(tst_timeline_range, TimelineRangeTest)
 #include "tst_timeline_range.moc"

@@ -1,5 +1,6 @@
 // Search (T6): substring and regular expression, case, order over ranks,
 // stepping with wrap-around, and the highlight flags the renderer draws.
+#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "widgets/timeline/model/draw_list.h"
@@ -151,5 +152,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TimelineSearchTest)
+KS_TEST_MAIN(tst_timeline_search, TimelineSearchTest)
 #include "tst_timeline_search.moc"

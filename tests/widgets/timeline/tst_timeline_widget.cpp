@@ -1,16 +1,17 @@
 // The timeline widget as a user drives it: background preparation, keys,
 // wheel and drags, search, panels, and export.
+#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
-#include "trace_fixtures.h"
-#include "widgets/common/job_pools.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
 #include "widgets/timeline/panels/range_aggregation_panel.h"
 #include "widgets/timeline/panels/search_results_panel.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QLineEdit>
@@ -30,7 +31,7 @@ class TimelineWidgetTest : public QObject
 private:
     QTemporaryDir m_dir;
     std::shared_ptr<const core::TraceSet> m_set;
-    JobPools m_pools; // declared first: outlives the widgets that run jobs on it
+    TaskPools m_pools; // declared first: outlives the widgets that run jobs on it
     TimelineViewState* m_state = nullptr;
     std::unique_ptr<TimelineWidget> m_widget;
 
@@ -244,5 +245,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineWidgetTest)
+KS_TEST_MAIN(tst_timeline_widget, TimelineWidgetTest)
 #include "tst_timeline_widget.moc"

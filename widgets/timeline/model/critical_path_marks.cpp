@@ -1,4 +1,4 @@
-#include "widgets/timeline/render/critical_path_marks.h"
+#include "widgets/timeline/model/critical_path_marks.h"
 
 #include "core/analysis/critical_path/critical_path.h"
 #include "core/analysis/frame/hta_frame.h"

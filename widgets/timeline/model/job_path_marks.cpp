@@ -1,4 +1,4 @@
-#include "widgets/timeline/render/job_path_marks.h"
+#include "widgets/timeline/model/job_path_marks.h"
 
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/model/trace_set.h"

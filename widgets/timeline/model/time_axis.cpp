@@ -1,4 +1,4 @@
-#include "widgets/timeline/render/time_axis.h"
+#include "widgets/timeline/model/time_axis.h"
 
 #include <QLocale>
 

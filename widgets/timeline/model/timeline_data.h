@@ -6,9 +6,9 @@
 #include "widgets/timeline/model/counter_track.h"
 #include "widgets/timeline/model/index_pyramid.h"
 #include "widgets/timeline/model/timeline_types.h"
-#include "widgets/timeline/render/critical_path_marks.h"
-#include "widgets/timeline/render/job_path_marks.h"
-#include "widgets/timeline/render/timeline_palette.h"
+#include "widgets/timeline/model/critical_path_marks.h"
+#include "widgets/timeline/model/job_path_marks.h"
+#include "widgets/timeline/model/slice_kind.h"
 
 #include <QString>
 
@@ -58,7 +58,7 @@ public:
 };
 
 // Runs body(i) for i in [0, n), possibly in parallel. Background jobs pass
-// their JobContext::parallelFor; runInParallel (Qt's global pool) serves the
+// their TaskContext::parallelFor; runInParallel (Qt's global pool) serves the
 // draw lists of one frame, built while the GUI thread waits, and tests.
 using ParallelRunner = std::function<void(std::size_t n, const std::function<void(std::size_t)>& body)>;
 void runInParallel(std::size_t n, const std::function<void(std::size_t)>& body);

@@ -1,6 +1,6 @@
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
-#include "widgets/timeline/render/time_axis.h"
+#include "widgets/timeline/model/time_axis.h"
 
 namespace ks::widgets {
 

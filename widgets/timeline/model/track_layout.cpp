@@ -1,7 +1,7 @@
 #include "widgets/timeline/model/track_layout.h"
 
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/track_layout.h"
-#include "widgets/timeline/render/time_axis.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/time_axis.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -94,7 +94,7 @@ QVariant RangeAggregationModel::headerData(int section, Qt::Orientation orientat
     return section >= 0 && section < ColumnCount ? tr(kNames[section]) : QVariant();
 }
 
-RangeAggregationPanel::RangeAggregationPanel(TimelineViewState* state, JobPools* pools, QWidget* parent)
+RangeAggregationPanel::RangeAggregationPanel(TimelineViewState* state, TaskPools* pools, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
     , m_model(new RangeAggregationModel(this))
@@ -103,7 +103,7 @@ RangeAggregationPanel::RangeAggregationPanel(TimelineViewState* state, JobPools*
     , m_summary(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_debounce(new QTimer(this))
-    , m_jobs(pools, this)
+    , m_tasks(pools, this)
 {
     setObjectName(QStringLiteral("rangeAggregationPanel"));
     m_proxy->setSourceModel(m_model);
@@ -161,7 +161,7 @@ std::function<bool(TrackKey)> RangeAggregationPanel::includeFilter() const
 
 void RangeAggregationPanel::recomputeNow()
 {
-    m_jobs.cancel();
+    m_tasks.cancel();
     const auto range = m_state->selectedRange();
     if (!m_data || !range) {
         apply({});
@@ -174,7 +174,7 @@ void RangeAggregationPanel::schedule()
 {
     const auto range = m_state->selectedRange();
     if (!m_data || !range) {
-        m_jobs.cancel();
+        m_tasks.cancel();
         apply({});
         return;
     }
@@ -182,10 +182,10 @@ void RangeAggregationPanel::schedule()
     auto snapshot = m_data;
     const Alignment alignment = m_state->alignment();
     auto include = includeFilter();
-    m_jobs.start([snapshot, r = *range, alignment, include](
-                     const JobContext&) { return aggregateRange(*snapshot, r, alignment, include); },
+    m_tasks.start([snapshot, r = *range, alignment, include](
+                     const TaskContext&) { return aggregateRange(*snapshot, r, alignment, include); },
         [this](RangeAggregate aggregate) { apply(std::move(aggregate)); },
-        [this](const JobFailure& failure) {
+        [this](const TaskFailure& failure) {
             apply({});
             m_summary->setText(tr("The range could not be aggregated: %1").arg(failure.message));
         });

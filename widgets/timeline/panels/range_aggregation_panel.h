@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 #include "widgets/timeline/model/range_aggregation.h"
 
 #include <QAbstractTableModel>
@@ -62,7 +62,7 @@ class RangeAggregationPanel : public QWidget
     Q_OBJECT
 
 public:
-    RangeAggregationPanel(TimelineViewState* state, JobPools* pools, QWidget* parent = nullptr);
+    RangeAggregationPanel(TimelineViewState* state, TaskPools* pools, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TimelineData> data);
 
@@ -86,7 +86,7 @@ private:
     QLabel* m_summary = nullptr;
     QLineEdit* m_filter = nullptr;
     QTimer* m_debounce = nullptr;
-    JobTracker m_jobs;
+    TaskTracker m_tasks;
 };
 
 } // namespace ks::widgets

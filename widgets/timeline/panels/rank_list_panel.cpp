@@ -2,7 +2,7 @@
 
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QFileInfo>
 #include <QHeaderView>

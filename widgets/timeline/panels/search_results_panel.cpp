@@ -4,7 +4,7 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/render/time_axis.h"
+#include "widgets/timeline/model/time_axis.h"
 
 #include <QHeaderView>
 #include <QLabel>

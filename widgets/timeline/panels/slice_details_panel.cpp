@@ -3,8 +3,8 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/render/time_axis.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/time_axis.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QTextBrowser>
 #include <QUrl>

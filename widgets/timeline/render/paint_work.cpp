@@ -1,4 +1,4 @@
-#include "widgets/timeline/render/frame_work.h"
+#include "widgets/timeline/render/paint_work.h"
 
 #include <QThreadPool>
 
@@ -54,7 +54,7 @@ namespace {
 
 } // namespace
 
-void runFrameWork(std::size_t n, const std::function<void(std::size_t)>& body)
+void runPaintWork(std::size_t n, const std::function<void(std::size_t)>& body)
 {
     if (n == 0)
         return;

@@ -14,6 +14,6 @@ namespace ks::widgets {
 // every third or so zoomed-out frame wait 4 ms for one. The first exception a
 // body throws is rethrown here once every started item is done; the items not
 // started by then are skipped.
-void runFrameWork(std::size_t n, const std::function<void(std::size_t)>& body);
+void runPaintWork(std::size_t n, const std::function<void(std::size_t)>& body);
 
 } // namespace ks::widgets

@@ -5,7 +5,7 @@
 #include "widgets/timeline/model/collective_spans.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/render/timeline_renderer.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QPainter>
 

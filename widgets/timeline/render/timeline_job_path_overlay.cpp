@@ -3,9 +3,9 @@
 // for (at its arrival) to the same collective on the rank the path continues
 // on (at its end), labelled with the collective's name.
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/render/job_path_marks.h"
+#include "widgets/timeline/model/job_path_marks.h"
 #include "widgets/timeline/render/timeline_renderer.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QPainter>
 #include <QPainterPath>

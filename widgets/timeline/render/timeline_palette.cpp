@@ -6,11 +6,6 @@ namespace ks::widgets {
 
 namespace {
 
-    bool contains(std::string_view s, std::string_view p)
-    {
-        return s.find(p) != std::string_view::npos;
-    }
-
     QColor blend(const QColor& a, const QColor& b, double t)
     {
         return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
@@ -64,36 +59,6 @@ namespace {
 
 } // namespace
 
-QString sliceKindName(SliceKind kind)
-{
-    switch (kind) {
-    case SliceKind::Compute:
-        return QStringLiteral("Compute");
-    case SliceKind::Communication:
-        return QStringLiteral("Communication");
-    case SliceKind::Memory:
-        return QStringLiteral("Memory");
-    case SliceKind::Sync:
-        return QStringLiteral("Sync");
-    case SliceKind::GpuOther:
-        return QStringLiteral("GPU other");
-    case SliceKind::CpuOp:
-        return QStringLiteral("CPU op");
-    case SliceKind::Runtime:
-        return QStringLiteral("Runtime");
-    case SliceKind::Python:
-        return QStringLiteral("Python");
-    case SliceKind::Annotation:
-        return QStringLiteral("Annotation");
-    case SliceKind::CriticalPath:
-        return QStringLiteral("On critical path");
-    case SliceKind::CpuOther:
-    case SliceKind::Count_:
-        break;
-    }
-    return QStringLiteral("CPU other");
-}
-
 QString pathBoundLabel(core::PathBound bound)
 {
     switch (bound) {
@@ -129,45 +94,6 @@ QString diffClassName(DiffClass diff)
         break;
     }
     return QStringLiteral("Unchanged");
-}
-
-SliceKind classifySlice(bool gpuTrack, std::string_view category, std::string_view name)
-{
-    if (gpuTrack) {
-        if (category == "cuda_sync" || name.starts_with("Stream Wait Event") || name.starts_with("event_"))
-            return SliceKind::Sync;
-        switch (core::classifyKernelDefault(category, name)) {
-        case core::KernelType::Computation:
-            return SliceKind::Compute;
-        case core::KernelType::Communication:
-            return SliceKind::Communication;
-        case core::KernelType::Memory:
-            return SliceKind::Memory;
-        case core::KernelType::Other:
-            break;
-        }
-        return contains(name, "Sync") ? SliceKind::Sync : SliceKind::GpuOther;
-    }
-    if (category == "cpu_op" || category == "Operator" || category == "cpu_instant_event")
-        return SliceKind::CpuOp;
-    if (category == "cuda_runtime" || category == "cuda_driver" || category == "Runtime"
-        || name.starts_with("hip") || name.starts_with("cuda"))
-        return SliceKind::Runtime;
-    if (category == "python_function")
-        return SliceKind::Python;
-    if (category == "user_annotation" || name.starts_with("ProfilerStep"))
-        return SliceKind::Annotation;
-    return SliceKind::CpuOther;
-}
-
-std::uint8_t nameColorKey(std::string_view name)
-{
-    std::uint32_t h = 2166136261u;
-    for (char c : name) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 16777619u;
-    }
-    return static_cast<std::uint8_t>(kNameKeyBase + h % kNamePaletteSize);
 }
 
 TimelinePalette::TimelinePalette(const QPalette& palette)

@@ -3,8 +3,8 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/render/frame_work.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/render/paint_work.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QElapsedTimer>
 #include <QFontMetrics>
@@ -200,7 +200,7 @@ void TimelineRenderer::prepare(
     // std::unordered_map keeps the references taken above valid.
     auto build = [&](std::size_t i) { buildRow(*work[i].first, keys[i], *work[i].second); };
     if (work.size() >= 3)
-        runFrameWork(work.size(), build);
+        runPaintWork(work.size(), build);
     else
         for (std::size_t i = 0; i < work.size(); ++i)
             build(i);

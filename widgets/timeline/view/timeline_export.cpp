@@ -1,4 +1,4 @@
-#include "widgets/timeline/render/timeline_export.h"
+#include "widgets/timeline/view/timeline_export.h"
 
 #include "widgets/timeline/view/timeline_view.h"
 

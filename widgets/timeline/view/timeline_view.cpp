@@ -3,7 +3,7 @@
 #include "core/model/rank_trace.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QPaintEvent>
 #include <QPainter>

@@ -2,9 +2,9 @@
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/render/time_axis.h"
+#include "widgets/timeline/model/time_axis.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QApplication>
 #include <QClipboard>

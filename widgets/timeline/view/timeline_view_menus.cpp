@@ -4,7 +4,7 @@
 #include "widgets/timeline/model/rank_alignment.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -5,12 +5,12 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/render/critical_path_marks.h"
-#include "widgets/timeline/render/timeline_export.h"
+#include "widgets/timeline/model/critical_path_marks.h"
+#include "widgets/timeline/view/timeline_export.h"
 #include "widgets/timeline/render/timeline_legend.h"
 #include "widgets/timeline/render/timeline_renderer.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/view/timeline_view_state.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -45,16 +45,16 @@ namespace {
 
 } // namespace
 
-TimelineWidget::TimelineWidget(TimelineViewState* state, JobPools* pools, QWidget* parent)
+TimelineWidget::TimelineWidget(TimelineViewState* state, TaskPools* pools, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
     , m_view(new TimelineView(state, this))
     , m_scroll(new QScrollBar(Qt::Vertical, this))
     , m_searchDebounce(new QTimer(this))
-    , m_buildJobs(pools, this)
-    , m_searchJobs(pools, this)
-    , m_criticalPathJobs(pools, this)
-    , m_jobPathJobs(pools, this)
+    , m_buildTasks(pools, this)
+    , m_searchTasks(pools, this)
+    , m_criticalPathTasks(pools, this)
+    , m_jobPathTasks(pools, this)
 {
     setObjectName(QStringLiteral("timelineWidget"));
     auto* bar = new QHBoxLayout;
@@ -270,23 +270,23 @@ void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
 {
     // The job path of the previous set must not be matched against this one's slices.
     m_jobPath.reset();
-    m_jobPathJobs.cancel();
+    m_jobPathTasks.cancel();
     if (!set) {
-        m_buildJobs.cancel();
+        m_buildTasks.cancel();
         m_preparing = false;
         setData(nullptr);
         return;
     }
     m_preparing = true;
-    m_buildJobs.start(
-        [set](const JobContext& job) {
+    m_buildTasks.start(
+        [set](const TaskContext& job) {
             return std::shared_ptr<const TimelineData>(TimelineData::build(set, job.parallelFor));
         },
         [this](std::shared_ptr<const TimelineData> data) {
             setData(data);
             startAnalysisCounters(data);
         },
-        [this](const JobFailure& failure) {
+        [this](const TaskFailure& failure) {
             m_preparing = false;
             setData(nullptr);
             emit jobFailed(tr("The timeline could not be built: %1").arg(failure.message));
@@ -297,8 +297,8 @@ void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
 void TimelineWidget::startAnalysisCounters(std::shared_ptr<const TimelineData> data)
 {
     // On the build's tracker: a newer trace set supersedes these counters too.
-    m_buildJobs.start(
-        [data](const JobContext& job) {
+    m_buildTasks.start(
+        [data](const TaskContext& job) {
             std::vector<CounterTracks> perRank(static_cast<std::size_t>(data->rankCount()));
             job.parallelFor(perRank.size(),
                 [&](std::size_t r) { perRank[r] = buildAnalysisCounters(*data->set, static_cast<int>(r)); });
@@ -310,7 +310,7 @@ void TimelineWidget::startAnalysisCounters(std::shared_ptr<const TimelineData> d
             m_preparing = false;
             emit ready();
         },
-        [this](const JobFailure& failure) {
+        [this](const TaskFailure& failure) {
             // The timeline stays, without the queue-length and bandwidth counters.
             m_preparing = false;
             emit jobFailed(
@@ -326,8 +326,8 @@ void TimelineWidget::startCriticalPaths()
     m_criticalPathsRequested = true;
     m_legend->setNote(tr("computing the critical path of %n rank(s)…", nullptr, m_data->rankCount()));
     auto set = m_data->set;
-    m_criticalPathJobs.start(
-        [set](const JobContext& job) {
+    m_criticalPathTasks.start(
+        [set](const TaskContext& job) {
             std::vector<CriticalPathMarks> perRank(set->ranks.size());
             job.parallelFor(perRank.size(), [&](std::size_t r) {
                 perRank[r] = computeCriticalPathMarks(*set, static_cast<int>(r), job.cancel);
@@ -339,7 +339,7 @@ void TimelineWidget::startCriticalPaths()
             updateCriticalPathNote();
             emit criticalPathsReady();
         },
-        [this](const JobFailure& failure) {
+        [this](const TaskFailure& failure) {
             m_legend->setNote(tr("critical paths not computed: %1").arg(failure.message));
             emit criticalPathsReady();
         });
@@ -353,7 +353,7 @@ void TimelineWidget::setJobPath(std::shared_ptr<const core::JobCriticalPath> job
 
 void TimelineWidget::startJobPathMarks()
 {
-    m_jobPathJobs.cancel();
+    m_jobPathTasks.cancel();
     if (!m_data || !m_data->set)
         return;
     if (!m_jobPath) {
@@ -365,7 +365,7 @@ void TimelineWidget::startJobPathMarks()
     }
     auto set = m_data->set;
     auto job = m_jobPath;
-    m_jobPathJobs.start([set, job](const JobContext&) { return computeJobPathMarks(*set, *job); },
+    m_jobPathTasks.start([set, job](const TaskContext&) { return computeJobPathMarks(*set, *job); },
         [this, set](JobPathMarks marks) {
             if (!m_data || m_data->set != set) // another trace set since
                 return;
@@ -373,7 +373,7 @@ void TimelineWidget::startJobPathMarks()
             updateLegendNote();
             emit jobPathReady();
         },
-        [this](const JobFailure& failure) {
+        [this](const TaskFailure& failure) {
             m_legend->setNote(tr("the job path's slices were not found: %1").arg(failure.message));
             emit jobPathReady();
         });
@@ -438,7 +438,7 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, bool rese
     m_data = std::move(data);
     if (resetView) {
         // Critical paths computing for the data shown before are no longer wanted.
-        m_criticalPathJobs.cancel();
+        m_criticalPathTasks.cancel();
         m_criticalPathsRequested = false;
         // An anchor names slices of the previous trace set.
         m_lastAnchor.reset();
@@ -476,7 +476,7 @@ void TimelineWidget::addColorMode(ColorMode mode, const QString& label)
 
 void TimelineWidget::showSearchResults(std::shared_ptr<const SearchResults> results)
 {
-    m_searchJobs.cancel(); // a search still running must not replace these
+    m_searchTasks.cancel(); // a search still running must not replace these
     applySearch(std::move(results));
 }
 
@@ -489,7 +489,7 @@ void TimelineWidget::focusSearch()
 void TimelineWidget::searchNow(bool wait)
 {
     m_searchDebounce->stop();
-    m_searchJobs.cancel(); // this query replaces the one running, even when answered at once
+    m_searchTasks.cancel(); // this query replaces the one running, even when answered at once
     if (!m_data)
         return;
     SearchQuery query;
@@ -503,10 +503,10 @@ void TimelineWidget::searchNow(bool wait)
         return;
     }
     m_matches->setText(tr("searching…"));
-    m_searchJobs.start(
-        [data, query, alignment](const JobContext&) { return runSearch(*data, query, alignment); },
+    m_searchTasks.start(
+        [data, query, alignment](const TaskContext&) { return runSearch(*data, query, alignment); },
         [this](std::shared_ptr<const SearchResults> results) { applySearch(std::move(results)); },
-        [this](const JobFailure& failure) {
+        [this](const TaskFailure& failure) {
             applySearch(nullptr);
             m_matches->setText(tr("search failed: %1").arg(failure.message));
         });

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/common/job_tracker.h"
+#include "widgets/common/task_tracker.h"
 #include "widgets/timeline/model/timeline_types.h"
 
 #include <QWidget>
@@ -39,7 +39,7 @@ class TimelineWidget : public QWidget
 
 public:
     // Background work (building the data, counters, critical paths, search) runs on `pools`.
-    TimelineWidget(TimelineViewState* state, JobPools* pools, QWidget* parent = nullptr);
+    TimelineWidget(TimelineViewState* state, TaskPools* pools, QWidget* parent = nullptr);
     ~TimelineWidget() override;
 
     // Builds the timeline of a trace set in the background; null clears it.
@@ -128,10 +128,10 @@ private:
     std::shared_ptr<const TimelineData> m_data;
     std::shared_ptr<const SearchResults> m_results;
     std::shared_ptr<const CollectiveAnchor> m_lastAnchor; // the last collective aligned on
-    JobTracker m_buildJobs; // the data of the last trace set, then its analysis counters
-    JobTracker m_searchJobs;
-    JobTracker m_criticalPathJobs; // for the data shown since the last resetView
-    JobTracker m_jobPathJobs; // the job path's slices in the data shown
+    TaskTracker m_buildTasks; // the data of the last trace set, then its analysis counters
+    TaskTracker m_searchTasks;
+    TaskTracker m_criticalPathTasks; // for the data shown since the last resetView
+    TaskTracker m_jobPathTasks; // the job path's slices in the data shown
     std::shared_ptr<const core::JobCriticalPath> m_jobPath; // of the last trace set
     // The critical paths of the shown data are computed or computing.
     bool m_criticalPathsRequested = false;
