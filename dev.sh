@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Kinetoscope developer entry point (Debian 12).
-#   bash dev.sh run    install what is missing, build (Release), open the app on a generated sample
+#   bash dev.sh run    install what is missing, build the app and the CLI (Release), open the app on
+#                      a generated sample
 #   bash dev.sh test   install what is missing, check formatting, build, run every test
 #   bash dev.sh format reformat every C++ file with clang-format (the check `test` runs)
 #   bash dev.sh lint [FILE.cpp...]  clang-tidy (.clang-tidy's checks) over core/ and app/cli/
@@ -43,14 +44,24 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# configure_and_build [TARGET...]: the Release build; with targets, only those
+# (and what they link), as `run` builds only what it opens.
 configure_and_build() {
     local werror=OFF
     [ "${CI:-}" = "true" ] && werror=ON
     local launcher=()
     command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKS_WERROR=$werror "${launcher[@]}"
-    cmake --build "$BUILD_DIR" -j "$JOBS"
+    local targets=()
+    [ $# -gt 0 ] && targets=(--target "$@")
+    cmake --build "$BUILD_DIR" -j "$JOBS" "${targets[@]}"
 }
+
+# The test executables precompile Qt's headers (tests/CMakeLists.txt); ccache
+# caches such compiles only when told the precompiled header's macros and
+# timestamps are safe to ignore (they are: CMake rebuilds the header when its
+# inputs change).
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 
 # The sanitizer build: clang, ASan+UBSan (any UB aborts), the fuzz targets,
 # no GUI, no benchmarks, no MPI; -O1 with line tables keeps it quick to build
@@ -153,7 +164,8 @@ lint_files() {
 case "${1:-}" in
 run)
     install_missing
-    configure_and_build
+    # Only what it opens: the app, and the CLI that writes the sample (no tests, no benchmarks).
+    configure_and_build kinetoscope kinetoscope-cli
     sample="$BUILD_DIR/sample-trace"
     if [ ! -d "$sample" ]; then
         "$BUILD_DIR/app/cli/kinetoscope-cli" synth --ranks 4 --size-mb 40 --gzip --seed 1 --out "$sample"

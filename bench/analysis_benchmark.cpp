@@ -5,8 +5,8 @@
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "bench/bench_timing.h"
-#include "core/session/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
+#include "core/session/analysis_catalog.h"
 
 #include <simdjson.h>
 

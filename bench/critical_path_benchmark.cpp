@@ -8,6 +8,7 @@
 #include "bench/bench_timing.h"
 #include "core/analysis/critical_path/critical_path.h"
 #include "core/io/trace_set_loader.h"
+#include "core/report/critical_path_json.h"
 #include "core/report/critical_path_trace_writer.h"
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// B7 (issue 10 item 6): job mode on a big summary, offscreen. Prints, as one
+// B7: job mode on a big summary, offscreen. Prints, as one
 // Markdown row: ranks, bins, the summary's size, open to first full frame
 // (readJobOverview + JobModeView::setJob + the first paint of the whole view),
 // and the strips' frame times (median and worst of --frames frames): a new

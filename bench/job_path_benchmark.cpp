@@ -1,4 +1,4 @@
-// Issue 27: the job's critical path over the whole trace against the sum of
+// The job's critical path over the whole trace against the sum of
 // its per-iteration runs, in time and in memory. Loads a folder once, builds
 // the default-mode frames, then runs jobCriticalPath (and the stragglers) in a
 // forked child per measurement, so each peak RSS is that run's own: the whole

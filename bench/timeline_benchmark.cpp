@@ -26,9 +26,9 @@
 #include "core/synth/synthetic_trace_generator.h"
 #include "widgets/timeline/model/counter_track.h"
 #include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/model/track_layout.h"
 #include "widgets/timeline/render/timeline_renderer.h"
-#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,14 +3,14 @@
 #include "core/analysis/critical_path/critical_path.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/cross_rank/rank_overview.h"
-#include "core/session/analysis_catalog.h"
 #include "core/analysis/hta/counter_series.h"
 #include "core/analysis/kernels/kernel_sequences.h"
-#include "core/io/store_builder/rank_builder.h"
 #include "core/io/json/event_parser.h"
 #include "core/io/json/metadata_parser.h"
 #include "core/io/json/trace_events_splitter.h"
+#include "core/io/store_builder/rank_builder.h"
 #include "core/io/trace_set_loader.h"
+#include "core/session/analysis_catalog.h"
 #include "fuzz/memory_input_stream.h"
 
 #include <fstream>

@@ -10,7 +10,7 @@ namespace ks::app {
 // faulted in again.
 //
 // Not transparent huge pages: asking glibc for them (glibc.malloc.hugetlb=1,
-// which this did until issue 25) made every load a gamble on this project's
+// which this once did) made every load a gamble on this project's
 // VMs. A 2 MB page the guest had not touched since boot costs the host's fault
 // on top of the guest's clearing: `info` on a 1 GB rank took 0.99 s median,
 // 1.08 s worst without them and 1.35 s, 1.51 s with them (system time 0.12 s

@@ -3,16 +3,16 @@
 #include "app/gui/opening/load_progress_bar.h"
 #include "core/analysis/hta/trace_diff.h"
 #include "widgets/charts/analysis_export.h"
-#include "widgets/common/task_pools.h"
 #include "widgets/common/message_bar.h"
+#include "widgets/common/task_pools.h"
 #include "widgets/diff/diff_filter_proxy.h"
 #include "widgets/diff/diff_table_model.h"
 #include "widgets/diff/iteration_alignment.h"
 #include "widgets/diff/name_matches.h"
 #include "widgets/diff/timeline_sync.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-// The efficiency analysis (issue 21) as low_efficiency reads it: per rank and op
+// The efficiency analysis as low_efficiency reads it: per rank and op
 // family, the kernel time of the modelled calls, their time at the roofline, and
 // the kernels they launched (what the what-if shrinks on the critical path).
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// The seam between the insights engine and the efficiency analysis (issue 21,
+// The seam between the insights engine and the efficiency analysis (the
 // roofline per op family): low_efficiency reads these results and nothing
 // else, so wiring the analysis in is filling InsightsContext::roofline.
 

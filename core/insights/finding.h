@@ -1,6 +1,6 @@
 #pragma once
 
-// What the insights engine reports (issue 23): findings ranked by how much of
+// What the insights engine reports: findings ranked by how much of
 // the step (or traced) time fixing them would give back, and the rules that
 // could not run with the reason.
 

@@ -175,7 +175,7 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
     InsightsReport report;
     const bool anyRankRule = std::any_of(insightRules().begin(), insightRules().end(),
         [&](const Rule& r) { return r.scope == RuleScope::Rank && ruleSelected(options.rules, r.info.id); });
-    InsightsContext job(frames, analysis, parallelFor);
+    InsightsContext job(frames, analysis, parallelFor, options.jobPath);
     job.roofline = options.roofline;
     job.device = options.device;
     std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);

@@ -1,6 +1,6 @@
 #pragma once
 
-// The insights engine (issue 23): runs the rules over loaded frames and ranks
+// The insights engine: runs the rules over loaded frames and ranks
 // their findings by estimated gain. Rank rules run on each rank alone against
 // its own critical path (so a job summary can store them per rank); job rules
 // run once on every rank together.
@@ -10,6 +10,7 @@
 #include "core/insights/rule.h"
 #include "core/insights/rule_settings.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,20 @@ struct InsightsOptions
 {
     RuleSettings settings;
     std::vector<std::string> rules; // ids to run; empty: every rule
-    // Per-family roofline results of the efficiency analysis (issue 21), when it ran.
+    // Per-family roofline results of the efficiency analysis, when it ran.
     std::optional<std::vector<OpFamilyRoofline>> roofline;
     RooflineDevice device; // what low_efficiency's roofline is drawn against (--device/--peaks)
+    // The job's critical path over the same frames and selection (the single
+    // selected iteration, else everything), computed before with its timing (a
+    // session's): the job rules read it instead of computing their own. Null:
+    // they compute it.
+    std::shared_ptr<const KeptJobPath> jobPath;
+
+    // Only the rules' choice and thresholds: what a kept report depends on besides the frames.
+    bool isDefault() const
+    {
+        return rules.empty() && settings.empty() && !roofline && !device.name && !device.peaksFile;
+    }
 };
 
 // The ids in `text` ("a,b") checked against the rules; the error names an unknown id.

@@ -6,11 +6,12 @@
 
 namespace ks::core {
 
-InsightsContext::InsightsContext(
-    const FrameSet& frames, const AnalysisOptions& options, const ParallelFor& parallelFor)
+InsightsContext::InsightsContext(const FrameSet& frames, const AnalysisOptions& options,
+    const ParallelFor& parallelFor, std::shared_ptr<const KeptJobPath> kept)
     : m_frames(frames)
     , m_options(options)
     , m_parallelFor(parallelFor)
+    , m_kept(std::move(kept))
 {
 }
 
@@ -28,12 +29,14 @@ JobPathOptions InsightsContext::pathOptions() const
 
 const Result<JobCriticalPath>& InsightsContext::path()
 {
-    if (!m_path) {
+    if (!m_kept || !m_kept->path) {
+        auto kept = std::make_shared<KeptJobPath>();
         JobPathOptions o = pathOptions();
-        o.keepTiming = &m_timing;
-        m_path.emplace(jobCriticalPath(m_frames, o, m_parallelFor));
+        o.keepTiming = &kept->timing; // what-ifs re-time the path's ranks
+        kept->path.emplace(jobCriticalPath(m_frames, o, m_parallelFor));
+        m_kept = std::move(kept);
     }
-    return *m_path;
+    return *m_kept->path;
 }
 
 TimeNs InsightsContext::measured()
@@ -64,7 +67,7 @@ std::optional<double> InsightsContext::whatIfGainPct(const std::vector<std::stri
                 parsed.push_back(std::move(rule).value());
         }
         const CrossRankPath after =
-            retimedJobPath(m_frames, m_timing, WhatIfScaling(std::move(parsed)), m_parallelFor);
+            retimedJobPath(m_frames, m_kept->timing, WhatIfScaling(std::move(parsed)), m_parallelFor);
         if (after.ok && path().value().path.ok) {
             const TimeNs saved = path().value().path.length - after.length;
             gain = std::max(0.0, 100.0 * static_cast<double>(saved) / static_cast<double>(measured()));

@@ -28,8 +28,10 @@ class InsightsContext
 {
 public:
     // `frames` must outlive the context. `options` are the ones the frames were built with.
+    // `kept`, when given, is the job path over these frames and options (see
+    // InsightsOptions::jobPath): path() and the what-ifs read it.
     InsightsContext(const FrameSet& frames, const AnalysisOptions& options,
-        const ParallelFor& parallelFor = runSequentially);
+        const ParallelFor& parallelFor = runSequentially, std::shared_ptr<const KeptJobPath> kept = nullptr);
     ~InsightsContext();
     InsightsContext(const InsightsContext&) = delete;
     InsightsContext& operator=(const InsightsContext&) = delete;
@@ -69,7 +71,7 @@ public:
 
     TimeRange absoluteRange(TimeNs start, TimeNs end) const { return { absolute(start), absolute(end) }; }
 
-    // The efficiency analysis' per-family roofline results (issue 21): given
+    // The efficiency analysis' per-family roofline results: given
     // (tests, a caller that ran it), else low_efficiency runs it on the frames.
     std::optional<std::vector<OpFamilyRoofline>> roofline;
     // The device low_efficiency draws the roofline against (--device/--peaks).
@@ -81,8 +83,7 @@ private:
     const FrameSet& m_frames;
     AnalysisOptions m_options;
     ParallelFor m_parallelFor;
-    std::optional<Result<JobCriticalPath>> m_path;
-    JobPathTiming m_timing; // path()'s ranks, re-timed by each what-if
+    std::shared_ptr<const KeptJobPath> m_kept; // given, or computed by path()
     std::map<std::vector<std::string>, std::optional<double>> m_whatIfs;
     std::optional<std::vector<LaunchOutliers>> m_launchOutliers;
     std::optional<std::vector<Straggler>> m_stragglers;

@@ -25,6 +25,9 @@ struct RuleInfo
     std::string_view id;
     std::string_view title; // what the rule looks for, one line
     std::vector<RuleParam> params;
+    // The navigator's view that proves a finding of the rule (the Overview's
+    // "open the analysis" link): a view id of the app's registry; empty: none.
+    std::string_view proofView;
 };
 
 // The values in force: defaults unless set.

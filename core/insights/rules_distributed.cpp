@@ -34,7 +34,8 @@ namespace {
     // ---- exposed_communication -----------------------------------------------
 
     const RuleInfo kExposed { "exposed_communication", "communication not overlapped with compute",
-        { { "min_gain_pct", 1.0, "report when hiding communication gives back at least this %" } } };
+        { { "min_gain_pct", 1.0, "report when hiding communication gives back at least this %" } },
+        "overlap" };
 
     RuleOutcome exposedCommunication(InsightsContext& c, const RuleParams& p)
     {
@@ -105,7 +106,8 @@ namespace {
     // ---- straggler -----------------------------------------------------------
 
     const RuleInfo kStraggler { "straggler", "the rank the others wait for",
-        { { "min_gain_pct", 1.0, "report a straggler whose extra path time is at least this %" } } };
+        { { "min_gain_pct", 1.0, "report a straggler whose extra path time is at least this %" } },
+        "jobPath" };
 
     RuleOutcome straggler(InsightsContext& c, const RuleParams& p)
     {
@@ -162,7 +164,8 @@ namespace {
         { { "min_wait_share_pct", 50,
               "a collective is dominated when skew / (skew + transfer) reaches this %" },
             { "min_gain_pct", 0.5,
-                "report when the skew windows hold at least this % of the critical path" } } };
+                "report when the skew windows hold at least this % of the critical path" } },
+        "jobPath" };
 
     RuleOutcome collectiveSkewRule(InsightsContext& c, const RuleParams& p)
     {
@@ -236,7 +239,8 @@ namespace {
 
     const RuleInfo kUnbalanced { "unbalanced_compute", "GPU compute time spread across ranks",
         { { "max_spread_pct", 10,
-            "report when the busiest rank computes this % longer than the median rank" } } };
+            "report when the busiest rank computes this % longer than the median rank" } },
+        "rankOverview" };
 
     RuleOutcome unbalancedCompute(InsightsContext& c, const RuleParams& p)
     {

@@ -40,7 +40,8 @@ namespace {
         "GPU idle between kernels because the CPU launches too slowly",
         { { "min_gain_pct", 1.0,
             "report when removing launch calls, launch delays and kernel gaps gives back at least this "
-            "%" } } };
+            "%" } },
+        "idle" };
 
     // Host-wait idle per the idle time breakdown (A2), summed over the rank's streams.
     std::pair<double, double> hostWaitIdleUs(InsightsContext& c)
@@ -115,7 +116,8 @@ namespace {
 
     const RuleInfo kSync { "gpu_idle_sync", "GPU waits on host syncs",
         { { "min_gain_pct", 0.5,
-            "report when the GPU idle after syncs holds at least this % of the critical path" } } };
+            "report when the GPU idle after syncs holds at least this % of the critical path" } },
+        "idle" };
 
     constexpr std::array<std::string_view, 8> kSyncCalls = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
         "cudaEventSynchronize", "cudaMemcpy", "hipDeviceSynchronize", "hipStreamSynchronize",
@@ -193,7 +195,8 @@ namespace {
 
     const RuleInfo kShort { "short_kernels", "many kernels shorter than their launch",
         { { "min_count", 50, "at least this many kernels run shorter than their launch call" },
-            { "min_share_pct", 30, "and they are at least this % of the rank's launches" } } };
+            { "min_share_pct", 30, "and they are at least this % of the rank's launches" } },
+        "launchStats" };
 
     RuleOutcome shortKernels(InsightsContext& c, const RuleParams& p)
     {
@@ -245,7 +248,8 @@ namespace {
 
     const RuleInfo kDelay { "launch_delay_outliers", "kernels that started long after their launch",
         { { "delay_us", 100, "a launch delay above this is an outlier (HTA's launch_delay_cutoff)" },
-            { "min_count", 1, "report from this many outliers" } } };
+            { "min_count", 1, "report from this many outliers" } },
+        "launchStats" };
 
     RuleOutcome launchDelays(InsightsContext& c, const RuleParams& p)
     {

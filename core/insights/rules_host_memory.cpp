@@ -17,7 +17,8 @@ namespace {
     // ---- dataloader_stall ----------------------------------------------------
 
     const RuleInfo kLoader { "dataloader_stall", "time in data loading on the critical path",
-        { { "min_gain_pct", 1.0, "report when data loading holds at least this % of the critical path" } } };
+        { { "min_gain_pct", 1.0, "report when data loading holds at least this % of the critical path" } },
+        "operators" };
 
     // PyTorch's own annotations of a DataLoader's __next__ and common user names for loading.
     // Plain substring tests: a regular expression per row cost seconds on a large rank.
@@ -66,7 +67,8 @@ namespace {
 
     const RuleInfo kMemory { "memory_pressure", "peak GPU memory near the device's memory; allocator churn",
         { { "peak_pct", 90, "report when the peak allocated memory reaches this % of the device's memory" },
-            { "allocs_per_step", 5000, "or when a step makes this many allocations" } } };
+            { "allocs_per_step", 5000, "or when a step makes this many allocations" } },
+        "" };
 
     constexpr std::int32_t kCudaDevice = 1; // MemoryEventTable::deviceType
     constexpr std::int64_t kMiB = std::int64_t { 1024 } * 1024;
@@ -147,7 +149,8 @@ namespace {
 
     const RuleInfo kEfficiency { "low_efficiency", "op families far below their roofline",
         { { "min_ratio", 2.0, "report a family whose kernels take this many times their roofline time" },
-            { "min_gain_pct", 1.0, "and whose what-if at the roofline gives back at least this %" } } };
+            { "min_gain_pct", 1.0, "and whose what-if at the roofline gives back at least this %" } },
+        "efficiency" };
 
     RuleOutcome lowEfficiency(InsightsContext& c, const RuleParams& p)
     {

@@ -15,7 +15,7 @@ namespace {
     // ---- pageable_memcpy -----------------------------------------------------
 
     const RuleInfo kPageable { "pageable_memcpy", "copies between the GPU and pageable host memory",
-        { { "min_count", 1, "report from this many pageable copies" } } };
+        { { "min_count", 1, "report from this many pageable copies" } }, "memoryBw" };
 
     RuleOutcome pageableMemcpy(InsightsContext& c, const RuleParams& p)
     {
@@ -96,7 +96,7 @@ namespace {
     }
 
     const RuleInfo kSyncMemcpy { "sync_memcpy", "synchronous memory copies",
-        { { "min_count", 1, "report from this many synchronous cudaMemcpy calls" } } };
+        { { "min_count", 1, "report from this many synchronous cudaMemcpy calls" } }, "memoryBw" };
     constexpr std::array<std::string_view, 6> kSyncMemcpyCalls = { "cudaMemcpy", "cudaMemcpy2D",
         "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "hipMemcpy", "hipMemcpy2D" };
 
@@ -108,7 +108,7 @@ namespace {
     }
 
     const RuleInfo kSyncMemset { "sync_memset", "synchronous memsets",
-        { { "min_count", 1, "report from this many synchronous cudaMemset calls" } } };
+        { { "min_count", 1, "report from this many synchronous cudaMemset calls" } }, "memoryBw" };
     constexpr std::array<std::string_view, 4> kSyncMemsetCalls = { "cudaMemset", "cudaMemset2D", "hipMemset",
         "hipMemset2D" };
 

@@ -1,7 +1,5 @@
 #include "core/io/trace_set_loader.h"
 
-#include "core/io/store_builder/rank_builder.h"
-#include "core/io/store_builder/rank_detection.h"
 #include "core/io/gzip/file_identity.h"
 #include "core/io/gzip/inflated_size.h"
 #include "core/io/gzip/input_stream.h"
@@ -10,6 +8,8 @@
 #include "core/io/json/trace_events_splitter.h"
 #include "core/io/parallel/parallel_read.h"
 #include "core/io/parallel/pipelined_read.h"
+#include "core/io/store_builder/rank_builder.h"
+#include "core/io/store_builder/rank_detection.h"
 #include "core/io/timed_input_stream.h"
 
 #include <algorithm>

@@ -35,7 +35,7 @@ struct InflatePoint
 };
 
 // Finds the JSON text of any traceEvents element in the file again, so the
-// store keeps no args text (issue 13): the offset of every kCheckpointEvery-th
+// store keeps no args text: the offset of every kCheckpointEvery-th
 // element, and for gzip an inflate access point every kPointSpacing bytes of
 // JSON. Re-reading is in core/io/args_reader.h.
 class ArgsIndex

@@ -9,7 +9,7 @@
 namespace ks::core {
 
 // The args text of the slices a load was asked to keep (LoadOptions::keepArgsOf).
-// The store keeps no args text (issue 13); a caller that will read the args of a
+// The store keeps no args text; a caller that will read the args of a
 // known set of ops on every rank anyway (summarize: the modelled ops' shapes for
 // the roofline) keeps them while parsing instead of inflating the file again.
 // Re-reading (core/io/json/args_reader.h) answers from here first.

@@ -60,12 +60,12 @@ namespace {
         AnalysisOptions cpu = options;
         cpu.annotations.useGpuAnnotation = false;
         if (options.annotations.useGpuAnnotation)
-            calls.push_back({ OutputKey::UserAnnotationsGpu, "user-annotations", "get_gpu_user_annotation_breakdown",
-                "get_gpu_user_annotation_breakdown.json", annotationArgs(gpu.annotations), gpu,
-                userAnnotationBreakdown });
-        calls.push_back({ OutputKey::UserAnnotationsCpu, "user-annotations", "get_gpu_user_annotation_breakdown",
-            "get_gpu_user_annotation_breakdown__cpu.json", annotationArgs(cpu.annotations), cpu,
-            userAnnotationBreakdown });
+            calls.push_back({ OutputKey::UserAnnotationsGpu, "user-annotations",
+                "get_gpu_user_annotation_breakdown", "get_gpu_user_annotation_breakdown.json",
+                annotationArgs(gpu.annotations), gpu, userAnnotationBreakdown });
+        calls.push_back({ OutputKey::UserAnnotationsCpu, "user-annotations",
+            "get_gpu_user_annotation_breakdown", "get_gpu_user_annotation_breakdown__cpu.json",
+            annotationArgs(cpu.annotations), cpu, userAnnotationBreakdown });
     }
 
     // The time each stream's launch queue was full, at the chosen maximum and (the variant
@@ -78,15 +78,18 @@ namespace {
         std::string args = series;
         if (options.queue.maxQueueLength != QueueLengthOptions {}.maxQueueLength)
             args += R"(,"max_queue_length":)" + std::to_string(options.queue.maxQueueLength);
-        calls.push_back({ OutputKey::TimeBlockedOnFullQueue, "queue-blocked", "get_time_spent_blocked_on_full_queue",
-            "get_time_spent_blocked_on_full_queue.json", args + "}", options, timeBlockedOnFullQueue });
+        calls.push_back(
+            { OutputKey::TimeBlockedOnFullQueue, "queue-blocked", "get_time_spent_blocked_on_full_queue",
+                "get_time_spent_blocked_on_full_queue.json", args + "}", options, timeBlockedOnFullQueue });
         AnalysisOptions eight = options;
         eight.queue.maxQueueLength = 8;
-        calls.push_back({ OutputKey::TimeBlockedOnFullQueueMax8, "queue-blocked", "get_time_spent_blocked_on_full_queue",
-            "get_time_spent_blocked_on_full_queue__max_queue_length_8.json",
-            series + R"(,"max_queue_length":8})", eight, timeBlockedOnFullQueue });
-        calls.push_back({ OutputKey::QueueLengthSummaryFromSeries, "queue-blocked", "get_queue_length_summary_from_time_series",
-            "get_queue_length_summary_from_time_series.json", series + "}", options, queueLengthSummary });
+        calls.push_back(
+            { OutputKey::TimeBlockedOnFullQueueMax8, "queue-blocked", "get_time_spent_blocked_on_full_queue",
+                "get_time_spent_blocked_on_full_queue__max_queue_length_8.json",
+                series + R"(,"max_queue_length":8})", eight, timeBlockedOnFullQueue });
+        calls.push_back({ OutputKey::QueueLengthSummaryFromSeries, "queue-blocked",
+            "get_queue_length_summary_from_time_series", "get_queue_length_summary_from_time_series.json",
+            series + "}", options, queueLengthSummary });
     }
 
 } // namespace
@@ -126,27 +129,31 @@ std::vector<AnalysisCall> analysisCalls(
     const std::string idleArgs = R"({"ranks":)" + ranks + R"(,"visualize":false,"show_idle_interval_stats":)"
         + (options.idle.showIntervalStats ? "true" : "false") + "}";
     std::vector<AnalysisCall> calls {
-        { OutputKey::TemporalBreakdown, "temporal", "get_temporal_breakdown", "get_temporal_breakdown.json", R"({"visualize":false})",
-            options, temporalBreakdown },
-        { OutputKey::IdleTimeBreakdown, "idle", "get_idle_time_breakdown", "get_idle_time_breakdown.json", idleArgs, options,
-            idleTimeBreakdown },
-        { OutputKey::GpuKernelBreakdown, "kernels", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown.json", R"({"visualize":false})",
-            options, gpuKernelBreakdown },
-        { OutputKey::GpuKernelBreakdownTop5, "kernels", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown__num_kernels_5.json",
-            R"({"visualize":false,"num_kernels":5})", five, gpuKernelBreakdown },
-        { OutputKey::CommCompOverlap, "overlap", "get_comm_comp_overlap", "get_comm_comp_overlap.json", R"({"visualize":false})", options,
-            commCompOverlap },
-        { OutputKey::MemoryBwTimeSeries, "memory-bw", "get_memory_bw_time_series", "get_memory_bw_time_series.json",
-            R"({"ranks":)" + ranks + "}", options, memoryBwTimeSeries },
-        { OutputKey::MemoryBwSummary, "memory-bw", "get_memory_bw_summary", "get_memory_bw_summary.json", R"({"ranks":)" + ranks + "}",
-            options, memoryBwSummary },
-        { OutputKey::QueueLengthTimeSeries, "queue-length", "get_queue_length_time_series", "get_queue_length_time_series.json",
-            R"({"ranks":)" + ranks + "}", options, queueLengthTimeSeries },
-        { OutputKey::QueueLengthSummary, "queue-length", "get_queue_length_summary", "get_queue_length_summary.json",
-            R"({"ranks":)" + ranks + "}", options, queueLengthSummary },
-        { OutputKey::KernelLaunchStats, "launch-stats", "get_cuda_kernel_launch_stats", "get_cuda_kernel_launch_stats.json",
-            R"({"ranks":)" + ranks + R"(,"visualize":false})", options, cudaKernelLaunchStats },
-        { OutputKey::ProfilerSteps, "steps", "get_profiler_steps", "get_profiler_steps.json", "{}", options, profilerSteps },
+        { OutputKey::TemporalBreakdown, "temporal", "get_temporal_breakdown", "get_temporal_breakdown.json",
+            R"({"visualize":false})", options, temporalBreakdown },
+        { OutputKey::IdleTimeBreakdown, "idle", "get_idle_time_breakdown", "get_idle_time_breakdown.json",
+            idleArgs, options, idleTimeBreakdown },
+        { OutputKey::GpuKernelBreakdown, "kernels", "get_gpu_kernel_breakdown",
+            "get_gpu_kernel_breakdown.json", R"({"visualize":false})", options, gpuKernelBreakdown },
+        { OutputKey::GpuKernelBreakdownTop5, "kernels", "get_gpu_kernel_breakdown",
+            "get_gpu_kernel_breakdown__num_kernels_5.json", R"({"visualize":false,"num_kernels":5})", five,
+            gpuKernelBreakdown },
+        { OutputKey::CommCompOverlap, "overlap", "get_comm_comp_overlap", "get_comm_comp_overlap.json",
+            R"({"visualize":false})", options, commCompOverlap },
+        { OutputKey::MemoryBwTimeSeries, "memory-bw", "get_memory_bw_time_series",
+            "get_memory_bw_time_series.json", R"({"ranks":)" + ranks + "}", options, memoryBwTimeSeries },
+        { OutputKey::MemoryBwSummary, "memory-bw", "get_memory_bw_summary", "get_memory_bw_summary.json",
+            R"({"ranks":)" + ranks + "}", options, memoryBwSummary },
+        { OutputKey::QueueLengthTimeSeries, "queue-length", "get_queue_length_time_series",
+            "get_queue_length_time_series.json", R"({"ranks":)" + ranks + "}", options,
+            queueLengthTimeSeries },
+        { OutputKey::QueueLengthSummary, "queue-length", "get_queue_length_summary",
+            "get_queue_length_summary.json", R"({"ranks":)" + ranks + "}", options, queueLengthSummary },
+        { OutputKey::KernelLaunchStats, "launch-stats", "get_cuda_kernel_launch_stats",
+            "get_cuda_kernel_launch_stats.json", R"({"ranks":)" + ranks + R"(,"visualize":false})", options,
+            cudaKernelLaunchStats },
+        { OutputKey::ProfilerSteps, "steps", "get_profiler_steps", "get_profiler_steps.json", "{}", options,
+            profilerSteps },
     };
     addAnnotationCalls(calls, options);
     addQueueBlockedCalls(calls, options, ranks);
@@ -154,23 +161,25 @@ std::vector<AnalysisCall> analysisCalls(
     AnalysisOptions one = options;
     one.stragglers.numCandidates = 1;
     const PotentialStragglerOptions defaultStragglers;
-    calls.push_back({ OutputKey::PotentialStragglers, "potential-stragglers", "get_potential_stragglers", "get_potential_stragglers.json",
+    calls.push_back({ OutputKey::PotentialStragglers, "potential-stragglers", "get_potential_stragglers",
+        "get_potential_stragglers.json",
         options.stragglers.numCandidates == defaultStragglers.numCandidates
             ? std::string(R"({"visualize":false})")
             : R"({"visualize":false,"num_candidates":)" + std::to_string(options.stragglers.numCandidates)
                 + "}",
         options, potentialStragglers });
-    calls.push_back({ OutputKey::PotentialStragglersTop1, "potential-stragglers", "get_potential_stragglers", "get_potential_stragglers__1.json",
-        R"({"visualize":false,"num_candidates":1})", one, potentialStragglers });
-    calls.push_back({ OutputKey::AtenOpDelays, "aten-op-delay", "get_aten_op_kernels_and_delay", "get_aten_op_kernels_and_delay.json",
-        R"({"ranks":)" + ranks + "}", options, atenOpKernelsAndDelay });
+    calls.push_back({ OutputKey::PotentialStragglersTop1, "potential-stragglers", "get_potential_stragglers",
+        "get_potential_stragglers__1.json", R"({"visualize":false,"num_candidates":1})", one,
+        potentialStragglers });
+    calls.push_back({ OutputKey::AtenOpDelays, "aten-op-delay", "get_aten_op_kernels_and_delay",
+        "get_aten_op_kernels_and_delay.json", R"({"ranks":)" + ranks + "}", options, atenOpKernelsAndDelay });
     calls.push_back({ OutputKey::CuptiCounters, "cupti-counters", "get_cupti_counter_data_with_operators",
         "get_cupti_counter_data_with_operators.json", R"({"ranks":)" + ranks + "}", options,
         cuptiCounterData });
     // HTA's call takes one rank: the first selected (every selected rank in default mode).
     const std::int64_t firstRank = rankList.empty() ? 0 : rankList.front();
-    calls.push_back({ OutputKey::AnnotatedKernels, "annotated-kernels", "get_gpu_kernels_with_user_annotations",
-        "get_gpu_kernels_with_user_annotations.json",
+    calls.push_back({ OutputKey::AnnotatedKernels, "annotated-kernels",
+        "get_gpu_kernels_with_user_annotations", "get_gpu_kernels_with_user_annotations.json",
         R"({"rank":)" + std::to_string(firstRank) + R"(,"expand_names":true,"shorten_names":true})", options,
         [firstRank](const FrameSet& frames, const AnalysisOptions& o) {
             return gpuKernelsWithUserAnnotations(frames, o, firstRank);

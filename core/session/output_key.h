@@ -37,7 +37,7 @@ enum class OutputKey : std::uint8_t
     CuptiCounters,
     AnnotatedKernels,
     KernelSequences, // analyze --kernel-sequences OP
-    // Kinetoscope's own, beside HTA's calls.
+                     // Kinetoscope's own, beside HTA's calls.
     RankOverview, // X1
     KernelsByAnnotation, // the kernel views' "Group by: User annotation"
     OperatorStats, // key_averages' rules, over the traces rather than the frames

@@ -128,7 +128,7 @@ namespace {
             if (const Table* t = frameOf(bandwidth, "memory_bandwidth"))
                 copyRows(*t, sequence(0, 10), m_analysisRank, m_s.rows["memory_bandwidth"]);
             userAnnotations(frames);
-            // The rank rules with their default thresholds (issue 23): what `insights` on the summary reads.
+            // The rank rules with their default thresholds: what `insights` on the summary reads.
             const RankInsights insights = rankInsights(frames, 0, m_options, {});
             for (auto& row : findingRows(insights))
                 m_s.rows[std::string(kFindingsTable)].push_back(std::move(row));
@@ -136,7 +136,7 @@ namespace {
                 notApplicable(insightsStatusName(na.rule), na.reason);
         }
 
-        // HTA's user-annotation breakdown (issue 22 item 4), GPU time and CPU time,
+        // HTA's user-annotation breakdown, GPU time and CPU time,
         // each row as `user_annotations` holds it; a source that does not apply is
         // listed in analysis_status (user_annotations_gpu / _cpu).
         void userAnnotations(const FrameSet& frames)

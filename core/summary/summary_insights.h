@@ -1,6 +1,6 @@
 #pragma once
 
-// The insights a job summary keeps (issue 23 item 5): the rank rules' findings
+// The insights a job summary keeps: the rank rules' findings
 // of each rank, computed when the rank is summarised with the rules' default
 // thresholds, and read back as the report `insights` prints on the folder. The
 // job rules need every rank's events at once; on a summary they say which

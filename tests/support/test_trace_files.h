@@ -4,8 +4,8 @@
 // (plain or gzip, built here without linking zlib), loading them, and a
 // fingerprint of everything a RankTrace holds to compare two loads.
 
-#include "core/io/store_builder/typed_args.h"
 #include "core/io/json/args_reader.h"
+#include "core/io/store_builder/typed_args.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 

@@ -37,6 +37,7 @@ EXPECTED_RANKS = {
     "rpc_recipe": [0],           # fallback: file order (legacy exporter)
     "h100_qwen05b": [0],         # fallback: file order (TraceLens's test data, no distributedInfo)
     "mi300_qwen05b": [0],        # fallback: file order
+    "sglang_decode_capture": [0],
 }
 EXPECTED_SOURCES = {"amd_rocm": "file order", "no_distributed_info": "file order", "mtia_inference": "file name",
                     "ddp_gloo_2ranks": "file name", "rpc_recipe": "file order",

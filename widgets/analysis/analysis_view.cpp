@@ -4,11 +4,11 @@
 #include "core/analysis/hta/queue_length.h"
 #include "core/report/table_text.h"
 #include "widgets/analysis/analysis_table_view.h"
+#include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/analysis/user_annotation_panel.h"
 #include "widgets/charts/breakdown_charts.h"
 #include "widgets/charts/distribution_charts.h"
 #include "widgets/charts/operator_chart.h"
-#include "widgets/analysis/rank_overview_panel.h"
-#include "widgets/analysis/user_annotation_panel.h"
 #include "widgets/common/not_computed_notice.h"
 
 #include <QComboBox>
@@ -129,6 +129,29 @@ std::vector<std::pair<QString, const core::Table*>> AnalysisView::shownFrames() 
 AnalysisChartKind AnalysisView::chartKind() const
 {
     return m_variants.empty() ? m_kind : m_variants[static_cast<std::size_t>(m_current)].kind;
+}
+
+std::vector<core::OutputKey> AnalysisView::outputKeys() const
+{
+    std::vector<core::OutputKey> keys;
+    for (const AnalysisVariant& variant : m_variants)
+        keys.push_back(variant.key);
+    if (keys.empty() && m_key)
+        keys.push_back(*m_key);
+    return keys;
+}
+
+void AnalysisView::showOutputs(
+    const std::function<std::shared_ptr<const core::AnalysisOutput>(core::OutputKey)>& find)
+{
+    if (!m_variants.empty()) { // GPU or CPU time; kernels by name or by annotation
+        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs;
+        for (const AnalysisVariant& variant : m_variants)
+            outputs.push_back(find(variant.key));
+        setVariantResults(std::move(outputs));
+        return;
+    }
+    setResult(m_key ? find(*m_key) : nullptr);
 }
 
 void AnalysisView::setVariants(const QString& label, std::vector<AnalysisVariant> variants)

@@ -1,12 +1,15 @@
 #pragma once
 
 #include "core/analysis/tables/hta_result.h"
+#include "core/session/output_key.h"
 #include "widgets/charts/analysis_chart.h"
 
 #include <QList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -43,7 +46,7 @@ struct AnalysisVariant
 {
     QString title; // "GPU time", shown in the chooser
     AnalysisChartKind kind; // the chart drawn from its result
-    std::string resultKey; // where the app finds its result; opaque to the view
+    core::OutputKey key; // the output it shows
 };
 
 // The content of one analysis dock: a "computing…" or "not applicable" message
@@ -63,6 +66,14 @@ public:
     // Not computed: needs about needBytes, over budgetBytes; [Compute anyway].
     void showNotComputed(std::uint64_t needBytes, std::uint64_t budgetBytes);
     void setResult(std::shared_ptr<const core::AnalysisOutput> output);
+
+    // The output a view without variants shows (its variants' otherwise).
+    void setOutputKey(core::OutputKey key) { m_key = key; }
+
+    // Every output the view shows: its own, or its variants', in their order.
+    std::vector<core::OutputKey> outputKeys() const;
+    // Shows the outputs of outputKeys() found by `find` (null: not computed).
+    void showOutputs(const std::function<std::shared_ptr<const core::AnalysisOutput>(core::OutputKey)>& find);
 
     // Declares the results this view can switch between (a chooser titled `label`
     // above the content); the first is shown first. Without variants the view shows
@@ -115,6 +126,7 @@ private:
     void showOutput(std::shared_ptr<const core::AnalysisOutput> output);
 
     AnalysisChartKind m_kind;
+    std::optional<core::OutputKey> m_key;
     std::vector<AnalysisVariant> m_variants;
     std::vector<std::shared_ptr<const core::AnalysisOutput>> m_variantOutputs;
     int m_current = 0;

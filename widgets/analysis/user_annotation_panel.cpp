@@ -4,8 +4,8 @@
 #include "widgets/charts/analysis_chart.h"
 #include "widgets/charts/annotation_pie.h"
 #include "widgets/charts/distribution_charts.h"
-#include "widgets/common/table_lookup.h"
 #include "widgets/common/format.h"
+#include "widgets/common/table_lookup.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -16,7 +16,7 @@ class AnalysisChart;
 class AnnotationPie;
 struct PieSlice;
 
-// The chart side of the User Annotations view (issue 22 item 3), two tabs: the pie of
+// The chart side of the User Annotations view, two tabs: the pie of
 // one rank's top annotations (their time in the breakdown's sum column: GPU or CPU time,
 // as the view's chooser says; the rank chooser sits in the tabs' corner) and the bars of
 // every annotation's mean duration per rank. A slice, a legend row or a bar asks, through nameActivated, to

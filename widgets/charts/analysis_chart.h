@@ -15,11 +15,11 @@ enum class ChartFormat
 // A QCustomPlot styled after the window palette, with the export context menu
 // (C3). Copying goes straight to the clipboard; file exports are asked of the
 // app through exportRequested, since only the app shows dialogs. After every
-// layout its ticks are fitted to the room the axes have (issue 24 item 4: no
+// layout its ticks are fitted to the room the axes have (no
 // two tick labels overlap at any size), and hovering a category shows its
 // full name. It follows the window palette (light or dark, also when the
 // system switches), and asks its layout for the height that gives every plot
-// rect at least kMinPlotHeight pixels (issue 24: a chart that reads on a
+// rect at least kMinPlotHeight pixels (a chart that reads on a
 // 1280x800 screen), so a scroll area around it scrolls instead of squashing it.
 class AnalysisChart : public QCustomPlot
 {

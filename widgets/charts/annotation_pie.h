@@ -16,7 +16,7 @@ struct PieSlice
     bool searchable = true; // false for the folded rest ("other"): a click finds nothing
 };
 
-// A pie of named times with a legend beside it (issue 22: the top user annotations of a
+// A pie of named times with a legend beside it (the top user annotations of a
 // rank). Painted with QPainter: QCustomPlot has no pie, and a pie of QCPCurves would fake
 // the axes and hit-testing this gets from a circle. Times and shares are written with
 // the number policy of every table (formatDuration, formatPercent). A slice or legend

@@ -24,7 +24,7 @@ struct PaletteCommand
 // starts. "idle" finds "Idle Time", "kl" finds "Kernel Launches".
 int paletteScore(const QString& text, const QString& query);
 
-// The command palette (issue 24 item 2, Ctrl+K / Ctrl+Shift+P): a field and the
+// The command palette (Ctrl+K / Ctrl+Shift+P): a field and the
 // commands matching it, best first; Enter runs the selected one and closes.
 // The app fills it each time it opens (setCommands); it knows no menus itself.
 class CommandPalette : public QDialog

@@ -4,7 +4,7 @@
 
 namespace ks::widgets {
 
-// A dark palette for the Fusion style (issue 24 item 4: light and dark palettes
+// A dark palette for the Fusion style (light and dark palettes
 // checked). Qt 6.4 on Linux follows a dark desktop only through a platform theme;
 // `kinetoscope --palette dark` uses this one, and the tests check every chart and
 // the timeline against it.

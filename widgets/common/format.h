@@ -42,7 +42,7 @@ QString displayName(const QString& path);
 // "a.json and 3 more".
 QString displayNames(const QStringList& paths);
 
-// The one number policy of every table and chart (issue 24 item 3): what a
+// The one number policy of every table and chart: what a
 // column holds, read from its name and unit as the core declares them, decides
 // how its cells are written and what its header says. Raw values (HTA's names,
 // full precision) stay in the tooltip, in copy and in CSV/JSON export.

@@ -10,7 +10,7 @@ class QPushButton;
 
 namespace ks::widgets {
 
-// Where a result is missing, the line that says why (issue 27 item 3): a
+// Where a result is missing, the line that says why: a
 // status ("computing…", an error), or work the app did not start because it
 // needs more memory than the budget allows: "Not computed: needs about 3.4 GB
 // (budget 2.5 GB)" with [Compute anyway] and, where offered, [Per iteration].

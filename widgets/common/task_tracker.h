@@ -54,7 +54,7 @@ struct TaskFailure
 // result is dropped on arrival. The work must capture snapshots, never the
 // receiver: it may still run after the receiver is gone.
 //
-// No exception leaves a job (issue 27 item 4): one thrown by the work, or by a
+// No exception leaves a job: one thrown by the work, or by a
 // parallelFor body on a worker (TaskPools rethrows it in the job), is caught at
 // the job's edge and handed to fail(TaskFailure) instead of deliver(), under the
 // same rules. Every request says what its receiver shows then.

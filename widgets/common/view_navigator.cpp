@@ -303,7 +303,7 @@ void ViewNavigator::onItemActivated(QTreeWidgetItem* item)
 
 void ViewNavigator::fitListWidth()
 {
-    // Wide enough for its longest entry, so no title is ever elided (issue 24 item 1).
+    // Wide enough for its longest entry, so no title is ever elided.
     int widest = 0;
     for (const QTreeWidgetItem* group : m_groups) {
         widest = std::max(

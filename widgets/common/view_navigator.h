@@ -13,7 +13,7 @@ class QTreeWidgetItem;
 
 namespace ks::widgets {
 
-// One place for the analyses (issue 24 item 1): a list of views grouped by the
+// One place for the analyses: a list of views grouped by the
 // question they answer, beside one content area showing the chosen view. A view
 // can be taken out (takeView) to live in a window of its own and be given back
 // (returnView); its page then says where it went. The navigator knows nothing of

@@ -1,5 +1,6 @@
 #include "widgets/efficiency/efficiency_view.h"
 
+#include "core/session/efficiency_request.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/common/task_tracker.h"
 
@@ -82,9 +83,16 @@ QString EfficiencyView::summaryText() const
 }
 
 void EfficiencyView::compute(
-    std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
+    std::shared_ptr<const core::TraceSet> set, std::optional<core::AnalysisWindow> window)
 {
-    if (!set || set->ranks.empty()) {
+    compute(
+        set && !set->ranks.empty() ? std::make_shared<core::TraceAnalyses>(std::move(set)) : nullptr, window);
+}
+
+void EfficiencyView::compute(
+    std::shared_ptr<core::TraceAnalyses> analyses, std::optional<core::AnalysisWindow> window)
+{
+    if (!analyses || analyses->traces().ranks.empty()) {
         m_tasks->cancel();
         m_report.reset();
         showMessage(tr("Open a trace to see this analysis."));
@@ -92,23 +100,18 @@ void EfficiencyView::compute(
     }
     showMessage(tr("Computing…"));
     m_tasks->start(
-        [set = std::move(set), window](const TaskContext&) {
-            const core::DeviceChoice device = core::chooseDevice(*set, std::nullopt, std::nullopt);
-            core::EfficiencyOptions options;
-            options.device = device.peaks;
-            if (window) {
-                options.windowStart = window->first;
-                options.windowEnd = window->second;
-            }
-            return Computed { std::make_shared<const core::EfficiencyReport>(
-                                  core::efficiencyReport(*set, options)),
-                QString::fromStdString(device.note) };
+        [analyses = std::move(analyses), window](const TaskContext&) {
+            const core::EfficiencyRequest request =
+                core::efficiencyRequest(analyses->traces(), {}, {}, window);
+            return Computed { analyses->efficiency(request.options),
+                QString::fromStdString(request.device.note) };
         },
         [this](Computed computed) {
             show(std::move(computed.report), computed.deviceNote);
             emit this->computed();
         },
-        [this](const TaskFailure& failure) { showMessage(tr("Could not compute: %1").arg(failure.message)); });
+        [this](
+            const TaskFailure& failure) { showMessage(tr("Could not compute: %1").arg(failure.message)); });
 }
 
 void EfficiencyView::show(std::shared_ptr<const core::EfficiencyReport> report, const QString& deviceNote)

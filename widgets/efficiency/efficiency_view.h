@@ -2,6 +2,7 @@
 
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/tables/hta_result.h"
+#include "core/session/trace_analyses.h"
 #include "widgets/charts/analysis_chart.h"
 #include "widgets/efficiency/roofline_chart.h"
 
@@ -34,9 +35,12 @@ public:
     EfficiencyView(TaskPools* pools, QWidget* parent = nullptr);
     ~EfficiencyView() override;
 
-    // Computes for `set` (nullptr clears); window: [start, end) ns on the trace's clock.
-    void compute(std::shared_ptr<const core::TraceSet> set,
-        std::optional<std::pair<core::TimeNs, core::TimeNs>> window);
+    // The report of the session's traces (nullptr clears): the session computes
+    // it once, and the Overview's MFU over the same window reads the same one.
+    // window: [start, end) ns on the trace's clock.
+    void compute(std::shared_ptr<core::TraceAnalyses> analyses, std::optional<core::AnalysisWindow> window);
+    // The same over a session of its own.
+    void compute(std::shared_ptr<const core::TraceSet> set, std::optional<core::AnalysisWindow> window);
     void showMessage(const QString& text);
 
     const core::EfficiencyReport* report() const { return m_report.get(); }

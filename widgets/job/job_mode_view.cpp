@@ -1,8 +1,8 @@
 #include "widgets/job/job_mode_view.h"
 
-#include "widgets/charts/analysis_chart.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"
 #include "widgets/job/job_rank_model.h"
 #include "widgets/job/job_strip_view.h"

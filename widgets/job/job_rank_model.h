@@ -11,7 +11,7 @@
 namespace ks::widgets {
 
 // Job mode's rank list, from the summary: one row per file of the job (the
-// rows of JobOverview::ranks), with what a user sorts by (issue 24 item 5): the
+// rows of JobOverview::ranks), with what a user sorts by: the
 // mean step time (X1's iterations), GPU busy, compute and exposed communication
 // as shares of the job's span, and a flag — "straggler" (compute more than 1.5×
 // the median rank's: computeOutlierRows, the strips' red mark), "failed", "skipped" — that

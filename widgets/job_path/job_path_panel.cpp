@@ -1,8 +1,8 @@
 #include "widgets/job_path/job_path_panel.h"
 
-#include "widgets/job_path/path_segments_table.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/common/table_view_utils.h"
+#include "widgets/job_path/path_segments_table.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -98,8 +98,8 @@ void JobPathPanel::resizeEvent(QResizeEvent* event)
     m_splitter->setOrientation(width() > 2 * height() ? Qt::Horizontal : Qt::Vertical);
 }
 
-void JobPathPanel::setPath(
-    std::shared_ptr<const core::JobCriticalPath> job, std::optional<std::int64_t> iteration)
+void JobPathPanel::setPath(std::shared_ptr<const core::JobCriticalPath> job,
+    std::optional<std::int64_t> iteration, std::optional<std::vector<core::Straggler>> stragglers)
 {
     m_job = std::move(job);
     m_whatIf->clear();
@@ -112,7 +112,7 @@ void JobPathPanel::setPath(
     m_summary->setText(
         iteration ? tr("Iteration %1: %2").arg(*iteration).arg(pathSummary(*m_job)) : pathSummary(*m_job));
     showPathSegments(m_segments, m_job);
-    fillStragglers(*m_job);
+    fillStragglers(stragglers ? *stragglers : core::findStragglers(*m_job));
 }
 
 void JobPathPanel::setShownOnTimeline(bool shown)
@@ -151,9 +151,8 @@ QString JobPathPanel::summaryText() const
     return m_summary->text();
 }
 
-void JobPathPanel::fillStragglers(const core::JobCriticalPath& job)
+void JobPathPanel::fillStragglers(const std::vector<core::Straggler>& found)
 {
-    const std::vector<core::Straggler> found = core::findStragglers(job);
     m_stragglers->setRowCount(static_cast<int>(found.size()));
     int row = 0;
     for (const core::Straggler& s : found) {

@@ -20,7 +20,7 @@ namespace ks::widgets {
 
 class NotComputedNotice;
 
-// The job's critical path across ranks (issue 11 items 4-6): its length and
+// The job's critical path across ranks: its length and
 // hops, the segments in path order (activating one asks to show it on the
 // timeline), the stragglers per iteration and why, and a what-if field whose
 // rules ("REGEX=F", "kind:BOUND=F") the app recomputes the path with. Where
@@ -34,8 +34,11 @@ public:
     explicit JobPathPanel(QWidget* parent = nullptr);
 
     // `iteration`: the path is that iteration's, not the whole trace's.
+    // `stragglers`: the path's (core::findStragglers, computed once with it);
+    // none given: found here.
     void setPath(std::shared_ptr<const core::JobCriticalPath> job,
-        std::optional<std::int64_t> iteration = std::nullopt);
+        std::optional<std::int64_t> iteration = std::nullopt,
+        std::optional<std::vector<core::Straggler>> stragglers = std::nullopt);
     // A status or error line in place of the path.
     void showMessage(const QString& text);
     // Not started for memory (see NotComputedNotice::showNotComputed).
@@ -74,7 +77,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void fillStragglers(const core::JobCriticalPath& job);
+    void fillStragglers(const std::vector<core::Straggler>& found);
 
     QLabel* m_summary = nullptr;
     NotComputedNotice* m_notice = nullptr;

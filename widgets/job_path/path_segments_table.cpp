@@ -1,7 +1,7 @@
 #include "widgets/job_path/path_segments_table.h"
 
-#include "widgets/job_path/path_segments_model.h"
 #include "widgets/common/table_view_utils.h"
+#include "widgets/job_path/path_segments_model.h"
 
 #include <QHeaderView>
 #include <QObject>

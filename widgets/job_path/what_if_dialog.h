@@ -15,7 +15,7 @@ class QTableWidget;
 
 namespace ks::widgets {
 
-// What-if on the job's critical path (issue 11 item 6): a list of rules (a
+// What-if on the job's critical path: a list of rules (a
 // name regex or a bound kind, and a factor), Apply, and the result: path
 // length, estimated iteration time and time per bound type before and after,
 // and the new path's segments. The dialog checks the rules and asks for the

@@ -1,6 +1,7 @@
 #include "widgets/overview/finding_card.h"
 
 #include "core/insights/insights_format.h"
+#include "core/insights/rule.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -38,24 +39,12 @@ namespace {
 
 } // namespace
 
-QString FindingCard::proofDockOf(const std::string& rule)
+QString FindingCard::proofViewOf(const std::string& rule)
 {
-    if (rule == "gpu_idle_host_bound" || rule == "gpu_idle_sync")
-        return QStringLiteral("idleDock");
-    if (rule == "short_kernels" || rule == "launch_delay_outliers")
-        return QStringLiteral("launchStatsDock");
-    if (rule == "pageable_memcpy" || rule == "sync_memcpy" || rule == "sync_memset")
-        return QStringLiteral("memoryBwDock");
-    if (rule == "exposed_communication")
-        return QStringLiteral("overlapDock");
-    if (rule == "straggler" || rule == "collective_skew")
-        return QStringLiteral("jobPathDock");
-    if (rule == "unbalanced_compute")
-        return QStringLiteral("rankOverviewDock");
-    if (rule == "low_efficiency")
-        return QStringLiteral("efficiencyDock");
-    if (rule == "dataloader_stall")
-        return QStringLiteral("operatorsDock");
+    for (const core::Rule& r : core::insightRules())
+        if (r.info.id == rule)
+            return QString::fromUtf8(
+                r.info.proofView.data(), static_cast<qsizetype>(r.info.proofView.size()));
     return {};
 }
 
@@ -138,7 +127,7 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
         links << QStringLiteral("<a href='event'>%1</a>").arg(tr("Select on the timeline"));
     if (timelineLinks && hasRange)
         links << QStringLiteral("<a href='range'>%1</a>").arg(tr("Zoom to it"));
-    if (timelineLinks && !proofDockOf(finding.rule).isEmpty()) // job mode has no analysis docks
+    if (timelineLinks && !proofViewOf(finding.rule).isEmpty()) // job mode has no analysis docks
         links << QStringLiteral("<a href='analysis'>%1</a>").arg(tr("Open the analysis"));
     if (!links.isEmpty()) {
         auto* linkLabel = new QLabel(links.join(QStringLiteral(" &nbsp;·&nbsp; ")), this);
@@ -152,7 +141,7 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
 void FindingCard::onLink(const QString& link)
 {
     if (link == QLatin1String("analysis")) {
-        emit analysisRequested(proofDockOf(m_finding.rule));
+        emit analysisRequested(proofViewOf(m_finding.rule));
         return;
     }
     for (const core::RankWhere& w : m_finding.where) {

@@ -15,17 +15,18 @@ class FindingCard : public QFrame
     Q_OBJECT
 
 public:
-    // `timelineLinks`: the traces are loaded, so the card links to their events and the analysis docks
+    // `timelineLinks`: the traces are loaded, so the card links to their events and the analysis views
     // (job mode has neither).
     FindingCard(const core::Finding& finding, int position, bool timelineLinks, QWidget* parent = nullptr);
 
-    // The analysis dock (object name) whose numbers prove a rule's finding; empty when none.
-    static QString proofDockOf(const std::string& rule);
+    // The navigator view whose numbers prove a rule's finding, as the rule
+    // declares it (RuleInfo::proofView); empty when none.
+    static QString proofViewOf(const std::string& rule);
 
 signals:
     void eventRequested(qint64 rank, qint64 eventIndex);
     void rangeRequested(qint64 startNs, qint64 endNs);
-    void analysisRequested(const QString& dockName);
+    void analysisRequested(const QString& viewId);
 
 private:
     void onLink(const QString& link);

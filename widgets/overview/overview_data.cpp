@@ -5,6 +5,7 @@
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/insights/insights.h"
+#include "core/session/efficiency_request.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/summary_insights.h"
 
@@ -74,20 +75,14 @@ namespace {
             data.stragglerSource = tr("the ranks the others wait for (critical path)");
     }
 
-    // MFU of the same steps or range, as `overview` prints it (efficiency analysis).
-    void modelFlopsUtilisation(const core::TraceSet& set, std::optional<std::int64_t> iteration,
-        std::optional<std::pair<core::TimeNs, core::TimeNs>> window, OverviewData& data)
+    // MFU of the same steps or range, as `overview` prints it (the session's efficiency report).
+    void modelFlopsUtilisation(core::TraceAnalyses& analyses, std::optional<std::int64_t> iteration,
+        std::optional<core::AnalysisWindow> window, OverviewData& data)
     {
-        const core::DeviceChoice device = core::chooseDevice(set, std::nullopt, std::nullopt);
-        core::EfficiencyOptions options;
-        if (iteration)
-            options.iterations = { *iteration };
-        if (window) {
-            options.windowStart = window->first;
-            options.windowEnd = window->second;
-        }
-        options.device = device.peaks;
-        const core::EfficiencyReport report = core::efficiencyReport(set, options);
+        const core::EfficiencyRequest request = core::efficiencyRequest(analyses.traces(), {},
+            iteration ? std::vector<std::int64_t> { *iteration } : std::vector<std::int64_t> {}, window);
+        const core::DeviceChoice& device = request.device;
+        const core::EfficiencyReport& report = *analyses.efficiency(request.options);
         if (report.error)
             data.mfuNote = QString::fromStdString(report.error->describe());
         else if (!report.shapesRecorded)
@@ -105,41 +100,55 @@ namespace {
 
 } // namespace
 
-OverviewData computeOverview(const core::TraceSet& set, const core::FrameSet* builtFrames,
-    std::optional<std::int64_t> iteration, std::optional<std::pair<core::TimeNs, core::TimeNs>> window,
+OverviewData computeOverview(core::TraceAnalyses& analyses, std::optional<std::int64_t> iteration,
+    std::optional<core::AnalysisWindow> window, std::optional<core::AnalysisWindow> scopeWindow,
     const core::ParallelFor& parallelFor, const core::CancelToken* cancel)
 {
     OverviewData data;
-    core::AnalysisOptions options;
-    options.cancel = cancel;
-    // The frames read: the ones given, or the whole trace's built here; narrowed
-    // to the iteration or range when one is chosen.
-    std::optional<core::FrameSet> built;
-    if (!builtFrames) {
-        auto all = core::buildFrames(set, options, parallelFor);
-        if (!all) {
-            data.error = QString::fromStdString(all.error().message);
-            return data;
-        }
-        builtFrames = &built.emplace(std::move(all).value());
+    core::SessionWork work;
+    work.parallelFor = parallelFor;
+    work.cancel = cancel;
+    core::FrameScope scope; // default mode, every rank and iteration
+    scope.window = scopeWindow;
+    auto built = analyses.frames(scope, work);
+    if (!built) {
+        data.error = QString::fromStdString(built.error().message);
+        return data;
     }
-    data.iterations = builtFrames->iterations;
-    std::optional<core::FrameSet> narrowed;
-    const core::FrameSet* frames = iteration || window
-        ? &narrowed.emplace(core::narrowedFrames(*builtFrames, iteration, window))
-        : builtFrames;
-    if (iteration)
-        options.iterations = std::vector<std::int64_t> { *iteration };
-    const std::size_t ranks = frames->ranks.size();
+    const core::FrameSet& frames = *built.value();
+    data.iterations = frames.iterations;
+    const std::size_t ranks = frames.ranks.size();
     data.scope = (ranks == 1 ? tr("1 rank") : tr("%1 ranks").arg(ranks)) + QStringLiteral(", ")
         + (iteration     ? tr("iteration %1").arg(*iteration)
                 : window ? tr("selected range")
                          : tr("whole trace"));
-    data.report = core::runInsights(*frames, options, {}, parallelFor);
+    core::AnalysisOutput overview;
+    if (!iteration && window == scopeWindow) {
+        // What the session's views computed: its insights on its job path, its rank overview.
+        auto report = analyses.insights(scope, {}, work);
+        if (!report) {
+            data.error = QString::fromStdString(report.error().message);
+            return data;
+        }
+        data.report = *report.value();
+        auto outputs = analyses.outputs(scope, { core::OutputKey::RankOverview }, work);
+        if (outputs)
+            overview = *outputs.value().at(core::OutputKey::RankOverview);
+    } else {
+        // A narrower choice than the session's: its frames narrowed, the insights' own path on them.
+        core::AnalysisOptions options;
+        options.cancel = cancel;
+        if (iteration)
+            options.iterations = std::vector<std::int64_t> { *iteration };
+        const std::optional<std::pair<core::TimeNs, core::TimeNs>> range =
+            window ? std::optional(std::pair(window->start, window->end)) : std::nullopt;
+        const core::FrameSet narrowed = core::narrowedFrames(frames, iteration, range);
+        data.report = core::runInsights(narrowed, options, {}, parallelFor);
+        overview = core::rankOverview(narrowed, options);
+    }
     data.exposedCommPct = data.report.exposedCommPct;
     stragglersFromFindings(data);
-    modelFlopsUtilisation(set, iteration, window, data);
-    const core::AnalysisOutput overview = core::rankOverview(*frames, options);
+    modelFlopsUtilisation(analyses, iteration, window, data);
     if (overview.ok && overview.result.kind == core::HtaResult::Kind::DataFrame)
         headlineFromRankOverview(overview.result.frame, data);
     return data;

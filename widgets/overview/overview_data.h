@@ -7,6 +7,7 @@
 #include "core/common/progress.h"
 #include "core/insights/finding.h"
 #include "core/model/trace_set.h"
+#include "core/session/trace_analyses.h"
 
 #include <QString>
 
@@ -30,7 +31,7 @@ struct OverviewData
     std::size_t iterationCount = 0;
     std::optional<double> gpuBusyPct; // 100 - idle %, mean over ranks and iterations
     std::optional<double> exposedCommPct;
-    std::optional<double> mfuPct; // from the efficiency analysis (issue 21): modelled FLOPs / (steps x peak)
+    std::optional<double> mfuPct; // from the efficiency analysis: modelled FLOPs / (steps x peak)
     QString mfuNote; // what the MFU is against, or why there is none
     std::vector<std::int64_t> stragglers; // ranks
     QString stragglerSource; // "insights", "GPU busy time above the median", ...
@@ -39,12 +40,14 @@ struct OverviewData
     QString error; // the frames could not be built, the summary could not be read
 };
 
-// From loaded traces: `iteration` restricts to one ProfilerStep, `window`
-// (absolute ns, [start, end)) to the events starting in it. `builtFrames`, when
-// given, are the set's default-mode frames over the whole trace (or over
-// `window` already), read instead of building a second copy beside them.
-OverviewData computeOverview(const core::TraceSet& set, const core::FrameSet* builtFrames,
-    std::optional<std::int64_t> iteration, std::optional<std::pair<core::TimeNs, core::TimeNs>> window,
+// From a load's session: `iteration` restricts to one ProfilerStep, `window`
+// (absolute ns, [start, end)) to the events starting in it. `scopeWindow` is
+// the window the session's analyses cover (none: the whole trace): with no
+// iteration and the same window the page reads the session's results (its
+// frames, job path and insights: nothing computed twice); otherwise it narrows
+// the session's frames to what is chosen.
+OverviewData computeOverview(core::TraceAnalyses& analyses, std::optional<std::int64_t> iteration,
+    std::optional<core::AnalysisWindow> window, std::optional<core::AnalysisWindow> scopeWindow,
     const core::ParallelFor& parallelFor, const core::CancelToken* cancel);
 
 // From a job summary: its stored findings and X1 table.

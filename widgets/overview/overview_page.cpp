@@ -121,25 +121,31 @@ bool OverviewPage::isComputing() const
     return m_tasks.isRunning();
 }
 
-void OverviewPage::setTraceSet(std::shared_ptr<const core::TraceSet> set,
-    std::optional<std::pair<core::TimeNs, core::TimeNs>> window, std::shared_ptr<const core::FrameSet> frames)
+void OverviewPage::setAnalyses(std::shared_ptr<core::TraceAnalyses> analyses,
+    std::optional<core::AnalysisWindow> window, std::optional<core::AnalysisWindow> scopeWindow)
 {
-    resetIterationsFor(set);
-    m_set = std::move(set);
-    m_frames = std::move(frames);
+    resetIterationsFor(analyses);
+    m_analyses = std::move(analyses);
+    m_scopeWindow = scopeWindow;
     m_waiting = false;
     m_job.reset();
     m_window = window;
     recompute();
 }
 
-void OverviewPage::waitForAnalyses(
-    std::shared_ptr<const core::TraceSet> set, std::optional<std::pair<core::TimeNs, core::TimeNs>> window)
+void OverviewPage::setTraceSet(
+    std::shared_ptr<const core::TraceSet> set, std::optional<core::AnalysisWindow> window)
 {
-    resetIterationsFor(set);
+    setAnalyses(
+        set && !set->ranks.empty() ? std::make_shared<core::TraceAnalyses>(std::move(set)) : nullptr, window);
+}
+
+void OverviewPage::waitForAnalyses(
+    std::shared_ptr<core::TraceAnalyses> analyses, std::optional<core::AnalysisWindow> window)
+{
+    resetIterationsFor(analyses);
     m_tasks.cancel();
-    m_set = std::move(set);
-    m_frames.reset(); // the analyses' new frames come with setTraceSet
+    m_analyses = std::move(analyses);
     m_job.reset();
     m_window = window;
     m_waiting = true;
@@ -151,10 +157,8 @@ void OverviewPage::waitForAnalyses(
 void OverviewPage::setJob(std::shared_ptr<const core::JobOverview> job)
 {
     m_job = std::move(job);
-    if (m_job) {
-        m_set.reset();
-        m_frames.reset();
-    }
+    if (m_job)
+        m_analyses.reset();
     m_waiting = false;
     m_iteration->clear();
     recompute();
@@ -164,7 +168,7 @@ void OverviewPage::recompute()
 {
     if (m_waiting)
         return; // setTraceSet starts it, with the analyses' frames
-    m_iteration->setVisible(!m_job && m_set);
+    m_iteration->setVisible(!m_job && m_analyses);
     if (m_job) {
         showMessage(tr("Reading the findings of the job summary…"));
         auto job = m_job;
@@ -175,7 +179,7 @@ void OverviewPage::recompute()
             [this](const TaskFailure& failure) { showFailure(failure); });
         return;
     }
-    if (!m_set || m_set->ranks.empty()) {
+    if (!m_analyses) {
         m_tasks.cancel();
         m_scope->clear();
         clearResult(tr("Open a trace or a job summary to see what limits it."));
@@ -183,7 +187,7 @@ void OverviewPage::recompute()
         return;
     }
     if (m_memoryCheck)
-        if (const QString why = m_memoryCheck(*m_set, m_frames.get()); !why.isEmpty()) {
+        if (const QString why = m_memoryCheck(*m_analyses, m_scopeWindow); !why.isEmpty()) {
             m_tasks.cancel();
             clearResult(why);
             emit updated();
@@ -194,13 +198,13 @@ void OverviewPage::recompute()
     const std::optional<std::int64_t> iteration =
         chosen == kNoIteration ? std::nullopt : std::optional<std::int64_t>(chosen);
     showMessage(tr("Looking for what limits this trace…"));
-    auto set = m_set;
-    auto frames = m_frames;
+    auto analyses = m_analyses;
     auto window = m_window;
+    auto scopeWindow = m_scopeWindow;
     m_tasks.start(
-        [set, frames, iteration, window](const TaskContext& context) {
-            return std::make_shared<const OverviewData>(
-                computeOverview(*set, frames.get(), iteration, window, context.parallelFor, context.cancel));
+        [analyses, iteration, window, scopeWindow](const TaskContext& context) {
+            return std::make_shared<const OverviewData>(computeOverview(
+                *analyses, iteration, window, scopeWindow, context.parallelFor, context.cancel));
         },
         [this](std::shared_ptr<const OverviewData> data) { show(std::move(data)); },
         [this](const TaskFailure& failure) { showFailure(failure); });
@@ -221,9 +225,9 @@ void OverviewPage::clearResult(const QString& message)
     showMessage(message);
 }
 
-void OverviewPage::resetIterationsFor(const std::shared_ptr<const core::TraceSet>& set)
+void OverviewPage::resetIterationsFor(const std::shared_ptr<core::TraceAnalyses>& analyses)
 {
-    if (set == m_set)
+    if (analyses && m_analyses && analyses->traceSet() == m_analyses->traceSet())
         return; // the same traces: the chosen iteration stays
     m_iteration->clear();
     m_iteration->addItem(tr("All iterations"), kNoIteration);

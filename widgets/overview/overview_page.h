@@ -1,6 +1,6 @@
 #pragma once
 
-// The Overview page (issue 23 item 4): the first thing a user sees after a
+// The Overview page: the first thing a user sees after a
 // load. The job's headline numbers (step time, GPU busy, exposed communication,
 // MFU when known, stragglers) and the insights findings as cards ranked by
 // gain, whose links select events on the timeline, zoom to them, or open the
@@ -9,6 +9,7 @@
 // job's summary holds.
 
 #include "core/model/trace_set.h"
+#include "core/session/trace_analyses.h"
 #include "widgets/common/task_tracker.h"
 #include "widgets/overview/overview_data.h"
 
@@ -41,18 +42,21 @@ public:
     explicit OverviewPage(TaskPools* pools, QWidget* parent = nullptr);
     ~OverviewPage() override;
 
-    // Loaded traces (null: nothing open); `window` (absolute ns) restricts to a
-    // range. `frames`: the set's default-mode frames over the whole trace (or
-    // over `window`), which the page reads instead of building its own beside
-    // them; without them it builds what it needs.
-    void setTraceSet(std::shared_ptr<const core::TraceSet> set,
-        std::optional<std::pair<core::TimeNs, core::TimeNs>> window = std::nullopt,
-        std::shared_ptr<const core::FrameSet> frames = nullptr);
-    // The analyses of `set` are running: the page computes once setTraceSet
-    // hands it their frames, rather than building a second copy of everything
-    // at the same time (issue 27: both at once passed the memory budget).
-    void waitForAnalyses(std::shared_ptr<const core::TraceSet> set,
-        std::optional<std::pair<core::TimeNs, core::TimeNs>> window = std::nullopt);
+    // A load's session (null: nothing open); `window` (absolute ns) restricts to
+    // a range, `scopeWindow` is the range the session's analyses cover (none: the
+    // whole trace). The page reads the session's results where they are what it
+    // shows (computeOverview): its job path and insights are not computed again.
+    void setAnalyses(std::shared_ptr<core::TraceAnalyses> analyses,
+        std::optional<core::AnalysisWindow> window = std::nullopt,
+        std::optional<core::AnalysisWindow> scopeWindow = std::nullopt);
+    // The same over a session of its own (tests, a set with no session).
+    void setTraceSet(
+        std::shared_ptr<const core::TraceSet> set, std::optional<core::AnalysisWindow> window = std::nullopt);
+    // The session's analyses are running: the page computes once setAnalyses
+    // comes, after them, rather than building a second copy of everything at the
+    // same time (both at once passed the memory budget).
+    void waitForAnalyses(std::shared_ptr<core::TraceAnalyses> analyses,
+        std::optional<core::AnalysisWindow> window = std::nullopt);
 
     bool isWaitingForAnalyses() const { return m_waiting; }
 
@@ -61,9 +65,9 @@ public:
 
     // Asked before each computation on loaded traces: a reason not to start it
     // (over the window's memory budget), or empty to go ahead. The app sets it;
-    // without it the page always computes.
-    // `frames` are the ones setTraceSet gave (null: the page builds its own).
-    using MemoryCheck = std::function<QString(const core::TraceSet&, const core::FrameSet* frames)>;
+    // without it the page always computes. `scopeWindow` is setAnalyses'.
+    using MemoryCheck = std::function<QString(
+        const core::TraceAnalyses& analyses, const std::optional<core::AnalysisWindow>& scopeWindow)>;
 
     void setMemoryCheck(MemoryCheck check) { m_memoryCheck = std::move(check); }
 
@@ -80,7 +84,7 @@ public:
 signals:
     void eventRequested(qint64 rank, qint64 eventIndex);
     void rangeRequested(qint64 rank, qint64 startNs, qint64 endNs);
-    void analysisRequested(const QString& dockName);
+    void analysisRequested(const QString& viewId);
     void updated(); // a result, an error or a failure is shown
 
 private:
@@ -91,16 +95,16 @@ private:
     // No numbers or cards, `message` in their place.
     void clearResult(const QString& message);
     // A different set starts from "All iterations".
-    void resetIterationsFor(const std::shared_ptr<const core::TraceSet>& set);
+    void resetIterationsFor(const std::shared_ptr<core::TraceAnalyses>& analyses);
     void fillHeadline(const OverviewData& data);
     void fillCards(const OverviewData& data);
 
     TaskTracker m_tasks;
-    std::shared_ptr<const core::TraceSet> m_set;
-    std::shared_ptr<const core::FrameSet> m_frames;
+    std::shared_ptr<core::TraceAnalyses> m_analyses;
+    std::optional<core::AnalysisWindow> m_scopeWindow;
     bool m_waiting = false;
     std::shared_ptr<const core::JobOverview> m_job;
-    std::optional<std::pair<core::TimeNs, core::TimeNs>> m_window;
+    std::optional<core::AnalysisWindow> m_window;
     std::shared_ptr<const OverviewData> m_data;
     MemoryCheck m_memoryCheck;
 

@@ -3,12 +3,11 @@
 #include "app/cli/inputs/load_for_cli.h"
 #include "app/cli/output/cli_output.h"
 #include "app/cli/output/json_out.h"
-#include "app/common/thread_pool_parallel_for.h"
-#include "core/session/analysis_catalog.h"
 #include "core/analysis/kernels/kernel_sequences.h"
 #include "core/report/hta_json_writer.h"
 #include "core/report/sequences_trace_writer.h"
 #include "core/report/table_text.h"
+#include "core/session/analysis_catalog.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -51,8 +50,8 @@ namespace {
             }
             return result.output;
         };
-        return { "sequences", "get_frequent_cuda_kernel_sequences", core::kernelSequencesFileName(op), args,
-            {}, run };
+        return { core::OutputKey::KernelSequences, "sequences", "get_frequent_cuda_kernel_sequences",
+            core::kernelSequencesFileName(op), args, {}, run };
     }
 
     // One call's outcome, formatted: file name (as under --out) -> text.
@@ -63,9 +62,8 @@ namespace {
     };
 
     RenderedCall renderCall(
-        const core::AnalysisCall& call, const core::FrameSet& frames, const std::string& format)
+        const core::AnalysisCall& call, const core::AnalysisOutput& result, const std::string& format)
     {
-        const core::AnalysisOutput result = call.run(frames, call.options);
         RenderedCall r;
         if (!result.ok)
             r.notApplicable = result.error;
@@ -195,11 +193,15 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         }
     }
 
-    auto frames = loadFramesForCli(parsed, options, "kinetoscope-cli", err);
+    const auto session = loadSessionForCli(parsed, err);
+    if (!session)
+        return 1;
+    const core::SessionWork work = cliWork(threadsOption(parsed));
+    const auto frames = sessionFramesForCli(*session, options, work, "kinetoscope-cli", err);
     if (!frames)
         return 1;
     std::vector<std::int64_t> rankList;
-    for (const auto& f : frames.value().ranks)
+    for (const auto& f : frames->ranks)
         rankList.push_back(f.rank);
 
     const std::optional<std::string> outDir = parsed.value("--out");
@@ -220,20 +222,30 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         calls.back().options = options;
     }
     std::vector<const core::AnalysisCall*> selected;
+    std::vector<core::OutputKey> keys;
     for (const core::AnalysisCall& call : calls)
-        if (only.empty() || only.count(call.id))
+        if (only.empty() || only.count(call.id)) {
             selected.push_back(&call);
-    // The calls only read the frames: compute and format them on all cores,
-    // then write in the catalog's order. The sequences call reports to `err`
-    // as it goes, so it runs alone.
+            if (call.key != core::OutputKey::KernelSequences)
+                keys.push_back(call.key);
+        }
+    // The session computes the catalog's outputs on all cores (as the app's
+    // views get them); they are formatted on all cores too, then written in the
+    // catalog's order. The sequences call reports to `err` as it goes, so it
+    // runs alone, after.
+    auto outputs = session->outputs(core::FrameScope { options, std::nullopt }, keys, work);
+    if (!outputs) {
+        err << "kinetoscope-cli: " << outputs.error().describe() << '\n';
+        return 1;
+    }
     std::vector<std::optional<RenderedCall>> rendered(selected.size());
-    app::parallelForOnThreads(selected.size(), [&](std::size_t i) {
-        if (selected[i]->id != "sequences")
-            rendered[i] = renderCall(*selected[i], frames.value(), format);
+    work.parallelFor(selected.size(), [&](std::size_t i) {
+        if (selected[i]->key != core::OutputKey::KernelSequences)
+            rendered[i] = renderCall(*selected[i], *outputs.value().at(selected[i]->key), format);
     });
     for (std::size_t i = 0; i < selected.size(); ++i) {
         if (!rendered[i])
-            rendered[i] = renderCall(*selected[i], frames.value(), format);
+            rendered[i] = renderCall(*selected[i], selected[i]->run(*frames, selected[i]->options), format);
         if (!rendered[i]->notApplicable.empty())
             out << selected[i]->htaCall << ": not applicable: " << rendered[i]->notApplicable << '\n';
         for (const auto& [name, text] : rendered[i]->parts) {

@@ -62,7 +62,7 @@ namespace {
         }
     }
 
-    // RPC nodes whose remote ops this worker recorded (issue 12): one line each.
+    // RPC nodes whose remote ops this worker recorded: one line each.
     void printRpcNodes(std::ostream& out, const RankTrace& r)
     {
         std::map<std::int64_t, std::pair<std::string, std::pair<int, std::uint32_t>>> nodes;

@@ -3,7 +3,6 @@
 #include "app/cli/inputs/load_for_cli.h"
 #include "app/cli/inputs/summary_input.h"
 #include "app/cli/output/cli_output.h"
-#include "app/common/thread_pool_parallel_for.h"
 #include "core/summary/summary_insights.h"
 
 #include <ostream>
@@ -58,14 +57,17 @@ std::optional<core::InsightsReport> insightsForCli(
         }
         return std::move(report).value();
     }
-    const auto frames = loadFramesForCli(args, analysis, command, err);
-    if (!frames)
+    const auto session = loadSessionForCli(args, err);
+    if (!session)
         return std::nullopt;
-    const unsigned threads = threadsOption(args);
-    return core::runInsights(
-        *frames, analysis, options, [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
-            app::parallelForOnThreads(n, body, threads);
-        });
+    // The session's insights: the job rules read its job path, as the app's Overview does.
+    auto report =
+        session->insights(core::FrameScope { analysis, std::nullopt }, options, cliWork(threadsOption(args)));
+    if (!report) {
+        err << command << ": " << report.error().describe() << '\n';
+        return std::nullopt;
+    }
+    return *report.value();
 }
 
 } // namespace ks::cli

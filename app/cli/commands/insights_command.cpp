@@ -1,5 +1,5 @@
 // `kinetoscope-cli insights`: what limits this job, findings ranked by how much
-// of the step (or traced) time fixing them would give back (issue 23).
+// of the step (or traced) time fixing them would give back.
 
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/insights_cli.h"

@@ -8,6 +8,7 @@
 #include "app/cli/output/cli_output.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/efficiency/efficiency.h"
+#include "core/session/efficiency_request.h"
 
 #include <iomanip>
 #include <ostream>
@@ -24,14 +25,13 @@ namespace {
 
     // MFU of the wanted ranks and iterations: one line (for a person below the table,
     // on stderr in the machine formats). FLOPs come from the ops' recorded shapes.
-    void printMfu(const core::TraceSet& set, const core::AnalysisOptions& analysis, std::ostream& out)
+    void printMfu(core::TraceAnalyses& session, const core::AnalysisOptions& analysis, std::ostream& out)
     {
-        const core::DeviceChoice device = core::chooseDevice(set, std::nullopt, std::nullopt);
-        core::EfficiencyOptions options;
-        options.ranks = analysis.ranks.value_or(std::vector<std::int64_t> {});
-        options.iterations = analysis.iterations.value_or(std::vector<std::int64_t> {});
-        options.device = device.peaks;
-        const core::EfficiencyReport report = core::efficiencyReport(set, options);
+        const core::EfficiencyRequest request =
+            core::efficiencyRequest(session.traces(), analysis.ranks.value_or(std::vector<std::int64_t> {}),
+                analysis.iterations.value_or(std::vector<std::int64_t> {}));
+        const core::DeviceChoice& device = request.device;
+        const core::EfficiencyReport& report = *session.efficiency(request.options);
         if (report.error || !report.shapesRecorded || !report.mfu.mfu) {
             out << "MFU: not available ("
                 << (report.error                    ? report.error->describe()
@@ -71,19 +71,20 @@ int runOverviewCommand(const std::vector<std::string>& args, std::ostream& out, 
         return 2;
     if (const auto summary = summaryArgument(parsed))
         return overviewFromSummary(*summary, format, out, err);
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
-    if (!loaded)
+    const auto session = loadSessionForCli(parsed, err);
+    if (!session)
         return 1;
-    auto frames = framesForCli(*loaded, options, "kinetoscope-cli overview", err);
+    const auto frames = sessionFramesForCli(
+        *session, options, cliWork(threadsOption(parsed)), "kinetoscope-cli overview", err);
     if (!frames)
         return 1;
-    const core::AnalysisOutput result = core::rankOverview(frames.value(), options, overview);
+    const core::AnalysisOutput result = core::rankOverview(*frames, options, overview);
     if (!result.ok) {
         out << "rank overview: not applicable: " << result.error << '\n';
         return 0;
     }
     printResult(result.result, format, "rank_overview", out);
-    printMfu(*loaded, options, format == "table" ? out : err);
+    printMfu(*session, options, format == "table" ? out : err);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 // `kinetoscope-cli stragglers`: per iteration the rank the others waited for,
 // the wait it caused, and what its path before that collective spent longer
-// in than the median member's (issue 11 item 5).
+// in than the median member's.
 
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/job_path_cli.h"

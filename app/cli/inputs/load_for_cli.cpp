@@ -74,4 +74,34 @@ std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core
     return framesForCli(*loaded, options, command, err);
 }
 
+std::shared_ptr<core::TraceAnalyses> loadSessionForCli(const CliArgs& parsed, std::ostream& err)
+{
+    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    if (!loaded)
+        return nullptr;
+    return std::make_shared<core::TraceAnalyses>(std::make_shared<const core::TraceSet>(std::move(*loaded)));
+}
+
+core::SessionWork cliWork(unsigned threads)
+{
+    core::SessionWork work;
+    work.parallelFor = [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
+        app::parallelForOnThreads(n, body, threads);
+    };
+    work.releaseFreedMemory = app::releaseFreedMemory;
+    return work;
+}
+
+std::shared_ptr<const core::FrameSet> sessionFramesForCli(core::TraceAnalyses& session,
+    const core::AnalysisOptions& options, const core::SessionWork& work, const std::string& command,
+    std::ostream& err)
+{
+    auto frames = session.frames(core::FrameScope { options, std::nullopt }, work);
+    if (!frames) {
+        err << command << ": " << frames.error().describe() << '\n';
+        return nullptr;
+    }
+    return std::move(frames).value();
+}
+
 } // namespace ks::cli

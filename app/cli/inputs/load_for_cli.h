@@ -3,8 +3,10 @@
 #include "app/cli/cli_args.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/model/trace_set.h"
+#include "core/session/trace_analyses.h"
 
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,5 +32,18 @@ unsigned threadsOption(const CliArgs& parsed);
 // what loaded: the frames, or nullopt after the reason was printed.
 std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core::AnalysisOptions& options,
     const std::string& command, std::ostream& err);
+
+// loadForCli over the command's PATHs and --threads, as the session every
+// analysis of the command is asked from: null after the reason was printed.
+std::shared_ptr<core::TraceAnalyses> loadSessionForCli(const CliArgs& parsed, std::ostream& err);
+
+// How a command's requests run: on every core, or on --threads N; never cancelled.
+core::SessionWork cliWork(unsigned threads = 0);
+
+// The session's frames of `options`, or nullopt after printing the error
+// (prefixed by `command`), as framesForCli.
+std::shared_ptr<const core::FrameSet> sessionFramesForCli(core::TraceAnalyses& session,
+    const core::AnalysisOptions& options, const core::SessionWork& work, const std::string& command,
+    std::ostream& err);
 
 } // namespace ks::cli

@@ -1,6 +1,6 @@
 #pragma once
 
-// Job-level commands on a job summary (issue 23 item 5): `insights`, `overview`,
+// Job-level commands on a job summary: `insights`, `overview`,
 // `stragglers` and `collectives` read a .kssum as they read a folder, and say
 // which ranks' traces to open where the summary lacks what they need.
 

@@ -7,9 +7,9 @@
 #include "app/gui/views/welcome_page.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/format.h"
+#include "widgets/common/message_bar.h"
 #include "widgets/common/task_pools.h"
 #include "widgets/common/task_tracker.h"
-#include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/timeline/view/timeline_view.h"
@@ -84,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_pools(std::make_unique<widgets::TaskPools>())
     , m_loader(new LoadController(m_pools.get(), this))
     , m_recent(new RecentFiles(this))
+    , m_session(new TraceSession(m_pools.get(), this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
@@ -196,7 +197,6 @@ void MainWindow::setupCentralWidget()
     m_messages = new widgets::MessageBar(this);
     m_progress = new LoadProgressBar(this);
     m_welcome = new WelcomePage(m_openFileAction, m_openFolderAction, this);
-    m_summary = new widgets::TraceSetSummaryView(this);
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(m_welcome);
     m_pages->addWidget(m_timeline);
@@ -221,12 +221,14 @@ void MainWindow::setupCentralWidget()
 
 void MainWindow::setupDocks()
 {
-    m_diagnostics = new widgets::DiagnosticsPanel(this);
     setupTimelineDocks();
-    setupAnalysisRunner();
+    setupSession();
+    // The registry makes every view of the navigator; the window then wires those it acts on.
+    setupNavigator();
+    findWindowViews();
     setupOverview();
     setupEfficiency();
-    setupNavigator();
+    setupJobPathDock();
 }
 
 void MainWindow::setupConnections()
@@ -287,7 +289,7 @@ void MainWindow::restoreSettings()
 
 void MainWindow::fitToScreen()
 {
-    // The first window fits the screen it opens on (issue 24 item 6): maximised
+    // The first window fits the screen it opens on: maximised
     // on a laptop-sized screen, where every pixel is needed; elsewhere a
     // comfortable size, centred, that leaves the desktop visible around it.
     const QScreen* shown = screen() ? screen() : QGuiApplication::primaryScreen();
@@ -364,7 +366,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     event->acceptProposedAction();
     // Ctrl+drop onto a window showing a trace keeps it: the drop opens beside it.
-    if ((event->modifiers() & Qt::ControlModifier) && m_set)
+    if ((event->modifiers() & Qt::ControlModifier) && traceSet())
         openInNewWindow(paths);
     else
         openPaths(paths);

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "app/gui/session/analysis_runner.h"
 #include "app/gui/opening/load_controller.h"
+#include "app/gui/session/trace_session.h"
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/summary/job_overview.h"
 
@@ -75,7 +75,10 @@ public:
     // when given: two traces side by side.
     MainWindow* openInNewWindow(const QStringList& paths);
 
-    TraceSetPtr traceSet() const { return m_set; }
+    TraceSetPtr traceSet() const { return m_session->traceSet(); }
+
+    // The load's owner: its analyses, lanes and what-if.
+    TraceSession* session() const { return m_session; }
 
     QStringList currentPaths() const { return m_paths; }
 
@@ -93,7 +96,7 @@ public:
 
     LoadProgressBar* progressBar() const { return m_progress; }
 
-    // The analysis navigator (issue 24 item 1): every view of viewSpecs(), grouped.
+    // The analysis navigator: every view of viewSpecs(), grouped.
     widgets::ViewNavigator* navigator() const { return m_navigator; }
 
     QDockWidget* navigatorDock() const { return m_navigatorDock; }
@@ -115,9 +118,6 @@ public:
 
     // What the palette offers now: menu actions, ranks, iterations.
     std::vector<widgets::PaletteCommand> paletteCommands() const;
-
-    // The property an analysis view of the navigator carries its result key in.
-    static constexpr const char* kResultKeyProperty = "resultKey";
 
     QAction* cancelAction() const { return m_cancelAction; }
 
@@ -154,14 +154,14 @@ public:
     // The job's critical path is computing, or waits for the docks' lane.
     bool jobPathRunning() const;
 
-    AnalysisRunner* analysisRunner() const { return m_analysisRunner; }
+    AnalysisRunner* analysisRunner() const { return m_session->runner(); }
 
     widgets::JobPathPanel* jobPathPanel() const { return m_jobPath; }
 
-    // Issue 23's Overview page, the navigator's first view.
+    // The Overview page, the navigator's first view.
     widgets::OverviewPage* overviewPage() const { return m_overview; }
 
-    // Issue 21's roofline view, a view of the navigator's Efficiency group.
+    // The roofline view, a view of the navigator's Efficiency group.
     widgets::EfficiencyView* efficiencyView() const { return m_efficiency; }
 
     // A what-if recomputation is asked for or running (screenshots wait for it).
@@ -175,7 +175,7 @@ public:
     // (see applyViewCommands in main_window_timeline.cpp).
     void applyViewCommands(const QString& commands);
 
-    // The first window on a screen (issue 24 item 6): maximised on a small screen
+    // The first window on a screen: maximised on a small screen
     // (up to kSmallScreen), else 90 % of it, centred. main() calls it when no
     // size was remembered or asked for.
     void fitToScreen();
@@ -241,6 +241,9 @@ private:
     void setupJobPathDock();
     void showJobPath(const JobPathResultsPtr& results);
     void onJobPathStarted();
+    void onWhatIfStarted(const QStringList& rules);
+    void onWhatIfFailed(const QString& text);
+    void showWhatIf(const std::shared_ptr<const core::JobCriticalPath>& after);
     void computeJobPathAnyway();
     void computeJobPathPerIteration();
     void showJobPathSegment(std::int64_t rank, std::int64_t eventIndex);
@@ -260,12 +263,14 @@ private:
     // The navigator's dock grown (up to defaultBottomRowHeight) until the view fits
     // unscrolled, measuring again up to `rounds` times.
     void makeRoomForView(const QString& id, int rounds);
-    void setupAnalysisRunner();
+    void setupSession();
+    // The navigator's views the window acts on, found by id once the navigator made them.
+    void findWindowViews();
     void setupOverview();
-    // The Overview follows the selected range and reads the job path's frames
-    // (main_window_analyses.cpp): the range, and the frames when they cover it.
-    std::optional<std::pair<core::TimeNs, core::TimeNs>> overviewWindow() const;
-    std::shared_ptr<const core::FrameSet> overviewFrames() const;
+    // The Overview follows the selected range (main_window_analyses.cpp).
+    std::optional<AnalysisWindow> overviewWindow() const;
+    // The range the analyses are restricted to (Restrict to Selected Range), if any.
+    std::optional<AnalysisWindow> analysesWindow() const;
     // Now with the job path's frames, or once the running analyses hand them over.
     void updateOverview();
     void setupNavigator();
@@ -280,7 +285,7 @@ private:
     void onSelectedRangeChanged();
     widgets::AnalysisView* analysisView(const QString& id) const;
     std::optional<AnalysisWindow> selectedWindow() const;
-    void showAnalysisResults(const AnalysisResultsPtr& results);
+    void onAnalysesReady();
     void exportChartDialog(widgets::AnalysisView* view, widgets::ChartFormat format);
     // Asks for a size and a file, then saves `chart` there (`baseName` + the format's suffix offered).
     void exportChart(widgets::AnalysisChart& chart, const QString& baseName, widgets::ChartFormat format);
@@ -318,7 +323,6 @@ private:
     std::unique_ptr<widgets::TaskPools> m_pools;
     LoadController* m_loader = nullptr;
     RecentFiles* m_recent = nullptr;
-    TraceSetPtr m_set;
     QStringList m_paths;
 
     widgets::MessageBar* m_messages = nullptr;
@@ -338,16 +342,11 @@ private:
     QDockWidget* m_rangeDock = nullptr;
     QDockWidget* m_ranksDock = nullptr;
     widgets::JobPathPanel* m_jobPath = nullptr;
-    widgets::OverviewPage* m_overview = nullptr; // issue 23's page, the navigator's Overview view
-    std::shared_ptr<const core::FrameSet> m_jobFrames; // what-if recomputes on these
-    QStringList m_pendingWhatIf; // asked for before the analyses delivered the path
-    std::shared_ptr<const core::JobCriticalPath> m_jobPathResult; // the path without what-if
-    core::JobPathOptions m_jobPathOptions; // its window: whole trace or one iteration
-    JobPathResultsPtr m_jobPathResults; // the last lane's outcome; null while computing
+    widgets::OverviewPage* m_overview = nullptr; // the page, the navigator's Overview view
     widgets::WhatIfDialog* m_whatIfDialog = nullptr; // made on first use
-    std::unique_ptr<widgets::TaskTracker> m_whatIfTasks; // made on first use, after m_pools
+    bool m_whatIfShowsPath = false; // asked before the path was in: show its view when it runs
     QList<QDockWidget*> m_panelDocks;
-    AnalysisRunner* m_analysisRunner = nullptr;
+    TraceSession* m_session = nullptr; // the load, its analyses and lanes
     QList<widgets::AnalysisView*> m_analysisViews;
     widgets::ViewNavigator* m_navigator = nullptr;
     QDockWidget* m_navigatorDock = nullptr;

@@ -1,19 +1,20 @@
 // MainWindow: the analysis views (C1) of the navigator, their Analyses menu, computing them off
 // the GUI thread after a load, chart and table exports (C3) and finding a
 // clicked kernel on the timeline (C2).
-#include "app/gui/session/analysis_runner.h"
+#include "app/gui/background/memory_budget.h"
 #include "app/gui/dialogs/chart_export_dialog.h"
 #include "app/gui/main_window/main_window.h"
+#include "app/gui/session/trace_session.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
-#include "widgets/charts/analysis_export.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/job_path/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
+#include "widgets/charts/analysis_export.h"
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/not_computed_notice.h"
 #include "widgets/common/view_navigator.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/overview/overview_page.h"
 #include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
@@ -34,19 +35,19 @@ using widgets::AnalysisView;
 
 void MainWindow::setupOverview()
 {
-    // Issue 23's page, the navigator's "overview" view (view_registry.cpp).
-    m_overview = new widgets::OverviewPage(m_pools.get(), this);
     m_overview->setObjectName(QStringLiteral("overviewPage"));
     // The page starts once the analyses and the job path are done (runAnalyses,
-    // showJobPath) and reads their frames: what it adds is its narrowed copy of
-    // them and the insights' own critical paths (one at a time, each at most the
-    // job path's peak), beside the held job path (its result, far smaller).
-    m_overview->setMemoryCheck([this](const core::TraceSet& set, const core::FrameSet* frames) {
-        const std::uint64_t store = storeBytes(set);
-        const std::uint64_t need = frames ? store + 2 * framesBytes(*frames)
+    // showJobPath) and reads the session's frames, job path and insights: what it
+    // adds on its own is a narrowed copy of the frames (an iteration or a range
+    // chosen on the page) and the insights' own critical paths over it.
+    m_overview->setMemoryCheck([this](const core::TraceAnalyses& analyses,
+                                   const std::optional<AnalysisWindow>& scopeWindow) {
+        const std::uint64_t store = core::storeBytes(analyses.traces());
+        const auto frames = m_session->jobPathFrames(scopeWindow);
+        const std::uint64_t need = frames ? store + 2 * core::framesBytes(*frames)
                 + core::jobCriticalPathMemoryEstimate(
-                    *frames, {}, concurrentRanks(*frames, m_pools->workerCount()))
-                                          : store + 2 * docksMemoryEstimate(set);
+                    *frames, {}, core::concurrentRanks(*frames, m_pools->workerCount()))
+                                          : store + 2 * core::docksMemoryEstimate(analyses.traces());
         const std::uint64_t budget = memoryBudget(store);
         return need <= budget ? QString()
                               : tr("Not computed: the overview needs about %1, over the memory budget of %2 "
@@ -59,31 +60,20 @@ void MainWindow::setupOverview()
             if (const auto timelineData = m_timeline->data())
                 widgets::OverviewPage::zoomTimeline(*timelineData, *m_timelineState, rank, start, end);
         });
-    // The page names the analysis that proves a finding as it was docked ("idleDock"):
-    // the navigator's view of that id.
-    connect(m_overview, &widgets::OverviewPage::analysisRequested, this, [this](const QString& dockName) {
-        QString id = dockName;
-        if (id.endsWith(QStringLiteral("Dock")))
-            id.chop(4);
-        showView(id);
-    });
+    // A finding names the view that proves it (its rule declares it).
+    connect(m_overview, &widgets::OverviewPage::analysisRequested, this,
+        [this](const QString& id) { showView(id); });
 }
 
-void MainWindow::setupAnalysisRunner()
+void MainWindow::setupSession()
 {
-    m_analysisRunner = new AnalysisRunner(m_pools.get(), this);
-    connect(m_analysisRunner, &AnalysisRunner::finished, this, &MainWindow::showAnalysisResults);
-    connect(m_analysisRunner, &AnalysisRunner::jobPathStarted, this, &MainWindow::onJobPathStarted);
-    connect(m_analysisRunner, &AnalysisRunner::jobPathFinished, this, &MainWindow::showJobPath);
-    connect(m_analysisRunner, &AnalysisRunner::operatorsFinished, this,
-        [this](const std::shared_ptr<const core::AnalysisOutput>& output) {
-            if (AnalysisView* view = analysisView(QStringLiteral("operators")))
-                view->setResult(output);
-        });
-    connect(m_analysisRunner, &AnalysisRunner::operatorsFailed, this, [this](const QString& message) {
-        if (AnalysisView* view = analysisView(QStringLiteral("operators")))
-            view->showMessage(tr("Could not compute: %1").arg(message));
-    });
+    // The views subscribe to the session themselves (view_registry.cpp); the window
+    // follows the job path's lane for its own widgets (the timeline, the what-if).
+    connect(m_session, &TraceSession::jobPathStarted, this, &MainWindow::onJobPathStarted);
+    connect(m_session, &TraceSession::jobPathReady, this, &MainWindow::showJobPath);
+    connect(m_session, &TraceSession::whatIfStarted, this, &MainWindow::onWhatIfStarted);
+    connect(m_session, &TraceSession::whatIfReady, this, &MainWindow::showWhatIf);
+    connect(m_session, &TraceSession::whatIfFailed, this, &MainWindow::onWhatIfFailed);
     // A range selected on the timeline restricts the Operators table; with
     // "Restrict to Selected Range" on, every analysis view.
     connect(m_timelineState, &widgets::TimelineViewState::selectedRangeChanged, this,
@@ -113,22 +103,14 @@ std::optional<AnalysisWindow> MainWindow::selectedWindow() const
     return AnalysisWindow { range->start, range->end };
 }
 
-std::optional<std::pair<core::TimeNs, core::TimeNs>> MainWindow::overviewWindow() const
+std::optional<AnalysisWindow> MainWindow::overviewWindow() const
 {
-    const auto window = selectedWindow();
-    return window ? std::optional(std::pair(window->start, window->end)) : std::nullopt;
+    return selectedWindow();
 }
 
-std::shared_ptr<const core::FrameSet> MainWindow::overviewFrames() const
+std::optional<AnalysisWindow> MainWindow::analysesWindow() const
 {
-    if (!m_jobPathResults || !m_jobPathResults->frames)
-        return nullptr;
-    const auto& covered = m_jobPathResults->window;
-    if (!covered)
-        return m_jobPathResults->frames; // the whole trace: the page narrows them
-    const auto chosen = selectedWindow();
-    return chosen && chosen->start == covered->start && chosen->end == covered->end ? m_jobPathResults->frames
-                                                                                    : nullptr;
+    return m_restrictToRangeAction->isChecked() ? selectedWindow() : std::nullopt;
 }
 
 void MainWindow::updateOverview()
@@ -136,14 +118,14 @@ void MainWindow::updateOverview()
     if (inJobMode())
         return;
     if (analysesRunning() || jobPathRunning())
-        m_overview->waitForAnalyses(m_set, overviewWindow()); // showJobPath hands it the frames
+        m_overview->waitForAnalyses(m_session->analyses(), overviewWindow()); // showJobPath starts it
     else
-        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
+        m_overview->setAnalyses(m_session->analyses(), overviewWindow(), analysesWindow());
 }
 
 void MainWindow::onSelectedRangeChanged()
 {
-    if (!m_set || m_set->ranks.empty())
+    if (!m_session->analyses())
         return;
     if (m_restrictToRangeAction->isChecked()) {
         startAnalyses(); // the Overview waits for them
@@ -152,7 +134,7 @@ void MainWindow::onSelectedRangeChanged()
     updateOverview();
     if (AnalysisView* view = analysisView(QStringLiteral("operators")))
         view->showMessage(tr("Computing…"));
-    m_analysisRunner->startOperators(m_set, selectedWindow());
+    m_session->startOperators(selectedWindow());
 }
 
 void MainWindow::setupAnalysesMenu()
@@ -187,62 +169,34 @@ void MainWindow::startAnalyses()
 
 void MainWindow::runAnalyses(bool anyway)
 {
-    if (!m_set || m_set->ranks.empty()) {
+    if (!m_session->analyses()) {
         if (!inJobMode())
-            m_overview->setTraceSet(m_set);
-        m_analysisRunner->clear();
-        m_jobPathResults.reset();
-        for (AnalysisView* view : m_analysisViews)
-            view->showMessage(tr("Open a trace to see this analysis."));
+            m_overview->setAnalyses(nullptr);
+        m_session->startAnalyses(core::AnalysisMode::Default, std::nullopt, false); // clears the lanes
         return;
     }
-    for (AnalysisView* view : m_analysisViews)
-        view->showMessage(tr("Computing…"));
-    // The job path follows the docks (their lane first): it computes once they
-    // are in, and the Overview (following the selected range) once it is.
-    m_jobPathResults.reset();
+    // The job path follows the views' outputs (their lane first): it computes once
+    // they are in, and the Overview (following the selected range) once it is.
     if (!inJobMode())
-        m_overview->waitForAnalyses(m_set, overviewWindow());
+        m_overview->waitForAnalyses(m_session->analyses(), overviewWindow());
     m_jobPath->showMessage(tr("Waiting for the analyses…"));
-    m_analysisRunner->start(m_set,
+    m_session->startAnalyses(
         m_htaCompatAction->isChecked() ? core::AnalysisMode::HtaCompat : core::AnalysisMode::Default,
-        m_restrictToRangeAction->isChecked() ? selectedWindow() : std::optional<AnalysisWindow> {}, anyway);
+        analysesWindow(), anyway);
 }
 
 bool MainWindow::analysesRunning() const
 {
-    return m_analysisRunner->isRunning();
+    return m_session->analysesRunning();
 }
 
 bool MainWindow::jobPathRunning() const
 {
-    return m_analysisRunner->isJobPathRunning();
+    return m_session->jobPathRunning();
 }
 
-void MainWindow::showAnalysisResults(const AnalysisResultsPtr& results)
+void MainWindow::onAnalysesReady()
 {
-    for (AnalysisView* view : m_analysisViews) {
-        if (!results->error.isEmpty()) {
-            view->showMessage(tr("The analyses could not run: %1").arg(results->error));
-            continue;
-        }
-        if (results->notComputed) {
-            view->showNotComputed(results->notComputed->bytes, results->notComputed->budget);
-            continue;
-        }
-        auto resultOf = [&results](const std::string& key) -> std::shared_ptr<const core::AnalysisOutput> {
-            const auto it = results->byCall.find(key);
-            return it == results->byCall.end() ? nullptr : it->second;
-        };
-        if (!view->variants().empty()) { // GPU or CPU time; kernels by name or by annotation
-            std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs;
-            for (const widgets::AnalysisVariant& variant : view->variants())
-                outputs.push_back(resultOf(variant.resultKey));
-            view->setVariantResults(std::move(outputs));
-            continue;
-        }
-        view->setResult(resultOf(view->property(kResultKeyProperty).toString().toStdString()));
-    }
     showStragglers(); // the Rank Overview's panel is new: the job path's state again
     emit analysesReady();
 }
@@ -274,9 +228,9 @@ QStringList MainWindow::dockReport() const
         else
             add(name, stateOf(view->message()), view->message());
     }
-    const JobPathResults* job = m_jobPathResults.get();
+    const JobPathResults* job = m_session->jobPathResults().get();
     const QString state = !job ? (jobPathRunning() ? QStringLiteral("computing") : QStringLiteral("message"))
-        : job->path            ? QStringLiteral("result")
+        : job->job             ? QStringLiteral("result")
         : job->notComputed     ? QStringLiteral("not-computed")
                                : QStringLiteral("error");
     add(QStringLiteral("jobPathDock"), state,
@@ -291,7 +245,7 @@ QStringList MainWindow::dockReport() const
             : m_overview->message());
     for (const AnalysisView* view : m_analysisViews) {
         for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>()) {
-            const bool listed = !panel->stragglerTable()->isHidden() || (job && job->path);
+            const bool listed = !panel->stragglerTable()->isHidden() || (job && job->job);
             add(QStringLiteral("stragglers"), listed ? QStringLiteral("result") : state,
                 listed ? tr("%n straggler(s)", nullptr, panel->stragglerTable()->rowCount())
                        : panel->stragglerStatus()->text());

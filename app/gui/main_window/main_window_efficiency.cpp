@@ -1,4 +1,4 @@
-// MainWindow: the Efficiency view (issue 21). Its widget lives in widgets/efficiency/;
+// MainWindow: the Efficiency view. Its widget lives in widgets/efficiency/;
 // it is a view of the analysis navigator (view_registry.cpp), computed after each load and for the
 // range selected on the timeline, linked to the timeline (a click on an op selects
 // its longest call and highlights the others) and to the Details panel (an op call
@@ -6,9 +6,9 @@
 #include "app/gui/main_window/main_window.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/efficiency/efficiency_view.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDockWidget>
@@ -27,14 +27,10 @@ namespace {
 
 void MainWindow::setupEfficiency()
 {
-    // Placed by the navigator (its row in view_registry.cpp); made here for its connections.
-    m_efficiency = new widgets::EfficiencyView(m_pools.get(), this);
+    // A view of the navigator (view_registry.cpp), wired here to the timeline and the exports.
     m_efficiency->setObjectName(QStringLiteral("efficiencyView"));
-    const auto compute = [this] {
-        const auto window = selectedWindow();
-        m_efficiency->compute(
-            m_set, window ? std::optional(std::pair { window->start, window->end }) : std::nullopt);
-    };
+    // The session's report: the Overview's MFU over the same range reads the same one.
+    const auto compute = [this] { m_efficiency->compute(m_session->analyses(), selectedWindow()); };
     connect(this, &MainWindow::loadEnded, this, compute);
     connect(m_timelineState, &widgets::TimelineViewState::selectedRangeChanged, this, compute);
     connect(m_efficiency, &widgets::EfficiencyView::callsActivated, this, &MainWindow::showEfficiencyCalls);
@@ -67,13 +63,14 @@ void MainWindow::setupEfficiency()
 
 void MainWindow::showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls)
 {
-    if (calls.empty() || !m_timeline->data() || !m_set)
+    const TraceSetPtr set = traceSet();
+    if (calls.empty() || !m_timeline->data() || !set)
         return;
     const core::EfficiencyCall& longest = calls.front();
     const widgets::SliceRef ref { int(longest.rankIndex), longest.slice };
     m_timelineState->setSelectedSlice(ref);
     m_timeline->view()->revealSlice(ref, true);
-    const auto& rank = *m_set->ranks[longest.rankIndex];
+    const auto& rank = *set->ranks[longest.rankIndex];
     statusBar()->showMessage(
         tr("%1: the longest of %n call(s) selected; its Details list the kernels it launched", nullptr,
             int(calls.size()))

@@ -130,7 +130,7 @@ void MainWindow::onJobReady(
     const std::shared_ptr<const core::JobOverview>& job, const QStringList& paths, qint64 elapsedMs)
 {
     // The job replaces whatever was open; its ranks' traces are not in memory.
-    m_set.reset();
+    m_session->setTraceSet(nullptr);
     m_summary->setTraceSet(nullptr, QString());
     m_timeline->setTraceSet(nullptr);
     startAnalyses(); // no trace set: the analysis docks are cleared

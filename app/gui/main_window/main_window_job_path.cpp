@@ -1,21 +1,21 @@
 // The "Job Critical Path" dock: the cross-rank path, stragglers and what-if
-// (issue 11 items 4-6). The path is the analysis runner's second lane, after
+//. The path is the analysis runner's second lane, after
 // the docks; over the memory budget it is not started and the dock and the
-// Rank Overview's stragglers say what it would need (issue 27 item 3). What-if
+// Rank Overview's stragglers say what it would need. What-if
 // reruns it on the kept default-mode frames off the GUI thread.
 
 #include "app/gui/main_window/main_window.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/job_path/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
-#include "widgets/job_path/what_if_dialog.h"
-#include "widgets/common/task_tracker.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/common/task_tracker.h"
+#include "widgets/job_path/job_path_panel.h"
+#include "widgets/job_path/what_if_dialog.h"
 #include "widgets/overview/overview_page.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDockWidget>
@@ -29,8 +29,7 @@ namespace ks::app {
 
 void MainWindow::setupJobPathDock()
 {
-    // A view of the navigator (view_registry.cpp), made here for its connections.
-    m_jobPath = new widgets::JobPathPanel(this);
+    // A view of the navigator (view_registry.cpp), wired here to the timeline and the what-if.
     connect(m_jobPath, &widgets::JobPathPanel::segmentActivated, this, &MainWindow::showJobPathSegment);
     connect(m_jobPath, &widgets::JobPathPanel::whatIfRequested, this, &MainWindow::runWhatIf);
     connect(
@@ -47,7 +46,7 @@ void MainWindow::setupJobPathDock()
 
 void MainWindow::showStragglers()
 {
-    const JobPathResults* results = m_jobPathResults.get();
+    const JobPathResults* results = m_session->jobPathResults().get();
     // The Rank Overview dock's panel is rebuilt with each result: found again, connected once.
     for (widgets::AnalysisView* view : m_analysisViews) {
         for (auto* panel : view->findChildren<widgets::RankOverviewPanel*>()) {
@@ -61,8 +60,8 @@ void MainWindow::showStragglers()
             if (!results) {
                 panel->showStragglerStatus(
                     jobPathRunning() ? tr("computing…") : tr("The job's critical path was not computed."));
-            } else if (results->path) {
-                panel->setStragglers(core::findStragglers(*results->path));
+            } else if (results->job) {
+                panel->setStragglers(results->job->stragglers); // found once, with the path
             } else if (results->notComputed) {
                 panel->showStragglerStatus(QString());
                 status->showNotComputed(results->notComputed->bytes, results->notComputed->budget,
@@ -77,19 +76,18 @@ void MainWindow::showStragglers()
 
 void MainWindow::onJobPathStarted()
 {
-    m_jobPathResults.reset();
     m_jobPath->showMessage(tr("Computing the job's critical path…"));
     showStragglers();
 }
 
 void MainWindow::computeJobPathAnyway()
 {
-    m_analysisRunner->startJobPath(false);
+    m_session->startJobPath(false);
 }
 
 void MainWindow::computeJobPathPerIteration()
 {
-    m_analysisRunner->startJobPath(true);
+    m_session->startJobPath(true);
 }
 
 void MainWindow::openWhatIfDialog()
@@ -102,7 +100,8 @@ void MainWindow::openWhatIfDialog()
         connect(m_whatIfDialog, &widgets::WhatIfDialog::applyRequested, this, &MainWindow::runWhatIf);
         connect(
             m_whatIfDialog, &widgets::WhatIfDialog::segmentActivated, this, &MainWindow::showJobPathSegment);
-        m_whatIfDialog->setBaseline(m_jobPathResult);
+        m_whatIfDialog->setBaseline(
+            m_session->jobPathResults() ? m_session->jobPathResults()->path() : nullptr);
     }
     m_whatIfDialog->show();
     m_whatIfDialog->raise();
@@ -119,16 +118,13 @@ void MainWindow::showJobPathOnTimeline(bool on)
 
 void MainWindow::showJobPath(const JobPathResultsPtr& results)
 {
-    m_jobPathResults = results;
-    m_jobFrames = results->frames;
-    m_jobPathResult = results->path;
-    m_jobPathOptions = results->options;
-    m_timeline->setJobPath(results->path);
+    const auto path = results->path();
+    m_timeline->setJobPath(path);
     showStragglers();
     if (m_whatIfDialog)
-        m_whatIfDialog->setBaseline(results->path);
-    if (results->path) {
-        m_jobPath->setPath(results->path, results->options.iteration);
+        m_whatIfDialog->setBaseline(path);
+    if (path) {
+        m_jobPath->setPath(path, results->options.iteration, results->job->stragglers);
         if (results->options.iteration && results->wholeNeed && !results->wholeNeed->fits())
             m_jobPath->showWholeTraceNotComputed(results->wholeNeed->bytes, results->wholeNeed->budget);
     } else if (results->notComputed) {
@@ -138,20 +134,10 @@ void MainWindow::showJobPath(const JobPathResultsPtr& results)
     } else {
         m_jobPath->showMessage(results->error);
     }
-    if (!m_pendingWhatIf.isEmpty()) {
-        if (results->path) {
-            showView(QStringLiteral("jobPath"));
-            runWhatIf(std::exchange(m_pendingWhatIf, {}));
-        } else {
-            m_pendingWhatIf.clear();
-            showWhatIfError(tr("the job's critical path was not computed"));
-            emit whatIfFinished();
-        }
-    }
     emit jobPathReady();
     // Last: the Overview's computation starts once this thread has filled the path's views.
-    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_set)
-        m_overview->setTraceSet(m_set, overviewWindow(), overviewFrames());
+    if (!inJobMode() && m_overview->isWaitingForAnalyses() && m_session->analyses())
+        m_overview->setAnalyses(m_session->analyses(), overviewWindow(), analysesWindow());
 }
 
 void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
@@ -174,57 +160,34 @@ void MainWindow::showJobPathSegment(std::int64_t rank, std::int64_t eventIndex)
 
 void MainWindow::runWhatIf(const QStringList& rules)
 {
-    if (!m_jobFrames) {
-        if (!jobPathRunning()) {
-            showWhatIfError(tr("the job's critical path was not computed"));
-            return;
-        }
-        m_pendingWhatIf = rules; // the path is still computing: run it with the path
-        return;
-    }
-    core::JobPathOptions options = m_jobPathOptions; // the baseline's window: whole trace or one iteration
-    std::vector<core::WhatIfRule> parsed;
-    for (const QString& text : rules) {
-        auto rule = core::parseWhatIfRule(text.toStdString());
-        if (!rule) {
-            showWhatIfError(QString::fromStdString(rule.error().message));
-            return;
-        }
-        parsed.push_back(std::move(rule).value());
-    }
-    options.whatIf = core::WhatIfScaling(std::move(parsed));
+    // Asked before the path is in: the session runs it with the path, and its view comes forward then.
+    m_whatIfShowsPath = !m_session->jobPathResults();
+    m_session->runWhatIf(rules);
+}
+
+void MainWindow::onWhatIfStarted(const QStringList& rules)
+{
+    if (std::exchange(m_whatIfShowsPath, false))
+        showView(QStringLiteral("jobPath"));
     m_jobPath->showWhatIfError(tr("recomputing…"));
     if (m_whatIfDialog)
         m_whatIfDialog->showBusy();
     m_jobPath->whatIfRules()->setText(rules.join(QStringLiteral("; ")));
-    if (!m_whatIfTasks)
-        m_whatIfTasks = std::make_unique<widgets::TaskTracker>(m_pools.get(), this);
-    auto frames = m_jobFrames;
-    // A newer what-if supersedes this one; the tracker drops a superseded result.
-    m_whatIfTasks->start(
-        [frames, options](const widgets::TaskContext& job) mutable {
-            options.cancel = job.cancel; // a newer what-if stops this one
-            return core::jobCriticalPath(*frames, options, job.parallelFor);
-        },
-        [this, frames](core::Result<core::JobCriticalPath> job) {
-            if (frames != m_jobFrames) // another trace since
-                return;
-            if (!job) {
-                showWhatIfError(QString::fromStdString(job.error().message));
-                return;
-            }
-            auto after = std::make_shared<const core::JobCriticalPath>(std::move(job).value());
-            m_jobPath->showWhatIf(after);
-            if (m_whatIfDialog)
-                m_whatIfDialog->showResult(after);
-            emit whatIfFinished();
-        },
-        [this, frames](const widgets::TaskFailure& failure) {
-            if (frames != m_jobFrames)
-                return;
-            showWhatIfError(tr("could not be computed: %1").arg(failure.message));
-            emit whatIfFinished();
-        });
+}
+
+void MainWindow::showWhatIf(const std::shared_ptr<const core::JobCriticalPath>& after)
+{
+    m_jobPath->showWhatIf(after);
+    if (m_whatIfDialog)
+        m_whatIfDialog->showResult(after);
+    emit whatIfFinished();
+}
+
+void MainWindow::onWhatIfFailed(const QString& text)
+{
+    m_whatIfShowsPath = false;
+    showWhatIfError(text);
+    emit whatIfFinished();
 }
 
 bool MainWindow::applyJobPathViewCommand(const QString& key, const QString& value)
@@ -260,7 +223,7 @@ bool MainWindow::applyJobPathViewCommand(const QString& key, const QString& valu
 
 bool MainWindow::whatIfRunning() const
 {
-    return !m_pendingWhatIf.isEmpty() || (m_whatIfTasks && m_whatIfTasks->isRunning());
+    return m_session->whatIfRunning();
 }
 
 void MainWindow::showWhatIfError(const QString& text)

@@ -4,11 +4,11 @@
 #include "app/gui/opening/load_progress_bar.h"
 #include "app/gui/opening/recent_files.h"
 #include "app/gui/views/welcome_page.h"
-#include "widgets/job_path/job_path_panel.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
@@ -49,12 +49,10 @@ void MainWindow::closeTrace()
 {
     m_loader->cancel();
     closeJob();
-    m_set.reset();
+    m_session->setTraceSet(nullptr);
     m_paths.clear();
     m_summary->setTraceSet(nullptr, QString());
     m_diagnostics->setTraceSet(nullptr);
-    m_jobFrames.reset();
-    m_pendingWhatIf.clear();
     m_jobPath->showMessage(tr("No trace loaded"));
     m_timeline->setTraceSet(nullptr);
     startAnalyses(); // no trace: clears the analysis docks
@@ -86,11 +84,15 @@ void MainWindow::onLoadStarted(const QStringList& paths)
 void MainWindow::onLoadFinished(const TraceSetPtr& set, const QStringList& paths, qint64 elapsedMs)
 {
     closeJob();
-    m_set = set;
+    m_session->setTraceSet(set);
     m_paths = paths;
     m_summary->setTraceSet(set, widgets::displayNames(paths));
     m_diagnostics->setTraceSet(set);
-    m_timeline->setTraceSet(set);
+    // The timeline's collectives are the session's match, which the job path shares.
+    if (const auto analyses = m_session->analyses())
+        m_timeline->setAnalyses(analyses);
+    else
+        m_timeline->setTraceSet(set);
     m_pages->setCurrentWidget(set->ranks.empty() ? static_cast<QWidget*>(m_welcome) : m_timeline);
     if (set->ranks.empty())
         showView(QStringLiteral("rankSummary")); // the files that failed, each with its error
@@ -197,7 +199,7 @@ void MainWindow::updateActions()
     const bool loading = m_loader->isLoading() || m_jobLoader->isBusy() || m_jobRankLoader->isLoading();
     m_cancelAction->setEnabled(loading);
     m_reloadAction->setEnabled(!m_paths.isEmpty());
-    m_closeAction->setEnabled(m_set != nullptr || loading || inJobMode());
+    m_closeAction->setEnabled(traceSet() != nullptr || loading || inJobMode());
     m_saveJobSummaryAction->setEnabled(inJobMode());
 }
 

@@ -1,4 +1,4 @@
-// MainWindow: the command palette (issue 24 item 2). Each time it opens it is
+// MainWindow: the command palette. Each time it opens it is
 // filled with what can be done now: every enabled menu action (the navigator's
 // views are in the Analyses menu), every rank (scrolled to on the timeline, or
 // picked and loaded in job mode) and every iteration (the timeline zoomed to it).
@@ -9,8 +9,8 @@
 #include "widgets/job/job_mode_view.h"
 #include "widgets/job/job_strip_view.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>

@@ -11,12 +11,12 @@
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/panels/range_aggregation_panel.h"
 #include "widgets/timeline/panels/rank_list_panel.h"
 #include "widgets/timeline/panels/search_results_panel.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
@@ -75,12 +75,12 @@ void MainWindow::setupTimelineDocks()
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     tabifyDockWidget(m_detailsDock, m_ranksDock);
     m_detailsDock->raise();
-    setupJobPathDock(); // Search and Range are tabbed once the navigator is beside them (setupNavigator)
+    // Search and Range are tabbed once the navigator is beside them (setupNavigator).
 }
 
 void MainWindow::applyDefaultDockSizes()
 {
-    // The timeline keeps half the window's height (issue 24 item 6); side panels
+    // The timeline keeps half the window's height; side panels
     // about a fifth of the width; the bottom row, where the analysis charts need
     // room to read, the rest of the height on a laptop screen (a 1280x800 roofline
     // has a plot of AnalysisChart::kMinPlotHeight) and up to 440 pixels on a larger

@@ -1,4 +1,4 @@
-// MainWindow: the analysis navigator (issue 24 item 1). Every row of
+// MainWindow: the analysis navigator. Every row of
 // viewSpecs() becomes a page of one ViewNavigator in the "Analyses" dock; a view
 // torn off moves into a ViewDock of its own and back when that closes. The
 // navigator's choice and the torn-off views are remembered with the layout.
@@ -6,7 +6,12 @@
 #include "app/gui/views/view_dock.h"
 #include "app/gui/views/view_registry.h"
 #include "widgets/analysis/analysis_view.h"
+#include "widgets/common/diagnostics_panel.h"
+#include "widgets/common/trace_set_summary_view.h"
 #include "widgets/common/view_navigator.h"
+#include "widgets/efficiency/efficiency_view.h"
+#include "widgets/job_path/job_path_panel.h"
+#include "widgets/overview/overview_page.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -40,7 +45,7 @@ void MainWindow::setupNavigator()
         m_navigator->addGroup(viewGroupTitle(static_cast<ViewGroup>(group)));
     for (const ViewSpec& spec : viewSpecs()) {
         const QString id = QString::fromLatin1(spec.id);
-        QWidget* view = spec.factory(*this);
+        QWidget* view = spec.factory(ViewContext { m_session, m_pools.get(), this });
         // Views may be narrower than their natural width; below their least height
         // (a chart's readable plot) the navigator scrolls them.
         view->setMinimumWidth(200);
@@ -77,6 +82,19 @@ void MainWindow::setupNavigator()
     connect(m_navigator, &widgets::ViewNavigator::currentViewChanged, this,
         [this](const QString& id) { QTimer::singleShot(0, this, [this, id] { makeRoomForView(id, 3); }); });
     m_navigator->showView(QStringLiteral("overview"));
+}
+
+void MainWindow::findWindowViews()
+{
+    m_overview = qobject_cast<widgets::OverviewPage*>(m_navigator->view(QStringLiteral("overview")));
+    m_summary = qobject_cast<widgets::TraceSetSummaryView*>(m_navigator->view(QStringLiteral("rankSummary")));
+    m_efficiency = qobject_cast<widgets::EfficiencyView*>(m_navigator->view(QStringLiteral("efficiency")));
+    m_jobPath = qobject_cast<widgets::JobPathPanel*>(m_navigator->view(QStringLiteral("jobPath")));
+    m_diagnostics =
+        qobject_cast<widgets::DiagnosticsPanel*>(m_navigator->view(QStringLiteral("diagnostics")));
+    Q_ASSERT(m_overview && m_summary && m_efficiency && m_jobPath && m_diagnostics);
+    // After the views' own subscriptions: they show the results before the window says they are in.
+    connect(m_session, &TraceSession::analysesReady, this, &MainWindow::onAnalysesReady);
 }
 
 void MainWindow::makeRoomForView(const QString& id, int rounds)

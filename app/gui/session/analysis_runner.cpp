@@ -1,21 +1,17 @@
 #include "app/gui/session/analysis_runner.h"
 
 #include "app/common/allocator_tuning.h"
-#include "core/analysis/cross_rank/rank_overview.h"
-#include "core/session/analysis_catalog.h"
-#include "core/analysis/frame/frame_window.h"
-#include "core/analysis/hta/annotated_kernels.h"
-#include "core/analysis/operators/operator_stats.h"
-
-#include <algorithm>
+#include "app/gui/background/memory_budget.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
 
 namespace ks::app {
 
-// What the docks' job hands on to the job path's lane.
-struct AnalysisRunner::DocksOutcome
+// What the outputs' task hands on to the job path's lane.
+struct AnalysisRunner::OutputsOutcome
 {
     std::shared_ptr<AnalysisResults> results = std::make_shared<AnalysisResults>();
-    // Default mode: the docks' frames, which the job path reuses when it runs at once.
+    // Default mode: the outputs' frames, which the job path reads (the session
+    // keeps frames while they are held: held here until the path has them).
     std::shared_ptr<const core::FrameSet> defaultFrames;
     bool framesBuilt = false;
     std::uint64_t framesBytes = 0;
@@ -27,89 +23,50 @@ struct AnalysisRunner::DocksOutcome
 
 namespace {
 
-    std::shared_ptr<const core::AnalysisOutput> operatorsOutput(
-        const TraceSetPtr& set, const std::optional<AnalysisWindow>& window)
+    core::SessionWork sessionWork(const widgets::TaskContext& task)
     {
-        core::OperatorStatsOptions options;
-        if (window) {
-            options.windowStart = window->start;
-            options.windowEnd = window->end;
-        }
-        const core::OperatorStats stats = core::operatorStats(*set, options);
-        if (stats.error)
-            return std::make_shared<const core::AnalysisOutput>(
-                core::AnalysisOutput::notApplicable(stats.error->describe()));
-        if (stats.rows.empty())
-            return std::make_shared<const core::AnalysisOutput>(core::AnalysisOutput::notApplicable(
-                window ? "no CPU operator starts in the selected range" : "no CPU operators in the trace"));
-        return std::make_shared<const core::AnalysisOutput>(core::AnalysisOutput::of(
-            core::HtaResult::dataFrame(core::operatorStatsTable(stats, options.by))));
+        core::SessionWork work;
+        work.parallelFor = task.parallelFor;
+        work.cancel = task.cancel;
+        work.releaseFreedMemory = app::releaseFreedMemory;
+        return work;
+    }
+
+    core::FrameScope scopeOf(core::AnalysisMode mode, const std::optional<AnalysisWindow>& window)
+    {
+        core::FrameScope scope;
+        scope.options.mode = mode;
+        scope.window = window;
+        return scope;
     }
 
     // A cancelled computation returns early with partial results: the tracker never delivers them.
-    void computeDocks(AnalysisRunner::DocksOutcome& outcome, const TraceSetPtr& set, core::AnalysisMode mode,
-        const std::optional<AnalysisWindow>& window, const widgets::TaskContext& job, int workers)
+    void computeOutputs(AnalysisRunner::OutputsOutcome& outcome, core::TraceAnalyses& analyses,
+        const std::vector<core::OutputKey>& keys, core::AnalysisMode mode,
+        const std::optional<AnalysisWindow>& window, const widgets::TaskContext& task, int workers)
     {
         AnalysisResults& results = *outcome.results;
-        core::AnalysisOptions options;
-        options.mode = mode;
-        options.cancel = job.cancel; // every call's options are copies of these
-        const core::ParallelFor& parallelFor = job.parallelFor;
-        auto frames = core::buildFrames(*set, options, parallelFor);
+        const core::SessionWork work = sessionWork(task);
+        const core::FrameScope scope = scopeOf(mode, window);
+        auto frames = analyses.frames(scope, work);
         if (!frames) {
             results.error = QString::fromStdString(frames.error().describe());
             return;
         }
-        if (window)
-            core::restrictFramesToWindow(frames.value(), window->start, window->end);
-        std::vector<std::int64_t> ranks;
-        for (const core::RankFrame& frame : frames.value().ranks)
-            ranks.push_back(frame.rank);
-        // Results are keyed by the call's file name without ".json": HTA's call name, or
-        // a variant's ("get_gpu_user_annotation_breakdown__cpu": CPU time).
-        const QStringList shown = AnalysisRunner::shownCalls();
-        std::vector<core::AnalysisCall> calls;
-        std::vector<std::string> keys;
-        for (core::AnalysisCall& call : core::analysisCalls(options, ranks)) {
-            std::string key = call.fileName.substr(0, call.fileName.rfind(".json"));
-            if (shown.contains(QString::fromStdString(key))) {
-                calls.push_back(std::move(call));
-                keys.push_back(std::move(key));
-            }
+        auto outputs = analyses.outputs(scope, keys, work);
+        if (!outputs) {
+            if (!task.cancelled())
+                results.error = QString::fromStdString(outputs.error().describe());
+            return;
         }
-        // Three more outputs past the catalog's calls: X1's rank overview, which HTA has
-        // no call for, the kernels grouped by annotation (the kernel views' "Group by"),
-        // and the operator statistics (read from the traces, not the frames).
-        const std::size_t overview = calls.size();
-        const std::size_t byAnnotation = calls.size() + 1;
-        const std::size_t operators = calls.size() + 2;
-        std::vector<std::shared_ptr<const core::AnalysisOutput>> outputs(calls.size() + 3);
-        // The calls only read the frames: all cores at once.
-        parallelFor(outputs.size(), [&](std::size_t i) {
-            if (i == operators)
-                outputs[i] = operatorsOutput(set, window);
-            else if (i == byAnnotation)
-                outputs[i] = std::make_shared<const core::AnalysisOutput>(
-                    core::kernelTimeByAnnotation(frames.value(), options));
-            else
-                outputs[i] = std::make_shared<const core::AnalysisOutput>(i == overview
-                        ? core::rankOverview(frames.value(), options)
-                        : calls[i].run(frames.value(), calls[i].options));
-        });
-        if (job.cancelled())
-            return; // some outputs were skipped
-        for (std::size_t i = 0; i < calls.size(); ++i)
-            results.byCall[keys[i]] = outputs[i];
-        results.byCall[AnalysisRunner::kRankOverviewKey] = outputs[overview];
-        results.byCall[AnalysisRunner::kKernelsByAnnotationKey] = outputs[byAnnotation];
-        results.byCall[AnalysisRunner::kOperatorStatsKey] = outputs[operators];
+        results.outputs = std::move(outputs).value();
 
-        // What the job path will need, declared before it starts (issue 27 item 3). In
+        // What the job path will need, declared before it starts. In
         // HTA-compatible mode the default-mode frames it needs are about these.
-        const core::FrameSet& built = frames.value();
-        const std::size_t atOnce = concurrentRanks(built, workers);
+        const core::FrameSet& built = *frames.value();
+        const std::size_t atOnce = core::concurrentRanks(built, workers);
         outcome.framesBuilt = true;
-        outcome.framesBytes = framesBytes(built);
+        outcome.framesBytes = core::framesBytes(built);
         outcome.wholePathBytes = core::jobCriticalPathMemoryEstimate(built, {}, atOnce);
         if (!built.iterations.empty()) {
             core::JobPathOptions first;
@@ -118,7 +75,7 @@ namespace {
             outcome.iterationPathBytes = core::jobCriticalPathMemoryEstimate(built, first, atOnce);
         }
         if (mode == core::AnalysisMode::Default)
-            outcome.defaultFrames = std::make_shared<const core::FrameSet>(std::move(frames).value());
+            outcome.defaultFrames = std::move(frames).value();
     }
 
 } // namespace
@@ -126,10 +83,8 @@ namespace {
 AnalysisRunner::AnalysisRunner(widgets::TaskPools* pools, QObject* parent)
     : QObject(parent)
     , m_pools(pools)
-    , m_jobPath([](const core::FrameSet& frames, const core::JobPathOptions& options,
-                    const core::ParallelFor& parallelFor) {
-        return core::jobCriticalPath(frames, options, parallelFor);
-    })
+    , m_jobPath([](core::TraceAnalyses& analyses, const core::JobPathScope& scope,
+                    const core::SessionWork& work) { return analyses.jobPath(scope, work); })
     , m_tasks(pools, this)
     , m_jobPathTasks(pools, this)
     , m_operatorTasks(pools, this)
@@ -139,19 +94,6 @@ AnalysisRunner::AnalysisRunner(widgets::TaskPools* pools, QObject* parent)
 }
 
 AnalysisRunner::~AnalysisRunner() = default;
-
-QStringList AnalysisRunner::shownCalls()
-{
-    return { QStringLiteral("get_temporal_breakdown"), QStringLiteral("get_idle_time_breakdown"),
-        QStringLiteral("get_gpu_kernel_breakdown"), QStringLiteral("get_comm_comp_overlap"),
-        QStringLiteral("get_memory_bw_summary"), QStringLiteral("get_queue_length_summary"),
-        QStringLiteral("get_cuda_kernel_launch_stats"),
-        // Issue 22 item 3: HTA calls the navigator shows too (view_registry.cpp).
-        QStringLiteral("get_aten_op_kernels_and_delay"),
-        QStringLiteral("get_cupti_counter_data_with_operators"), QStringLiteral("get_potential_stragglers"),
-        QStringLiteral("get_gpu_user_annotation_breakdown"),
-        QStringLiteral("get_gpu_user_annotation_breakdown__cpu") };
-}
 
 void AnalysisRunner::setJobPathFunction(JobPathFunction function)
 {
@@ -168,43 +110,44 @@ bool AnalysisRunner::isJobPathRunning() const
     return m_jobPathPending || m_jobPathTasks.isRunning();
 }
 
-void AnalysisRunner::start(
-    TraceSetPtr set, core::AnalysisMode mode, std::optional<AnalysisWindow> window, bool anyway)
+void AnalysisRunner::start(std::shared_ptr<core::TraceAnalyses> analyses, std::vector<core::OutputKey> keys,
+    core::AnalysisMode mode, std::optional<AnalysisWindow> window, bool anyway)
 {
-    if (!set) {
+    if (!analyses) {
         clear();
         return;
     }
     m_jobPathTasks.cancel();
-    m_request = Request { set, mode, window, storeBytes(*set), std::nullopt, std::nullopt, std::nullopt };
+    m_request = Request { analyses, mode, window, core::storeBytes(analyses->traces()), std::nullopt,
+        std::nullopt, std::nullopt };
     m_jobPathPending = true;
     emit started();
-    const MemoryNeed docks { m_request.storeBytes + docksMemoryEstimate(*set),
+    const core::MemoryNeed need { m_request.storeBytes + core::docksMemoryEstimate(analyses->traces()),
         memoryBudget(m_request.storeBytes) };
-    if (!anyway && !docks.fits()) {
-        // Nothing starts: the docks, then the job path, say what they would need.
+    if (!anyway && !need.fits()) {
+        // Nothing starts: the views, then the job path, say what they would need.
         m_tasks.cancel();
-        DocksOutcome outcome;
-        outcome.results->notComputed = docks;
-        onDocksDone(std::move(outcome));
+        OutputsOutcome outcome;
+        outcome.results->notComputed = need;
+        onOutputsDone(std::move(outcome));
         return;
     }
     m_tasks.start(
-        [set = std::move(set), mode, window, workers = m_pools->workerCount()](
-            const widgets::TaskContext& job) {
-            DocksOutcome outcome;
-            computeDocks(outcome, set, mode, window, job, workers);
+        [analyses = std::move(analyses), keys = std::move(keys), mode, window,
+            workers = m_pools->workerCount()](const widgets::TaskContext& task) {
+            OutputsOutcome outcome;
+            computeOutputs(outcome, *analyses, keys, mode, window, task, workers);
             return outcome;
         },
-        [this](DocksOutcome outcome) { onDocksDone(std::move(outcome)); },
+        [this](OutputsOutcome outcome) { onOutputsDone(std::move(outcome)); },
         [this](const widgets::TaskFailure& failure) {
-            DocksOutcome outcome;
+            OutputsOutcome outcome;
             outcome.results->error = failure.message;
-            onDocksDone(std::move(outcome));
+            onOutputsDone(std::move(outcome));
         });
 }
 
-void AnalysisRunner::onDocksDone(DocksOutcome outcome)
+void AnalysisRunner::onOutputsDone(OutputsOutcome outcome)
 {
     emit finished(outcome.results);
     if (!m_jobPathPending) // cleared or restarted meanwhile (by a receiver of finished)
@@ -224,9 +167,9 @@ void AnalysisRunner::onDocksDone(DocksOutcome outcome)
     }
     const std::uint64_t budget = memoryBudget(m_request.storeBytes);
     const std::uint64_t held = m_request.storeBytes + outcome.framesBytes;
-    m_request.wholeNeed = MemoryNeed { held + outcome.wholePathBytes, budget };
+    m_request.wholeNeed = core::MemoryNeed { held + outcome.wholePathBytes, budget };
     if (outcome.firstIteration)
-        m_request.iterationNeed = MemoryNeed { held + outcome.iterationPathBytes, budget };
+        m_request.iterationNeed = core::MemoryNeed { held + outcome.iterationPathBytes, budget };
     if (m_request.wholeNeed->fits()) {
         runJobPath(std::move(outcome.defaultFrames), {});
         return;
@@ -237,7 +180,7 @@ void AnalysisRunner::onDocksDone(DocksOutcome outcome)
 
 void AnalysisRunner::startJobPath(bool firstIterationOnly)
 {
-    if (!m_request.set || (firstIterationOnly && !m_request.firstIteration))
+    if (!m_request.analyses || (firstIterationOnly && !m_request.firstIteration))
         return;
     m_jobPathPending = false;
     core::JobPathOptions options;
@@ -249,34 +192,27 @@ void AnalysisRunner::startJobPath(bool firstIterationOnly)
 void AnalysisRunner::runJobPath(std::shared_ptr<const core::FrameSet> frames, core::JobPathOptions options)
 {
     m_jobPathTasks.start(
-        [set = m_request.set, window = m_request.window, frames = std::move(frames), options,
-            compute = m_jobPath](const widgets::TaskContext& job) mutable {
+        [analyses = m_request.analyses, window = m_request.window, frames = std::move(frames), options,
+            compute = m_jobPath](const widgets::TaskContext& task) {
             auto results = std::make_shared<JobPathResults>();
             results->options = options;
-            results->window = window; // the docks' frames are restricted alike
-            if (!frames) { // X3 needs default-mode frames: build them when the docks' are not those
-                core::AnalysisOptions analysis;
-                analysis.cancel = job.cancel;
-                auto built = core::buildFrames(*set, analysis, job.parallelFor);
-                if (!built) {
-                    results->error = QString::fromStdString(built.error().describe());
-                    return results;
-                }
-                if (window)
-                    core::restrictFramesToWindow(built.value(), window->start, window->end);
-                frames = std::make_shared<const core::FrameSet>(std::move(built).value());
-            }
-            core::JobPathOptions cancellable = options; // results->options keeps no token
-            cancellable.cancel = job.cancel;
-            cancellable.releaseFreedMemory = app::releaseFreedMemory;
-            app::releaseFreedMemory(); // what the docks freed, before the first graph is built
-            auto path = compute(*frames, cancellable, job.parallelFor);
-            if (!path) {
-                results->error = QString::fromStdString(path.error().message);
+            results->window = window; // the views' frames are restricted alike
+            // `frames` (the outputs' default-mode frames, when they are those) stay
+            // held until the session's path has them: it reads them, not a copy.
+            const std::shared_ptr<const core::FrameSet> held = frames;
+            app::releaseFreedMemory(); // what the outputs freed, before the first graph is built
+            const core::JobPathScope scope { scopeOf(core::AnalysisMode::Default, window),
+                options.iteration };
+            auto job = compute(*analyses, scope, sessionWork(task));
+            if (!job) {
+                results->error = QString::fromStdString(job.error().message);
                 return results;
             }
-            results->frames = std::move(frames);
-            results->path = std::make_shared<const core::JobCriticalPath>(std::move(path).value());
+            results->job = std::move(job).value();
+            if (!results->job->path()) {
+                results->error = QString::fromStdString(results->job->kept->path->error().message);
+                results->job.reset();
+            }
             return results;
         },
         [this](std::shared_ptr<JobPathResults> results) { finishJobPath(std::move(results)); },
@@ -301,14 +237,21 @@ void AnalysisRunner::finishJobPath(std::shared_ptr<JobPathResults> results)
     emit jobPathFinished(std::move(results));
 }
 
-void AnalysisRunner::startOperators(TraceSetPtr set, std::optional<AnalysisWindow> window)
+void AnalysisRunner::startOperators(
+    std::shared_ptr<core::TraceAnalyses> analyses, std::optional<AnalysisWindow> window)
 {
-    if (!set) {
+    if (!analyses) {
         m_operatorTasks.cancel();
         return;
     }
     m_operatorTasks.start(
-        [set = std::move(set), window](const widgets::TaskContext&) { return operatorsOutput(set, window); },
+        [analyses = std::move(analyses), window](const widgets::TaskContext& task) {
+            auto outputs = analyses->outputs(scopeOf(core::AnalysisMode::Default, window),
+                { core::OutputKey::OperatorStats }, sessionWork(task));
+            return outputs ? outputs.value().at(core::OutputKey::OperatorStats)
+                           : std::make_shared<const core::AnalysisOutput>(
+                               core::AnalysisOutput::notApplicable(outputs.error().describe()));
+        },
         [this](std::shared_ptr<const core::AnalysisOutput> output) {
             emit operatorsFinished(std::move(output));
         },

@@ -4,7 +4,7 @@
 
 namespace ks::app {
 
-// The dock a navigator view lives in while torn off (issue 24 item 1). Closing
+// The dock a navigator view lives in while torn off. Closing
 // it sends the view back to the navigator, so no view is ever lost.
 class ViewDock : public QDockWidget
 {

@@ -1,100 +1,139 @@
-// The navigator's views (issue 24 item 1): one row each. Analysis views carry
-// their result key (an HTA call name, or AnalysisRunner's own keys) as the
-// "resultKey" property that MainWindow::showAnalysisResults reads.
+// The navigator's views: one row each. A view is made by its factory from a
+// ViewContext; analysis views are bound to the session here (bindAnalysisView):
+// they tell it the outputs they show and show what it computes.
 #include "app/gui/views/view_registry.h"
 
-#include "app/gui/session/analysis_runner.h"
-#include "app/gui/main_window/main_window.h"
+#include "app/gui/session/trace_session.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/job_path/job_path_panel.h"
 #include "widgets/common/diagnostics_panel.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/efficiency/efficiency_view.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/overview/overview_page.h"
 
 #include <QCoreApplication>
+
+#include <algorithm>
 
 namespace ks::app {
 
 namespace {
 
+    using core::OutputKey;
     using widgets::AnalysisChartKind;
 
+    QString tr(const char* text)
+    {
+        return QCoreApplication::translate("ks::app::ViewRegistry", text);
+    }
+
+    // The view shows the session's outputs of its keys: "Computing…" while they
+    // compute, then the results, or why there are none.
+    void bindAnalysisView(widgets::AnalysisView* view, TraceSession* session)
+    {
+        const std::vector<OutputKey> keys = view->outputKeys();
+        session->addShownOutputs(keys);
+        QObject::connect(session, &TraceSession::loaded, view, [view](const TraceSetPtr& set) {
+            if (!set || set->ranks.empty())
+                view->showMessage(tr("Open a trace to see this analysis."));
+        });
+        QObject::connect(
+            session, &TraceSession::analysesStarted, view, [view] { view->showMessage(tr("Computing…")); });
+        QObject::connect(
+            session, &TraceSession::analysesReady, view, [view](const AnalysisResultsPtr& results) {
+                if (!results->error.isEmpty())
+                    view->showMessage(tr("The analyses could not run: %1").arg(results->error));
+                else if (results->notComputed)
+                    view->showNotComputed(results->notComputed->bytes, results->notComputed->budget);
+                else
+                    view->showOutputs([&results](OutputKey key) { return results->output(key); });
+            });
+        if (std::find(keys.begin(), keys.end(), OutputKey::OperatorStats) == keys.end())
+            return;
+        // The operators follow a range selected on the timeline on their own.
+        QObject::connect(session, &TraceSession::operatorsReady, view,
+            [view](const std::shared_ptr<const core::AnalysisOutput>& output) { view->setResult(output); });
+        QObject::connect(session, &TraceSession::operatorsFailed, view,
+            [view](const QString& message) { view->showMessage(tr("Could not compute: %1").arg(message)); });
+    }
+
     template <AnalysisChartKind Kind>
-    widgets::AnalysisView* analysisView(MainWindow& window, const char* resultKey)
+    widgets::AnalysisView* analysisView(const ViewContext& context, OutputKey key)
     {
-        auto* view = new widgets::AnalysisView(Kind, &window);
-        view->setProperty(MainWindow::kResultKeyProperty, QString::fromLatin1(resultKey));
+        auto* view = new widgets::AnalysisView(Kind, context.parent);
+        view->setOutputKey(key);
+        bindAnalysisView(view, context.session);
         return view;
     }
 
-    // Issue 22 item 3: the user annotations' GPU or CPU time, one chooser above the view.
-    QWidget* userAnnotationsView(MainWindow& window)
+    // The user annotations' GPU or CPU time, one chooser above the view.
+    QWidget* userAnnotationsView(const ViewContext& context)
     {
-        auto* view =
-            analysisView<AnalysisChartKind::UserAnnotations>(window, "get_gpu_user_annotation_breakdown");
-        view->setVariants(QCoreApplication::translate("ks::app::ViewRegistry", "Time:"),
-            { { QCoreApplication::translate("ks::app::ViewRegistry", "GPU time"),
-                  AnalysisChartKind::UserAnnotations, "get_gpu_user_annotation_breakdown" },
-                { QCoreApplication::translate("ks::app::ViewRegistry", "CPU time"),
-                    AnalysisChartKind::UserAnnotations, "get_gpu_user_annotation_breakdown__cpu" } });
+        auto* view = new widgets::AnalysisView(AnalysisChartKind::UserAnnotations, context.parent);
+        view->setVariants(tr("Time:"),
+            { { tr("GPU time"), AnalysisChartKind::UserAnnotations, OutputKey::UserAnnotationsGpu },
+                { tr("CPU time"), AnalysisChartKind::UserAnnotations, OutputKey::UserAnnotationsCpu } });
+        bindAnalysisView(view, context.session);
         return view;
     }
 
-    // Issue 22 item 3: kernels by name (A3's durations) or grouped by the annotation they ran under.
-    QWidget* kernelDurationsView(MainWindow& window)
+    // Kernels by name (A3's durations) or grouped by the annotation they ran under.
+    QWidget* kernelDurationsView(const ViewContext& context)
     {
-        auto* view = analysisView<AnalysisChartKind::KernelDurations>(window, "get_gpu_kernel_breakdown");
-        view->setVariants(QCoreApplication::translate("ks::app::ViewRegistry", "Group by:"),
-            { { QCoreApplication::translate("ks::app::ViewRegistry", "Kernel"),
-                  AnalysisChartKind::KernelDurations, "get_gpu_kernel_breakdown" },
-                { QCoreApplication::translate("ks::app::ViewRegistry", "User annotation"),
-                    AnalysisChartKind::KernelsByAnnotation, AnalysisRunner::kKernelsByAnnotationKey } });
+        auto* view = new widgets::AnalysisView(AnalysisChartKind::KernelDurations, context.parent);
+        view->setVariants(tr("Group by:"),
+            { { tr("Kernel"), AnalysisChartKind::KernelDurations, OutputKey::GpuKernelBreakdown },
+                { tr("User annotation"), AnalysisChartKind::KernelsByAnnotation,
+                    OutputKey::KernelsByAnnotation } });
+        bindAnalysisView(view, context.session);
         return view;
     }
 
 #define KS_ANALYSIS_VIEW(kind, key)                                                                          \
-    [](MainWindow& w) -> QWidget* { return analysisView<AnalysisChartKind::kind>(w, key); }
+    [](const ViewContext& c) -> QWidget* {                                                                   \
+        return analysisView<AnalysisChartKind::kind>(c, OutputKey::key);                                     \
+    },                                                                                                       \
+        true
 #define KS_TITLE(text) QT_TRANSLATE_NOOP("ks::app::ViewRegistry", text)
 
     constexpr ViewSpec kViews[] = {
-        // Issue 23's page: headline numbers and the findings, largest gain first.
+        // Headline numbers and the findings, largest gain first (the window wires its links).
         { "overview", KS_TITLE("Overview"), ViewGroup::Overview,
-            [](MainWindow& w) -> QWidget* { return w.overviewPage(); } },
+            [](const ViewContext& c) -> QWidget* { return new widgets::OverviewPage(c.pools, c.parent); } },
         // Every rank (how it was found, events, streams, span), categories, file metadata.
         { "rankSummary", KS_TITLE("Rank Summary"), ViewGroup::Overview,
-            [](MainWindow& w) -> QWidget* { return w.summaryView(); } },
+            [](const ViewContext& c) -> QWidget* { return new widgets::TraceSetSummaryView(c.parent); } },
         { "temporal", KS_TITLE("Temporal Breakdown"), ViewGroup::Time,
-            KS_ANALYSIS_VIEW(Temporal, "get_temporal_breakdown") },
-        { "idle", KS_TITLE("Idle Time"), ViewGroup::Time, KS_ANALYSIS_VIEW(Idle, "get_idle_time_breakdown") },
+            KS_ANALYSIS_VIEW(Temporal, TemporalBreakdown) },
+        { "idle", KS_TITLE("Idle Time"), ViewGroup::Time, KS_ANALYSIS_VIEW(Idle, IdleTimeBreakdown) },
         { "overlap", KS_TITLE("Comm/Comp Overlap"), ViewGroup::Time,
-            KS_ANALYSIS_VIEW(Overlap, "get_comm_comp_overlap") },
-        { "userAnnotations", KS_TITLE("User Annotations"), ViewGroup::Time, userAnnotationsView },
+            KS_ANALYSIS_VIEW(Overlap, CommCompOverlap) },
+        { "userAnnotations", KS_TITLE("User Annotations"), ViewGroup::Time, userAnnotationsView, true },
         { "kernelTypes", KS_TITLE("Kernel Types"), ViewGroup::Kernels,
-            KS_ANALYSIS_VIEW(KernelTypes, "get_gpu_kernel_breakdown") },
-        { "kernelDurations", KS_TITLE("Kernel Durations"), ViewGroup::Kernels, kernelDurationsView },
+            KS_ANALYSIS_VIEW(KernelTypes, GpuKernelBreakdown) },
+        { "kernelDurations", KS_TITLE("Kernel Durations"), ViewGroup::Kernels, kernelDurationsView, true },
         { "launchStats", KS_TITLE("Kernel Launches"), ViewGroup::Kernels,
-            KS_ANALYSIS_VIEW(LaunchStats, "get_cuda_kernel_launch_stats") },
+            KS_ANALYSIS_VIEW(LaunchStats, KernelLaunchStats) },
         { "efficiency", KS_TITLE("Efficiency"), ViewGroup::Efficiency,
-            [](MainWindow& w) -> QWidget* { return w.efficiencyView(); } },
+            [](const ViewContext& c) -> QWidget* { return new widgets::EfficiencyView(c.pools, c.parent); } },
         { "operators", KS_TITLE("Operators"), ViewGroup::Operators,
-            KS_ANALYSIS_VIEW(Operators, AnalysisRunner::kOperatorStatsKey) },
+            KS_ANALYSIS_VIEW(Operators, OperatorStats) },
         { "atenOpDelays", KS_TITLE("ATen Op Launch Delays"), ViewGroup::Operators,
-            KS_ANALYSIS_VIEW(TableOnly, "get_aten_op_kernels_and_delay") },
+            KS_ANALYSIS_VIEW(TableOnly, AtenOpDelays) },
         { "memoryBw", KS_TITLE("Memory Bandwidth"), ViewGroup::MemoryAndCounters,
-            KS_ANALYSIS_VIEW(MemoryBandwidth, "get_memory_bw_summary") },
+            KS_ANALYSIS_VIEW(MemoryBandwidth, MemoryBwSummary) },
         { "queueLength", KS_TITLE("Queue Length"), ViewGroup::MemoryAndCounters,
-            KS_ANALYSIS_VIEW(QueueLength, "get_queue_length_summary") },
+            KS_ANALYSIS_VIEW(QueueLength, QueueLengthSummary) },
         { "cuptiCounters", KS_TITLE("CUPTI Counters"), ViewGroup::MemoryAndCounters,
-            KS_ANALYSIS_VIEW(TableOnly, "get_cupti_counter_data_with_operators") },
+            KS_ANALYSIS_VIEW(TableOnly, CuptiCounters) },
         { "rankOverview", KS_TITLE("Rank Overview"), ViewGroup::Job,
-            KS_ANALYSIS_VIEW(RankOverview, AnalysisRunner::kRankOverviewKey) },
+            KS_ANALYSIS_VIEW(RankOverview, RankOverview) },
         { "jobPath", KS_TITLE("Job Critical Path"), ViewGroup::Job,
-            [](MainWindow& w) -> QWidget* { return w.jobPathPanel(); } },
+            [](const ViewContext& c) -> QWidget* { return new widgets::JobPathPanel(c.parent); } },
         { "htaStragglers", KS_TITLE("HTA's Potential Stragglers"), ViewGroup::Job,
-            KS_ANALYSIS_VIEW(TableOnly, "get_potential_stragglers") },
+            KS_ANALYSIS_VIEW(TableOnly, PotentialStragglers) },
         { "diagnostics", KS_TITLE("Import Diagnostics"), ViewGroup::Diagnostics,
-            [](MainWindow& w) -> QWidget* { return w.diagnosticsPanel(); } },
+            [](const ViewContext& c) -> QWidget* { return new widgets::DiagnosticsPanel(c.parent); } },
     };
 
 #undef KS_ANALYSIS_VIEW
@@ -114,12 +153,18 @@ QString viewGroupTitle(ViewGroup group)
         QT_TRANSLATE_NOOP("ks::app::ViewRegistry", "Job"),
         QT_TRANSLATE_NOOP("ks::app::ViewRegistry", "Diagnostics"),
     };
-    return QCoreApplication::translate("ks::app::ViewRegistry", kTitles[static_cast<int>(group)]);
+    return tr(kTitles[static_cast<int>(group)]);
 }
 
 std::span<const ViewSpec> viewSpecs()
 {
     return kViews;
+}
+
+int analysisViewCount()
+{
+    return static_cast<int>(std::count_if(
+        std::begin(kViews), std::end(kViews), [](const ViewSpec& spec) { return spec.showsOutputs; }));
 }
 
 } // namespace ks::app

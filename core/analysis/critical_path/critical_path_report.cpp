@@ -3,6 +3,7 @@
 // core/report/critical_path_json.cpp, over the same helpers).
 
 #include "core/analysis/critical_path/critical_path_report.h"
+
 #include "core/analysis/frame/kernel_type.h"
 #include "core/analysis/hta/counters_support.h"
 #include "core/analysis/tables/microseconds.h"
@@ -17,136 +18,153 @@ namespace ks::core {
 
 namespace cp_report {
 
-bool compatOf(const CriticalPathGraph& g)
-{
-    return g.mode == AnalysisMode::HtaCompat;
-}
-
-// A weight in µs: integral in HTA-compatible mode when whole (HTA's int64 columns).
-Cell weightCell(const CriticalPathGraph& g, std::int64_t ns)
-{
-    return microsecondsCell(ns, !compatOf(g));
-}
-
-const FrameRow& rowOfNode(const CriticalPathGraph& g, std::uint32_t node)
-{
-    return g.frame->rows[g.nodes[node].row];
-}
-
-std::string_view nodeName(const CriticalPathGraph& g, std::uint32_t node)
-{
-    return g.frame->name(rowOfNode(g, node));
-}
-
-// HTA's bound_by: delays by kind, dependencies nowhere, spans by where the event ran.
-std::string boundBy(const CriticalPathGraph& g, const CpEdge& e)
-{
-    switch (e.type) {
-    case CpEdgeType::KernelKernelDelay:
-        return "gpu_kernel_kernel_overhead";
-    case CpEdgeType::KernelLaunchDelay:
-        return "gpu_kernel_launch_overhead";
-    case CpEdgeType::Dependency:
-    case CpEdgeType::SyncDependency:
-        return "";
-    case CpEdgeType::Operator:
-        break;
+    bool compatOf(const CriticalPathGraph& g)
+    {
+        return g.mode == AnalysisMode::HtaCompat;
     }
-    const FrameRow* row = e.attributedEvent >= 0 ? g.frame->rowOfEvent(e.attributedEvent) : nullptr;
-    if (!row)
-        return "";
-    const std::string_view name = g.frame->name(*row);
-    if (compatOf(g)) {
-        if (row->stream < 0)
+
+    // A weight in µs: integral in HTA-compatible mode when whole (HTA's int64 columns).
+    Cell weightCell(const CriticalPathGraph& g, std::int64_t ns)
+    {
+        return microsecondsCell(ns, !compatOf(g));
+    }
+
+    const FrameRow& rowOfNode(const CriticalPathGraph& g, std::uint32_t node)
+    {
+        return g.frame->rows[g.nodes[node].row];
+    }
+
+    std::string_view nodeName(const CriticalPathGraph& g, std::uint32_t node)
+    {
+        return g.frame->name(rowOfNode(g, node));
+    }
+
+    // HTA's bound_by: delays by kind, dependencies nowhere, spans by where the event ran.
+    std::string boundBy(const CriticalPathGraph& g, const CpEdge& e)
+    {
+        switch (e.type) {
+        case CpEdgeType::KernelKernelDelay:
+            return "gpu_kernel_kernel_overhead";
+        case CpEdgeType::KernelLaunchDelay:
+            return "gpu_kernel_launch_overhead";
+        case CpEdgeType::Dependency:
+        case CpEdgeType::SyncDependency:
+            return "";
+        case CpEdgeType::Operator:
+            break;
+        }
+        const FrameRow* row = e.attributedEvent >= 0 ? g.frame->rowOfEvent(e.attributedEvent) : nullptr;
+        if (!row)
+            return "";
+        const std::string_view name = g.frame->name(*row);
+        if (compatOf(g)) {
+            if (row->stream < 0)
+                return "cpu_bound";
+            // HTA tests the shortened name against its communication pattern (§2 rule 1).
+            return classifyKernelHta(shortenNameHta(name)) == KernelType::Communication
+                ? "gpu_communication_bound"
+                : "gpu_compute_bound";
+        }
+        if (!row->device)
             return "cpu_bound";
-        // HTA tests the shortened name against its communication pattern (§2 rule 1).
-        return classifyKernelHta(shortenNameHta(name)) == KernelType::Communication
+        return classifyKernelDefault(g.frame->category(*row), name) == KernelType::Communication
             ? "gpu_communication_bound"
             : "gpu_compute_bound";
     }
-    if (!row->device)
-        return "cpu_bound";
-    return classifyKernelDefault(g.frame->category(*row), name) == KernelType::Communication
-        ? "gpu_communication_bound"
-        : "gpu_compute_bound";
-}
 
-// A path edge's duration in the breakdown: HTA takes the edge object's
-// weight, negative where the graph counts 0; default mode takes the graph's,
-// so that the bound types add up to the path's length.
-std::int64_t breakdownWeight(const CriticalPathGraph& g, const CpEdge& e)
-{
-    return compatOf(g) ? e.weight : e.graphWeight;
-}
-
-// Σ durations per bound type (ns), in groupby order (sorted by name).
-std::map<std::string, std::int64_t> durationByBoundType(const CriticalPathGraph& g)
-{
-    std::map<std::string, std::int64_t> sums;
-    for (const std::uint32_t id : g.pathEdges)
-        sums[boundBy(g, g.edges[id])] += breakdownWeight(g, g.edges[id]);
-    return sums;
-}
-
-std::int64_t totalDuration(const CriticalPathGraph& g)
-{
-    std::int64_t total = 0;
-    for (const std::uint32_t id : g.pathEdges)
-        total += breakdownWeight(g, g.edges[id]);
-    return total;
-}
-
-double percentOf(std::int64_t part, std::int64_t total)
-{
-    return microseconds(part) / microseconds(total) * 100.0;
-}
-
-// HTA's get_critical_path_breakdown: one row per path edge, with the attributed event.
-Table breakdownTable(const CriticalPathGraph& g)
-{
-    Table t;
-    t.name = "breakdown";
-    t.columns = { { "event_idx", "" }, { "duration", "us" }, { "type", "" }, { "s_name", "" },
-        { "cat", "" }, { "pid", "" }, { "tid", "" }, { "stream", "" }, { "index", "" },
-        { "bound_by", "" } };
-    const RankTrace& trace = *g.frame->trace;
-    // pandas' left merge: the id columns stay integers unless some edge has no event.
-    const bool allAttributed = std::all_of(g.pathEdges.begin(), g.pathEdges.end(),
-        [&g](std::uint32_t id) { return g.edges[id].attributedEvent >= 0; });
-    auto idCell = [allAttributed](
-                      std::int64_t v) { return allAttributed ? Cell(v) : Cell(static_cast<double>(v)); };
-    t.rows.reserve(g.pathEdges.size());
-    for (const std::uint32_t id : g.pathEdges) {
-        const CpEdge& e = g.edges[id];
-        const FrameRow* row = e.attributedEvent >= 0 ? g.frame->rowOfEvent(e.attributedEvent) : nullptr;
-        std::vector<Cell> cells;
-        cells.reserve(t.columns.size());
-        cells.emplace_back(e.attributedEvent >= 0 ? idCell(e.attributedEvent) : Cell {});
-        cells.emplace_back(microseconds(breakdownWeight(g, e)));
-        cells.emplace_back(std::string(cpEdgeTypeName(e.type)));
-        if (row) {
-            const ThreadKey& key = counters::threadKeyOf(*g.frame, *row);
-            cells.emplace_back(shortenNameHta(g.frame->name(*row)));
-            cells.emplace_back(std::string(g.frame->category(*row)));
-            cells.emplace_back(counters::threadKeyCell(trace, key.pid, key.pidIsName));
-            cells.emplace_back(counters::threadKeyCell(trace, key.tid, key.tidIsName));
-            cells.emplace_back(idCell(row->stream));
-            cells.emplace_back(idCell(row->eventIndex));
-        } else {
-            cells.resize(cells.size() + 6);
-        }
-        cells.emplace_back(boundBy(g, e));
-        t.addRow(cells);
+    // A path edge's duration in the breakdown: HTA takes the edge object's
+    // weight, negative where the graph counts 0; default mode takes the graph's,
+    // so that the bound types add up to the path's length.
+    std::int64_t breakdownWeight(const CriticalPathGraph& g, const CpEdge& e)
+    {
+        return compatOf(g) ? e.weight : e.graphWeight;
     }
-    return t;
-}
+
+    // Σ durations per bound type (ns), in groupby order (sorted by name).
+    std::map<std::string, std::int64_t> durationByBoundType(const CriticalPathGraph& g)
+    {
+        std::map<std::string, std::int64_t> sums;
+        for (const std::uint32_t id : g.pathEdges)
+            sums[boundBy(g, g.edges[id])] += breakdownWeight(g, g.edges[id]);
+        return sums;
+    }
+
+    std::int64_t totalDuration(const CriticalPathGraph& g)
+    {
+        std::int64_t total = 0;
+        for (const std::uint32_t id : g.pathEdges)
+            total += breakdownWeight(g, g.edges[id]);
+        return total;
+    }
+
+    double percentOf(std::int64_t part, std::int64_t total)
+    {
+        return microseconds(part) / microseconds(total) * 100.0;
+    }
+
+    // HTA's get_critical_path_breakdown: one row per path edge, with the attributed event.
+    Table breakdownTable(const CriticalPathGraph& g)
+    {
+        Table t;
+        t.name = "breakdown";
+        t.columns = { { "event_idx", "" }, { "duration", "us" }, { "type", "" }, { "s_name", "" },
+            { "cat", "" }, { "pid", "" }, { "tid", "" }, { "stream", "" }, { "index", "" },
+            { "bound_by", "" } };
+        const RankTrace& trace = *g.frame->trace;
+        // pandas' left merge: the id columns stay integers unless some edge has no event.
+        const bool allAttributed = std::all_of(g.pathEdges.begin(), g.pathEdges.end(),
+            [&g](std::uint32_t id) { return g.edges[id].attributedEvent >= 0; });
+        auto idCell = [allAttributed](
+                          std::int64_t v) { return allAttributed ? Cell(v) : Cell(static_cast<double>(v)); };
+        t.rows.reserve(g.pathEdges.size());
+        for (const std::uint32_t id : g.pathEdges) {
+            const CpEdge& e = g.edges[id];
+            const FrameRow* row = e.attributedEvent >= 0 ? g.frame->rowOfEvent(e.attributedEvent) : nullptr;
+            std::vector<Cell> cells;
+            cells.reserve(t.columns.size());
+            cells.emplace_back(e.attributedEvent >= 0 ? idCell(e.attributedEvent) : Cell {});
+            cells.emplace_back(microseconds(breakdownWeight(g, e)));
+            cells.emplace_back(std::string(cpEdgeTypeName(e.type)));
+            if (row) {
+                const ThreadKey& key = counters::threadKeyOf(*g.frame, *row);
+                cells.emplace_back(shortenNameHta(g.frame->name(*row)));
+                cells.emplace_back(std::string(g.frame->category(*row)));
+                cells.emplace_back(counters::threadKeyCell(trace, key.pid, key.pidIsName));
+                cells.emplace_back(counters::threadKeyCell(trace, key.tid, key.tidIsName));
+                cells.emplace_back(idCell(row->stream));
+                cells.emplace_back(idCell(row->eventIndex));
+            } else {
+                cells.resize(cells.size() + 6);
+            }
+            cells.emplace_back(boundBy(g, e));
+            t.addRow(cells);
+        }
+        return t;
+    }
+
+    // Edge types in order of first appearance in the graph, with count and Σ
+    // weight in the graph (negative weights counted as 0 are 0 here, as in HTA).
+    std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> edgeTypeStats(
+        const CriticalPathGraph& g)
+    {
+        std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> stats;
+        for (const std::uint32_t id : g.edgesInGraphOrder()) {
+            const CpEdge& e = g.edges[id];
+            auto it =
+                std::find_if(stats.begin(), stats.end(), [&e](const auto& s) { return s.first == e.type; });
+            if (it == stats.end())
+                it = stats.insert(stats.end(), { e.type, { 0, 0 } });
+            it->second.first += 1;
+            it->second.second += e.graphWeight;
+        }
+        return stats;
+    }
 
 } // namespace cp_report
 
 namespace {
 
     using namespace cp_report;
-
 
     Table summaryTable(const CriticalPathGraph& g)
     {
@@ -168,24 +186,6 @@ namespace {
             path ? Cell(microseconds(g.nodes[g.pathNodes.front()].ts)) : Cell {},
             path ? Cell(microseconds(g.nodes[g.pathNodes.back()].ts)) : Cell {}, problems });
         return t;
-    }
-
-    // Edge types in order of first appearance in the graph, with count and Σ
-    // weight in the graph (negative weights counted as 0 are 0 here, as in HTA).
-    std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> edgeTypeStats(
-        const CriticalPathGraph& g)
-    {
-        std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> stats;
-        for (const std::uint32_t id : g.edgesInGraphOrder()) {
-            const CpEdge& e = g.edges[id];
-            auto it =
-                std::find_if(stats.begin(), stats.end(), [&e](const auto& s) { return s.first == e.type; });
-            if (it == stats.end())
-                it = stats.insert(stats.end(), { e.type, { 0, 0 } });
-            it->second.first += 1;
-            it->second.second += e.graphWeight;
-        }
-        return stats;
     }
 
     Table edgeTypesTable(const CriticalPathGraph& g)

@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace ks::core::cp_report {
 
@@ -25,6 +27,10 @@ std::int64_t breakdownWeight(const CriticalPathGraph& g, const CpEdge& e);
 std::map<std::string, std::int64_t> durationByBoundType(const CriticalPathGraph& g);
 std::int64_t totalDuration(const CriticalPathGraph& g);
 double percentOf(std::int64_t part, std::int64_t total);
+// Edge types in order of first appearance in the graph, with count and Σ
+// weight in the graph (negative weights counted as 0 are 0 here, as in HTA).
+std::vector<std::pair<CpEdgeType, std::pair<std::int64_t, std::int64_t>>> edgeTypeStats(
+    const CriticalPathGraph& g);
 // HTA's get_critical_path_breakdown: one row per path edge, with the attributed event.
 Table breakdownTable(const CriticalPathGraph& g);
 

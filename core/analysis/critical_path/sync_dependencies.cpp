@@ -1,7 +1,7 @@
 #include "core/analysis/critical_path/sync_dependencies.h"
 
-#include "core/io/store_builder/typed_args.h"
 #include "core/io/json/args_reader.h"
+#include "core/io/store_builder/typed_args.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,6 +1,6 @@
 #pragma once
 
-// Estimated clock offsets between ranks (issue 11 item 3).
+// Estimated clock offsets between ranks.
 //
 // Every member leaves a blocking collective within a few microseconds of the
 // others, whatever time each arrived: the ends of one instance are one moment

@@ -13,8 +13,21 @@ PathCollectives pathCollectives(const FrameSet& frames)
     traces.reserve(frames.ranks.size());
     for (const RankFrame& frame : frames.ranks)
         traces.push_back(frame.trace.get());
-    const CollectiveMatch match = matchCollectives(traces);
+    return pathCollectives(frames, matchCollectives(traces));
+}
 
+bool matchCoversFrames(const FrameSet& frames, const std::vector<const RankTrace*>& matchedTraces)
+{
+    if (frames.ranks.size() != matchedTraces.size())
+        return false;
+    for (std::size_t i = 0; i < matchedTraces.size(); ++i)
+        if (frames.ranks[i].trace.get() != matchedTraces[i])
+            return false;
+    return true;
+}
+
+PathCollectives pathCollectives(const FrameSet& frames, const CollectiveMatch& match)
+{
     PathCollectives out;
     out.byRank.resize(frames.ranks.size());
     out.notes = match.notes;

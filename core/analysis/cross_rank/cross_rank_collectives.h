@@ -27,8 +27,15 @@ struct PathCollectives
     std::vector<std::string> notes;
 };
 
+struct CollectiveMatch;
+
 // Blocking collectives per rank: communication kernels on GPU streams and
 // gloo:* slices on CPU threads.
 PathCollectives pathCollectives(const FrameSet& frames);
+// The same from a match already made over exactly the frames' traces, in the
+// frames' rank order (a session's, shared with the timeline).
+PathCollectives pathCollectives(const FrameSet& frames, const CollectiveMatch& match);
+// True when `match` was made over these traces in this order: pathCollectives may use it.
+bool matchCoversFrames(const FrameSet& frames, const std::vector<const RankTrace*>& matchedTraces);
 
 } // namespace ks::core

@@ -15,7 +15,7 @@
 
 namespace ks::core {
 
-// One rank's event graph reduced to what condensing reads (issue 23: the
+// One rank's event graph reduced to what condensing reads (the
 // insights' what-ifs re-time this instead of building the event graph again,
 // and the path's pieces are named from it). The collectives' own operator
 // edges are cut (the join replaces them) and left out; nodes are numbered in

@@ -1,6 +1,6 @@
 #pragma once
 
-// X3: the job's critical path across ranks (issue 11 item 4).
+// X3: the job's critical path across ranks.
 //
 // Each rank's event graph (A8) is condensed to what the join needs: for every
 // blocking collective the rank took part in, its arrival and its end, and the

@@ -62,7 +62,8 @@ Result<JobCriticalPath> jobCriticalPath(
         return notApplicable("no rank loaded");
     if (options.window && options.window->end <= options.window->start)
         return notApplicable("the window's end is not after its start");
-    PathCollectives collectives = pathCollectives(frames);
+    PathCollectives collectives =
+        options.collectives ? pathCollectives(frames, *options.collectives) : pathCollectives(frames);
 
     JobCriticalPath job;
     job.notes = collectives.notes;

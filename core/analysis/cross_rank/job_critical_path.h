@@ -1,7 +1,7 @@
 #pragma once
 
 // The job's critical path across ranks over one iteration or a time range,
-// optionally with what-if scaling (issue 11 items 4 and 6): the driver over
+// optionally with what-if scaling: the driver over
 // pathCollectives, condenseRank and joinCondensedRanks.
 
 #include "core/analysis/cross_rank/cross_rank_condense.h"
@@ -16,6 +16,7 @@
 
 namespace ks::core {
 
+struct CollectiveMatch;
 struct JobPathTiming;
 
 struct JobPathOptions
@@ -39,9 +40,12 @@ struct JobPathOptions
     // graphs of all ranks at once (tens of bytes an event) where the default
     // holds one event graph per thread.
     JobPathTiming* keepTiming = nullptr;
+    // A match made over exactly the frames' traces in their order (matchCoversFrames):
+    // used instead of matching the collectives again. Null: the path matches them.
+    const CollectiveMatch* collectives = nullptr;
 };
 
-// What a job path kept to re-time itself under what-ifs (issue 23: the
+// What a job path kept to re-time itself under what-ifs (the
 // insights' gains), filled by jobCriticalPath through keepTiming.
 struct JobPathTiming
 {
@@ -65,6 +69,16 @@ struct JobCriticalPath
     CrossRankPath path;
     std::vector<std::string> notes; // collectives, ranks, join
     TimeNs measuredTime = 0; // the longest rank window: the iteration's (or range's) measured length
+};
+
+// A job path computed once and kept (a session's): the path or why there is
+// none, with the graphs that re-time it under what-ifs (filled through
+// keepTiming). Readers that would compute the same path (the insights' job
+// rules) read this one. The frames it was computed on must outlive it.
+struct KeptJobPath
+{
+    std::optional<Result<JobCriticalPath>> path; // set once computed
+    JobPathTiming timing;
 };
 
 // Condenses each rank (weights only, one rank's event graph alive per thread),

@@ -1,6 +1,6 @@
 #pragma once
 
-// Why the straggler is late (issue 11 item 5): per iteration, the rank the
+// Why the straggler is late: per iteration, the rank the
 // others waited for, how much wait it caused, and what its path before that
 // collective spent more time in than the median member's.
 //

@@ -1,6 +1,6 @@
 #pragma once
 
-// What-if scaling on the critical path (issue 11 item 6): "these ops or kernels
+// What-if scaling on the critical path: "these ops or kernels
 // took `factor` times as long". Rules are matched against op/kernel names (a
 // regular expression, searched) or, with a "kind:" prefix, against a path bound
 // type ("kind:gpu_compute=0.5"). A matching name rule wins over kind rules; among

@@ -20,6 +20,8 @@ struct DeviceMatch
     std::int64_t computeUnits = 0; // numSms (CUs on AMD); 0: any
     std::string computeCapability; // "9.4": with computeUnits when gcnArchName is absent too
     double memoryGbAtLeast = 0; // tells MI325X (256 GB) from MI300X (192 GB)
+
+    bool operator==(const DeviceMatch&) const = default;
 };
 
 // Peak rates of one device: dense TFLOP/s per precision on the matrix and the vector
@@ -32,6 +34,8 @@ struct DevicePeaks
     std::map<std::string, double, std::less<>> vectorTflops;
     std::string source;
     DeviceMatch match;
+
+    bool operator==(const DevicePeaks&) const = default;
 };
 
 // Which peak an op is held against: "matrix_bf16" and its TFLOP/s.

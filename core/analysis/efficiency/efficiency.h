@@ -39,6 +39,8 @@ struct EfficiencyOptions
     std::optional<TimeNs> windowStart;
     std::optional<TimeNs> windowEnd;
     std::optional<DevicePeaks> device; // what the roofline is drawn against; none: no roofline
+
+    bool operator==(const EfficiencyOptions&) const = default;
 };
 
 // One call, to find its kernels again (the app selects them on the timeline).

@@ -14,6 +14,8 @@ struct IdleTimeOptions
 {
     double consecutiveKernelDelayUs = 30.0; // HTA's default; HTA documents it as ns but applies µs (Q10)
     bool showIntervalStats = true;
+
+    bool operator==(const IdleTimeOptions&) const = default;
 };
 
 struct KernelBreakdownOptions
@@ -21,6 +23,8 @@ struct KernelBreakdownOptions
     double durationRatio = 0.8;
     int numKernels = 10;
     bool includeMemoryKernels = true;
+
+    bool operator==(const KernelBreakdownOptions&) const = default;
 };
 
 struct LaunchStatsOptions
@@ -28,6 +32,8 @@ struct LaunchStatsOptions
     double runtimeCutoffUs = 50.0;
     double launchDelayCutoffUs = 100.0;
     bool includeMemoryEvents = true;
+
+    bool operator==(const LaunchStatsOptions&) const = default;
 };
 
 // HTA's get_gpu_user_annotation_breakdown arguments (§16).
@@ -39,12 +45,16 @@ struct UserAnnotationOptions
     // Names matching any of these stay out of `others` (HTA's allowlist_patterns): regular
     // expressions in default mode, literal substrings in compat mode (HTA escapes them).
     std::vector<std::string> allowlist;
+
+    bool operator==(const UserAnnotationOptions&) const = default;
 };
 
 // HTA's get_potential_stragglers arguments (§18).
 struct PotentialStragglerOptions
 {
     int numCandidates = 2;
+
+    bool operator==(const PotentialStragglerOptions&) const = default;
 };
 
 // HTA's get_aten_op_kernels_and_delay arguments (§20).
@@ -59,11 +69,15 @@ enum class AtenOpSort : std::uint8_t
 struct AtenOpOptions
 {
     AtenOpSort sortBy = AtenOpSort::OccurrenceCount;
+
+    bool operator==(const AtenOpOptions&) const = default;
 };
 
 struct QueueLengthOptions
 {
     std::int64_t maxQueueLength = 1024;
+
+    bool operator==(const QueueLengthOptions&) const = default;
 };
 
 // Everything an analysis call needs besides the trace: one struct, HTA's defaults.
@@ -92,6 +106,16 @@ struct AnalysisOptions
     bool htaCompat() const { return mode == AnalysisMode::HtaCompat; }
 
     bool cancelled() const { return cancel && cancel->isCancelled(); }
+
+    // Whatever the cancel token: the same frames and the same calls' arguments.
+    bool operator==(const AnalysisOptions& other) const
+    {
+        return mode == other.mode && ranks == other.ranks && iterations == other.iterations
+            && includeLastProfilerStep == other.includeLastProfilerStep && diffLoading == other.diffLoading
+            && idle == other.idle && kernels == other.kernels && launches == other.launches
+            && queue == other.queue && annotations == other.annotations && stragglers == other.stragglers
+            && atenOps == other.atenOps;
+    }
 };
 
 } // namespace ks::core

@@ -35,7 +35,8 @@ struct FrameRow
     // stream in HTA-compatible mode, device activity otherwise (Q3).
     KernelType kernelType = KernelType::Other;
 
-    // Cannot overflow: the reader keeps only slices whose end is in range (core/io/store_builder/time_range.h).
+    // Cannot overflow: the reader keeps only slices whose end is in range
+    // (core/io/store_builder/time_range.h).
     std::int64_t end() const { return ts + dur; }
 };
 

@@ -43,7 +43,7 @@ namespace kernels_by_annotation {
     inline constexpr ColumnId kKernels { "kernels", "" };
 } // namespace kernels_by_annotation
 
-// Kinetoscope's own (the app's "Group by annotation" of the kernel views, issue 22): the
+// Kinetoscope's own (the app's "Group by annotation" of the kernel views): the
 // kernels of each rank grouped by the gpu_user_annotation they ran under, attributed as
 // gpuKernelsWithUserAnnotations does on every rank (HTA's last-shortest rule in compat
 // mode); kernel durations summed, with min, max, mean and stddev per annotation, sorted by

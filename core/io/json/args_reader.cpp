@@ -1,10 +1,10 @@
 #include "core/io/json/args_reader.h"
 
-#include "core/io/store_builder/typed_args.h"
 #include "core/io/gzip/file_identity.h"
 #include "core/io/gzip/input_stream.h"
 #include "core/io/json/fixed_point.h"
 #include "core/io/json/json_scan.h"
+#include "core/io/store_builder/typed_args.h"
 
 #include <algorithm>
 #include <memory>

@@ -12,7 +12,7 @@
 
 namespace ks::core {
 
-// Args are not kept in the store (issue 13): they are re-read from the file a
+// Args are not kept in the store: they are re-read from the file a
 // rank was loaded from, found by trace.args (ArgsIndex). Each call opens the
 // file itself, so a RankTrace stays immutable and any thread may call these.
 // The file's identity is checked first and the element found must be the

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/common/result.h"
-#include "core/io/store_builder/rank_builder.h"
 #include "core/io/json/raw_event_sink.h"
+#include "core/io/store_builder/rank_builder.h"
 
 #include <memory>
 #include <optional>

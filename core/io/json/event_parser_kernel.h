@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/common/result.h"
-#include "core/io/store_builder/rank_builder.h"
 #include "core/io/json/json_scan.h"
 #include "core/io/json/raw_event_sink.h"
+#include "core/io/store_builder/rank_builder.h"
 
 #include <cstdint>
 #include <memory>

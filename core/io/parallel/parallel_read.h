@@ -3,9 +3,9 @@
 #include "core/common/background_work.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
-#include "core/io/store_builder/rank_builder.h"
 #include "core/io/gzip/input_stream.h"
 #include "core/io/json/trace_events_splitter.h"
+#include "core/io/store_builder/rank_builder.h"
 #include "core/model/rank_metadata.h"
 
 #include <cstddef>

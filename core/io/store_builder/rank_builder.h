@@ -1,10 +1,10 @@
 #pragma once
 
 #include "core/common/background_work.h"
-#include "core/io/store_builder/flow_points.h"
-#include "core/io/store_builder/typed_args.h"
 #include "core/io/json/raw_event.h"
 #include "core/io/load_timeline.h"
+#include "core/io/store_builder/flow_points.h"
+#include "core/io/store_builder/typed_args.h"
 #include "core/model/rank_trace.h"
 
 #include <array>

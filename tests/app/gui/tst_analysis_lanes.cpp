@@ -1,21 +1,21 @@
-// Issue 27 items 2-4 in the window: the analysis docks come first, the job's
+// The analysis docks come first, the job's
 // critical path after them as a job of its own; work over the memory budget is
 // not started and its docks say what it needs, with [Compute anyway] and [Per
 // iteration]; a job that throws (out of memory or otherwise) ends as its
 // dock's error line and the window lives on. On a synthetic 4-rank job.
-#include "tests/support/test_main.h"
 #include "app/gui/background/memory_budget.h"
 #include "app/gui/dialogs/preferences_dialog.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/analysis/analysis_view.h"
-#include "widgets/job_path/job_path_panel.h"
 #include "widgets/analysis/rank_overview_panel.h"
 #include "widgets/common/format.h"
 #include "widgets/common/not_computed_notice.h"
+#include "widgets/job_path/job_path_panel.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
@@ -41,8 +41,8 @@ namespace {
 
 constexpr int kWaitMs = 120'000;
 
-// The window's job path through core::jobCriticalPath, counting the calls and
-// keeping the options of the last; `gate` holds it until set, `failure`
+// The window's job path through the session's, counting the calls and
+// keeping the scope's iteration of the last; `gate` holds it until set, `failure`
 // makes it throw instead (1 bad_alloc, 2 runtime_error, 3 bad_alloc on a worker).
 struct JobPathProbe
 {
@@ -50,45 +50,47 @@ struct JobPathProbe
     std::atomic<bool> gate { true };
     std::atomic<int> failure { 0 };
     std::mutex mutex;
-    core::JobPathOptions lastOptions;
+    std::optional<std::int64_t> lastIterationAsked;
 
     app::AnalysisRunner::JobPathFunction function()
     {
-        return [this](const core::FrameSet& frames, const core::JobPathOptions& options,
-                   const core::ParallelFor& parallelFor) -> core::Result<core::JobCriticalPath> {
-            calls.fetch_add(1);
-            {
-                std::lock_guard lock(mutex);
-                lastOptions = options;
-            }
-            while (!gate.load())
-                QThread::msleep(5);
-            switch (failure.load()) {
-            case 1:
-                throw std::bad_alloc();
-            case 2:
-                throw std::runtime_error("broken path");
-            case 3: {
-                QThread* jobThread = QThread::currentThread();
-                parallelFor(100'000, [jobThread](std::size_t) {
-                    if (QThread::currentThread() == jobThread)
-                        QThread::usleep(100);
-                    else
-                        throw std::bad_alloc();
-                });
-                break;
-            }
-            default:
-                break;
-            }
-            return core::jobCriticalPath(frames, options, parallelFor);
-        };
+        return
+            [this](core::TraceAnalyses& analyses, const core::JobPathScope& scope,
+                const core::SessionWork& work) -> core::Result<std::shared_ptr<const core::SessionJobPath>> {
+                calls.fetch_add(1);
+                {
+                    std::lock_guard lock(mutex);
+                    lastIterationAsked = scope.iteration;
+                }
+                const core::ParallelFor& parallelFor = work.parallelFor;
+                while (!gate.load())
+                    QThread::msleep(5);
+                switch (failure.load()) {
+                case 1:
+                    throw std::bad_alloc();
+                case 2:
+                    throw std::runtime_error("broken path");
+                case 3: {
+                    QThread* jobThread = QThread::currentThread();
+                    parallelFor(100'000, [jobThread](std::size_t) {
+                        if (QThread::currentThread() == jobThread)
+                            QThread::usleep(100);
+                        else
+                            throw std::bad_alloc();
+                    });
+                    break;
+                }
+                default:
+                    break;
+                }
+                return analyses.jobPath(scope, work);
+            };
     }
 
     std::optional<std::int64_t> lastIteration()
     {
         std::lock_guard lock(mutex);
-        return lastOptions.iteration;
+        return lastIterationAsked;
     }
 };
 
@@ -97,7 +99,7 @@ widgets::AnalysisView* viewOf(widgets::AnalysisView* view)
     return view;
 }
 
-// A view shows its result, or, for the HTA calls of issue 22 (CUPTI counters
+// A view shows its result, or, for HTA calls that need what a trace may lack (CUPTI counters
 // on a trace without counters, user annotations without any), why it does not apply.
 bool computed(const widgets::AnalysisView* view)
 {
@@ -213,10 +215,10 @@ private slots:
         QVERIFY(path.wait(kWaitMs));
         QCOMPARE(probe.calls.load(), 1);
         auto first = finished.last().at(0).value<app::JobPathResultsPtr>();
-        QVERIFY(first->path && first->wholeNeed && first->iterationNeed && first->firstIteration);
+        QVERIFY(first->path() && first->wholeNeed && first->iterationNeed && first->firstIteration);
         QVERIFY(first->iterationNeed->bytes < first->wholeNeed->bytes);
         const core::TraceSet& set = *window.traceSet();
-        const std::uint64_t docksNeed = app::storeBytes(set) + app::docksMemoryEstimate(set);
+        const std::uint64_t docksNeed = core::storeBytes(set) + core::docksMemoryEstimate(set);
         QVERIFY(first->wholeNeed->bytes > docksNeed);
 
         // A budget the docks fit in and the path does not.
@@ -230,7 +232,7 @@ private slots:
         for (widgets::AnalysisView* dock : window.analysisViews())
             QVERIFY2(computed(dock), qPrintable(dock->objectName()));
         auto deferred = finished.last().at(0).value<app::JobPathResultsPtr>();
-        QVERIFY(!deferred->path && deferred->notComputed);
+        QVERIFY(!deferred->path() && deferred->notComputed);
         QCOMPARE(deferred->notComputed->bytes, first->wholeNeed->bytes);
         QVERIFY(std::llabs(std::int64_t(deferred->notComputed->budget) - std::int64_t(budget)) <= 1);
         const QString expected = widgets::NotComputedNotice::notComputedText(
@@ -258,14 +260,15 @@ private slots:
         QCOMPARE(probe.calls.load(), 2);
         QCOMPARE(probe.lastIteration(), first->firstIteration);
         auto perIteration = finished.last().at(0).value<app::JobPathResultsPtr>();
-        QVERIFY(perIteration->path);
+        QVERIFY(perIteration->path());
         const QString summary = window.jobPathPanel()->summaryText();
         QVERIFY2(summary.startsWith(QStringLiteral("Iteration %1: Path ").arg(*first->firstIteration)),
             qPrintable(summary));
         QCOMPARE(notice->text(), QStringLiteral("Whole trace: ") + expected);
         QVERIFY(!notice->perIterationButton()->isVisibleTo(notice));
         panel = rankOverviewPanel(window);
-        QCOMPARE(panel->stragglerTable()->rowCount(), int(core::findStragglers(*perIteration->path).size()));
+        QCOMPARE(
+            panel->stragglerTable()->rowCount(), int(core::findStragglers(*perIteration->path()).size()));
 
         // "Compute anyway" from the dock: the whole trace's path.
         notice->computeAnywayButton()->click();
@@ -275,7 +278,7 @@ private slots:
         QVERIFY(window.jobPathPanel()->summaryText().startsWith(QStringLiteral("Path ")));
         QVERIFY(!notice->isVisibleTo(window.jobPathPanel()));
         QCOMPARE(window.jobPathPanel()->segments()->model()->rowCount(),
-            int(finished.last().at(0).value<app::JobPathResultsPtr>()->path->path.segments.size()));
+            int(finished.last().at(0).value<app::JobPathResultsPtr>()->path()->path.segments.size()));
     }
 
     void docksOverTheBudgetWaitForTheUser()
@@ -292,7 +295,7 @@ private slots:
         QCOMPARE(docks.count(), 1);
         const core::TraceSet& set = *window.traceSet();
         const QString expected = widgets::NotComputedNotice::notComputedText(
-            app::storeBytes(set) + app::docksMemoryEstimate(set), 1000);
+            core::storeBytes(set) + core::docksMemoryEstimate(set), 1000);
         for (widgets::AnalysisView* dock : window.analysisViews()) {
             QVERIFY(!viewOf(dock)->hasResult());
             QCOMPARE(viewOf(dock)->message(), expected);

@@ -1,4 +1,4 @@
-// Issue 24 item 4, "light and dark palettes checked": the app in the Fusion style
+// The app in the Fusion style
 // with a light and a dark palette (widgets::darkPalette, what `--palette dark`
 // uses), every view of the navigator on the real H100 trace and the gloo job.
 // Every chart draws on the palette's base and every piece of its text (ticks,
@@ -6,8 +6,8 @@
 // timeline paints its background in the palette's base, and follows a palette
 // switched while the window is open; every label of every view reads on the
 // window and base colours (no grey-on-grey captions).
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
+#include "tests/support/test_main.h"
 #include "widgets/charts/analysis_chart.h"
 #include "widgets/common/dark_palette.h"
 #include "widgets/common/view_navigator.h"

@@ -1,8 +1,8 @@
-// Issue 24 item 2: the command palette (Ctrl+K, Ctrl+Shift+P) finds menu
+// The command palette (Ctrl+K, Ctrl+Shift+P) finds menu
 // actions, views, ranks and iterations by a few letters and runs them; on the
 // real H100 trace (one rank, ProfilerStep#6).
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
+#include "tests/support/test_main.h"
 #include "widgets/common/command_palette.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/diff/iteration_alignment.h"

@@ -1,10 +1,10 @@
 // The compare window (D1-D3) on the shared diff pair: its table is the core's
 // compare_traces, its two timelines share one axis aligned on an iteration,
 // diff colours reach the draw lists, and a row click shows the name on both sides.
-#include "tests/support/test_main.h"
 #include "app/gui/compare_window.h"
 #include "core/analysis/hta/trace_diff.h"
 #include "core/io/trace_set_loader.h"
+#include "tests/support/test_main.h"
 #include "widgets/diff/diff_classification.h"
 #include "widgets/diff/diff_filter_proxy.h"
 #include "widgets/diff/diff_table_model.h"
@@ -13,8 +13,8 @@
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QCheckBox>

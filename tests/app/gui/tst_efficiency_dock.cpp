@@ -1,15 +1,15 @@
-// Issue 21 in the window: the Efficiency dock computes after a load, a click on a row
+// The Efficiency dock computes after a load, a click on a row
 // selects the op's longest call on the timeline, and the Details panel of that call
 // shows its FLOPs, bytes, TFLOP/s and % of roofline.
 
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/efficiency/efficiency_view.h"
-#include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/panels/slice_details_panel.h"
 
 #include <QDockWidget>
 #include <QFileInfo>

@@ -1,8 +1,7 @@
-// Job mode (issue 10 item 4): a summary opens in job mode, strips follow the
+// Job mode: a summary opens in job mode, strips follow the
 // profiles and show a straggler, picked ranks load in full and close again,
 // the Preferences threshold decides when a folder is summarised, and per-rank
 // charts become distributions above 32 ranks.
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "app/gui/opening/job_paths.h"
 #include "app/gui/opening/job_summary_loader.h"
@@ -10,9 +9,10 @@
 #include "core/analysis/tables/table.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
-#include "widgets/charts/analysis_chart.h"
 #include "widgets/analysis/analysis_table_view.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/charts/breakdown_charts.h"
 #include "widgets/charts/rank_overview_chart.h"
 #include "widgets/common/task_pools.h"
@@ -111,7 +111,7 @@ private:
 
 private slots:
 
-    // Issue 24 item 5: the rank table says what a user sorts by, outliers first.
+    // The rank table says what a user sorts by, outliers first.
     void rankTableShowsOutliersFirst()
     {
         auto job = std::make_shared<ks::core::JobOverview>();

@@ -1,10 +1,10 @@
-#include "tests/support/test_main.h"
 #include "app/gui/command_line.h"
 #include "app/gui/dialogs/shortcuts_dialog.h"
 #include "app/gui/main_window/main_window.h"
 #include "app/gui/opening/load_controller.h"
 #include "app/gui/opening/load_progress_bar.h"
 #include "app/gui/opening/recent_files.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/diagnostics_model.h"
 #include "widgets/common/diagnostics_panel.h"
@@ -294,7 +294,7 @@ private slots:
         QVERIFY(menu->actions().front()->text().contains(QStringLiteral("job5")));
     }
 
-    // Issue 24 item 6: the first window fits its screen; on a laptop-sized one
+    // The first window fits its screen; on a laptop-sized one
     // (the offscreen screen is 800x600) it is maximised.
     void firstWindowFitsItsScreen()
     {

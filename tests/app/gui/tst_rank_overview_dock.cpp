@@ -1,11 +1,11 @@
 // X1's Rank Overview dock: computed in the background after a load, its heat
 // map shows the core table's values for the chosen metric, stragglers outlined.
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/analysis/rank_overview_panel.h"
@@ -146,7 +146,7 @@ private slots:
     }
 };
 
-// Issue 11 item 5 in the dock: the job path's stragglers of the gloo job, as
+// The job path's stragglers of the gloo job, as
 // core::findStragglers gives them; rank 1 (twice the batch) is the one waited
 // for; a click outlines the cell and selects the reason's op on the timeline.
 void TestRankOverviewDock::stragglersOfTheJobPath()

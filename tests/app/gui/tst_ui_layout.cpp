@@ -1,4 +1,4 @@
-// Issue 24 items 1, 3, 4, 6 at the sizes people use (1280×800, 1920×1080),
+// The navigator, numbers, palettes and window fit at the sizes people use (1280×800, 1920×1080),
 // offscreen, on the real H100 trace and a synthetic 4-rank job: the navigator
 // opens every view, no navigator entry or tab title is elided, every numeric
 // cell of every view's tables went through the number policy (no raw
@@ -6,8 +6,8 @@
 // the timeline keeps at least half the window's height, and every chart has a
 // plot of at least AnalysisChart::kMinPlotHeight with its legend and axis titles
 // around it, never over it, shown whole without scrolling.
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"

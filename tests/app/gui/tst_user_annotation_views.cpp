@@ -1,9 +1,8 @@
-// Issue 22 item 3 in the app: the User Annotations view's pie (top annotations of a rank,
+// The User Annotations view's pie (top annotations of a rank,
 // GPU or CPU time, a slice finds the annotation), the kernel views grouped by annotation,
 // and a kernel's annotations and CUPTI counters in the timeline's Details. Real traces
 // with annotations (ns_resolution: GPU and CPU ones; two_ranks_sampled: CPU ones on two
 // ranks) and a small trace with CUPTI range-profiler events, which no shared trace has.
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/hta/annotated_kernels.h"
@@ -12,22 +11,23 @@
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/model/rank_trace.h"
 #include "core/report/table_text.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
-#include "widgets/charts/analysis_chart.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
+#include "widgets/analysis/user_annotation_panel.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/charts/annotation_pie.h"
 #include "widgets/charts/chart_style.h"
-#include "widgets/common/table_lookup.h"
-#include "widgets/analysis/user_annotation_panel.h"
 #include "widgets/common/format.h"
+#include "widgets/common/table_lookup.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/timeline/model/kernel_context.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QComboBox>
@@ -102,8 +102,10 @@ void comparePie(const widgets::AnnotationPie& pie, const std::vector<std::pair<Q
 void declareAnnotationVariants(AnalysisView& view)
 {
     view.setVariants(QStringLiteral("Time:"),
-        { { QStringLiteral("GPU time"), AnalysisChartKind::UserAnnotations, "gpu" },
-            { QStringLiteral("CPU time"), AnalysisChartKind::UserAnnotations, "cpu" } });
+        { { QStringLiteral("GPU time"), AnalysisChartKind::UserAnnotations,
+              core::OutputKey::UserAnnotationsGpu },
+            { QStringLiteral("CPU time"), AnalysisChartKind::UserAnnotations,
+                core::OutputKey::UserAnnotationsCpu } });
 }
 
 // A rank recorded with CUPTI's range profiler: the ranges stand for the kernels, their
@@ -273,9 +275,10 @@ private slots:
         }
         AnalysisView view(AnalysisChartKind::KernelDurations);
         view.setVariants(QStringLiteral("Group by:"),
-            { { QStringLiteral("Kernel"), AnalysisChartKind::KernelDurations, "kernels" },
+            { { QStringLiteral("Kernel"), AnalysisChartKind::KernelDurations,
+                  core::OutputKey::GpuKernelBreakdown },
                 { QStringLiteral("User annotation"), AnalysisChartKind::KernelsByAnnotation,
-                    "annotations" } });
+                    core::OutputKey::KernelsByAnnotation } });
         view.resize(1100, 700);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));

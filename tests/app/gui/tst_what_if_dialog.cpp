@@ -1,20 +1,20 @@
-// Issue 11 item 6 in the app: the what-if dialog on a synthetic 8-rank job
+// The what-if dialog on a synthetic 8-rank job
 // with a straggler (rank 3's compute kernels twice as long, as `synth --ranks 8
 // --stragglers 3 --slowdown 2` writes it). Halving GPU compute shortens the
 // path; the dialog's before/after numbers and new segments are the core's
 // (core::jobCriticalPath with the same rules); bad rules get a line naming the
 // row and nothing is recomputed; the dock's field shows the same result.
-#include "tests/support/test_main.h"
 #include "app/gui/main_window/main_window.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/what_if.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/support/test_main.h"
+#include "widgets/common/format.h"
 #include "widgets/job_path/job_path_panel.h"
 #include "widgets/job_path/path_segments_table.h"
 #include "widgets/job_path/what_if_dialog.h"
-#include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QAction>

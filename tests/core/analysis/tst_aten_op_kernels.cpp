@@ -1,9 +1,9 @@
 // HTA's get_aten_op_kernels_and_delay (hta-semantics §20) in both modes on tiny traces:
 // kernel sequences per aten op call, the two delays, and HTA's quirks (Q19).
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/aten_op_kernels.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 
@@ -45,11 +45,11 @@ std::vector<std::string> rankEvents()
 
 namespace {
 
-struct Row
-{
-    std::int64_t count = 0;
-    double launchDelay = 0, runtimeDelay = 0;
-};
+    struct Row
+    {
+        std::int64_t count = 0;
+        double launchDelay = 0, runtimeDelay = 0;
+    };
 
 } // namespace
 

@@ -2,9 +2,9 @@
 // CancelToken (AnalysisOptions::cancel) and stop early with ErrorCode::Cancelled,
 // which is what lets the app drop a superseded request without waiting for it.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/critical_path/critical_path.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 // median with outliers rejected, spread reported. A rank shifted by +5 ms comes
 // back within the spread; the real gloo job lines up.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/analysis/cross_rank/collective_match.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <fstream>
 #include <regex>

@@ -3,11 +3,11 @@
 // members compared; bad input becomes notes. Traces built here with known
 // answers, plus the real gloo job and the NCCL args of ../shared/traces.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/collective_match.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/cross_rank/collective_slices.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 // X2 collective skew: the n-th instance of a communication kernel is matched
 // across ranks; skew, last rank and transfer come from the ranks' own times.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/collective_skew.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 using namespace ks;
 

@@ -3,10 +3,10 @@
 // quirks in both modes (Q9 tie order, Q13 one stream per rank), and HTA's own
 // series row for row on the shared traces (numpy's unstable sort reproduced).
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QTest>

@@ -5,11 +5,11 @@
 // the cuda_sync records; validation reported, not asserted; the quirks that
 // differ between modes (Q1, Q3); the overlaid trace; real traces.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/critical_path/critical_path.h"
 #include "core/report/critical_path_json.h"
 #include "core/report/critical_path_trace_writer.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -103,19 +103,19 @@ std::string syncRecord(const std::string& name, int stream, double ts, double du
 // A loaded trace and its graph; the graph refers to the frames, so they live together.
 namespace {
 
-struct Run
-{
-    QTemporaryDir dir;
-    std::optional<core::TraceSet> set;
-    std::optional<core::FrameSet> frames;
-    std::optional<core::Result<core::CriticalPathGraph>> result;
+    struct Run
+    {
+        QTemporaryDir dir;
+        std::optional<core::TraceSet> set;
+        std::optional<core::FrameSet> frames;
+        std::optional<core::Result<core::CriticalPathGraph>> result;
 
-    bool ok() const { return result->ok(); }
+        bool ok() const { return result->ok(); }
 
-    const core::CriticalPathGraph& graph() const { return result->value(); }
+        const core::CriticalPathGraph& graph() const { return result->value(); }
 
-    std::string error() const { return result->ok() ? std::string() : result->error().message; }
-};
+        std::string error() const { return result->ok() ? std::string() : result->error().message; }
+    };
 
 } // namespace
 

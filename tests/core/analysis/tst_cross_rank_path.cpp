@@ -1,14 +1,14 @@
-// X3 across ranks (issue 11 items 4-6): the join of condensed ranks on
+// X3 across ranks: the join of condensed ranks on
 // hand-built graphs with known answers (hops, transfer, cycles, unjoined
 // collectives), what-if rules, stragglers; then the whole pipeline on small
 // GPU and CPU-only (gloo) jobs the tests write, and the real gloo job.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/insights/efficiency_roofline.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 
@@ -609,7 +609,7 @@ std::size_t piecesUsed(const core::JobCriticalPath& job)
 
 } // namespace
 
-// Condensing with weights only and naming the used edges afterwards (issue 27)
+// Condensing with weights only and naming the used edges afterwards
 // gives the path and the stragglers the old way (every edge named while
 // condensing) gave, segment for segment, on a synthetic DDP job with a slow
 // rank (whole trace and one iteration) and the real two-rank and gloo jobs; and
@@ -684,7 +684,7 @@ void TestCrossRankPath::namingOnlyWhatIsUsedKeepsTheAnswer()
     }
 }
 
-// The insights' what-ifs (issue 23) re-time the timed graphs the base path
+// The insights' what-ifs re-time the timed graphs the base path
 // kept instead of building every event graph again: on every shared trace
 // folder, the base path kept that way names the same segments, and each
 // what-if (kind rules, name rules, both) gives the path the rebuilt path

@@ -2,9 +2,9 @@
 // CUPTI range-profiler events (`cuda_profiler_range`, one per kernel, counters in args):
 // the shared traces have none, so this is the test of the values.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/cupti_counters.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 
@@ -37,11 +37,11 @@ std::vector<std::string> cuptiRank()
 
 namespace {
 
-struct Row
-{
-    std::string name, stack, top, bottom;
-    double ffma = 0, fadd = 0, ts = 0, end = 0;
-};
+    struct Row
+    {
+        std::string name, stack, top, bottom;
+        double ffma = 0, fadd = 0, ts = 0, end = 0;
+    };
 
 } // namespace
 

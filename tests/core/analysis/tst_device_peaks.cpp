@@ -1,11 +1,11 @@
-// Issue 21: the peak table (resources/peaks/device_peaks.json) parses, every row is
+// The peak table (resources/peaks/device_peaks.json) parses, every row is
 // usable, the real deviceProperties of the shared H100, MI300X and MI250 traces find
 // their rows, and a --peaks file that is wrong says which key in one line.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/efficiency/device_peaks.h"
 #include "core/analysis/efficiency/efficiency.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -1,11 +1,11 @@
-// Issue 21: each perf-model formula on shapes computed by hand, the args reader, and
+// Each perf-model formula on shapes computed by hand, the args reader, and
 // the per-call kernel time and report on small traces this test writes.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -2,9 +2,9 @@
 // trace (rows kept per category, streams, iterations, aligned time range),
 // plus the loading quirks on small traces: Q1 rounding, Q2 last-step drop.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/frame/frame_window.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QTest>

@@ -1,11 +1,11 @@
 // A2 idle time breakdown and A6 kernel launch statistics on tiny traces written
 // here: hand-computed numbers, and HTA's quirks Q4, Q6, Q10 in both modes.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/analysis/hta/launch_outliers.h"
 #include "core/analysis/hta/launch_stats.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -45,11 +45,11 @@ using tests::spacedRankDocument;
 
 namespace {
 
-struct Run
-{
-    core::FrameSet frames;
-    core::AnalysisOptions options;
-};
+    struct Run
+    {
+        core::FrameSet frames;
+        core::AnalysisOptions options;
+    };
 
 } // namespace
 

@@ -5,10 +5,10 @@
 // shallowest matches in HTA; exact name or regex and every match by default)
 // and HTA's error on ns-rounded negative durations (Q1).
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/kernels/kernel_sequences.h"
 #include "core/analysis/kernels/kernel_sequences_call_graph.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 
@@ -75,35 +75,35 @@ struct Loaded
 
 namespace {
 
-struct Row
-{
-    std::string pattern;
-    std::int64_t count;
-    double gpuUs;
-    double cpuUs;
-    bool operator==(const Row&) const = default;
-};
+    struct Row
+    {
+        std::string pattern;
+        std::int64_t count;
+        double gpuUs;
+        double cpuUs;
+        bool operator==(const Row&) const = default;
+    };
+
+    std::vector<Row> rows(const core::AnalysisOutput& out)
+    {
+        std::vector<Row> r;
+        for (const auto& row : out.result.frame.rows)
+            r.push_back({ core::cellAsText(row[0]), std::get<std::int64_t>(row[1]),
+                *core::cellAsDouble(row[2]), *core::cellAsDouble(row[3]) });
+        return r;
+    }
+
+    // QCOMPARE prints rows through this (found by argument-dependent lookup).
+    char* toString(const std::vector<Row>& rows)
+    {
+        std::string s;
+        for (const Row& r : rows)
+            s += "(" + r.pattern + ", " + std::to_string(r.count) + ", " + std::to_string(r.gpuUs) + ", "
+                + std::to_string(r.cpuUs) + ") ";
+        return qstrdup(s.c_str());
+    }
 
 } // namespace
-
-std::vector<Row> rows(const core::AnalysisOutput& out)
-{
-    std::vector<Row> r;
-    for (const auto& row : out.result.frame.rows)
-        r.push_back({ core::cellAsText(row[0]), std::get<std::int64_t>(row[1]), *core::cellAsDouble(row[2]),
-            *core::cellAsDouble(row[3]) });
-    return r;
-}
-
-// QCOMPARE prints rows through this (found by argument-dependent lookup).
-char* toString(const std::vector<Row>& rows)
-{
-    std::string s;
-    for (const Row& r : rows)
-        s += "(" + r.pattern + ", " + std::to_string(r.count) + ", " + std::to_string(r.gpuUs) + ", "
-            + std::to_string(r.cpuUs) + ") ";
-    return qstrdup(s.c_str());
-}
 
 constexpr auto kCompat = core::AnalysisMode::HtaCompat;
 constexpr auto kDefault = core::AnalysisMode::Default;

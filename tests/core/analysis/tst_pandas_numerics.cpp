@@ -1,9 +1,9 @@
 // pandas/numpy numerics the HTA-compatible outputs rely on (hta-semantics §15).
 
-#include "tests/support/test_main.h"
 #include "core/analysis/frame/intervals.h"
 #include "core/analysis/frame/kernel_type.h"
 #include "core/analysis/tables/pandas_numerics.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

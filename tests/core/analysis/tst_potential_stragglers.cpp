@@ -1,9 +1,9 @@
 // HTA's get_potential_stragglers (hta-semantics §18) on tiny two-rank traces: the rank
 // whose last long communication kernel starts latest, and the failures HTA raises.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/potential_stragglers.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -2,11 +2,11 @@
 // selection gives for that iteration alone, and the rank whose GPU is busy
 // well beyond the others in an iteration is flagged there, and only there.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 using namespace ks;
 

@@ -3,8 +3,6 @@
 // the charts, the rank overview, `check` and the counter traces read by can
 // never drift from the tables (a renamed column fails here, not in a blank chart).
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
@@ -16,6 +14,8 @@
 #include "core/analysis/hta/temporal_breakdown.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/analysis/operators/operator_stats.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -2,9 +2,9 @@
 // given (every kind, ragged rows, texts), and tables print for people and CSV
 // with the shortest exact text for doubles.
 
-#include "tests/support/test_main.h"
 #include "core/analysis/tables/table.h"
 #include "core/report/table_text.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -1,12 +1,12 @@
 // A1 temporal breakdown, A3 GPU kernel breakdown and A4 comm/comp overlap on tiny
 // traces written here: hand-computed numbers, and HTA's quirks Q3, Q5, Q7 in both modes.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/kernel_breakdown_support.h"
 #include "core/analysis/hta/temporal_breakdown.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,9 +3,9 @@
 // iteration choice, and the differences between the modes (Q3 device split,
 // whole-trace diff without ProfilerStep, the last step HTA's LabeledTrace keeps).
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/trace_diff.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 // tiny traces: statistics per annotation, the fold into `others` (Q5), the
 // allowlist (Q15) and traces without annotations.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 
@@ -189,7 +189,7 @@ private slots:
         QCOMPARE(t.find(core::annotated_kernels::kRank).has_value(), !compat); // default: every rank
     }
 
-    // The kernel views' "Group by annotation" (issue 22): kernel time per annotation and
+    // The kernel views' "Group by annotation": kernel time per annotation and
     // rank, kernels attributed as above, those outside every annotation in their own row.
     void kernelTimeByAnnotation_data() { statisticsPerAnnotation_data(); }
 

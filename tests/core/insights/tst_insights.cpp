@@ -1,16 +1,16 @@
-// The insights rules (issue 23): each on a trace with its problem and on one
+// The insights rules: each on a trace with its problem and on one
 // without, the gains against the what-if or the path time they claim, the
 // ranking, thresholds set by name and "not applicable" reasons.
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/insights.h"
 #include "core/insights/insights_format.h"
+#include "tests/support/analysis_test_support.h"
 #include "tests/support/insights_traces.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

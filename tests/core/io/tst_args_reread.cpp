@@ -5,10 +5,10 @@
 // that changed, shrank, vanished or went corrupt after loading must say so
 // (ErrorCode::FileChanged), never hand back another event's text.
 
-#include "tests/support/test_main.h"
-#include "core/io/store_builder/typed_args.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/analysis/operators/operator_stats.h"
+#include "core/io/store_builder/typed_args.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QDir>

@@ -2,8 +2,8 @@
 // Expected values are worked out by hand from the decimal text: µs * 1000, with
 // digits past the nanosecond rounded half away from zero.
 
-#include "tests/support/test_main.h"
 #include "core/io/json/fixed_point.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

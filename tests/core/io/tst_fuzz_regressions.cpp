@@ -6,8 +6,8 @@
 //   NAME fails: TEXT       nothing loads; the error line names the file and contains TEXT
 // An input without an expectation fails the test, so none is kept unchecked.
 
-#include "tests/support/test_main.h"
 #include "fuzz/fuzz_entries.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,8 +2,8 @@
 // it must find the end of a value whatever strings contain, and say NeedMore
 // (never a wrong end) when the value is cut by a buffer boundary.
 
-#include "tests/support/test_main.h"
 #include "core/io/json/json_scan.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -4,10 +4,10 @@
 // metadata events) the store must equal the one-thread load exactly, and
 // errors must be the ones the one-thread load reports.
 
-#include "tests/support/test_main.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/common/run_shares.h"
 #include "core/io/trace_set_loader.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QFile>

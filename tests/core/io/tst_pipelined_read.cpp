@@ -3,10 +3,10 @@
 // store as the one-thread path: on every shared trace, on the real traces in
 // tests/data, with small pieces, and they must stop cleanly on errors.
 
-#include "tests/support/test_main.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/io/load_timeline.h"
 #include "core/io/trace_set_loader.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QDir>
@@ -208,7 +208,7 @@ private slots:
         QCOMPARE(r.error().code, ErrorCode::Cancelled);
     }
 
-    // Issue 27 item 4: an exception that escapes the work ends neither the thread
+    // An exception that escapes the work ends neither the thread
     // nor the process: wait() rethrows it to the thread that waits, once.
     void backgroundThreadHandsAnEscapedExceptionToWait()
     {

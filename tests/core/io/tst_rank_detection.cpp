@@ -2,8 +2,8 @@
 // the file name, else the file's position in name order; clashes and
 // non-Kineto files reported, never dropped silently.
 
-#include "tests/support/test_main.h"
 #include "core/io/store_builder/rank_detection.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QTest>

@@ -2,8 +2,8 @@
 // shapes a Kineto/Chrome document can take, tracks, levels, typed args and
 // exact timestamps. Times in the JSON are µs; the store holds ns (x1000).
 
-#include "tests/support/test_main.h"
 #include "core/io/store_builder/typed_args.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QTest>

@@ -1,11 +1,11 @@
-// Input at the limits (issue 9): metadata repeated tens of thousands of times,
+// Input at the limits: metadata repeated tens of thousands of times,
 // times at and beyond the valid range (core/io/store_builder/time_range.h), step numbers too
 // large for 64 bits. Each is counted or refused with a message; none wraps
 // into a wrong number.
 
-#include "tests/support/test_main.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/store_builder/time_range.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QTest>

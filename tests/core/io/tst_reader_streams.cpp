@@ -2,9 +2,9 @@
 // (events and strings cut at chunk and read-block boundaries), plain JSON,
 // gzip, multi-member gzip, ISA-L or zlib.
 
-#include "tests/support/test_main.h"
 #include "core/io/gzip/inflated_size.h"
 #include "core/io/gzip/input_stream.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QRandomGenerator>

@@ -6,8 +6,8 @@
 // it. The GPU time `ops` then gives each operator is checked against
 // TraceLens's ops_summary.csv for the same traces, computed by TraceLens.
 
-#include "tests/support/test_main.h"
 #include "core/analysis/operators/operator_stats.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QDir>

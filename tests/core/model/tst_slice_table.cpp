@@ -3,9 +3,9 @@
 // time), durations over 32 bits must follow their slice, and columnsAligned()
 // must notice a column that was not pushed.
 
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/event_tables.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

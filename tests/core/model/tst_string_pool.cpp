@@ -3,8 +3,8 @@
 
 // Through rank_trace.h (the pool of a rank's names): moc, which reads this file,
 // cannot parse <compare> when string_pool.h is the first header to reach it.
-#include "tests/support/test_main.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -4,14 +4,14 @@
 // computed by hand, A7's pattern annotation with and without HTA's compression, and
 // the arrow ends of HTA's overlaid critical path (Python's number semantics).
 
-#include "tests/support/test_main.h"
-#include "tests/support/analysis_test_support.h"
 #include "core/analysis/kernels/kernel_sequences.h"
 #include "core/io/gzip/input_stream.h"
 #include "core/report/counters_trace_writer.h"
 #include "core/report/hta_overlay_flows.h"
 #include "core/report/sequences_trace_writer.h"
 #include "core/report/trace_writer.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
 
 #include <QTest>
 

@@ -2,7 +2,6 @@
 // profile blobs equal the stream_utilisation rows they are summed from, old
 // summaries without them read the same, and the rank overview and collective
 // skew tables equal the analyses over the traces.
-#include "tests/support/test_main.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/tables/table.h"
 #include "core/io/trace_set_loader.h"
@@ -12,6 +11,7 @@
 #include "core/summary/summary_schema.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "tests/support/synthetic_job.h"
+#include "tests/support/test_main.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -3,7 +3,6 @@
 // is recorded and the rest summarised, and files that are not complete
 // summaries of this schema are refused with one clear line.
 
-#include "tests/support/test_main.h"
 #include "core/analysis/cross_rank/collective_skew.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/hta_frame.h"
@@ -19,6 +18,7 @@
 #include "core/summary/summary_schema.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "tests/support/synthetic_job.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QFile>

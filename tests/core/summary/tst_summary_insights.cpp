@@ -1,8 +1,7 @@
-// Insights on a job summary (issue 23 item 5): the rank rules' findings stored
+// Insights on a job summary: the rank rules' findings stored
 // per rank by summarize read back to the same report as the folder gives for
 // those rules; job rules say which traces to open; old summaries are refused.
 
-#include "tests/support/test_main.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/insights/insights.h"
@@ -10,6 +9,7 @@
 #include "core/summary/job_summarizer.h"
 #include "core/summary/summary_insights.h"
 #include "core/summary/summary_reader.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -112,7 +112,7 @@ private slots:
             QCOMPARE(f.ranks, std::vector<std::int64_t> { 1 });
     }
 
-    // Issue 22 item 4: the user-annotation breakdown of each rank, as analyze computes it.
+    // The user-annotation breakdown of each rank, as analyze computes it.
     void userAnnotationsPerRank()
     {
         const std::string path =

@@ -3,12 +3,12 @@
 // consistent across ranks, and readable by our reader; `--from` scaling keeps
 // every id unique across copies.
 
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "core/synth/trace_input.h"
 #include "core/synth/trace_scaler.h"
+#include "tests/support/test_main.h"
 #include "tests/support/test_trace_files.h"
 
 #include <QDir>

@@ -1,13 +1,13 @@
 // The analysis views over real core results: the table model shows the core
 // table's cells, the charts draw its numbers, and the exports write files.
-#include "tests/support/test_main.h"
-#include "core/session/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
 #include "core/report/table_text.h"
-#include "widgets/charts/analysis_export.h"
+#include "core/session/analysis_catalog.h"
+#include "tests/support/test_main.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
+#include "widgets/charts/analysis_export.h"
 #include "widgets/charts/breakdown_charts.h"
 #include "widgets/charts/distribution_charts.h"
 #include "widgets/common/table_lookup.h"

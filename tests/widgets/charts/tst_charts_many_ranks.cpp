@@ -1,13 +1,13 @@
-// Charts at many ranks (issue 10, "charts adapt to many ranks"): a synthetic
+// Charts at many ranks ("charts adapt to many ranks"): a synthetic
 // job of 100 ranks, rank 17 slowed down three times, loaded in full and
 // analysed; every analysis chart then labels at most 64 categories, draws no
 // bar chart of more than 64 bars and no legend of a hundred ranks, and the
 // per-rank charts are distributions over the ranks with rank 17 labelled
 // where it is an outlier.
-#include "tests/support/test_main.h"
-#include "core/session/analysis_catalog.h"
 #include "core/io/trace_set_loader.h"
+#include "core/session/analysis_catalog.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/charts/chart_style.h"

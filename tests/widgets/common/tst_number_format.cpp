@@ -1,4 +1,4 @@
-// Issue 24 item 3: the one number policy (widgets/common/format.h). Column
+// The one number policy (widgets/common/format.h). Column
 // names and units as the analyses declare them (both modes' spellings) give
 // human titles and cells a person reads without counting digits.
 #include "tests/support/test_main.h"

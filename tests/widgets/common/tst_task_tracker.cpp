@@ -192,7 +192,7 @@ private slots:
         QVERIFY(ran.load() >= 1);
     }
 
-    // Issue 27 item 4: no exception leaves a job. One thrown by the work, or by a
+    // No exception leaves a job. One thrown by the work, or by a
     // parallelFor body on a worker thread, reaches fail() on the receiver's
     // thread (deliver() never runs), and the tracker and pools run the next
     // request as before.

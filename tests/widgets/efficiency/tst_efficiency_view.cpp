@@ -1,4 +1,4 @@
-// Issue 21: the Efficiency dock's view on the real H100 and MI300X traces: the summary
+// The Efficiency dock's view on the real H100 and MI300X traces: the summary
 // names the device and MFU, the roofline chart has its roofs, slope and one disc per
 // modelled row, the table has roofline's rows, a click asks for the row's calls
 // (longest first) and a range restricts it; without shapes it says so.
@@ -35,7 +35,7 @@ private slots:
             widgets::EfficiencyView view(&pools);
             QSignalSpy computed(&view, &widgets::EfficiencyView::computed);
             const auto set = test::loadSharedTraces(c.folder);
-            view.compute(set, std::nullopt);
+            view.compute(set, std::optional<core::AnalysisWindow> {});
             QVERIFY(computed.wait(60000));
             QVERIFY2(
                 view.summaryText().contains(QString::fromLatin1(c.device)), qPrintable(view.summaryText()));
@@ -61,7 +61,7 @@ private slots:
 
             // A range restricts it: the first millisecond of the trace holds no modelled call.
             const core::TimeNs start = set->startNs();
-            view.compute(set, std::pair { start, start + 1000 });
+            view.compute(set, core::AnalysisWindow { start, start + 1000 });
             QVERIFY(computed.wait(60000));
             QVERIFY2(view.summaryText().startsWith(QStringLiteral("Not applicable")),
                 qPrintable(view.summaryText()));
@@ -73,7 +73,7 @@ private slots:
         widgets::TaskPools pools;
         widgets::EfficiencyView view(&pools);
         QSignalSpy computed(&view, &widgets::EfficiencyView::computed);
-        view.compute(test::loadSharedTraces("nccl_ns_resolution"), std::nullopt);
+        view.compute(test::loadSharedTraces("nccl_ns_resolution"), std::optional<core::AnalysisWindow> {});
         QVERIFY(computed.wait(60000));
         QVERIFY2(view.summaryText().contains(QStringLiteral("record_shapes=True")),
             qPrintable(view.summaryText()));

@@ -1,13 +1,13 @@
-// Job mode's fast strip drawing (issue 10 item 6, dense-view frame): the
+// Job mode's fast strip drawing: the
 // precomputed column weights and the row rasteriser draw exactly the colours
 // of the straightforward computation (stripColor of averageShares for each
 // pixel column), on the profiles of a summarised synthetic job and of a real
 // two-rank trace, at several zooms, serially and on the workers; fitting many
 // ranks into few rows keeps the outlier.
-#include "tests/support/test_main.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
 #include "core/synth/synthetic_trace_generator.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/task_pools.h"
 #include "widgets/job/job_strip_view.h"

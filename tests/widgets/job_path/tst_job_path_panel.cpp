@@ -3,8 +3,8 @@
 // what-if field's rules and before/after text.
 
 #include "tests/support/test_main.h"
-#include "widgets/job_path/job_path_panel.h"
 #include "widgets/common/format.h"
+#include "widgets/job_path/job_path_panel.h"
 
 #include <QLabel>
 #include <QLineEdit>

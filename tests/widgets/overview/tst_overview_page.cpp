@@ -1,12 +1,12 @@
-// The Overview page (issue 23 item 4): headline numbers and one card per
+// The Overview page: headline numbers and one card per
 // finding, in the report's order, whose links ask for the events, a zoom or the
 // proving analysis; an iteration chosen on the page recomputes; job mode shows
 // a summary's findings without timeline links.
 
-#include "tests/support/test_main.h"
 #include "core/insights/insights.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/task_pools.h"
 #include "widgets/overview/finding_card.h"
@@ -71,7 +71,7 @@ private slots:
         QCOMPARE(events.front().at(1).toLongLong(), report.findings.front().where.front().events.front());
         emit links->linkActivated(QStringLiteral("analysis"));
         QCOMPARE(docks.size(), 1);
-        QCOMPARE(docks.front().at(0).toString(), QStringLiteral("jobPathDock"));
+        QCOMPARE(docks.front().at(0).toString(), QStringLiteral("jobPath")); // the rule declares it
 
         // One iteration: the scope says so and the numbers are that step's.
         auto* iteration = page.findChild<QComboBox*>(QStringLiteral("overviewIteration"));
@@ -85,12 +85,12 @@ private slots:
         // A selected range: the events starting in it (rank 0's first step), whatever the iteration box says.
         iteration->setCurrentIndex(0);
         const core::TimeNs start = set->startNs();
-        page.setTraceSet(set, std::pair(start, start + 80'000'000));
+        page.setTraceSet(set, core::AnalysisWindow { start, start + 80'000'000 });
         QVERIFY(waitUpdated(page));
         QVERIFY(page.data()->scope.contains(QStringLiteral("selected range")));
     }
 
-    // Issue 27's budget: while the analyses run the page waits instead of building
+    // The budget: while the analyses run the page waits instead of building
     // its own frames beside them, then reads theirs (narrowed to an iteration or a
     // range) with the same findings and numbers as from frames of its own.
     void waitsForTheAnalysesAndReadsTheirFrames()
@@ -104,23 +104,31 @@ private slots:
         QVERIFY(waitUpdated(own));
 
         widgets::OverviewPage page(&pools);
-        const core::FrameSet* checked = nullptr;
-        page.setMemoryCheck([&checked](const core::TraceSet&, const core::FrameSet* frames) {
-            checked = frames;
-            return QString();
-        });
+        const core::TraceAnalyses* checked = nullptr;
+        page.setMemoryCheck(
+            [&checked](const core::TraceAnalyses& analyses, const std::optional<core::AnalysisWindow>&) {
+                checked = &analyses;
+                return QString();
+            });
         QSignalSpy updated(&page, &widgets::OverviewPage::updated);
-        page.waitForAnalyses(set);
+        // A session whose views' lane has built the frames and the job path.
+        const auto analyses = std::make_shared<core::TraceAnalyses>(set);
+        page.waitForAnalyses(analyses);
         QVERIFY(page.isWaitingForAnalyses());
         QVERIFY(!page.isComputing());
         QVERIFY(page.message().contains(QStringLiteral("Waiting")));
         QTest::qWait(200);
         QCOMPARE(updated.size(), 0); // nothing computed meanwhile
-        auto frames = std::make_shared<const core::FrameSet>(core::buildFrames(*set, {}).value());
-        page.setTraceSet(set, std::nullopt, frames);
+        const auto path = analyses->jobPath({}, {});
+        QVERIFY(path.ok());
+        page.setAnalyses(analyses);
         QVERIFY(!page.isWaitingForAnalyses());
         QVERIFY(waitUpdated(page));
-        QCOMPARE(checked, frames.get()); // the budget was asked with the frames it reads
+        QCOMPARE(checked, analyses.get()); // the budget was asked about the session it reads
+        // The page read the session's frames and job path: none was computed again.
+        QCOMPARE(analyses->computations().frames, std::size_t(1));
+        QCOMPARE(analyses->computations().jobPath, std::size_t(1));
+        QCOMPARE(analyses->computations().insights, std::size_t(1));
         const auto sameFindings = [](const widgets::OverviewData& a, const widgets::OverviewData& b) {
             QCOMPARE(a.report.findings.size(), b.report.findings.size());
             for (std::size_t i = 0; i < a.report.findings.size(); ++i) {
@@ -153,7 +161,7 @@ private slots:
             QSKIP("../shared is absent");
         widgets::TaskPools pools;
         widgets::OverviewPage page(&pools);
-        page.setMemoryCheck([](const core::TraceSet&, const core::FrameSet*) {
+        page.setMemoryCheck([](const core::TraceAnalyses&, const std::optional<core::AnalysisWindow>&) {
             return QStringLiteral("Not computed: over the budget");
         });
         QSignalSpy updated(&page, &widgets::OverviewPage::updated);

@@ -1,9 +1,9 @@
 // T8: aligning ranks on a chosen collective. The chosen instance of a kernel
 // must start at the same x on every rank that has it; ranks without it keep
 // their recorded times; the toolbar keeps the choice.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/format.h"
 #include "widgets/common/task_pools.h"
@@ -11,8 +11,8 @@
 #include "widgets/timeline/model/rank_alignment.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QComboBox>
@@ -238,7 +238,7 @@ private slots:
         QVERIFY(describeSlice(*m_data, { 1, instance(1, 3) }, Alignment {}).collective.isEmpty());
     }
 
-    // Issue 11 item 3: rank 1's clock is about 1000 µs ahead. The ends of the three
+    // Rank 1's clock is about 1000 µs ahead. The ends of the three
     // shared all-reduces differ by 1050, 1080 and 1020 µs: median 1050, spread 30.
     void estimatedClocksLineUpTheEnds()
     {
@@ -252,7 +252,7 @@ private slots:
         QCOMPARE(end1, m_data->trace(0).slices.end(instance(0, 0)));
     }
 
-    // Issue 11 item 2: selecting one instance marks it on every member rank,
+    // Selecting one instance marks it on every member rank,
     // split into each rank's wait and transfer.
     void selectedCollectiveSplitsIntoWaitAndTransfer()
     {

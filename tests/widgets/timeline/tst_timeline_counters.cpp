@@ -1,12 +1,12 @@
 // T7: the timeline's analysis counters (queue length per stream, memory
 // bandwidth per copy kind) are computed straight from the rank; they must be
 // the very series of the core's analyses in default mode.
-#include "tests/support/test_main.h"
 #include "core/analysis/frame/analysis_options.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
 #include "core/io/trace_set_loader.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/counter_track.h"

@@ -2,19 +2,19 @@
 // (A8); a slice on the path gets the path colour in draw lists and on screen,
 // one off it a faded kind colour; the widget computes the paths on demand and
 // the legend follows.
-#include "tests/support/test_main.h"
 #include "core/analysis/critical_path/critical_path.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/task_pools.h"
+#include "widgets/timeline/model/critical_path_marks.h"
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/model/critical_path_marks.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/render/timeline_legend.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDir>

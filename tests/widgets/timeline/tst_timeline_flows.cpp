@@ -1,15 +1,15 @@
 // Flows (T4): launch -> kernel links by ac2g flow and by correlation, jumps
 // both ways, the arrow's endpoints on screen, and the details panel's data
 // (T5): partners, call stack, args.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/model/track_layout.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/render/timeline_renderer.h"
-#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QTemporaryDir>
 #include <QTest>

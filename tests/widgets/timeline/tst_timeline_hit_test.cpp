@@ -1,13 +1,13 @@
 // Hit-testing the timeline widget at extreme zooms: a nanosecond window and
 // the whole trace, on a trace starting at epoch-scale timestamps.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/timeline/model/slice_queries.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,18 +3,18 @@
 // rank (found independently here by their traceEvents index), each in its
 // bound's colour; hops join the two ranks' collective slices; the widget finds
 // the slices in the background and toggling the mode off draws kinds again.
-#include "tests/support/test_main.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/task_pools.h"
 #include "widgets/timeline/model/draw_list.h"
-#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/job_path_marks.h"
-#include "widgets/timeline/render/timeline_legend.h"
+#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/render/timeline_legend.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDir>

@@ -1,13 +1,13 @@
 // Track grouping (T1) on the shared two-rank trace: rank groups, GPU streams
 // first with their queue length right under them, then the GPU counters, CPU
 // threads and host counters; hide, pin, reorder and collapse.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "widgets/timeline/model/counter_track.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/model/track_layout.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/model/track_layout.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,14 +2,14 @@
 // is lost from the picture: every slice in view lies inside exactly one drawn
 // rectangle of its lane, at every zoom. Also the summary pyramid against brute
 // force, and counter columns.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/timeline/model/counter_track.h"
 #include "widgets/timeline/model/draw_list.h"
-#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/time_axis.h"
+#include "widgets/timeline/model/timeline_data.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,8 +1,8 @@
 // Range aggregation (T5): what lies in a time range, by name and track kind,
 // with numbers worked out by hand.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "widgets/timeline/model/range_aggregation.h"
 #include "widgets/timeline/model/timeline_data.h"
 

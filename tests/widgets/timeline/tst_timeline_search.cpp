@@ -1,8 +1,8 @@
 // Search (T6): substring and regular expression, case, order over ranks,
 // stepping with wrap-around, and the highlight flags the renderer draws.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"

@@ -1,17 +1,17 @@
 // The timeline widget as a user drives it: background preparation, keys,
 // wheel and drags, search, panels, and export.
-#include "tests/support/test_main.h"
 #include "core/io/trace_set_loader.h"
 #include "core/model/rank_trace.h"
+#include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/task_pools.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/panels/range_aggregation_panel.h"
 #include "widgets/timeline/panels/search_results_panel.h"
 #include "widgets/timeline/panels/slice_details_panel.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QLineEdit>

@@ -1,11 +1,11 @@
 #include "widgets/timeline/model/draw_list.h"
 
 #include "widgets/timeline/model/counter_track.h"
-#include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/model/timeline_search.h"
 #include "widgets/timeline/model/critical_path_marks.h"
 #include "widgets/timeline/model/job_path_marks.h"
 #include "widgets/timeline/model/time_axis.h"
+#include "widgets/timeline/model/timeline_data.h"
+#include "widgets/timeline/model/timeline_search.h"
 
 #include <algorithm>
 #include <cmath>

@@ -16,7 +16,7 @@ struct TraceSet;
 
 namespace ks::widgets {
 
-// The job's critical path across ranks (issue 11 item 4) on one rank's
+// The job's critical path across ranks on one rank's
 // tracks: the slices its segments spent time in, each with the bound type the
 // path counted it as (the colour it gets).
 struct RankPathMarks

@@ -13,7 +13,7 @@ namespace ks::widgets {
 
 class TimelineData;
 
-// What the Details panel adds for one piece of GPU work (issue 22 item 3): the user
+// What the Details panel adds for one piece of GPU work: the user
 // annotations it ran under and, for a CUPTI range (`cuda_profiler_range`, the kernel as
 // the range profiler records it), the launch its counters belong to. Queried on a click,
 // from the store.

@@ -80,7 +80,7 @@ struct SliceDetails
     QString argsError;
     QList<Related> links;
     QList<Related> parents; // outermost first
-    // GPU work (issue 22, kernel_context.h): the user annotations it ran under, roles
+    // GPU work (kernel_context.h): the user annotations it ran under, roles
     // "GPU annotation" (on its stream) and "CPU annotation" (around its launch).
     bool gpuWork = false;
     bool rankHasAnnotations = false;

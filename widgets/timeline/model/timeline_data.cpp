@@ -1,5 +1,6 @@
 #include "widgets/timeline/model/timeline_data.h"
 
+#include "core/session/trace_analyses.h"
 #include "widgets/common/format.h"
 
 #include <QFileInfo>
@@ -98,7 +99,7 @@ void runInParallel(std::size_t n, const std::function<void(std::size_t)>& body)
 {
     std::vector<std::size_t> items(n);
     std::iota(items.begin(), items.end(), 0);
-    // No exception may reach Qt Concurrent (issue 27): a body's is kept, the
+    // No exception may reach Qt Concurrent: a body's is kept, the
     // bodies after it do nothing, and the first is rethrown here, as a loop would.
     std::exception_ptr failure;
     std::mutex failureMutex;
@@ -143,8 +144,8 @@ std::size_t RankTimeline::bytesUsed() const
     return bytes;
 }
 
-std::shared_ptr<TimelineData> TimelineData::build(
-    std::shared_ptr<const core::TraceSet> set, const ParallelRunner& parallel)
+std::shared_ptr<TimelineData> TimelineData::build(std::shared_ptr<const core::TraceSet> set,
+    const ParallelRunner& parallel, const std::shared_ptr<core::TraceAnalyses>& analyses)
 {
     auto data = std::make_shared<TimelineData>();
     data->version = nextDataVersion();
@@ -186,7 +187,9 @@ std::shared_ptr<TimelineData> TimelineData::build(
     }
     data->traceStart = set->startNs();
     data->traceEnd = std::max(set->endNs(), data->traceStart + 1);
-    auto match = std::make_shared<core::CollectiveMatch>(core::matchCollectives(*set));
+    std::shared_ptr<const core::CollectiveMatch> match = analyses
+        ? analyses->collectiveMatch()
+        : std::make_shared<const core::CollectiveMatch>(core::matchCollectives(*set));
     data->clockOffsets = std::make_shared<const core::ClockOffsets>(core::estimateClockOffsets(*set, *match));
     data->collectives = std::move(match);
     return data;

@@ -4,17 +4,21 @@
 #include "core/analysis/cross_rank/collective_match.h"
 #include "core/model/trace_set.h"
 #include "widgets/timeline/model/counter_track.h"
-#include "widgets/timeline/model/index_pyramid.h"
-#include "widgets/timeline/model/timeline_types.h"
 #include "widgets/timeline/model/critical_path_marks.h"
+#include "widgets/timeline/model/index_pyramid.h"
 #include "widgets/timeline/model/job_path_marks.h"
 #include "widgets/timeline/model/slice_kind.h"
+#include "widgets/timeline/model/timeline_types.h"
 
 #include <QString>
 
 #include <functional>
 #include <memory>
 #include <vector>
+
+namespace ks::core {
+class TraceAnalyses;
+} // namespace ks::core
 
 namespace ks::widgets {
 
@@ -68,8 +72,11 @@ void runInParallel(std::size_t n, const std::function<void(std::size_t)>& body);
 class TimelineData
 {
 public:
-    static std::shared_ptr<TimelineData> build(
-        std::shared_ptr<const core::TraceSet> set, const ParallelRunner& parallel = runInParallel);
+    // With `analyses` (the load's session, over `set`), the collectives are its
+    // match, which the job path shares; without, the build matches them.
+    static std::shared_ptr<TimelineData> build(std::shared_ptr<const core::TraceSet> set,
+        const ParallelRunner& parallel = runInParallel,
+        const std::shared_ptr<core::TraceAnalyses>& analyses = nullptr);
     // A copy with the analysis counters (queue length, bandwidth) added; version + 1.
     std::shared_ptr<TimelineData> withAnalysisCounters(std::vector<CounterTracks> perRank) const;
     // A copy with every rank's critical path (T10); version + 1.

@@ -1,10 +1,10 @@
 #include "widgets/timeline/panels/range_aggregation_panel.h"
 
 #include "widgets/common/format.h"
-#include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/model/track_layout.h"
 #include "widgets/timeline/model/time_axis.h"
+#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/model/track_layout.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -183,7 +183,7 @@ void RangeAggregationPanel::schedule()
     const Alignment alignment = m_state->alignment();
     auto include = includeFilter();
     m_tasks.start([snapshot, r = *range, alignment, include](
-                     const TaskContext&) { return aggregateRange(*snapshot, r, alignment, include); },
+                      const TaskContext&) { return aggregateRange(*snapshot, r, alignment, include); },
         [this](RangeAggregate aggregate) { apply(std::move(aggregate)); },
         [this](const TaskFailure& failure) {
             apply({});

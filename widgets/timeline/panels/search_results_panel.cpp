@@ -2,9 +2,9 @@
 
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
+#include "widgets/timeline/model/time_axis.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/model/time_axis.h"
 
 #include <QHeaderView>
 #include <QLabel>

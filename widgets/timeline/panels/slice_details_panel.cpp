@@ -2,8 +2,8 @@
 
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/slice_queries.h"
-#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/time_axis.h"
+#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QTextBrowser>
@@ -37,7 +37,7 @@ namespace {
             .arg(esc(r.name), esc(r.track), formatPreciseTime(r.start), formatDuration(r.duration));
     }
 
-    // Issue 22: the user annotations a kernel ran under, where the rank has any.
+    // The user annotations a kernel ran under, where the rank has any.
     QString annotationsHtml(const SliceDetails& d)
     {
         if (!d.gpuWork || !d.rankHasAnnotations)
@@ -63,7 +63,7 @@ namespace {
         return value < 0 ? QStringLiteral("−") + digits : digits;
     }
 
-    // Issue 22: a CUPTI range's counters, with the launch and operators they belong to. The
+    // A CUPTI range's counters, with the launch and operators they belong to. The
     // value leads and the name may wrap after its '_' and '.' (CUPTI's metric names are one
     // long word: unbroken, they would widen the panel past its dock).
     QString countersHtml(const SliceDetails& d)

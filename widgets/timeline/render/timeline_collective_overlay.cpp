@@ -4,8 +4,8 @@
 // the last arrival across the members' rows.
 #include "widgets/timeline/model/collective_spans.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/render/timeline_renderer.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/render/timeline_renderer.h"
 
 #include <QPainter>
 

@@ -2,10 +2,10 @@
 // Each hop is an arrow from the collective slice of the rank the others waited
 // for (at its arrival) to the same collective on the rank the path continues
 // on (at its end), labelled with the collective's name.
-#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/job_path_marks.h"
-#include "widgets/timeline/render/timeline_renderer.h"
+#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/render/timeline_renderer.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -4,8 +4,8 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/render/timeline_renderer.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/render/timeline_renderer.h"
 
 #include <QFontMetrics>
 #include <QPainter>

@@ -19,6 +19,7 @@ namespace ks::widgets {
 // "CPU", "GPU compute", … for the legend.
 QString pathBoundLabel(core::PathBound bound);
 QString diffClassName(DiffClass diff);
+
 // Every colour the timeline paints with, derived once from the widget palette so
 // light and dark themes both work. Shades are pre-blended with the background:
 // painting stays opaque fillRects without alpha.

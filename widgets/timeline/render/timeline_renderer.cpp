@@ -3,8 +3,8 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/render/paint_work.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/render/paint_work.h"
 
 #include <QElapsedTimer>
 #include <QFontMetrics>

@@ -2,8 +2,8 @@
 
 #include "widgets/timeline/model/draw_list.h"
 #include "widgets/timeline/model/slice_queries.h"
-#include "widgets/timeline/model/track_layout.h"
 #include "widgets/timeline/model/time_axis.h"
+#include "widgets/timeline/model/track_layout.h"
 #include "widgets/timeline/render/timeline_palette.h"
 
 #include <QFont>

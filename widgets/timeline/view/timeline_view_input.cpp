@@ -1,10 +1,10 @@
 // TimelineView: mouse, wheel, keyboard and context menus (T2, T4, T5, T1).
 #include "core/model/rank_trace.h"
 #include "widgets/common/format.h"
-#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/time_axis.h"
-#include "widgets/timeline/view/timeline_view.h"
+#include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -3,8 +3,8 @@
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/rank_alignment.h"
 #include "widgets/timeline/model/timeline_data.h"
-#include "widgets/timeline/view/timeline_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_view.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -2,15 +2,16 @@
 
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/model/trace_set.h"
+#include "core/session/trace_analyses.h"
 #include "widgets/common/format.h"
+#include "widgets/timeline/model/critical_path_marks.h"
 #include "widgets/timeline/model/timeline_data.h"
 #include "widgets/timeline/model/timeline_search.h"
-#include "widgets/timeline/model/critical_path_marks.h"
-#include "widgets/timeline/view/timeline_export.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 #include "widgets/timeline/render/timeline_legend.h"
 #include "widgets/timeline/render/timeline_renderer.h"
+#include "widgets/timeline/view/timeline_export.h"
 #include "widgets/timeline/view/timeline_view.h"
-#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -268,6 +269,12 @@ void TimelineWidget::updateScrollBar()
 
 void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
 {
+    setAnalyses(set ? std::make_shared<core::TraceAnalyses>(std::move(set)) : nullptr);
+}
+
+void TimelineWidget::setAnalyses(std::shared_ptr<core::TraceAnalyses> analyses)
+{
+    const std::shared_ptr<const core::TraceSet> set = analyses ? analyses->traceSet() : nullptr;
     // The job path of the previous set must not be matched against this one's slices.
     m_jobPath.reset();
     m_jobPathTasks.cancel();
@@ -279,8 +286,8 @@ void TimelineWidget::setTraceSet(std::shared_ptr<const core::TraceSet> set)
     }
     m_preparing = true;
     m_buildTasks.start(
-        [set](const TaskContext& job) {
-            return std::shared_ptr<const TimelineData>(TimelineData::build(set, job.parallelFor));
+        [set, analyses](const TaskContext& job) {
+            return std::shared_ptr<const TimelineData>(TimelineData::build(set, job.parallelFor, analyses));
         },
         [this](std::shared_ptr<const TimelineData> data) {
             setData(data);

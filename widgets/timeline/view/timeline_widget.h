@@ -21,6 +21,10 @@ struct JobCriticalPath;
 struct TraceSet;
 } // namespace ks::core
 
+namespace ks::core {
+class TraceAnalyses;
+} // namespace ks::core
+
 namespace ks::widgets {
 
 class SearchResults;
@@ -44,6 +48,8 @@ public:
 
     // Builds the timeline of a trace set in the background; null clears it.
     void setTraceSet(std::shared_ptr<const core::TraceSet> set);
+    // The load's session (null: nothing open): its traces, with the collectives it matched.
+    void setAnalyses(std::shared_ptr<core::TraceAnalyses> analyses);
     // Shows prepared data at once (tests, benchmark). resetView fits the view.
     void setData(std::shared_ptr<const TimelineData> data, bool resetView = true);
 
