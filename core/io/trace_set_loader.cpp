@@ -346,7 +346,13 @@ Result<RankTrace> loadRankFile(
 Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options,
     ProgressSink* progress, const CancelToken* cancel, const ParallelFor& parallelFor)
 {
-    TraceInputs inputs = expandTraceInputs(paths);
+    return loadTraceInputs(paths, expandTraceInputs(paths), options, progress, cancel, parallelFor);
+}
+
+Result<TraceSet> loadTraceInputs(const std::vector<std::string>& paths, TraceInputs inputs,
+    const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel,
+    const ParallelFor& parallelFor)
+{
     if (inputs.files.empty()) {
         if (!inputs.failures.empty())
             return inputs.failures.front();

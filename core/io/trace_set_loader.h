@@ -67,6 +67,11 @@ void assignRank(RankTrace& trace, std::size_t fallbackPosition);
 // no such path) or when cancelled.
 Result<TraceSet> loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options,
     ProgressSink* progress, const CancelToken* cancel, const ParallelFor& parallelFor = runSequentially);
+// The same over `paths` already listed (expandTraceInputs): a caller that listed
+// them to decide how to open them (the app's job mode) does not list them again.
+Result<TraceSet> loadTraceInputs(const std::vector<std::string>& paths, TraceInputs inputs,
+    const LoadOptions& options, ProgressSink* progress, const CancelToken* cancel,
+    const ParallelFor& parallelFor = runSequentially);
 
 // Loads one file as one rank (rank from distributedInfo, else from the name, else 0).
 Result<RankTrace> loadRankFile(

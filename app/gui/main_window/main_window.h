@@ -296,8 +296,9 @@ private:
     void showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls);
 
     void setupJobMode();
-    // Opens paths in job mode when they call for it (job_paths.h); false for a plain load.
-    bool openInJobMode(const QStringList& paths);
+    // Opens paths in job mode when they call for it (job_paths.h); false for a plain load,
+    // with the trace files listed (the load reads this listing).
+    bool openInJobMode(const QStringList& paths, core::TraceInputs* listed = nullptr);
     void onJobReady(
         const std::shared_ptr<const core::JobOverview>& job, const QStringList& paths, qint64 elapsedMs);
     void loadJobRanks(const QList<qsizetype>& rows);

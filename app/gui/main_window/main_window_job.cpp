@@ -104,10 +104,10 @@ bool MainWindow::inJobMode() const
     return m_jobView && m_jobView->job() != nullptr;
 }
 
-bool MainWindow::openInJobMode(const QStringList& paths)
+bool MainWindow::openInJobMode(const QStringList& paths, core::TraceInputs* listed)
 {
     QStringList summaries;
-    switch (classifyOpening(paths, jobModeRankThreshold(), &summaries)) {
+    switch (classifyOpening(paths, jobModeRankThreshold(), &summaries, listed)) {
     case JobOpening::Traces:
         return false;
     case JobOpening::Summary:

@@ -40,9 +40,10 @@ void MainWindow::openPaths(const QStringList& paths)
     if (paths.isEmpty())
         return;
     m_messages->clearMessage();
-    if (openInJobMode(paths))
+    core::TraceInputs listed; // the folders are listed once: to choose how to open them, then to load
+    if (openInJobMode(paths, &listed))
         return;
-    m_loader->start(paths);
+    m_loader->start(paths, std::move(listed));
 }
 
 void MainWindow::closeTrace()

@@ -20,7 +20,8 @@ namespace {
 
 } // namespace
 
-JobOpening classifyOpening(const QStringList& paths, int rankThreshold, QStringList* summaryFiles)
+JobOpening classifyOpening(
+    const QStringList& paths, int rankThreshold, QStringList* summaryFiles, core::TraceInputs* listed)
 {
     QStringList summaries;
     for (const QString& path : paths) {
@@ -40,8 +41,12 @@ JobOpening classifyOpening(const QStringList& paths, int rankThreshold, QStringL
     std::vector<std::string> inputs;
     for (const QString& path : paths)
         inputs.push_back(path.toStdString());
-    const core::TraceInputs listed = core::expandTraceInputs(inputs);
-    return static_cast<int>(listed.files.size()) > rankThreshold ? JobOpening::Summarize : JobOpening::Traces;
+    core::TraceInputs found = core::expandTraceInputs(inputs);
+    const JobOpening opening =
+        static_cast<int>(found.files.size()) > rankThreshold ? JobOpening::Summarize : JobOpening::Traces;
+    if (listed)
+        *listed = std::move(found);
+    return opening;
 }
 
 int jobModeRankThreshold()

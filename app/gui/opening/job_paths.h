@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/io/trace_set_loader.h"
+
 #include <QStringList>
 
 namespace ks::app {
@@ -14,7 +16,10 @@ enum class JobOpening
 };
 
 // A .kssum, a folder of them, or more than `rankThreshold` trace files open in job mode.
-JobOpening classifyOpening(const QStringList& paths, int rankThreshold, QStringList* summaryFiles = nullptr);
+// `listed`, when given, receives the trace files found (for Traces and Summarize), so the
+// load that follows reads this listing instead of listing the folders again.
+JobOpening classifyOpening(const QStringList& paths, int rankThreshold, QStringList* summaryFiles = nullptr,
+    core::TraceInputs* listed = nullptr);
 
 // The job-mode threshold of Preferences (QSettings), 64 by default.
 int jobModeRankThreshold();

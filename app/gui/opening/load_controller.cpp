@@ -78,11 +78,13 @@ namespace {
 
     // Runs on a job thread. Captures only shared state, never the controller.
     // Running out of memory ends the job at its edge (TaskTracker): see start().
-    LoadOutcome loadOnWorker(const std::vector<std::string>& paths, const core::LoadOptions& options,
-        LoadProgressState* progress, const widgets::TaskContext& job)
+    LoadOutcome loadOnWorker(const std::vector<std::string>& paths, std::optional<core::TraceInputs> listed,
+        const core::LoadOptions& options, LoadProgressState* progress, const widgets::TaskContext& job)
     {
         LoadOutcome outcome;
-        auto result = core::loadTraceSet(paths, options, progress, job.cancel, job.parallelFor);
+        auto result = listed
+            ? core::loadTraceInputs(paths, std::move(*listed), options, progress, job.cancel, job.parallelFor)
+            : core::loadTraceSet(paths, options, progress, job.cancel, job.parallelFor);
         if (result.ok())
             outcome.set = std::make_shared<const core::TraceSet>(std::move(result).value());
         else
@@ -124,6 +126,16 @@ LoadController::~LoadController() = default;
 
 void LoadController::start(const QStringList& paths)
 {
+    startLoad(paths, std::nullopt);
+}
+
+void LoadController::start(const QStringList& paths, core::TraceInputs listed)
+{
+    startLoad(paths, std::move(listed));
+}
+
+void LoadController::startLoad(const QStringList& paths, std::optional<core::TraceInputs> listed)
+{
     auto job = std::make_unique<Job>();
     job->paths = paths;
     job->progress = std::make_shared<LoadProgressState>();
@@ -135,9 +147,9 @@ void LoadController::start(const QStringList& paths)
         files.push_back(path.toStdString());
     // Starting supersedes (and cancels) a load already running.
     m_tasks.start(
-        [files = std::move(files), options = m_options, progress = job->progress](
+        [files = std::move(files), listed = std::move(listed), options = m_options, progress = job->progress](
             const widgets::TaskContext& context) {
-            return loadOnWorker(files, options, progress.get(), context);
+            return loadOnWorker(files, listed, options, progress.get(), context);
         },
         [this](LoadOutcome outcome) { onJobFinished(std::move(outcome)); },
         [this](const widgets::TaskFailure& failure) { onJobFinished(failedLoad(failure)); });

@@ -11,6 +11,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 namespace ks::app {
 
@@ -50,6 +51,8 @@ public:
 
     // Starts loading; a load already running is cancelled and forgotten.
     void start(const QStringList& paths);
+    // The same with the trace files `paths` were already listed to (classifyOpening).
+    void start(const QStringList& paths, core::TraceInputs listed);
     // Cancels the running load. Returns at once: the window is usable again
     // right away even if the core takes a moment to notice.
     void cancel();
@@ -68,6 +71,8 @@ signals:
 
 private:
     struct Job;
+
+    void startLoad(const QStringList& paths, std::optional<core::TraceInputs> listed);
 
     void onJobFinished(LoadOutcome outcome);
     void emitProgress();
