@@ -2,6 +2,7 @@
 // tabbed together, restorable, remembered with the layout.
 #include "app/gui/main_window/main_window.h"
 #include "app/gui/views/view_registry.h"
+#include "core/insights/rule.h"
 #include "tests/support/test_main.h"
 #include "widgets/analysis/analysis_table_model.h"
 #include "widgets/analysis/analysis_table_view.h"
@@ -44,6 +45,25 @@ private slots:
     // The analyses are pages of one navigator; a view torn off
     // lives in a dock of its own, goes back when that closes, and the choice and
     // the torn-off views are remembered across windows.
+    // A finding's "open the analysis" link goes to the view its rule declares: every
+    // declared view is one the registry makes.
+    void everyRuleProvesItselfInARegisteredView()
+    {
+        app::MainWindow window;
+        int linked = 0;
+        for (const core::Rule& rule : core::insightRules()) {
+            if (rule.info.proofView.empty())
+                continue;
+            ++linked;
+            const QString id =
+                QString::fromUtf8(rule.info.proofView.data(), qsizetype(rule.info.proofView.size()));
+            QVERIFY2(window.navigator()->view(id),
+                qPrintable(
+                    QString::fromUtf8(rule.info.id.data(), qsizetype(rule.info.id.size())) + u' ' + id));
+        }
+        QVERIFY(linked >= 10); // all but memory_pressure's
+    }
+
     void viewsAreInTheNavigatorAndTearOff()
     {
         {
