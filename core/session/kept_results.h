@@ -3,8 +3,10 @@
 // Results by key, each computed once: the first request of a key computes it
 // while later requests of the same key wait for it, then read it. Requests of
 // other keys run meanwhile. A failed or cancelled computation keeps nothing,
-// so the next request computes again. TraceAnalyses keeps each of its kinds of
-// result in one of these.
+// so the next request computes again. At most `maxKept` keys are kept: a new
+// key beyond them drops the oldest (a range chosen on the timeline is a new
+// scope each time; its results must not pile up for the session's life).
+// TraceAnalyses keeps each of its kinds of result in one of these.
 
 #include "core/common/result.h"
 
@@ -28,8 +30,9 @@ template <typename Key, typename Value>
 class KeptResults
 {
 public:
-    explicit KeptResults(KeepResult keep)
+    KeptResults(KeepResult keep, std::size_t maxKept)
         : m_keep(keep)
+        , m_maxKept(maxKept)
     {
     }
 
@@ -109,10 +112,14 @@ private:
         for (const std::shared_ptr<Slot>& slot : m_slots)
             if (slot->key == key)
                 return slot;
+        // The oldest goes; a request still computing it holds its slot and finishes.
+        if (m_slots.size() >= m_maxKept)
+            m_slots.erase(m_slots.begin());
         return m_slots.emplace_back(std::make_shared<Slot>(key));
     }
 
     const KeepResult m_keep;
+    const std::size_t m_maxKept;
     mutable std::mutex m_mutex; // guards m_slots; each slot's gate guards its value
     std::vector<std::shared_ptr<Slot>> m_slots; // a handful per load: searched in order
     std::atomic<std::size_t> m_computations { 0 };

@@ -68,7 +68,7 @@ Result<std::shared_ptr<const FrameSet>> TraceAnalyses::frames(
 }
 
 std::shared_ptr<const AnalysisOutput> TraceAnalyses::computeOutput(
-    OutputKey key, const FrameScope& scope, const FrameSet* frames, const std::vector<std::int64_t>& ranks)
+    OutputKey key, const FrameScope& scope, const FrameSet* frames)
 {
     switch (key) {
     case OutputKey::OperatorStats:
@@ -80,6 +80,9 @@ std::shared_ptr<const AnalysisOutput> TraceAnalyses::computeOutput(
     default:
         break;
     }
+    std::vector<std::int64_t> ranks; // HTA's `ranks=` argument where a call takes one
+    for (const RankFrame& frame : frames->ranks)
+        ranks.push_back(frame.rank);
     for (const AnalysisCall& call : analysisCalls(scope.options, ranks))
         if (call.key == key)
             return shared(call.run(*frames, call.options));
@@ -90,30 +93,40 @@ std::shared_ptr<const AnalysisOutput> TraceAnalyses::computeOutput(
 Result<OutputSet> TraceAnalyses::outputs(
     const FrameScope& scope, const std::vector<OutputKey>& keys, const SessionWork& work)
 {
+    // Kept outputs are read back without their frames (which may be gone: they are
+    // kept while held); the frames are built once for those still to compute.
     std::shared_ptr<const FrameSet> frameSet;
-    std::vector<std::int64_t> ranks;
-    if (std::any_of(keys.begin(), keys.end(), readsFrames)) {
+    if (std::any_of(keys.begin(), keys.end(), [&](OutputKey key) {
+            return readsFrames(key) && !m_outputs.peek(OutputKeyOfScope { scope, key });
+        })) {
         auto built = frames(scope, work);
         if (!built)
             return built.error();
         frameSet = std::move(built).value();
-        for (const RankFrame& frame : frameSet->ranks)
-            ranks.push_back(frame.rank);
     }
-    std::vector<std::shared_ptr<const AnalysisOutput>> computed(keys.size());
+    std::vector<Result<std::shared_ptr<const AnalysisOutput>>> computed(keys.size(), cancelledError());
     // The outputs only read the frames (or the traces): all at once.
     work.parallelFor(keys.size(), [&](std::size_t i) {
-        auto kept = m_outputs.get(
+        computed[i] = m_outputs.get(
             OutputKeyOfScope { scope, keys[i] }, [&]() -> Result<std::shared_ptr<const AnalysisOutput>> {
-                return computeOutput(keys[i], scope, frameSet.get(), ranks);
+                std::shared_ptr<const FrameSet> f = frameSet;
+                if (!f && readsFrames(keys[i])) { // dropped from the kept ones since the check above
+                    auto built = frames(scope, work);
+                    if (!built)
+                        return built.error();
+                    f = std::move(built).value();
+                }
+                return computeOutput(keys[i], scope, f.get());
             });
-        computed[i] = std::move(kept).value();
     });
     if (cancelled(work))
         return cancelledError(); // some outputs were skipped
     OutputSet out;
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        out[keys[i]] = computed[i];
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (!computed[i])
+            return computed[i].error();
+        out[keys[i]] = computed[i].value();
+    }
     return out;
 }
 

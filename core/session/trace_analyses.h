@@ -137,16 +137,20 @@ private:
         bool operator==(const FramesKey& other) const { return scope.sameFrames(other.scope); }
     };
 
-    std::shared_ptr<const AnalysisOutput> computeOutput(OutputKey key, const FrameScope& scope,
-        const FrameSet* frames, const std::vector<std::int64_t>& ranks);
+    // `frames`: the scope's, null for an output that reads the traces.
+    std::shared_ptr<const AnalysisOutput> computeOutput(
+        OutputKey key, const FrameScope& scope, const FrameSet* frames);
 
     std::shared_ptr<const TraceSet> m_traces;
-    KeptResults<FramesKey, FrameSet> m_frames { KeepResult::WhileHeld };
-    KeptResults<OutputKeyOfScope, AnalysisOutput> m_outputs { KeepResult::Always };
-    KeptResults<int, CollectiveMatch> m_match { KeepResult::Always };
-    KeptResults<JobPathScope, SessionJobPath> m_jobPaths { KeepResult::Always };
-    KeptResults<EfficiencyOptions, EfficiencyReport> m_efficiency { KeepResult::Always };
-    KeptResults<FrameScope, InsightsReport> m_insights { KeepResult::Always };
+    // How many of each are kept: the scopes a window asks for in turn (a mode,
+    // the whole trace or a range, an iteration's path), not every range ever chosen.
+    KeptResults<FramesKey, FrameSet> m_frames { KeepResult::WhileHeld, 8 };
+    KeptResults<OutputKeyOfScope, AnalysisOutput> m_outputs { KeepResult::Always, 4 * kOutputKeyCount };
+    KeptResults<int, CollectiveMatch> m_match { KeepResult::Always, 1 };
+    // A path holds its frames and timed graphs: the whole trace's and one more.
+    KeptResults<JobPathScope, SessionJobPath> m_jobPaths { KeepResult::Always, 2 };
+    KeptResults<EfficiencyOptions, EfficiencyReport> m_efficiency { KeepResult::Always, 4 };
+    KeptResults<FrameScope, InsightsReport> m_insights { KeepResult::Always, 4 };
     std::vector<const RankTrace*> m_rankTraces; // the match's rank order
 };
 

@@ -9,7 +9,6 @@ namespace ks::app {
 
 TraceSession::TraceSession(widgets::TaskPools* pools, QObject* parent)
     : QObject(parent)
-    , m_pools(pools)
     , m_runner(new AnalysisRunner(pools, this))
     , m_whatIfTasks(pools, this)
 {

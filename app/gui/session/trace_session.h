@@ -79,7 +79,6 @@ signals:
 private:
     void onJobPathFinished(const JobPathResultsPtr& results);
 
-    widgets::TaskPools* m_pools;
     TraceSetPtr m_set;
     std::shared_ptr<core::TraceAnalyses> m_analyses;
     std::vector<core::OutputKey> m_shown;
