@@ -72,5 +72,9 @@ std::vector<Rule> gpuIdleRules(); // gpu_idle_host_bound, gpu_idle_sync, short_k
 std::vector<Rule> memoryTransferRules(); // pageable_memcpy, sync_memcpy, sync_memset
 std::vector<Rule> distributedRules(); // exposed_communication, straggler, collective_skew, unbalanced_compute
 std::vector<Rule> hostAndMemoryRules(); // dataloader_stall, memory_pressure, low_efficiency
+std::vector<Rule> gpuUtilisationRules(); // gpu_starvation, low_gpu_utilisation
+std::vector<Rule> tensorCoreRules(); // tensor_core_unused
+std::vector<Rule> kernelFusionRules(); // kernel_fusion
+std::vector<Rule> smEfficiencyRules(); // low_sm_efficiency
 
 } // namespace ks::core

@@ -9,7 +9,8 @@ const std::vector<Rule>& insightRules()
 {
     static const std::vector<Rule> rules = [] {
         std::vector<Rule> all;
-        for (auto family : { gpuIdleRules, memoryTransferRules, distributedRules, hostAndMemoryRules })
+        for (auto family : { gpuIdleRules, memoryTransferRules, distributedRules, hostAndMemoryRules,
+                 gpuUtilisationRules, tensorCoreRules, kernelFusionRules, smEfficiencyRules })
             for (Rule& r : family())
                 all.push_back(std::move(r));
         return all;

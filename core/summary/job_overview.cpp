@@ -6,9 +6,8 @@
 #include "core/summary/summary_schema.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
-#include <set>
-#include <tuple>
 
 namespace ks::core {
 
@@ -117,48 +116,6 @@ namespace {
         return r ? std::nullopt : std::optional<Error>(r.error());
     }
 
-    Result<AnalysisOutput> readCollectiveSkew(SqliteDb& db, std::int64_t origin, std::size_t top)
-    {
-        auto select = db.prepare("SELECT name, ordinal, rank, start_ns, end_ns, process_group, "
-                                 "collective_name, seq FROM collectives"
-                                 " WHERE kind = 'gpu_kernel' ORDER BY rank, start_ns");
-        if (!select)
-            return select.error();
-        SqliteStatement& s = select.value();
-        CollectiveInstances instances;
-        std::set<std::int64_t> ranks;
-        // The n-th instance of (rank, group, collective) in start order, as
-        // matchCollectives numbers instances without a Seq.
-        std::map<std::tuple<std::int64_t, std::string, std::string>, std::int64_t> seen;
-        auto r = s.step();
-        for (; r && r.value(); r = s.step()) {
-            const std::int64_t rank = s.columnInt(2);
-            SummaryInstanceKey key;
-            key.group = s.columnIsNull(5) ? std::string() : s.columnText(5);
-            if (key.group.empty()) {
-                key.name = s.columnText(0);
-                key.ordinal = s.columnInt(1);
-                key.rule = CollectiveMatchRule::NameOrder;
-            } else {
-                key.name = s.columnIsNull(6) ? s.columnText(0) : s.columnText(6);
-                if (!s.columnIsNull(7)) {
-                    key.ordinal = s.columnInt(7);
-                    key.rule = CollectiveMatchRule::GroupSequence;
-                } else {
-                    key.ordinal = seen[{ rank, key.group, key.name }]++;
-                    key.rule = CollectiveMatchRule::GroupOrder;
-                }
-            }
-            instances[key].push_back({ rank, s.columnInt(3), s.columnInt(4) });
-            ranks.insert(rank);
-        }
-        if (!r)
-            return r.error();
-        if (ranks.size() < 2)
-            return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
-        return collectiveSkewOf(instances, origin, top);
-    }
-
 } // namespace
 
 Result<JobOverview> readJobOverview(const std::string& path, std::size_t skewTop)
@@ -193,10 +150,20 @@ Result<JobOverview> readJobOverview(const std::string& path, std::size_t skewTop
         return damaged(path, *error);
     if (auto overview = readRankOverview(db, job.rankOverview))
         return damaged(path, *overview);
-    auto skew = readCollectiveSkew(db, profiles.binOriginNs, skewTop);
-    if (!skew)
-        return damaged(path, skew.error());
-    job.collectiveSkew = std::move(skew).value();
+    auto collectives = readSummaryCollectives(db);
+    if (!collectives)
+        return damaged(path, collectives.error());
+    job.collectives = std::move(collectives).value();
+    // First arrivals from the job's first event, as collectiveSkew counts them on a folder.
+    std::int64_t start = std::numeric_limits<std::int64_t>::max();
+    for (const JobRank& r : job.ranks)
+        if (r.ok())
+            start = std::min(start, r.startNs);
+    CollectiveSkewOptions skewOptions;
+    skewOptions.top = skewTop;
+    job.collectiveSkew =
+        collectiveSkewOf(job.collectives.match, job.collectives.rankNumbers, start, skewOptions);
+    job.arrivals = summarizeArrivals(job.collectives.match, job.collectives.rankNumbers);
     return job;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "core/analysis/cross_rank/arrival_stragglers.h"
 #include "core/analysis/tables/hta_result.h"
 #include "core/analysis/tables/table.h"
 #include "core/common/result.h"
+#include "core/summary/summary_collectives.h"
 #include "core/summary/summary_reader.h"
 
 #include <array>
@@ -59,7 +61,9 @@ struct JobOverview
     std::vector<JobRank> ranks; // every file, by rank then file
     JobProfiles profiles;
     Table rankOverview; // X1: rank_iterations with rankOverview()'s columns
-    AnalysisOutput collectiveSkew; // X2 from the collectives table
+    AnalysisOutput collectiveSkew; // X2 from the collective_arrivals table, as on the folder
+    SummaryCollectives collectives; // every rank's collectives, matched as on the folder
+    ArrivalSummary arrivals; // who arrived last at them and who waited (arrival_stragglers.h)
 
     std::int64_t startNs() const { return profiles.binOriginNs; }
 

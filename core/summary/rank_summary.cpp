@@ -1,5 +1,6 @@
 #include "core/summary/rank_summary.h"
 
+#include "core/analysis/cross_rank/rank_collectives.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/frame/kernel_type.h"
@@ -9,6 +10,7 @@
 #include "core/analysis/hta/queue_length.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/model/trace_set.h"
+#include "core/summary/summary_collectives.h"
 #include "core/summary/summary_insights.h"
 #include "core/summary/summary_schema.h"
 
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 namespace ks::core {
 
@@ -229,6 +232,60 @@ namespace {
             }
         }
 
+        // What matchCollectives reads of the rank (rank_collectives.h), so a summary's
+        // instances are matched as the folder's are. Waits need every rank: the
+        // writer fills wait_ns when it finishes.
+        void collectiveArrivals(const RankTrace& t)
+        {
+            const RankCollectives read = rankCollectives(t);
+            Rows& rows = m_s.rows["collective_arrivals"];
+            std::set<std::string> groups;
+            for (std::size_t i = 0; i < read.slices.size(); ++i) {
+                const RankCollectiveSlice& c = read.slices[i];
+                groups.insert(c.group);
+                std::vector<Cell> row;
+                row.reserve(11);
+                row.emplace_back(t.rank);
+                row.emplace_back(static_cast<std::int64_t>(i));
+                row.emplace_back(std::string(collectiveBackendName(c.backend)));
+                row.emplace_back(c.name);
+                row.push_back(optionalText(c.group));
+                row.push_back(optionalInt(c.sequence, -1));
+                row.push_back(optionalInt(c.groupSize, 0));
+                row.push_back(optionalInt(c.messageBytes, -1));
+                row.emplace_back(c.start);
+                row.emplace_back(c.end);
+                row.emplace_back(); // wait_ns
+                rows.push_back(std::move(row));
+            }
+            Rows& groupRows = m_s.rows["collective_groups"];
+            for (const RankGroupArgs& g : read.groups) {
+                std::vector<Cell> row;
+                row.emplace_back(t.rank);
+                row.emplace_back(std::string("args"));
+                row.emplace_back(std::string(collectiveBackendName(g.backend)));
+                row.emplace_back(g.group);
+                row.push_back(optionalText(g.description));
+                row.emplace_back();
+                row.push_back(optionalText(formatRankList(g.ranks)));
+                groupRows.push_back(std::move(row));
+            }
+            // pg_config only where it can name the members of a group this rank used.
+            for (const ProcessGroupConfig& pg : read.processGroups) {
+                if (!groups.count(pg.name))
+                    continue;
+                std::vector<Cell> row;
+                row.emplace_back(t.rank);
+                row.emplace_back(std::string("pg_config"));
+                row.emplace_back();
+                row.emplace_back(pg.name);
+                row.push_back(optionalText(pg.description));
+                row.push_back(optionalInt(pg.size, 0));
+                row.push_back(optionalText(formatRankList(pg.ranks)));
+                groupRows.push_back(std::move(row));
+            }
+        }
+
         std::int64_t analysisRank() const { return m_analysisRank; }
 
         void setAnalysisRank(std::int64_t rank) { m_analysisRank = rank; }
@@ -298,6 +355,7 @@ RankSummary summarizeRank(
                 std::string(diagnosticName(kind)), static_cast<std::int64_t>(entry.count), entry.example });
     }
     summarizer.collectives(t);
+    summarizer.collectiveArrivals(t);
     s.profiles = streamProfiles(t, bins);
     TraceSet set;
     set.ranks.push_back(std::move(trace));

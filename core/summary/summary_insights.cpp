@@ -1,12 +1,14 @@
 #include "core/summary/summary_insights.h"
 
 #include "core/analysis/cross_rank/rank_overview.h"
+#include "core/insights/arrival_findings.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/summary_reader.h"
 #include "core/summary/summary_schema.h"
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace ks::core {
@@ -217,9 +219,36 @@ Result<InsightsReport> insightsFromSummary(
         report.measuredNs = std::max(report.measuredNs, r.measuredNs);
     report.measuredWhat = "the traced time";
     const std::vector<std::int64_t> suspects = suspectRanks(job.value());
+    // straggler and collective_skew from the collectives' arrivals, matched as on the folder
+    // (over the selected ranks alone, as the folder's job rules run on them).
+    const SummaryCollectives& collectives = job.value().collectives;
+    ArrivalFindings arrivals;
+    if (ranks.empty()) {
+        arrivals = arrivalFindings(collectives.match, collectives.rankNumbers, report.measuredNs, options);
+    } else {
+        std::vector<RankCollectives> selected;
+        std::vector<std::int64_t> numbers;
+        for (std::size_t r = 0; r < collectives.ranks.size(); ++r)
+            if (wanted(collectives.rankNumbers[r])) {
+                selected.push_back(collectives.ranks[r]);
+                numbers.push_back(collectives.rankNumbers[r]);
+            }
+        arrivals = arrivalFindings(matchCollectives(selected), numbers, report.measuredNs, options);
+    }
+    std::set<std::string, std::less<>> answered;
+    for (Finding& f : arrivals.findings) {
+        answered.insert(f.rule);
+        report.findings.push_back(std::move(f));
+    }
+    for (RuleNotApplicable& na : arrivals.notApplicable) {
+        answered.insert(na.rule);
+        report.notApplicable.push_back(std::move(na));
+    }
     for (const Rule& rule : insightRules()) {
         if (rule.scope != RuleScope::Job || !ruleSelected(options.rules, rule.info.id))
             continue;
+        if (rule.info.id == "straggler" || rule.info.id == "collective_skew" || answered.count(rule.info.id))
+            continue; // answered from the arrivals, or silent there
         std::string why = "a job summary holds no cross-rank critical path";
         if (!suspects.empty())
             why += "; open the traces of the ranks job mode flags (" + joinInts(suspects)

@@ -36,6 +36,17 @@ const std::vector<SummaryTable>& summaryTables()
                 "process_group TEXT", "seq INTEGER", "group_size INTEGER", "in_nelems INTEGER",
                 "out_nelems INTEGER", "dtype TEXT", "stream INTEGER", "thread INTEGER", "start_ns INTEGER",
                 "end_ns INTEGER" } },
+        // What matchCollectives reads of each rank (core/summary/summary_collectives.h):
+        // every collective slice (position: its order on the rank), and what the
+        // args and pg_config say of its groups. wait_ns is derived when the summary
+        // is finished: the time from this rank's arrival to the instance's last.
+        { kCollectiveArrivalsTable,
+            { "rank INTEGER", "position INTEGER", "backend TEXT", "collective TEXT", "process_group TEXT",
+                "seq INTEGER", "group_size INTEGER", "message_bytes INTEGER", "start_ns INTEGER",
+                "end_ns INTEGER", "wait_ns INTEGER" } },
+        { kCollectiveGroupsTable,
+            { "rank INTEGER", "source TEXT", "backend TEXT", "process_group TEXT", "description TEXT",
+                "size INTEGER", "ranks TEXT" } },
         { "stream_utilisation",
             { "rank INTEGER", "stream INTEGER", "bin INTEGER", "computation_ns INTEGER",
                 "communication_ns INTEGER", "memory_ns INTEGER", "other_ns INTEGER" } },

@@ -7,8 +7,9 @@
 namespace ks::core {
 
 // Version of the .kssum layout (docs/summary_schema.md). Readers refuse any
-// other version: a newer writer may have changed a table's meaning.
-constexpr int kSummarySchemaVersion = 1;
+// other version: a newer writer may have changed a table's meaning, an older one
+// lacks tables the job answers need. 2: collective_arrivals and collective_groups.
+constexpr int kSummarySchemaVersion = 2;
 
 // One table of a summary: its name and columns in order (SQL types included).
 struct SummaryTable
@@ -35,6 +36,12 @@ constexpr std::string_view kRankProfilesTable = "rank_profiles";
 // finding is about when a rule has several per rank), was added later within
 // version 1: a reader of a file without it merges per rule only.
 constexpr std::string_view kFindingsTable = "findings";
+
+// Every rank's collective slices as matchCollectives reads them, with each
+// member's wait derived when the summary is finished; and what the ranks say of
+// their process groups (version 2).
+constexpr std::string_view kCollectiveArrivalsTable = "collective_arrivals";
+constexpr std::string_view kCollectiveGroupsTable = "collective_groups";
 
 // Rows per rank and GPU stream before the job's bin width is known: each rank
 // bins at its own power-of-two width; the writer coarsens them when it finishes.

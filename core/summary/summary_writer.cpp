@@ -2,6 +2,7 @@
 
 #include "core/common/median.h"
 #include "core/summary/rank_profile.h"
+#include "core/summary/summary_collectives.h"
 #include "core/summary/summary_schema.h"
 #include "core/summary/utilisation_profile.h"
 
@@ -313,6 +314,39 @@ std::optional<Error> SummaryWriter::markStragglers()
     return std::nullopt;
 }
 
+// Each member's wait at each collective instance: from its arrival to the last
+// member's, matched as readSummaryCollectives (and a folder) matches them. NULL
+// where the instance has no other member.
+std::optional<Error> SummaryWriter::deriveArrivalWaits()
+{
+    auto read = readSummaryCollectives(m_db);
+    if (!read)
+        return read.error();
+    const SummaryCollectives& c = read.value();
+    const std::string table(kCollectiveArrivalsTable);
+    if (auto error = m_db.exec("UPDATE " + table
+            + " SET wait_ns = NULL; CREATE INDEX arrivals_by_position ON " + table + " (rank, position)"))
+        return error;
+    {
+        auto update = m_db.prepare("UPDATE " + table + " SET wait_ns = ? WHERE rank = ? AND position = ?");
+        if (!update)
+            return update.error();
+        for (const CollectiveInstance& inst : c.match.instances) {
+            if (inst.members.size() < 2)
+                continue;
+            const TimeNs last = inst.lastArrival();
+            for (const CollectiveMember& m : inst.members) {
+                update.value().bind(1, std::int64_t { last - m.start });
+                update.value().bind(2, c.rankNumbers[m.rankIndex]);
+                update.value().bind(3, static_cast<std::int64_t>(m.slice));
+                if (auto error = update.value().run())
+                    return error;
+            }
+        }
+    } // the statement is finalised before its index goes
+    return m_db.exec("DROP INDEX arrivals_by_position");
+}
+
 // Sums every rank's bins into the job's width, streaming in time order per
 // rank and stream (SQLite sorts on disk: memory stays flat with the job size).
 std::optional<Error> SummaryWriter::binUtilisation(std::int64_t& width, std::int64_t& origin)
@@ -465,6 +499,8 @@ std::optional<Error> SummaryWriter::finish()
     std::int64_t width = 1;
     std::int64_t origin = 0;
     if (auto error = markStragglers())
+        return error;
+    if (auto error = deriveArrivalWaits())
         return error;
     if (auto error = binUtilisation(width, origin))
         return error;

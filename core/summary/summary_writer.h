@@ -58,6 +58,7 @@ private:
     // The part's columns of `table`, quoted and comma-separated ("" without the table).
     std::string partColumns(std::string_view table);
     std::optional<Error> markStragglers();
+    std::optional<Error> deriveArrivalWaits();
     std::optional<Error> binUtilisation(std::int64_t& width, std::int64_t& origin);
     std::optional<Error> writeMeta(std::int64_t width, std::int64_t origin);
     void removeFiles();

@@ -25,14 +25,17 @@ public:
         return *this;
     }
 
-    // A runtime call `call` at `ts` launching `gpuName` (category `gpuCat`) on `stream` at `gpuTs`.
+    // A runtime call `call` at `ts` launching `gpuName` (category `gpuCat`) on `stream` at `gpuTs`;
+    // `gpuArgs` are more members of the GPU event's args (`"blocks per SM":0.5`).
     RankTraceBuilder& launch(double ts, double dur, const std::string& gpuName, double gpuTs, double gpuDur,
-        const std::string& call = "cudaLaunchKernel", const std::string& gpuCat = "kernel", int stream = 7)
+        const std::string& call = "cudaLaunchKernel", const std::string& gpuCat = "kernel", int stream = 7,
+        const std::string& gpuArgs = "")
     {
         const std::string c = std::to_string(m_correlation++);
         m_events.push_back(event("cuda_runtime", call, 1, 1, ts, dur, R"("correlation":)" + c));
         m_events.push_back(event(gpuCat, gpuName, 0, stream, gpuTs, gpuDur,
-            R"("device":0,"stream":)" + std::to_string(stream) + R"(,"correlation":)" + c));
+            R"("device":0,"stream":)" + std::to_string(stream) + R"(,"correlation":)" + c
+                + (gpuArgs.empty() ? "" : "," + gpuArgs)));
         return *this;
     }
 

@@ -93,6 +93,29 @@ std::optional<core::JobCriticalPath> jobPathOf(const core::FrameSet& frames,
     return std::move(job).value();
 }
 
+core::AnalysisOutput withArrivalStragglers(
+    core::AnalysisOutput stragglers, const core::ArrivalSummary& arrivals)
+{
+    core::AnalysisOutput arrivalTable = core::arrivalStragglersTable(arrivals);
+    if (!arrivalTable.ok)
+        return stragglers; // no collective on two ranks: nothing to add
+    core::HtaResult dict;
+    dict.kind = core::HtaResult::Kind::Dict;
+    if (!stragglers.ok) {
+        core::Table why;
+        why.name = "stragglers";
+        why.columns = { { "not_applicable", "" } };
+        why.addRow({ stragglers.error });
+        dict.entries.emplace_back("stragglers", core::HtaResult::dataFrame(std::move(why)));
+    } else if (stragglers.result.kind == core::HtaResult::Kind::Dict) {
+        dict = std::move(stragglers.result);
+    } else {
+        dict.entries.emplace_back("stragglers", std::move(stragglers.result));
+    }
+    dict.entries.emplace_back("arrival_stragglers", std::move(arrivalTable.result));
+    return core::AnalysisOutput::of(std::move(dict));
+}
+
 void printWithNotes(core::AnalysisOutput output, const std::vector<std::string>& notes,
     const std::string& format, const std::string& title, std::ostream& out)
 {

@@ -4,6 +4,7 @@
 // load, and printing a result with its notes.
 
 #include "app/cli/cli_args.h"
+#include "core/analysis/cross_rank/arrival_stragglers.h"
 #include "core/analysis/cross_rank/job_critical_path.h"
 
 #include <iosfwd>
@@ -25,6 +26,11 @@ std::optional<core::JobCriticalPath> jobPathOf(const core::FrameSet& frames,
 // the dict) followed by the notes ("note: ..." lines, or a "notes" table).
 void printWithNotes(core::AnalysisOutput output, const std::vector<std::string>& notes,
     const std::string& format, const std::string& title, std::ostream& out);
+
+// `stragglers`' result: `stragglers` (its first table, or why it does not apply)
+// and `arrival_stragglers` (who arrived last at the job's collectives), as one dict.
+core::AnalysisOutput withArrivalStragglers(
+    core::AnalysisOutput stragglers, const core::ArrivalSummary& arrivals);
 
 // `critical-path --all-ranks`, after its arguments were parsed.
 int runAllRanksCriticalPath(const CliArgs& args, const char* usage, std::ostream& out, std::ostream& err);

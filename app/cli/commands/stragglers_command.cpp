@@ -1,12 +1,15 @@
 // `kinetoscope-cli stragglers`: per iteration the rank the others waited for,
 // the wait it caused, and what its path before that collective spent longer
-// in than the median member's.
+// in than the median member's; then, over every collective of the job, who
+// arrived last how often and who waited (arrival_stragglers, which a job
+// summary answers alike).
 
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/job_path_cli.h"
 #include "app/cli/inputs/load_for_cli.h"
 #include "app/cli/inputs/summary_input.h"
 #include "app/cli/output/cli_output.h"
+#include "core/analysis/cross_rank/arrival_stragglers.h"
 #include "core/analysis/cross_rank/stragglers.h"
 
 #include <ostream>
@@ -47,7 +50,11 @@ int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out
     const auto job = jobPathOf(*frames, options, parsed, command, err);
     if (!job)
         return 1;
-    printWithNotes(core::stragglersTable(*job), job->notes, format, "stragglers", out);
+    core::TraceSet traces;
+    for (const core::RankFrame& frame : frames->ranks)
+        traces.ranks.push_back(frame.trace);
+    printWithNotes(withArrivalStragglers(core::stragglersTable(*job), core::summarizeArrivals(traces)),
+        job->notes, format, "stragglers", out);
     return 0;
 }
 

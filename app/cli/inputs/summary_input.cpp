@@ -59,14 +59,12 @@ int collectivesFromSummary(
     const auto job = readJob(path, top, err);
     if (!job)
         return 1;
+    // As `collectives` prints a folder: the match's notes, then the table.
+    std::ostream& notes = format == "table" ? out : err;
+    for (const std::string& note : job->collectives.match.notes)
+        notes << "note: " << note << '\n';
     if (!job->collectiveSkew.ok) {
-        out << "collective skew: not applicable from the summary: " << job->collectiveSkew.error
-            << "; open the traces: kinetoscope-cli collectives";
-        std::size_t shown = 0;
-        for (const core::JobRank& r : job->ranks)
-            if (r.ok() && shown++ < 8)
-                out << ' ' << r.file;
-        out << (shown > 8 ? " ..." : "") << '\n';
+        out << "collective skew: not applicable: " << job->collectiveSkew.error << '\n';
         return 0;
     }
     printResult(job->collectiveSkew.result, format, "collective_skew", out);
@@ -106,9 +104,10 @@ int stragglersFromSummary(
     }
     std::vector<std::string> notes {
         "from the summary: ranks whose GPU busy time passes the median by the straggler margin (per "
-        "iteration) "
-        "or whose GPU compute is an outlier; who waited for whom and why needs the events"
+        "iteration) or whose GPU compute is an outlier; arrival_stragglers: who arrived last at the "
+        "collectives and who waited, as on the folder; why a rank is late needs the events"
     };
+    notes.insert(notes.end(), job->collectives.match.notes.begin(), job->collectives.match.notes.end());
     if (!files.empty()) {
         std::string command = "for why, open those ranks' traces: kinetoscope-cli stragglers";
         for (const std::string& f : files)
@@ -116,8 +115,9 @@ int stragglersFromSummary(
         command += " (with the ranks they wait for: the job's folder, or --ranks of insights)";
         notes.push_back(command);
     }
-    printWithNotes(
-        core::AnalysisOutput::of(core::HtaResult::dataFrame(std::move(t))), notes, format, "stragglers", out);
+    printWithNotes(withArrivalStragglers(
+                       core::AnalysisOutput::of(core::HtaResult::dataFrame(std::move(t))), job->arrivals),
+        notes, format, "stragglers", out);
     return 0;
 }
 

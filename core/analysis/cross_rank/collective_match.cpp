@@ -1,6 +1,7 @@
 #include "core/analysis/cross_rank/collective_match.h"
 
 #include "core/analysis/cross_rank/collective_slices.h"
+#include "core/analysis/cross_rank/rank_collectives.h"
 
 #include <algorithm>
 #include <map>
@@ -130,7 +131,7 @@ namespace {
     class Matcher
     {
     public:
-        explicit Matcher(const std::vector<const RankTrace*>& ranks)
+        explicit Matcher(const std::vector<RankCollectives>& ranks)
             : m_ranks(ranks)
         {
         }
@@ -146,58 +147,57 @@ namespace {
         }
 
     private:
-        CollectiveGroupId groupFor(std::size_t rankIndex, std::uint32_t slice, CollectiveBackend backend,
-            const CollectiveSliceInfo& info)
+        CollectiveGroupId groupFor(std::size_t rankIndex, const RankCollectiveSlice& slice)
         {
-            const GroupKey key { backend, info.groupName };
+            const GroupKey key { slice.backend, slice.group };
             const auto [it, added] = m_groupIds.try_emplace(key, CollectiveGroupId {});
             if (added) {
                 it->second = CollectiveGroupId(static_cast<std::uint32_t>(m_out.groups.size()));
                 CollectiveGroup g;
-                g.name = info.groupName;
-                g.backend = backend;
+                g.name = slice.group;
+                g.backend = slice.backend;
                 m_out.groups.push_back(std::move(g));
             }
             CollectiveGroup& g = m_out.groups[it->second.value];
-            if (g.size == 0 && info.groupSize > 0)
-                g.size = info.groupSize;
-            // The args text is decoded once per group and rank, not per slice.
+            if (g.size == 0 && slice.groupSize > 0)
+                g.size = slice.groupSize;
+            // What the rank's first slice in the group says, looked at once per group and rank.
             if (g.ranks.empty() && !g.name.empty()
-                && m_groupArgsRead.insert({ it->second.value, rankIndex }).second) {
-                CollectiveGroupArgs args = collectiveGroupArgs(*m_ranks[rankIndex], slice);
-                g.ranks = std::move(args.ranks);
-                if (g.description.empty())
-                    g.description = std::move(args.description);
-            }
+                && m_groupArgsRead.insert({ it->second.value, rankIndex }).second)
+                for (const RankGroupArgs& args : m_ranks[rankIndex].groups)
+                    if (args.backend == slice.backend && args.group == slice.group) {
+                        g.ranks = args.ranks;
+                        if (g.description.empty())
+                            g.description = args.description;
+                        break;
+                    }
             return it->second;
         }
 
         void addRank(std::size_t rankIndex)
         {
-            const RankTrace& t = *m_ranks[rankIndex];
             std::map<std::tuple<CollectiveBackend, std::string, std::string>, std::int64_t> order;
-            for (const CollectiveSlice& s : collectiveSlicesOf(t)) {
-                const CollectiveSliceInfo info = describeCollectiveSlice(t, s.slice);
-                const CollectiveGroupId group = groupFor(rankIndex, s.slice, s.backend, info);
-                InstanceKey key { s.backend, info.groupName, CollectiveMatchRule::NameOrder, info.name, 0 };
-                if (info.groupName.empty()) {
+            for (const RankCollectiveSlice& s : m_ranks[rankIndex].slices) {
+                const CollectiveGroupId group = groupFor(rankIndex, s);
+                InstanceKey key { s.backend, s.group, CollectiveMatchRule::NameOrder, s.name, 0 };
+                if (s.group.empty()) {
                     m_out.usedNameOrderFallback = true;
-                    m_fallbackNames.insert(info.name);
-                } else if (info.sequence >= 0) {
+                    m_fallbackNames.insert(s.name);
+                } else if (s.sequence >= 0) {
                     key.rule = CollectiveMatchRule::GroupSequence;
                     key.name.clear();
-                    key.ordinal = info.sequence;
+                    key.ordinal = s.sequence;
                 } else {
                     key.rule = CollectiveMatchRule::GroupOrder;
                 }
                 if (key.rule != CollectiveMatchRule::GroupSequence)
-                    key.ordinal = order[{ s.backend, info.groupName, info.name }]++;
+                    key.ordinal = order[{ s.backend, s.group, s.name }]++;
 
                 const auto [it, added] = m_instanceIds.try_emplace(key, m_out.instances.size());
                 if (added) {
                     CollectiveInstance inst;
                     inst.group = group;
-                    inst.name = info.name;
+                    inst.name = s.name;
                     inst.ordinal = key.ordinal;
                     inst.rule = key.rule;
                     m_out.instances.push_back(std::move(inst));
@@ -207,10 +207,9 @@ namespace {
                     ++m_duplicates[rankIndex];
                     continue; // the same call twice on one rank: keep the first
                 }
-                if (inst.messageBytes < 0 && info.messageBytes >= 0)
-                    inst.messageBytes = info.messageBytes;
-                inst.members.push_back(
-                    { rankIndex, s.slice, t.slices.start[s.slice], t.slices.end(s.slice) });
+                if (inst.messageBytes < 0 && s.messageBytes >= 0)
+                    inst.messageBytes = s.messageBytes;
+                inst.members.push_back({ rankIndex, s.slice, s.start, s.end });
             }
         }
 
@@ -220,8 +219,8 @@ namespace {
             for (CollectiveGroup& g : m_out.groups) {
                 if (!g.ranks.empty() || g.name.empty())
                     continue;
-                for (const RankTrace* t : m_ranks)
-                    for (const ProcessGroupConfig& pg : t->metadata.processGroups)
+                for (const RankCollectives& t : m_ranks)
+                    for (const ProcessGroupConfig& pg : t.processGroups)
                         if (pg.name == g.name && !pg.ranks.empty() && g.ranks.empty()) {
                             g.ranks = pg.ranks;
                             if (g.size == 0)
@@ -238,12 +237,12 @@ namespace {
         {
             std::map<std::int64_t, std::size_t> loaded; // rank number -> rankIndex
             for (std::size_t r = 0; r < m_ranks.size(); ++r)
-                loaded.emplace(m_ranks[r]->rank, r);
+                loaded.emplace(m_ranks[r].rank, r);
             // For groups that do not list members: the ranks having (group, name).
             std::map<std::pair<std::uint32_t, std::string>, std::set<std::int64_t>> seenOn;
             for (const CollectiveInstance& inst : m_out.instances)
                 for (const CollectiveMember& m : inst.members)
-                    seenOn[{ inst.group.value, inst.name }].insert(m_ranks[m.rankIndex]->rank);
+                    seenOn[{ inst.group.value, inst.name }].insert(m_ranks[m.rankIndex].rank);
             for (CollectiveInstance& inst : m_out.instances) {
                 const CollectiveGroup& g = m_out.groups[inst.group.value];
                 std::set<std::int64_t> expected;
@@ -255,7 +254,7 @@ namespace {
                     expected = seenOn[{ inst.group.value, inst.name }];
                 }
                 for (const CollectiveMember& m : inst.members)
-                    expected.erase(m_ranks[m.rankIndex]->rank);
+                    expected.erase(m_ranks[m.rankIndex].rank);
                 inst.missingRanks.assign(expected.begin(), expected.end());
             }
             std::stable_sort(m_out.instances.begin(), m_out.instances.end(),
@@ -296,8 +295,8 @@ namespace {
                     + ": matched by name and order on each rank (the n-th instance of a name is one call)");
             }
             std::set<std::int64_t> loaded;
-            for (const RankTrace* t : m_ranks)
-                loaded.insert(t->rank);
+            for (const RankCollectives& t : m_ranks)
+                loaded.insert(t.rank);
             for (const CollectiveGroup& g : m_out.groups) {
                 std::vector<std::int64_t> absent;
                 for (const std::int64_t r : g.ranks)
@@ -327,14 +326,14 @@ namespace {
                     + "); compared without it");
             }
             for (const auto& [rankIndex, count] : m_duplicates)
-                note("rank " + std::to_string(m_ranks[rankIndex]->rank) + ": " + std::to_string(count)
+                note("rank " + std::to_string(m_ranks[rankIndex].rank) + ": " + std::to_string(count)
                     + " collective slice(s) repeat an instance already seen (same group and Seq); the first "
                       "is used");
             if (m_droppedNotes > 0)
                 m_out.notes.push_back("... and " + std::to_string(m_droppedNotes) + " more note(s)");
         }
 
-        const std::vector<const RankTrace*>& m_ranks;
+        const std::vector<RankCollectives>& m_ranks;
         CollectiveMatch m_out;
         std::map<GroupKey, CollectiveGroupId> m_groupIds;
         std::map<InstanceKey, std::size_t> m_instanceIds;
@@ -346,9 +345,39 @@ namespace {
 
 } // namespace
 
-CollectiveMatch matchCollectives(const std::vector<const RankTrace*>& ranks)
+RankCollectives rankCollectives(const RankTrace& trace)
+{
+    RankCollectives out;
+    out.rank = trace.rank;
+    std::set<std::pair<CollectiveBackend, std::string>> named;
+    for (const CollectiveSlice& s : collectiveSlicesOf(trace)) {
+        CollectiveSliceInfo info = describeCollectiveSlice(trace, s.slice);
+        if (!info.groupName.empty() && named.insert({ s.backend, info.groupName }).second) {
+            // The args text is decoded once per group, from the group's first slice.
+            CollectiveGroupArgs args = collectiveGroupArgs(trace, s.slice);
+            out.groups.push_back(
+                { s.backend, info.groupName, std::move(args.ranks), std::move(args.description) });
+        }
+        out.slices.push_back(
+            { s.backend, s.slice, std::move(info.name), std::move(info.groupName), info.groupSize,
+                info.sequence, info.messageBytes, trace.slices.start[s.slice], trace.slices.end(s.slice) });
+    }
+    out.processGroups = trace.metadata.processGroups;
+    return out;
+}
+
+CollectiveMatch matchCollectives(const std::vector<RankCollectives>& ranks)
 {
     return Matcher(ranks).run();
+}
+
+CollectiveMatch matchCollectives(const std::vector<const RankTrace*>& ranks)
+{
+    std::vector<RankCollectives> read;
+    read.reserve(ranks.size());
+    for (const RankTrace* t : ranks)
+        read.push_back(rankCollectives(*t));
+    return matchCollectives(read);
 }
 
 CollectiveMatch matchCollectives(const TraceSet& traces)

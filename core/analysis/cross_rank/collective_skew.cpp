@@ -126,43 +126,11 @@ AnalysisOutput collectiveSkew(
     return skewTable(match, rankNumbers, traces.startNs(), options);
 }
 
-AnalysisOutput collectiveSkewOf(const CollectiveInstances& instances, TimeNs origin, std::size_t top)
+AnalysisOutput collectiveSkewOf(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+    TimeNs origin, const CollectiveSkewOptions& options)
 {
-    // The summary's keys follow matchCollectives' rules: one group per name.
-    std::vector<std::int64_t> rankNumbers;
-    for (const auto& [key, arrivals] : instances)
-        for (const RankArrival& a : arrivals)
-            rankNumbers.push_back(a.rank);
-    std::sort(rankNumbers.begin(), rankNumbers.end());
-    rankNumbers.erase(std::unique(rankNumbers.begin(), rankNumbers.end()), rankNumbers.end());
     if (rankNumbers.size() < 2)
         return AnalysisOutput::notApplicable("collective skew needs at least two ranks");
-    CollectiveMatch match;
-    std::map<std::string, CollectiveGroupId> groupIds;
-    for (const auto& [key, arrivals] : instances) {
-        auto [group, added] = groupIds.try_emplace(
-            key.group, CollectiveGroupId { static_cast<std::uint32_t>(match.groups.size()) });
-        if (added) {
-            match.groups.emplace_back();
-            match.groups.back().name = key.group;
-        }
-        match.usedNameOrderFallback = match.usedNameOrderFallback || key.group.empty();
-        CollectiveInstance inst;
-        inst.group = group->second;
-        inst.name = key.name;
-        inst.ordinal = key.ordinal;
-        inst.rule = key.rule;
-        for (const RankArrival& a : arrivals) {
-            const auto index = static_cast<std::size_t>(
-                std::lower_bound(rankNumbers.begin(), rankNumbers.end(), a.rank) - rankNumbers.begin());
-            inst.members.push_back({ index, 0, a.start, a.end });
-        }
-        std::sort(inst.members.begin(), inst.members.end(),
-            [](const CollectiveMember& a, const CollectiveMember& b) { return a.rankIndex < b.rankIndex; });
-        match.instances.push_back(std::move(inst));
-    }
-    CollectiveSkewOptions options;
-    options.top = top;
     return skewTable(match, rankNumbers, origin, options);
 }
 

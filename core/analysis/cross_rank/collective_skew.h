@@ -52,35 +52,11 @@ AnalysisOutput collectiveSkew(const TraceSet& traces, const CollectiveSkewOption
 AnalysisOutput collectiveSkew(
     const TraceSet& traces, const CollectiveMatch& match, const CollectiveSkewOptions& options);
 
-// One rank's arrival at one instance of a collective.
-struct RankArrival
-{
-    std::int64_t rank = 0;
-    TimeNs start = 0;
-    TimeNs end = 0;
-};
-
-// An instance as a job summary's collectives table keys it, by the rules of
-// matchCollectives: (group, Seq), else (group, collective, order in the group),
-// else (kernel name, order of that name on the rank) with an empty group.
-struct SummaryInstanceKey
-{
-    std::string group; // "Process Group Name"; empty for the name-and-order fallback
-    std::string name; // collective name, or the kernel name for the fallback
-    std::int64_t ordinal = 0; // Seq, or the order described above
-    CollectiveMatchRule rule = CollectiveMatchRule::NameOrder;
-
-    // clang-tidy 14 takes the 0 of the comparison categories' < for a null pointer (llvm#53961).
-    // NOLINTNEXTLINE(modernize-use-nullptr)
-    auto operator<=>(const SummaryInstanceKey&) const = default;
-};
-
-// Instance -> every rank's arrival.
-using CollectiveInstances = std::map<SummaryInstanceKey, std::vector<RankArrival>>;
-
-// X2 over instances gathered elsewhere (a job summary's collectives table);
-// first arrivals are reported relative to `origin`.
-AnalysisOutput collectiveSkewOf(const CollectiveInstances& instances, TimeNs origin, std::size_t top = 20);
+// X2 over a match made elsewhere (a job summary's collective_arrivals, matched by
+// matchCollectives over its rows) whose rankIndex i is rank rankNumbers[i]; first
+// arrivals are reported relative to `origin` (the job's start).
+AnalysisOutput collectiveSkewOf(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+    TimeNs origin, const CollectiveSkewOptions& options);
 
 // One rank's instance of a collective.
 struct CollectiveArrival

@@ -12,7 +12,8 @@ import tempfile
 from cli_test_support import parse_args, run
 
 RANK_RULES = ("gpu_idle_host_bound,gpu_idle_sync,short_kernels,launch_delay_outliers,pageable_memcpy,"
-              "sync_memcpy,sync_memset,dataloader_stall,memory_pressure,low_efficiency")
+              "sync_memcpy,sync_memset,dataloader_stall,memory_pressure,low_efficiency,gpu_starvation,"
+              "low_gpu_utilisation,tensor_core_unused,kernel_fusion,low_sm_efficiency")
 
 
 def overview_rows(cli, path):
@@ -43,14 +44,18 @@ def main():
         assert [(x["rule"], x["gain_pct"], x["ranks"]) for x in s] == [(x["rule"], x["gain_pct"], x["ranks"]) for x in f]
         assert s, "two_ranks_sampled has rank findings"
 
-        # Job rules cannot run on a summary: they say which traces to open.
-        code, out, err = run(a.cli, "insights", job, "--rules", "straggler")
-        assert code == 0 and "straggler: not applicable" in out and "open the traces" in out, out
+        # Job rules that need the events say which traces to open.
+        code, out, err = run(a.cli, "insights", job, "--rules", "exposed_communication")
+        assert code == 0 and "exposed_communication: not applicable" in out and "open the traces" in out, out
 
+        # The collectives' skew and who arrived last: the folder's numbers, from the stored arrivals.
         code, out, err = run(a.cli, "collectives", job)
         assert code == 0 and "collective_skew" in out, out
+        assert run(a.cli, "collectives", job, "--format", "csv")[1] == run(a.cli, "collectives", folder, "--format", "csv")[1]
         code, out, err = run(a.cli, "stragglers", job)
         assert code == 0 and "stragglers" in out and "needs the events" in out, out
+        arrivals = lambda path: run(a.cli, "stragglers", path, "--format", "csv")[1].split("# arrival_stragglers")[-1].split("# note")[0]
+        assert "times_arrived_last" in arrivals(job) and arrivals(job) == arrivals(folder), (arrivals(job), arrivals(folder))
 
         # A summary that is not one: one line naming the file.
         bad = os.path.join(tmp, "bad.kssum")

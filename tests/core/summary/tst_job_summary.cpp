@@ -549,8 +549,10 @@ void TestJobSummary::badSummariesAreRefused()
     // Another schema version, and a writer that never finished.
     for (const auto& [key, value, message] :
         { std::tuple { "schema_version", "99", "schema version 99 is not supported" },
+            std::tuple {
+                "schema_version", "1", "older Kinetoscope, without the collectives' arrivals; summarise" },
             std::tuple { "complete", "0", "incomplete summary" } }) {
-        const std::string path = dir.path().toStdString() + "/" + key + ".kssum";
+        const std::string path = dir.path().toStdString() + "/" + key + value + ".kssum";
         QFile::copy(QString::fromStdString(good), QString::fromStdString(path));
         {
             auto db = SqliteDb::open(path, SqliteDb::Mode::Create);

@@ -1,0 +1,189 @@
+#include "core/insights/arrival_findings.h"
+
+#include "core/analysis/frame/intervals.h"
+#include "core/common/median.h"
+#include "core/insights/rule_support.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ks::core {
+
+namespace {
+
+    const RuleInfo* ruleInfo(std::string_view id)
+    {
+        for (const Rule& rule : insightRules())
+            if (rule.info.id == id)
+                return &rule.info;
+        return nullptr;
+    }
+
+    double pctOf(TimeNs part, TimeNs whole)
+    {
+        return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+    }
+
+    // Where `rank` arrived last: from the next latest member's arrival to its own (absolute ns).
+    RankWhere lateWindows(
+        const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, std::int64_t rank)
+    {
+        RankWhere w;
+        w.rank = rank;
+        for (const CollectiveInstance& inst : match.instances) {
+            if (inst.members.size() < 2 || w.ranges.size() == kMaxWherePerRank)
+                continue;
+            const std::size_t last = inst.lastArrivingMember();
+            if (rankNumbers[inst.members[last].rankIndex] != rank)
+                continue;
+            TimeNs next = inst.firstArrival();
+            for (std::size_t m = 0; m < inst.members.size(); ++m)
+                if (m != last)
+                    next = std::max(next, inst.members[m].start);
+            w.ranges.push_back({ next, inst.members[last].start });
+        }
+        return w;
+    }
+
+    // Where `rank` arrived last, its arrival minus the median other member's, summed.
+    TimeNs leadOverMedian(
+        const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, std::int64_t rank)
+    {
+        TimeNs lead = 0;
+        for (const CollectiveInstance& inst : match.instances) {
+            if (inst.members.size() < 2)
+                continue;
+            const std::size_t last = inst.lastArrivingMember();
+            if (rankNumbers[inst.members[last].rankIndex] != rank)
+                continue;
+            std::vector<double> others;
+            for (std::size_t m = 0; m < inst.members.size(); ++m)
+                if (m != last)
+                    others.push_back(static_cast<double>(inst.members[m].start));
+            lead += inst.members[last].start - static_cast<TimeNs>(median(others).value_or(0));
+        }
+        return lead;
+    }
+
+    // TraceLens's reading: the straggler is the rank that waits least (it arrives last,
+    // so it rarely waits). Where it came last, the median other member waited its lead
+    // over them: fixing it (arriving as the median member does) gives that back.
+    void stragglerFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+        TimeNs measuredNs, const RuleInfo& rule, const InsightsOptions& options, ArrivalFindings& out)
+    {
+        const ArrivalSummary arrivals = summarizeArrivals(match, rankNumbers);
+        if (arrivals.instances == 0) {
+            out.notApplicable.push_back({ std::string(rule.id), "no collective appears on two ranks" });
+            return;
+        }
+        if (arrivals.ranks.size() < 2)
+            return;
+        const RankArrivalStats& s = arrivals.ranks.front();
+        std::vector<double> others;
+        for (std::size_t r = 1; r < arrivals.ranks.size(); ++r)
+            others.push_back(static_cast<double>(arrivals.ranks[r].totalWait));
+        const auto typical = static_cast<TimeNs>(median(others).value_or(0));
+        const TimeNs lead = std::min(leadOverMedian(match, rankNumbers, s.rank), measuredNs);
+        const double gain = pctOf(lead, measuredNs);
+        if (s.timesLast == 0 || s.totalWait >= typical || gain < options.settings.value(rule, "min_gain_pct"))
+            return;
+        Finding f = newFinding(rule,
+            "rank " + std::to_string(s.rank) + " is the straggler the others wait for", gain, { s.rank });
+        f.evidence.push_back("arrived last at " + std::to_string(s.timesLast) + " of "
+            + std::to_string(s.collectives) + " collectives ("
+            + formatPct(100.0 * static_cast<double>(s.timesLast) / static_cast<double>(s.collectives)) + "), "
+            + formatMs(lead) + " after the median other member in all, " + formatMs(s.lastBy)
+            + " after the next latest");
+        f.evidence.push_back("it waited " + formatMs(s.totalWait) + " in all, the median other rank "
+            + formatMs(typical) + "; wait it caused on the other ranks: " + formatMs(s.waitCaused));
+        std::string waited = "waited for it most:";
+        for (const auto& [rank, wait] : s.waitedBy)
+            waited += " rank " + std::to_string(rank) + " " + formatMs(wait) + ";";
+        if (!s.waitedBy.empty())
+            f.evidence.push_back(waited.substr(0, waited.size() - 1));
+        f.where.push_back(lateWindows(match, rankNumbers, s.rank));
+        f.suggestion = "Make rank " + std::to_string(s.rank)
+            + "'s work match the others': balance the data (batch sizes, sequence lengths), the model "
+              "partition, or the host (CPU threads, data loading) it runs on; `stragglers` on its traces "
+              "names what its path spends longer in.";
+        f.gainBasis = "from the collectives' arrivals: where it came last, its lead over the median other "
+                      "member (what they stop waiting when it arrives as the median rank does)";
+        out.findings.push_back(std::move(f));
+    }
+
+    void skewFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+        TimeNs measuredNs, const RuleInfo& rule, const InsightsOptions& options, ArrivalFindings& out)
+    {
+        std::vector<Interval> windows;
+        std::map<std::string, std::size_t> names;
+        std::set<std::int64_t> lastRanks;
+        std::size_t instances = 0;
+        TimeNs worst = 0;
+        for (const CollectiveInstance& inst : match.instances) {
+            if (inst.members.size() < 2)
+                continue;
+            ++instances;
+            const TimeNs first = inst.firstArrival();
+            const TimeNs last = inst.lastArrival();
+            const TimeNs skew = last - first;
+            const TimeNs transfer = std::max<TimeNs>(0, inst.firstEnd() - last);
+            const double share = skew + transfer > 0
+                ? 100.0 * static_cast<double>(skew) / static_cast<double>(skew + transfer)
+                : 0.0;
+            if (share < options.settings.value(rule, "min_wait_share_pct"))
+                continue;
+            windows.push_back({ first, last });
+            ++names[inst.name];
+            lastRanks.insert(rankNumbers[inst.members[inst.lastArrivingMember()].rankIndex]);
+            worst = std::max(worst, skew);
+        }
+        if (instances == 0) {
+            out.notApplicable.push_back({ std::string(rule.id), "no collective appears on two ranks" });
+            return;
+        }
+        const std::size_t dominated = windows.size();
+        const TimeNs waiting = totalLength(mergeIntervals(std::move(windows)));
+        const double gain = pctOf(waiting, measuredNs);
+        if (dominated == 0 || gain < options.settings.value(rule, "min_gain_pct"))
+            return;
+        Finding f = newFinding(rule,
+            std::to_string(dominated) + " collectives spend most of their time waiting for a late member",
+            gain, std::vector<std::int64_t>(lastRanks.begin(), lastRanks.end()));
+        f.evidence.push_back(std::to_string(dominated) + " of " + std::to_string(instances)
+            + " instances with skew >= " + formatPct(options.settings.value(rule, "min_wait_share_pct"))
+            + " of their time; worst skew " + formatMs(worst));
+        for (const auto& [n, k] : names)
+            f.evidence.push_back(std::to_string(k) + " x " + n);
+        f.suggestion =
+            "The late ranks arrive after the others: see the straggler finding and the collectives "
+            "command for which rank comes last; align the work before the collective (balanced "
+            "data, no per-rank host work such as logging or checkpointing on one rank).";
+        f.gainBasis =
+            "from the collectives' arrivals: the time between the first and the last arrival of those "
+            "instances (their union)";
+        out.findings.push_back(std::move(f));
+    }
+
+} // namespace
+
+ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+    TimeNs measuredNs, const InsightsOptions& options)
+{
+    ArrivalFindings out;
+    const RuleInfo* straggler = ruleInfo("straggler");
+    const RuleInfo* skew = ruleInfo("collective_skew");
+    if (rankNumbers.size() < 2) {
+        for (const RuleInfo* rule : { straggler, skew })
+            if (rule && ruleSelected(options.rules, rule->id))
+                out.notApplicable.push_back({ std::string(rule->id), "needs at least two ranks" });
+        return out;
+    }
+    if (straggler && ruleSelected(options.rules, straggler->id))
+        stragglerFindings(match, rankNumbers, measuredNs, *straggler, options, out);
+    if (skew && ruleSelected(options.rules, skew->id))
+        skewFindings(match, rankNumbers, measuredNs, *skew, options, out);
+    return out;
+}
+
+} // namespace ks::core

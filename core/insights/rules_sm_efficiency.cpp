@@ -1,0 +1,183 @@
+// low_sm_efficiency: the PyTorch TensorBoard plugin's estimated SM efficiency
+// and achieved occupancy per kernel, from the args Kineto writes on CUDA kernels
+// ("blocks per SM", "warps per SM", "est. achieved occupancy %", "grid",
+// "block"). A kernel whose grid has fewer blocks than the GPU has SMs
+// (blocks per SM < 1) leaves SMs idle: the plugin's estimate of its SM efficiency
+// is min(blocks per SM, 1). The gain is modelled conservatively: half of what a
+// grid filling every SM would give back, (1 - efficiency) / 2 of the low kernels'
+// time on the critical path (small grids are often latency-bound, not starved).
+
+#include "core/insights/rule_support.h"
+#include "core/io/json/args_reader.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+namespace ks::core {
+
+namespace {
+
+    // The number after `"key":` in an args object, if any.
+    std::optional<double> numberArg(std::string_view text, std::string_view key)
+    {
+        const std::string quoted = "\"" + std::string(key) + "\"";
+        const std::size_t at = text.find(quoted);
+        if (at == std::string_view::npos)
+            return std::nullopt;
+        const std::size_t colon = text.find(':', at + quoted.size());
+        if (colon == std::string_view::npos)
+            return std::nullopt;
+        const std::string tail(text.substr(colon + 1, 40));
+        char* end = nullptr;
+        const double value = std::strtod(tail.c_str(), &end);
+        return end == tail.c_str() ? std::nullopt : std::optional<double>(value);
+    }
+
+    // `"grid": [a, b, c]` as written, "" when absent.
+    std::string listArg(std::string_view text, std::string_view key)
+    {
+        const std::string quoted = "\"" + std::string(key) + "\"";
+        const std::size_t at = text.find(quoted);
+        const std::size_t open = at == std::string_view::npos ? at : text.find('[', at);
+        const std::size_t close = open == std::string_view::npos ? open : text.find(']', open);
+        if (close == std::string_view::npos)
+            return {};
+        std::string list;
+        for (const char ch : text.substr(open, close - open + 1))
+            if (ch != ' ')
+                list += ch;
+        return list;
+    }
+
+    struct KernelUse
+    {
+        const FrameRow* row = nullptr;
+        double smEfficiency = 1; // min(blocks per SM, 1)
+        std::optional<double> occupancyPct;
+        std::string grid;
+        std::string block;
+    };
+
+    // The kernels read: the longest, enough to weigh the rank's kernel time without
+    // re-reading every kernel's args of a long trace.
+    constexpr std::size_t kKernelsRead = 4096;
+
+    const RuleInfo kSmEfficiency { "low_sm_efficiency",
+        "kernels whose grid leaves SMs idle: est. SM efficiency and achieved occupancy (TensorBoard plugin)",
+        { { "max_sm_efficiency_pct", 50,
+              "a kernel is low when its est. SM efficiency (blocks per SM, at most 1) is under this %" },
+            { "min_gain_pct", 1.0, "report when the modelled gain is at least this %" } },
+        "kernelDurations" };
+
+    RuleOutcome lowSmEfficiency(InsightsContext& c, const RuleParams& p)
+    {
+        const RankFrame& frame = onlyRank(c);
+        if (!hasDeviceWork(frame))
+            return RuleOutcome::na(std::string(kNoGpu));
+        if (auto why = pathMissing(c))
+            return RuleOutcome::na(*why);
+        std::vector<const FrameRow*> kernels;
+        for (const FrameRow& row : frame.rows)
+            if (row.device && row.kernelType == KernelType::Computation && row.dur > 0)
+                kernels.push_back(&row);
+        std::stable_sort(kernels.begin(), kernels.end(),
+            [](const FrameRow* a, const FrameRow* b) { return a->dur > b->dur; });
+        kernels.resize(std::min(kernels.size(), kKernelsRead));
+        std::map<std::uint32_t, const FrameRow*> bySlice;
+        std::vector<std::uint32_t> slices;
+        for (const FrameRow* k : kernels) {
+            bySlice.emplace(k->slice, k);
+            slices.push_back(k->slice);
+        }
+        std::vector<KernelUse> uses;
+        const auto error =
+            forEachSliceArgs(*frame.trace, slices, [&](std::uint32_t slice, std::string_view text) {
+                const auto blocks = numberArg(text, "blocks per SM");
+                const auto row = bySlice.find(slice);
+                if (!blocks || row == bySlice.end())
+                    return;
+                uses.push_back({ row->second, std::clamp(*blocks, 0.0, 1.0),
+                    numberArg(text, "est. achieved occupancy %"), listArg(text, "grid"),
+                    listArg(text, "block") });
+            });
+        if (error)
+            return RuleOutcome::na("the kernels' args cannot be read: " + error->message);
+        if (uses.empty())
+            return RuleOutcome::na(
+                "the kernels carry no \"blocks per SM\" (Kineto writes it on CUDA kernels)");
+        double weighted = 0;
+        double occupancy = 0;
+        double occupancyTime = 0;
+        TimeNs read = 0;
+        for (const KernelUse& u : uses) {
+            const auto dur = static_cast<double>(u.row->dur);
+            weighted += u.smEfficiency * dur;
+            read += u.row->dur;
+            if (u.occupancyPct) {
+                occupancy += *u.occupancyPct * dur;
+                occupancyTime += dur;
+            }
+        }
+        const double threshold = p["max_sm_efficiency_pct"] / 100.0;
+        std::vector<const KernelUse*> low;
+        for (const KernelUse& u : uses)
+            if (u.smEfficiency < threshold)
+                low.push_back(&u);
+        if (low.empty())
+            return RuleOutcome::none();
+        // Per kernel: half the share of SMs its grid leaves idle, of its time on the path.
+        double savedNs = 0;
+        TimeNs lowTime = 0;
+        std::vector<const FrameRow*> rows;
+        for (const KernelUse* u : low) {
+            const TimeNs onPath = c.pathTimeWithin(frame.rank, { { u->row->ts, u->row->end() } });
+            savedNs += static_cast<double>(onPath) * (1.0 - u->smEfficiency) / 2.0;
+            lowTime += u->row->dur;
+            rows.push_back(u->row);
+        }
+        const double gain = c.pctOfMeasured(static_cast<TimeNs>(savedNs));
+        if (gain < p["min_gain_pct"])
+            return RuleOutcome::none();
+        Finding f = newFinding(kSmEfficiency,
+            std::to_string(low.size()) + " kernel(s) with grids too small to fill the GPU's SMs", gain,
+            { frame.rank });
+        f.evidence.push_back("est. SM efficiency over the kernels read (time-weighted): "
+            + formatPct(100.0 * weighted / static_cast<double>(read))
+            + (occupancyTime > 0 ? "; est. achieved occupancy " + formatPct(occupancy / occupancyTime) : ""));
+        f.evidence.push_back(std::to_string(low.size()) + " kernels under " + formatPct(100 * threshold)
+            + ", " + formatMs(lowTime) + " of GPU time");
+        std::map<std::string, std::pair<TimeNs, const KernelUse*>> byName;
+        for (const KernelUse* u : low) {
+            auto& [time, example] = byName[std::string(frame.name(*u->row))];
+            time += u->row->dur;
+            example = example ? example : u;
+        }
+        std::vector<std::pair<TimeNs, const KernelUse*>> top;
+        for (const auto& [name, entry] : byName)
+            top.push_back(entry);
+        std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (std::size_t i = 0; i < std::min<std::size_t>(3, top.size()); ++i) {
+            const KernelUse& u = *top[i].second;
+            f.evidence.push_back(std::string(frame.name(*u.row)) + ": " + formatMs(top[i].first) + ", grid "
+                + (u.grid.empty() ? "?" : u.grid) + ", block " + (u.block.empty() ? "?" : u.block)
+                + ", SM efficiency " + formatPct(100 * u.smEfficiency)
+                + (u.occupancyPct ? ", occupancy " + formatPct(*u.occupancyPct) : ""));
+        }
+        f.where.push_back(rowsWhere(c, frame.rank, rows));
+        f.suggestion = "Give these kernels more parallel work: larger batches or fused ops (torch.compile), "
+                       "split-K or stream-K GEMMs for small matrices, or run independent small kernels "
+                       "concurrently on several streams (or capture them in a CUDA graph).";
+        f.gainBasis =
+            "half of the SM share the small grids leave idle, of those kernels' time on the critical path";
+        return { { f }, std::nullopt };
+    }
+
+} // namespace
+
+std::vector<Rule> smEfficiencyRules()
+{
+    return { { kSmEfficiency, RuleScope::Rank, lowSmEfficiency } };
+}
+
+} // namespace ks::core

@@ -1,0 +1,133 @@
+// tensor_core_unused: what the PyTorch TensorBoard plugin's overview reports
+// as the Tensor Core share of kernel time and the ops eligible for Tensor Cores
+// whose kernels did not use them (FP32 GEMMs and convolutions: AMP or bf16, or
+// TF32, would put them on the matrix units). Kernels are told apart by name, as
+// the plugin does (cuBLAS/cuDNN/CUTLASS name their Tensor Core kernels by the
+// MMA shape or instruction); an op is eligible by its name (GEMMs, convolutions,
+// attention). The gain is modelled conservatively: the eligible kernels' time on
+// the critical path shrinks by 1 - 1/speedup (speedup 2 by default, far below
+// the matrix units' peak ratio, since such kernels are often memory-bound).
+
+#include "core/analysis/hta/launch_outliers.h"
+#include "core/insights/rule_support.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <span>
+
+namespace ks::core {
+
+namespace {
+
+    bool containsAny(std::string_view name, std::span<const std::string_view> parts)
+    {
+        return std::any_of(parts.begin(), parts.end(),
+            [name](std::string_view p) { return name.find(p) != std::string_view::npos; });
+    }
+
+    // Name fragments of kernels that run on Tensor Cores (NVIDIA: the MMA shapes and
+    // instructions cuBLAS, cuDNN and CUTLASS put in their names; AMD: MFMA).
+    bool usesTensorCores(std::string_view kernel)
+    {
+        static constexpr std::array<std::string_view, 22> kParts { "h884", "s884", "h1688", "s1688", "i8816",
+            "16816", "1688", "hmma", "imma", "xmma", "wmma", "gmma", "tensorop", "TensorOp", "tensorcore",
+            "bf16gemm", "h16816", "s16816", "tf32", "mfma", "MFMA", "flash" };
+        return containsAny(kernel, kParts);
+    }
+
+    // Ops whose work Tensor Cores can do (the plugin's list, in substance).
+    bool eligibleOp(std::string_view op)
+    {
+        static constexpr std::array<std::string_view, 16> kOps { "aten::mm", "aten::addmm", "aten::bmm",
+            "aten::baddbmm", "aten::addbmm", "aten::matmul", "aten::linear", "aten::einsum", "aten::conv",
+            "aten::_convolution", "aten::convolution", "aten::cudnn_convolution", "aten::_scaled_dot_product",
+            "aten::scaled_dot_product", "aten::tensordot", "aten::chain_matmul" };
+        return std::any_of(kOps.begin(), kOps.end(), [op](std::string_view o) { return op.starts_with(o); });
+    }
+
+    const RuleInfo kTensorCores { "tensor_core_unused",
+        "ops eligible for Tensor Cores whose kernels do not use them (TensorBoard plugin)",
+        { { "speedup", 2.0, "how many times faster an eligible kernel is assumed to run on Tensor Cores" },
+            { "min_gain_pct", 1.0, "report when the modelled speed-up gives back at least this %" } },
+        "kernelDurations" };
+
+    RuleOutcome tensorCoreUnused(InsightsContext& c, const RuleParams& p)
+    {
+        const RankFrame& frame = onlyRank(c);
+        if (!hasDeviceWork(frame))
+            return RuleOutcome::na(std::string(kNoGpu));
+        if (auto why = pathMissing(c))
+            return RuleOutcome::na(*why);
+        TimeNs kernelTime = 0;
+        TimeNs tensorCoreTime = 0;
+        for (const FrameRow& row : frame.rows)
+            if (row.device && row.kernelType == KernelType::Computation) {
+                kernelTime += row.dur;
+                if (usesTensorCores(frame.name(row)))
+                    tensorCoreTime += row.dur;
+            }
+        if (kernelTime == 0)
+            return RuleOutcome::na("no compute kernels on this rank");
+        // The kernels eligible ops launched without Tensor Cores, by op.
+        std::map<std::string, std::pair<TimeNs, std::size_t>> byOp;
+        std::vector<Interval> kernels;
+        std::vector<const FrameRow*> rows;
+        for (const LaunchRecord& l : kernelLaunches(frame, c.options())) {
+            const FrameRow* launch = frame.rowOfEvent(l.cpuEventIndex);
+            const FrameRow* kernel = frame.rowOfEvent(l.gpuEventIndex);
+            if (!launch || !kernel || kernel->kernelType != KernelType::Computation
+                || usesTensorCores(frame.name(*kernel)))
+                continue;
+            const std::string op = enclosingOperator(frame, *launch);
+            if (!eligibleOp(op))
+                continue;
+            auto& [time, count] = byOp[op];
+            time += kernel->dur;
+            ++count;
+            kernels.push_back({ kernel->ts, kernel->end() });
+            rows.push_back(kernel);
+        }
+        if (kernels.empty())
+            return RuleOutcome::none();
+        const double speedup = std::max(1.0, p["speedup"]);
+        const TimeNs onPath = c.pathTimeWithin(frame.rank, kernels);
+        const auto saved = static_cast<TimeNs>(static_cast<double>(onPath) * (1.0 - 1.0 / speedup));
+        const double gain = c.pctOfMeasured(saved);
+        if (gain < p["min_gain_pct"])
+            return RuleOutcome::none();
+        TimeNs eligible = 0;
+        for (const auto& [op, tc] : byOp)
+            eligible += tc.first;
+        Finding f = newFinding(kTensorCores,
+            "eligible ops run " + formatMs(eligible) + " of kernels without Tensor Cores", gain,
+            { frame.rank });
+        f.evidence.push_back("Tensor Core share of compute kernel time: "
+            + formatPct(100.0 * static_cast<double>(tensorCoreTime) / static_cast<double>(kernelTime)) + " ("
+            + formatMs(tensorCoreTime) + " of " + formatMs(kernelTime) + ")");
+        std::vector<std::pair<std::string, std::pair<TimeNs, std::size_t>>> ops(byOp.begin(), byOp.end());
+        std::sort(ops.begin(), ops.end(),
+            [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+        for (std::size_t i = 0; i < std::min<std::size_t>(3, ops.size()); ++i)
+            f.evidence.push_back(ops[i].first + ": " + std::to_string(ops[i].second.second) + " kernel(s), "
+                + formatMs(ops[i].second.first) + " not on Tensor Cores");
+        f.evidence.push_back("on the critical path: " + formatMs(onPath) + "; assumed "
+            + std::to_string(speedup).substr(0, 4) + "x faster on Tensor Cores");
+        f.where.push_back(rowsWhere(c, frame.rank, rows));
+        f.suggestion =
+            "Run these ops in reduced precision: torch.autocast(\"cuda\", dtype=torch.bfloat16) (or "
+            "float16 with a GradScaler), or allow TF32 for FP32 matmuls and convolutions "
+            "(torch.set_float32_matmul_precision(\"high\"), torch.backends.cudnn.allow_tf32); keep "
+            "matrix sizes multiples of 8 (16 for int8).";
+        f.gainBasis = "the eligible kernels' time on the critical path shortened by 1 - 1/speedup";
+        return { { f }, std::nullopt };
+    }
+
+} // namespace
+
+std::vector<Rule> tensorCoreRules()
+{
+    return { { kTensorCores, RuleScope::Rank, tensorCoreUnused } };
+}
+
+} // namespace ks::core

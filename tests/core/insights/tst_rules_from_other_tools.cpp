@@ -1,0 +1,232 @@
+// The rules other tools have (issue 36 item 4): Nsight Systems' GPU starvation
+// and low utilisation, the TensorBoard plugin's Tensor Core use and estimated SM
+// efficiency, TraceLens's kernel fusion candidates. Each fires on a trace built with its problem, is
+// silent on the same trace without it, and reads its threshold by name.
+
+#include "core/insights/insights.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/insights_traces.h"
+#include "tests/support/test_main.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace ks;
+using ks::tests::RankTraceBuilder;
+
+namespace {
+
+struct Run
+{
+    QTemporaryDir dir;
+    core::TraceSet set;
+    core::FrameSet frames;
+    core::InsightsReport report;
+
+    Run(const std::string& document, const std::string& rule, const std::string& setting = {})
+        : set(tests::loadRanks(dir, { document }))
+        , frames(tests::frames(set, core::AnalysisMode::Default))
+    {
+        core::InsightsOptions options;
+        options.rules = { rule };
+        if (!setting.empty() && !options.settings.set(setting, core::insightRuleInfos()).ok())
+            qFatal("bad setting %s", setting.c_str());
+        report = core::runInsights(frames, core::AnalysisOptions {}, options);
+    }
+
+    const core::Finding* finding(const std::string& rule) const
+    {
+        const auto it = std::find_if(report.findings.begin(), report.findings.end(),
+            [&](const core::Finding& f) { return f.rule == rule; });
+        return it == report.findings.end() ? nullptr : &*it;
+    }
+};
+
+// 20 GEMMs, each 100 us on the GPU, launched well ahead by a fast CPU; with
+// the problem the CPU spends 3 ms in Python after the 10th, so the GPU drains
+// and waits about 2.2 ms.
+std::string starvedRank(bool withGap)
+{
+    RankTraceBuilder b(0);
+    b.cpu("ProfilerStep#1", 0, 6000, "user_annotation");
+    double t = 0;
+    double gpuFree = 0;
+    for (int i = 0; i < 20; ++i) {
+        if (withGap && i == 10) {
+            b.cpu("python_work", t, 3000);
+            t += 3000;
+        }
+        b.cpu("aten::mm", t, 20);
+        const double gpuTs = std::max(t + 15, gpuFree);
+        b.launch(t + 2, 10, "ampere_sgemm_128x64_nn", gpuTs, 100);
+        gpuFree = gpuTs + 100;
+        t += 20;
+    }
+    return b.document();
+}
+
+// Ten 500 us GEMMs back to back: FP32 SGEMMs (no Tensor Cores) or bf16 xmma kernels.
+std::string gemmRank(const std::string& kernel)
+{
+    RankTraceBuilder b(0);
+    b.cpu("ProfilerStep#1", 0, 5200, "user_annotation");
+    double gpuFree = 0;
+    for (int i = 0; i < 10; ++i) {
+        const double t = i * 20.0;
+        b.cpu("aten::mm", t, 15);
+        const double gpuTs = std::max(t + 14, gpuFree);
+        b.launch(t + 2, 10, kernel, gpuTs, 500);
+        gpuFree = gpuTs + 500;
+        b.cpu("aten::add", t + 16, 3);
+        b.launch(t + 16.5, 2, "vectorized_elementwise_kernel_add", gpuFree, 2);
+        gpuFree += 2;
+    }
+    return b.document();
+}
+
+// Eight layers: a 50 us GEMM, then `elementwise` short elementwise kernels each
+// launched by its own op (the CPU is slower than them: the GPU idles between), then the
+// next layer's GEMM.
+std::string layersRank(int elementwise)
+{
+    RankTraceBuilder b(0);
+    b.cpu("ProfilerStep#1", 0, 8 * 200 + 300, "user_annotation");
+    double t = 0;
+    double gpuFree = 0;
+    for (int layer = 0; layer <= 8; ++layer) {
+        b.cpu("aten::mm", t, 15);
+        double gpuTs = std::max(t + 14, gpuFree);
+        b.launch(t + 2, 10, "ampere_sgemm_64x64_nn", gpuTs, 50);
+        gpuFree = gpuTs + 50;
+        t += 20;
+        if (layer == 8)
+            break;
+        for (int k = 0; k < elementwise; ++k) {
+            b.cpu("aten::add", t, 30);
+            gpuTs = std::max(t + 25, gpuFree);
+            b.launch(t + 5, 15, "vectorized_elementwise_kernel_add", gpuTs, 5);
+            gpuFree = gpuTs + 5;
+            t += 40;
+        }
+    }
+    return b.document();
+}
+
+// Ten 400 us kernels back to back, each with Kineto's launch args: a grid of
+// `blocksPerSm` blocks per SM (0.25: a quarter of the SMs work).
+std::string occupancyRank(double blocksPerSm)
+{
+    RankTraceBuilder b(0);
+    b.cpu("ProfilerStep#1", 0, 4200, "user_annotation");
+    double gpuFree = 0;
+    char args[200];
+    std::snprintf(args, sizeof args,
+        R"("grid":[33,1,1],"block":[256,1,1],"blocks per SM":%.6f,"warps per SM":%.6f,)"
+        R"("est. achieved occupancy %%":%d)",
+        blocksPerSm, blocksPerSm * 8, blocksPerSm < 1 ? 12 : 75);
+    for (int i = 0; i < 10; ++i) {
+        const double t = i * 20.0;
+        b.cpu("aten::softmax", t, 15);
+        const double gpuTs = std::max(t + 14, gpuFree);
+        b.launch(t + 2, 10, "softmax_warp_forward", gpuTs, 400, "cudaLaunchKernel", "kernel", 7, args);
+        gpuFree = gpuTs + 400;
+    }
+    return b.document();
+}
+
+} // namespace
+
+class TestRulesFromOtherTools : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    void gpuStarvation()
+    {
+        Run with(starvedRank(true), "gpu_starvation");
+        const core::Finding* f = with.finding("gpu_starvation");
+        QVERIFY(f);
+        QCOMPARE(f->where.front().ranges.size(), std::size_t(1)); // one gap, not the edges
+        const core::TimeRange gap = f->where.front().ranges.front();
+        QVERIFY(gap.end - gap.start > 2'000'000 && gap.end - gap.start < 2'500'000);
+        // Its gain is at most the gap's share of the measured time.
+        QVERIFY(f->gainPct > 0);
+        QVERIFY(f->gainPct
+            <= 100.0 * static_cast<double>(gap.end - gap.start) / static_cast<double>(with.report.measuredNs)
+                + 1e-9);
+        QVERIFY(!Run(starvedRank(false), "gpu_starvation").finding("gpu_starvation"));
+        // The threshold by name: gaps from 3 ms only.
+        QVERIFY(!Run(starvedRank(true), "gpu_starvation", "gpu_starvation.min_gap_ms=3")
+                     .finding("gpu_starvation"));
+    }
+
+    void lowGpuUtilisation()
+    {
+        Run with(starvedRank(true), "low_gpu_utilisation");
+        const core::Finding* f = with.finding("low_gpu_utilisation");
+        QVERIFY(f);
+        QVERIFY(f->gainPct > 0);
+        QVERIFY(f->where.front().ranges.size() >= 10); // the windows the gap covers
+        QVERIFY(!Run(starvedRank(false), "low_gpu_utilisation").finding("low_gpu_utilisation"));
+        QVERIFY(!Run(starvedRank(true), "low_gpu_utilisation", "low_gpu_utilisation.max_busy_pct=0")
+                     .finding("low_gpu_utilisation"));
+    }
+
+    void tensorCoreUnused()
+    {
+        Run with(gemmRank("volta_sgemm_128x64_nn"), "tensor_core_unused");
+        const core::Finding* f = with.finding("tensor_core_unused");
+        QVERIFY(f);
+        // GPU bound: the 5 ms of SGEMMs are the path; halved, they give back close to half the step.
+        QVERIFY2(f->gainPct > 40 && f->gainPct <= 50, std::to_string(f->gainPct).c_str());
+        QCOMPARE(f->where.front().events.size(), std::size_t(10)); // the GEMMs, not the adds
+        QVERIFY(
+            f->evidence.front().find("Tensor Core share of compute kernel time: 0.0 %") != std::string::npos);
+        QVERIFY(!Run(gemmRank("sm80_xmma_gemm_bf16bf16_bf16f32_f32_nn_n"), "tensor_core_unused")
+                     .finding("tensor_core_unused"));
+        // speedup=1: Tensor Cores would give nothing back.
+        QVERIFY(!Run(gemmRank("volta_sgemm_128x64_nn"), "tensor_core_unused", "tensor_core_unused.speedup=1")
+                     .finding("tensor_core_unused"));
+    }
+
+    void lowSmEfficiency()
+    {
+        Run with(occupancyRank(0.25), "low_sm_efficiency");
+        const core::Finding* f = with.finding("low_sm_efficiency");
+        QVERIFY(f);
+        // GPU bound: 4 ms of kernels on the path, a quarter of the SMs busy: (1 - 0.25) / 2 of them back.
+        QVERIFY2(f->gainPct > 30 && f->gainPct <= 37.5, std::to_string(f->gainPct).c_str());
+        QVERIFY(f->evidence.front().find("est. SM efficiency over the kernels read (time-weighted): 25.0 %")
+            != std::string::npos);
+        QVERIFY(f->evidence.front().find("occupancy 12.0 %") != std::string::npos);
+        QVERIFY(f->evidence.back().find("grid [33,1,1], block [256,1,1]") != std::string::npos);
+        QCOMPARE(f->where.front().events.size(), std::size_t(10));
+        QVERIFY(!Run(occupancyRank(2.0), "low_sm_efficiency").finding("low_sm_efficiency"));
+        QVERIFY(!Run(occupancyRank(0.25), "low_sm_efficiency", "low_sm_efficiency.max_sm_efficiency_pct=20")
+                     .finding("low_sm_efficiency"));
+        // Without the args: not applicable, saying what is missing.
+        Run bare(gemmRank("volta_sgemm_128x64_nn"), "low_sm_efficiency");
+        QVERIFY(!bare.finding("low_sm_efficiency"));
+        QCOMPARE(bare.report.notApplicable.size(), std::size_t(1));
+        QVERIFY(bare.report.notApplicable.front().reason.find("blocks per SM") != std::string::npos);
+    }
+
+    void kernelFusion()
+    {
+        Run with(layersRank(4), "kernel_fusion");
+        const core::Finding* f = with.finding("kernel_fusion");
+        QVERIFY(f);
+        QVERIFY(f->gainPct > 0);
+        QCOMPARE(f->where.front().events.size(), std::size_t(20)); // capped at kMaxWherePerRank of 32
+        QVERIFY(f->evidence.front().find("32 kernels in 8 runs") != std::string::npos);
+        // Two elementwise kernels per layer: below min_run.
+        QVERIFY(!Run(layersRank(2), "kernel_fusion").finding("kernel_fusion"));
+        QVERIFY(Run(layersRank(2), "kernel_fusion", "kernel_fusion.min_run=2").finding("kernel_fusion"));
+    }
+};
+
+KS_TEST_MAIN(tst_rules_from_other_tools, TestRulesFromOtherTools)
+#include "tst_rules_from_other_tools.moc"

@@ -1,0 +1,220 @@
+// Job answers from a summary (issue 36 item 3): the collectives' arrivals a
+// .kssum stores give the folder's collective skew, arrival stragglers (who
+// arrived last how often, who waited) and match notes, on a CPU-only gloo job
+// and on a synthetic 64-rank GPU job with a straggler; the summary's
+// `straggler` finding names the rank the folder's names first, its gain near the
+// folder's; each stored wait is the wait the folder's match gives.
+
+#include "core/analysis/cross_rank/arrival_stragglers.h"
+#include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/frame/hta_frame.h"
+#include "core/insights/insights.h"
+#include "core/io/trace_set_loader.h"
+#include "core/summary/job_overview.h"
+#include "core/summary/job_summarizer.h"
+#include "core/summary/sqlite_db.h"
+#include "core/summary/summary_insights.h"
+#include "core/summary/summary_schema.h"
+#include "core/synth/synthetic_trace_generator.h"
+#include "tests/support/synthetic_job.h"
+#include "tests/support/test_main.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+using namespace ks::core;
+
+namespace {
+
+constexpr std::size_t kEvery = std::numeric_limits<std::size_t>::max();
+
+std::string summarizeOrFail(const std::string& folder, const QString& dir)
+{
+    const std::string out = dir.toStdString() + "/job.kssum";
+    auto report = summarizeJob({ folder }, out, SummarizeOptions {});
+    if (!report)
+        qFatal("%s", report.error().describe().c_str());
+    return out;
+}
+
+// Every column and cell, in order (doubles exactly: both come from the same integers).
+void compareTables(const Table& fromSummary, const Table& fromFolder)
+{
+    QCOMPARE(fromSummary.columns.size(), fromFolder.columns.size());
+    for (std::size_t c = 0; c < fromFolder.columns.size(); ++c)
+        QCOMPARE(fromSummary.columns[c].name, fromFolder.columns[c].name);
+    QCOMPARE(fromSummary.rows.size(), fromFolder.rows.size());
+    for (std::size_t r = 0; r < fromFolder.rows.size(); ++r)
+        for (std::size_t c = 0; c < fromFolder.columns.size(); ++c) {
+            const Cell a = fromFolder.rows[r][c];
+            const Cell b = fromSummary.rows[r][c];
+            QVERIFY2(a == b,
+                (fromFolder.columns[c].name + " of row " + std::to_string(r) + ": " + cellAsText(b) + " vs "
+                    + cellAsText(a))
+                    .c_str());
+        }
+}
+
+struct FolderAnswers
+{
+    TraceSet traces;
+    CollectiveMatch match;
+    AnalysisOutput skew;
+    ArrivalSummary arrivals;
+};
+
+FolderAnswers folderAnswers(const std::string& folder)
+{
+    FolderAnswers a;
+    auto loaded = loadTraceSet({ folder }, LoadOptions {}, nullptr, nullptr);
+    if (!loaded)
+        qFatal("%s", loaded.error().describe().c_str());
+    a.traces = std::move(loaded).value();
+    a.match = matchCollectives(a.traces);
+    CollectiveSkewOptions options;
+    options.top = kEvery;
+    a.skew = collectiveSkew(a.traces, a.match, options);
+    a.arrivals = summarizeArrivals(a.traces);
+    return a;
+}
+
+// The summary's collective skew, arrival stragglers and notes equal the folder's.
+void summaryAnswersAsFolder(const std::string& summary, const FolderAnswers& folder)
+{
+    auto job = readJobOverview(summary, kEvery);
+    QVERIFY2(job.ok(), job.ok() ? "" : job.error().describe().c_str());
+    const JobOverview& o = job.value();
+    QCOMPARE(o.collectives.match.notes, folder.match.notes);
+    QCOMPARE(o.collectives.match.instances.size(), folder.match.instances.size());
+    QVERIFY(folder.skew.ok);
+    QVERIFY2(o.collectiveSkew.ok, o.collectiveSkew.error.c_str());
+    compareTables(o.collectiveSkew.result.frame, folder.skew.result.frame);
+    const AnalysisOutput a = arrivalStragglersTable(folder.arrivals);
+    const AnalysisOutput b = arrivalStragglersTable(o.arrivals);
+    QVERIFY(a.ok && b.ok);
+    compareTables(b.result.frame, a.result.frame);
+}
+
+// Per rank, the collective_arrivals' wait_ns summed: the folder's total wait.
+void storedWaitsAsFolder(const std::string& summary, const ArrivalSummary& folder)
+{
+    auto db = SqliteDb::open(summary, SqliteDb::Mode::ReadOnly);
+    QVERIFY(db.ok());
+    auto select = db.value().prepare("SELECT rank, SUM(wait_ns), COUNT(wait_ns) FROM "
+        + std::string(kCollectiveArrivalsTable) + " GROUP BY rank");
+    QVERIFY(select.ok());
+    std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> stored;
+    SqliteStatement& s = select.value();
+    for (auto r = s.step(); r && r.value(); r = s.step())
+        stored[s.columnInt(0)] = { s.columnInt(1), s.columnInt(2) };
+    QVERIFY(!folder.ranks.empty());
+    for (const RankArrivalStats& rank : folder.ranks) {
+        QCOMPARE(stored[rank.rank].first, rank.totalWait);
+        QCOMPARE(stored[rank.rank].second, static_cast<std::int64_t>(rank.collectives));
+    }
+}
+
+std::vector<std::int64_t> stragglerRanks(const InsightsReport& report)
+{
+    std::vector<std::int64_t> ranks;
+    for (const Finding& f : report.findings)
+        if (f.rule == "straggler")
+            ranks.insert(ranks.end(), f.ranks.begin(), f.ranks.end());
+    return ranks;
+}
+
+} // namespace
+
+class TestSummaryJobAnswers : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void glooJobAsFolder();
+    void syntheticStragglerJobAsFolder();
+};
+
+// CPU-only DDP over gloo: its gloo:* collectives are stored and matched as on the folder.
+void TestSummaryJobAnswers::glooJobAsFolder()
+{
+    const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/ddp_gloo_2ranks");
+    if (!QDir(folder).exists())
+        QSKIP("../shared is absent");
+    QTemporaryDir dir;
+    const std::string summary = summarizeOrFail(folder.toStdString(), dir.path());
+    const FolderAnswers answers = folderAnswers(folder.toStdString());
+    QVERIFY(answers.arrivals.instances > 0);
+    bool gloo = false;
+    for (const CollectiveInstance& inst : answers.match.instances)
+        gloo = gloo || answers.match.group(inst.group).backend == CollectiveBackend::Gloo;
+    QVERIFY(gloo);
+    summaryAnswersAsFolder(summary, answers);
+    storedWaitsAsFolder(summary, answers.arrivals);
+    // straggler and collective_skew answer from the summary (a finding, or silence): never
+    // "open the traces" any more.
+    InsightsOptions jobRules;
+    jobRules.rules = { "straggler", "collective_skew" };
+    auto report = insightsFromSummary(summary, jobRules);
+    QVERIFY2(report.ok(), report.ok() ? "" : report.error().describe().c_str());
+    for (const RuleNotApplicable& na : report.value().notApplicable)
+        QVERIFY2(na.reason.find("open the traces") == std::string::npos, na.reason.c_str());
+    // Rank 1 has twice the batch: the summary names it, as the folder's critical path does.
+    QCOMPARE(stragglerRanks(report.value()), std::vector<std::int64_t> { 1 });
+    QCOMPARE(answers.arrivals.ranks.front().rank, std::int64_t { 1 });
+    auto frames = buildFrames(answers.traces, AnalysisOptions {});
+    QVERIFY(frames.ok());
+    InsightsOptions straggler;
+    straggler.rules = { "straggler" };
+    QCOMPARE(stragglerRanks(runInsights(frames.value(), AnalysisOptions {}, straggler)),
+        std::vector<std::int64_t> { 1 });
+}
+
+// 64 ranks, rank 37's GPU computing twice as long: the summary names it as the
+// folder does, from the arrivals alone.
+void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
+{
+    QTemporaryDir dir;
+    const SynthOptions synth =
+        ks::test::syntheticJob(dir.path() + QStringLiteral("/job"), 64, 1'000'000, 5, { 37 }, 2.0);
+    QVERIFY(generateSyntheticTraces(synth).ok());
+    const std::string summary = summarizeOrFail(synth.outDir, dir.path());
+    const FolderAnswers answers = folderAnswers(synth.outDir);
+    QCOMPARE(answers.traces.ranks.size(), std::size_t(64));
+    summaryAnswersAsFolder(summary, answers);
+    storedWaitsAsFolder(summary, answers.arrivals);
+
+    // TraceLens's reading: the straggler waits least, far less than any other rank.
+    // (Synth queues each step's later all-reduces behind the first on the stream, so
+    // their arrivals differ by the ranks' clock skew alone: it comes last at the first.)
+    const RankArrivalStats& first = answers.arrivals.ranks.front();
+    QCOMPARE(first.rank, std::int64_t { 37 });
+    for (std::size_t r = 1; r < answers.arrivals.ranks.size(); ++r)
+        QVERIFY(answers.arrivals.ranks[r].totalWait > 2 * first.totalWait);
+    QVERIFY(first.timesLast > 0);
+    QVERIFY(first.waitCaused > 0);
+    QCOMPARE(first.waitedBy.size(), kWaitedByShown);
+
+    InsightsOptions straggler;
+    straggler.rules = { "straggler" };
+    auto fromSummary = insightsFromSummary(summary, straggler);
+    QVERIFY2(fromSummary.ok(), fromSummary.ok() ? "" : fromSummary.error().describe().c_str());
+    QCOMPARE(stragglerRanks(fromSummary.value()), std::vector<std::int64_t> { 37 });
+    // The folder's critical path names it first (and, less, ranks its clock skew makes late).
+    auto frames = buildFrames(answers.traces, AnalysisOptions {});
+    QVERIFY(frames.ok());
+    const InsightsReport fromFolder = runInsights(frames.value(), AnalysisOptions {}, straggler);
+    QVERIFY(!fromFolder.findings.empty());
+    QCOMPARE(fromFolder.findings.front().ranks, std::vector<std::int64_t> { 37 });
+    const double a = fromFolder.findings.front().gainPct;
+    const double b = fromSummary.value().findings.front().gainPct;
+    QVERIFY2(
+        std::abs(a - b) <= std::max(3.0, 0.25 * a), (std::to_string(a) + " vs " + std::to_string(b)).c_str());
+}
+
+KS_TEST_MAIN(tst_summary_job_answers, TestSummaryJobAnswers)
+#include "tst_summary_job_answers.moc"
