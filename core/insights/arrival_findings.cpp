@@ -165,20 +165,74 @@ namespace {
         out.findings.push_back(std::move(f));
     }
 
+    // The collectives' transfer: each instance from its last arrival to its first end (every
+    // member inside), their union over the job; what overlaps compute is hidden, the rest
+    // is exposed, which overlapping it with compute gives back at most.
+    void exposedFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+        TimeNs measuredNs, double overlapPct, const RuleInfo& rule, const InsightsOptions& options,
+        ArrivalFindings& out)
+    {
+        std::vector<Interval> transfers;
+        std::map<std::string, std::pair<std::size_t, TimeNs>> byGroup;
+        for (const CollectiveInstance& inst : match.instances) {
+            if (inst.members.size() < 2)
+                continue;
+            const TimeNs from = inst.lastArrival();
+            const TimeNs to = std::max(from, inst.firstEnd());
+            transfers.push_back({ from, to });
+            auto& [count, time] = byGroup[match.group(inst.group).label()];
+            ++count;
+            time += to - from;
+        }
+        if (transfers.empty()) {
+            out.notApplicable.push_back({ std::string(rule.id), "no collective appears on two ranks" });
+            return;
+        }
+        const std::vector<Interval> merged = mergeIntervals(std::move(transfers));
+        const TimeNs transfer = totalLength(merged);
+        const auto exposed = static_cast<TimeNs>(static_cast<double>(transfer) * (1.0 - overlapPct / 100.0));
+        const double gain = pctOf(std::min(exposed, measuredNs), measuredNs);
+        if (gain < options.settings.value(rule, "min_gain_pct"))
+            return;
+        Finding f = newFinding(
+            rule, "communication on the critical path is not hidden behind compute", gain, rankNumbers);
+        f.evidence.push_back("collectives' transfer (every member inside): " + formatMs(transfer)
+            + "; overlapped with GPU compute " + formatPct(overlapPct)
+            + " (the median rank's utilisation bins)");
+        for (const auto& [group, g] : byGroup)
+            f.evidence.push_back("process group " + group + ": " + std::to_string(g.first)
+                + " collectives, transfer " + formatMs(g.second));
+        RankWhere w;
+        w.rank = rankNumbers.front();
+        for (const Interval& i : merged)
+            if (w.ranges.size() < kMaxWherePerRank)
+                w.ranges.push_back({ i.start, i.end });
+        f.where.push_back(std::move(w));
+        f.suggestion = "Overlap communication with compute: DDP bucketing (bucket_cap_mb), FSDP prefetch "
+                       "(forward_prefetch, backward_prefetch), gradient accumulation with no_sync(), or "
+                       "compress gradients; check the interconnect's bandwidth (collectives' bus_bw).";
+        f.gainBasis = "from the collectives' arrivals: their transfer windows' union, less the share the "
+                      "utilisation bins show overlapped with GPU compute";
+        out.findings.push_back(std::move(f));
+    }
+
 } // namespace
 
 ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
-    TimeNs measuredNs, const InsightsOptions& options)
+    TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct)
 {
     ArrivalFindings out;
     const RuleInfo* straggler = ruleInfo("straggler");
     const RuleInfo* skew = ruleInfo("collective_skew");
+    const RuleInfo* exposed = ruleInfo("exposed_communication");
     if (rankNumbers.size() < 2) {
-        for (const RuleInfo* rule : { straggler, skew })
+        for (const RuleInfo* rule : { exposed, straggler, skew })
             if (rule && ruleSelected(options.rules, rule->id))
                 out.notApplicable.push_back({ std::string(rule->id), "needs at least two ranks" });
         return out;
     }
+    if (exposed && ruleSelected(options.rules, exposed->id))
+        exposedFindings(match, rankNumbers, measuredNs, commOverlapPct, *exposed, options, out);
     if (straggler && ruleSelected(options.rules, straggler->id))
         stragglerFindings(match, rankNumbers, measuredNs, *straggler, options, out);
     if (skew && ruleSelected(options.rules, skew->id))

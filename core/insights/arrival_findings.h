@@ -1,7 +1,7 @@
 #pragma once
 
-// The job rules a job summary answers without the events: `straggler` and
-// `collective_skew` from the collectives' arrivals (matched as on a folder,
+// The job rules a job summary answers without the events: `straggler`,
+// `collective_skew` and `exposed_communication` from the collectives' arrivals (matched as on a folder,
 // arrival_stragglers.h). On a folder the same rules read the job's critical
 // path; from a summary their gains are arrival times, which the gain basis says.
 
@@ -26,7 +26,10 @@ struct ArrivalFindings
 // summed (what they stop waiting once it arrives as the median rank does). `collective_skew`: the instances
 // whose skew / (skew + transfer) reaches min_wait_share_pct, gain = the union of their skew windows. Gains
 // are shares of `measuredNs`. Only the rules `options.rules` selects.
+// `exposed_communication`: the union of the instances' transfer windows (last
+// arrival to first end), less `commOverlapPct` of it (the share of communication
+// that overlaps compute, where the caller knows it), gain its share of `measuredNs`.
 ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
-    TimeNs measuredNs, const InsightsOptions& options);
+    TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct = 0);
 
 } // namespace ks::core

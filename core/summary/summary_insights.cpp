@@ -1,6 +1,7 @@
 #include "core/summary/summary_insights.h"
 
 #include "core/analysis/cross_rank/rank_overview.h"
+#include "core/common/median.h"
 #include "core/insights/arrival_findings.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/summary_reader.h"
@@ -94,6 +95,27 @@ namespace {
         std::sort(ranks.begin(), ranks.end());
         ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
         return ranks;
+    }
+
+    // The share of GPU communication time that overlaps GPU compute, per bin of the
+    // job's utilisation, on the median rank (of `rows`, empty: every rank with communication).
+    double commOverlapPct(const JobProfiles& profiles, const std::vector<std::size_t>& rows)
+    {
+        std::vector<double> shares;
+        const std::size_t count = profiles.bins > 0 ? profiles.shares.size() / profiles.bins : 0;
+        for (std::size_t r = 0; r < count; ++r) {
+            if (!rows.empty() && std::find(rows.begin(), rows.end(), r) == rows.end())
+                continue;
+            double comm = 0;
+            double overlapped = 0;
+            for (const KindShares& bin : profiles.row(r)) {
+                comm += bin[1];
+                overlapped += std::min(bin[0], bin[1]);
+            }
+            if (comm > 0)
+                shares.push_back(100.0 * overlapped / comm);
+        }
+        return median(shares).value_or(0);
     }
 
 } // namespace
@@ -224,7 +246,8 @@ Result<InsightsReport> insightsFromSummary(
     const SummaryCollectives& collectives = job.value().collectives;
     ArrivalFindings arrivals;
     if (ranks.empty()) {
-        arrivals = arrivalFindings(collectives.match, collectives.rankNumbers, report.measuredNs, options);
+        arrivals = arrivalFindings(collectives.match, collectives.rankNumbers, report.measuredNs, options,
+            commOverlapPct(job.value().profiles, {}));
     } else {
         std::vector<RankCollectives> selected;
         std::vector<std::int64_t> numbers;
@@ -233,7 +256,12 @@ Result<InsightsReport> insightsFromSummary(
                 selected.push_back(collectives.ranks[r]);
                 numbers.push_back(collectives.rankNumbers[r]);
             }
-        arrivals = arrivalFindings(matchCollectives(selected), numbers, report.measuredNs, options);
+        std::vector<std::size_t> rows;
+        for (std::size_t r = 0; r < job.value().ranks.size(); ++r)
+            if (wanted(job.value().ranks[r].rank))
+                rows.push_back(r);
+        arrivals = arrivalFindings(matchCollectives(selected), numbers, report.measuredNs, options,
+            commOverlapPct(job.value().profiles, rows));
     }
     std::set<std::string, std::less<>> answered;
     for (Finding& f : arrivals.findings) {
@@ -247,7 +275,8 @@ Result<InsightsReport> insightsFromSummary(
     for (const Rule& rule : insightRules()) {
         if (rule.scope != RuleScope::Job || !ruleSelected(options.rules, rule.info.id))
             continue;
-        if (rule.info.id == "straggler" || rule.info.id == "collective_skew" || answered.count(rule.info.id))
+        if (rule.info.id == "straggler" || rule.info.id == "collective_skew"
+            || rule.info.id == "exposed_communication" || answered.count(rule.info.id))
             continue; // answered from the arrivals, or silent there
         std::string why = "a job summary holds no cross-rank critical path";
         if (!suspects.empty())

@@ -45,8 +45,8 @@ def main():
         assert s, "two_ranks_sampled has rank findings"
 
         # Job rules that need the events say which traces to open.
-        code, out, err = run(a.cli, "insights", job, "--rules", "exposed_communication")
-        assert code == 0 and "exposed_communication: not applicable" in out and "open the traces" in out, out
+        code, out, err = run(a.cli, "insights", job, "--rules", "unbalanced_compute")
+        assert code == 0 and "unbalanced_compute: not applicable" in out and "open the traces" in out, out
 
         # The collectives' skew and who arrived last: the folder's numbers, from the stored arrivals.
         code, out, err = run(a.cli, "collectives", job)

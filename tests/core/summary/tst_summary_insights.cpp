@@ -89,14 +89,16 @@ private slots:
             QCOMPARE(s.notApplicable[i].rule, fromFolder.notApplicable[i].rule);
             QCOMPARE(s.notApplicable[i].reason, fromFolder.notApplicable[i].reason);
         }
-        // The job rules that need the events say so, and which traces to open (straggler and
-        // collective_skew answer from the collectives' arrivals: tst_summary_job_answers).
+        // The job rules that need the events say so, and which traces to open (straggler,
+        // collective_skew and exposed_communication answer from the collectives' arrivals:
+        // tst_summary_job_answers).
         auto all = insightsFromSummary(out, InsightsOptions {});
         QVERIFY(all.ok());
-        const auto exposed = std::find_if(all.value().notApplicable.begin(), all.value().notApplicable.end(),
-            [](const RuleNotApplicable& na) { return na.rule == "exposed_communication"; });
-        QVERIFY(exposed != all.value().notApplicable.end());
-        QVERIFY(exposed->reason.find("open the traces") != std::string::npos);
+        const auto unbalanced =
+            std::find_if(all.value().notApplicable.begin(), all.value().notApplicable.end(),
+                [](const RuleNotApplicable& na) { return na.rule == "unbalanced_compute"; });
+        QVERIFY(unbalanced != all.value().notApplicable.end());
+        QVERIFY(unbalanced->reason.find("open the traces") != std::string::npos);
     }
 
     void selectedRanksOnly()

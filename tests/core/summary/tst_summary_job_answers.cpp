@@ -128,6 +128,26 @@ std::vector<std::int64_t> stragglerRanks(const InsightsReport& report)
     return ranks;
 }
 
+// The summary's finding of `rule` (from the arrivals) against the folder's (from the
+// critical path): both present, gains within max(3 points, 25 %).
+void sameFindingAsFolder(const InsightsReport& fromSummary, const TraceSet& traces, const std::string& rule)
+{
+    auto frames = buildFrames(traces, AnalysisOptions {});
+    QVERIFY(frames.ok());
+    InsightsOptions only;
+    only.rules = { rule };
+    const InsightsReport fromFolder = runInsights(frames.value(), AnalysisOptions {}, only);
+    const auto find = [&rule](const InsightsReport& r) {
+        return std::find_if(
+            r.findings.begin(), r.findings.end(), [&rule](const Finding& f) { return f.rule == rule; });
+    };
+    const auto a = find(fromFolder);
+    const auto b = find(fromSummary);
+    QVERIFY2(a != fromFolder.findings.end() && b != fromSummary.findings.end(), rule.c_str());
+    QVERIFY2(std::abs(a->gainPct - b->gainPct) <= std::max(3.0, 0.25 * a->gainPct),
+        (rule + ": " + std::to_string(a->gainPct) + " vs " + std::to_string(b->gainPct)).c_str());
+}
+
 } // namespace
 
 class TestSummaryJobAnswers : public QObject
@@ -155,14 +175,16 @@ void TestSummaryJobAnswers::glooJobAsFolder()
     QVERIFY(gloo);
     summaryAnswersAsFolder(summary, answers);
     storedWaitsAsFolder(summary, answers.arrivals);
-    // straggler and collective_skew answer from the summary (a finding, or silence): never
-    // "open the traces" any more.
+    // straggler, collective_skew and exposed_communication answer from the summary (a
+    // finding, or silence): never "open the traces" any more.
     InsightsOptions jobRules;
-    jobRules.rules = { "straggler", "collective_skew" };
+    jobRules.rules = { "straggler", "collective_skew", "exposed_communication" };
     auto report = insightsFromSummary(summary, jobRules);
     QVERIFY2(report.ok(), report.ok() ? "" : report.error().describe().c_str());
     for (const RuleNotApplicable& na : report.value().notApplicable)
         QVERIFY2(na.reason.find("open the traces") == std::string::npos, na.reason.c_str());
+    // Gloo's collectives overlap nothing: their transfer is exposed, as the folder's path finds.
+    sameFindingAsFolder(report.value(), answers.traces, "exposed_communication");
     // Rank 1 has twice the batch: the summary names it, as the folder's critical path does.
     QCOMPARE(stragglerRanks(report.value()), std::vector<std::int64_t> { 1 });
     QCOMPARE(answers.arrivals.ranks.front().rank, std::int64_t { 1 });
@@ -199,6 +221,9 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
     QVERIFY(first.waitCaused > 0);
     QCOMPARE(first.waitedBy.size(), kWaitedByShown);
 
+    auto exposed = insightsFromSummary(summary, InsightsOptions {});
+    QVERIFY(exposed.ok());
+    sameFindingAsFolder(exposed.value(), answers.traces, "exposed_communication");
     InsightsOptions straggler;
     straggler.rules = { "straggler" };
     auto fromSummary = insightsFromSummary(summary, straggler);
