@@ -76,5 +76,6 @@ std::vector<Rule> gpuUtilisationRules(); // gpu_starvation, low_gpu_utilisation
 std::vector<Rule> tensorCoreRules(); // tensor_core_unused
 std::vector<Rule> kernelFusionRules(); // kernel_fusion
 std::vector<Rule> smEfficiencyRules(); // low_sm_efficiency
+std::vector<Rule> cpuIdleRules(); // cpu_idle
 
 } // namespace ks::core

@@ -13,7 +13,7 @@ from cli_test_support import parse_args, run
 
 RANK_RULES = ("gpu_idle_host_bound,gpu_idle_sync,short_kernels,launch_delay_outliers,pageable_memcpy,"
               "sync_memcpy,sync_memset,dataloader_stall,memory_pressure,low_efficiency,gpu_starvation,"
-              "low_gpu_utilisation,tensor_core_unused,kernel_fusion,low_sm_efficiency")
+              "low_gpu_utilisation,tensor_core_unused,kernel_fusion,low_sm_efficiency,cpu_idle")
 
 
 def overview_rows(cli, path):

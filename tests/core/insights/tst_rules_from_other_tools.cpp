@@ -1,7 +1,7 @@
 // The rules other tools have (issue 36 item 4): Nsight Systems' GPU starvation
 // and low utilisation, the TensorBoard plugin's Tensor Core use and estimated SM
-// efficiency, TraceLens's kernel fusion candidates. Each fires on a trace built with its problem, is
-// silent on the same trace without it, and reads its threshold by name.
+// efficiency, TraceLens's kernel fusion candidates and CPU idle. Each fires on a trace built with its
+// problem, is silent on the same trace without it, and reads its threshold by name.
 
 #include "core/insights/insights.h"
 #include "tests/support/analysis_test_support.h"
@@ -136,6 +136,23 @@ std::string occupancyRank(double blocksPerSm)
     return b.document();
 }
 
+// Ten ops each launching a 100 us kernel the GPU runs at once; with the problem
+// nothing is recorded for 2 ms after the fifth (host and GPU both idle).
+std::string holeRank(bool withHole)
+{
+    RankTraceBuilder b(0);
+    b.cpu("ProfilerStep#1", 0, 3500, "user_annotation");
+    double t = 0;
+    for (int i = 0; i < 10; ++i) {
+        if (withHole && i == 5)
+            t += 2000;
+        b.cpu("aten::relu", t, 110);
+        b.launch(t + 2, 5, "relu_kernel", t + 8, 100);
+        t += 110;
+    }
+    return b.document();
+}
+
 } // namespace
 
 class TestRulesFromOtherTools : public QObject
@@ -212,6 +229,20 @@ private slots:
         QVERIFY(!bare.finding("low_sm_efficiency"));
         QCOMPARE(bare.report.notApplicable.size(), std::size_t(1));
         QVERIFY(bare.report.notApplicable.front().reason.find("blocks per SM") != std::string::npos);
+    }
+
+    void cpuIdle()
+    {
+        Run with(holeRank(true), "cpu_idle");
+        const core::Finding* f = with.finding("cpu_idle");
+        QVERIFY(f);
+        QCOMPARE(f->where.front().ranges.size(), std::size_t(1));
+        const core::TimeRange hole = f->where.front().ranges.front();
+        QCOMPARE(hole.end - hole.start, core::TimeNs { 2'000'000 });
+        QVERIFY(f->gainPct > 0);
+        QVERIFY(f->gainPct <= 100.0 * 2e6 / static_cast<double>(with.report.measuredNs) + 1e-9);
+        QVERIFY(!Run(holeRank(false), "cpu_idle").finding("cpu_idle"));
+        QVERIFY(!Run(holeRank(true), "cpu_idle", "cpu_idle.min_gap_us=2500").finding("cpu_idle"));
     }
 
     void kernelFusion()
