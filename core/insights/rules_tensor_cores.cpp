@@ -27,12 +27,13 @@ namespace {
     }
 
     // Name fragments of kernels that run on Tensor Cores (NVIDIA: the MMA shapes and
-    // instructions cuBLAS, cuDNN and CUTLASS put in their names; AMD: MFMA).
+    // instructions cuBLAS, cuDNN and CUTLASS put in their names; AMD: MFMA, Tensile's
+    // "_MI16x16x..." matrix-instruction tiles, and the matrix-core attention kernels).
     bool usesTensorCores(std::string_view kernel)
     {
-        static constexpr std::array<std::string_view, 22> kParts { "h884", "s884", "h1688", "s1688", "i8816",
-            "16816", "1688", "hmma", "imma", "xmma", "wmma", "gmma", "tensorop", "TensorOp", "tensorcore",
-            "bf16gemm", "h16816", "s16816", "tf32", "mfma", "MFMA", "flash" };
+        static constexpr std::string_view kParts[] { "h884", "s884", "h1688", "s1688", "i8816", "16816",
+            "1688", "hmma", "imma", "xmma", "wmma", "gmma", "tensorop", "TensorOp", "tensorcore", "bf16gemm",
+            "tf32", "flash", "mfma", "MFMA", "_MI4x", "_MI8x", "_MI16x", "_MI32x", "attn_fwd", "fmha" };
         return containsAny(kernel, kParts);
     }
 

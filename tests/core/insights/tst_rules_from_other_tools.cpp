@@ -204,6 +204,10 @@ private slots:
             f->evidence.front().find("Tensor Core share of compute kernel time: 0.0 %") != std::string::npos);
         QVERIFY(!Run(gemmRank("sm80_xmma_gemm_bf16bf16_bf16f32_f32_nn_n"), "tensor_core_unused")
                      .finding("tensor_core_unused"));
+        // AMD: hipBLASLt's Tensile kernels name their matrix-instruction tile.
+        QVERIFY(!Run(gemmRank("Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT256x128x64_MI16x16x1_SN"),
+            "tensor_core_unused")
+                     .finding("tensor_core_unused"));
         // speedup=1: Tensor Cores would give nothing back.
         QVERIFY(!Run(gemmRank("volta_sgemm_128x64_nn"), "tensor_core_unused", "tensor_core_unused.speedup=1")
                      .finding("tensor_core_unused"));
