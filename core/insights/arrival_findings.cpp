@@ -240,4 +240,57 @@ ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<
     return out;
 }
 
+ArrivalFindings unbalancedComputeFindings(const std::vector<std::pair<std::int64_t, TimeNs>>& compute,
+    const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, TimeNs measuredNs,
+    const InsightsOptions& options)
+{
+    ArrivalFindings out;
+    const RuleInfo* rule = ruleInfo("unbalanced_compute");
+    if (!rule || !ruleSelected(options.rules, rule->id))
+        return out;
+    std::vector<std::pair<std::int64_t, TimeNs>> ranks;
+    for (const auto& rc : compute)
+        if (rc.second > 0)
+            ranks.push_back(rc);
+    if (ranks.size() < 2) {
+        out.notApplicable.push_back(
+            { std::string(rule->id), "needs GPU compute kernels on at least two ranks" });
+        return out;
+    }
+    std::vector<double> values;
+    for (const auto& rc : ranks)
+        values.push_back(static_cast<double>(rc.second));
+    const double typical = median(values).value_or(0);
+    std::stable_sort(
+        ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    const auto& [rank, busiest] = ranks.front();
+    const double spread = typical > 0 ? 100.0 * (static_cast<double>(busiest) - typical) / typical : 0;
+    if (spread < options.settings.value(*rule, "max_spread_pct"))
+        return out;
+    const auto excess = static_cast<TimeNs>(static_cast<double>(busiest) - typical);
+    const TimeNs waitedFor = leadOverMedian(match, rankNumbers, rank);
+    Finding f = newFinding(*rule,
+        "rank " + std::to_string(rank) + " computes " + formatPct(spread) + " longer than the median rank",
+        pctOf(std::min({ excess, waitedFor, measuredNs }), measuredNs), { rank });
+    f.evidence.push_back("GPU compute: rank " + std::to_string(rank) + " " + formatMs(busiest) + ", median "
+        + formatMs(static_cast<TimeNs>(typical)) + " over " + std::to_string(ranks.size())
+        + " ranks (the summary's utilisation bins)");
+    std::string next = "next busiest:";
+    for (std::size_t i = 1; i < std::min<std::size_t>(4, ranks.size()); ++i)
+        next += (i > 1 ? "," : "") + std::string(" rank ") + std::to_string(ranks[i].first) + " "
+            + formatMs(ranks[i].second);
+    f.evidence.push_back(next);
+    f.evidence.push_back("the others wait for it (its lead over the median member where it arrived last): "
+        + formatMs(waitedFor));
+    f.where.push_back(lateWindows(match, rankNumbers, rank));
+    f.suggestion =
+        "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
+        "length), an even split of layers or experts, the same GPU model and clocks on every rank.";
+    f.gainBasis =
+        "from the summary's utilisation bins: the busiest rank's compute above the median rank's, at "
+        "most the time the others wait for it at the collectives";
+    out.findings.push_back(std::move(f));
+    return out;
+}
+
 } // namespace ks::core

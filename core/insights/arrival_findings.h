@@ -10,6 +10,7 @@
 #include "core/insights/insights.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ks::core {
@@ -31,5 +32,14 @@ struct ArrivalFindings
 // that overlaps compute, where the caller knows it), gain its share of `measuredNs`.
 ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
     TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct = 0);
+
+// `unbalanced_compute` over each rank's GPU compute time (a summary's utilisation
+// profiles: rank, ns): the busiest rank against the median; gain its excess, at
+// most the time the others wait for it (its lead over the median member where it
+// arrived last at the collectives: the folder bounds it by its compute on the
+// critical path). Not applicable with fewer than two ranks with compute.
+ArrivalFindings unbalancedComputeFindings(const std::vector<std::pair<std::int64_t, TimeNs>>& compute,
+    const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, TimeNs measuredNs,
+    const InsightsOptions& options);
 
 } // namespace ks::core

@@ -263,6 +263,23 @@ Result<InsightsReport> insightsFromSummary(
         arrivals = arrivalFindings(matchCollectives(selected), numbers, report.measuredNs, options,
             commOverlapPct(job.value().profiles, rows));
     }
+    // unbalanced_compute from each rank's GPU compute in the utilisation profiles.
+    std::vector<std::pair<std::int64_t, TimeNs>> compute;
+    const JobProfiles& profiles = job.value().profiles;
+    for (std::size_t r = 0; r < job.value().ranks.size() && profiles.bins > 0; ++r) {
+        if (!job.value().ranks[r].ok() || !wanted(job.value().ranks[r].rank))
+            continue;
+        double shares = 0;
+        for (const KindShares& bin : profiles.row(r))
+            shares += bin[0];
+        compute.emplace_back(job.value().ranks[r].rank,
+            static_cast<TimeNs>(shares * static_cast<double>(profiles.binWidthNs)));
+    }
+    ArrivalFindings unbalanced = unbalancedComputeFindings(
+        compute, collectives.match, collectives.rankNumbers, report.measuredNs, options);
+    arrivals.findings.insert(arrivals.findings.end(), unbalanced.findings.begin(), unbalanced.findings.end());
+    arrivals.notApplicable.insert(
+        arrivals.notApplicable.end(), unbalanced.notApplicable.begin(), unbalanced.notApplicable.end());
     std::set<std::string, std::less<>> answered;
     for (Finding& f : arrivals.findings) {
         answered.insert(f.rule);
@@ -276,7 +293,8 @@ Result<InsightsReport> insightsFromSummary(
         if (rule.scope != RuleScope::Job || !ruleSelected(options.rules, rule.info.id))
             continue;
         if (rule.info.id == "straggler" || rule.info.id == "collective_skew"
-            || rule.info.id == "exposed_communication" || answered.count(rule.info.id))
+            || rule.info.id == "exposed_communication" || rule.info.id == "unbalanced_compute"
+            || answered.count(rule.info.id))
             continue; // answered from the arrivals, or silent there
         std::string why = "a job summary holds no cross-rank critical path";
         if (!suspects.empty())

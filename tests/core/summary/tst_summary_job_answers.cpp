@@ -224,6 +224,24 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
     auto exposed = insightsFromSummary(summary, InsightsOptions {});
     QVERIFY(exposed.ok());
     sameFindingAsFolder(exposed.value(), answers.traces, "exposed_communication");
+    // unbalanced_compute: the same ranks' compute as the folder's; its gain bounded by the
+    // time the others wait for it, at most the folder's (bounded by its compute on the path).
+    const auto unbalanced = std::find_if(exposed.value().findings.begin(), exposed.value().findings.end(),
+        [](const Finding& f) { return f.rule == "unbalanced_compute"; });
+    QVERIFY(unbalanced != exposed.value().findings.end());
+    QCOMPARE(unbalanced->ranks, std::vector<std::int64_t> { 37 });
+    {
+        auto frames = buildFrames(answers.traces, AnalysisOptions {});
+        QVERIFY(frames.ok());
+        InsightsOptions only;
+        only.rules = { "unbalanced_compute" };
+        const InsightsReport folder = runInsights(frames.value(), AnalysisOptions {}, only);
+        QVERIFY(!folder.findings.empty());
+        QCOMPARE(folder.findings.front().ranks, unbalanced->ranks);
+        QCOMPARE(unbalanced->evidence.front().substr(0, 40),
+            folder.findings.front().evidence.front().substr(0, 40));
+        QVERIFY(unbalanced->gainPct > 0 && unbalanced->gainPct <= folder.findings.front().gainPct);
+    }
     InsightsOptions straggler;
     straggler.rules = { "straggler" };
     auto fromSummary = insightsFromSummary(summary, straggler);
