@@ -170,6 +170,14 @@ OverviewData overviewOfSummary(const core::JobOverview& job)
         data.stragglers.push_back(job.ranks[row].rank);
     if (!data.stragglers.empty())
         data.stragglerSource = tr("GPU compute far above the median rank's (as job mode marks them)");
+    // Else the rank the others wait for at the collectives (a CPU-only gloo job has no GPU compute to mark).
+    if (data.stragglers.empty()) {
+        for (const core::Finding& f : data.report.findings)
+            if (f.rule == "straggler")
+                data.stragglers.insert(data.stragglers.end(), f.ranks.begin(), f.ranks.end());
+        if (!data.stragglers.empty())
+            data.stragglerSource = tr("the rank the others wait for at the collectives (their arrivals)");
+    }
     headlineFromRankOverview(job.rankOverview, data);
     return data;
 }

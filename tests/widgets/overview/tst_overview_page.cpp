@@ -1,7 +1,7 @@
 // The Overview page: headline numbers and one card per
 // finding, in the report's order, whose links ask for the events, a zoom or the
 // proving analysis; an iteration chosen on the page recomputes; job mode shows
-// a summary's findings without timeline links.
+// a summary's findings without timeline links, and its stragglers from the collectives' arrivals.
 
 #include "core/insights/insights.h"
 #include "core/summary/job_overview.h"
@@ -216,6 +216,26 @@ private slots:
         page.setJob(nullptr); // nothing open: cleared at once
         QCOMPARE(cleared.size(), 1);
         QVERIFY(!page.data());
+    }
+
+    // A CPU-only gloo job has no GPU compute for job mode to mark: its summary names the rank
+    // the others wait for at the collectives, rank 1, as the traces' Overview does.
+    void jobModeNamesTheGlooStraggler()
+    {
+        const QString folder = QStringLiteral(KS_SHARED_DIR "/traces/ddp_gloo_2ranks");
+        if (!QDir(folder).exists())
+            QSKIP("../shared is absent");
+        QTemporaryDir dir;
+        const std::string out = dir.path().toStdString() + "/job.kssum";
+        QVERIFY(core::summarizeJob({ folder.toStdString() }, out, core::SummarizeOptions {}).ok());
+        auto job = core::readJobOverview(out);
+        QVERIFY(job.ok());
+        widgets::TaskPools pools;
+        widgets::OverviewPage page(&pools);
+        page.setJob(std::make_shared<const core::JobOverview>(std::move(job).value()));
+        QVERIFY(waitUpdated(page));
+        QCOMPARE(page.data()->stragglers, std::vector<std::int64_t> { 1 });
+        QVERIFY(page.data()->stragglerSource.contains(QStringLiteral("arrivals")));
     }
 };
 
