@@ -130,6 +130,8 @@ void appendCellJson(std::string& out, const Cell& cell)
         out += std::to_string(*i);
     } else if (const auto* d = std::get_if<double>(&cell)) {
         out += pythonFloatText(*d);
+    } else if (const auto* json = std::get_if<JsonText>(&cell)) {
+        out += json->json;
     } else {
         appendJsonString(out, std::get<std::string>(cell));
     }

@@ -115,6 +115,8 @@ void SqliteStatement::bind(int index, const Cell& value)
         bind(index, *d);
     else if (const auto* s = std::get_if<std::string>(&value))
         bind(index, std::string_view(*s));
+    else if (const auto* json = std::get_if<JsonText>(&value))
+        bind(index, std::string_view(json->json));
     else
         bindNull(index);
 }

@@ -16,6 +16,7 @@ Exit status 0 only when every compared file matches.
 import argparse
 import collections
 import glob
+import gzip
 import json
 import math
 import os
@@ -117,13 +118,16 @@ def main():
         return 0
     opts, trace_dir, ref_dir = parsed
     names = [opts.ref] if opts.ref else sorted(
-        os.path.basename(p) for p in glob.glob(os.path.join(ref_dir, "critical_path_analysis__*.json")))
+        os.path.basename(p) for pattern in ("critical_path_analysis__*.json", "critical_path_analysis__*.json.gz")
+        for p in glob.glob(os.path.join(ref_dir, pattern)))
     if not names:
         print(f"SKIP: no critical path reference in {ref_dir}")
         return 0
     failures = 0
     for name in names:
-        with open(os.path.join(ref_dir, name)) as f:
+        # A large reference is stored gzipped (critical_path_analysis__default.json.gz).
+        opener = gzip.open if name.endswith(".gz") else open
+        with opener(os.path.join(ref_dir, name), "rt") as f:
             ref = json.load(f)
         with tempfile.TemporaryDirectory() as tmp:
             ours, error = run_cli(opts.cli, trace_dir, ref.get("args", {}), tmp)

@@ -3,7 +3,8 @@
 
 For one trace folder, runs the CLI with --format json --out TMP and compares every
 file it wrote with ../shared/reference/<folder>/<same name>:
-  - where HTA answered (ok: true): same shape, same columns, same rows matched as
+  - where HTA answered (ok: true): same shape, every column HTA wrote (in its order;
+    only its symbol-id columns, HTA's own numbering, are not reproduced), same rows matched as
     multisets (HTA's row order is arbitrary under ties), integers exact, floats
     within 1e-9 relative;
   - where HTA raised (ok: false): Kinetoscope must say "not applicable" (ok: false).
@@ -18,6 +19,10 @@ import sys
 import tempfile
 
 from conformance_support import folder_arguments
+
+COMPARED_ELSEWHERE_PREFIXES = ("critical_path_analysis__", "get_frequent_cuda_kernel_sequences",
+                               "generate_trace_with_counters")
+NOT_HTA_CALLS = {"load.json", "load_summary.json", "timings.json"}
 
 REL = 1e-9
 ABS = 1e-9
@@ -60,27 +65,31 @@ def sort_key(record, columns):
 
 
 def compared_columns(ref, ours, symbol_ids, path, problems):
-    """The columns to compare. Normally all, equal on both sides. Where HTA's frame
-    carries its internal symbol ids (`symbol_ids`, from the reference's args), those
-    columns are skipped and their text (`s_*`) compared instead: Kinetoscope writes a
-    subset of HTA's columns, every one of which must be in HTA's frame, the `s_*` ones
-    included."""
-    if not symbol_ids:
-        if ref["columns"] != ours.get("columns"):
-            problems.append(f"{path}: columns {ref['columns']} != {ours.get('columns')}")
-            return None
-        return ref["columns"]
-    theirs = set(ref["columns"])
+    """The columns to compare: every column HTA wrote, in its order. Where HTA's frame
+    carries its internal symbol ids (`symbol_ids`, from the reference's args), those are
+    HTA's own numbering and are not reproduced: every other column must be written here, in
+    HTA's order, and nothing else. Where the reference kept only some columns of a large
+    frame (`_stored_columns`, with every column's name in `_all_columns`), ours must still be
+    all of HTA's, and the stored ones are compared."""
     mine = ours.get("columns") or []
-    missing = [c for c in ref["columns"] if c.startswith("s_") and c not in mine]
-    extra = [c for c in mine if c not in theirs and c not in symbol_ids]
-    if missing or not mine:
-        problems.append(f"{path}: HTA's name columns {missing} are not written here")
+    stored = ref.get("_args", {}).get("_stored_columns")
+    all_columns = (ref["_args"].get("_all_columns") or stored) if stored else ref["columns"]
+    # A column X whose text HTA also wrote as s_X holds symbol ids, wherever the reference says so.
+    symbol_ids = set(symbol_ids or []) | {c for c in all_columns if "s_" + c in all_columns}
+    if stored:
+        expected = [c for c in all_columns if c not in symbol_ids]
+        if mine != expected:
+            problems.append(f"{path}: columns {mine} != HTA's {expected}")
+            return None
+        return [c for c in ref["columns"] if c not in symbol_ids]
+    expected = [c for c in ref["columns"] if c not in symbol_ids]
+    if mine != expected:
+        missing = [c for c in expected if c not in mine]
+        extra = [c for c in mine if c not in expected]
+        problems.append(f"{path}: columns differ from HTA's (missing {missing}, not in HTA's frame {extra}, "
+                        f"or another order)")
         return None
-    if extra and "_stored_columns" not in ref.get("_args", {}):
-        problems.append(f"{path}: columns {extra} are not in HTA's frame")
-        return None
-    return [c for c in mine if c in theirs and c not in symbol_ids]
+    return expected
 
 
 def compare_frames(ref, ours, path, problems, symbol_ids=None):
@@ -173,6 +182,16 @@ def main():
             for p in problems[:3]:
                 print("     " + p)
             failures += bool(problems)
+        # Every HTA answer of the folder is checked: a reference this run did not write is a
+        # failure, except those other scripts compare (critical path, counter trace, kernel
+        # sequences: compare_critical_path.py, compare_issue4.py) and the load records.
+        written = set(os.listdir(out))
+        for name in sorted(os.listdir(reference)):
+            if name in written or not name.endswith(".json") or name.startswith(COMPARED_ELSEWHERE_PREFIXES) \
+                    or name in NOT_HTA_CALLS:
+                continue
+            print(f"FAIL {args.folder}/{name}\n     HTA answered this call; nothing was written here")
+            failures += 1
     print(f"{checked - failures} passed, {failures} failed")
     return 1 if failures or checked == 0 else 0
 

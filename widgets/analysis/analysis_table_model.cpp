@@ -22,8 +22,8 @@ void AnalysisTableModel::setTable(std::shared_ptr<const core::AnalysisOutput> ow
             ColumnFormat format = columnFormat(table->columns[c].name, table->columns[c].unit);
             // A column of text (names, categories) is text whatever its name says.
             for (const auto& row : table->rows) {
-                if (core::cellAsDouble(row[c]) || std::holds_alternative<std::string>(row[c])) {
-                    if (std::holds_alternative<std::string>(row[c]))
+                if (core::cellAsDouble(row[c]) || core::cellIsText(row[c])) {
+                    if (core::cellIsText(row[c]))
                         format.kind = NumberKind::Text;
                     break;
                 }
@@ -65,7 +65,7 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const
     if (row >= m_table->rows.size() || column >= m_table->columns.size())
         return {};
     const core::Cell cell = m_table->rows[row][column];
-    const bool isText = std::holds_alternative<std::string>(cell);
+    const bool isText = core::cellIsText(cell);
     switch (role) {
     case Qt::DisplayRole: {
         if (isText)
@@ -81,8 +81,8 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const
     case kRawTextRole:
         return formatCell(cell);
     case SortRole:
-        if (const auto* text = std::get_if<std::string>(&cell))
-            return QString::fromStdString(*text);
+        if (core::cellIsText(cell))
+            return QString::fromStdString(core::cellAsText(cell));
         if (const auto number = core::cellAsDouble(cell); number && !std::isnan(*number))
             return *number;
         return {};

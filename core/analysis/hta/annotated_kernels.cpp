@@ -1,6 +1,7 @@
 #include "core/analysis/hta/annotated_kernels.h"
 
 #include "core/analysis/hta/counters_support.h"
+#include "core/analysis/hta/frame_args.h"
 #include "core/analysis/hta/name_stats.h"
 #include "core/analysis/hta/trace_diff.h"
 #include "core/analysis/tables/microseconds.h"
@@ -102,18 +103,32 @@ namespace {
     Table emptyTable(AnalysisMode mode)
     {
         using namespace annotated_kernels;
+        const bool compat = mode == AnalysisMode::HtaCompat;
         Table t;
         t.name = "gpu_kernels_with_user_annotations";
-        if (mode != AnalysisMode::HtaCompat)
+        if (!compat)
             t.columns.push_back(kRank.column(mode));
-        for (const ColumnId& c : { kIndex, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation,
-                 kIndexCorrelation, kName, kCategory, kUserAnnotation })
+        for (const ColumnId& c : { kIndex, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation })
+            t.columns.push_back(c.column(mode));
+        if (compat) // every column of HTA's frame: its parser arguments
+            for (const frame_args::ArgColumn& a : frame_args::defaultArgColumns())
+                t.columns.push_back({ std::string(a.column), "" });
+        t.columns.push_back(kIndexCorrelation.column(mode));
+        if (compat)
+            t.columns.push_back(kIteration.column(mode));
+        for (const ColumnId& c : { kName, kCategory, kUserAnnotation })
             t.columns.push_back(c.column(mode));
         return t;
     }
 
+    // HTA's `iteration`: NaN (null) where the row has none.
+    Cell iterationCell(const FrameRow& row)
+    {
+        return row.iteration == kNoIteration ? Cell {} : Cell { row.iteration };
+    }
+
     // One rank's rows; false when HTA would raise (a negative duration: pandas refuses the interval).
-    bool addRank(Table& table, const RankFrame& frame, AnalysisMode mode)
+    Result<bool> addRank(Table& table, const RankFrame& frame, AnalysisMode mode)
     {
         const bool compat = mode == AnalysisMode::HtaCompat;
         std::vector<const FrameRow*> kernels;
@@ -121,13 +136,28 @@ namespace {
         if (!kernelsAndAnnotations(frame, compat, kernels, annotations))
             return false;
         const std::vector<const FrameRow*> owner = attribute(frame, kernels, annotations, compat);
+        std::map<std::uint32_t, std::vector<Cell>> args;
+        if (compat) {
+            std::vector<std::uint32_t> slices;
+            slices.reserve(kernels.size());
+            for (const FrameRow* k : kernels)
+                slices.push_back(k->slice);
+            auto read =
+                frame_args::argCells(*frame.trace, std::move(slices), frame_args::defaultArgColumns());
+            if (!read)
+                return read.error();
+            args = std::move(read).value();
+        }
         const auto us = [compat](std::int64_t ns) -> Cell {
             return compat ? static_cast<double>(ns) / 1000.0 : microseconds(ns);
+        };
+        // HTA's shorten_names shortens its whole symbol table, so the annotation too (§17).
+        const auto shown = [compat](std::string_view name) {
+            return compat ? shortenName(name) : std::string(name);
         };
         for (std::size_t k = 0; k < kernels.size(); ++k) {
             const FrameRow& row = *kernels[k];
             const ThreadKey& key = counters::threadKeyOf(frame, row);
-            const std::string_view name = frame.name(row);
             std::vector<Cell> cells;
             if (!compat)
                 cells.emplace_back(frame.rank);
@@ -135,9 +165,17 @@ namespace {
                 { static_cast<std::int64_t>(row.eventIndex),
                     counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
                     counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), us(row.ts), us(row.dur),
-                    us(row.end()), row.stream, row.correlation, row.indexCorrelation,
-                    compat ? shortenName(name) : std::string(name), std::string(frame.category(row)),
-                    owner[k] ? std::string(frame.name(*owner[k])) : std::string() });
+                    us(row.end()), row.stream, row.correlation });
+            if (compat) {
+                const std::vector<Cell>& values = args.at(row.slice);
+                cells.insert(cells.end(), values.begin(), values.end());
+            }
+            cells.emplace_back(row.indexCorrelation);
+            if (compat)
+                cells.push_back(iterationCell(row));
+            cells.insert(cells.end(),
+                { shown(frame.name(row)), shown(frame.category(row)),
+                    owner[k] ? shown(frame.name(*owner[k])) : std::string() });
             table.addRow(cells);
         }
         return true;
@@ -159,7 +197,10 @@ AnalysisOutput gpuKernelsWithUserAnnotations(
     for (const RankFrame& frame : frames.ranks) {
         if (compat && frame.rank != rank)
             continue;
-        if (!addRank(table, frame, mode))
+        const Result<bool> added = addRank(table, frame, mode);
+        if (!added)
+            return AnalysisOutput::notApplicable(added.error().describe());
+        if (!added.value())
             return AnalysisOutput::notApplicable(
                 "ValueError: left side of interval must be <= right side "
                 "(HTA: a kernel or annotation with a negative duration, Q1)");

@@ -12,8 +12,10 @@ namespace ks::core {
 
 // The columns of gpuKernelsWithUserAnnotations. HTA's frame holds every column of its
 // trace frame, with `cat`, `name` and `user_annotation` as symbol ids and their text in
-// `s_cat`, `s_name`, `s_user_annotation`; these are the ones Kinetoscope writes (the ids
-// are HTA's own numbering and are not reproduced).
+// `s_cat`, `s_name`, `s_user_annotation`. Compat mode writes every one but the ids (HTA's
+// own numbering, not reproduced): after `correlation` the parser-argument columns of
+// frame_args.h, after `index_correlation` the `iteration`. Default mode writes these below
+// and the rank.
 namespace annotated_kernels {
     inline constexpr ColumnId kRank { "rank", "" }; // default mode only: every selected rank
     inline constexpr ColumnId kIndex { "index", "" };
@@ -25,6 +27,7 @@ namespace annotated_kernels {
     inline constexpr ColumnId kStream { "stream", "" };
     inline constexpr ColumnId kCorrelation { "correlation", "" };
     inline constexpr ColumnId kIndexCorrelation { "index_correlation", "" };
+    inline constexpr ColumnId kIteration { "iteration", "" }; // compat only: null for no iteration
     inline constexpr ColumnId kName { "s_name", "name", "" };
     inline constexpr ColumnId kCategory { "s_cat", "category", "" };
     inline constexpr ColumnId kUserAnnotation { "s_user_annotation", "user_annotation", "" };

@@ -1,28 +1,31 @@
 #include "core/analysis/hta/aten_op_kernels.h"
 
+#include "core/analysis/tables/numpy_argsort.h"
 #include "core/analysis/tables/pandas_numerics.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ks::core {
 
 namespace {
 
-    // The kernel launches HTA follows (§20): its launch APIs without the copies and sets.
+    // The kernel launches HTA follows (§20). Compat: HTA's launch pattern, re.match of
+    // (cuda.*LaunchKernel)|(cuLaunchKernel)|(^runFunction), so prefixes (types.py); default:
+    // the launch APIs by name, HIP and cooperative launches included, no copies or sets.
     bool isKernelLaunch(std::string_view name, bool compat)
     {
-        static constexpr std::string_view kCompat[] = { "cudaLaunchKernel", "cudaLaunchKernelExC",
-            "cuLaunchKernel", "cuLaunchKernelEx", "runFunction - job_prep_and_submit_for_execution" };
+        if (compat)
+            return (name.starts_with("cuda") && name.find("LaunchKernel", 4) != std::string_view::npos)
+                || name.starts_with("cuLaunchKernel") || name.starts_with("runFunction");
         static constexpr std::string_view kDefault[] = { "cudaLaunchKernel", "cudaLaunchKernelExC",
             "cuLaunchKernel", "cuLaunchKernelEx", "cudaLaunchCooperativeKernel", "hipLaunchKernel",
             "hipExtModuleLaunchKernel", "hipModuleLaunchKernel",
             "runFunction - job_prep_and_submit_for_execution" };
-        if (compat)
-            return std::find(std::begin(kCompat), std::end(kCompat), name) != std::end(kCompat);
         return std::find(std::begin(kDefault), std::end(kDefault), name) != std::end(kDefault);
     }
 
@@ -42,42 +45,83 @@ namespace {
 
     using Groups = std::map<std::pair<std::string, std::string>, Group>; // (op, sequence), byte order
 
-    bool isAtenOp(const RankFrame& frame, const FrameRow& row)
+    // Compat (Q19): HTA takes the rows named aten::... of any category and thread. Default
+    // mode: the CPU operators named so, `cpu_op` or old traces' `Operator`.
+    bool isAtenOp(const RankFrame& frame, const FrameRow& row, bool compat)
     {
-        return frame.category(row) == "cpu_op" && frame.name(row).rfind("aten::", 0) == 0;
+        if (!frame.name(row).starts_with("aten::"))
+            return false;
+        const std::string_view category = frame.category(row);
+        return compat || category == "cpu_op" || category == "Operator";
     }
 
-    // The aten op each launch ran under (§20): aten ops and launches sorted by start, then a
-    // stack: ops that ended by a row's start are popped, an op is pushed, a launch belongs
-    // to the top. Compat (Q19, observed): at equal starts the shorter row first, so an outer
-    // op nests inside the inner one that starts with it, and one stack per process. Default:
-    // the longer first (true nesting), one stack per thread.
-    std::map<const FrameRow*, const FrameRow*> atenOpOfLaunches(
-        const RankFrame& frame, const std::vector<const FrameRow*>& launches, bool compat)
+    // Compat (HTA's find_deepest_aten_op): the aten rows that contain the whole launch
+    // (op.ts <= launch.ts and launch.end <= op.end, any thread), in frame order, sorted by ts
+    // descending as pandas does (numpy's unstable quicksort, so ties go as numpy puts them);
+    // the first wins: the latest-starting containing op. A sweep over both sorted by start
+    // keeps the ops open at each launch's start instead of scanning every op per launch.
+    std::map<const FrameRow*, const FrameRow*> containingAtenOps(
+        const RankFrame& frame, const std::vector<const FrameRow*>& launches)
+    {
+        std::vector<const FrameRow*> ops;
+        for (const FrameRow& row : frame.rows)
+            if (isAtenOp(frame, row, true))
+                ops.push_back(&row);
+        const auto byStart = [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; };
+        std::stable_sort(ops.begin(), ops.end(), byStart);
+        std::vector<const FrameRow*> sortedLaunches = launches;
+        std::stable_sort(sortedLaunches.begin(), sortedLaunches.end(), byStart);
+        std::map<const FrameRow*, const FrameRow*> owner;
+        std::vector<const FrameRow*> open; // started by the current launch, not ended before it
+        std::size_t next = 0;
+        std::vector<const FrameRow*> candidates;
+        std::vector<std::int64_t> starts;
+        for (const FrameRow* launch : sortedLaunches) {
+            while (next < ops.size() && ops[next]->ts <= launch->ts)
+                open.push_back(ops[next++]);
+            // An op that ended before this launch began contains no later launch either.
+            std::erase_if(open, [launch](const FrameRow* op) { return op->end() < launch->ts; });
+            candidates.clear();
+            for (const FrameRow* op : open)
+                if (op->end() >= launch->end())
+                    candidates.push_back(op);
+            if (candidates.empty())
+                continue;
+            std::sort(candidates.begin(), candidates.end()); // frame order: rows are one array
+            starts.clear();
+            for (const FrameRow* op : candidates)
+                starts.push_back(op->ts);
+            owner[launch] = candidates[numpyArgsortDescending(starts).front()];
+        }
+        return owner;
+    }
+
+    // Default mode: the innermost cpu_op of the launch's thread. Aten ops and launches sorted
+    // by start (the longer first at equal starts: true nesting), one stack per thread; ops
+    // that ended by a row's start are popped, an op is pushed, a launch belongs to the top.
+    std::map<const FrameRow*, const FrameRow*> innermostAtenOps(
+        const RankFrame& frame, const std::vector<const FrameRow*>& launches)
     {
         const std::set<const FrameRow*> launchSet(launches.begin(), launches.end());
         std::vector<const FrameRow*> rows;
         for (const FrameRow& row : frame.rows)
-            if (isAtenOp(frame, row) || launchSet.count(&row))
+            if (isAtenOp(frame, row, false) || launchSet.count(&row))
                 rows.push_back(&row);
-        std::sort(rows.begin(), rows.end(), [compat](const FrameRow* x, const FrameRow* y) {
+        std::sort(rows.begin(), rows.end(), [](const FrameRow* x, const FrameRow* y) {
             if (x->ts != y->ts)
                 return x->ts < y->ts;
             if (x->dur != y->dur)
-                return compat ? x->dur < y->dur : x->dur > y->dur;
+                return x->dur > y->dur;
             return x->eventIndex < y->eventIndex;
         });
         std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const FrameRow*>> stacks;
         std::map<const FrameRow*, const FrameRow*> owner;
         for (const FrameRow* row : rows) {
-            const TrackId track = frame.trace->trackOf(row->slice);
-            const ThreadKey& key = frame.trace->tracks[track.value].key;
-            // Q19: HTA keeps one stack per process in compat mode, so a launch can land under
-            // an op of another thread; default mode keeps one per thread.
-            std::vector<const FrameRow*>& stack = stacks[{ key.pid, compat ? 0 : key.tid }];
+            const ThreadKey& key = frame.trace->tracks[frame.trace->trackOf(row->slice).value].key;
+            std::vector<const FrameRow*>& stack = stacks[{ key.pid, key.tid }];
             while (!stack.empty() && stack.back()->end() <= row->ts)
                 stack.pop_back();
-            if (isAtenOp(frame, *row))
+            if (isAtenOp(frame, *row, false))
                 stack.push_back(row);
             else if (!stack.empty() && launchSet.count(row))
                 owner[row] = stack.back();
@@ -85,27 +129,69 @@ namespace {
         return owner;
     }
 
-    // Adds one rank's op calls to `groups`; false when it has no launch (HTA raises).
+    // HTA's GPU-side rows (GPUKernelFilter, §1.8) by correlation: the kernels of a launch.
+    std::map<std::int64_t, std::vector<const FrameRow*>> kernelsByCorrelation(const RankFrame& frame)
+    {
+        std::map<std::int64_t, std::vector<const FrameRow*>> out;
+        for (const FrameRow& row : frame.rows) {
+            const std::string_view name = frame.name(row);
+            if ((row.stream >= 0 && row.correlation >= 0) || name == "Event Sync" || name == "Context Sync")
+                out[row.correlation].push_back(&row);
+        }
+        return out;
+    }
+
+    // A call's key. Compat: HTA groups launches by (thread, op name, op start), so two
+    // same-name ops of one thread starting in the same µs are one call; default: the op event.
+    using CallKey = std::tuple<std::int64_t, std::string, std::int64_t, std::uint32_t>;
+
+    // Adds one rank's op calls to `groups`; false when HTA raises (no launch under an aten
+    // op; compat also a launch under an op without exactly one kernel).
     bool addRank(const RankFrame& frame, AnalysisMode mode, Groups& groups, std::string& problem)
     {
         const bool compat = mode == AnalysisMode::HtaCompat;
         std::vector<const FrameRow*> launches;
         for (const FrameRow& row : frame.rows)
-            if (isKernelLaunch(frame.name(row), compat) && row.indexCorrelation > 0)
+            if (isKernelLaunch(frame.name(row), compat) && (compat || row.indexCorrelation > 0))
                 launches.push_back(&row);
-        const std::map<const FrameRow*, const FrameRow*> ops = atenOpOfLaunches(frame, launches, compat);
-        std::stable_sort(launches.begin(), launches.end(),
-            [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
-        std::map<std::uint32_t, OpCall> calls; // by the op's event index
+        const std::map<const FrameRow*, const FrameRow*> ops =
+            compat ? containingAtenOps(frame, launches) : innermostAtenOps(frame, launches);
+        // Compat: frame order (HTA iterates its frame, never sorted by ts); default: launch order.
+        if (!compat)
+            std::stable_sort(launches.begin(), launches.end(),
+                [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
+        const auto kernels =
+            compat ? kernelsByCorrelation(frame) : std::map<std::int64_t, std::vector<const FrameRow*>> {};
+        std::map<CallKey, OpCall> calls;
         for (const FrameRow* launch : launches) {
-            const FrameRow* kernel = frame.rowOfEvent(launch->indexCorrelation);
             const auto found = ops.find(launch);
             const FrameRow* op = found == ops.end() ? nullptr : found->second;
-            if (!kernel || !op)
+            if (!op)
                 continue;
-            OpCall& call = calls[op->eventIndex];
-            call.op = op;
-            call.launches.emplace_back(launch, kernel);
+            const FrameRow* kernel = nullptr;
+            if (compat) {
+                // HTA: the launch's kernel name with .item(), which raises unless exactly one.
+                const auto k = kernels.find(launch->correlation);
+                const std::size_t n = k == kernels.end() ? 0 : k->second.size();
+                if (n != 1) {
+                    problem =
+                        "ValueError: can only convert an array of size 1 to a Python scalar (HTA: launch "
+                        + std::to_string(launch->eventIndex) + " under " + std::string(frame.name(*op))
+                        + " has " + std::to_string(n) + " kernels)";
+                    return false;
+                }
+                kernel = k->second.front();
+            } else {
+                kernel = frame.rowOfEvent(launch->indexCorrelation);
+                if (!kernel)
+                    continue;
+            }
+            const ThreadKey& key = frame.trace->tracks[frame.trace->trackOf(op->slice).value].key;
+            const CallKey callKey = compat ? CallKey { key.tid, std::string(frame.name(*op)), op->ts, 0 }
+                                           : CallKey { 0, std::string(), 0, op->eventIndex };
+            OpCall& call = calls[callKey];
+            call.op = call.op ? call.op : op;
+            call.launches.emplace_back(launch, kernel); // in the order HTA's groupby agg(list) keeps
         }
         if (calls.empty()) {
             problem = compat
@@ -115,7 +201,7 @@ namespace {
             return false;
         }
         const auto units = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; }; // µs
-        for (const auto& [index, call] : calls) {
+        for (const auto& [callKey, call] : calls) {
             std::string sequence;
             for (const auto& [launch, kernel] : call.launches)
                 sequence += (sequence.empty() ? "" : " -> ") + std::string(frame.name(*kernel));

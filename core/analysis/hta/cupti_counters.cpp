@@ -1,12 +1,13 @@
 #include "core/analysis/hta/cupti_counters.h"
 
+#include "core/analysis/hta/counters_support.h"
+#include "core/analysis/hta/frame_args.h"
 #include "core/analysis/kernels/kernel_sequences_call_graph.h"
 #include "core/analysis/tables/microseconds.h"
+#include "core/common/json_text.h"
 #include "core/io/json/args_reader.h"
-#include "core/io/json/json_scan.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,39 +23,17 @@ namespace {
         return text.substr(0, prefix.size()) == prefix;
     }
 
-    // The numeric members of an args object: the counters.
-    std::map<std::string, double> countersOf(std::string_view args)
+    // The counters of a range's args. Compat: every member, raw (HTA adds each key of the
+    // ranges' args as a parser argument, trace_parser.py _compress_df); default: the numeric ones.
+    std::map<std::string, Cell> countersOf(std::string_view args, bool compat)
     {
-        std::map<std::string, double> out;
-        std::size_t pos = json::skipWhitespace(args, 0);
-        if (pos >= args.size() || args[pos] != '{')
-            return out;
-        ++pos;
-        while (true) {
-            pos = json::skipWhitespace(args, pos);
-            if (pos >= args.size() || args[pos] != '"')
-                return out;
-            const json::ScanResult key = json::scanString(args, pos);
-            if (key.status != json::ScanStatus::Complete)
-                return out;
-            const auto name = json::unescapeString(args.substr(pos, key.end - pos));
-            pos = json::skipWhitespace(args, key.end);
-            if (pos >= args.size() || args[pos] != ':')
-                return out;
-            const std::size_t valueStart = json::skipWhitespace(args, pos + 1);
-            const json::ScanResult value = json::scanValue(args, valueStart);
-            if (value.status != json::ScanStatus::Complete)
-                return out;
-            const std::string_view text = args.substr(valueStart, value.end - valueStart);
-            double number = 0.0;
-            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-            if (name && ec == std::errc() && end == text.data() + text.size())
-                out[*name] = number;
-            pos = json::skipWhitespace(args, value.end);
-            if (pos >= args.size() || args[pos] != ',')
-                return out;
-            ++pos;
+        std::map<std::string, Cell> out;
+        for (const auto& [name, text] : frame_args::members(args)) {
+            Cell value = frame_args::valueCell(text);
+            if (compat || cellAsDouble(value))
+                out[name] = std::move(value);
         }
+        return out;
     }
 
     std::vector<const FrameRow*> sortedByTs(std::vector<const FrameRow*> rows)
@@ -90,6 +69,36 @@ namespace {
         return out;
     }
 
+    // HTA's op_stack: a Python list of the names, outermost first (stringify_op_stack).
+    JsonText jsonList(const std::vector<std::string>& names)
+    {
+        std::string out = "[";
+        for (const std::string& n : names) {
+            if (out.size() > 1)
+                out += ", ";
+            appendJsonString(out, n);
+        }
+        return JsonText { out + "]" };
+    }
+
+    // The columns HTA's CallGraph adds to its frame (trace_call_graph.py), with the values
+    // it leaves on rows outside every CPU stack: profiler ranges sit on a GPU-like track
+    // (pid 0 / tid 0), which it skips.
+    struct StackColumn
+    {
+        std::string_view name;
+        Cell fallback;
+    };
+
+    const std::vector<StackColumn>& stackColumns()
+    {
+        static const std::vector<StackColumn> columns { { "parent", std::int64_t { -1 } },
+            { "depth", std::int64_t { -1 } }, { "height", std::int64_t { -1 } },
+            { "first_kernel_start", -1.0 }, { "last_kernel_end", -1.0 },
+            { "num_kernels", std::int64_t { 0 } }, { "kernel_dur_sum", 0.0 }, { "kernel_span", 0.0 } };
+        return columns;
+    }
+
     // One rank's table; an empty optional with `problem` set where HTA skips the rank
     // (launch and range counts differ) or raises (a launch outside every operator).
     std::optional<Table> rankTable(
@@ -121,10 +130,10 @@ namespace {
         slices.reserve(ranges.size());
         for (const FrameRow* r : ranges)
             slices.push_back(r->slice);
-        std::map<std::uint32_t, std::map<std::string, double>> bySlice;
+        std::map<std::uint32_t, std::map<std::string, Cell>> bySlice;
         if (auto error = forEachSliceArgs(
-                *frame.trace, slices, [&bySlice](std::uint32_t slice, std::string_view text) {
-                    bySlice[slice] = countersOf(text);
+                *frame.trace, slices, [&bySlice, compat](std::uint32_t slice, std::string_view text) {
+                    bySlice[slice] = countersOf(text, compat);
                 })) {
             problem = error->message;
             return std::nullopt;
@@ -135,15 +144,43 @@ namespace {
                 counterNames.push_back(name);
         std::sort(counterNames.begin(), counterNames.end());
         counterNames.erase(std::unique(counterNames.begin(), counterNames.end()), counterNames.end());
+        std::map<std::uint32_t, std::vector<Cell>> args;
+        if (compat) {
+            auto read = frame_args::argCells(*frame.trace, slices, frame_args::defaultArgColumns());
+            if (!read) {
+                problem = read.error().describe();
+                return std::nullopt;
+            }
+            args = std::move(read).value();
+        }
 
         using namespace cupti_counters;
         Table t;
         t.name = "cupti_counters_rank_" + std::to_string(frame.rank);
-        for (const ColumnId& c : { kIndex, kTs, kDur, kEnd, kName, kCategory, kIndexRuntime, kOpStack,
-                 kTopLevelOp, kBottomLevelOp })
-            t.columns.push_back(c.column(mode));
-        for (const std::string& n : counterNames)
-            t.columns.push_back({ n, "" });
+        if (compat) {
+            // Every column of HTA's frame (§19): the rows of the ranges with the parser
+            // arguments and counters, the correlation and iteration, the call graph's columns,
+            // then what the call adds.
+            for (const ColumnId& c :
+                { kIndex, kCategory, kName, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation })
+                t.columns.push_back(c.column(mode));
+            for (const frame_args::ArgColumn& a : frame_args::defaultArgColumns())
+                t.columns.push_back({ std::string(a.column), "" });
+            for (const std::string& n : counterNames)
+                t.columns.push_back({ n, "" });
+            for (const ColumnId& c : { kIndexCorrelation, kIteration })
+                t.columns.push_back(c.column(mode));
+            for (const StackColumn& c : stackColumns())
+                t.columns.push_back({ std::string(c.name), "" });
+            for (const ColumnId& c : { kIndexRuntime, kOpStack, kTopLevelOp, kBottomLevelOp })
+                t.columns.push_back(c.column(mode));
+        } else {
+            for (const ColumnId& c : { kIndex, kTs, kDur, kEnd, kName, kCategory, kIndexRuntime, kOpStack,
+                     kTopLevelOp, kBottomLevelOp })
+                t.columns.push_back(c.column(mode));
+            for (const std::string& n : counterNames)
+                t.columns.push_back({ n, "" });
+        }
         const auto us = [compat](std::int64_t ns) -> Cell {
             return compat ? static_cast<double>(ns) / 1000.0 : microseconds(ns);
         };
@@ -156,16 +193,39 @@ namespace {
             }
             // Q18: HTA's `end` was computed before the timestamps were made relative.
             const std::int64_t endNs = compat ? frames.minTs + r.end() : r.end();
-            std::vector<Cell> row { static_cast<std::int64_t>(r.eventIndex), us(r.ts), us(r.dur), us(endNs),
-                std::string(frame.name(r)), std::string(frame.category(r)),
-                static_cast<std::int64_t>(launches[i]->eventIndex), joined(ops),
-                ops.empty() ? std::string() : ops.front(), ops.empty() ? std::string() : ops.back() };
+            // A counter the range lacks: HTA's default -1 (the counters are parser
+            // arguments); default mode: null.
             const auto found = bySlice.find(r.slice);
+            std::vector<Cell> counterCells;
             for (const std::string& n : counterNames) {
                 if (found != bySlice.end() && found->second.count(n))
-                    row.emplace_back(found->second.at(n));
+                    counterCells.push_back(found->second.at(n));
                 else
-                    row.emplace_back(std::monostate {});
+                    counterCells.push_back(compat ? Cell { std::int64_t { -1 } } : Cell {});
+            }
+            const Cell top = ops.empty() ? std::string() : ops.front();
+            const Cell bottom = ops.empty() ? std::string() : ops.back();
+            std::vector<Cell> row;
+            if (compat) {
+                const ThreadKey& key = counters::threadKeyOf(frame, r);
+                row = { static_cast<std::int64_t>(r.eventIndex), std::string(frame.category(r)),
+                    std::string(frame.name(r)), counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
+                    counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), us(r.ts), us(r.dur),
+                    us(endNs), r.stream, r.correlation };
+                const std::vector<Cell>& values = args.at(r.slice);
+                row.insert(row.end(), values.begin(), values.end());
+                row.insert(row.end(), counterCells.begin(), counterCells.end());
+                row.emplace_back(r.indexCorrelation);
+                row.push_back(r.iteration == kNoIteration ? Cell {} : Cell { r.iteration });
+                for (const StackColumn& c : stackColumns())
+                    row.push_back(c.fallback);
+                row.insert(row.end(),
+                    { static_cast<std::int64_t>(launches[i]->eventIndex), jsonList(ops), top, bottom });
+            } else {
+                row = { static_cast<std::int64_t>(r.eventIndex), us(r.ts), us(r.dur), us(endNs),
+                    std::string(frame.name(r)), std::string(frame.category(r)),
+                    static_cast<std::int64_t>(launches[i]->eventIndex), joined(ops), top, bottom };
+                row.insert(row.end(), counterCells.begin(), counterCells.end());
             }
             t.addRow(row);
         }

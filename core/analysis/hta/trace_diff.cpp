@@ -213,7 +213,9 @@ namespace {
 
 std::string shortenName(std::string_view name)
 {
-    if (name.find("Memcpy") != std::string_view::npos || name.find("Memset") != std::string_view::npos)
+    // HTA's is_memory_kernel: re.match of ^(hip)?Memcpy, ^(hip)?Memset, ^dma (anchored).
+    if (name.starts_with("Memcpy") || name.starts_with("Memset") || name.starts_with("hipMemcpy")
+        || name.starts_with("hipMemset") || name.starts_with("dma"))
         return std::string(name);
     if (name.find('(') == std::string_view::npos && name.find('<') == std::string_view::npos)
         return std::string(name);

@@ -56,7 +56,8 @@ AnalysisOutput compareTraces(
 AnalysisOutput opsDiff(const DiffTrace& control, const DiffTrace& test, const TraceDiffOptions& options);
 
 // HTA's shorten_name as 0.6.1 applies it (checked against ../shared/reference):
-// memory names and names without '(' or '<' unchanged; otherwise "->" removed,
+// memory names (is_memory_kernel: starting with Memcpy, Memset, hipMemcpy, hipMemset or
+// dma) and names without '(' or '<' unchanged; otherwise "->" removed,
 // (...) and <...> groups removed, and the last space-separated token kept.
 std::string shortenName(std::string_view name);
 

@@ -43,7 +43,14 @@ std::string cellAsText(const Cell& cell)
         const auto end = std::to_chars(buf, buf + sizeof buf, *d).ptr;
         return std::string(buf, end);
     }
+    if (const auto* json = std::get_if<JsonText>(&cell))
+        return json->json;
     return std::get<std::string>(cell);
+}
+
+bool cellIsText(const Cell& cell)
+{
+    return std::holds_alternative<std::string>(cell) || std::holds_alternative<JsonText>(cell);
 }
 
 } // namespace ks::core

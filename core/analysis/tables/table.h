@@ -37,6 +37,7 @@ struct Table
 };
 
 std::optional<double> cellAsDouble(const Cell& cell);
-std::string cellAsText(const Cell& cell);
+std::string cellAsText(const Cell& cell); // JSON cells: their JSON text
+bool cellIsText(const Cell& cell); // text or pre-encoded JSON: shown as text, not as a number
 
 } // namespace ks::core

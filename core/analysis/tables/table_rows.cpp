@@ -43,10 +43,15 @@ void TableRows::push_back(const std::vector<Cell>& cells)
             m_kinds.push_back(Kind::Real);
             m_values.push_back(std::bit_cast<std::uint64_t>(std::get<double>(cell)));
             break;
-        default:
+        case 3:
             m_kinds.push_back(Kind::Text);
             m_values.push_back(m_texts.size());
             m_texts.push_back(std::get<std::string>(cell));
+            break;
+        default:
+            m_kinds.push_back(Kind::Json);
+            m_values.push_back(m_texts.size());
+            m_texts.push_back(std::get<JsonText>(cell).json);
             break;
         }
     }
@@ -71,6 +76,8 @@ Cell TableRows::cellAt(std::size_t cell) const
         return std::bit_cast<double>(v);
     case Kind::Text:
         return m_texts[static_cast<std::size_t>(v)];
+    case Kind::Json:
+        return JsonText { m_texts[static_cast<std::size_t>(v)] };
     case Kind::Null:
         break;
     }

@@ -9,8 +9,29 @@
 
 namespace ks::core {
 
-// A cell: null (NaN in HTA), integer, real or text.
-using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
+// A value already encoded as JSON: a list or object HTA keeps as a Python object in its
+// frame (an event's raw args, `op_stack`). JSON output writes it as is, so it stays a list;
+// text and CSV show the JSON text.
+struct JsonText
+{
+    std::string json;
+
+    // Ordered by their text, so a Cell orders as before (no <compare>: moc cannot parse it).
+    bool operator==(const JsonText& other) const { return json == other.json; }
+
+    bool operator!=(const JsonText& other) const { return json != other.json; }
+
+    bool operator<(const JsonText& other) const { return json < other.json; }
+
+    bool operator>(const JsonText& other) const { return json > other.json; }
+
+    bool operator<=(const JsonText& other) const { return json <= other.json; }
+
+    bool operator>=(const JsonText& other) const { return json >= other.json; }
+};
+
+// A cell: null (NaN in HTA), integer, real, text or pre-encoded JSON.
+using Cell = std::variant<std::monostate, std::int64_t, double, std::string, JsonText>;
 
 // The rows of a result table, stored column-agnostic but compact: a kind byte
 // and an 8-byte value per cell, texts in a side list, one offset per row.
@@ -107,7 +128,8 @@ private:
         Null,
         Integer,
         Real,
-        Text
+        Text,
+        Json // the JSON text in m_texts
     };
 
     Cell cellAt(std::size_t cell) const;
@@ -115,7 +137,7 @@ private:
     std::size_t rowBegin(std::size_t row) const { return row == 0 ? 0 : m_rowEnds[row - 1]; }
 
     std::vector<Kind> m_kinds;
-    std::vector<std::uint64_t> m_values; // integer, double bits, or index into m_texts
+    std::vector<std::uint64_t> m_values; // integer, double bits, or index into m_texts (text, JSON)
     std::vector<std::string> m_texts;
     std::vector<std::size_t> m_rowEnds; // one past each row's last cell
 };

@@ -2,9 +2,14 @@
 // kernel sequences per aten op call, the two delays, and HTA's quirks (Q19).
 
 #include "core/analysis/hta/aten_op_kernels.h"
+#include "core/io/gzip/input_stream.h"
 #include "tests/support/analysis_test_support.h"
 #include "tests/support/test_main.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <map>
@@ -125,8 +130,8 @@ private slots:
         QCOMPARE(countOf(fixed, 1), std::int64_t(2));
     }
 
-    // Q19: ops on one thread, a launch on another while the op is open: HTA's per-process
-    // stack attributes it, default mode's per-thread stack does not.
+    // Class E: HTA's op of a launch is the latest-starting aten op that contains the whole
+    // launch, any thread; default mode the innermost op open on the launch's thread.
     void launchOnAnotherThread()
     {
         QTemporaryDir dir;
@@ -139,6 +144,177 @@ private slots:
             std::size_t(2));
         QCOMPARE(rowsOf(run(set, core::AnalysisMode::Default).result.entries.front().second.frame).size(),
             std::size_t(1));
+    }
+
+    // Class E: a launch that outlasts the inner op it starts in is not contained by it, so
+    // HTA gives it to the outer op; and of ops with the same start (a wrapper and the op it
+    // dispatches to, equal after ns rounding) pandas' descending sort puts the first in
+    // frame order first: the outer, written first.
+    void latestStartingContainingOp()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("cpu_op", "aten::linear", 0, 100),
+                    tests::eventAtBase("cpu_op", "aten::mm", 10, 20),
+                    launch(25, 1), // ends at 29 < 30: inside mm
+                    kernel("gemm", 40, 1), tests::eventAtBase("cpu_op", "aten::relu", 50, 10),
+                    tests::eventAtBase("kernel", "relu_k", 70, 5, tests::correlationArgs(2, 7), 0, 7),
+                    tests::eventAtBase( // 57..63 outlasts relu (50..60)
+                        "cuda_runtime", "cudaLaunchKernel", 57, 6, tests::correlationArgs(2)),
+                    tests::eventAtBase("cpu_op", "aten::matmul", 200, 50),
+                    tests::eventAtBase("cpu_op", "aten::bmm", 200, 50), launch(210, 3),
+                    kernel("bmm_k", 220, 3) }) });
+        auto compat = rowsOf(run(set, core::AnalysisMode::HtaCompat).result.entries.front().second.frame);
+        QCOMPARE(compat.size(), std::size_t(3));
+        QCOMPARE(compat["aten::mm | gemm"].count, std::int64_t(1));
+        QCOMPARE(compat["aten::linear | relu_k"].count, std::int64_t(1));
+        QCOMPARE(compat["aten::linear | relu_k"].launchDelay, 57.0); // from linear's start
+        QCOMPARE(compat["aten::matmul | bmm_k"].count, std::int64_t(1));
+        auto fixed = rowsOf(run(set, core::AnalysisMode::Default).result.entries.front().second.frame);
+        QCOMPARE(fixed["aten::relu | relu_k"].count, std::int64_t(1)); // the op open at its start
+        QCOMPARE(fixed["aten::bmm | bmm_k"].count, std::int64_t(1)); // equal spans: the later event
+    }
+
+    // Class E at scale: ties among more than 16 containing ops are ordered by numpy's
+    // introsort, not by frame order. 18 ops from 0 and two equal ones from 5, all around the
+    // launch: numpy 1.24's argsort(kind="quicksort") of the reversed starts, mapped back and
+    // reversed (pandas' nargsort, ascending=False), puts position 19 first, the second of the
+    // pair (with 16 candidates or fewer it would be the first in frame order).
+    void manyTiedContainingOps()
+    {
+        std::vector<std::string> events;
+        for (int i = 0; i < 18; ++i)
+            events.push_back(tests::eventAtBase("cpu_op", "aten::outer" + std::to_string(i), 0, 100));
+        events.push_back(tests::eventAtBase("cpu_op", "aten::wrapper", 5, 90));
+        events.push_back(tests::eventAtBase("cpu_op", "aten::inner", 5, 90));
+        events.push_back(launch(10, 1));
+        events.push_back(kernel("k", 20, 1));
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, events) });
+        auto compat = rowsOf(run(set, core::AnalysisMode::HtaCompat).result.entries.front().second.frame);
+        QCOMPARE(compat.size(), std::size_t(1));
+        QCOMPARE(compat.begin()->first, std::string("aten::inner | k"));
+    }
+
+    // Class F: HTA walks the launches in frame order, so a call's kernel sequence and its
+    // first launch (both delays) follow the file, not the start times; and calls are keyed
+    // by (thread, op name, op start), so two same-name ops of a thread starting together are one.
+    void kernelSequenceInFrameOrder()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("cpu_op", "aten::foo", 0, 100), launch(50, 2), launch(20, 1),
+                    kernel("first", 30, 1), kernel("second", 70, 2),
+                    tests::eventAtBase("cpu_op", "aten::add", 200, 10), launch(202, 3), kernel("k1", 230, 3),
+                    tests::eventAtBase("cpu_op", "aten::add", 200, 20), launch(212, 4),
+                    kernel("k2", 240, 4) }) });
+        auto compat = rowsOf(run(set, core::AnalysisMode::HtaCompat).result.entries.front().second.frame);
+        QCOMPARE(compat.size(), std::size_t(2));
+        const Row foo = compat["aten::foo | second -> first"];
+        QCOMPARE(foo.count, std::int64_t(1));
+        QCOMPARE(foo.launchDelay, 50.0); // the first launch in the file
+        QCOMPARE(foo.runtimeDelay, 20.0); // its kernel at 70
+        QCOMPARE(compat["aten::add | k1 -> k2"].count, std::int64_t(1));
+        auto fixed = rowsOf(run(set, core::AnalysisMode::Default).result.entries.front().second.frame);
+        QCOMPARE(fixed["aten::foo | first -> second"].launchDelay, 20.0);
+        QCOMPARE(fixed["aten::add | k1"].count, std::int64_t(1));
+        QCOMPARE(fixed["aten::add | k2"].count, std::int64_t(1));
+    }
+
+    // Class D: old-format traces (operators `Operator`, runtime `Runtime`, kernels `Kernel`):
+    // HTA picks aten ops by name alone.
+    void oldFormatOperators()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("Operator", "aten::addmm", 0, 50),
+                    tests::eventAtBase("Runtime", "cudaLaunchKernel", 10, 4, tests::correlationArgs(1)),
+                    tests::eventAtBase("Kernel", "gemm", 30, 5, tests::correlationArgs(1, 7), 0, 7) }) });
+        for (const auto mode : { core::AnalysisMode::HtaCompat, core::AnalysisMode::Default }) {
+            const core::AnalysisOutput out = run(set, mode);
+            QVERIFY2(out.ok, out.error.c_str());
+            auto rows = rowsOf(out.result.entries.front().second.frame);
+            QCOMPARE(rows["aten::addmm | gemm"].count, std::int64_t(1));
+            QCOMPARE(rows["aten::addmm | gemm"].launchDelay, 10.0);
+        }
+    }
+
+    // Class D on a real trace: with every cpu_op renamed Operator, HTA's answer is its answer
+    // on the original trace (../shared/reference), since its aten ops are chosen by name.
+    void renamedOperatorsOnASharedTrace()
+    {
+        const QString path = tests::sharedDir() + "/traces/cuda_event_sync/event_sync_trace.json.gz";
+        auto stream = core::openInputStream(path.toStdString(), core::InflateBackend::Auto);
+        QVERIFY(stream);
+        QByteArray text;
+        char buffer[1 << 16];
+        while (true) {
+            const auto n = stream.value()->read(buffer, sizeof buffer);
+            QVERIFY(n);
+            if (n.value() == 0)
+                break;
+            text.append(buffer, static_cast<qsizetype>(n.value()));
+        }
+        QVERIFY(!text.isEmpty());
+        text.replace("\"cat\": \"cpu_op\"", "\"cat\": \"Operator\"");
+        text.replace("\"cat\":\"cpu_op\"", "\"cat\":\"Operator\"");
+        QVERIFY(!text.contains("\"cpu_op\""));
+        QTemporaryDir dir;
+        {
+            QFile out(dir.path() + "/event_sync_trace.json");
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(text);
+        }
+        auto set = core::loadTraceSet({ dir.path().toStdString() }, {}, nullptr, nullptr);
+        QVERIFY(set);
+        const core::AnalysisOutput out = run(set.value(), core::AnalysisMode::HtaCompat);
+        QVERIFY2(out.ok, out.error.c_str());
+        QFile refFile(tests::sharedDir() + "/reference/cuda_event_sync/get_aten_op_kernels_and_delay.json");
+        QVERIFY(refFile.open(QIODevice::ReadOnly));
+        const QJsonObject ref = QJsonDocument::fromJson(refFile.readAll()).object();
+        const QJsonArray records =
+            ref["result"].toObject()["items"].toObject().begin().value().toObject()["records"].toArray();
+        auto ours = rowsOf(out.result.entries.front().second.frame);
+        QCOMPARE(ours.size(), std::size_t(records.size()));
+        for (const QJsonValue& v : records) {
+            const QJsonObject r = v.toObject();
+            const std::string key = r["aten_op_name"].toString().toStdString() + " | "
+                + r["kernel_sequence"].toString().toStdString();
+            QVERIFY2(ours.count(key), key.c_str());
+            QCOMPARE(ours[key].count, std::int64_t(r["occurrence_count"].toInt()));
+            QCOMPARE(ours[key].launchDelay, r["avg_aten_op_launch_delay"].toDouble());
+            QCOMPARE(ours[key].runtimeDelay, r["avg_runtime_delay"].toDouble());
+        }
+    }
+
+    // HTA's launches are re.match of (cuda.*LaunchKernel)|(cuLaunchKernel)|(^runFunction),
+    // so prefixes: cudaLaunchKernel_ptsz counts. A launch under an aten op without exactly one
+    // kernel makes HTA's .item() raise; default mode leaves it out.
+    void launchNamesAndKernelsAsHtaReadsThem()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("cpu_op", "aten::mul", 0, 50),
+                    tests::eventAtBase(
+                        "cuda_runtime", "cudaLaunchKernel_ptsz", 10, 4, tests::correlationArgs(1)),
+                    kernel("mul_k", 30, 1) }) });
+        QCOMPARE(rowsOf(run(set, core::AnalysisMode::HtaCompat).result.entries.front().second.frame).size(),
+            std::size_t(1));
+        QVERIFY(!run(set, core::AnalysisMode::Default).ok); // not a launch API name Kinetoscope knows
+
+        QTemporaryDir lonely;
+        const auto noKernel = tests::loadRanks(lonely,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("cpu_op", "aten::mul", 0, 50), launch(10, 1), kernel("k", 30, 1),
+                    tests::eventAtBase("cpu_op", "aten::add", 100, 50), launch(110, 2) }) });
+        const core::AnalysisOutput compat = run(noKernel, core::AnalysisMode::HtaCompat);
+        QVERIFY(!compat.ok);
+        QVERIFY2(compat.error.find("ValueError") != std::string::npos, compat.error.c_str());
+        QVERIFY(run(noKernel, core::AnalysisMode::Default).ok);
     }
 
     void rankWithoutLaunches()

@@ -92,19 +92,82 @@ private slots:
         QVERIFY2(out.ok, out.error.c_str());
         QCOMPARE(out.result.items.size(), std::size_t(1)); // one table per rank
         const core::Table& t = out.result.items.front().frame;
-        QCOMPARE(t.columnIndex("note"), std::size_t(-1)); // only numeric args are counters
+        // HTA adds every key of the ranges' args as a counter column; default mode the numeric ones.
+        QCOMPARE(t.columnIndex("note") == std::size_t(-1), !compat);
         const std::vector<Row> rows = rowsOf(t);
         QCOMPARE(rows.size(), std::size_t(2));
         QCOMPARE(rows[0].name, std::string("gemm"));
-        QCOMPARE(rows[0].stack, std::string("aten::linear > aten::mm"));
+        // Class C: HTA's op_stack is a list of names (JSON), default mode one " > "-joined text.
+        QCOMPARE(rows[0].stack,
+            std::string(compat ? R"(["aten::linear", "aten::mm"])" : "aten::linear > aten::mm"));
         QCOMPARE(rows[0].top, std::string("aten::linear"));
         QCOMPARE(rows[0].bottom, std::string("aten::mm"));
         QCOMPARE(rows[0].ffma, 1000.0);
-        QCOMPARE(rows[1].stack, std::string("aten::relu"));
+        QCOMPARE(rows[1].stack, std::string(compat ? R"(["aten::relu"])" : "aten::relu"));
         QCOMPARE(rows[1].fadd, 64.0);
         QCOMPARE(rows[0].ts, 20.0); // relative to the trace start
         // Q18: HTA's `end` is still absolute; default mode's is relative like ts.
         QCOMPARE(rows[0].end, compat ? static_cast<double>(tests::kBaseUs + 50) : 50.0);
+    }
+
+    // Class A: HTA's frame for the ranges has every column of its trace frame: pid, tid,
+    // stream, correlation, the parser arguments, the counters (-1 where a range lacks one),
+    // index_correlation, iteration and the call graph's 8 columns, whose defaults the ranges
+    // keep (their track is GPU-like: pid 0, so the call graph skips it).
+    void everyColumnOfHtasFrame()
+    {
+        QTemporaryDir dir;
+        std::vector<std::string> events = cuptiRank();
+        events.pop_back(); // the relu range without its fadd counter
+        events.push_back(tests::eventAtBase("cuda_profiler_range", "relu", 220, 8,
+            R"({"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum":3})", 0, 7));
+        const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, events) });
+        const core::AnalysisOutput out = run(set, core::AnalysisMode::HtaCompat);
+        QVERIFY2(out.ok, out.error.c_str());
+        const core::Table& t = out.result.items.front().frame;
+        const std::string fadd = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum";
+        const std::string ffma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+        const std::vector<std::string> hta { "index", "cat", "name", "pid", "tid", "ts", "dur", "end",
+            "stream", "correlation", "bytes", "memory_bw_gbps", "wait_on_stream",
+            "wait_on_cuda_event_record_corr_id", "input_dims", "input_type", "input_strides", "external_id",
+            "python_id", "python_parent_id", "collective_name", "in_msg_nelems", "out_msg_nelems",
+            "msg_dtype", "group_size", "process_rank", "in_split_size", "out_split_size", "note", fadd, ffma,
+            "index_correlation", "iteration", "parent", "depth", "height", "first_kernel_start",
+            "last_kernel_end", "num_kernels", "kernel_dur_sum", "kernel_span", "index_runtime", "op_stack",
+            "top_level_op", "bottom_level_op" };
+        std::vector<std::string> columns;
+        for (const core::Column& c : t.columns)
+            columns.push_back(c.name);
+        QCOMPARE(columns, hta);
+        QCOMPARE(t.rows.size(), std::size_t(2));
+        using core::Cell;
+        const auto cell = [&t](std::size_t row, const std::string& column) {
+            return t.rows[row][t.columnIndex(column)];
+        };
+        QVERIFY(cell(0, "pid") == Cell(std::int64_t { 0 }));
+        QVERIFY(cell(0, "tid") == Cell(std::int64_t { 7 }));
+        QVERIFY(cell(0, "stream") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell(0, "correlation") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell(0, "index_correlation") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell(0, "iteration") == Cell(std::int64_t { -1 })); // a CPU-side row outside every step
+        QVERIFY(cell(0, "bytes") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell(0, "input_dims") == Cell(std::string("-1")));
+        QVERIFY(cell(0, "note") == Cell(std::string("x")));
+        QVERIFY(cell(0, fadd) == Cell(std::int64_t { 10 }));
+        QVERIFY(cell(1, fadd) == Cell(std::int64_t { -1 })); // the relu range lacks it
+        QVERIFY(cell(1, "note") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell(1, ffma) == Cell(std::int64_t { 3 }));
+        for (std::size_t r = 0; r < 2; ++r) {
+            QVERIFY(cell(r, "parent") == Cell(std::int64_t { -1 }));
+            QVERIFY(cell(r, "depth") == Cell(std::int64_t { -1 }));
+            QVERIFY(cell(r, "height") == Cell(std::int64_t { -1 }));
+            QVERIFY(cell(r, "first_kernel_start") == Cell(-1.0));
+            QVERIFY(cell(r, "last_kernel_end") == Cell(-1.0));
+            QVERIFY(cell(r, "num_kernels") == Cell(std::int64_t { 0 }));
+            QVERIFY(cell(r, "kernel_dur_sum") == Cell(0.0));
+            QVERIFY(cell(r, "kernel_span") == Cell(0.0));
+        }
+        QVERIFY(cell(0, "op_stack") == Cell(core::JsonText { R"(["aten::linear", "aten::mm"])" }));
     }
 
     // HTA leaves out a rank whose launches and ranges do not pair up; default mode says why.

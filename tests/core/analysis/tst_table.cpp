@@ -3,6 +3,7 @@
 // with the shortest exact text for doubles.
 
 #include "core/analysis/tables/table.h"
+#include "core/report/hta_json_writer.h"
 #include "core/report/table_text.h"
 #include "tests/support/test_main.h"
 
@@ -42,6 +43,26 @@ private slots:
         for (const auto& row : rows)
             seen += row.size();
         QCOMPARE(seen, std::size_t(7));
+    }
+
+    // A list HTA keeps as a Python object (an args list, op_stack): JSON output writes the
+    // pre-encoded JSON as is, so it stays a list; text and CSV show its JSON text.
+    void jsonCellsStayJson()
+    {
+        TableRows rows;
+        const std::vector<Cell> row { ks::core::JsonText { R"([[2, 3], []])" }, std::string("[]") };
+        rows.push_back(row);
+        QVERIFY(rows[0] == row);
+        QVERIFY(std::holds_alternative<ks::core::JsonText>(rows[0][0]));
+        QVERIFY(std::holds_alternative<std::string>(rows[0][1])); // a text that looks like a list stays text
+        QCOMPARE(ks::core::cellAsText(rows[0][0]), std::string("[[2, 3], []]"));
+        QVERIFY(ks::core::cellIsText(rows[0][0]));
+        std::string json;
+        ks::core::appendCellJson(json, rows[0][0]);
+        QCOMPARE(json, std::string("[[2, 3], []]"));
+        json.clear();
+        ks::core::appendCellJson(json, rows[0][1]);
+        QCOMPARE(json, std::string(R"("[]")"));
     }
 
     void nanAndInfinitiesSurvive()

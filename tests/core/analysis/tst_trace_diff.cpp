@@ -210,6 +210,10 @@ private slots:
         QCOMPARE(core::shortenName("Memcpy HtoD (Pinned -> Device)"),
             std::string("Memcpy HtoD (Pinned -> Device)"));
         QCOMPARE(core::shortenName("## forward ##"), std::string("## forward ##"));
+        // is_memory_kernel is anchored: only names starting like a memory kernel stay whole.
+        QCOMPARE(core::shortenName("void copy_Memset_kernel<int>(int*)"), std::string("copy_Memset_kernel"));
+        QCOMPARE(core::shortenName("hipMemcpyAsync (x)"), std::string("hipMemcpyAsync (x)"));
+        QCOMPARE(core::shortenName("dma_transfer(a)"), std::string("dma_transfer(a)"));
         QCOMPARE(core::shortenName("autograd::engine::evaluate_function: AddBackward0"),
             std::string("autograd::engine::evaluate_function: AddBackward0"));
         QCOMPARE(core::shortenName("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"),

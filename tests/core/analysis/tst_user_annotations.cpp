@@ -4,6 +4,7 @@
 
 #include "core/analysis/hta/annotated_kernels.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
+#include "core/report/hta_json_writer.h"
 #include "tests/support/analysis_test_support.h"
 #include "tests/support/test_main.h"
 
@@ -187,6 +188,116 @@ private slots:
         QCOMPARE(by["k_outer"], std::string("outer"));
         QCOMPARE(by["k_other_stream"], std::string());
         QCOMPARE(t.find(core::annotated_kernels::kRank).has_value(), !compat); // default: every rank
+    }
+
+    // Class A: HTA returns a slice of its trace frame, so every column of it: the parser
+    // arguments of event_args_1.0.0.yaml in ARGS_DEFAULT order with their defaults, the raw
+    // JSON value where the event has the key (lists stay lists), and `iteration`.
+    void everyColumnOfHtasFrame()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("user_annotation", "ProfilerStep#5", 0, 100),
+                    tests::eventAtBase("cuda_runtime", "cudaLaunchKernel", 10, 4, tests::correlationArgs(1)),
+                    tests::eventAtBase("gpu_user_annotation", "fwd", 0, 100, "{}", 2, 7),
+                    tests::eventAtBase("kernel", "k1", 20, 5,
+                        R"json({"correlation":1,"stream":7,"External id":42,"bytes":128,)json"
+                        R"json("memory bandwidth (GB/s)":1.5,"Input Dims":[[2,3],[]],"dtype":"Float","grid":[1,1,1]})json",
+                        2, 7),
+                    // A correlation without a launch: index_correlation 0, iteration -1 (§1.5).
+                    tests::eventAtBase("kernel", "k2", 40, 5, tests::correlationArgs(99, 7), 2, 7),
+                    // Stream 0 and not a cpu_op: HTA's iteration is NaN.
+                    tests::eventAtBase("kernel", "k3", 60, 5, tests::correlationArgs(3, 0), 2, 0) }) });
+        core::AnalysisOptions options;
+        options.mode = core::AnalysisMode::HtaCompat;
+        const core::AnalysisOutput out =
+            core::gpuKernelsWithUserAnnotations(tests::frames(set, options.mode), options, 0);
+        QVERIFY2(out.ok, out.error.c_str());
+        const core::Table& t = out.result.frame;
+        // HTA's frame, without its symbol-id columns cat, name and user_annotation.
+        const std::vector<std::string> hta { "index", "pid", "tid", "ts", "dur", "end", "stream",
+            "correlation", "bytes", "memory_bw_gbps", "wait_on_stream", "wait_on_cuda_event_record_corr_id",
+            "input_dims", "input_type", "input_strides", "external_id", "python_id", "python_parent_id",
+            "collective_name", "in_msg_nelems", "out_msg_nelems", "msg_dtype", "group_size", "process_rank",
+            "in_split_size", "out_split_size", "index_correlation", "iteration", "s_name", "s_cat",
+            "s_user_annotation" };
+        std::vector<std::string> columns;
+        for (const core::Column& c : t.columns)
+            columns.push_back(c.name);
+        QCOMPARE(columns, hta);
+        std::map<std::string, std::vector<core::Cell>> byKernel;
+        for (const auto& row : t.rows)
+            byKernel[core::cellAsText(row[t.columnIndex("s_name")])] = row.cells();
+        QCOMPARE(byKernel.size(), std::size_t(3));
+        const auto cell = [&](const std::string& kernel, const std::string& column) {
+            return byKernel.at(kernel).at(t.columnIndex(column));
+        };
+        using core::Cell;
+        QVERIFY(cell("k1", "bytes") == Cell(std::int64_t { 128 }));
+        QVERIFY(cell("k1", "memory_bw_gbps") == Cell(1.5));
+        QVERIFY(cell("k1", "external_id") == Cell(std::int64_t { 42 }));
+        QVERIFY(cell("k1", "input_dims") == Cell(core::JsonText { "[[2,3],[]]" }));
+        QVERIFY(cell("k1", "msg_dtype") == Cell(std::string("Float")));
+        QVERIFY(cell("k1", "iteration") == Cell(std::int64_t { 5 }));
+        // Defaults where the key is absent.
+        QVERIFY(cell("k2", "bytes") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell("k2", "memory_bw_gbps") == Cell(0.0));
+        QVERIFY(cell("k2", "input_dims") == Cell(std::string("-1")));
+        QVERIFY(cell("k2", "input_type") == Cell(std::string("-1")));
+        QVERIFY(cell("k2", "python_parent_id") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell("k2", "collective_name") == Cell(std::string()));
+        QVERIFY(cell("k2", "in_msg_nelems") == Cell(std::int64_t { 0 }));
+        QVERIFY(cell("k2", "group_size") == Cell(std::int64_t { 0 }));
+        QVERIFY(cell("k2", "process_rank") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell("k2", "in_split_size") == Cell(std::string("[]")));
+        QVERIFY(cell("k2", "out_split_size") == Cell(std::string("[]")));
+        QVERIFY(cell("k2", "index_correlation") == Cell(std::int64_t { 0 }));
+        QVERIFY(cell("k2", "iteration") == Cell(std::int64_t { -1 }));
+        QVERIFY(cell("k3", "iteration") == Cell {});
+        // A list is written as JSON, not as text.
+        const std::string json = core::htaResultJson(out.result);
+        QVERIFY2(json.find(R"("input_dims":[[2,3],[]])") != std::string::npos, json.c_str());
+        QVERIFY(json.find(R"("iteration":null)") != std::string::npos);
+
+        // Default mode keeps its own columns.
+        options.mode = core::AnalysisMode::Default;
+        const core::AnalysisOutput fixed =
+            core::gpuKernelsWithUserAnnotations(tests::frames(set, options.mode), options, 0);
+        QCOMPARE(fixed.result.frame.columnIndex("input_dims"), std::size_t(-1));
+    }
+
+    // Class B: shorten_names shortens HTA's whole symbol table, the annotation too; a name
+    // is kept whole only when it starts like a memory kernel (^(hip)?Memcpy, ^(hip)?Memset, ^dma).
+    void annotationShortenedToo()
+
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("gpu_user_annotation", "layer<2>::forward(x)", 0, 100, "{}", 2, 7),
+                    tests::eventAtBase("kernel", "void foo_Memcpy_kernel<int>(int*)", 10, 5,
+                        tests::correlationArgs(1, 7), 2, 7),
+                    tests::eventAtBase("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 20, 5,
+                        tests::correlationArgs(2, 7), 2, 7) }) });
+        const auto rows = [&set](core::AnalysisMode mode) {
+            core::AnalysisOptions options;
+            options.mode = mode;
+            const core::AnalysisOutput out =
+                core::gpuKernelsWithUserAnnotations(tests::frames(set, mode), options, 0);
+            const core::Table& t = out.result.frame;
+            std::map<std::string, std::string> by;
+            for (const auto& row : t.rows)
+                by[core::cellAsText(row[*t.find(core::annotated_kernels::kName)])] =
+                    core::cellAsText(row[*t.find(core::annotated_kernels::kUserAnnotation)]);
+            return by;
+        };
+        const auto compat = rows(core::AnalysisMode::HtaCompat);
+        QCOMPARE(compat.size(), std::size_t(2));
+        QCOMPARE(compat.at("foo_Memcpy_kernel"), std::string("layer::forward"));
+        QCOMPARE(compat.at("Memcpy HtoD (Pinned -> Device)"), std::string("layer::forward"));
+        const auto fixed = rows(core::AnalysisMode::Default);
+        QCOMPARE(fixed.at("void foo_Memcpy_kernel<int>(int*)"), std::string("layer<2>::forward(x)"));
     }
 
     // The kernel views' "Group by annotation": kernel time per annotation and
