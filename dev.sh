@@ -25,7 +25,8 @@ JOBS=${JOBS:-$(nproc)}
 PACKAGES=(build-essential cmake ninja-build pkg-config git python3
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libsimdjson-dev zlib1g-dev libisal-dev
           libsqlite3-dev libopenmpi-dev openmpi-bin
-          libgl-dev xvfb xauth clang-format clang-tidy ccache clang-14 libfuzzer-14-dev)
+          libgl-dev xvfb xauth clang-format clang-tidy ccache clang-14 libfuzzer-14-dev
+          pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest jupyter-nbconvert python3-ipykernel)
 # What package-test needs besides: the root builder, the package checker, the validators,
 # an emulator of older x86-64 CPUs.
 PACKAGE_TEST_PACKAGES=(mmdebstrap lintian desktop-file-utils appstream shared-mime-info qemu-user)

@@ -74,3 +74,12 @@ roofline_inputs=()
 [ -d "$shared" ] && roofline_inputs+=("$shared/h100_qwen05b" "$shared/mi300_qwen05b")
 roofline_inputs+=("${inputs[@]}" "${big[@]}")
 python3 "$here/roofline_benchmark.py" "$cli" --runs "${KS_BENCH_RUNS:-3}" "${roofline_inputs[@]}"
+
+# Issue 38: kinetoscope.hta's load + get_temporal_breakdown against the CLI (and HTA when installed).
+if [ -f "$build/python/kinetoscope/__init__.py" ]; then
+    echo
+    echo "## Issue 38: kinetoscope.hta.TraceAnalysis + get_temporal_breakdown vs analyze --only temporal"
+    PYTHONPATH="$build/python" /usr/bin/python3 "$here/python_hta_bench.py" "$cli" --runs "${KS_BENCH_RUNS:-3}" \
+        "$data/synth-8x150"
+fi
+

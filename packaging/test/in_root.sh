@@ -68,6 +68,13 @@ for f in /usr/share/applications/io.github.kinetoscope.Kinetoscope.desktop \
 done
 echo "all installed"
 
+step "import kinetoscope in Debian's python3 (with python3-pandas), as the build tree's module printed"
+apt-get install -y -q --no-install-recommends python3 python3-numpy python3-pandas >apt-python.log 2>&1 ||
+    { tail -20 apt-python.log; fail "apt-get install python3-pandas"; }
+python3 python_call.py trace >python.txt 2>python.err || fail "python3 python_call.py exited $?: $(tail -5 python.err)"
+diff -u expected-python.txt python.txt || fail "the installed module prints other numbers than the build tree's"
+echo "kinetoscope from $(python3 -c 'import kinetoscope; print(kinetoscope.__file__)'): as the build tree's"
+
 step "apt-get install ./kinetoscope-mpi_*.deb; mpirun -np 2 kinetoscope-cli-mpi summarize"
 apt-get install -y -q --no-install-recommends ./debs/kinetoscope-mpi_*.deb >apt-mpi.log 2>&1 ||
     { tail -20 apt-mpi.log; fail "apt-get install kinetoscope-mpi"; }

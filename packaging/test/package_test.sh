@@ -5,8 +5,9 @@
 #     MIME types; the packaged kinetoscope-cli on an emulated baseline CPU (qemu-user);
 #  3. a minimal Debian 12 root (mmdebstrap --variant=apt: essential packages and apt),
 #     where in_root.sh installs the packages with apt-get and runs the CLI, the app
-#     (offscreen), mpirun with the MPI build and the baseline parser kernel, checking
-#     what they print against the build tree's CLI.
+#     (offscreen), mpirun with the MPI build and the baseline parser kernel, and
+#     `import kinetoscope` in Debian's python3, checking what they print against the
+#     build tree's CLI and module.
 # Environment: PACKAGE_TEST_MODE (mmdebstrap --mode: default auto, which is root
 # as root and unshare otherwise), PACKAGE_TEST_MIRROR (default deb.debian.org).
 # Downloaded .debs are kept in BUILD_DIR/package-test/apt-cache for the next run.
@@ -40,6 +41,9 @@ trace=$source_dir/../shared/traces/h100_qwen05b
 cp -r "$trace" "$stage/ks/trace"
 (cd "$stage/ks" && "$build/app/cli/kinetoscope-cli" info trace >expected-info.txt &&
     "$build/app/cli/kinetoscope-cli" analyze trace >expected-analyze.txt)
+# The Python module from the build tree: what the installed one must print (python_call.py).
+cp "$source_dir/packaging/test/python_call.py" "$stage/ks/"
+(cd "$stage/ks" && PYTHONPATH="$build/python" /usr/bin/python3 python_call.py trace >expected-python.txt)
 cp "$source_dir/packaging/test/in_root.sh" "$stage/ks/"
 
 echo "== lintian, desktop-file-validate, appstreamcli validate"
