@@ -20,7 +20,7 @@ namespace {
 
     constexpr const char* kUsage =
         "usage: kinetoscope-cli roofline PATH... [--by shape|name] [--family gemm,attention,...]\n"
-        "       [--ranks R,..] [--iterations I,..] [--device NAME] [--peaks FILE]\n"
+        "       [--ranks R,..] [--iterations I,..] [--device NAME] [--peaks FILE] [--tracelens-compat]\n"
         "       [--format table|csv|json] [--out DIR] [--threads N]\n"
         "  Per op and input dims/dtypes: FLOPs and bytes per call, kernel time (union of the\n"
         "  call's kernels), achieved TFLOP/s and TB/s, and against the device's dense peaks the\n"
@@ -28,7 +28,10 @@ namespace {
         "  Families: gemm, attention, conv, elementwise, reduce, norm, rope. The device comes from\n"
         "  the trace's deviceProperties; --device NAME forces a row of the peak table, --peaks FILE\n"
         "  gives one's own: {\"name\", \"memory_bandwidth_gbps\", \"matrix_tflops\": {\"bf16\": ...},\n"
-        "  \"vector_tflops\": {\"fp32\": ...}}.\n";
+        "  \"vector_tflops\": {\"fp32\": ...}}.\n"
+        "  --tracelens-compat reads the args as TraceLens does where it differs (no convolution\n"
+        "  bias, optional norm tensors always present, \"False\" true, its dtype table) and links\n"
+        "  GPU work as it does (ac2g flow starts); see docs/tracelens-differences.md.\n";
 
     std::optional<std::vector<core::OpFamily>> parseFamilies(const std::string& text, std::string& problem)
     {
@@ -69,7 +72,7 @@ int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, 
     CliArgs parsed(args,
         { "--by", "--family", "--ranks", "--iterations", kDeviceOption, kPeaksOption, "--format", "--out",
             "--threads" },
-        {});
+        { "--tracelens-compat" });
     std::string problem;
     core::EfficiencyOptions options;
     if (const auto by = parsed.value("--by")) {
@@ -87,6 +90,7 @@ int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, 
         options.ranks = *ranks;
     if (auto iterations = parseNumberList(parsed.value("--iterations"), problem))
         options.iterations = *iterations;
+    options.tracelensCompat = parsed.flag("--tracelens-compat");
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli roofline", kUsage, err))
         return 2;
@@ -111,10 +115,15 @@ int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, 
     if (!report.shapesRecorded)
         err << core::kNoShapesMessage << '\n';
     std::ostringstream text;
-    if (report.rows.empty())
-        text << "roofline: not applicable: no call of a modelled op launched GPU work\n";
+    // No row left: a table says so in words; csv and json stay parseable (an empty
+    // table), the note goes to stderr.
+    constexpr const char* kNoRows = "roofline: not applicable: no call of a modelled op";
+    if (report.rows.empty() && format == "table")
+        text << kNoRows << '\n';
     else
         printResult(core::HtaResult::dataFrame(core::efficiencyTable(report)), format, "roofline", text);
+    if (report.rows.empty() && format != "table")
+        err << kNoRows << '\n';
     std::ostringstream summary;
     printSummary(report, device.note, summary);
     for (const std::string& line : core::skippedLines(report))

@@ -14,13 +14,20 @@
 #include <QDockWidget>
 #include <QMenu>
 
+#include <cmath>
+#include <limits>
+
 namespace ks::app {
 
 namespace {
 
+    constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+    // NaN: a number TraceLens has none for (no bytes for a dtype without a size, no rate
+    // for a row none of whose calls ran on the GPU).
     QString number(double v)
     {
-        return QString::number(v, 'g', 4);
+        return std::isnan(v) ? QStringLiteral("—") : QString::number(v, 'g', 4);
     }
 
 } // namespace
@@ -49,11 +56,14 @@ void MainWindow::setupEfficiency()
         QString html = tr("<h4>Efficiency</h4><p>%1 GFLOP, %2 MiB per call (%3 FLOP/B)<br>"
                           "%4 TFLOP/s, %5 TB/s (means over the %6 calls of this shape)")
                            .arg(number(row->flops / 1e9), number(row->bytes / 1048576.0),
-                               number(row->intensity()), number(row->tflopsMean), number(row->tbpsMean))
+                               number(row->bytesKnown() ? row->intensity() : kNone),
+                               number(row->timedCalls ? row->tflopsMean : kNone),
+                               number(row->timedCalls ? row->tbpsMean : kNone))
                            .arg(row->calls);
         if (row->peak)
             html += tr("<br>%1 % of roofline against %2 (%3-bound, roofline %4 µs)")
-                        .arg(number(row->rooflinePctMean), QString::fromStdString(row->peak->label),
+                        .arg(number(row->timedCalls ? row->rooflinePctMean : kNone),
+                            QString::fromStdString(row->peak->label),
                             row->computeBound ? tr("compute") : tr("memory"), number(row->rooflineTimeUs));
         return html + QStringLiteral("</p>");
     };

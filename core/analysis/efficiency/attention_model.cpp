@@ -97,7 +97,7 @@ namespace {
         bool flash;
     };
 
-    ModelResult attention(const OpArgs& args, const AttentionSignature& sig)
+    ModelResult attention(const OpArgs& args, const AttentionSignature& sig, const ModelReading& reading)
     {
         SkipReason why = SkipReason::MalformedDims;
         const auto s = readShapes(args, sig.q, sig.layout, why);
@@ -106,79 +106,111 @@ namespace {
         const bool causal = concreteBool(args.concreteAt(sig.causal)).value_or(false);
         if (causal && s->nq != s->nkv)
             return SkipReason::MismatchedShapes;
-        const auto bpe = bytesPerElement(args.type(sig.q));
-        if (!bpe)
-            return SkipReason::UnknownDtype;
+        // TraceLens's forward assumes 2 bytes per element whatever Q's dtype.
+        const double bpe = reading.tracelens && !sig.backward ? 2.0 : sizeOf(args.type(sig.q), reading);
         double flops = sig.backward ? backwardFlops(*s, sig.flash) : forwardFlops(*s);
         if (causal)
             flops /= 2;
-        const double bytes = *bpe * (sig.backward ? backwardElements(*s) : forwardElements(*s));
+        const double bytes = bpe * (sig.backward ? backwardElements(*s) : forwardElements(*s));
         std::string params = std::string("causal=") + (causal ? "True" : "False");
         if (const auto dropout = args.concreteAt(sig.dropout); !dropout.empty())
             params += " dropout=" + std::string(dropout);
-        return estimate(flops, bytes, args.type(sig.q), ComputeUnit::Matrix, std::move(params));
+        return estimate(flops, bytes, args.type(sig.q), ComputeUnit::Matrix, reading, std::move(params));
     }
 
     // aten::_scaled_dot_product_flash_attention(q, k, v, dropout_p, is_causal, return_debug_mask, scale)
-    ModelResult sdpaFlash(std::string_view, const OpArgs& a)
+    ModelResult sdpaFlash(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 0, Layout::Bhnd, 4, 3, false, true });
+        return attention(a, { 0, Layout::Bhnd, 4, 3, false, true }, reading);
     }
 
     // _efficient_attention / _cudnn_attention(q, k, v, attn_bias, compute_log_sumexp, dropout_p, is_causal,
     // ...)
-    ModelResult sdpaEfficient(std::string_view, const OpArgs& a)
+    ModelResult sdpaEfficient(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 0, Layout::Bhnd, 6, 5, false, false });
+        return attention(a, { 0, Layout::Bhnd, 6, 5, false, false }, reading);
+    }
+
+    // The autograd backward of the forward ops (TraceLens's SDPA_bwd rows of the forward op):
+    // the backward formulas on the forward call's shapes.
+    ModelResult sdpaFlashGrad(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        return attention(a, { 0, Layout::Bhnd, 4, 3, true, true }, reading);
+    }
+
+    ModelResult sdpaEfficientGrad(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        return attention(a, { 0, Layout::Bhnd, 6, 5, true, false }, reading);
+    }
+
+    ModelResult flashAttnGrad(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        return attention(a, { 0, Layout::Bnhd, 5, 3, true, true }, reading);
     }
 
     // _scaled_dot_product_flash_attention_backward(grad_out, q, k, v, out, logsumexp, cum_seq_q,
     //     cum_seq_k, max_q, max_k, dropout_p, is_causal, philox_seed, philox_offset, scale)
-    ModelResult sdpaFlashBackward(std::string_view, const OpArgs& a)
+    ModelResult sdpaFlashBackward(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 1, Layout::Bhnd, 11, 10, true, true });
+        return attention(a, { 1, Layout::Bhnd, 11, 10, true, true }, reading);
     }
 
     // _scaled_dot_product_efficient_attention_backward(grad_out, q, k, v, attn_bias, out, logsumexp,
     //     philox_seed, philox_offset, dropout_p, grad_input_mask, is_causal, scale)
-    ModelResult sdpaEfficientBackward(std::string_view, const OpArgs& a)
+    ModelResult sdpaEfficientBackward(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 1, Layout::Bhnd, 11, 9, true, false });
+        return attention(a, { 1, Layout::Bhnd, 11, 9, true, false }, reading);
     }
 
     // _scaled_dot_product_cudnn_attention_backward(grad_out, q, k, v, out, logsumexp, philox_seed,
     //     philox_offset, attn_bias, cum_seq_q, cum_seq_k, max_q, max_k, dropout_p, is_causal, scale)
-    ModelResult sdpaCudnnBackward(std::string_view, const OpArgs& a)
+    ModelResult sdpaCudnnBackward(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 1, Layout::Bhnd, 14, 13, true, false });
+        return attention(a, { 1, Layout::Bhnd, 14, 13, true, false }, reading);
     }
 
     // flash_attn::_flash_attn_forward(q, k, v, dropout_p, softmax_scale, causal, ...), (B, N, H, d)
-    ModelResult flashAttnForward(std::string_view, const OpArgs& a)
+    ModelResult flashAttnForward(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 0, Layout::Bnhd, 5, 3, false, true });
+        return attention(a, { 0, Layout::Bnhd, 5, 3, false, true }, reading);
     }
 
     // flash_attn::_flash_attn_backward(dout, q, k, v, out, softmax_lse, dq, dk, dv, dropout_p, softmax_scale,
     // causal, ...) TraceLens reads causal at index 10 (softmax_scale) there; the schema puts it at 11.
-    ModelResult flashAttnBackward(std::string_view, const OpArgs& a)
+    ModelResult flashAttnBackward(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 1, Layout::Bnhd, 11, 9, true, true });
+        return attention(a, { 1, Layout::Bnhd, 11, 9, true, true }, reading);
+    }
+
+    // sglang::store_cache(k, v, k_cache, v_cache, indices, ...): writes the step's K and V
+    // into the paged cache. TraceLens's sglang_store_cache: no FLOPs; bytes = 4·prod(k)·bpe
+    // (K and V read, then written); the vector peak of k's precision.
+    ModelResult sglangStoreCache(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        const auto k = shapeOfRank(a, 0, -1);
+        if (!k || k->empty())
+            return SkipReason::MalformedDims;
+        const double n = elementCount(*k);
+        return estimate(0, 4 * n * sizeOf(a.type(0), reading), a.type(0), ComputeUnit::Vector, reading);
     }
 
     constexpr std::array kModels {
-        OpModel { "aten::_scaled_dot_product_flash_attention", OpFamily::Attention, sdpaFlash },
-        OpModel { "aten::_scaled_dot_product_efficient_attention", OpFamily::Attention, sdpaEfficient },
-        OpModel { "aten::_scaled_dot_product_cudnn_attention", OpFamily::Attention, sdpaEfficient },
+        OpModel {
+            "aten::_scaled_dot_product_flash_attention", OpFamily::Attention, sdpaFlash, sdpaFlashGrad },
+        OpModel { "aten::_scaled_dot_product_efficient_attention", OpFamily::Attention, sdpaEfficient,
+            sdpaEfficientGrad },
+        OpModel { "aten::_scaled_dot_product_cudnn_attention", OpFamily::Attention, sdpaEfficient,
+            sdpaEfficientGrad },
         OpModel {
             "aten::_scaled_dot_product_flash_attention_backward", OpFamily::Attention, sdpaFlashBackward },
         OpModel { "aten::_scaled_dot_product_efficient_attention_backward", OpFamily::Attention,
             sdpaEfficientBackward },
         OpModel {
             "aten::_scaled_dot_product_cudnn_attention_backward", OpFamily::Attention, sdpaCudnnBackward },
-        OpModel { "flash_attn::_flash_attn_forward", OpFamily::Attention, flashAttnForward },
-        OpModel { "FlashAttnFunc", OpFamily::Attention, flashAttnForward },
+        OpModel { "flash_attn::_flash_attn_forward", OpFamily::Attention, flashAttnForward, flashAttnGrad },
+        OpModel { "FlashAttnFunc", OpFamily::Attention, flashAttnForward, flashAttnGrad },
         OpModel { "flash_attn::_flash_attn_backward", OpFamily::Attention, flashAttnBackward },
+        OpModel { "sglang::store_cache", OpFamily::Attention, sglangStoreCache },
     };
 
 } // namespace

@@ -10,9 +10,11 @@
 //   backward bytes = bpe·(2·(prod(y) + prod(w) + prod(x)) + (bias ? prod(y) + C_out : 0))
 // Grouped convolutions need nothing more: w[1] is already C_in/groups. Held against
 // the matrix peak of x's precision. Differences from TraceLens: the bias is read from
-// the bias argument (TraceLens tests len(Input Dims) == 3, never true for
-// aten::convolution), a transposed convolution's output has w[1]·groups channels,
-// and the bias gradient's elements are counted in bytes (TraceLens adds elements).
+// the bias argument forward and from output_mask[2] backward (TraceLens tests
+// len(Input Dims) == 3 and a non-empty dims entry of bias_sizes, never true for these
+// ops, so it never counts a bias: so under ModelReading::tracelens), a transposed
+// convolution's output has w[1]·groups channels, and the bias gradient's elements are
+// counted in bytes (TraceLens adds elements).
 
 #include "core/analysis/efficiency/model_support.h"
 
@@ -60,7 +62,43 @@ namespace {
         bool backward;
     };
 
-    ModelResult conv(const OpArgs& args, const ConvSignature& sig)
+    // Entry i of a Concrete Inputs bool list ("[True, True, False]"); nullopt when absent.
+    std::optional<bool> maskEntry(std::string_view text, std::size_t i)
+    {
+        if (text.size() < 2 || text.front() != '[' || text.back() != ']')
+            return std::nullopt;
+        text = text.substr(1, text.size() - 2);
+        for (std::size_t k = 0;; ++k) {
+            const std::size_t comma = text.find(',');
+            std::string_view item = text.substr(0, comma);
+            while (!item.empty() && item.front() == ' ')
+                item.remove_prefix(1);
+            while (!item.empty() && item.back() == ' ')
+                item.remove_suffix(1);
+            if (k == i)
+                return concreteBool(item);
+            if (comma == std::string_view::npos)
+                return std::nullopt;
+            text.remove_prefix(comma + 1);
+        }
+    }
+
+    // Whether the call has a bias. The forward's is a tensor; the backward computes the
+    // bias gradient when output_mask[2] is true (bias_sizes, [0] or [C_out], when the
+    // mask is not recorded). TraceLens never finds one (see the header).
+    bool hasBias(const OpArgs& args, const ConvSignature& sig, const ModelReading& reading)
+    {
+        if (reading.tracelens)
+            return false;
+        if (!sig.backward)
+            return present(args, 2);
+        if (const auto mask = maskEntry(args.concreteAt(10), 2))
+            return *mask;
+        const auto sizes = concreteIntList(args.concreteAt(3)).value_or(Shape {});
+        return !sizes.empty() && !(sizes.size() == 1 && sizes[0] == 0);
+    }
+
+    ModelResult conv(const OpArgs& args, const ConvSignature& sig, const ModelReading& reading)
     {
         const auto x = shapeOfRank(args, sig.x, -1);
         const auto w = shapeOfRank(args, sig.w, -1);
@@ -89,13 +127,8 @@ namespace {
         }
         if (!transposed && (*x)[1] != (*w)[1] * groups)
             return SkipReason::MismatchedShapes;
-        const auto bpe = bytesPerElement(args.type(sig.x));
-        if (!bpe)
-            return SkipReason::UnknownDtype;
-        // The forward's bias is a tensor; the backward's is bias_sizes, an int list.
-        const bool bias = sig.backward
-            ? (present(args, 3) || !concreteIntList(args.concreteAt(3)).value_or(Shape {}).empty())
-            : present(args, 2);
+        const double bpe = sizeOf(args.type(sig.x), reading);
+        const bool bias = hasBias(args, sig, reading);
         const double px = prodFrom(*x, 0), pw = prodFrom(*w, 0), py = prodFrom(y, 0);
         const double cout = double(y[1]);
         double flops = 0, elements = 0;
@@ -111,22 +144,25 @@ namespace {
             elements = 2 * (py + pw + px) + (bias ? py + cout : 0);
         }
         std::string params = "stride=" + std::string(args.concreteAt(sig.stride))
-            + " padding=" + std::string(args.concreteAt(sig.padding)) + " groups=" + std::to_string(groups)
-            + (transposed ? " transposed" : "");
-        return estimate(flops, *bpe * elements, args.type(sig.x), ComputeUnit::Matrix, std::move(params));
+            + " padding=" + std::string(args.concreteAt(sig.padding))
+            + " dilation=" + std::string(args.concreteAt(sig.dilation))
+            + " output_padding=" + std::string(args.concreteAt(sig.outputPadding))
+            + " groups=" + std::to_string(groups) + (transposed ? " transposed" : "") + (bias ? " bias" : "");
+        return estimate(
+            flops, bpe * elements, args.type(sig.x), ComputeUnit::Matrix, reading, std::move(params));
     }
 
     // aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
-    ModelResult convolution(std::string_view, const OpArgs& a)
+    ModelResult convolution(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return conv(a, { 0, 1, 3, 4, 5, 6, 7, 8, false });
+        return conv(a, { 0, 1, 3, 4, 5, 6, 7, 8, false }, reading);
     }
 
     // aten::convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
     //     transposed, output_padding, groups, output_mask)
-    ModelResult convolutionBackward(std::string_view, const OpArgs& a)
+    ModelResult convolutionBackward(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return conv(a, { 1, 2, 4, 5, 6, 7, 8, 9, true });
+        return conv(a, { 1, 2, 4, 5, 6, 7, 8, 9, true }, reading);
     }
 
     constexpr std::array kModels {

@@ -1,5 +1,6 @@
 #include "core/analysis/efficiency/efficiency.h"
 
+#include "core/analysis/efficiency/backward_calls.h"
 #include "core/analysis/efficiency/op_kernel_time.h"
 #include "core/io/json/args_reader.h"
 
@@ -59,6 +60,7 @@ namespace {
         double flopsSum = 0, bytesSum = 0, rooflineSum = 0, computeSum = 0, memorySum = 0;
     };
 
+    // Counts a call left out of the table, keeping the first as the example.
     void countSkip(EfficiencyReport& report, SkipReason why, const std::string& example)
     {
         const auto i = static_cast<std::size_t>(why);
@@ -66,7 +68,8 @@ namespace {
             report.skippedExample[i] = example;
     }
 
-    using GroupKey = std::tuple<std::string, std::string, std::string, std::string, std::string>;
+    // name, dims, dtypes, strides, parameters, backward row
+    using GroupKey = std::tuple<std::string, std::string, std::string, std::string, std::string, bool>;
 
     // A call's roofline: (compute time, memory time) in µs.
     std::pair<double, double> rooflineParts(
@@ -84,6 +87,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
     EfficiencyReport report;
     report.device = options.device;
     std::map<GroupKey, Accumulator> groups;
+    const ModelReading reading { options.tracelensCompat };
     std::map<std::string, double> flopsByPrecision; // matrix FLOPs in the steps, for MFU's peak
     std::int64_t callsWithShapes = 0, callsModelled = 0;
     std::string malformedExample;
@@ -92,8 +96,9 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
         if (!wanted(options.ranks, t.rank))
             continue;
         const std::vector<Step> steps = profilerSteps(t);
-        std::vector<ModelledCall> calls = modelledCalls(t);
-        // Calls of the wanted families, iterations and window that launched GPU work.
+        std::vector<ModelledCall> calls = modelledCalls(t, options.tracelensCompat);
+        // Calls of the wanted families, iterations and window, in start order (a row's
+        // first call is the one it shows), with or without GPU work.
         std::vector<ModelledCall> kept;
         TimeNs firstStart = 0, lastEnd = 0;
         for (const ModelledCall& c : calls) {
@@ -109,19 +114,19 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
             if (!options.iterations.empty() && (!step || !wanted(options.iterations, step->number)))
                 continue;
             ++callsModelled;
-            if (c.kernelTime <= 0) {
-                countSkip(report, SkipReason::NoKernel, std::string(t.sliceName(c.slice)));
-                continue;
-            }
             kept.push_back(c);
         }
-        // Step time for MFU: the wanted steps, or the span of the kept calls without steps.
+        std::stable_sort(kept.begin(), kept.end(), [&t](const ModelledCall& a, const ModelledCall& b) {
+            return t.slices.start[a.slice] < t.slices.start[b.slice];
+        });
+        // Step time for MFU: the wanted steps, or the span of the calls with GPU work without steps.
         for (const Step& s : steps)
             if (wanted(options.iterations, s.number))
                 report.mfu.stepTimeUs += double(s.end - s.start) / 1000.0;
         std::vector<std::uint32_t> slices;
         for (const ModelledCall& c : kept)
             slices.push_back(c.slice);
+        std::sort(slices.begin(), slices.end());
         std::map<std::uint32_t, std::string> argsText;
         if (auto error = forEachSliceArgs(t, slices,
                 [&](std::uint32_t slice, std::string_view text) {
@@ -130,48 +135,33 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
             error && !report.error)
             report.error = *error;
         OpArgsParser argsParser;
-        for (const ModelledCall& c : kept) {
-            const auto it = argsText.find(c.slice);
-            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
-            const std::string name(t.sliceName(c.slice));
-            const double kernelUs = double(c.kernelTime) / 1000.0;
-            const TimeNs start = t.slices.start[c.slice];
-            if (firstStart == 0 || start < firstStart)
-                firstStart = start;
-            lastEnd = std::max(lastEnd, t.slices.end(c.slice));
-            if (!parsed.args) {
-                const SkipReason why = parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes
-                                                                               : SkipReason::MalformedDims;
-                countSkip(report, why, name);
-                if (why == SkipReason::MalformedDims && malformedExample.empty())
-                    malformedExample = t.path + ": event #" + std::to_string(t.slices.eventIndex[c.slice])
-                        + " \"" + name + "\"";
-                // The time-only table: one row per op name.
-                auto& acc = groups[GroupKey { name, "", "", "", "(no shapes)" }];
-                acc.row.name = name;
-                acc.row.family = c.model->family;
-                acc.row.modelled = false;
-                ++acc.row.calls;
-                acc.row.kernelTimeUsSum += kernelUs;
-                acc.row.callList.push_back({ r, c.slice, c.kernelTime });
-                continue;
-            }
-            ++callsWithShapes;
-            const OpArgs& args = *parsed.args;
-            const ModelResult result = c.model->model(name, args);
-            if (const auto* why = std::get_if<SkipReason>(&result)) {
-                countSkip(report, *why, name + " " + args.dimsText + " " + args.typesText);
-                continue;
-            }
-            const PerfEstimate& e = std::get<PerfEstimate>(result);
-            const GroupKey key = options.by == EfficiencyGrouping::Shape
-                ? GroupKey { name, args.dimsText, args.typesText, args.stridesText, e.params }
-                : GroupKey { name, "", "", "", "" };
+        // A call's row: its kernel time in, its rates in the means when it ran on the GPU.
+        const auto addTimeOnly = [&](const std::string& name, OpFamily family, bool backward,
+                                     std::uint32_t slice, TimeNs kernelTime) {
+            auto& acc = groups[GroupKey { name, "", "", "", "(no shapes)", backward }];
+            acc.row.name = name;
+            acc.row.family = family;
+            acc.row.backward = backward;
+            acc.row.modelled = false;
+            ++acc.row.calls;
+            acc.row.timedCalls += kernelTime > 0 ? 1 : 0;
+            acc.row.kernelTimeUsSum += double(kernelTime) / 1000.0;
+            acc.row.callList.push_back({ r, slice, kernelTime });
+        };
+        const auto addEstimate = [&](const std::string& name, OpFamily family, bool backward,
+                                     const OpArgs& args, const PerfEstimate& e, std::uint32_t slice,
+                                     TimeNs kernelTime) {
+            GroupKey key { name, "", "", "", "", backward };
+            if (options.by == EfficiencyGrouping::Shape)
+                key = e.groupKey.empty()
+                    ? GroupKey { name, args.dimsText, args.typesText, args.stridesText, e.params, backward }
+                    : GroupKey { name, "", "", "", "tracelens: " + e.groupKey, backward };
             auto& acc = groups[key];
             EfficiencyRow& row = acc.row;
             if (row.calls == 0) {
                 row.name = name;
-                row.family = c.model->family;
+                row.family = family;
+                row.backward = backward;
                 row.precision = e.precision;
                 row.unit = e.unit;
                 if (options.by == EfficiencyGrouping::Shape) {
@@ -183,27 +173,88 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                 if (options.device)
                     row.peak = peakFor(*options.device, e.unit, e.precision);
             }
+            const double kernelUs = double(kernelTime) / 1000.0;
             ++row.calls;
             row.kernelTimeUsSum += kernelUs;
-            row.tflopsMean += e.flops / kernelUs / 1e6;
-            row.tbpsMean += e.bytes / kernelUs / 1e6;
             acc.flopsSum += e.flops;
-            acc.bytesSum += e.bytes;
-            if (options.device) {
+            acc.bytesSum += e.bytes; // NaN stays NaN: the row has no bytes
+            std::optional<double> roofline;
+            if (options.device && e.bytesKnown()) {
                 const auto [compute, memory] = rooflineParts(e, row.peak, *options.device);
-                const double roofline = std::max(compute, memory);
+                roofline = std::max(compute, memory);
                 acc.computeSum += compute;
                 acc.memorySum += memory;
-                acc.rooflineSum += roofline;
-                row.rooflinePctMean += roofline / kernelUs * 100.0;
+                acc.rooflineSum += *roofline;
             }
-            row.callList.push_back({ r, c.slice, c.kernelTime });
-            const bool inSteps = steps.empty() || stepAt(steps, start) != nullptr;
-            if (inSteps) {
+            row.callList.push_back({ r, slice, kernelTime });
+            if (kernelTime <= 0)
+                return; // TraceLens's per-call rates are NaN here; its means skip them
+            ++row.timedCalls;
+            row.tflopsMean += e.flops / kernelUs / 1e6;
+            row.tbpsMean += e.bytes / kernelUs / 1e6;
+            if (roofline)
+                row.rooflinePctMean += *roofline / kernelUs * 100.0;
+            // MFU: forward and backward ops each once (a backward row re-counts backward ops).
+            if (!backward && (steps.empty() || stepAt(steps, t.slices.start[slice]) != nullptr)) {
                 report.mfu.modelFlops += e.flops;
                 if (e.unit == ComputeUnit::Matrix)
                     flopsByPrecision[e.precision] += e.flops;
             }
+        };
+        for (const ModelledCall& c : kept) {
+            const auto it = argsText.find(c.slice);
+            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
+            const std::string name(t.sliceName(c.slice));
+            const TimeNs start = t.slices.start[c.slice];
+            if (c.kernelTime <= 0 && report.callsWithoutKernel++ == 0)
+                report.withoutKernelExample = name;
+            if (c.kernelTime > 0) {
+                if (firstStart == 0 || start < firstStart)
+                    firstStart = start;
+                lastEnd = std::max(lastEnd, t.slices.end(c.slice));
+            }
+            if (!parsed.args) {
+                const SkipReason why = parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes
+                                                                               : SkipReason::MalformedDims;
+                countSkip(report, why, name);
+                if (why == SkipReason::MalformedDims && malformedExample.empty())
+                    malformedExample = t.path + ": event #" + std::to_string(t.slices.eventIndex[c.slice])
+                        + " \"" + name + "\"";
+                addTimeOnly(name, c.model->family, false, c.slice, c.kernelTime); // one row per op name
+                continue;
+            }
+            ++callsWithShapes;
+            const ModelResult result = c.model->model(name, *parsed.args, reading);
+            if (const auto* why = std::get_if<SkipReason>(&result)) {
+                countSkip(report, *why, name + " " + parsed.args->dimsText + " " + parsed.args->typesText);
+                continue;
+            }
+            addEstimate(name, c.model->family, false, *parsed.args, std::get<PerfEstimate>(result), c.slice,
+                c.kernelTime);
+        }
+        // Backward rows of forward ops (TraceLens's _bwd sheets): the GPU work of the autograd
+        // backward linked to each call by sequence number, under the forward op's name.
+        std::vector<std::uint32_t> forwardSlices;
+        for (const ModelledCall& c : kept)
+            if (c.model->backward)
+                forwardSlices.push_back(c.slice);
+        BackwardCalls linked = backwardCalls(t, forwardSlices, options.tracelensCompat);
+        if (linked.error && !report.error)
+            report.error = linked.error;
+        for (const ModelledCall& c : kept) {
+            const auto found = linked.kernelTime.find(c.slice);
+            if (found == linked.kernelTime.end())
+                continue; // no backward node: TraceLens drops the call from its _bwd sheet
+            const auto it = argsText.find(c.slice);
+            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
+            const std::string name(t.sliceName(c.slice));
+            if (!parsed.args) {
+                addTimeOnly(name, c.model->family, true, c.slice, found->second);
+                continue;
+            }
+            const ModelResult result = c.model->backward(name, *parsed.args, reading);
+            if (const auto* e = std::get_if<PerfEstimate>(&result))
+                addEstimate(name, c.model->family, true, *parsed.args, *e, c.slice, found->second);
         }
         if (steps.empty() && lastEnd > firstStart)
             report.mfu.stepTimeUs += double(lastEnd - firstStart) / 1000.0;
@@ -219,9 +270,10 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
         if (row.modelled) {
             row.flops = acc.flopsSum / n;
             row.bytes = acc.bytesSum / n;
-            row.tflopsMean /= n;
-            row.tbpsMean /= n;
-            row.rooflinePctMean /= n;
+            const double timed = double(std::max<std::int64_t>(row.timedCalls, 1));
+            row.tflopsMean /= timed;
+            row.tbpsMean /= timed;
+            row.rooflinePctMean /= timed;
             row.rooflineTimeUs = acc.rooflineSum / n;
             row.computeBound = acc.computeSum >= acc.memorySum;
         }

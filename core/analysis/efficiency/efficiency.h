@@ -7,6 +7,7 @@
 #include "core/model/trace_set.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,8 +21,13 @@ namespace ks::core {
 // TB/s and arithmetic intensity; against a device's peaks (device_peaks.h) the
 // roofline time max(FLOPs / peak FLOP/s, bytes / peak bandwidth), the bound, and
 // roofline time / kernel time. Rows group calls as TraceLens does: by op name and
-// input dims, dtypes, strides and the parameters the model reads; per-call values
-// are averaged over a row's calls ("_mean" columns), as TraceLens reports them.
+// TraceLens's perf-model parameters where a model states them (PerfEstimate::groupKey),
+// else input dims, dtypes, strides and the parameters the model reads; a row shows its
+// first call's dims, dtypes and strides. Per-call values are averaged over a row's calls
+// ("_mean" columns), as TraceLens reports them: a call that launched no GPU work (an op
+// on CPU tensors, a call recorded while a CUDA/HIP graph was captured) stays in its row
+// with kernel time 0, counted in the calls and the mean kernel time, left out of the
+// TFLOP/s, TB/s and % of roofline means (pandas skips their NaN) and of MFU.
 
 enum class EfficiencyGrouping : std::uint8_t
 {
@@ -39,6 +45,10 @@ struct EfficiencyOptions
     std::optional<TimeNs> windowStart;
     std::optional<TimeNs> windowEnd;
     std::optional<DevicePeaks> device; // what the roofline is drawn against; none: no roofline
+    // TraceLens's readings where they differ from ours (roofline --tracelens-compat): the
+    // models' ModelReading::tracelens, and GPU work attributed as TraceLens links it (a
+    // non-graph launch gets only the GPU work its ac2g flow start points to).
+    bool tracelensCompat = false;
 
     bool operator==(const EfficiencyOptions&) const = default;
 };
@@ -57,9 +67,14 @@ struct EfficiencyRow
     OpFamily family = OpFamily::Gemm;
     std::string dims, dtypes, strides, params;
     bool modelled = true; // false in the time-only table (no shapes recorded)
+    // The backward pass of the forward op it names: the GPU work of the autograd backward
+    // linked to each call by sequence number, with the model's backward FLOPs and bytes
+    // (TraceLens's _bwd sheets; the "direction" column says "backward").
+    bool backward = false;
     std::int64_t calls = 0;
+    std::int64_t timedCalls = 0; // the calls that launched GPU work: the TFLOP/s, TB/s and % means' count
     double flops = 0; // per call (the mean over calls when grouped by name)
-    double bytes = 0; // per call
+    double bytes = 0; // per call; NaN when a dtype has no size (bytesKnown)
     double kernelTimeUsSum = 0;
     double tflopsMean = 0; // mean of per-call FLOPs / kernel time
     double tbpsMean = 0;
@@ -72,6 +87,8 @@ struct EfficiencyRow
     std::vector<EfficiencyCall> callList;
 
     double kernelTimeUsMean() const { return calls ? kernelTimeUsSum / double(calls) : 0; }
+
+    bool bytesKnown() const { return !std::isnan(bytes); }
 
     double intensity() const { return bytes > 0 ? flops / bytes : 0; }
 
@@ -96,6 +113,8 @@ struct EfficiencyReport
     std::vector<EfficiencyRow> rows; // by total kernel time, largest first
     std::array<std::int64_t, kSkipReasonCount> skipped {}; // calls of modelled ops left out, per reason
     std::array<std::string, kSkipReasonCount> skippedExample; // the first such call: "aten::mm [[2, 3], [4]]"
+    std::int64_t callsWithoutKernel = 0; // kept in their rows with kernel time 0
+    std::string withoutKernelExample;
     bool shapesRecorded = true; // false: rows are the time-only table
     std::optional<DevicePeaks> device;
     ModelFlopsUtilisation mfu;
@@ -148,11 +167,13 @@ namespace efficiency_columns {
     inline constexpr ColumnId kRooflinePct { "roofline_pct_mean", "%" };
     inline constexpr ColumnId kStrides { "strides", "" };
     inline constexpr ColumnId kParams { "params", "" };
+    inline constexpr ColumnId kDirection { "direction", "" };
 } // namespace efficiency_columns
 
 Table efficiencyTable(const EfficiencyReport& report);
 
-// One line per reason with a count: "3 calls: no kernel launched".
+// One line per reason with a count ("3 calls skipped: unknown dtype (first: ...)"), and
+// one for the calls kept without GPU work.
 std::vector<std::string> skippedLines(const EfficiencyReport& report);
 
 } // namespace ks::core

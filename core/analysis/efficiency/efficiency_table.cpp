@@ -49,30 +49,38 @@ Table efficiencyTable(const EfficiencyReport& report)
     for (const ColumnId& c : { col::kName, col::kFamily, col::kDims, col::kDtypes, col::kCalls, col::kFlops,
              col::kBytes, col::kIntensity, col::kKernelTimeSum, col::kKernelTimeMean, col::kTflopsMean,
              col::kTbpsMean, col::kTflops, col::kPeak, col::kRooflineTime, col::kBound, col::kRooflinePct,
-             col::kStrides, col::kParams })
+             col::kStrides, col::kParams, col::kDirection })
         table.columns.push_back(c.column());
+    // Null where TraceLens has NaN: no bytes for a dtype without a size, no rate for a
+    // row none of whose calls launched GPU work.
+    const auto when = [](bool known, double value) { return known ? Cell { value } : Cell {}; };
     for (const EfficiencyRow& r : report.rows) {
         std::vector<Cell> cells { r.name, std::string(opFamilyName(r.family)), r.dims, r.dtypes, r.calls };
-        const bool roofline = r.modelled && r.peak.has_value();
-        if (r.modelled) {
-            cells.insert(cells.end(), { r.flops, r.bytes, r.intensity() });
-        } else {
+        const bool bytes = r.modelled && r.bytesKnown();
+        const bool timed = r.timedCalls > 0;
+        const bool roofline = bytes && r.peak.has_value();
+        if (r.modelled)
+            cells.insert(cells.end(), { r.flops, when(bytes, r.bytes), when(bytes, r.intensity()) });
+        else
             cells.insert(cells.end(), { Cell {}, Cell {}, Cell {} });
-        }
         cells.emplace_back(r.kernelTimeUsSum);
         cells.emplace_back(r.kernelTimeUsMean());
         if (r.modelled)
-            cells.insert(cells.end(), { r.tflopsMean, r.tbpsMean, r.tflopsTotal() });
+            cells.insert(cells.end(),
+                { when(timed, r.tflopsMean), when(timed && bytes, r.tbpsMean),
+                    when(r.kernelTimeUsSum > 0, r.tflopsTotal()) });
         else
             cells.insert(cells.end(), { Cell {}, Cell {}, Cell {} });
-        cells.emplace_back(roofline ? Cell { r.peak->label } : Cell {});
+        cells.emplace_back(r.modelled && r.peak ? Cell { r.peak->label } : Cell {});
         if (roofline)
             cells.insert(cells.end(),
-                { r.rooflineTimeUs, std::string(r.computeBound ? "compute" : "memory"), r.rooflinePctMean });
+                { r.rooflineTimeUs, std::string(r.computeBound ? "compute" : "memory"),
+                    when(timed, r.rooflinePctMean) });
         else
             cells.insert(cells.end(), { Cell {}, Cell {}, Cell {} });
         cells.emplace_back(r.strides);
         cells.emplace_back(r.params);
+        cells.emplace_back(std::string(r.backward ? "backward" : ""));
         table.addRow(cells);
     }
     return table;
@@ -86,6 +94,10 @@ std::vector<std::string> skippedLines(const EfficiencyReport& report)
             lines.push_back(std::to_string(report.skipped[i])
                 + " calls skipped: " + std::string(skipReasonText(static_cast<SkipReason>(i)))
                 + " (first: " + report.skippedExample[i] + ")");
+    if (report.callsWithoutKernel > 0)
+        lines.push_back(std::to_string(report.callsWithoutKernel)
+            + " calls launched no GPU work: kept in their rows with kernel time 0 (first: "
+            + report.withoutKernelExample + ")");
     return lines;
 }
 

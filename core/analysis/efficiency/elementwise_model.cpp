@@ -22,17 +22,43 @@ namespace {
     using namespace perf_detail;
     using Shape = std::vector<std::int64_t>;
 
-    ModelResult unary(std::string_view, const OpArgs& args)
+    ModelResult unary(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
         const auto in = shapeOfRank(args, 0, -1);
         if (!in)
             return SkipReason::MalformedDims;
-        const auto bpeIn = bytesPerElement(args.type(0));
-        const auto bpeOut = present(args, 1) ? bytesPerElement(args.type(1)) : bpeIn;
-        if (!bpeIn || !bpeOut)
-            return SkipReason::UnknownDtype;
+        const double bpeIn = sizeOf(args.type(0), reading);
+        const double bpeOut = present(args, 1) ? sizeOf(args.type(1), reading) : bpeIn;
         const double n = elementCount(*in);
-        return estimate(n, n * *bpeIn + n * *bpeOut, args.type(0), ComputeUnit::Vector);
+        return estimate(n, n * bpeIn + n * bpeOut, args.type(0), ComputeUnit::Vector, reading);
+    }
+
+    // upsample_nearest{1,2,3}d(input, output_size, scales...): TraceLens's aten_upsample_nearest,
+    // output = input's (N, C) then output_size; FLOPs = prod(out); bytes = (prod(x) + prod(out))·bpe(x).
+    // Without an output_size (scales only) TraceLens has no estimate: malformed here.
+    ModelResult upsampleNearest(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto in = shapeOfRank(args, 0, -1);
+        const auto size = concreteIntList(args.concreteAt(1));
+        if (!in || in->size() < 2 || !size || size->empty())
+            return SkipReason::MalformedDims;
+        Shape out { (*in)[0], (*in)[1] };
+        out.insert(out.end(), size->begin(), size->end());
+        const double nOut = elementCount(out);
+        return estimate(nOut, (elementCount(*in) + nOut) * sizeOf(args.type(0), reading), args.type(0),
+            ComputeUnit::Vector, reading);
+    }
+
+    // sgl_kernel::silu_and_mul(out, input): input is [gate | up], twice out's width. TraceLens's
+    // aiter_silu_and_mul: FLOPs = 5·prod(out); bytes = 2·prod(out)·bpe(input) + prod(out)·bpe(out).
+    ModelResult siluAndMulOutFirst(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto out = shapeOfRank(args, 0, -1);
+        if (!out || !shapeOfRank(args, 1, -1))
+            return SkipReason::MalformedDims;
+        const double n = elementCount(*out);
+        return estimate(5 * n, 2 * n * sizeOf(args.type(1), reading) + n * sizeOf(args.type(0), reading),
+            args.type(1), ComputeUnit::Vector, reading);
     }
 
     // numpy's broadcasting: shapes aligned on the right, a 1 stretches.
@@ -50,7 +76,7 @@ namespace {
         return out;
     }
 
-    ModelResult binary(std::string_view, const OpArgs& args)
+    ModelResult binary(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
         const auto a = shapeOfRank(args, 0, -1);
         const auto b = shapeOfRank(args, 1, -1);
@@ -59,20 +85,16 @@ namespace {
         const auto out = broadcast(*a, *b);
         if (!out)
             return SkipReason::MismatchedShapes;
-        const auto bpeA = bytesPerElement(args.type(0));
-        const auto bpeB = bytesPerElement(args.type(1));
-        if (!bpeA || !bpeB)
-            return SkipReason::UnknownDtype;
-        std::optional<double> bpeOut;
+        const double bpeA = sizeOf(args.type(0), reading);
+        const double bpeB = sizeOf(args.type(1), reading);
+        double bpeOut = bpeA;
         if (present(args, 2))
-            bpeOut = bytesPerElement(args.type(2));
-        else
-            bpeOut = !a->empty() && !b->empty() ? std::max(*bpeA, *bpeB) : *bpeA;
-        if (!bpeOut)
-            return SkipReason::UnknownDtype;
+            bpeOut = sizeOf(args.type(2), reading);
+        else if (!a->empty() && !b->empty())
+            bpeOut = std::max(bpeA, bpeB);
         const double n = elementCount(*out);
-        return estimate(n, elementCount(*a) * *bpeA + elementCount(*b) * *bpeB + n * *bpeOut, args.type(0),
-            ComputeUnit::Vector);
+        return estimate(n, elementCount(*a) * bpeA + elementCount(*b) * bpeB + n * bpeOut, args.type(0),
+            ComputeUnit::Vector, reading);
     }
 
     constexpr std::array kModels {
@@ -103,6 +125,10 @@ namespace {
         OpModel { "aten::clamp", OpFamily::Elementwise, unary },
         OpModel { "aten::clamp_", OpFamily::Elementwise, unary },
         OpModel { "aten::silu_", OpFamily::Elementwise, unary },
+        OpModel { "aten::upsample_nearest1d", OpFamily::Elementwise, upsampleNearest },
+        OpModel { "aten::upsample_nearest2d", OpFamily::Elementwise, upsampleNearest },
+        OpModel { "aten::upsample_nearest3d", OpFamily::Elementwise, upsampleNearest },
+        OpModel { "sgl_kernel::silu_and_mul", OpFamily::Elementwise, siluAndMulOutFirst },
         // TraceLens's binary list
         OpModel { "aten::div", OpFamily::Elementwise, binary },
         OpModel { "aten::div_", OpFamily::Elementwise, binary },

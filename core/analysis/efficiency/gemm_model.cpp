@@ -22,19 +22,19 @@ namespace {
         bool bias = false;
     };
 
-    ModelResult gemmEstimate(const Gemm& g, std::string_view dtype, std::optional<double> outBytes = {})
+    ModelResult gemmEstimate(const Gemm& g, std::string_view dtype, const ModelReading& reading,
+        std::optional<double> outBytes = {})
     {
-        const auto bpe = bytesPerElement(dtype);
-        if (!bpe)
-            return SkipReason::UnknownDtype;
-        const double out = outBytes.value_or(*bpe);
+        const double bpe = sizeOf(dtype, reading); // NaN without a size: no bytes
+        const double out = outBytes.value_or(bpe);
         const double flops = g.b * (2 * g.m * g.n * g.k + (g.bias ? g.m * g.n : 0));
-        const double bytes = g.b * (*bpe * (g.m * g.k + g.k * g.n + (g.bias ? g.n : 0)) + out * g.m * g.n);
-        return estimate(flops, bytes, dtype, ComputeUnit::Matrix);
+        const double bytes = g.b * (bpe * (g.m * g.k + g.k * g.n + (g.bias ? g.n : 0)) + out * g.m * g.n);
+        return estimate(flops, bytes, dtype, ComputeUnit::Matrix, reading);
     }
 
     // A (M, K) @ B (K, N) from arguments a and b.
-    ModelResult matrixProduct(const OpArgs& args, std::size_t a, std::size_t b, bool bias)
+    ModelResult matrixProduct(
+        const OpArgs& args, std::size_t a, std::size_t b, bool bias, const ModelReading& reading)
     {
         const auto sa = shapeOfRank(args, a, 2);
         const auto sb = shapeOfRank(args, b, 2);
@@ -42,11 +42,13 @@ namespace {
             return SkipReason::MalformedDims;
         if ((*sa)[1] != (*sb)[0])
             return SkipReason::MismatchedShapes;
-        return gemmEstimate({ 1, double((*sa)[0]), double((*sb)[1]), double((*sa)[1]), bias }, args.type(a));
+        return gemmEstimate(
+            { 1, double((*sa)[0]), double((*sb)[1]), double((*sa)[1]), bias }, args.type(a), reading);
     }
 
     // A (B, M, K) @ B (B, K, N).
-    ModelResult batchedProduct(const OpArgs& args, std::size_t a, std::size_t b, bool bias)
+    ModelResult batchedProduct(
+        const OpArgs& args, std::size_t a, std::size_t b, bool bias, const ModelReading& reading)
     {
         const auto sa = shapeOfRank(args, a, 3);
         const auto sb = shapeOfRank(args, b, 3);
@@ -54,35 +56,35 @@ namespace {
             return SkipReason::MalformedDims;
         if ((*sa)[2] != (*sb)[1] || (*sa)[0] != (*sb)[0])
             return SkipReason::MismatchedShapes;
-        return gemmEstimate(
-            { double((*sa)[0]), double((*sa)[1]), double((*sb)[2]), double((*sa)[2]), bias }, args.type(a));
+        return gemmEstimate({ double((*sa)[0]), double((*sa)[1]), double((*sb)[2]), double((*sa)[2]), bias },
+            args.type(a), reading);
     }
 
-    ModelResult mm(std::string_view, const OpArgs& args)
+    ModelResult mm(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        return matrixProduct(args, 0, 1, false);
+        return matrixProduct(args, 0, 1, false, reading);
     }
 
     // addmm(bias, A, B): bias counted as N elements (TraceLens assumes a 1 x N bias).
-    ModelResult addmm(std::string_view, const OpArgs& args)
+    ModelResult addmm(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        return matrixProduct(args, 1, 2, true);
+        return matrixProduct(args, 1, 2, true, reading);
     }
 
-    ModelResult bmm(std::string_view, const OpArgs& args)
+    ModelResult bmm(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        return batchedProduct(args, 0, 1, false);
+        return batchedProduct(args, 0, 1, false, reading);
     }
 
-    ModelResult baddbmm(std::string_view, const OpArgs& args)
+    ModelResult baddbmm(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        return batchedProduct(args, 1, 2, true);
+        return batchedProduct(args, 1, 2, true, reading);
     }
 
     // _scaled_mm(A, B, scale_a, scale_b, bias?, scale_result?, out_dtype, ...). TraceLens
     // tests len(Input Dims) == 3 for the bias, which the op's schema never gives; the bias
     // argument (index 4) is read here. Output: 2 bytes for 1-byte inputs, else the input's.
-    ModelResult scaledMm(std::string_view, const OpArgs& args)
+    ModelResult scaledMm(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
         const auto sa = shapeOfRank(args, 0, 2);
         const auto sb = shapeOfRank(args, 1, 2);
@@ -90,17 +92,15 @@ namespace {
             return SkipReason::MalformedDims;
         if ((*sa)[1] != (*sb)[0])
             return SkipReason::MismatchedShapes;
-        const auto bpe = bytesPerElement(args.type(0));
-        if (!bpe)
-            return SkipReason::UnknownDtype;
+        const double bpe = sizeOf(args.type(0), reading);
         return gemmEstimate({ 1, double((*sa)[0]), double((*sb)[1]), double((*sa)[1]), present(args, 4) },
-            args.type(0), *bpe == 1 ? 2.0 : *bpe);
+            args.type(0), reading, bpe == 1 ? 2.0 : bpe);
     }
 
     // Vendor GEMMs such as vllm::rocm_unquantized_gemm(x, weight, bias?) and
     // aiter::gemm_a16w16(A, B, ...): x (..., K) with the weight either (N, K) as
     // torch.nn.functional.linear takes it or (K, N). M is the product of x's leading dims.
-    ModelResult vendorGemm(std::string_view, const OpArgs& args)
+    ModelResult vendorGemm(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
         const auto sx = shapeOfRank(args, 0, -1);
         const auto sw = shapeOfRank(args, 1, 2);
@@ -118,7 +118,7 @@ namespace {
         else
             return SkipReason::MismatchedShapes;
         const bool bias = args.hasDims(2) && args.dims[2]->size() == 1;
-        return gemmEstimate({ 1, m, n, k, bias }, args.type(0));
+        return gemmEstimate({ 1, m, n, k, bias }, args.type(0), reading);
     }
 
     constexpr std::array kModels {

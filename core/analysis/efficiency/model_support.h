@@ -5,6 +5,7 @@
 #include "core/analysis/efficiency/dtypes.h"
 #include "core/analysis/efficiency/perf_model.h"
 
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -30,10 +31,35 @@ inline bool present(const OpArgs& args, std::size_t i)
     return args.hasDims(i) && !args.dims[i]->empty();
 }
 
-inline PerfEstimate estimate(
-    double flops, double bytes, std::string_view dtype, ComputeUnit unit, std::string params = {})
+// Bytes per element of a dtype in the reading's table; NaN when the table has no
+// size for it, so that the bytes computed from it are NaN (TraceLens's None: the
+// call keeps its row, without bytes).
+inline double sizeOf(std::string_view type, const ModelReading& reading)
 {
-    return PerfEstimate { flops, bytes, precisionOf(dtype), unit, std::move(params) };
+    const auto bpe = bytesPerElement(type, reading.dtypes());
+    return bpe ? *bpe : std::numeric_limits<double>::quiet_NaN();
+}
+
+// An optional tensor argument. Ours: present when its dims are non-empty (an absent
+// tensor is recorded as []). TraceLens's: `Input Dims[i] is not None`, true for every
+// argument the call has, since a trace never holds null.
+inline bool presentIn(const OpArgs& args, std::size_t i, const ModelReading& reading)
+{
+    return reading.tracelens ? i < args.dims.size() : present(args, i);
+}
+
+// A boolean Concrete Input. Ours: "True"/"False" (fallback when neither); TraceLens's
+// bool() of the string: true when it is non-empty, "False" included.
+inline bool flagIn(std::string_view text, const ModelReading& reading, bool fallback)
+{
+    return reading.tracelens ? !text.empty() : concreteBool(text).value_or(fallback);
+}
+
+inline PerfEstimate estimate(double flops, double bytes, std::string_view dtype, ComputeUnit unit,
+    const ModelReading& reading, std::string params = {}, std::string groupKey = {})
+{
+    return PerfEstimate { flops, bytes, precisionOf(dtype, reading.dtypes()), unit, std::move(params),
+        std::move(groupKey) };
 }
 
 } // namespace ks::core::perf_detail

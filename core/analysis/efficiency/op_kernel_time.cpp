@@ -29,35 +29,111 @@ namespace {
         return total;
     }
 
+    // (CPU slice, GPU slice) for every launch of the rank, sorted.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> launchPairs(const RankTrace& t, bool tracelensLinks)
+    {
+        // GPU slices an ac2g flow start points to, for TraceLens's linking.
+        std::vector<bool> flowLinked;
+        if (tracelensLinks) {
+            flowLinked.assign(t.slices.size(), false);
+            bool anyFlow = false;
+            for (std::size_t k = 0; k < t.links.size(); ++k)
+                if (t.links.kind[k] == LinkKind::LaunchFlow) {
+                    flowLinked[t.links.to[k]] = true;
+                    anyFlow = true;
+                }
+            if (!anyFlow)
+                flowLinked.clear();
+        }
+        const auto linked = [&](std::uint32_t cpu, std::uint32_t gpu) {
+            return flowLinked.empty() || flowLinked[gpu]
+                || t.sliceName(cpu).find("GraphLaunch") != std::string_view::npos;
+        };
+        // GPU work per launching slice. The launch links, and the correlation id the runtime
+        // call shares with its GPU work: flows may bind to a slice around the launch.
+        std::vector<std::pair<std::int64_t, std::uint32_t>> gpuByCorrelation;
+        for (const Track& track : t.tracks)
+            if (track.kind == TrackKind::GpuStream)
+                for (std::uint32_t g = track.sliceBegin; g < track.sliceEnd; ++g)
+                    if (const std::int64_t c = t.correlation(g); c > 0)
+                        gpuByCorrelation.emplace_back(c, g);
+        std::sort(gpuByCorrelation.begin(), gpuByCorrelation.end());
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> launches; // (CPU slice, GPU slice)
+        bool correlated = false;
+        for (const Track& track : t.tracks)
+            if (track.kind == TrackKind::CpuThread)
+                for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
+                    if (const std::int64_t c = t.correlation(s); c > 0)
+                        for (auto it = std::lower_bound(
+                                 gpuByCorrelation.begin(), gpuByCorrelation.end(), std::pair { c, 0u });
+                             it != gpuByCorrelation.end() && it->first == c; ++it) {
+                            correlated = true;
+                            if (linked(s, it->second))
+                                launches.emplace_back(s, it->second);
+                        }
+        if (!correlated) // no correlation ids: the links are all there is
+            for (std::size_t k = 0; k < t.links.size(); ++k)
+                if (t.links.kind[k] == LinkKind::LaunchFlow || t.links.kind[k] == LinkKind::LaunchCorrelation)
+                    launches.emplace_back(t.links.from[k], t.links.to[k]);
+        std::sort(launches.begin(), launches.end());
+        launches.erase(std::unique(launches.begin(), launches.end()), launches.end());
+        return launches;
+    }
+
+    // GPU intervals launched inside each measured slice of the rank (by it or by a slice
+    // nested in it on its thread), for the measured slices in thread and start order.
+    template <typename IsMeasured>
+    std::vector<std::pair<std::uint32_t, std::vector<Interval>>> measure(
+        const RankTrace& t, const IsMeasured& isMeasured, bool tracelensLinks)
+    {
+        const std::vector<std::pair<std::uint32_t, std::uint32_t>> launches = launchPairs(t, tracelensLinks);
+        const auto isLaunch = [&](std::uint32_t slice) {
+            const auto it = std::lower_bound(launches.begin(), launches.end(), std::pair { slice, 0u });
+            return it != launches.end() && it->first == slice;
+        };
+        std::vector<std::pair<std::uint32_t, std::vector<Interval>>> measured;
+        for (const Track& track : t.tracks) {
+            if (track.kind != TrackKind::CpuThread)
+                continue;
+            // Measured slices and launches of this thread, in start order, outer before inner.
+            std::vector<std::uint32_t> events;
+            for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
+                if (isMeasured(s) || isLaunch(s))
+                    events.push_back(s);
+            std::sort(events.begin(), events.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return std::tuple(t.slices.start[a], -t.slices.end(a), a)
+                    < std::tuple(t.slices.start[b], -t.slices.end(b), b);
+            });
+            std::vector<std::size_t> open; // indices into measured of the slices around the sweep
+            for (const std::uint32_t s : events) {
+                while (!open.empty()) {
+                    const std::uint32_t top = measured[open.back()].first;
+                    if (t.slices.start[top] <= t.slices.start[s] && t.slices.end(s) <= t.slices.end(top))
+                        break;
+                    open.pop_back();
+                }
+                if (isMeasured(s)) {
+                    open.push_back(measured.size());
+                    measured.emplace_back(s, std::vector<Interval> {});
+                    continue;
+                }
+                if (open.empty())
+                    continue;
+                auto it = std::lower_bound(launches.begin(), launches.end(), std::pair { s, 0u });
+                for (; it != launches.end() && it->first == s; ++it) {
+                    const std::uint32_t gpu = it->second;
+                    for (const std::size_t c : open)
+                        measured[c].second.emplace_back(t.slices.start[gpu], t.slices.end(gpu));
+                }
+            }
+        }
+        return measured;
+    }
+
 } // namespace
 
-std::vector<ModelledCall> modelledCalls(const RankTrace& t)
+std::vector<ModelledCall> modelledCalls(const RankTrace& t, bool tracelensLinks)
 {
-    // GPU work per launching slice. The launch links, and the correlation id the runtime
-    // call shares with its GPU work: flows may bind to a slice around the launch.
-    std::vector<std::pair<std::int64_t, std::uint32_t>> gpuByCorrelation;
-    for (const Track& track : t.tracks)
-        if (track.kind == TrackKind::GpuStream)
-            for (std::uint32_t g = track.sliceBegin; g < track.sliceEnd; ++g)
-                if (const std::int64_t c = t.correlation(g); c > 0)
-                    gpuByCorrelation.emplace_back(c, g);
-    std::sort(gpuByCorrelation.begin(), gpuByCorrelation.end());
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> launches; // (CPU slice, GPU slice)
-    for (const Track& track : t.tracks)
-        if (track.kind == TrackKind::CpuThread)
-            for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
-                if (const std::int64_t c = t.correlation(s); c > 0)
-                    for (auto it = std::lower_bound(
-                             gpuByCorrelation.begin(), gpuByCorrelation.end(), std::pair { c, 0u });
-                         it != gpuByCorrelation.end() && it->first == c; ++it)
-                        launches.emplace_back(s, it->second);
-    if (launches.empty()) // no correlation ids: the links are all there is
-        for (std::size_t k = 0; k < t.links.size(); ++k)
-            if (t.links.kind[k] == LinkKind::LaunchFlow || t.links.kind[k] == LinkKind::LaunchCorrelation)
-                launches.emplace_back(t.links.from[k], t.links.to[k]);
-    std::sort(launches.begin(), launches.end());
-    launches.erase(std::unique(launches.begin(), launches.end()), launches.end());
-
     std::unordered_map<std::uint32_t, const OpModel*> modelOfName; // NameId value -> model (or null)
     const auto modelOf = [&](std::uint32_t slice) {
         const std::uint32_t id = t.slices.name[slice].value;
@@ -66,52 +142,33 @@ std::vector<ModelledCall> modelledCalls(const RankTrace& t)
             it->second = findOpModel(t.sliceName(slice));
         return it->second;
     };
-    const auto isLaunch = [&](std::uint32_t slice) {
-        const auto it = std::lower_bound(launches.begin(), launches.end(), std::pair { slice, 0u });
-        return it != launches.end() && it->first == slice;
-    };
-
     std::vector<ModelledCall> calls;
-    std::vector<std::vector<Interval>> intervals;
-    for (const Track& track : t.tracks) {
-        if (track.kind != TrackKind::CpuThread)
-            continue;
-        // Modelled ops and launches of this thread, in start order, outer before inner.
-        std::vector<std::uint32_t> events;
-        for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
-            if (modelOf(s) || isLaunch(s))
-                events.push_back(s);
-        std::sort(events.begin(), events.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return std::tuple(t.slices.start[a], -t.slices.end(a), a)
-                < std::tuple(t.slices.start[b], -t.slices.end(b), b);
-        });
-        std::vector<std::size_t> open; // indices into calls of the ops around the sweep
-        for (const std::uint32_t s : events) {
-            while (!open.empty()) {
-                const std::uint32_t top = calls[open.back()].slice;
-                if (t.slices.start[top] <= t.slices.start[s] && t.slices.end(s) <= t.slices.end(top))
-                    break;
-                open.pop_back();
-            }
-            if (const OpModel* model = modelOf(s)) {
-                open.push_back(calls.size());
-                calls.push_back({ s, model, 0 });
-                intervals.emplace_back();
-                continue;
-            }
-            if (open.empty())
-                continue;
-            auto it = std::lower_bound(launches.begin(), launches.end(), std::pair { s, 0u });
-            for (; it != launches.end() && it->first == s; ++it) {
-                const std::uint32_t gpu = it->second;
-                for (const std::size_t c : open)
-                    intervals[c].emplace_back(t.slices.start[gpu], t.slices.end(gpu));
-            }
-        }
-    }
-    for (std::size_t c = 0; c < calls.size(); ++c)
-        calls[c].kernelTime = unionLength(intervals[c]);
+    for (auto& [slice, intervals] : measure(
+             t, [&](std::uint32_t s) { return modelOf(s) != nullptr; }, tracelensLinks))
+        calls.push_back({ slice, modelOf(slice), unionLength(intervals) });
     return calls;
+}
+
+std::vector<TimeNs> busyTimeOfGroups(
+    const RankTrace& t, const std::vector<std::vector<std::uint32_t>>& groups, bool tracelensLinks)
+{
+    std::vector<bool> wanted(t.slices.size(), false);
+    for (const auto& group : groups)
+        for (const std::uint32_t s : group)
+            wanted[s] = true;
+    std::unordered_map<std::uint32_t, std::vector<Interval>> bySlice;
+    for (auto& [slice, intervals] : measure(
+             t, [&](std::uint32_t s) { return bool(wanted[s]); }, tracelensLinks))
+        bySlice.emplace(slice, std::move(intervals));
+    std::vector<TimeNs> times;
+    for (const auto& group : groups) {
+        std::vector<Interval> all;
+        for (const std::uint32_t s : group)
+            if (const auto it = bySlice.find(s); it != bySlice.end())
+                all.insert(all.end(), it->second.begin(), it->second.end());
+        times.push_back(unionLength(all));
+    }
+    return times;
 }
 
 } // namespace ks::core

@@ -18,6 +18,17 @@ struct ModelledCall
     TimeNs kernelTime = 0; // 0: it launched nothing
 };
 
-std::vector<ModelledCall> modelledCalls(const RankTrace& trace);
+// A launch's GPU work is the GPU slices sharing its correlation id. With
+// `tracelensLinks`, as TraceLens links them (Trace2Tree's add_gpu_ops_to_tree): a
+// cudaGraphLaunch / hipGraphLaunch keeps every GPU slice of its correlation id, any other
+// launch only those its ac2g flow starts point to (a ROCm memset whose flow was written
+// without an "s" point counts for no op). A rank without a single ac2g flow keeps the
+// correlation ids, where TraceLens would link nothing.
+std::vector<ModelledCall> modelledCalls(const RankTrace& trace, bool tracelensLinks = false);
+
+// The GPU busy time of each group of CPU slices: the length of the union of the GPU
+// work launched inside any slice of the group (the backward events of a forward call).
+std::vector<TimeNs> busyTimeOfGroups(const RankTrace& trace,
+    const std::vector<std::vector<std::uint32_t>>& groups, bool tracelensLinks = false);
 
 } // namespace ks::core

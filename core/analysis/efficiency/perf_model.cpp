@@ -51,8 +51,6 @@ std::string_view skipReasonText(SkipReason reason)
         return "unknown dtype";
     case SkipReason::MismatchedShapes:
         return "mismatched operand shapes";
-    case SkipReason::NoKernel:
-        return "no kernel launched";
     case SkipReason::Count_:
         break;
     }

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/analysis/efficiency/dtypes.h"
 #include "core/analysis/efficiency/op_args.h"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -36,15 +38,35 @@ enum class ComputeUnit : std::uint8_t
     Vector, // CUDA cores / SIMD units
 };
 
+// How a model reads the recorded arguments. By default as the op's schema means
+// them; with `tracelens` (roofline --tracelens-compat) as TraceLens's PerfModel
+// reads them where that differs: a convolution's bias never counted, an optional
+// norm tensor always present and a boolean true when its string is non-empty,
+// TraceLens's dtype table (docs/tracelens-differences.md lists each).
+struct ModelReading
+{
+    bool tracelens = false;
+
+    DtypeTable dtypes() const { return tracelens ? DtypeTable::TraceLens : DtypeTable::Kinetoscope; }
+};
+
 struct PerfEstimate
 {
     double flops = 0;
+    // NaN when a dtype has no size (TraceLens's None): the call keeps its row with
+    // FLOPs and kernel time, but no bytes, TB/s, intensity or roofline.
     double bytes = 0;
     std::string precision; // "bf16", ...; "" when the dtype has no peak
     ComputeUnit unit = ComputeUnit::Vector;
     // What else decides the numbers beyond dims, dtypes and strides (causal,
     // stride/padding of a convolution): part of the grouping key.
     std::string params;
+    // TraceLens's perf-model parameters (its "param: *" columns) where they are not
+    // the dims, dtypes and strides (reductions, normalisation): rows then group on the
+    // op name and these, as TraceLens's do; empty: on name, dims, dtypes, strides, params.
+    std::string groupKey;
+
+    bool bytesKnown() const { return !std::isnan(bytes); }
 };
 
 // Why a call of a modelled op has no estimate (each counted, the call skipped).
@@ -54,20 +76,27 @@ enum class SkipReason : std::uint8_t
     MalformedDims, // dims missing, not integer lists, or of the wrong rank
     UnknownDtype, // a dtype with no known size
     MismatchedShapes, // operands that cannot go together (K differs, no broadcast, causal with N_Q != N_KV)
-    NoKernel, // the call launched no GPU work
     Count_
 };
 inline constexpr std::size_t kSkipReasonCount = static_cast<std::size_t>(SkipReason::Count_);
 std::string_view skipReasonText(SkipReason reason);
 
 using ModelResult = std::variant<PerfEstimate, SkipReason>;
-using OpModelFn = ModelResult (*)(std::string_view name, const OpArgs& args);
+using OpModelFn = ModelResult (*)(std::string_view name, const OpArgs& args, const ModelReading& reading);
 
 struct OpModel
 {
     std::string_view name; // the op as it appears in the trace ("aten::mm")
     OpFamily family;
-    OpModelFn model;
+    OpModelFn fn;
+    // A forward op whose TraceLens model has backward formulas (reductions, attention): the
+    // FLOPs and bytes of its autograd backward, from the forward call's args. nullptr: none.
+    OpModelFn backward = nullptr;
+
+    ModelResult model(std::string_view op, const OpArgs& args, const ModelReading& reading = {}) const
+    {
+        return fn(op, args, reading);
+    }
 };
 
 // The model of an op name; nullptr when none (the op is not in the report).

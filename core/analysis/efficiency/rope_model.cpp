@@ -3,6 +3,10 @@
 //   FLOPs = 3·n;  bytes = 2·n·bpe  (read and write every element; the cos/sin table left out)
 // with n the elements rotated: the input tensor for TransformerEngine's FusedRoPEFunc,
 // query plus key for vLLM's rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox).
+// SGLang's sgl_kernel::rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox)
+// rotates only the cache's width of each head (TraceLens's sgl_kernel_rotary_embedding):
+//   n = tokens·(query heads + key heads)·rot, heads = width / head_size (Concrete Inputs[3], else
+//   the query's last dim), rot = the cos/sin cache's dim 1.
 // Held against the vector peak of the input's precision.
 
 #include "core/analysis/efficiency/model_support.h"
@@ -15,7 +19,12 @@ namespace {
 
     using namespace perf_detail;
 
-    ModelResult rope(const OpArgs& args, std::size_t first, std::size_t count)
+    ModelResult ropeOf(double n, std::string_view dtype, const ModelReading& reading)
+    {
+        return estimate(3 * n, 2 * n * sizeOf(dtype, reading), dtype, ComputeUnit::Vector, reading);
+    }
+
+    ModelResult rope(const OpArgs& args, std::size_t first, std::size_t count, const ModelReading& reading)
     {
         double n = 0;
         for (std::size_t i = first; i < first + count; ++i) {
@@ -24,26 +33,39 @@ namespace {
                 return SkipReason::MalformedDims;
             n += elementCount(*s);
         }
-        const auto bpe = bytesPerElement(args.type(first));
-        if (!bpe)
-            return SkipReason::UnknownDtype;
-        return estimate(3 * n, 2 * n * *bpe, args.type(first), ComputeUnit::Vector);
+        return ropeOf(n, args.type(first), reading);
     }
 
-    ModelResult fusedRope(std::string_view, const OpArgs& args)
+    ModelResult fusedRope(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        return rope(args, 0, 1);
+        return rope(args, 0, 1, reading);
     }
 
-    ModelResult vllmRotary(std::string_view, const OpArgs& args)
+    ModelResult vllmRotary(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        return rope(args, 1, 2);
+        return rope(args, 1, 2, reading);
+    }
+
+    ModelResult sglRotary(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto q = shapeOfRank(args, 1, 2);
+        const auto k = shapeOfRank(args, 2, 2);
+        const auto cache = shapeOfRank(args, 4, 2);
+        if (!q || !k || !cache)
+            return SkipReason::MalformedDims;
+        const double head = double(concreteInt(args.concreteAt(3)).value_or(q->back()));
+        if (head <= 0)
+            return SkipReason::MalformedDims;
+        const double n =
+            double((*q)[0]) * (double((*q)[1]) / head + double((*k)[1]) / head) * double((*cache)[1]);
+        return ropeOf(n, args.type(1), reading);
     }
 
     constexpr std::array kModels {
         OpModel { "FusedRoPEFunc", OpFamily::Rope, fusedRope },
         OpModel { "_C::rotary_embedding", OpFamily::Rope, vllmRotary },
         OpModel { "vllm::rotary_embedding", OpFamily::Rope, vllmRotary },
+        OpModel { "sgl_kernel::rotary_embedding", OpFamily::Rope, sglRotary },
     };
 
 } // namespace

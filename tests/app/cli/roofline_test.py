@@ -49,6 +49,22 @@ def main():
     assert len(step6) == len(table), (len(step6), len(table))
     p = run_expecting(cli, "roofline", h100, "--iterations", "7")
     assert "not applicable" in p.stdout, p.stdout
+    # No row left: machine formats stay parseable (an empty table), the note goes to stderr.
+    p = run_expecting(cli, "roofline", h100, "--iterations", "7", "--format", "json")
+    assert json.loads(p.stdout)["records"] == [] and "not applicable" in p.stderr, (p.stdout, p.stderr)
+    p = run_expecting(cli, "roofline", h100, "--iterations", "7", "--format", "csv")
+    assert p.stdout.splitlines()[0].startswith("name,family,dims") and len(p.stdout.splitlines()) == 1, p.stdout
+
+    # --tracelens-compat: the same table on a trace where TraceLens reads nothing differently,
+    # with the direction column; a capture trace (no kernel ran) keeps its rows and its shapes.
+    compat, _ = rows(cli, h100, "--tracelens-compat")
+    assert "direction" in compat[0] and len(compat) == len(table), (len(compat), len(table))
+    capture = os.path.join(args.shared, "traces", "sglang_decode_capture")
+    if os.path.isdir(capture):
+        captured, err = rows(cli, capture, "--tracelens-compat")
+        assert captured and "no input shapes" not in err, err
+        mm = [r for r in captured if r["name"] == "aten::mm" and int(r["calls"]) == 36]
+        assert mm and all(float(r["kernel_time_us_sum"]) == 0 and r["tflops_per_s_mean"] == "" for r in mm), mm
 
     # --device forces a row; an unknown one gives the table without a roofline and says which.
     forced, err = rows(cli, h100, "--device", "MI300X")
@@ -81,7 +97,11 @@ def main():
     # No shapes recorded: the one line, then calls and kernel time per op without FLOPs.
     time_only, err = rows(cli, nccl)
     assert "no input shapes: record with record_shapes=True" in err.splitlines(), err
-    assert time_only and all(r["flops"] == "" and float(r["kernel_time_us_sum"]) > 0 for r in time_only)
+    # (calls that launched nothing keep their rows with 0 µs, as TraceLens's do)
+    assert time_only and all(r["flops"] == "" and float(r["kernel_time_us_sum"]) >= 0 for r in time_only)
+    assert any(float(r["kernel_time_us_sum"]) > 0 for r in time_only)
+    backward = [r for r in time_only if r["direction"] == "backward"]
+    assert {r["name"] for r in backward} == {"aten::mean", "aten::sum"}, backward
     print("roofline command: ok")
     return 0
 

@@ -193,8 +193,10 @@ private slots:
         QCOMPARE(c.bytes, 32.0 * (4 + 2));
         QCOMPARE(skipped("aten::mul", argsOf("[[4, 8], [3]]", R"(["float", "float"])")),
             SkipReason::MismatchedShapes);
-        QCOMPARE(
-            skipped("aten::mul", argsOf("[[4, 8], [8]]", R"(["weird", "float"])")), SkipReason::UnknownDtype);
+        // A dtype with no size keeps the call (TraceLens's None): FLOPs, no bytes.
+        const auto w = modelled("aten::mul", argsOf("[[4, 8], [8]]", R"(["weird", "float"])"));
+        QCOMPARE(w.flops, 32.0);
+        QVERIFY(!w.bytesKnown());
     }
 
     void reductionNormRope()
@@ -234,7 +236,8 @@ private slots:
     void kernelTimeIsTheUnionAndReasonsAreCounted()
     {
         // aten::mm launching two kernels that overlap (10-30 and 20-40 us: 30 us of union),
-        // an aten::mm without shapes, one with a mismatched K and one that launched nothing.
+        // an aten::mm without shapes, one with a mismatched K and one that launched nothing
+        // (kept in the row: 2 calls, 30 us in all, the rates over the one that ran).
         const std::string mmArgs =
             R"("args": {"Input Dims": [[64, 32], [32, 16]], "Input type": ["float", "float"]})";
         const std::vector<std::string> events {
@@ -261,14 +264,16 @@ private slots:
         QVERIFY(report.shapesRecorded);
         QCOMPARE(report.rows.size(), std::size_t(1));
         const EfficiencyRow& row = report.rows[0];
-        QCOMPARE(row.calls, std::int64_t(1));
+        QCOMPARE(row.calls, std::int64_t(2));
+        QCOMPARE(row.timedCalls, std::int64_t(1));
         QCOMPARE(row.kernelTimeUsSum, 30.0);
+        QCOMPARE(row.kernelTimeUsMean(), 15.0);
         QCOMPARE(row.flops, 65536.0);
         QCOMPARE(row.tflopsMean, 65536.0 / 30.0 / 1e6);
         QCOMPARE(row.peak->label, std::string("vector_fp32")); // H100 has no fp32 matrix peak without TF32
         QCOMPARE(report.skipped[std::size_t(SkipReason::NoShapes)], std::int64_t(1));
         QCOMPARE(report.skipped[std::size_t(SkipReason::MismatchedShapes)], std::int64_t(1));
-        QCOMPARE(report.skipped[std::size_t(SkipReason::NoKernel)], std::int64_t(1));
+        QCOMPARE(report.callsWithoutKernel, std::int64_t(1));
         // Memory-bound: bytes / 3350 GB/s is longer than FLOPs / 67 TFLOP/s.
         QVERIFY(!row.computeBound);
         QCOMPARE(row.rooflineTimeUs, 4.0 * (2048 + 512 + 1024) / 3350e9 * 1e6);
