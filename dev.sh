@@ -86,14 +86,32 @@ export_sanitizer_options() {
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86:print_stacktrace=1:halt_on_error=1}
 }
 
-FUZZERS=(fuzz_events fuzz_load_json fuzz_load_gzip)
+FUZZERS=(fuzz_events fuzz_load_json fuzz_load_gzip fuzz_snapshot)
 
-# Seeds for a target: fuzz/corpus/json (plain JSON) or fuzz/corpus/gzip.
+# Seeds for a target: fuzz/corpus/json (plain JSON), fuzz/corpus/gzip or
+# fuzz/corpus/pickle (memory snapshots: hand-made and hostile ones; the real
+# snapshots of ../shared/snapshots are added by extra_seeds, never copied here).
 seed_folder() {
     case "$1" in
     fuzz_load_gzip) echo fuzz/corpus/gzip ;;
+    fuzz_snapshot) echo fuzz/corpus/pickle ;;
     *) echo fuzz/corpus/json ;;
     esac
+}
+
+# The dictionary of a target's tokens: Kineto's keys, or pickle opcodes and a snapshot's keys.
+dict_file() {
+    case "$1" in
+    fuzz_snapshot) echo fuzz/pickle.dict ;;
+    *) echo fuzz/kineto.dict ;;
+    esac
+}
+
+# Seed folders read from ../shared (never copied into the repository).
+extra_seeds() {
+    if [ "$1" = fuzz_snapshot ] && [ -d ../shared/snapshots ]; then
+        echo ../shared/snapshots
+    fi
 }
 
 # run_fuzzers DIR SECONDS_EACH [libFuzzer options...]: each target of build
@@ -109,7 +127,9 @@ run_fuzzers() {
         local corpus="$dir/fuzz-corpus/$target"
         mkdir -p "$corpus"
         echo "== $target: ${seconds}s"
-        if ! "$dir/fuzz/$target" "$corpus" "$(seed_folder "$target")" -dict=fuzz/kineto.dict \
+        # shellcheck disable=SC2046 # extra_seeds prints nothing or one folder
+        if ! "$dir/fuzz/$target" "$corpus" "$(seed_folder "$target")" $(extra_seeds "$target") \
+            -dict="$(dict_file "$target")" \
             -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
             -artifact_prefix="$dir/fuzz-findings/$target-" -print_final_stats=1 "$@" \
             >"$dir/fuzz-findings/$target.log" 2>&1; then

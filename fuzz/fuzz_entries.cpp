@@ -5,6 +5,9 @@
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/hta/counter_series.h"
 #include "core/analysis/kernels/kernel_sequences.h"
+#include "core/analysis/memory_snapshot/allocator_state.h"
+#include "core/analysis/memory_snapshot/snapshot_compare.h"
+#include "core/analysis/memory_snapshot/snapshot_reader.h"
 #include "core/io/json/event_parser.h"
 #include "core/io/json/metadata_parser.h"
 #include "core/io/json/trace_events_splitter.h"
@@ -129,6 +132,36 @@ FuzzOutcome fuzzLoadFile(std::span<const std::uint8_t> bytes, const std::string&
     outcome.ranksLoaded = loaded.value().ranks.size();
     if (outcome.ranksLoaded > 0)
         outcome.analysesRun = runRankAnalyses(loaded.value());
+    return outcome;
+}
+
+FuzzOutcome fuzzSnapshot(std::span<const std::uint8_t> bytes)
+{
+    const std::string path = "fuzz-input.pickle";
+    FuzzOutcome outcome;
+    auto doc = core::readPickle(bytes, path);
+    if (!doc) {
+        outcome.errors.push_back(doc.error().describe());
+        return outcome;
+    }
+    auto snapshot = core::snapshotFromPickle(doc.value(), path);
+    if (!snapshot) {
+        outcome.errors.push_back(snapshot.error().describe());
+        return outcome;
+    }
+    outcome.ranksLoaded = 1;
+    const core::MemorySnapshot& s = snapshot.value();
+    const core::SnapshotSummary summary = core::summarizeSnapshot(s);
+    for (const core::DeviceSnapshotSummary& d : summary.devices) {
+        const auto events = static_cast<std::int64_t>(d.timeline.rows.size());
+        for (const std::int64_t at : { std::int64_t(-1), events / 2, events - 1 })
+            core::allocatorStateAt(s, d.device, at);
+        core::peakByFrame(s, d.timeline, core::FrameRule::MemoryViz);
+        core::endByFrame(s, d.device, core::FrameRule::User);
+        ++outcome.analysesRun;
+    }
+    core::compareSnapshots(s, summary, s, summary);
+    ++outcome.analysesRun;
     return outcome;
 }
 

@@ -28,4 +28,9 @@ FuzzOutcome fuzzEvents(std::span<const std::uint8_t> bytes);
 // whatever loaded.
 FuzzOutcome fuzzLoadFile(std::span<const std::uint8_t> bytes, const std::string& filePath);
 
+// The restricted unpickler on the bytes as a memory snapshot ("fuzz-input.pickle"),
+// then the snapshot model, every device's summary, the allocator state at a few
+// events and the snapshot compared with itself.
+FuzzOutcome fuzzSnapshot(std::span<const std::uint8_t> bytes);
+
 } // namespace ks::fuzz

@@ -76,6 +76,14 @@ def main():
         control, test = (os.path.join(args.traces, f) for f in ("diff_control", "diff_test"))
         if os.path.isdir(control) and os.path.isdir(test):
             runs.append(["diff", control, test])
+        # The memory snapshots beside the traces (../shared/snapshots): every format, and compared.
+        snapshots_dir = os.path.join(os.path.dirname(os.path.abspath(args.traces)), "snapshots")
+        pickles = sorted(os.path.join(root, f) for root, _, files in os.walk(snapshots_dir)
+                         for f in files if f.endswith(".pickle"))
+        for pickle in pickles:
+            runs += [["memory", "--snapshot", pickle, "--format", fmt] for fmt in ("table", "csv", "json")]
+        if len(pickles) >= 2:
+            runs.append(["memory", "--snapshot", pickles[0], "--compare", pickles[1], "--format", "json"])
         # Runs are independent (each writes its own scratch names): one per core.
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outcomes = list(pool.map(lambda argv: run(args.cli, argv), runs))

@@ -108,6 +108,9 @@ void TestFuzzRegressions::replay()
     QVERIFY(scratch.isValid());
     if (target == QStringLiteral("events")) {
         outcome = ks::fuzz::fuzzEvents(bytes);
+    } else if (target == QStringLiteral("snapshot")) {
+        scratchPath = "fuzz-input.pickle";
+        outcome = ks::fuzz::fuzzSnapshot(bytes);
     } else if (target == QStringLiteral("load_json") || target == QStringLiteral("load_gzip")) {
         const QString name = target == QStringLiteral("load_json") ? QStringLiteral("rank0.json")
                                                                    : QStringLiteral("rank0.json.gz");

@@ -1,0 +1,103 @@
+#include "app/cli/commands/memory_snapshot_cli.h"
+
+#include "app/cli/commands/commands.h"
+#include "app/cli/commands/memory_snapshot_output.h"
+#include "app/cli/output/cli_output.h"
+#include "core/analysis/memory_snapshot/snapshot_reader.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace ks::cli {
+
+namespace {
+
+    constexpr const char* kCommand = "kinetoscope-cli memory";
+
+    struct LoadedSnapshot
+    {
+        core::MemorySnapshot snapshot;
+        core::SnapshotSummary summary;
+    };
+
+    std::optional<LoadedSnapshot> load(const std::string& path, std::ostream& err)
+    {
+        auto snapshot = core::readMemorySnapshot(path);
+        if (!snapshot) {
+            err << kCommand << ": " << snapshot.error().describe() << '\n';
+            return std::nullopt;
+        }
+        LoadedSnapshot loaded { std::move(snapshot).value(), {} };
+        loaded.summary = core::summarizeSnapshot(loaded.snapshot);
+        return loaded;
+    }
+
+    // A whole number option, or nullopt with `problem` set.
+    std::optional<std::int64_t> numberOption(
+        const CliArgs& args, const std::string& name, std::int64_t least, std::string& problem)
+    {
+        const auto text = args.value(name);
+        if (!text)
+            return std::nullopt;
+        try {
+            std::size_t used = 0;
+            const long long v = std::stoll(*text, &used);
+            if (used == text->size() && v >= least)
+                return v;
+        } catch (...) {
+        }
+        problem =
+            name + " needs a whole number of at least " + std::to_string(least) + ", got \"" + *text + "\"";
+        return std::nullopt;
+    }
+
+} // namespace
+
+int runMemorySnapshotMode(const CliArgs& args, std::ostream& out, std::ostream& err)
+{
+    std::string problem;
+    const std::string format = outputFormat(args, problem);
+    const auto device = numberOption(args, "--device", 0, problem);
+    const auto top = numberOption(args, "--top", 1, problem);
+    if (problem.empty() && !args.positional().empty())
+        problem = "--snapshot takes no PATH (got \"" + args.positional().front() + "\")";
+    if (!problem.empty()) {
+        err << kCommand << ": " << problem << '\n' << kMemoryUsage;
+        return 2;
+    }
+    const auto before = load(*args.value("--snapshot"), err);
+    if (!before)
+        return 1;
+    SnapshotReport report { &before->snapshot, &before->summary, device,
+        static_cast<std::size_t>(top.value_or(10)) };
+    const std::vector<std::int64_t> devices = before->snapshot.devices();
+    if (device && std::find(devices.begin(), devices.end(), *device) == devices.end()) {
+        err << kCommand << ": " << before->snapshot.path << ": no memory on device " << *device << '\n';
+        return 1;
+    }
+    const auto otherPath = args.value("--compare");
+    if (!otherPath) {
+        if (format == "json")
+            printSnapshotJson(report, out);
+        else if (format == "csv")
+            printSnapshotCsv(report, out);
+        else
+            printSnapshotTable(report, out);
+        return 0;
+    }
+    const auto after = load(*otherPath, err);
+    if (!after)
+        return 1;
+    const SnapshotReport afterReport { &after->snapshot, &after->summary, device, report.top };
+    const auto comparison =
+        core::compareSnapshots(before->snapshot, before->summary, after->snapshot, after->summary);
+    if (format == "json")
+        printComparisonJson(report, afterReport, comparison, out);
+    else if (format == "csv")
+        printComparisonCsv(comparison, report.top, out);
+    else
+        printComparisonTable(report, afterReport, comparison, out);
+    return 0;
+}
+
+} // namespace ks::cli
