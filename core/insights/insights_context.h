@@ -24,6 +24,8 @@
 
 namespace ks::core {
 
+struct RankMemory; // core/analysis/memory/memory_report.h
+
 class InsightsContext
 {
 public:
@@ -74,6 +76,9 @@ public:
     // The efficiency analysis' per-family roofline results: given
     // (tests, a caller that ran it), else low_efficiency runs it on the frames.
     std::optional<std::vector<OpFamilyRoofline>> roofline;
+    // The memory analysis of the context's rank (memoryOfRank computes it once):
+    // memory_pressure and the memory rules read it.
+    std::shared_ptr<const RankMemory> memory;
     // The device low_efficiency draws the roofline against (--device/--peaks).
     RooflineDevice device;
 

@@ -77,5 +77,6 @@ std::vector<Rule> tensorCoreRules(); // tensor_core_unused
 std::vector<Rule> kernelFusionRules(); // kernel_fusion
 std::vector<Rule> smEfficiencyRules(); // low_sm_efficiency
 std::vector<Rule> cpuIdleRules(); // cpu_idle
+std::vector<Rule> memoryRules(); // memory_growth, allocator_cache_overhead, out_of_memory
 
 } // namespace ks::core

@@ -2,12 +2,15 @@
 // memory_pressure, and low_efficiency (fed by the efficiency analysis through
 // efficiency_seam.h).
 
+#include "core/analysis/memory/memory_report.h"
 #include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/rule_support.h"
+#include "core/insights/rules_memory.h"
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <map>
 
 namespace ks::core {
@@ -73,6 +76,33 @@ namespace {
     constexpr std::int32_t kCudaDevice = 1; // MemoryEventTable::deviceType
     constexpr std::int64_t kMiB = std::int64_t { 1024 } * 1024;
 
+    // What the memory analysis says of a device near its memory: the op and the
+    // frames at the peak, and what would still fit beside it.
+    void peakEvidence(const RankMemory& memory, const std::string& device, std::int64_t capacity,
+        std::vector<std::string>& evidence)
+    {
+        for (const DeviceMemorySummary& d : memory.devices) {
+            if (d.device != device || d.peakStack.empty())
+                continue;
+            std::string stack;
+            for (std::size_t i = d.peakStack.size() > 4 ? d.peakStack.size() - 4 : 0; i < d.peakStack.size();
+                 ++i)
+                stack += (stack.empty() ? "" : " > ") + d.peakStack[i];
+            evidence.push_back("at the peak: " + (d.peakOp.empty() ? std::string("no CPU op") : d.peakOp)
+                + " (" + stack + ")");
+            const std::int64_t headroom = capacity - d.peakAllocated;
+            char factor[32];
+            std::snprintf(factor, sizeof factor, "%.2f",
+                static_cast<double>(capacity)
+                    / static_cast<double>(std::max<std::int64_t>(1, d.peakAllocated)));
+            std::string line = "what would fit: " + std::to_string(headroom / kMiB)
+                + " MiB more at the peak (a peak up to " + factor + " x this one)";
+            if (d.peakReserved >= 0)
+                line += "; the allocator had reserved " + std::to_string(d.peakReserved / kMiB) + " MiB";
+            evidence.push_back(line);
+        }
+    }
+
     RuleOutcome memoryPressure(InsightsContext& c, const RuleParams& p)
     {
         const RankFrame& frame = onlyRank(c);
@@ -113,6 +143,8 @@ namespace {
                 + std::to_string(bytes / kMiB) + " MiB of " + std::to_string(props->totalGlobalMem / kMiB)
                 + " MiB (" + formatPct(pct) + ")");
             if (pct >= p["peak_pct"]) {
+                peakEvidence(
+                    memoryOfRank(c), "GPU" + std::to_string(device), props->totalGlobalMem, evidence);
                 near = true;
                 severity = pct >= 97 ? Severity::Critical : Severity::Warning;
                 where.events.push_back(m.eventIndex[peakEvent[device]]);

@@ -32,6 +32,7 @@ namespace {
         "rank_overview",
         "kernels_by_annotation",
         "operator_stats",
+        "memory",
     };
 
 } // namespace
@@ -51,7 +52,7 @@ std::optional<OutputKey> outputKeyFromName(std::string_view name)
 
 bool readsFrames(OutputKey key)
 {
-    return key != OutputKey::OperatorStats;
+    return key != OutputKey::OperatorStats && key != OutputKey::Memory;
 }
 
 } // namespace ks::core

@@ -41,6 +41,7 @@ enum class OutputKey : std::uint8_t
     RankOverview, // X1
     KernelsByAnnotation, // the kernel views' "Group by: User annotation"
     OperatorStats, // key_averages' rules, over the traces rather than the frames
+    Memory, // the memory analysis of the [memory] events (core/analysis/memory/), over the traces
     Count_
 };
 
@@ -52,7 +53,7 @@ std::string_view outputKeyName(OutputKey key);
 std::optional<OutputKey> outputKeyFromName(std::string_view name);
 
 // Computed from the frames (the catalog's calls, X1, kernels by annotation) or
-// from the traces themselves (the operator statistics).
+// from the traces themselves (the operator statistics, the memory analysis).
 bool readsFrames(OutputKey key);
 
 } // namespace ks::core

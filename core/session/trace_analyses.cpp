@@ -3,6 +3,7 @@
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/hta/annotated_kernels.h"
+#include "core/analysis/memory/memory_tables.h"
 #include "core/analysis/operators/operator_stats.h"
 #include "core/common/cancelled_error.h"
 #include "core/session/analysis_catalog.h"
@@ -73,6 +74,21 @@ std::shared_ptr<const AnalysisOutput> TraceAnalyses::computeOutput(
     switch (key) {
     case OutputKey::OperatorStats:
         return shared(operatorsOutput(*m_traces, scope.window));
+    case OutputKey::Memory: {
+        // HTA-compatible mode is the plugin's numbers here (the memory tools' compat).
+        MemoryOptions options;
+        options.tbCompat = scope.options.htaCompat();
+        if (scope.options.ranks)
+            options.ranks = *scope.options.ranks;
+        if (scope.options.iterations)
+            options.iterations = *scope.options.iterations;
+        if (scope.window)
+            options.range = MemoryRange { scope.window->start, scope.window->end };
+        auto report = memory(options, SessionWork {});
+        if (!report)
+            return shared(AnalysisOutput::notApplicable(report.error().message));
+        return shared(memoryOutput(*report.value()));
+    }
     case OutputKey::RankOverview:
         return shared(rankOverview(*frames, scope.options));
     case OutputKey::KernelsByAnnotation:
@@ -185,6 +201,17 @@ std::shared_ptr<const EfficiencyReport> TraceAnalyses::efficiency(const Efficien
         .value();
 }
 
+Result<std::shared_ptr<const MemoryReport>> TraceAnalyses::memory(
+    const MemoryOptions& options, const SessionWork& work)
+{
+    return m_memory.get(options, [&]() -> Result<std::shared_ptr<const MemoryReport>> {
+        auto report = std::make_shared<const MemoryReport>(memoryReport(*m_traces, options, work.cancel));
+        if (cancelled(work))
+            return cancelledError();
+        return std::shared_ptr<const MemoryReport>(std::move(report));
+    });
+}
+
 Result<std::shared_ptr<const InsightsReport>> TraceAnalyses::insights(
     const FrameScope& scope, InsightsOptions options, const SessionWork& work)
 {
@@ -226,6 +253,7 @@ SessionComputations TraceAnalyses::computations() const
     c.jobPath = m_jobPaths.computations();
     c.efficiency = m_efficiency.computations();
     c.insights = m_insights.computations();
+    c.memory = m_memory.computations();
     return c;
 }
 

@@ -13,6 +13,7 @@
 #include "core/analysis/cross_rank/stragglers.h"
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/frame/hta_frame.h"
+#include "core/analysis/memory/memory_report.h"
 #include "core/analysis/tables/hta_result.h"
 #include "core/common/parallel_for.h"
 #include "core/common/progress.h"
@@ -78,6 +79,7 @@ struct SessionComputations
     std::size_t jobPath = 0;
     std::size_t efficiency = 0;
     std::size_t insights = 0;
+    std::size_t memory = 0;
 };
 
 class TraceAnalyses
@@ -108,6 +110,9 @@ public:
     Result<std::shared_ptr<const SessionJobPath>> jobPath(const JobPathScope& scope, const SessionWork& work);
     // The efficiency report (the roofline view, the MFU).
     std::shared_ptr<const EfficiencyReport> efficiency(const EfficiencyOptions& options);
+    // The memory analysis (the `memory` command, OutputKey::Memory, the Memory view,
+    // the memory rules of the insights).
+    Result<std::shared_ptr<const MemoryReport>> memory(const MemoryOptions& options, const SessionWork& work);
     // The insights over the scope's default-mode frames, their job rules on
     // jobPath() of the same scope (the single selected iteration, else all).
     // Kept when `options` are the defaults (isDefault), else computed each time.
@@ -151,6 +156,7 @@ private:
     KeptResults<JobPathScope, SessionJobPath> m_jobPaths { KeepResult::Always, 2 };
     KeptResults<EfficiencyOptions, EfficiencyReport> m_efficiency { KeepResult::Always, 4 };
     KeptResults<FrameScope, InsightsReport> m_insights { KeepResult::Always, 4 };
+    KeptResults<MemoryOptions, MemoryReport> m_memory { KeepResult::Always, 4 };
     std::vector<const RankTrace*> m_rankTraces; // the match's rank order
 };
 

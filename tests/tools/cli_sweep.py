@@ -36,6 +36,8 @@ def commands(folder, scratch):
         ["roofline", folder, "--format", "csv"],
         ["roofline", folder, "--by", "name", "--device", "MI300X"],
         ["insights", folder, "--format", "markdown"],
+        ["memory", folder, "--format", "json", "--curve-points", "100"],
+        ["memory", folder, "--tb-compat", "--events"],
         ["critical-path", folder, "--write-trace", out + "-cp.json"],
         ["critical-path", folder, "--hta-compat", "--format", "json"],
         ["counters", folder, "--write-trace", "--out", out + "-counters"],

@@ -21,9 +21,9 @@ int runMergeSummariesCommand(const std::vector<std::string>& args, std::ostream&
 int runSummaryInfoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runInsightsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runOpsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runSynthCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
 // Each subcommand's usage text, defined beside the command: printed after a
@@ -38,9 +38,9 @@ extern const char* const kOverviewUsage;
 extern const char* const kCollectivesUsage;
 extern const char* const kInsightsUsage;
 extern const char* const kStragglersUsage;
+extern const char* const kMemoryUsage;
 extern const char* const kOpsUsage;
 extern const char* const kRooflineUsage;
-extern const char* const kMemoryUsage;
 extern const char* const kSynthUsage;
 extern const char* const kSummarizeUsage;
 extern const char* const kMergeSummariesUsage;

@@ -21,7 +21,8 @@ namespace {
         "       [--ranks R,..] [--format table|csv|json] [--threads N]\n"
         "  Per operator: calls, self CPU, CPU total, their shares of all self CPU time, average,\n"
         "  and GPU time and kernels launched where the trace has GPU work; PyTorch's key_averages()\n"
-        "  rules. --window A:B keeps ops starting A..B microseconds after the trace's start.\n";
+        "  rules. --window A:B keeps ops starting A..B microseconds after the trace's start.\n"
+        "  With [memory] events (profile_memory=True): CPU Mem, Self CPU Mem, CUDA Mem, Self CUDA Mem.\n";
 
     std::optional<core::OperatorGrouping> groupingOf(const std::string& text)
     {

@@ -88,6 +88,46 @@ namespace {
         std::vector<TimeNs> gpuSelf; // per op
         std::vector<TimeNs> gpuTotal; // per op
         std::vector<std::int64_t> kernels; // per op
+        // key_averages' memory: bytes of the records in the op's span, and its children's.
+        std::vector<std::int64_t> cpuMem, cudaMem, childCpuMem, childCudaMem; // per op
+    };
+
+    // The rank's [memory] records as PyTorch's MemRecordsAcc reads them: by time,
+    // any thread, prefix sums of the CPU and the CUDA/HIP bytes.
+    struct MemoryPrefix
+    {
+        std::vector<TimeNs> ts;
+        std::vector<std::int64_t> cpu, cuda; // sums of the records before index i
+
+        explicit MemoryPrefix(const RankTrace& t)
+        {
+            const MemoryEventTable& m = t.memory;
+            std::vector<std::uint32_t> order(m.size());
+            for (std::uint32_t i = 0; i < order.size(); ++i)
+                order[i] = i;
+            std::stable_sort(order.begin(), order.end(),
+                [&](std::uint32_t a, std::uint32_t b) { return m.ts[a] < m.ts[b]; });
+            cpu.push_back(0);
+            cuda.push_back(0);
+            for (std::uint32_t i : order) {
+                ts.push_back(m.ts[i]);
+                const std::int64_t bytes = m.bytes[i];
+                const std::int32_t type = m.deviceType[i];
+                cpu.push_back(cpu.back() + (type == 0 ? bytes : 0));
+                // PyTorch's _device_memory_usage: CUDA, PrivateUse1 and HIP.
+                cuda.push_back(cuda.back() + (type == 1 || type == 6 || type == 20 ? bytes : 0));
+            }
+        }
+
+        // Records with start <= ts <= end (MemRecordsAcc.in_interval: both ends included).
+        std::pair<std::int64_t, std::int64_t> within(TimeNs start, TimeNs end) const
+        {
+            const auto lo =
+                static_cast<std::size_t>(std::lower_bound(ts.begin(), ts.end(), start) - ts.begin());
+            const auto hi =
+                static_cast<std::size_t>(std::upper_bound(ts.begin(), ts.end(), end) - ts.begin());
+            return { cpu[hi] - cpu[lo], cuda[hi] - cuda[lo] };
+        }
     };
 
     bool isOperatorTrackSlice(const RankTrace& t, std::uint32_t i)
@@ -168,6 +208,22 @@ namespace {
         r.kernels.assign(n, 0);
         for (auto& trackOps : syncByTrack)
             nestLikePyTorch(t, r, trackOps);
+        r.cpuMem.assign(n, 0);
+        r.cudaMem.assign(n, 0);
+        r.childCpuMem.assign(n, 0);
+        r.childCudaMem.assign(n, 0);
+        if (t.memory.size() > 0) {
+            const MemoryPrefix memory(t);
+            for (std::uint32_t k = 0; k < n; ++k) {
+                const std::uint32_t s = r.ops[k].slice;
+                std::tie(r.cpuMem[k], r.cudaMem[k]) = memory.within(t.slices.start[s], t.slices.end(s));
+            }
+            for (std::uint32_t k = 0; k < n; ++k)
+                if (r.parent[k] != kNoParent) {
+                    r.childCpuMem[r.parent[k]] += r.cpuMem[k];
+                    r.childCudaMem[r.parent[k]] += r.cudaMem[k];
+                }
+        }
         if (withoutCategory > 0 && withoutCategory < n)
             notes.push_back(t.path + ": " + std::to_string(withoutCategory)
                 + " operators have no category (counted as CPU operators)");
@@ -271,6 +327,7 @@ OperatorStats operatorStats(const TraceSet& set, const OperatorStatsOptions& opt
             options.by == OperatorGrouping::Iteration ? stepSpans(t) : decltype(stepSpans(t)) {};
         const auto shapes = options.by == OperatorGrouping::Shapes ? shapesOf(t, r, stats.notes, stats.error)
                                                                    : std::map<std::uint32_t, std::string> {};
+        stats.hasMemory = stats.hasMemory || t.memory.size() > 0;
         stats.hasGpu = stats.hasGpu || std::any_of(t.tracks.begin(), t.tracks.end(), [](const Track& tr) {
             return tr.kind == TrackKind::GpuStream;
         });
@@ -304,6 +361,10 @@ OperatorStats operatorStats(const TraceSet& set, const OperatorStatsOptions& opt
             row.gpuSelf += r.gpuSelf[k];
             row.gpuTotal += r.gpuTotal[k];
             row.kernels += r.kernels[k];
+            row.cpuMem += r.cpuMem[k];
+            row.selfCpuMem += r.cpuMem[k] - r.childCpuMem[k];
+            row.cudaMem += r.cudaMem[k];
+            row.selfCudaMem += r.cudaMem[k] - r.childCudaMem[k];
             row.async = row.async || op.async;
             stats.selfCpuSum += self;
         }
@@ -340,6 +401,9 @@ Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by)
     if (stats.hasGpu)
         for (const ColumnId& c : { col::kGpuTotal, col::kGpuSelf, col::kKernels })
             table.columns.push_back(c.column());
+    if (stats.hasMemory)
+        for (const ColumnId& c : { col::kCpuMem, col::kSelfCpuMem, col::kCudaMem, col::kSelfCudaMem })
+            table.columns.push_back(c.column());
     table.columns.push_back(col::kAsync.column());
     const auto share = [&stats](TimeNs ns) {
         return stats.selfCpuSum == 0
@@ -366,6 +430,9 @@ Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by)
             cells.emplace_back(microseconds(r.gpuSelf));
             cells.emplace_back(r.kernels);
         }
+        if (stats.hasMemory)
+            for (std::int64_t bytes : { r.cpuMem, r.selfCpuMem, r.cudaMem, r.selfCudaMem })
+                cells.emplace_back(bytes);
         cells.emplace_back(std::int64_t { r.async ? 1 : 0 });
         table.addRow(cells);
     }

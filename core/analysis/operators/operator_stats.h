@@ -53,6 +53,12 @@ struct OperatorRow
     TimeNs gpuTotal = 0;
     TimeNs gpuSelf = 0;
     std::int64_t kernels = 0;
+    // key_averages' memory columns (profile_memory=True): bytes of the [memory]
+    // records inside the op's span (CPU; CUDA and HIP as CUDA), self = minus its children's.
+    std::int64_t cpuMem = 0;
+    std::int64_t selfCpuMem = 0;
+    std::int64_t cudaMem = 0;
+    std::int64_t selfCudaMem = 0;
     bool async = false;
 };
 
@@ -61,6 +67,7 @@ struct OperatorStats
     std::vector<OperatorRow> rows; // by self CPU time, largest first
     TimeNs selfCpuSum = 0; // the percentage base
     bool hasGpu = false;
+    bool hasMemory = false; // a rank has [memory] events: the table has the memory columns
     std::vector<std::string> notes; // bad input met (unparsable shapes, no category)
     // Input shapes are re-read from the files: set when one changed since loading
     // (ErrorCode::FileChanged). The rows are then incomplete and must not be shown.
@@ -83,6 +90,10 @@ namespace operator_stats_columns {
     inline constexpr ColumnId kGpuTotal { "gpu_total_us", "us" };
     inline constexpr ColumnId kGpuSelf { "gpu_self_us", "us" };
     inline constexpr ColumnId kKernels { "kernels", "" };
+    inline constexpr ColumnId kCpuMem { "cpu_mem_b", "B" };
+    inline constexpr ColumnId kSelfCpuMem { "self_cpu_mem_b", "B" };
+    inline constexpr ColumnId kCudaMem { "cuda_mem_b", "B" };
+    inline constexpr ColumnId kSelfCudaMem { "self_cuda_mem_b", "B" };
     inline constexpr ColumnId kAsync { "async", "" };
 } // namespace operator_stats_columns
 

@@ -4,6 +4,7 @@
 #include "core/io/gzip/input_stream.h"
 #include "core/io/json/fixed_point.h"
 #include "core/io/json/json_scan.h"
+#include "core/io/json/trace_elements.h"
 #include "core/io/store_builder/typed_args.h"
 
 #include <algorithm>
@@ -273,6 +274,20 @@ std::optional<Error> forEachSliceArgs(const RankTrace& trace, std::vector<std::u
         if (!text)
             return text.error();
         visit(slice, text.value());
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> forEachTraceElement(const RankTrace& trace, std::vector<std::uint32_t> eventIndices,
+    const std::function<void(std::uint32_t eventIndex, std::string_view element)>& visit)
+{
+    std::sort(eventIndices.begin(), eventIndices.end());
+    ElementReader reader(trace);
+    for (std::uint32_t index : eventIndices) {
+        auto text = reader.element(index);
+        if (!text)
+            return text.error();
+        visit(index, text.value());
     }
     return std::nullopt;
 }

@@ -67,6 +67,7 @@ def command_lines(folder, tmp):
         "overview": ["overview", folder],
         "collectives": ["collectives", folder],
         "roofline": ["roofline", folder],
+        "memory": ["memory", folder],
         "check": ["check", folder, "--max", "idle_pct=50"],
         "counters": ["counters", folder, "--write-trace", "--out", os.path.join(tmp, "counters-out")],
         "diff (control)": ["diff", folder, os.path.dirname(good)],

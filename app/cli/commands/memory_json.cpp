@@ -1,0 +1,204 @@
+// The JSON of `kinetoscope-cli memory --format json`: names scripts can rely
+// on (docs/guide/memory.md): per rank its devices (peak_allocated_b,
+// peak_reserved_b, peak_time_us, ...), `stats` rows named as the plugin's
+// Memory Statistics, `events` rows as its Memory Events, `leaks`, `growth`
+// per step and `out_of_memory`. Times are µs since the rank's time base.
+
+#include "app/cli/commands/memory_cli.h"
+#include "app/cli/output/json_out.h"
+#include "core/analysis/memory/memory_tables.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace ks::cli {
+
+namespace {
+
+    std::string number(double value)
+    {
+        if (!std::isfinite(value))
+            return "null";
+        char buffer[32];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+        return std::string(buffer, end);
+    }
+
+    std::string optionalInt(std::int64_t value, bool present)
+    {
+        return present ? std::to_string(value) : std::string("null");
+    }
+
+    class Object
+    {
+    public:
+        Object& field(std::string_view name, const std::string& rawValue)
+        {
+            m_text += (m_text.empty() ? "{" : ",") + jsonQuote(name) + ":" + rawValue;
+            return *this;
+        }
+
+        Object& text(std::string_view name, std::string_view value) { return field(name, jsonQuote(value)); }
+
+        Object& integer(std::string_view name, std::int64_t value)
+        {
+            return field(name, std::to_string(value));
+        }
+
+        std::string str() const { return m_text.empty() ? "{}" : m_text + "}"; }
+
+    private:
+        std::string m_text;
+    };
+
+    template <typename Rows, typename Write>
+    std::string array(const Rows& rows, Write&& write)
+    {
+        std::string out = "[";
+        bool first = true;
+        for (const auto& row : rows) {
+            out += (first ? "" : ",") + write(row);
+            first = false;
+        }
+        return out + "]";
+    }
+
+    std::string time(const core::RankMemory& rank, const std::optional<core::TimeNs>& ts)
+    {
+        return ts ? number(core::memoryTimeUs(rank, *ts)) : std::string("null");
+    }
+
+    std::string deviceJson(const core::RankMemory& rank, const core::DeviceMemorySummary& d,
+        const core::DeviceCurve& curve, std::size_t curvePoints)
+    {
+        Object o;
+        o.text("device", d.device)
+            .integer("peak_allocated_b", d.peakAllocated)
+            .field("peak_reserved_b", optionalInt(d.peakReserved, d.peakReserved >= 0))
+            .field("peak_time_us", time(rank, d.peakTime))
+            .text("peak_operator", d.peakOp)
+            .field("peak_stack", array(d.peakStack, [](const std::string& s) { return jsonQuote(s); }))
+            .field("capacity_b", d.capacity ? std::to_string(*d.capacity) : "null")
+            .field("peak_pct_of_capacity",
+                d.capacity
+                    ? number(100.0 * static_cast<double>(d.peakAllocated) / static_cast<double>(*d.capacity))
+                    : "null")
+            .integer("allocated_before_trace_b", d.allocatedBeforeTrace)
+            .integer("allocated_at_end_b", d.allocatedAtEnd)
+            .integer("allocations", d.allocations)
+            .integer("frees", d.frees)
+            .integer("allocated_total_b", d.allocatedBytes)
+            .integer("live_at_end_b", d.liveAtEndBytes)
+            .integer("live_at_end_count", d.liveAtEndCount)
+            .integer("freed_before_trace_b", d.freedBeforeTraceBytes)
+            .integer("freed_before_trace_count", d.freedBeforeTraceCount)
+            .field("max_cache_overhead_b", optionalInt(d.maxCacheOverhead, d.maxCacheOverhead >= 0))
+            .field("max_cache_overhead_time_us", time(rank, d.maxCacheOverheadTime))
+            .field("mean_cache_overhead_b", d.maxCacheOverhead >= 0 ? number(d.meanCacheOverhead) : "null")
+            .field("curve_summed_from_bytes", d.summedFromBytes ? "true" : "false");
+        if (curvePoints > 0)
+            o.field("curve", array(core::downsampleCurve(curve, curvePoints), [&](std::size_t k) {
+                const core::MemoryCurvePoint& p = curve.points[k];
+                return "[" + number(core::memoryTimeUs(rank, p.ts)) + "," + std::to_string(p.allocated) + ","
+                    + optionalInt(p.reserved, p.reserved >= 0) + "]";
+            }));
+        return o.str();
+    }
+
+    std::string statsJson(const core::OperatorMemoryRow& r)
+    {
+        return Object()
+            .text("device", r.device)
+            .text("operator", r.op)
+            .integer("calls", r.calls)
+            .integer("size_increase_b", r.sizeIncrease)
+            .integer("self_size_increase_b", r.selfSizeIncrease)
+            .integer("allocation_count", r.allocationCount)
+            .integer("self_allocation_count", r.selfAllocationCount)
+            .integer("allocation_size_b", r.allocationSize)
+            .integer("self_allocation_size_b", r.selfAllocationSize)
+            .str();
+    }
+
+    std::string eventJson(const core::RankMemory& rank, const core::AllocationRow& r)
+    {
+        const std::string duration = r.allocated && r.released
+            ? number(static_cast<double>(*r.released - *r.allocated) / 1000.0)
+            : std::string("null");
+        return Object()
+            .text("device", r.device)
+            .text("operator", r.op)
+            .integer("size_b", r.size)
+            .field("allocation_time_us", time(rank, r.allocated))
+            .field("release_time_us", time(rank, r.released))
+            .field("duration_us", duration)
+            .text("free_operator", r.freeOp)
+            .str();
+    }
+
+    std::string stepJson(const core::RankMemory& rank, const core::StepMemory& s)
+    {
+        return Object()
+            .text("device", s.device)
+            .integer("step", s.step)
+            .field("start_us", number(core::memoryTimeUs(rank, s.start)))
+            .field("end_us", number(core::memoryTimeUs(rank, s.end)))
+            .integer("allocated_at_start_b", s.allocatedAtStart)
+            .integer("allocated_at_end_b", s.allocatedAtEnd)
+            .integer("growth_b", s.growth())
+            .integer("step_peak_allocated_b", s.peakAllocated)
+            .str();
+    }
+
+    std::string oomJson(const core::RankMemory& rank, const core::OutOfMemoryRow& o)
+    {
+        return Object()
+            .text("device", o.device)
+            .field("time_us", number(core::memoryTimeUs(rank, o.ts)))
+            .integer("requested_b", o.requested)
+            .field("total_allocated_b", optionalInt(o.totalAllocated, o.totalAllocated >= 0))
+            .field("total_reserved_b", optionalInt(o.totalReserved, o.totalReserved >= 0))
+            .field("capacity_b", o.capacity ? std::to_string(*o.capacity) : "null")
+            .text("operator", o.op)
+            .str();
+    }
+
+    std::string rankJson(const core::RankMemory& rank, const MemoryTraceArgs& args)
+    {
+        std::string devices = "[";
+        for (std::size_t i = 0; i < rank.devices.size(); ++i)
+            devices += (i ? "," : "") + deviceJson(rank, rank.devices[i], rank.curves[i], args.curvePoints);
+        devices += "]";
+        std::vector<const core::AllocationRow*> leaks;
+        for (const core::AllocationRow& r : rank.allocations)
+            if (r.kind == core::AllocationKind::NeverFreed)
+                leaks.push_back(&r);
+        return Object()
+            .integer("rank", rank.rank)
+            .text("path", rank.path)
+            .field("time_base_us", number(static_cast<double>(rank.timeBase) / 1000.0))
+            .integer("records", static_cast<std::int64_t>(rank.records))
+            .integer("attributed_records", static_cast<std::int64_t>(rank.attributed))
+            .field("diagnostics", array(rank.diagnostics, [](const std::string& s) { return jsonQuote(s); }))
+            .field("devices", devices)
+            .field("stats", array(rank.stats, statsJson))
+            .field("events",
+                array(rank.allocations, [&](const core::AllocationRow& r) { return eventJson(rank, r); }))
+            .field("leaks", array(leaks, [&](const core::AllocationRow* r) { return eventJson(rank, *r); }))
+            .field("growth", array(rank.steps, [&](const core::StepMemory& s) { return stepJson(rank, s); }))
+            .field("out_of_memory",
+                array(rank.outOfMemory, [&](const core::OutOfMemoryRow& o) { return oomJson(rank, o); }))
+            .str();
+    }
+
+} // namespace
+
+std::string memoryReportJson(const core::MemoryReport& report, const MemoryTraceArgs& args)
+{
+    return Object()
+        .field("tb_compat", report.tbCompat ? "true" : "false")
+        .field("ranks", array(report.ranks, [&](const core::RankMemory& r) { return rankJson(r, args); }))
+        .str();
+}
+
+} // namespace ks::cli

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""`kinetoscope-cli memory` as a script uses it: the JSON fields, --device, --curve-points,
+--iterations, CSV tables, the one line and exit 3 without [memory] events, usage errors;
+and `ops`' key_averages memory columns recounted from the trace's [memory] events."""
+import csv
+import gzip
+import io
+import json
+import os
+import sys
+from collections import defaultdict
+
+from cli_test_support import parse_args, run
+
+DEVICE_FIELDS = {"device", "peak_allocated_b", "peak_reserved_b", "peak_time_us", "peak_operator", "peak_stack",
+                 "capacity_b", "peak_pct_of_capacity", "allocated_before_trace_b", "allocated_at_end_b",
+                 "live_at_end_b", "live_at_end_count", "freed_before_trace_b", "max_cache_overhead_b"}
+STATS_FIELDS = {"device", "operator", "calls", "size_increase_b", "self_size_increase_b", "allocation_count",
+                "self_allocation_count", "allocation_size_b", "self_allocation_size_b"}
+EVENT_FIELDS = {"device", "operator", "size_b", "allocation_time_us", "release_time_us"}
+GROWTH_FIELDS = {"device", "step", "allocated_at_start_b", "allocated_at_end_b", "growth_b"}
+
+
+def memory_json(cli, *args):
+    code, out, err = run(cli, "memory", *args, "--format", "json")
+    assert code == 0, (args, code, err)
+    return json.loads(out)["ranks"][0]
+
+
+def check_fields(rank):
+    assert rank["devices"] and rank["stats"] and rank["events"], rank.keys()
+    for d in rank["devices"]:
+        assert DEVICE_FIELDS <= set(d), DEVICE_FIELDS - set(d)
+    assert all(STATS_FIELDS <= set(r) for r in rank["stats"])
+    assert all(EVENT_FIELDS <= set(r) for r in rank["events"])
+    assert all(GROWTH_FIELDS <= set(r) for r in rank["growth"]) and rank["growth"]
+    gpu = [d for d in rank["devices"] if d["device"] == "GPU0"][0]
+    assert gpu["capacity_b"] > gpu["peak_allocated_b"] > 0
+    assert gpu["peak_operator"].startswith("aten::"), gpu["peak_operator"]
+    assert gpu["peak_stack"][-1] == gpu["peak_operator"] or gpu["peak_operator"] in gpu["peak_stack"]
+    # The leaks are the events never released.
+    assert rank["leaks"] == [e for e in rank["events"] if e["release_time_us"] is None and e["allocation_time_us"] is not None]
+
+
+def key_averages_memory(path):
+    """CPU Mem / CUDA Mem per op name by PyTorch's MemRecordsAcc rule: the records whose
+    time lies in [start, end] of the op, any thread; HIP counted as CUDA."""
+    with gzip.open(path) as f:
+        events = json.load(f)["traceEvents"]
+    memory = sorted((e["ts"], e["args"]["Bytes"], e["args"]["Device Type"]) for e in events
+                    if e.get("name") == "[memory]")
+    totals = defaultdict(lambda: [0, 0])
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") not in ("cpu_op", "user_annotation"):
+            continue
+        start, end = e["ts"], e["ts"] + e["dur"]
+        name = "ProfilerStep*" if e["name"].startswith("ProfilerStep#") else e["name"]
+        for ts, nbytes, device in memory:
+            if start <= ts <= end:
+                totals[name][0 if device == 0 else 1] += nbytes if device in (0, 1, 6, 20) else 0
+    return totals
+
+
+def main():
+    a = parse_args("--shared")
+    h100 = os.path.join(a.shared, "traces", "h100_qwen05b")
+    if not os.path.isdir(h100):
+        print(f"SKIP: {h100} is absent")
+        return 0
+
+    rank = memory_json(a.cli, h100, "--curve-points", "50")
+    check_fields(rank)
+    assert all(len(d["curve"]) == 50 for d in rank["devices"] if d["device"] == "GPU0")
+    gpu = memory_json(a.cli, h100, "--device", "GPU0")
+    assert {d["device"] for d in gpu["devices"]} == {"GPU0"}
+    assert {r["device"] for r in gpu["stats"]} == {"GPU0"} and {r["device"] for r in gpu["events"]} == {"GPU0"}
+    assert memory_json(a.cli, h100, "--device", "0")["devices"] == gpu["devices"]
+    # The trace's one step holds every record: the same events as the whole trace.
+    step = memory_json(a.cli, h100, "--iterations", "6")
+    assert len(step["events"]) == len(rank["events"]), (len(step["events"]), len(rank["events"]))
+    none = run(a.cli, "memory", h100, "--iterations", "99", "--format", "json")
+    assert none[0] == 0 and "none of the iterations" in none[2], none
+
+    code, out, err = run(a.cli, "memory", h100, "--format", "csv", "--table", "events")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == len(rank["events"]) and "allocation_time_us" in rows[0]
+    code, out, err = run(a.cli, "memory", h100)
+    assert code == 0 and "memory statistics per operator" in out and "at the peak:" in out, err
+
+    # No [memory] events: one line, exit 3.
+    cpu_only = os.path.join(a.shared, "traces", "cpu_only")
+    code, out, err = run(a.cli, "memory", cpu_only)
+    assert code == 3 and out.count("\n") == 1 and "no [memory] events" in out, (code, out, err)
+    # Usage errors: exit 2.
+    for bad in (["--device", "XPU"], ["--curve-points", "x"], ["--table", "nope"]):
+        code, out, err = run(a.cli, "memory", h100, *bad)
+        assert code == 2 and bad[0] in err, (bad, code, err)
+
+    # ops: key_averages' memory columns, recounted.
+    trace = [os.path.join(h100, f) for f in os.listdir(h100)][0]
+    expected = key_averages_memory(trace)
+    code, out, err = run(a.cli, "ops", h100, "--format", "csv")
+    assert code == 0, err
+    checked = 0
+    for row in csv.DictReader(io.StringIO(out)):
+        want = expected.get(row["name"])
+        if want is None:
+            continue
+        assert int(row["cpu_mem_b"]) == want[0] and int(row["cuda_mem_b"]) == want[1], (row, want)
+        checked += 1
+    assert checked > 20, checked
+    print(f"memory command: ok ({len(rank['stats'])} stats rows, {len(rank['events'])} events, "
+          f"{checked} ops rows recounted)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
