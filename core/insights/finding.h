@@ -4,6 +4,7 @@
 // the step (or traced) time fixing them would give back, and the rules that
 // could not run with the reason.
 
+#include "core/analysis/cross_rank/what_if.h"
 #include "core/model/event_tables.h"
 
 #include <cstdint>
@@ -52,7 +53,11 @@ struct Finding
     // (low_efficiency: the op family, "GEMM"); ranks' findings merge per rule and subject.
     std::string subject;
     std::string title; // one line
-    double gainPct = 0; // share of the measured (step or traced) time fixing it gives back
+    // Share of the measured (step or traced) time fixing it gives back: the
+    // re-timed fix the suggestion names, at the low end of what its model allows
+    // (findings rank by it); gainHighPct is the high end (equal when the model is sure).
+    double gainPct = 0;
+    double gainHighPct = 0;
     Severity severity = Severity::Info;
     std::vector<std::int64_t> ranks;
     std::vector<std::int64_t> iterations; // ProfilerStep numbers; empty: not tied to one
@@ -63,6 +68,13 @@ struct Finding
     // critical path with these rules) or "time on the critical path".
     std::string gainBasis;
     std::vector<std::string> whatIf; // the what-if rules behind the gain, empty when none
+    // The fix's edits of particular events behind the gain (rows of the frames the
+    // rules ran on, frame time base), with whatIf the fix as one what-if: the
+    // Overview's "if you fix the first two" re-times two findings' fixes together.
+    // Not stored in a job summary.
+    std::vector<WhatIfRankEdits> whatIfEdits;
+
+    bool hasWhatIf() const { return !whatIf.empty() || !whatIfEdits.empty(); }
 };
 
 // A rule that could not run on this input, and why ("needs at least two ranks").
@@ -82,6 +94,10 @@ struct InsightsReport
     // Share of measuredNs the job's critical path spends in collectives' transfer
     // and unmatched communication (the Overview's "exposed communication"); unset without a path.
     std::optional<double> exposedCommPct;
+    // What fixing the first two findings together gives back, in % (their fixes
+    // re-timed at once: gains of the same idle time are not added); unset with fewer
+    // than two findings.
+    std::optional<double> firstTwoGainPct;
 };
 
 // Severity of a finding whose only weight is its gain: critical from 10 %, warning from 2 %.

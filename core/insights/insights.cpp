@@ -201,7 +201,63 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
         }));
     }
     orderReport(report);
+    if (report.findings.size() >= 2 && job.hasPath())
+        report.firstTwoGainPct = combinedGainPct(job, report.findings[0], report.findings[1]);
     return report;
+}
+
+namespace {
+
+    bool hasRanges(const Finding& f)
+    {
+        return std::any_of(
+            f.where.begin(), f.where.end(), [](const RankWhere& w) { return !w.ranges.empty(); });
+    }
+
+    // Path time inside the places both findings show, per rank (frame time base).
+    TimeNs sharedPlaces(InsightsContext& context, const Finding& a, const Finding& b)
+    {
+        TimeNs shared = 0;
+        const TimeNs origin = context.frames().minTs;
+        for (const RankWhere& wa : a.where)
+            for (const RankWhere& wb : b.where) {
+                if (wa.rank != wb.rank)
+                    continue;
+                std::vector<Interval> both;
+                for (const TimeRange& ra : wa.ranges)
+                    for (const TimeRange& rb : wb.ranges) {
+                        const TimeNs from = std::max(ra.start, rb.start);
+                        const TimeNs to = std::min(ra.end, rb.end);
+                        if (to > from)
+                            both.push_back({ from - origin, to - origin });
+                    }
+                shared += context.pathTimeWithin(wa.rank, std::move(both));
+            }
+        return shared;
+    }
+
+} // namespace
+
+double combinedGainPct(InsightsContext& context, const Finding& a, const Finding& b)
+{
+    const double larger = std::max(a.gainPct, b.gainPct);
+    double overlap = 0;
+    if (a.hasWhatIf() && b.hasWhatIf()) {
+        std::vector<std::string> rules = a.whatIf;
+        rules.insert(rules.end(), b.whatIf.begin(), b.whatIf.end());
+        std::vector<WhatIfRankEdits> edits = a.whatIfEdits;
+        edits.insert(edits.end(), b.whatIfEdits.begin(), b.whatIfEdits.end());
+        const auto wa = context.whatIfGainPct(a.whatIf, a.whatIfEdits);
+        const auto wb = context.whatIfGainPct(b.whatIf, b.whatIfEdits);
+        const auto both = context.whatIfGainPct(rules, edits);
+        if (wa && wb && both)
+            overlap = *wa + *wb - *both; // what the two what-ifs give back twice
+    } else if (hasRanges(a) && hasRanges(b))
+        overlap = context.pctOfMeasured(sharedPlaces(context, a, b));
+    else
+        overlap = std::min(a.gainPct, b.gainPct); // where they are is unknown: assume the same time
+    overlap = std::clamp(overlap, 0.0, std::min(a.gainPct, b.gainPct));
+    return std::clamp(a.gainPct + b.gainPct - overlap, larger, 100.0);
 }
 
 void orderReport(InsightsReport& report)

@@ -64,6 +64,13 @@ void mergeRankInsights(
 InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analysis,
     const InsightsOptions& options, const ParallelFor& parallelFor = runSequentially);
 
+// What fixing `a` and `b` together gives back, in % of context.measured(): both
+// fixes' what-ifs re-timed at once, so that the time both give back (the same
+// idle time) counts once. A finding without a what-if overlaps the other by the
+// path time inside both findings' places (all of the smaller gain when one
+// names no time ranges). Never less than the larger gain.
+double combinedGainPct(InsightsContext& context, const Finding& a, const Finding& b);
+
 // How every report lists itself: findings ranked (rankFindings), not-applicable
 // lines in rule order.
 void orderReport(InsightsReport& report);

@@ -58,23 +58,30 @@ std::optional<double> InsightsContext::whatIfGainPct(const std::vector<std::stri
 {
     if (const auto it = m_whatIfs.find(rules); it != m_whatIfs.end())
         return it->second;
-    std::optional<double> gain;
-    if (hasPath() && measured() > 0) {
-        std::vector<WhatIfRule> parsed;
-        for (const std::string& text : rules) {
-            auto rule = parseWhatIfRule(text);
-            if (rule)
-                parsed.push_back(std::move(rule).value());
-        }
-        const CrossRankPath after =
-            retimedJobPath(m_frames, m_kept->timing, WhatIfScaling(std::move(parsed)), m_parallelFor);
-        if (after.ok && path().value().path.ok) {
-            const TimeNs saved = path().value().path.length - after.length;
-            gain = std::max(0.0, 100.0 * static_cast<double>(saved) / static_cast<double>(measured()));
-        }
-    }
+    const std::optional<double> gain = whatIfGainPct(rules, {});
     m_whatIfs.emplace(rules, gain);
     return gain;
+}
+
+std::optional<double> InsightsContext::whatIfGainPct(
+    const std::vector<std::string>& rules, const std::vector<WhatIfRankEdits>& edits)
+{
+    if (!hasPath() || measured() <= 0)
+        return std::nullopt;
+    std::vector<WhatIfRule> parsed;
+    for (const std::string& text : rules) {
+        auto rule = parseWhatIfRule(text);
+        if (rule)
+            parsed.push_back(std::move(rule).value());
+    }
+    WhatIfScaling scaling(std::move(parsed));
+    for (const WhatIfRankEdits& e : edits)
+        scaling.addEdits(e);
+    const CrossRankPath after = retimedJobPath(m_frames, m_kept->timing, scaling, m_parallelFor);
+    if (!after.ok || !path().value().path.ok)
+        return std::nullopt;
+    const TimeNs saved = path().value().path.length - after.length;
+    return std::max(0.0, 100.0 * static_cast<double>(saved) / static_cast<double>(measured()));
 }
 
 TimeNs InsightsContext::pathTimeWithin(std::int64_t rank, std::vector<Interval> ranges)

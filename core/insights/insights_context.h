@@ -56,6 +56,9 @@ public:
     // with the rules (kind:BOUND=F or NAME_REGEX=F) on the graphs path() kept,
     // which gives what rebuilding it with them would; nullopt without a path.
     std::optional<double> whatIfGainPct(const std::vector<std::string>& rules);
+    // The same with edits of particular events (a fix's model, WhatIfRankEdits) on top of the rules.
+    std::optional<double> whatIfGainPct(
+        const std::vector<std::string>& rules, const std::vector<WhatIfRankEdits>& edits);
 
     // Time the path spends on `rank` inside `ranges` (frame time base, merged or not).
     TimeNs pathTimeWithin(std::int64_t rank, std::vector<Interval> ranges);

@@ -2,6 +2,7 @@
 
 #include "core/common/json_text.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -52,6 +53,21 @@ namespace {
             + " ms on the critical path's measure)";
     }
 
+    // "12.3 %", or "12.3-45.6 %" when the model gives a range (ranked by its low end).
+    std::string gainText(const Finding& f)
+    {
+        const double high = std::max(f.gainPct, f.gainHighPct);
+        if (high - f.gainPct < 0.05)
+            return number(f.gainPct, "%.1f") + " %";
+        return number(f.gainPct, "%.1f") + "-" + number(high, "%.1f") + " %";
+    }
+
+    std::string firstTwoLine(const InsightsReport& report)
+    {
+        return "fixing the first two together gives back " + number(*report.firstTwoGainPct, "%.1f")
+            + " % (both fixes re-timed at once; time both give back counts once)";
+    }
+
 } // namespace
 
 std::string rankRuns(const std::vector<std::int64_t>& ranks)
@@ -97,8 +113,9 @@ std::string insightsJson(const InsightsReport& report)
     for (std::size_t i = 0; i < report.findings.size(); ++i) {
         const Finding& f = report.findings[i];
         out += i ? ",\n " : "\n ";
-        out += "{\"rule\": " + jsonString(f.rule) + ", \"title\": " + jsonString(f.title)
-            + ", \"gain_pct\": " + number(f.gainPct, "%.4f")
+        out += "{\"rule\": " + jsonString(f.rule) + ", \"title\": " + jsonString(f.title) + ", \"gain_pct\": "
+            + number(f.gainPct, "%.4f") + ", \"gain_low_pct\": " + number(f.gainPct, "%.4f")
+            + ", \"gain_high_pct\": " + number(std::max(f.gainPct, f.gainHighPct), "%.4f")
             + ", \"severity\": " + jsonString(severityName(f.severity)) + ", \"ranks\": [" + intList(f.ranks)
             + "], \"iterations\": [" + intList(f.iterations) + "], \"evidence\": ["
             + joined(f.evidence, ", ", [](const std::string& e) { return jsonString(e); })
@@ -124,21 +141,22 @@ std::string insightsMarkdown(const InsightsReport& report)
 {
     std::ostringstream out;
     out << "# Insights\n\n" << measuredLine(report) << ".\n\n";
+    if (report.firstTwoGainPct)
+        out << firstTwoLine(report) << ".\n\n";
     if (report.findings.empty())
         out << "No finding passed its thresholds.\n\n";
     else {
         out << "| # | rule | gain | severity | ranks | finding |\n|---|---|---|---|---|---|\n";
         for (std::size_t i = 0; i < report.findings.size(); ++i) {
             const Finding& f = report.findings[i];
-            out << "| " << i + 1 << " | `" << f.rule << "` | " << number(f.gainPct, "%.1f") << " % | "
+            out << "| " << i + 1 << " | `" << f.rule << "` | " << gainText(f) << " | "
                 << severityName(f.severity) << " | " << rankRuns(f.ranks) << " | " << f.title << " |\n";
         }
         out << '\n';
     }
     for (std::size_t i = 0; i < report.findings.size(); ++i) {
         const Finding& f = report.findings[i];
-        out << "## " << i + 1 << ". " << f.title << " (`" << f.rule << "`, " << number(f.gainPct, "%.1f")
-            << " %)\n\n";
+        out << "## " << i + 1 << ". " << f.title << " (`" << f.rule << "`, " << gainText(f) << ")\n\n";
         for (const std::string& e : f.evidence)
             out << "- " << e << '\n';
         out << "\n**Suggestion:** " << f.suggestion << "\n\n";
@@ -160,6 +178,8 @@ std::string insightsTable(const InsightsReport& report)
 {
     std::ostringstream out;
     out << measuredLine(report) << '\n';
+    if (report.firstTwoGainPct)
+        out << firstTwoLine(report) << '\n';
     if (report.findings.empty())
         out << "no finding passed its thresholds\n";
     for (std::size_t i = 0; i < report.findings.size(); ++i) {
@@ -174,7 +194,7 @@ std::string insightsTable(const InsightsReport& report)
         for (const std::string& e : f.evidence)
             out << "   - " << e << '\n';
         out << "   suggestion: " << f.suggestion << '\n';
-        out << "   gain: " << f.gainBasis << '\n';
+        out << "   gain: " << gainText(f) << ", " << f.gainBasis << '\n';
         out << "   where: " << whereSummary(f) << '\n';
     }
     for (const RuleNotApplicable& na : report.notApplicable)
@@ -186,13 +206,15 @@ std::string insightsTable(const InsightsReport& report)
 
 std::string insightsCsv(const InsightsReport& report)
 {
-    std::string out = "rule,gain_pct,severity,ranks,iterations,title,evidence,suggestion,where\n";
+    std::string out = "rule,gain_pct,severity,ranks,iterations,title,evidence,suggestion,where,gain_low_pct,"
+                      "gain_high_pct\n";
     for (const Finding& f : report.findings)
         out += csvField(f.rule) + "," + number(f.gainPct, "%.4f") + ","
             + std::string(severityName(f.severity)) + "," + csvField(intList(f.ranks)) + ","
             + csvField(intList(f.iterations)) + "," + csvField(f.title) + ","
             + csvField(joined(f.evidence, " | ", [](const std::string& e) { return e; })) + ","
-            + csvField(f.suggestion) + "," + csvField(whereSummary(f)) + "\n";
+            + csvField(f.suggestion) + "," + csvField(whereSummary(f)) + "," + number(f.gainPct, "%.4f") + ","
+            + number(std::max(f.gainPct, f.gainHighPct), "%.4f") + "\n";
     return out;
 }
 

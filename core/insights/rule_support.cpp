@@ -25,6 +25,7 @@ Finding newFinding(const RuleInfo& rule, std::string title, double gainPct, std:
     f.rule = std::string(rule.id);
     f.title = std::move(title);
     f.gainPct = gainPct;
+    f.gainHighPct = gainPct;
     f.severity = severityOfGain(gainPct);
     f.ranks = std::move(ranks);
     return f;

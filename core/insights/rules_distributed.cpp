@@ -41,8 +41,15 @@ namespace {
     {
         if (auto why = needsJob(c))
             return RuleOutcome::na(*why);
+        // Overlapped, a collective runs while compute runs: the path loses its
+        // exposed communication (the what-if, the high end) but no more than the
+        // compute it could hide behind, the compute on the path (the low end).
         const std::vector<std::string> whatIf { "kind:transfer=0", "kind:gpu_comm_wait=0" };
-        const double gain = c.whatIfGainPct(whatIf).value_or(0);
+        const double high = c.whatIfGainPct(whatIf).value_or(0);
+        const double compute = c.pctOfMeasured(c.pathTimeOf([](const PathSegment& s) {
+            return s.piece.bound == PathBound::GpuCompute || s.piece.bound == PathBound::Cpu;
+        }));
+        const double gain = std::min(high, compute);
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
         const auto isComm = [](const PathSegment& s) {
@@ -51,8 +58,12 @@ namespace {
         std::vector<std::int64_t> ranks;
         Finding f =
             newFinding(kExposed, "communication on the critical path is not hidden behind compute", gain, {});
+        f.gainHighPct = high;
         f.evidence.push_back("collectives on the critical path: " + formatMs(c.pathTimeOf(isComm)) + " ("
             + formatPct(c.pctOfMeasured(c.pathTimeOf(isComm))) + " of " + c.measuredWhat() + ")");
+        f.evidence.push_back("model: overlapped, the collectives run while compute runs; the path loses "
+                             "their exposed time (high end, re-timed) but no more than the compute on it ("
+            + formatPct(compute) + ", low end): gain " + formatPct(gain) + " to " + formatPct(high));
         // Per process group: the instances and their transfer (X2's table, every instance).
         const TraceSet set = traceSetOf(c.frames());
         CollectiveSkewOptions skewOptions;
@@ -97,8 +108,8 @@ namespace {
             "Overlap communication with compute: DDP bucketing (bucket_cap_mb), FSDP prefetch "
             "(forward_prefetch, backward_prefetch), gradient accumulation with no_sync(), or compress "
             "gradients; check the interconnect's bandwidth (collectives' bus_bw).";
-        f.gainBasis =
-            "what-if: collectives' transfer and unmatched communication removed from the critical path";
+        f.gainBasis = "what-if: collectives' transfer and unmatched communication removed from the critical "
+                      "path, bounded by the compute on it";
         f.whatIf = whatIf;
         return { { f }, std::nullopt };
     }
@@ -134,6 +145,9 @@ namespace {
             f.evidence.push_back("its path to the collectives it arrived last at is " + formatMs(extra)
                 + " longer than the median member's (" + std::to_string(list.size()) + " iteration(s))");
             f.evidence.push_back("wait it caused on the other ranks: " + formatMs(wait));
+            f.evidence.push_back("model: balanced, its path to each collective is the median member's, so "
+                                 "the others stop waiting for it; the gain is its excess over the median "
+                                 "(bounded by the path)");
             RankWhere w;
             w.rank = rank;
             std::size_t whys = 0;

@@ -130,7 +130,7 @@ std::vector<std::vector<Cell>> findingRows(const RankInsights& insights)
     std::vector<std::vector<Cell>> rows;
     rows.push_back({ insights.rank, std::string(), std::string(), 0.0, std::string(), std::string(),
         std::string(), std::string(), std::string(), std::string(), std::string(), std::string(),
-        static_cast<std::int64_t>(insights.measuredNs), std::string() });
+        static_cast<std::int64_t>(insights.measuredNs), std::string(), 0.0 });
     for (const Finding& f : insights.findings) {
         std::vector<std::int64_t> events;
         std::string ranges;
@@ -141,7 +141,8 @@ std::vector<std::vector<Cell>> findingRows(const RankInsights& insights)
         }
         rows.push_back({ insights.rank, f.rule, f.title, f.gainPct, std::string(severityName(f.severity)),
             joinInts(f.iterations), joinLines(f.evidence), f.suggestion, joinInts(events), ranges,
-            f.gainBasis, joinLines(f.whatIf), static_cast<std::int64_t>(insights.measuredNs), f.subject });
+            f.gainBasis, joinLines(f.whatIf), static_cast<std::int64_t>(insights.measuredNs), f.subject,
+            std::max(f.gainPct, f.gainHighPct) });
     }
     return rows;
 }
@@ -166,9 +167,15 @@ Result<InsightsReport> insightsFromSummary(
     std::map<std::int64_t, RankInsights> byRank;
     const std::string columns = "SELECT rank, rule, title, gain_pct, severity, iterations, evidence, "
                                 "suggestion, where_events, where_ranges, gain_basis, what_if, measured_ns";
-    // `subject` came later within version 1: an older file has none.
+    // `subject`, then `gain_high_pct`, came later within version 1: an older file lacks them.
     bool withSubject = true;
-    auto select = db.value().prepare(columns + ", subject FROM " + std::string(kFindingsTable));
+    bool withHigh = true;
+    auto select =
+        db.value().prepare(columns + ", subject, gain_high_pct FROM " + std::string(kFindingsTable));
+    if (!select) {
+        withHigh = false;
+        select = db.value().prepare(columns + ", subject FROM " + std::string(kFindingsTable));
+    }
     if (!select) {
         withSubject = false;
         select = db.value().prepare(columns + " FROM " + std::string(kFindingsTable));
@@ -211,6 +218,7 @@ Result<InsightsReport> insightsFromSummary(
         f.whatIf = splitLines(s.columnText(11));
         if (withSubject)
             f.subject = s.columnText(13);
+        f.gainHighPct = withHigh ? std::max(f.gainPct, s.columnDouble(14)) : f.gainPct;
         r.findings.push_back(std::move(f));
     }
     auto status = db.value().prepare("SELECT rank, analysis, reason FROM analysis_status");

@@ -56,7 +56,8 @@ const std::vector<SummaryTable>& summaryTables()
         { kFindingsTable,
             { "rank INTEGER", "rule TEXT", "title TEXT", "gain_pct REAL", "severity TEXT", "iterations TEXT",
                 "evidence TEXT", "suggestion TEXT", "where_events TEXT", "where_ranges TEXT",
-                "gain_basis TEXT", "what_if TEXT", "measured_ns INTEGER", "subject TEXT" } },
+                "gain_basis TEXT", "what_if TEXT", "measured_ns INTEGER", "subject TEXT",
+                "gain_high_pct REAL" } },
         // Derived from stream_utilisation when the summary is finished (never
         // copied from parts): every rank's bins summed over its streams.
         { kRankProfilesTable,

@@ -37,6 +37,15 @@ namespace {
         return parts.join(QStringLiteral(", "));
     }
 
+    // "12.3 %", or "12.3–45.6 %" when the gain's model gives a range (ranked by its low end).
+    QString gainText(const core::Finding& f)
+    {
+        const double high = std::max(f.gainPct, f.gainHighPct);
+        if (high - f.gainPct < 0.05)
+            return QStringLiteral("%1 %").arg(f.gainPct, 0, 'f', 1);
+        return QStringLiteral("%1–%2 %").arg(f.gainPct, 0, 'f', 1).arg(high, 0, 'f', 1);
+    }
+
 } // namespace
 
 QString FindingCard::proofViewOf(const std::string& rule)
@@ -67,11 +76,11 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
     title->setTextFormat(Qt::RichText);
     title->setWordWrap(true);
     title->setText(
-        QStringLiteral("<b>%1. %2</b> &nbsp;<span style='color:%3'>%4 % · %5</span> &nbsp;<code>%6</code>")
+        QStringLiteral("<b>%1. %2</b> &nbsp;<span style='color:%3'>%4 · %5</span> &nbsp;<code>%6</code>")
             .arg(position)
             .arg(QString::fromStdString(finding.title).toHtmlEscaped())
             .arg(color.name())
-            .arg(finding.gainPct, 0, 'f', 1)
+            .arg(gainText(finding))
             .arg(QString::fromLatin1(core::severityName(finding.severity).data()))
             .arg(QString::fromStdString(finding.rule)));
     layout->addWidget(title);
@@ -85,8 +94,9 @@ FindingCard::FindingCard(const core::Finding& finding, int position, bool timeli
     gain->setStyleSheet(QStringLiteral("QProgressBar { border: none; background: palette(midlight); }"
                                        "QProgressBar::chunk { background: %1; }")
                             .arg(color.name()));
-    gain->setToolTip(tr("Estimated gain: %1 % of the step time. %2")
+    gain->setToolTip(tr("Estimated gain: %1 % of the step time (the low end of its model: %2 % at most). %3")
                          .arg(finding.gainPct, 0, 'f', 2)
+                         .arg(std::max(finding.gainPct, finding.gainHighPct), 0, 'f', 2)
                          .arg(QString::fromStdString(finding.gainBasis)));
     layout->addWidget(gain);
 

@@ -310,6 +310,15 @@ void OverviewPage::fillCards(const OverviewData& d)
             : tr("<b>Findings</b>, by the share of %1 fixing them gives back")
                   .arg(QString::fromStdString(d.report.measuredWhat)));
     m_cards->addWidget(heading);
+    if (d.report.firstTwoGainPct) {
+        auto* firstTwo = new QLabel(parent);
+        firstTwo->setObjectName(QStringLiteral("overviewFirstTwo"));
+        firstTwo->setWordWrap(true);
+        firstTwo->setText(tr("If you fix the first two: %1 % back (both fixes re-timed together on the "
+                             "critical path; time both give back counts once)")
+                              .arg(*d.report.firstTwoGainPct, 0, 'f', 1));
+        m_cards->addWidget(firstTwo);
+    }
     int position = 1;
     for (const core::Finding& f : d.report.findings) {
         auto* card = new FindingCard(f, position++, !d.fromSummary, parent);

@@ -72,9 +72,15 @@ namespace {
             if (input.whatIf && !input.whatIf->empty())
                 for (std::size_t k = 0; k < g.spentIn.size(); ++k)
                     factor[k] = input.whatIf->factor(g.spentIn[k].name, g.spentIn[k].bound);
-            for (std::size_t id = 0; id < g.edges.size(); ++id)
-                m_arcs[id] = { g.edges[id].dst,
-                    WhatIfScaling::scaledBy(g.edges[id].weight, factor[g.edges[id].spentIn]) };
+            // A fix's edits of this rank's own events (rows, time windows) decide per edge.
+            const bool edited = input.whatIf && input.whatIf->hasEditsFor(m_frame.rank);
+            for (std::size_t id = 0; id < g.edges.size(); ++id) {
+                const TimedGraph::Edge& e = g.edges[id];
+                const double f = edited ? input.whatIf->editedFactor(m_frame.rank, e.row,
+                                     g.spentIn[e.spentIn].bound, g.nodeTs[e.src], factor[e.spentIn])
+                                        : factor[e.spentIn];
+                m_arcs[id] = { e.dst, WhatIfScaling::scaledBy(e.weight, f) };
+            }
         }
 
         // Record the nodes each pass visits into `into` (the first condensing of a graph

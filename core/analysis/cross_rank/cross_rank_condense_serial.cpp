@@ -110,7 +110,16 @@ namespace {
                 continue;
             const std::string_view name = it->row ? frame.name(*it->row) : std::string_view {};
             const std::int64_t event = it->row ? static_cast<std::int64_t>(it->row->eventIndex) : -1;
-            const TimeNs d = whatIf ? whatIf->scaled(b - a, name, PathBound::Cpu) : b - a;
+            TimeNs d = b - a;
+            if (whatIf) {
+                const double rule = whatIf->factor(name, PathBound::Cpu);
+                const auto row =
+                    it->row ? static_cast<std::uint32_t>(it->row - frame.rows.data()) : TimedGraph::kNoRow;
+                d = WhatIfScaling::scaledBy(b - a,
+                    whatIf->hasEditsFor(frame.rank)
+                        ? whatIf->editedFactor(frame.rank, row, PathBound::Cpu, a, rule)
+                        : rule);
+            }
             if (d <= 0)
                 continue;
             if (!pieces.empty() && pieces.back().eventIndex == event) {

@@ -117,6 +117,45 @@ double WhatIfScaling::nameFactor(std::string_view name) const
     return it->second;
 }
 
+void WhatIfScaling::addEdits(WhatIfRankEdits edits)
+{
+    if (!edits.empty())
+        m_edits.push_back(std::move(edits));
+}
+
+bool WhatIfScaling::hasEditsFor(std::int64_t rank) const
+{
+    return std::any_of(
+        m_edits.begin(), m_edits.end(), [rank](const WhatIfRankEdits& e) { return e.rank == rank; });
+}
+
+double WhatIfScaling::editedFactor(
+    std::int64_t rank, std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const
+{
+    static_assert(kNoRow == 0xffffffffu); // TimedGraph::kNoRow
+    double factor = 1.0;
+    bool edited = false;
+    for (const WhatIfRankEdits& e : m_edits) {
+        if (e.rank != rank)
+            continue;
+        if (row != kNoRow)
+            if (const auto it = e.rows.find(row); it != e.rows.end()) {
+                factor *= it->second;
+                edited = true;
+                continue;
+            }
+        // The last window starting at or before `at`, per bound (windows do not overlap).
+        const auto after = std::upper_bound(e.windows.begin(), e.windows.end(), at,
+            [](TimeNs t, const WhatIfRankEdits::Window& w) { return t < w.start; });
+        for (auto it = e.windows.begin(); it != after; ++it)
+            if (it->bound == bound && at < it->end) {
+                factor *= it->factor;
+                edited = true;
+            }
+    }
+    return edited ? factor : ruleFactor;
+}
+
 double WhatIfScaling::factor(std::string_view name, PathBound bound) const
 {
     if (m_rules.empty())

@@ -41,6 +41,31 @@ std::optional<std::vector<std::string>> exactNamesOf(std::string_view pattern);
 // "REGEX=F" or "kind:BOUND=F", F a non-negative number. The last '=' splits.
 Result<WhatIfRule> parseWhatIfRule(std::string_view text);
 
+// A what-if's edits of one rank's own events: what a fix changes in particular
+// events rather than in every event of a name or bound (the insights' fix models:
+// each pageable copy's host call keeps its wait and loses its staging; the CPU's
+// dispatch inside a captured region shrinks). Edits decide before the rules.
+struct WhatIfRankEdits
+{
+    std::int64_t rank = 0;
+    // Frame row index (RankFrame::rows) -> factor for the time spent in that row.
+    std::unordered_map<std::uint32_t, double> rows;
+
+    // Time of `bound` inside [start, end) (frame time base) scaled by `factor`: an
+    // edge counts when it starts inside. Rows listed above keep their own factor.
+    struct Window
+    {
+        TimeNs start = 0;
+        TimeNs end = 0;
+        PathBound bound = PathBound::Cpu;
+        double factor = 1.0;
+    };
+
+    std::vector<Window> windows; // sorted by start, not overlapping per bound
+
+    bool empty() const { return rows.empty() && windows.empty(); }
+};
+
 // The rules with a per-name cache (regex search is slow and names repeat;
 // rules that list exact names need neither regex nor cache). The
 // job path condenses ranks on several threads with one scaling, so the cache is
@@ -51,9 +76,22 @@ public:
     WhatIfScaling() = default;
     explicit WhatIfScaling(std::vector<WhatIfRule> rules);
 
-    bool empty() const { return m_rules.empty(); }
+    bool empty() const { return m_rules.empty() && m_edits.empty(); }
 
     const std::vector<WhatIfRule>& rules() const { return m_rules; }
+
+    // Adds edits of one rank's events; edits of the same rank combine (factors multiply).
+    void addEdits(WhatIfRankEdits edits);
+
+    const std::vector<WhatIfRankEdits>& edits() const { return m_edits; }
+
+    bool hasEditsFor(std::int64_t rank) const;
+
+    // The factor of time spent in frame row `row` (TimedGraph::kNoRow: none) of
+    // `bound` from `at` (frame time base) on `rank`, whose rules' factor is
+    // `ruleFactor`: the edits' where they apply, else the rules'.
+    double editedFactor(
+        std::int64_t rank, std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const;
 
     // The factor for time of `bound` spent in `name` (1 when no rule matches).
     double factor(std::string_view name, PathBound bound) const;
@@ -67,6 +105,7 @@ private:
     double nameFactor(std::string_view name) const;
 
     std::vector<WhatIfRule> m_rules;
+    std::vector<WhatIfRankEdits> m_edits;
     bool m_exactNamesOnly = true; // every name rule has exactNames: no regex, no cache
     mutable std::unordered_map<std::string, double> m_byName; // name -> factor of the first name rule
     std::shared_ptr<std::mutex> m_byNameLock = std::make_shared<std::mutex>();

@@ -1,0 +1,165 @@
+"""Records the problem/fix pairs of tests/data/gains/ with Debian's CPU PyTorch 1.13.
+
+    /usr/bin/python3 tests/data/gains/record_pairs.py OUT_DIR [PAIR ...]
+
+PAIR is one of: dataloader, straggler, overlap (dataloader and straggler when none
+is given). Each pair writes OUT_DIR/<pair>/problem/ and OUT_DIR/<pair>/fixed/ with one
+gzipped trace per rank (rank-N.json.gz, PyTorch 1.13's Chrome-trace format: no Kineto
+in Debian's build). The fixed run is the problem run with only the fix its finding
+suggests. Every process talks over 127.0.0.1 only and stops by itself.
+
+The problem and the fixed run of a pair run at the same time, so that both see the
+same load on a shared machine. Where a pair's problem is waiting (a slow dataset, a
+rank busy elsewhere) it is time.sleep, which holds on a loaded machine; compute is a
+small MLP.
+"""
+
+import gzip
+import os
+import shutil
+import sys
+import time
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+import torch.nn as nn
+import torch.profiler as tprof
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+STEPS = 8
+WARMUP = 3
+
+
+def save(prof, out, rank):
+    os.makedirs(out, exist_ok=True)
+    raw = os.path.join(out, f"rank-{rank}.json")
+    prof.export_chrome_trace(raw)
+    with open(raw, "rb") as src, gzip.open(raw + ".gz", "wb", compresslevel=9) as dst:
+        shutil.copyfileobj(src, dst)
+    os.remove(raw)
+
+
+# ---- dataloader: num_workers=0 with a slow dataset vs num_workers=2 ------------
+
+
+class SlowDataset(torch.utils.data.Dataset):
+    """Each sample costs 4 ms of waiting (a decode or a network read)."""
+
+    def __len__(self):
+        return 10_000
+
+    def __getitem__(self, i):
+        time.sleep(0.004)
+        return torch.randn(256), i % 10
+
+
+def dataloader(out, workers):
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    model = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    lossf = nn.CrossEntropyLoss()
+    loader = torch.utils.data.DataLoader(SlowDataset(), batch_size=16, num_workers=workers)
+    it = iter(loader)
+
+    def step():
+        x, y = next(it)
+        opt.zero_grad()
+        lossf(model(x), y).backward()
+        opt.step()
+        # The rest of the step, longer than the loading so that two workers can hide it:
+        # a fixed 80 ms stand-in for accelerator time. CPU compute alone varies 3x
+        # between two runs on a shared 2-core machine; a wait does not.
+        with torch.autograd.profiler.record_function("accelerator_step"):
+            time.sleep(0.080)
+
+    for _ in range(WARMUP):
+        step()
+    with tprof.profile(activities=[tprof.ProfilerActivity.CPU]) as prof:
+        for s in range(STEPS):
+            with torch.autograd.profiler.record_function(f"ProfilerStep#{s + 10}"):
+                step()
+    save(prof, out, 0)
+
+
+# ---- straggler / overlap: 2-rank DDP over gloo ---------------------------------
+
+
+def ddp_rank(rank, world, out, port, mode):
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    torch.manual_seed(0)
+    if mode.startswith("straggler"):
+        # Little compute: the two ranks share the machine's cores, and the straggler's
+        # sleep would otherwise free a core for the other rank's compute.
+        model = nn.Sequential(nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
+        ddp = DDP(model)
+        batch = 16
+    else:
+        # Large layers: an all-reduce of ~17 MB a step. Problem: one bucket, reduced
+        # after the whole backward; fixed: 1 MB buckets reduced during the backward.
+        model = nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                              nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 10))
+        ddp = DDP(model, bucket_cap_mb=1000 if mode == "overlap_problem" else 1)
+        batch = 8
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
+    width = 256 if mode.startswith("straggler") else 1024
+    x = torch.randn(batch, width)
+    y = torch.randint(0, 10, (batch,))
+    lossf = nn.CrossEntropyLoss()
+
+    def step():
+        if mode == "straggler_problem" and rank == 1:
+            time.sleep(0.100)  # rank 1 does 100 ms of other work each step (logging, a slow host)
+        opt.zero_grad()
+        lossf(ddp(x), y).backward()
+        opt.step()
+
+    for _ in range(WARMUP):
+        step()
+    dist.barrier()
+    with tprof.profile(activities=[tprof.ProfilerActivity.CPU]) as prof:
+        for s in range(STEPS):
+            with torch.autograd.profiler.record_function(f"ProfilerStep#{s + 10}"):
+                step()
+    save(prof, out, rank)
+    dist.destroy_process_group()
+
+
+def ddp(out, mode, port):
+    mp.spawn(ddp_rank, args=(2, out, port, mode), nprocs=2)
+
+
+def both(problem, fixed):
+    """Runs the problem and the fixed recording at once (same machine load)."""
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=problem[0], args=problem[1:]), ctx.Process(target=fixed[0], args=fixed[1:])]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+        if p.exitcode != 0:
+            sys.exit(f"record_pairs.py: a recording failed (exit {p.exitcode})")
+
+
+def main():
+    out = sys.argv[1]
+    pairs = sys.argv[2:] or ["dataloader", "straggler"]
+    for pair in pairs:
+        problem = os.path.join(out, pair, "problem")
+        fixed = os.path.join(out, pair, "fixed")
+        if pair == "dataloader":
+            both((dataloader, problem, 0), (dataloader, fixed, 2))
+        elif pair == "straggler":
+            both((ddp, problem, "straggler_problem", 29611), (ddp, fixed, "straggler_fixed", 29612))
+        elif pair == "overlap":
+            both((ddp, problem, "overlap_problem", 29613), (ddp, fixed, "overlap_fixed", 29614))
+        else:
+            sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, overlap)")
+
+
+if __name__ == "__main__":
+    main()
