@@ -153,6 +153,39 @@ def edge_cases():
     cases["trailing_garbage"] = cases["minimal"] + b"}}]]garbage"
     cases["whitespace_and_bom"] = b"\xef\xbb\xbf \n\t" + cases["minimal"] + b"\n\n"
     cases["strings_with_escapes"] = trace([event("X", name='a"b\\c\n\t\u2028\U0001F600', ts=1, dur=1)])
+    # What real producers write (tests/core/io/tst_reader_quirks.cpp): uint64 and bigger ids,
+    # NCCL kernels' Seq and Comms Id, names cut inside a UTF-8 character, raw control
+    # characters in torch._dynamo's strings, negative sub-µs and corrupted durations.
+    u64 = 18446744073709551000
+    nccl = event("X", cat="kernel", name="ncclDevKernel_AllReduce_Sum_f32_RING_LL", pid=0, tid=7, ts=40, dur=5,
+                 args={"correlation": u64, "stream": 7, "device": 0, "Seq": 41, "Comms Id": 2 ** 64 - 1,
+                       "Collective name": "allreduce", "Group size": 2, "Process Group Name": "0"})
+    cases["uint64_ids"] = trace(kernel_and_launch(u64, 10) + [nccl] + [
+        event("X", cat="kernel", name="k", pid=2 ** 63, tid=2 ** 64 + 5, ts=60, dur=1,
+              args={"stream": 7, "correlation": 10 ** 30, "External id": -2 ** 63 - 1}),
+        event("s", cat="fwdbwd", ts=70, id=2 ** 64), event("f", cat="fwdbwd", ts=71, id=2 ** 64, bp="e"),
+    ])
+    cases["nccl_seq_comms_id"] = trace(kernel_and_launch(7, 10)[:1] + [
+        dict(nccl, args=dict(nccl["args"], correlation=7, Seq="41", **{"Comms Id": "0xffffffffffffffff"})),
+        dict(nccl, ts=50, args={"Seq": -1, "Comms Id": 1.5e19, "stream": 7}),
+    ])
+    cases["invalid_utf8_names"] = (b'{"traceEvents":[{"ph":"X","name":"before","pid":1,"tid":1,"ts":1,"dur":1},'
+                                   b'{"ph":"X","name":"cut\xe2\x82","cat":"caf\xc3\xa9\xff","pid":1,"tid":1,"ts":2,'
+                                   b'"dur":1,"args":{"Input Dims":"\xf0\x9f\x98","\xfe":1}},'
+                                   b'{"ph":"X","name":"after","pid":1,"tid":1,"ts":3,"dur":1}]}')
+    cases["control_characters"] = (b'{"traceEvents":[{"ph":"X","cat":"python_function","name":"torch/_dynamo/'
+                                   b'eval_frame.py(12): f\n\tg\r","pid":1,"tid":1,"ts":1,"dur":4,"args":{"note":'
+                                   b'"a\x01\x1fb\\\n"}},{"ph":"X","name":"ok","pid":1,"tid":1,"ts":2,"dur":1}]}')
+    cases["negative_durations"] = trace([
+        event("X", cat="kernel", name="tiny", pid=0, tid=7, ts=100.7, dur=-0.001, args={"stream": 7}),
+        event("X", cat="kernel", name="rounded", pid=0, tid=7, ts=101, dur=-1, args={"stream": 7}),
+        event("B", ts=5), event("E", ts=4.999), event("X", ts=200, dur=1),
+    ])
+    cases["corrupt_durations"] = trace([
+        event("X", cat="kernel", name="years", pid=0, tid=7, ts=1000, dur=7.4e15, args={"stream": 7}),
+        event("X", cat="kernel", name="days", pid=0, tid=7, ts=1010, dur=864000000000, args={"stream": 7}),
+        event("B", ts=1000), event("E", ts=691200001000), event("X", ts=1020, dur=5),
+    ] + kernel_and_launch(3, 2000))
     return cases
 
 

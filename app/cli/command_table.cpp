@@ -1,6 +1,7 @@
 #include "app/cli/command_table.h"
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/inputs/load_settings.h"
 #include "app/cli/output/nearest_name.h"
 #include "app/cli/output/troff_text.h"
 
@@ -114,6 +115,7 @@ void printOverview(std::ostream& out)
         out << "  " << synopsisOf(*command.usage);
         out << "      " << command.summary << "\n";
     }
+    out << "\n" << kLoadSettingsUsage << "\n";
 }
 
 void printManPage(std::ostream& out, std::string_view version)
@@ -136,7 +138,9 @@ void printManPage(std::ostream& out, std::string_view version)
         writeTroffText(out, *command.usage);
         out << ".fi\n";
     }
-    out << ".SH SEE ALSO\n.BR kinetoscope (1),\n.BR kinetoscope\\-cli\\-mpi (1)\n";
+    out << ".SH LOAD OPTIONS\n";
+    writeTroffText(out, kLoadSettingsUsage);
+    out << "\n.SH SEE ALSO\n.BR kinetoscope (1),\n.BR kinetoscope\\-cli\\-mpi (1)\n";
 }
 
 } // namespace ks::cli

@@ -1,4 +1,5 @@
 #include "app/cli/command_table.h"
+#include "app/cli/inputs/load_settings.h"
 #include "app/common/allocator_tuning.h"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ int main(int argc, char** argv)
         return 2;
     }
     const std::string command = argv[1];
-    const std::vector<std::string> args(argv + 2, argv + argc);
+    std::vector<std::string> args(argv + 2, argv + argc);
     if (command == "help" || command == "--help" || command == "-h") {
         // "help COMMAND" is the same as "COMMAND --help".
         if (const auto* spec = args.empty() ? nullptr : ks::cli::findCommand(args.front()))
@@ -55,6 +56,10 @@ int main(int argc, char** argv)
     if (asksForHelp(args)) {
         std::cout << *spec->usage;
         return 0;
+    }
+    if (const auto bad = ks::cli::takeLoadSettings(args, ks::cli::cliLoadSettings())) {
+        std::cerr << "kinetoscope-cli " << command << ": " << *bad << "\n" << *spec->usage;
+        return 2;
     }
     // Last resort: the core turns a failed allocation while loading into an
     // error naming the file; one anywhere else still ends with one line, not an abort.

@@ -2,6 +2,7 @@
 // host syncs (gpu_idle_sync), kernels shorter than their launch (short_kernels)
 // and launches the GPU started late (launch_delay_outliers).
 
+#include "core/analysis/frame/launch_api.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/insights/rule_support.h"
 
@@ -32,9 +33,6 @@ namespace {
     }
 
     // ---- gpu_idle_host_bound -------------------------------------------------
-
-    constexpr std::string_view kLaunchCalls = "^(cudaLaunchKernel|cudaLaunchKernelExC|cuLaunchKernel|"
-                                              "cuLaunchKernelEx|hipLaunchKernel|hipExtModuleLaunchKernel)$";
 
     const RuleInfo kHostBound { "gpu_idle_host_bound",
         "GPU idle between kernels because the CPU launches too slowly",
@@ -70,10 +68,11 @@ namespace {
         return { hostWait, all };
     }
 
+    // Kernel and graph launches of every API (launch_api.h); copies are not launch overhead.
     bool isLaunchCall(std::string_view name)
     {
-        return name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == "cuLaunchKernel"
-            || name == "cuLaunchKernelEx" || name == "hipLaunchKernel" || name == "hipExtModuleLaunchKernel";
+        const LaunchKind kind = launchKindOf(name);
+        return kind == LaunchKind::Kernel || kind == LaunchKind::Graph;
     }
 
     // Per step (ProfilerStep; the whole rank without), the stretch from its first

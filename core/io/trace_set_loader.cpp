@@ -264,6 +264,7 @@ namespace {
         builder.setTimeline(timeline);
         if (options.keepArgsOf)
             builder.keepArgsOf(options.keepArgsOf);
+        builder.setMaxEventDuration(options.maxEventDurationNs);
         RankHandler handler(path, builder, timeline);
         RankMetadata threadedMetadata; // top-level keys, read on the reading thread
         std::optional<Result<SplitSummary>> summary;

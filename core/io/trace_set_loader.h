@@ -42,6 +42,11 @@ struct LoadOptions
     // analysis that reads them does not inflate the file again: summarize keeps
     // the modelled ops' args for the roofline of every rank.
     std::function<bool(std::string_view name)> keepArgsOf;
+    // Slices lasting longer are corrupted (CUPTI timestamps giving kernels of years):
+    // skipped and counted (DiagnosticKind::CorruptDuration). HTA's default, 7 days
+    // (max_event_duration_us); `--max-event-duration` sets it, 0 turns the check off.
+    static constexpr std::int64_t kDefaultMaxEventDurationNs = 7LL * 24 * 3600 * 1'000'000'000LL;
+    std::int64_t maxEventDurationNs = kDefaultMaxEventDurationNs;
 };
 
 // The trace files that paths name, in load order: files as given, each

@@ -36,6 +36,17 @@ namespace {
             "worker (kept)" },
         { "rounded-nesting",
             "note: children ending after their parent by no more than the timestamp resolution (nested)" },
+        { "large-integer",
+            "note: events with an integer id above 2^63 - 1, such as NCCL's uint64 Comms Id (read as the id "
+            "less 2^63, so links still pair; beyond 64 bits not read)" },
+        { "invalid-utf8", "events with bytes that are not UTF-8 in their strings (each read as '?')" },
+        { "control-character",
+            "events with unescaped control characters inside strings, as torch._dynamo writes them (each "
+            "read "
+            "as a space)" },
+        { "corrupt-duration",
+            "events lasting longer than the longest duration believed (--max-event-duration, default 7 days, "
+            "as HTA's max_event_duration_us): corrupted CUPTI timestamps (skipped)" },
     } };
 } // namespace
 
@@ -77,7 +88,7 @@ void Diagnostics::merge(const Diagnostics& other)
 
 bool isNote(DiagnosticKind kind)
 {
-    return kind == DiagnosticKind::RoundedNesting;
+    return kind == DiagnosticKind::RoundedNesting || kind == DiagnosticKind::LargeInteger;
 }
 
 std::uint64_t Diagnostics::anomalies() const

@@ -33,6 +33,11 @@ enum class DiagnosticKind : std::uint8_t
     RpcUnresolved, // RPC names that do not parse, remote ops without their call, nodes naming no known worker
     RoundedNesting, // a note, not an anomaly: a child ending past its parent by at most the timestamp
                     // resolution, nested
+    LargeInteger, // a note: an integer id above 2^63 - 1 (uint64 "Comms Id"), read as the id less 2^63
+    InvalidUtf8, // bytes that are not UTF-8 in a string (read as '?')
+    ControlCharacter, // unescaped control characters inside strings (torch._dynamo traces; read as spaces)
+    CorruptDuration, // a duration longer than LoadOptions::maxEventDurationNs (corrupted CUPTI times):
+                     // skipped
     Count_
 };
 

@@ -1,5 +1,6 @@
 #include "app/cli/cli_args.h"
 #include "app/cli/commands/commands.h"
+#include "app/cli/inputs/load_settings.h"
 #include "app/cli/output/clock_offsets_output.h"
 #include "app/cli/output/json_out.h"
 #include "app/common/allocator_tuning.h"
@@ -239,6 +240,7 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
     options.background = app::makeThreadBackgroundWork;
     options.releaseFreedMemory = app::releaseFreedMemory;
     options.parseWorkers = app::parseWorkersForOneRank(threads);
+    applyLoadSettings(options);
     auto result = core::loadTraceSet(parsed.positional(), options, nullptr, nullptr,
         [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threads);

@@ -3,6 +3,7 @@
 
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/summary_cli.h"
+#include "app/cli/inputs/load_settings.h"
 #include "app/cli/mpi/mpi_launch.h"
 #include "app/cli/output/cli_output.h"
 #include "app/common/thread_pool_parallel_for.h"
@@ -105,6 +106,7 @@ int summarizeToFile(const SummarizeCli& cli, const std::string& out, std::ostrea
     const unsigned jobs = cli.jobs;
     const std::string& command = cli.command;
     core::SummarizeOptions options = cli.options;
+    applyLoadSettings(options.load);
     // Progress for long jobs (Slurm logs too): a line at every tenth of the files.
     options.onFileDone = [&err, &command](std::size_t done, std::size_t total) {
         if (total >= 20 && done * 10 / total != (done - 1) * 10 / total)

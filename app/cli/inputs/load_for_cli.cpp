@@ -1,5 +1,6 @@
 #include "app/cli/inputs/load_for_cli.h"
 
+#include "app/cli/inputs/load_settings.h"
 #include "app/common/allocator_tuning.h"
 #include "app/common/thread_pool_parallel_for.h"
 #include "core/io/trace_set_loader.h"
@@ -25,6 +26,7 @@ std::optional<core::TraceSet> loadForCli(
     options.background = app::makeThreadBackgroundWork;
     options.releaseFreedMemory = app::releaseFreedMemory;
     options.parseWorkers = app::parseWorkersForOneRank(threadCount);
+    applyLoadSettings(options);
     auto result = core::loadTraceSet(paths, options, nullptr, nullptr,
         [threadCount](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threadCount);

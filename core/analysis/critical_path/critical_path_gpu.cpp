@@ -4,14 +4,15 @@
 // cudaStreamSynchronize and cudaDeviceSynchronize.
 
 #include "core/analysis/critical_path/critical_path_internal.h"
+#include "core/analysis/frame/launch_api.h"
 #include "core/analysis/hta/counters_support.h"
-#include "core/analysis/hta/launch_apis.h"
 #include "core/analysis/hta/queue_length.h"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace ks::core::cp {
@@ -76,19 +77,14 @@ namespace {
     }
 
     // Every launch of the rank (not only the window's), numbered in time order.
-    std::vector<Launch> launchesInTimeOrder(const GraphContext& ctx)
+    std::vector<Launch> launchesInTimeOrder(const GraphContext& ctx, const LaunchNames& launchNames)
     {
-        std::vector<NameId> launchIds;
-        for (const std::string_view name : kHtaStreamLaunchNames)
-            if (const NameId id = nameId(ctx, name); id.valid())
-                launchIds.push_back(id);
         std::vector<std::uint32_t> candidates;
         std::vector<std::int64_t> ts;
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
             if (ctx.row(r).indexCorrelation <= 0)
                 continue;
-            const NameId name = ctx.frame.trace->slices.name[ctx.row(r).slice];
-            if (std::find(launchIds.begin(), launchIds.end(), name) == launchIds.end())
+            if (launchNames.kindOf(ctx.frame.trace->slices.name[ctx.row(r).slice]) == LaunchKind::None)
                 continue;
             candidates.push_back(r);
             ts.push_back(ctx.row(r).ts);
@@ -259,6 +255,7 @@ namespace {
     public:
         explicit KernelWalker(GraphContext& ctx)
             : m_ctx(ctx)
+            , m_launchNames(ctx.frame.trace->strings, ctx.frames.mode, HtaLaunchList::StreamLaunches)
         {
         }
 
@@ -272,8 +269,14 @@ namespace {
         std::int64_t previousLaunchOf(std::uint32_t r) const;
         std::optional<std::int64_t> queueLength(std::int64_t eventIndex) const;
         std::int64_t partnerOf(std::int64_t eventIndex) const;
+        bool isGraphLaunch(std::uint32_t launchRow) const;
+        bool launchedAfterIdle(
+            std::uint32_t r, std::uint32_t launchRow, std::int32_t last, std::int32_t waitEnd);
 
         GraphContext& m_ctx;
+        LaunchNames m_launchNames;
+        std::set<std::pair<std::int64_t, std::int64_t>>
+            m_graphStreams; // (graph launch event, stream) started
         QueueLengths m_queue;
         std::map<std::int64_t, std::int64_t> m_recordPreviousLaunch;
         std::map<std::int64_t, std::int64_t> m_waitNextLaunch;
@@ -321,6 +324,32 @@ namespace {
         return r ? m_ctx.row(*r).indexCorrelation : -1;
     }
 
+    bool KernelWalker::isGraphLaunch(std::uint32_t launchRow) const
+    {
+        return m_launchNames.kindOf(m_ctx.frame.trace->slices.name[m_ctx.row(launchRow).slice])
+            == LaunchKind::Graph;
+    }
+
+    // Whether kernel row r waited for its launch (a launch edge) rather than for the work
+    // before it on its stream: the stream was idle when the launch began. A graph launch
+    // queues all its kernels at once (default mode; HTA 0.6.1 knows no graph launches):
+    // only its first kernel on each stream can wait for the launch, the others follow it.
+    bool KernelWalker::launchedAfterIdle(
+        std::uint32_t r, std::uint32_t launchRow, std::int32_t last, std::int32_t waitEnd)
+    {
+        const FrameRow& row = m_ctx.row(r);
+        if (isGraphLaunch(launchRow)) {
+            if (!m_graphStreams.emplace(m_ctx.row(launchRow).eventIndex, row.stream).second)
+                return false;
+        } else if (queueLength(row.indexCorrelation) != 1 || queueLength(row.eventIndex) != 0) {
+            return false;
+        }
+        const auto& nodes = m_ctx.graph.nodes;
+        const std::int64_t launchTs = m_ctx.row(launchRow).ts;
+        return (last == kNoNode || nodes[static_cast<std::uint32_t>(last)].ts < launchTs)
+            && (waitEnd == kNoNode || nodes[static_cast<std::uint32_t>(waitEnd)].ts < launchTs);
+    }
+
     std::optional<Error> KernelWalker::run()
     {
         auto queue = queueLengths(m_ctx);
@@ -330,7 +359,7 @@ namespace {
         for (const FrameRow& row : m_ctx.frame.rows)
             events = std::max<std::size_t>(events, static_cast<std::size_t>(row.eventIndex) + 1);
         m_queue.assign(events, queue.value());
-        const std::vector<Launch> launches = launchesInTimeOrder(m_ctx);
+        const std::vector<Launch> launches = launchesInTimeOrder(m_ctx, m_launchNames);
         m_recordPreviousLaunch = previousLaunchOfRecords(m_ctx, launches);
         m_haveRecords = !m_recordPreviousLaunch.empty();
         m_waitNextLaunch = nextLaunchOfStreamWaits(m_ctx, launches);
@@ -425,15 +454,8 @@ namespace {
             m_kernelWaitsFor.erase(it);
         }
         const std::int32_t last = lastOnStream(row.stream);
-        const std::optional<std::int64_t> queued = queueLength(row.eventIndex);
-        const std::optional<std::int64_t> queuedAtLaunch = queueLength(row.indexCorrelation);
         const auto launchRow = m_ctx.rowOfEvent(row.indexCorrelation);
-        bool launchEdge = queuedAtLaunch == 1 && queued == 0 && launchRow.has_value();
-        if (launchEdge) {
-            const std::int64_t launchTs = m_ctx.row(*launchRow).ts;
-            launchEdge = (last == kNoNode || nodes[static_cast<std::uint32_t>(last)].ts < launchTs)
-                && (waitEnd == kNoNode || nodes[static_cast<std::uint32_t>(waitEnd)].ts < launchTs);
-        }
+        const bool launchEdge = launchRow && launchedAfterIdle(r, *launchRow, last, waitEnd);
         if (launchEdge) {
             const std::int32_t runtimeStart = m_ctx.startNode(*launchRow);
             if (runtimeStart == kNoNode) {

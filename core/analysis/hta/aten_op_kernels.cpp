@@ -1,6 +1,7 @@
 #include "core/analysis/hta/aten_op_kernels.h"
 
 #include "core/analysis/tables/numpy_argsort.h"
+#include "core/analysis/frame/launch_api.h"
 #include "core/analysis/tables/pandas_numerics.h"
 
 #include <algorithm>
@@ -14,19 +15,13 @@ namespace ks::core {
 
 namespace {
 
-    // The kernel launches HTA follows (§20). Compat: HTA's launch pattern, re.match of
-    // (cuda.*LaunchKernel)|(cuLaunchKernel)|(^runFunction), so prefixes (types.py); default:
-    // the launch APIs by name, HIP and cooperative launches included, no copies or sets.
+    // The kernel launches HTA follows (§20), without the copies and sets; one kernel per
+    // launch, so graph launches are not among them (launch_api.h).
     bool isKernelLaunch(std::string_view name, bool compat)
     {
-        if (compat)
-            return (name.starts_with("cuda") && name.find("LaunchKernel", 4) != std::string_view::npos)
-                || name.starts_with("cuLaunchKernel") || name.starts_with("runFunction");
-        static constexpr std::string_view kDefault[] = { "cudaLaunchKernel", "cudaLaunchKernelExC",
-            "cuLaunchKernel", "cuLaunchKernelEx", "cudaLaunchCooperativeKernel", "hipLaunchKernel",
-            "hipExtModuleLaunchKernel", "hipModuleLaunchKernel",
-            "runFunction - job_prep_and_submit_for_execution" };
-        return std::find(std::begin(kDefault), std::end(kDefault), name) != std::end(kDefault);
+        return launchKindOf(name, compat ? AnalysisMode::HtaCompat : AnalysisMode::Default,
+                   HtaLaunchList::AtenOpKernels)
+            == LaunchKind::Kernel;
     }
 
     // One call of an aten op and the kernels it launched, in launch order.

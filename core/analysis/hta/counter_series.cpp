@@ -2,7 +2,7 @@
 
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/frame/kernel_type.h"
-#include "core/analysis/hta/launch_apis.h"
+#include "core/analysis/frame/launch_api.h"
 
 #include <algorithm>
 #include <map>
@@ -55,12 +55,10 @@ namespace {
 
 std::vector<StepSeries> queueLengthSeries(const RankTrace& t)
 {
-    std::vector<NameId> launchIds;
-    for (const std::string_view name : kHtaStreamLaunchNames)
-        if (const NameId id = t.strings.find(name); id.valid())
-            launchIds.push_back(id);
+    // The timeline's series: every launch API, graph launches included (one step per kernel).
+    const LaunchNames launches(t.strings, AnalysisMode::Default, HtaLaunchList::StreamLaunches);
     std::vector<StepSeries> out;
-    if (launchIds.empty())
+    if (!launches.any())
         return out;
     const std::vector<bool> device = deviceCategories(t);
     // GPU work by correlation; correlations that have a GPU-side row at all.
@@ -83,7 +81,7 @@ std::vector<StepSeries> queueLengthSeries(const RankTrace& t)
         if (track.kind == TrackKind::GpuStream)
             continue;
         for (std::uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i) {
-            if (std::find(launchIds.begin(), launchIds.end(), t.slices.name[i]) == launchIds.end())
+            if (launches.kindOf(t.slices.name[i]) == LaunchKind::None)
                 continue;
             const std::int64_t c = t.correlation(i);
             // A launch counts when its correlation has a GPU-side partner (HTA's index_correlation > 0).

@@ -1,10 +1,10 @@
 #include "core/analysis/hta/launch_stats.h"
 
+#include "core/analysis/frame/launch_api.h"
 #include "core/analysis/hta/launch_outliers.h"
 #include "core/analysis/tables/microseconds.h"
 
 #include <algorithm>
-#include <array>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -14,33 +14,12 @@ namespace ks::core {
 
 namespace {
 
-    constexpr std::string_view kMtiaLaunch = "runFunction - job_prep_and_submit_for_execution";
-
-    // Q6: the only launch calls HTA 0.6.1 looks for.
-    bool isHtaLaunchName(std::string_view name, bool includeMemory)
+    // Q6: HTA 0.6.1 knows cudaLaunchKernel(ExC), MTIA and the async copies and sets only;
+    // default mode every launch API of CUDA and HIP, graph launches included.
+    bool isLaunch(LaunchKind kind, bool includeMemory)
     {
-        if (name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == kMtiaLaunch)
-            return true;
-        return includeMemory && (name == "cudaMemsetAsync" || name == "cudaMemcpyAsync");
-    }
-
-    bool startsWithAny(std::string_view name, const auto& prefixes)
-    {
-        return std::any_of(std::begin(prefixes), std::end(prefixes),
-            [name](std::string_view p) { return name.substr(0, p.size()) == p; });
-    }
-
-    // Kinetoscope: every CUDA (runtime and driver) and HIP launch API, graph launches included.
-    bool isAnyLaunchName(std::string_view name, bool includeMemory)
-    {
-        static constexpr std::array<std::string_view, 9> kKernelLaunches = { "cudaLaunch", "cuLaunch",
-            "cudaGraphLaunch", "cuGraphLaunch", "hipLaunch", "hipExtLaunch", "hipModuleLaunch",
-            "hipExtModuleLaunch", "hipGraphLaunch" };
-        static constexpr std::array<std::string_view, 6> kMemoryCalls = { "cudaMemcpy", "cudaMemset",
-            "cuMemcpy", "cuMemset", "hipMemcpy", "hipMemset" };
-        if (name == kMtiaLaunch || startsWithAny(name, kKernelLaunches))
-            return true;
-        return includeMemory && startsWithAny(name, kMemoryCalls);
+        return kind == LaunchKind::Kernel || kind == LaunchKind::Graph
+            || (includeMemory && kind == LaunchKind::Memory);
     }
 
     // HTA (§9): any row named like a launch contributes its correlation; the CPU side is
@@ -49,8 +28,9 @@ namespace {
         std::vector<const FrameRow*>& gpu)
     {
         std::unordered_set<std::int64_t> correlations;
+        const LaunchNames names(frame.trace->strings, AnalysisMode::HtaCompat, HtaLaunchList::LaunchStats);
         for (const FrameRow& row : frame.rows)
-            if (isHtaLaunchName(frame.name(row), includeMemory))
+            if (isLaunch(names.kindOf(frame.trace->slices.name[row.slice]), includeMemory))
                 correlations.insert(row.correlation);
         for (const FrameRow& row : frame.rows)
             if (correlations.count(row.correlation))
@@ -61,12 +41,14 @@ namespace {
     void launchSides(const RankFrame& frame, bool includeMemory, std::vector<const FrameRow*>& cpu,
         std::vector<const FrameRow*>& gpu)
     {
+        const LaunchNames names(frame.trace->strings, AnalysisMode::Default, HtaLaunchList::LaunchStats);
         for (const FrameRow& row : frame.rows) {
             if (row.correlation < 0)
                 continue;
             if (row.device)
                 gpu.push_back(&row);
-            else if (row.stream < 0 && isAnyLaunchName(frame.name(row), includeMemory))
+            else if (row.stream < 0
+                && isLaunch(names.kindOf(frame.trace->slices.name[row.slice]), includeMemory))
                 cpu.push_back(&row);
         }
     }

@@ -1,7 +1,7 @@
 #include "core/analysis/hta/queue_length.h"
 
+#include "core/analysis/frame/launch_api.h"
 #include "core/analysis/hta/counters_support.h"
-#include "core/analysis/hta/launch_apis.h"
 #include "core/analysis/tables/microseconds.h"
 #include "core/analysis/tables/numpy_argsort.h"
 #include "core/analysis/tables/pandas_numerics.h"
@@ -14,23 +14,12 @@ namespace ks::core {
 
 namespace {
 
-    // The launch names as ids of this rank's string pool: comparing ids per row
-    // instead of strings.
-    std::vector<NameId> launchNameIds(const RankFrame& frame)
+    // A launch onto a stream (HTA's list in compat mode, every launch API by default; a
+    // graph launch adds one to the queue per kernel it launched), linked to its GPU work.
+    bool isLaunch(const RankFrame& frame, const FrameRow& row, const LaunchNames& launches)
     {
-        std::vector<NameId> ids;
-        for (const std::string_view name : kHtaStreamLaunchNames)
-            if (const NameId id = frame.trace->strings.find(name); id.valid())
-                ids.push_back(id);
-        return ids;
-    }
-
-    bool isLaunch(const RankFrame& frame, const FrameRow& row, const std::vector<NameId>& launchIds)
-    {
-        if (row.indexCorrelation <= 0)
-            return false;
-        const NameId name = frame.trace->slices.name[row.slice];
-        return std::find(launchIds.begin(), launchIds.end(), name) != launchIds.end();
+        return row.indexCorrelation > 0
+            && launches.kindOf(frame.trace->slices.name[row.slice]) != LaunchKind::None;
     }
 
     // One change of a stream's queue: +1 when a launch starts, -1 when its GPU work starts.
@@ -66,7 +55,8 @@ namespace {
                 gpuByCorrelation.emplace_back(frame.rows[i].correlation, i);
         std::stable_sort(gpuByCorrelation.begin(), gpuByCorrelation.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-        const std::vector<NameId> launchIds = launchNameIds(frame);
+        const LaunchNames launchIds(frame.trace->strings,
+            compat ? AnalysisMode::HtaCompat : AnalysisMode::Default, HtaLaunchList::StreamLaunches);
         std::vector<QueuePoint> points;
         std::vector<std::int64_t> launched;
         std::size_t launchRows = 0;

@@ -54,7 +54,7 @@ std::size_t EventParser::prepare(std::string_view elements, std::vector<char>& b
 }
 
 std::optional<Error> EventParser::parsePrepared(
-    const std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex, std::uint64_t byteOffset)
+    std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex, std::uint64_t byteOffset)
 {
     return m_kernel->parsePrepared(buffer, length, firstIndex, byteOffset);
 }

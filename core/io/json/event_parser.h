@@ -36,9 +36,11 @@ public:
 
     // Writes '[' + elements + ']' + simdjson's padding into `buffer`; returns the JSON length.
     static std::size_t prepare(std::string_view elements, std::vector<char>& buffer);
-    // Parses a buffer made by prepare().
-    std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length,
-        std::uint64_t firstIndex, std::uint64_t byteOffset);
+    // Parses a buffer made by prepare(). Bytes simdjson rejects that real producers write
+    // (not UTF-8, raw control characters in strings) are rewritten in place, one for one
+    // (json_repair.h), and counted on their events.
+    std::optional<Error> parsePrepared(
+        std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex, std::uint64_t byteOffset);
 
 private:
     std::unique_ptr<EventParserKernel> m_kernel;

@@ -8,6 +8,7 @@
 #include "core/io/json/event_parser_kernel.h"
 
 #include "core/io/json/fixed_point.h"
+#include "core/io/json/json_repair.h"
 
 #include <simdjson.h>
 
@@ -36,6 +37,39 @@ namespace {
         return {};
     }
 
+    constexpr std::uint64_t kInt64Max = 9223372036854775807ull;
+
+    bool isIntegerToken(std::string_view token)
+    {
+        return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
+            return (c >= '0' && c <= '9') || c == '-';
+        });
+    }
+
+    // An integer token beyond int64: `large`, and its `value` when it fits uint64.
+    struct LargeInteger
+    {
+        bool large = false;
+        std::optional<std::int64_t> value;
+    };
+
+    // Integers beyond int64 (uint64 ids: "Comms Id", some producers' correlation ids)
+    // are read as the id less 2^63, so that both ends of a link still pair and the id
+    // stays non-negative (-1 means "none" to the store); beyond 64 bits, not at all.
+    // Either way counted on the event for the import diagnostics.
+    LargeInteger readLargeInteger(od::value value, RawEvent& e, std::string_view fieldName)
+    {
+        std::uint64_t u = 0;
+        const bool fits = !value.get_uint64().get(u);
+        if (!fits && !isIntegerToken(value.raw_json_token()))
+            return {}; // a real number or not a number: the callers read it so
+        if (e.largeIntegers++ == 0)
+            e.largeIntegerField = fieldName;
+        if (!fits)
+            return { true, std::nullopt };
+        return { true, static_cast<std::int64_t>(u & kInt64Max) };
+    }
+
     // Reads pid/tid: integers, or strings (then kept as names).
     void readThreadField(od::value value, std::int64_t& number, bool& isName, std::string_view& text,
         RawEvent& e, std::string_view fieldName)
@@ -47,6 +81,11 @@ namespace {
             std::int64_t v = 0;
             if (!value.get_int64().get(v)) {
                 number = v;
+                return;
+            }
+            if (const LargeInteger large = readLargeInteger(value, e, fieldName); large.large) {
+                if (large.value)
+                    number = *large.value;
                 return;
             }
             // A real-valued id: truncated when it fits int64 (casting one that does not is undefined).
@@ -98,8 +137,9 @@ namespace {
     }
 
     // One args member the analyses need, read straight from simdjson's value.
-    void readTypedArg(od::value value, TypedArgKey key, TypedArgs& typed)
+    void readTypedArg(od::value value, TypedArgKey key, std::string_view name, RawEvent& e)
     {
+        TypedArgs& typed = e.typed;
         od::json_type type;
         if (value.type().get(type))
             return;
@@ -132,6 +172,11 @@ namespace {
                 assignIntArg(typed, key, i);
                 return;
             }
+            if (const LargeInteger large = readLargeInteger(value, e, name); large.large) {
+                if (large.value)
+                    assignIntArg(typed, key, *large.value);
+                return;
+            }
         }
         double d = 0;
         if (!value.get_double().get(d))
@@ -153,7 +198,7 @@ namespace {
                 return false;
             const TypedArgKey key = typedArgKey(rawKey(member));
             if (key != TypedArgKey::None)
-                readTypedArg(member.value(), key, e.typed);
+                readTypedArg(member.value(), key, rawKey(member), e);
         }
         const char* end = nullptr;
         if (doc.current_location().get(end))
@@ -184,7 +229,7 @@ namespace {
         {
         }
 
-        std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length,
+        std::optional<Error> parsePrepared(std::vector<char>& buffer, std::size_t length,
             std::uint64_t firstIndex, std::uint64_t byteOffset) override;
 
     private:
@@ -192,15 +237,23 @@ namespace {
             od::object object, od::document& doc, std::uint64_t eventIndex, std::uint64_t jsonOffset);
         Error errorAt(simdjson::error_code code, std::uint64_t byteOffset, std::uint64_t eventIndex) const;
 
-        void deliver(const RawEvent& e)
+        void deliver(RawEvent& e, od::document& doc)
         {
+            if (m_nextRepair < m_repairs.size())
+                noteRepairs(e, doc);
             if (m_builder)
                 m_builder->add(e);
             else
                 m_sink->take(e);
         }
 
+        void noteRepairs(RawEvent& e, od::document& doc);
+
         std::string m_path;
+        const char* m_data = nullptr; // the piece being parsed
+        std::size_t m_length = 0;
+        std::vector<json::JsonRepair> m_repairs; // the piece's, when simdjson rejected it as written
+        std::size_t m_nextRepair = 0; // the first repair not yet counted on an event
         RankBuilder* m_builder; // one of these two
         RawEventSink* m_sink;
         od::parser m_parser;
@@ -217,13 +270,37 @@ namespace {
             m_path, byteOffset };
     }
 
-    std::optional<Error> Parser::parsePrepared(const std::vector<char>& buffer, std::size_t length,
-        std::uint64_t firstIndex, std::uint64_t byteOffset)
+    // The repairs that lie before the parser's position belong to the element just read.
+    void Parser::noteRepairs(RawEvent& e, od::document& doc)
     {
-        const char* const data = buffer.data();
+        const char* end = nullptr;
+        if (doc.current_location().get(end))
+            end = m_data + m_length;
+        const auto endOffset = static_cast<std::size_t>(end - m_data);
+        for (; m_nextRepair < m_repairs.size() && m_repairs[m_nextRepair].offset < endOffset; ++m_nextRepair)
+            ++(m_repairs[m_nextRepair].kind == json::JsonRepairKind::InvalidUtf8 ? e.invalidUtf8Bytes
+                                                                                 : e.controlCharacters);
+    }
+
+    std::optional<Error> Parser::parsePrepared(
+        std::vector<char>& buffer, std::size_t length, std::uint64_t firstIndex, std::uint64_t byteOffset)
+    {
+        char* const data = buffer.data();
+        m_data = data;
+        m_length = length;
+        m_repairs.clear();
+        m_nextRepair = 0;
         od::document doc;
-        if (auto err = m_parser.iterate(data, length, buffer.size()).get(doc))
-            return errorAt(err, byteOffset, firstIndex);
+        auto rejected = m_parser.iterate(data, length, buffer.size()).get(doc);
+        if (rejected == simdjson::UTF8_ERROR || rejected == simdjson::UNESCAPED_CHARS) {
+            // What real producers write (names cut inside a UTF-8 character, raw newlines
+            // in torch._dynamo's strings): rewritten byte for byte, then read again.
+            m_repairs = json::repairJsonText(data, length);
+            if (!m_repairs.empty())
+                rejected = m_parser.iterate(data, length, buffer.size()).get(doc);
+        }
+        if (rejected)
+            return errorAt(rejected, byteOffset, firstIndex);
         od::array array;
         if (auto err = doc.get_array().get(array))
             return errorAt(err, byteOffset, firstIndex);
@@ -248,7 +325,7 @@ namespace {
                 e.eventIndex = index;
                 e.jsonOffset = jsonOffset;
                 e.wrongTypeField = "event (not an object)";
-                deliver(e);
+                deliver(e, doc);
             } else if (auto err = parseEvent(object, doc, index, jsonOffset)) {
                 err->byteOffset = where();
                 return err;
@@ -283,6 +360,8 @@ namespace {
                     std::int64_t v = 0;
                     if (!value.get_int64().get(v)) {
                         e.idValue = v;
+                    } else if (const LargeInteger large = readLargeInteger(value, e, "id"); large.value) {
+                        e.idValue = *large.value;
                     } else if (!value.get_string().get(e.idText)) {
                         e.idIsString = true;
                     } else {
@@ -326,7 +405,7 @@ namespace {
                 break;
             }
         }
-        deliver(e);
+        deliver(e, doc);
         return std::nullopt;
     }
 

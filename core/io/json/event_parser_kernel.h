@@ -23,7 +23,7 @@ class EventParserKernel
 public:
     virtual ~EventParserKernel() = default;
     // Parses a buffer made by EventParser::prepare().
-    virtual std::optional<Error> parsePrepared(const std::vector<char>& buffer, std::size_t length,
+    virtual std::optional<Error> parsePrepared(std::vector<char>& buffer, std::size_t length,
         std::uint64_t firstIndex, std::uint64_t byteOffset) = 0;
 };
 

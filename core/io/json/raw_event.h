@@ -40,6 +40,11 @@ struct RawEvent
     std::string_view argsText; // raw JSON of the args object
     TypedArgs typed; // the args analyses need, extracted while parsing
     std::string_view wrongTypeField; // first field with an unexpected type, if any
+    // What the reader rewrote or read specially in this element (import diagnostics):
+    std::uint32_t invalidUtf8Bytes = 0; // bytes that were not UTF-8, read as '?'
+    std::uint32_t controlCharacters = 0; // unescaped control characters in strings, read as spaces
+    std::uint32_t largeIntegers = 0; // integer ids above 2^63 - 1 (uint64 ids such as "Comms Id")
+    std::string_view largeIntegerField; // the first such field's key (in the piece, like argsText)
 };
 
 } // namespace ks::core

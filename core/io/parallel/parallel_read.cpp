@@ -53,7 +53,7 @@ namespace {
                 holdsPiece = true;
                 batch->start(std::move(*piece));
                 filler.fill(batch);
-                const PreparedPiece& p = batch->piece();
+                PreparedPiece& p = batch->piece(); // the parser may rewrite bytes simdjson rejects
                 batch->error = parser.parsePrepared(p.buffer, p.length, p.firstIndex, p.byteOffset);
                 batches.publish(batch);
                 batch = nullptr;

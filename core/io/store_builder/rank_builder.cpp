@@ -155,6 +155,8 @@ void RankBuilder::add(const RawEvent& e)
         m_trace.diagnostics.add(DiagnosticKind::WrongFieldType,
             "field '" + std::string(e.wrongTypeField) + "' has the wrong type in " + describe(e),
             static_cast<std::int64_t>(e.eventIndex));
+    if (e.invalidUtf8Bytes + e.controlCharacters + e.largeIntegers > 0)
+        noteRewrites(e);
     if (!timesInRange(e))
         return;
     if (e.phase == 0) {
@@ -199,6 +201,23 @@ void RankBuilder::add(const RawEvent& e)
     }
 }
 
+// What the parser read specially in this event (raw_event.h): one count per event.
+void RankBuilder::noteRewrites(const RawEvent& e)
+{
+    const auto index = static_cast<std::int64_t>(e.eventIndex);
+    if (e.invalidUtf8Bytes > 0)
+        m_trace.diagnostics.add(DiagnosticKind::InvalidUtf8,
+            std::to_string(e.invalidUtf8Bytes) + " byte(s) not UTF-8, read as '?', in " + describe(e), index);
+    if (e.controlCharacters > 0)
+        m_trace.diagnostics.add(DiagnosticKind::ControlCharacter,
+            std::to_string(e.controlCharacters) + " unescaped control character(s), read as spaces, in "
+                + describe(e),
+            index);
+    if (e.largeIntegers > 0)
+        m_trace.diagnostics.add(DiagnosticKind::LargeInteger,
+            "'" + std::string(e.largeIntegerField) + "' above 2^63 - 1 in " + describe(e), index);
+}
+
 bool RankBuilder::timesInRange(const RawEvent& e)
 {
     const bool inRange = !e.timeOutOfRange && (!e.tsNs || sliceInRange(*e.tsNs, e.durNs.value_or(0)))
@@ -208,6 +227,20 @@ bool RankBuilder::timesInRange(const RawEvent& e)
             describe(e) + ": ts, dur or ts + dur beyond ±2^62 ns (event skipped)",
             static_cast<std::int64_t>(e.eventIndex));
     return inRange;
+}
+
+// Corrupted CUPTI timestamps give kernels lasting years (HTA PR #325): longer than
+// the limit, a slice is skipped and counted, so it stretches neither the trace nor
+// any breakdown.
+bool RankBuilder::durationBelievable(const RawEvent& e, std::int64_t durationNs)
+{
+    if (m_maxEventDurationNs <= 0 || durationNs <= m_maxEventDurationNs)
+        return true;
+    m_trace.diagnostics.add(DiagnosticKind::CorruptDuration,
+        describe(e) + " lasts " + std::to_string(durationNs / 1000) + " us, more than the "
+            + std::to_string(m_maxEventDurationNs / 1000) + " us believed (event skipped)",
+        static_cast<std::int64_t>(e.eventIndex));
+    return false;
 }
 
 bool RankBuilder::requireTimedFields(const RawEvent& e)
@@ -285,9 +318,12 @@ void RankBuilder::addComplete(const RawEvent& e)
             static_cast<std::int64_t>(e.eventIndex));
         flags |= kSliceMissingDuration;
     } else if (*e.durNs < 0) {
-        m_trace.diagnostics.add(
-            DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));
+        // Sub-µs events whose producer rounded start and end apart (HTA PR #342) among them.
+        m_trace.diagnostics.add(DiagnosticKind::NegativeDuration,
+            describe(e) + " dur=" + std::to_string(*e.durNs) + "ns", static_cast<std::int64_t>(e.eventIndex));
         flags |= kSliceNegativeDuration;
+    } else if (!durationBelievable(e, *e.durNs)) {
+        return;
     } else {
         dur = *e.durNs;
     }
@@ -345,6 +381,8 @@ void RankBuilder::addEnd(const RawEvent& e)
     SliceRow row = begin.row;
     row.duration = *e.tsNs - row.start; // both in range (time_range.h): the difference fits
     row.flags |= kSliceFromBeginEnd;
+    if (!durationBelievable(e, row.duration))
+        return;
     if (row.duration < 0) {
         m_trace.diagnostics.add(
             DiagnosticKind::NegativeDuration, describe(e), static_cast<std::int64_t>(e.eventIndex));

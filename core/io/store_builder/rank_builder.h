@@ -43,6 +43,9 @@ public:
     // distinct name): see KeptArgs.
     void keepArgsOf(std::function<bool(std::string_view name)> keep) { m_keepArgsOf = std::move(keep); }
 
+    // Slices lasting longer are skipped as corrupted (LoadOptions::maxEventDurationNs); 0: no limit.
+    void setMaxEventDuration(std::int64_t ns) { m_maxEventDurationNs = ns; }
+
     // A slice's typed activity args until the slice is pushed (a B's until its E).
     struct StagedActivity
     {
@@ -103,6 +106,8 @@ private:
     void addMetadata(const RawEvent& e);
     bool timesInRange(const RawEvent& e);
     bool requireTimedFields(const RawEvent& e);
+    bool durationBelievable(const RawEvent& e, std::int64_t durationNs);
+    void noteRewrites(const RawEvent& e);
     void noteTime(std::int64_t t);
     std::uint32_t stagingTrackFor(const RawEvent& e);
     std::uint16_t categoryIndex(std::string_view category);
@@ -140,6 +145,7 @@ private:
     LoadTimeline* m_timeline = nullptr;
     std::function<bool(std::string_view)> m_keepArgsOf;
     std::vector<std::int8_t> m_keepArgsByName; // by name id: -1 not asked yet, 0 no, 1 yes
+    std::int64_t m_maxEventDurationNs = 0;
     std::int64_t m_minTime = 0;
     std::int64_t m_maxTime = 0;
     bool m_anyTime = false;

@@ -54,6 +54,8 @@ TypedArgKey typedArgKey(std::string_view key)
         return key == "stream" ? TypedArgKey::Stream
             : key == "device"  ? TypedArgKey::Device
                                : TypedArgKey::None;
+    case 8:
+        return key == "Comms Id" ? TypedArgKey::CommsId : TypedArgKey::None;
     case 10:
         return key == "Group size" ? TypedArgKey::GroupSize : TypedArgKey::None;
     case 11:

@@ -62,7 +62,8 @@ enum class TypedArgKey : std::uint8_t
     ProcessGroupName,
     SequenceNumber,
     ProcessGroupRanks,
-    ProcessGroupDescription
+    ProcessGroupDescription,
+    CommsId // NCCL kernels' communicator hash, a uint64: read for the diagnostics only, not kept
 };
 
 TypedArgKey typedArgKey(std::string_view key);

@@ -258,6 +258,10 @@ private slots:
     void syncOnOneStreamIsInvalid();
     void negativeWeights();
     void memsetBetweenKernels_data();
+    void launchEdgeOfEachApi_data();
+    void launchEdgeOfEachApi();
+    void graphLaunchOfSeveralKernels_data();
+    void graphLaunchOfSeveralKernels();
     void memsetBetweenKernels();
     void negativeLaunchDelay_data();
     void negativeLaunchDelay();
@@ -900,6 +904,102 @@ void TestCriticalPath::sharedEventSyncTrace()
     QCOMPARE(syncEdges(g.value()),
         (QStringList { QStringLiteral("23e->29e"), QStringLiteral("33e->41e"), QStringLiteral("33e->45e"),
             QStringLiteral("33e->51e") }));
+}
+
+void TestCriticalPath::launchEdgeOfEachApi_data()
+{
+    QTest::addColumn<QString>("api");
+    QTest::addColumn<bool>("inHta"); // HTA 0.6.1's get_runtime_launch_events_mask names it
+    QTest::newRow("cudaLaunchKernelExC") << "cudaLaunchKernelExC" << true;
+    QTest::newRow("cuLaunchKernel") << "cuLaunchKernel" << true;
+    QTest::newRow("cuLaunchKernelEx") << "cuLaunchKernelEx" << true;
+    QTest::newRow("hipLaunchKernel") << "hipLaunchKernel" << true;
+    QTest::newRow("hipExtModuleLaunchKernel") << "hipExtModuleLaunchKernel" << true;
+    QTest::newRow("hipModuleLaunchKernel") << "hipModuleLaunchKernel" << false;
+    QTest::newRow("hipExtLaunchKernel") << "hipExtLaunchKernel" << false;
+    QTest::newRow("cudaLaunchCooperativeKernel") << "cudaLaunchCooperativeKernel" << false;
+}
+
+// A kernel launched onto an idle stream waits for its launch: a launch edge from the
+// call's start, whatever the API (HTA PR #271: without it the kernel hangs off the one
+// before it on the stream, a long kernel-kernel delay). HTA-compatible mode keeps HTA
+// 0.6.1's list: a name it lacks leaves the kernel without a launch edge.
+void TestCriticalPath::launchEdgeOfEachApi()
+{
+    QFETCH(QString, api);
+    QFETCH(bool, inHta);
+    const std::vector<std::string> events = {
+        annotation("ProfilerStep#1", 0, 300), // 1
+        runtime("cudaLaunchKernel", 10, 5, 1), // 2
+        kernel("first", 7, 20, 10, 1), // 3: 20..30
+        runtime(api.toStdString(), 100, 10, 2), // 4
+        kernel("second", 7, 120, 50, 2), // 5: 120..170
+    };
+    for (const AnalysisMode mode : { AnalysisMode::Default, AnalysisMode::HtaCompat }) {
+        const auto r = run(events, mode);
+        QVERIFY2(r->ok(), r->error().c_str());
+        const auto& g = r->graph();
+        const bool expected = mode == AnalysisMode::Default || inHta;
+        const core::CpEdge* launchEdge = findEdge(g, 4, true, 5, true);
+        QCOMPARE(launchEdge != nullptr, expected);
+        if (launchEdge) {
+            QCOMPARE(launchEdge->type, CpEdgeType::KernelLaunchDelay);
+            QCOMPARE(launchEdge->weight, std::int64_t { 20'000 }); // 120 - 100, the call's time included
+        }
+        // Without it the second kernel follows the first after a 90 µs gap.
+        QCOMPARE(findEdge(g, 3, false, 5, true) != nullptr, !expected);
+    }
+}
+
+void TestCriticalPath::graphLaunchOfSeveralKernels_data()
+{
+    tests::addModeRows();
+}
+
+// A graph launch queues all its kernels at once, each with the launch's correlation id
+// (HTA #290, PR #291). Default mode: its first kernel on each stream waits for the
+// launch, the next ones for the kernel before them; the path runs through them.
+// HTA 0.6.1 knows no graph launch: no launch edge, the graph's first kernel hangs free.
+void TestCriticalPath::graphLaunchOfSeveralKernels()
+{
+    QFETCH(AnalysisMode, mode);
+    const bool compat = mode == AnalysisMode::HtaCompat;
+    const std::vector<std::string> events = {
+        runtime("cudaLaunchKernel", 5, 5, 1), // 1
+        kernel("before", 7, 12, 5, 1), // 2: 12..17
+        runtime("cudaGraphLaunch", 20, 10, 5), // 3
+        kernel("g1", 7, 40, 20, 5), // 4: 40..60
+        kernel("g2", 7, 62, 20, 5), // 5: 62..82
+        kernel("g3", 9, 45, 30, 5), // 6: 45..75, a second stream of the graph
+        kernel("g4", 7, 84, 100, 5), // 7: 84..184
+    };
+    const auto r = run(events, mode);
+    QVERIFY2(r->ok(), r->error().c_str());
+    const auto& g = r->graph();
+    const core::CpEdge* toFirst = findEdge(g, 3, true, 4, true);
+    const core::CpEdge* toOtherStream = findEdge(g, 3, true, 6, true);
+    if (compat) {
+        QVERIFY(!toFirst && !toOtherStream);
+        QCOMPARE(count(g, CpEdgeType::KernelLaunchDelay), 1); // "before" only
+        return;
+    }
+    QVERIFY(toFirst && toOtherStream);
+    QCOMPARE(toFirst->type, CpEdgeType::KernelLaunchDelay);
+    QCOMPARE(toFirst->weight, std::int64_t { 20'000 }); // 40 - 20
+    QCOMPARE(toOtherStream->type, CpEdgeType::KernelLaunchDelay);
+    QCOMPARE(count(g, CpEdgeType::KernelLaunchDelay), 3); // "before", g1, g3
+    QVERIFY(!findEdge(g, 3, true, 5, true) && !findEdge(g, 3, true, 7, true));
+    for (const auto& [from, to] : { std::pair { 4, 5 }, std::pair { 5, 7 } }) {
+        const core::CpEdge* e = findEdge(g, from, false, to, true);
+        QVERIFY2(e, qPrintable(QStringLiteral("%1 -> %2").arg(from).arg(to)));
+        QCOMPARE(e->type, CpEdgeType::KernelKernelDelay);
+    }
+    // The longest path ends with the graph's kernels on stream 7: g1, g2, g4.
+    std::set<std::int64_t> onPath;
+    for (const std::uint32_t e : g.pathEdges)
+        onPath.insert(g.nodes[g.edges[e].dst].eventIndex);
+    for (const std::int64_t kernelEvent : { 4, 5, 7 })
+        QVERIFY2(onPath.count(kernelEvent), qPrintable(QString::number(kernelEvent)));
 }
 
 KS_TEST_MAIN(tst_critical_path, TestCriticalPath)

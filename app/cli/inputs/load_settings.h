@@ -1,0 +1,32 @@
+#pragma once
+
+#include "core/io/trace_set_loader.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::cli {
+
+// How every command reads traces, whatever it computes: options that may stand anywhere
+// on the command line of any command that loads traces (`--max-event-duration US`), so
+// that each command does not list them. main() takes them out before the command runs.
+struct CliLoadSettings
+{
+    std::int64_t maxEventDurationNs = core::LoadOptions::kDefaultMaxEventDurationNs;
+};
+
+// Removes the load settings from `args` into `settings`; the error line when a value is
+// missing or not a number.
+std::optional<std::string> takeLoadSettings(std::vector<std::string>& args, CliLoadSettings& settings);
+
+// The settings of this run (what main() took), and the load options they give.
+CliLoadSettings& cliLoadSettings();
+void applyLoadSettings(core::LoadOptions& options);
+
+// The line each command's usage and the overview print about them.
+inline constexpr const char* kLoadSettingsUsage =
+    "every command that reads traces also takes --max-event-duration US: slices lasting longer are "
+    "corrupted and skipped (default 604800000000, 7 days, as HTA; 0: no limit)";
+
+} // namespace ks::cli
