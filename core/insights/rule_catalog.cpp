@@ -9,9 +9,9 @@ const std::vector<Rule>& insightRules()
 {
     static const std::vector<Rule> rules = [] {
         std::vector<Rule> all;
-        for (auto family : { gpuIdleRules, memoryTransferRules, distributedRules, hostAndMemoryRules,
-                 gpuUtilisationRules, tensorCoreRules, kernelFusionRules, smEfficiencyRules, cpuIdleRules,
-                 memoryRules })
+        for (auto family :
+            { gpuIdleRules, memoryTransferRules, distributedRules, hostAndMemoryRules, gpuUtilisationRules,
+                tensorCoreRules, kernelFusionRules, smEfficiencyRules, cpuIdleRules, memoryRules })
             for (Rule& r : family())
                 all.push_back(std::move(r));
         return all;

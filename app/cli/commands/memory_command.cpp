@@ -140,7 +140,8 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
     const bool snapshot = std::any_of(args.begin(), args.end(),
         [](const std::string& a) { return a == "--snapshot" || a.rfind("--snapshot=", 0) == 0; });
     if (snapshot) {
-        const CliArgs parsedSnapshot(args, { "--snapshot", "--compare", "--device", "--top", "--format" }, {});
+        const CliArgs parsedSnapshot(
+            args, { "--snapshot", "--compare", "--device", "--top", "--format" }, {});
         if (!parsedSnapshot.ok()) {
             err << "kinetoscope-cli memory: " << parsedSnapshot.error() << '\n' << kUsage;
             return 2;

@@ -1,7 +1,7 @@
 #include "core/analysis/hta/aten_op_kernels.h"
 
-#include "core/analysis/tables/numpy_argsort.h"
 #include "core/analysis/frame/launch_api.h"
+#include "core/analysis/tables/numpy_argsort.h"
 #include "core/analysis/tables/pandas_numerics.h"
 
 #include <algorithm>
