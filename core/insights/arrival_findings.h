@@ -29,7 +29,9 @@ struct ArrivalFindings
 // are shares of `measuredNs`. Only the rules `options.rules` selects.
 // `exposed_communication`: the union of the instances' transfer windows (last
 // arrival to first end), less `commOverlapPct` of it (the share of communication
-// that overlaps compute, where the caller knows it), gain its share of `measuredNs`.
+// that overlaps compute, where the caller knows it): the high end; overlapped, it hides
+// behind no more than the time outside the transfer windows, so the gain (the low end) is
+// at most that. Gains are shares of `measuredNs`.
 ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
     TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct = 0);
 

@@ -91,6 +91,7 @@ namespace {
         for (const FrameRow& row : ctx.frame.rows)
             maxEvent = std::max(maxEvent, row.eventIndex);
         std::vector<bool> launched(static_cast<std::size_t>(maxEvent) + 1, false);
+        std::vector<bool> hostKeptEvent(static_cast<std::size_t>(maxEvent) + 1, false);
         std::vector<char> host(ctx.frame.rows.size(), 0);
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
             host[r] = ctx.isHostRow(r) ? 1 : 0;
@@ -98,14 +99,23 @@ namespace {
             if (!host[r] || row.ts < w.start || row.ts > w.end || row.dur <= 0)
                 continue;
             kept.push_back(r);
+            hostKeptEvent[row.eventIndex] = true;
             if (row.indexCorrelation >= 0 && row.indexCorrelation <= maxEvent)
                 launched[static_cast<std::size_t>(row.indexCorrelation)] = true;
         }
+        // A call's partner is the last GPU row of its correlation (HTA's join): HTA keeps
+        // that one only. By default every GPU row a kept call launched stays, as a graph
+        // launch queues several kernels under one correlation id.
+        const auto launchedByKeptCall = [&](const FrameRow& row) {
+            return !ctx.compat && row.indexCorrelation > 0 && row.indexCorrelation <= maxEvent
+                && hostKeptEvent[static_cast<std::size_t>(row.indexCorrelation)];
+        };
         const std::size_t hostKept = kept.size();
         for (std::uint32_t r = 0; r < ctx.frame.rows.size(); ++r) {
             if (host[r])
                 continue;
-            if (launched[ctx.row(r).eventIndex] || ctx.name(r) == "Stream Wait Event")
+            if (launched[ctx.row(r).eventIndex] || launchedByKeptCall(ctx.row(r))
+                || ctx.name(r) == "Stream Wait Event")
                 kept.push_back(r);
         }
         // By event index (unique per row). Rows in event order (the default mode's)

@@ -76,6 +76,12 @@ LaunchKind launchKindOf(std::string_view name)
     return startsWithAny(name, kMemoryPrefixes) ? LaunchKind::Memory : LaunchKind::None;
 }
 
+bool isBlockingMemoryCall(std::string_view name)
+{
+    return launchKindOf(name) == LaunchKind::Memory && name.find("Async") == std::string_view::npos
+        && name.find("WithStream") == std::string_view::npos;
+}
+
 LaunchKind htaLaunchKindOf(std::string_view name, HtaLaunchList list)
 {
     switch (list) {

@@ -39,9 +39,23 @@ LaunchKind launchKindOf(std::string_view name);
 // HTA 0.6.1's answer for one of its lists (None for the names it does not know).
 LaunchKind htaLaunchKindOf(std::string_view name, HtaLaunchList list);
 
+// Whether a copy or set blocks the host until its work is done (cudaMemcpy, cudaMemset,
+// hipMemcpy, cuMemcpyHtoD_v2: no Async, no WithStream): it enqueues work, but the host
+// does not run ahead of it.
+bool isBlockingMemoryCall(std::string_view name);
+
+// The list an analysis asks for in its mode. By default every list is Kinetoscope's rule,
+// except that the stream launches (the queue length, the critical path's launch edges)
+// leave out blocking copies and sets: the host waits for them, so the critical path and
+// the queue model them as synchronisations.
 inline LaunchKind launchKindOf(std::string_view name, AnalysisMode mode, HtaLaunchList list)
 {
-    return mode == AnalysisMode::HtaCompat ? htaLaunchKindOf(name, list) : launchKindOf(name);
+    if (mode == AnalysisMode::HtaCompat)
+        return htaLaunchKindOf(name, list);
+    const LaunchKind kind = launchKindOf(name);
+    return list == HtaLaunchList::StreamLaunches && kind == LaunchKind::Memory && isBlockingMemoryCall(name)
+        ? LaunchKind::None
+        : kind;
 }
 
 // A regular expression matching the names of kernel and graph launches (not copies), for

@@ -93,7 +93,7 @@ void TestLaunchApi::kindOfEachName_data()
     QTest::newRow("hipGraphLaunch") << "hipGraphLaunch" << G << N << N << N;
     QTest::newRow("cudaMemcpyAsync") << "cudaMemcpyAsync" << M << M << M << N;
     QTest::newRow("cudaMemsetAsync") << "cudaMemsetAsync" << M << M << M << N;
-    QTest::newRow("cudaMemcpy") << "cudaMemcpy" << M << N << N << N;
+    QTest::newRow("cudaMemcpy") << "cudaMemcpy" << M << N << N << N; // blocking: no stream launch
     QTest::newRow("hipMemcpyWithStream") << "hipMemcpyWithStream" << M << N << M << N;
     QTest::newRow("hipMemsetAsync") << "hipMemsetAsync" << M << N << M << N;
     QTest::newRow("cuMemcpyHtoDAsync") << "cuMemcpyHtoDAsync_v2" << M << N << N << N;
@@ -114,9 +114,11 @@ void TestLaunchApi::kindOfEachName()
     QCOMPARE(core::htaLaunchKindOf(n, HtaLaunchList::LaunchStats), htaStats);
     QCOMPARE(core::htaLaunchKindOf(n, HtaLaunchList::StreamLaunches), htaStream);
     QCOMPARE(core::htaLaunchKindOf(n, HtaLaunchList::AtenOpKernels), htaAten);
-    for (const HtaLaunchList list :
-        { HtaLaunchList::LaunchStats, HtaLaunchList::StreamLaunches, HtaLaunchList::AtenOpKernels })
+    for (const HtaLaunchList list : { HtaLaunchList::LaunchStats, HtaLaunchList::AtenOpKernels })
         QCOMPARE(core::launchKindOf(n, AnalysisMode::Default, list), kinetoscope);
+    // A blocking copy is a synchronisation to the stream launches' users, not a launch.
+    QCOMPARE(core::launchKindOf(n, AnalysisMode::Default, HtaLaunchList::StreamLaunches),
+        core::isBlockingMemoryCall(n) ? LaunchKind::None : kinetoscope);
     QCOMPARE(core::launchKindOf(n, AnalysisMode::HtaCompat, HtaLaunchList::StreamLaunches), htaStream);
 }
 
