@@ -69,7 +69,8 @@ std::string concreteList(std::size_t n, const std::vector<std::pair<std::size_t,
     return out + "]";
 }
 
-std::string event(const std::string& cat, const std::string& name, int ts, int dur, const std::string& args)
+std::string traceEvent(
+    const std::string& cat, const std::string& name, int ts, int dur, const std::string& args)
 {
     return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
         + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + R"(, "args": )" + args + "}";
@@ -77,7 +78,7 @@ std::string event(const std::string& cat, const std::string& name, int ts, int d
 
 std::string launch(int ts, int correlation)
 {
-    return event(
+    return traceEvent(
         "cuda_runtime", "cudaLaunchKernel", ts, 1, R"({"correlation": )" + std::to_string(correlation) + "}");
 }
 
@@ -172,12 +173,12 @@ private slots:
         // The step annotation around the first call (another annotation nested between them); the
         // second call is outside any: no row, counted.
         const std::vector<std::string> events {
-            event("user_annotation", kStep, 0, 100, "{}"),
-            event("user_annotation", "attention_layer", 5, 50, "{}"),
-            event("cpu_op", "vllm::unified_attention_with_output", 10, 20, kVllmArgs),
+            traceEvent("user_annotation", kStep, 0, 100, "{}"),
+            traceEvent("user_annotation", "attention_layer", 5, 50, "{}"),
+            traceEvent("cpu_op", "vllm::unified_attention_with_output", 10, 20, kVllmArgs),
             launch(11, 1),
             kernel(40, 10, 1),
-            event("cpu_op", "vllm::unified_attention_with_output", 200, 20, kVllmArgs),
+            traceEvent("cpu_op", "vllm::unified_attention_with_output", 200, 20, kVllmArgs),
             launch(201, 2),
             kernel(230, 10, 2),
         };
