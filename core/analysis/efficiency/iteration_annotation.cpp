@@ -122,14 +122,125 @@ namespace {
             get("g_sqsq"), get("g_sqsk") };
     }
 
+    // SGLang's native `step[EXTEND bs=B toks=T]` (or MIXED), as _fill_sglang_native's
+    // `step\[(\w+)\s+bs=(\d+)(?:\s+toks=(\d+))?\]` reads it: no sums, so
+    // InferenceAttention._parse_chunk_stats reconstructs a prefill of B equal requests,
+    // c_sq = c_sk = T and Σsq² = Σsq·sk = T²/B. A DECODE has no key length (TraceLens gives bytes
+    // without FLOPs): nullopt here, as for no tokens (TraceLens raises).
+    std::optional<ChunkStats> sglangNative(std::string_view name)
+    {
+        Cursor c { name };
+        if (!c.literal("step["))
+            return std::nullopt;
+        const std::size_t word = c.at;
+        while (c.at < name.size() && isWord(name[c.at]))
+            ++c.at;
+        const std::string_view mode = name.substr(word, c.at - word);
+        const auto spaces = [&c, name] {
+            const std::size_t from = c.at;
+            while (c.at < name.size() && std::isspace(static_cast<unsigned char>(name[c.at])) != 0)
+                ++c.at;
+            return c.at > from;
+        };
+        std::optional<double> bs, toks;
+        if (mode.empty() || !spaces() || !c.literal("bs=") || !(bs = c.number()))
+            return std::nullopt;
+        const std::size_t beforeToks = c.at; // the optional `\s+toks=(\d+)`
+        if (!(spaces() && c.literal("toks=") && (toks = c.number()))) {
+            c.at = beforeToks;
+            toks.reset();
+        }
+        if (!c.literal("]"))
+            return std::nullopt;
+        // SGLANG_NATIVE_PATTERN admits only these modes; DECODE has no key length.
+        if (mode != "EXTEND" && mode != "MIXED")
+            return std::nullopt;
+        const double t = toks.value_or(0);
+        if (t <= 0 || *bs <= 0)
+            return std::nullopt;
+        return ChunkStats { t, t, t * t / *bs, t * t / *bs, 0, 0, 0, 0 };
+    }
+
+    // ATOM's detailed `prefill[bs=… tok=T … sqsq=… sqsk=… sk=…]` / `decode[…]` (ATOM_DETAILED_PATTERN
+    // `^(prefill|decode)\[.*sqsq=\d+.*\]`; _fill_atom): key=value pairs of the body (up to the last
+    // ']'), a value a bracketed list or a run of non-spaces, int() of it or 0; tok is the phase's sq,
+    // sk, sqsq and sqsk its sums. Without both sqsq and sqsk it has no sums (no estimate).
+    std::optional<ChunkStats> atomDetailed(std::string_view name)
+    {
+        Cursor c { name };
+        const bool prefill = c.literal("prefill[");
+        if (!prefill && !c.literal("decode["))
+            return std::nullopt;
+        const std::size_t last = name.rfind(']');
+        if (last == std::string_view::npos || last < c.at)
+            return std::nullopt;
+        const std::string_view body = name.substr(c.at, last - c.at);
+        bool hasSqSq = false;
+        for (std::size_t p = body.find("sqsq="); p != std::string_view::npos; p = body.find("sqsq=", p + 1))
+            hasSqSq = hasSqSq || (p + 5 < body.size() && isDigit(body[p + 5]));
+        if (!hasSqSq)
+            return std::nullopt;
+        std::map<std::string, std::string, std::less<>> kv;
+        for (std::size_t i = 0; i < body.size();) {
+            if (!isWord(body[i])) {
+                ++i;
+                continue;
+            }
+            std::size_t j = i;
+            while (j < body.size() && isWord(body[j]))
+                ++j;
+            if (j >= body.size() || body[j] != '=') {
+                i = j;
+                continue;
+            }
+            std::size_t v = j + 1, end = v;
+            if (v < body.size() && body[v] == '[' && body.find(']', v) != std::string_view::npos) {
+                end = body.find(']', v) + 1; // a list, maybe with a "...+N" tail
+                if (body.substr(end, 4) == "...+" && end + 4 < body.size() && isDigit(body[end + 4])) {
+                    end += 4;
+                    while (end < body.size() && isDigit(body[end]))
+                        ++end;
+                }
+            } else {
+                while (end < body.size() && std::isspace(static_cast<unsigned char>(body[end])) == 0)
+                    ++end;
+            }
+            if (end == v) { // no value: the pattern fails here
+                i = j + 1;
+                continue;
+            }
+            kv[std::string(body.substr(i, j - i))] = std::string(body.substr(v, end - v));
+            i = end;
+        }
+        if (!kv.count("sqsq") || !kv.count("sqsk"))
+            return std::nullopt;
+        const auto get = [&kv](std::string_view key) { // _safe_int: int() or 0
+            const auto it = kv.find(key);
+            if (it == kv.end())
+                return 0.0;
+            Cursor n { it->second };
+            const auto value = n.number();
+            return value && n.at == it->second.size() ? *value : 0.0;
+        };
+        const double tok = get("tok"), sk = get("sk"), sqsq = get("sqsq"), sqsk = get("sqsk");
+        if (prefill)
+            return ChunkStats { tok, sk, sqsq, sqsk, 0, 0, 0, 0 };
+        return ChunkStats { 0, 0, 0, 0, tok, sk, sqsq, sqsk };
+    }
+
 } // namespace
 
 std::optional<ChunkStats> chunkStatsOf(std::string_view annotation)
 {
-    // IterationAnnotation.FORMATS' order: vLLM's detailed form first, SGLang's after.
+    // IterationAnnotation.FORMATS' order: vLLM's detailed form (its native one has no sums),
+    // SGLang's detailed then native, ATOM's detailed.
     if (auto s = vllmDetailed(annotation))
         return s;
-    return sglangDetailed(annotation);
+    if (auto s = sglangDetailed(annotation))
+        return s;
+    if (auto s = sglangNative(annotation))
+        return s;
+    return atomDetailed(annotation);
 }
 
 IterationAnnotations::IterationAnnotations(const RankTrace& trace)

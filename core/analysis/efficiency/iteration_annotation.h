@@ -21,11 +21,14 @@ struct ChunkStats
 };
 
 // The stats of an annotation that carries them, as TraceLens's IterationAnnotation parses
-// it: vLLM's detailed `execute_N_context_k(sqAskBsqsqCsqskD)_generation_m(sq…sk…sqsq…sqsk…)`
-// (annotation_utils.py VLLM_DETAILED_PATTERN, _fill_vllm_detailed) and SGLang's detailed
-// `step[EXTEND|DECODE|MIXED … c_sq=… g_sqsk=…]` (SGLANG_DETAILED_PATTERN, _fill_sglang_detailed);
-// both matched at the start of the name, as re.match does. nullopt otherwise (vLLM's native
-// `execute_context_k(n)_generation_m(n)` has no sq/sk sums: TraceLens gives no estimate).
+// it and InferenceAttention._parse_chunk_stats reads it: vLLM's detailed
+// `execute_N_context_k(sqAskBsqsqCsqskD)_generation_m(sq…sk…sqsq…sqsk…)` (annotation_utils.py
+// VLLM_DETAILED_PATTERN, _fill_vllm_detailed), SGLang's detailed `step[EXTEND|DECODE|MIXED …
+// c_sq=… g_sqsk=…]` (SGLANG_DETAILED_PATTERN) and native `step[EXTEND bs=B toks=T]` (a prefill of B
+// equal requests), ATOM's detailed `prefill[… tok=… sqsq=… sqsk=… sk=…]` / `decode[…]`; each
+// matched at the start of the name, as re.match does. nullopt otherwise: vLLM's native
+// `execute_context_k(n)_generation_m(n)` and ATOM's native forms have no sums, SGLang's native
+// DECODE no key length (TraceLens gives no estimate, or for that DECODE bytes without FLOPs).
 std::optional<ChunkStats> chunkStatsOf(std::string_view annotation);
 
 // The step annotations of a rank (user_annotation slices whose name carries chunk stats),

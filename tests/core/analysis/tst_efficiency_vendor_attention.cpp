@@ -125,6 +125,30 @@ private slots:
         QCOMPARE(s->cSqSk, 40.0);
         QCOMPARE(s->gSk, 12.0);
         QCOMPARE(chunkStatsOf("step[DECODE bs=64 g_sq=128 g_sqsq=256 g_sqsk=262144 g_sk=131072]")->cSq, 0.0);
+        // SGLang's native EXTEND: B equal requests of T tokens in all: c_sq = c_sk = T, Σsq² = Σsq·sk = T²/B.
+        const auto e = chunkStatsOf("step[EXTEND bs=2 toks=14721]");
+        QVERIFY(e);
+        QCOMPARE(e->cSq, 14721.0);
+        QCOMPARE(e->cSk, 14721.0);
+        QCOMPARE(e->cSqSq, 14721.0 * 14721 / 2);
+        QCOMPARE(e->cSqSk, 14721.0 * 14721 / 2);
+        QVERIFY(!chunkStatsOf("step[EXTEND bs=2]")); // no tokens: TraceLens raises
+        // ATOM's detailed forms: tok is the phase's sq, then its sk, sqsq, sqsk.
+        const auto p =
+            chunkStatsOf("prefill[bs=2 tok=14721 ctx=[7803, 6918] sqsq=108745533 sqsk=108745533 sk=14721]");
+        QVERIFY(p);
+        QCOMPARE(p->cSq, 14721.0);
+        QCOMPARE(p->cSk, 14721.0);
+        QCOMPARE(p->cSqSq, 108745533.0);
+        QCOMPARE(p->gSq, 0.0);
+        const auto d = chunkStatsOf("decode[bs=32 tok=128 d=32 spec=3 sqsq=512 sqsk=262144 sk=65536]");
+        QVERIFY(d);
+        QCOMPARE(d->gSq, 128.0);
+        QCOMPARE(d->gSk, 65536.0);
+        QCOMPARE(d->gSqSq, 512.0);
+        QCOMPARE(d->gSqSk, 262144.0);
+        QCOMPARE(d->cSq, 0.0);
+        QVERIFY(!chunkStatsOf("decode[bs=64 tok=64 d=64]"));
         // The native forms carry no sq/sk sums: no estimate, as TraceLens's NotImplementedError.
         QVERIFY(!chunkStatsOf("execute_context_2(14721)_generation_0(0)"));
         QVERIFY(!chunkStatsOf("step[DECODE bs=64]"));
