@@ -224,6 +224,35 @@ private slots:
         }
     }
 
+    void aiterPagedDecodeAndSparsePrefill()
+    {
+        // pa_decode_gluon: decode only (context sums 0), d_v = d_qk = 64, H_Q 8, H_KV = k_cache[1] = 2,
+        // KV at the cache's dtype (fp8, 1 byte), 4 requests over 400 keys; a window of 64 caps
+        // g_sqsk and g_sk at g_sq·64 = 256:
+        //   FLOPs = H_Q·2·256·(64 + 64) = 524288;
+        //   bytes = 4·(8·128 + 2·128)·2 + (256 − 4)·2·128·1 = 10240 + 64512
+        OpArgs a = argsOf("[[4, 8, 64], [], [100, 2, 16, 64]]",
+            R"(["c10::BFloat16", "", "c10::Float8_e4m3fnuz"])", concreteList(20, { { 19, "64" } }));
+        a.annotation = "execute_4_context_0(sq0sk0sqsq0sqsk0)_generation_4(sq4sk400sqsq4sqsk400)";
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto e = modelled("aiter::pa_decode_gluon", a, reading);
+            QCOMPARE(e.flops, 524288.0);
+            QCOMPARE(e.bytes, 74752.0);
+        }
+        // Full attention (-1): 8·2·400·128 FLOPs, 10240 + 396·256 bytes.
+        a.concrete[19] = "-1";
+        QCOMPARE(modelled("aiter::pa_decode_gluon", a, kOurs).flops, 819200.0);
+        QCOMPARE(modelled("aiter::pa_decode_gluon", a, kOurs).bytes, 111616.0);
+        // pa_sparse_prefill_opus_fwd: q (16, 8, 128), pairs = 1000 + 200 (Input Dims 2 and 5), no annotation:
+        //   FLOPs = 1200·8·2·(128 + 128); bytes = 2·16·8·128·2 + 1200·128·2
+        const OpArgs p = argsOf("[[16, 8, 128], [], [1000], [], [], [200]]",
+            R"(["c10::BFloat16", "c10::BFloat16", "int", "", "", "int"])");
+        const auto e = modelled("aiter::pa_sparse_prefill_opus_fwd", p, kTraceLens);
+        QCOMPARE(e.flops, 4915200.0);
+        QCOMPARE(e.bytes, 372736.0);
+        QCOMPARE(e.precision, std::string("bf16"));
+    }
+
     void varlenForwardSplitsTheSequences()
     {
         // q (T_q 10, H 4, d 16), k and v (10, 2, 16) float; cu_seqlens of 4 entries: 3 sequences;
