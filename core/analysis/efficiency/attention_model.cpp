@@ -244,6 +244,34 @@ namespace {
         return attention(a, { 0, Layout::Bnhd, 24, kNoArgument, true, true }, reading, kVendorQuirks);
     }
 
+    // EvoformerAttention(Q, K, V, res_mask, pair_bias), Q (B, N_seq, N_res, H, d): TraceLens's
+    // evoformer_attention, attention over N_res for each (B, N_seq) slice, K and V shaped as Q,
+    // never causal, not flash (its backward recomputes nothing); the mask and bias reads are left
+    // out, as there.
+    ModelResult evoformer(const OpArgs& args, bool backward, const ModelReading& reading)
+    {
+        const auto q = shapeOfRank(args, 0, 5);
+        if (!q)
+            return SkipReason::MalformedDims;
+        const auto at = [&q](std::size_t i) { return double((*q)[i]); };
+        const SdpaShape s { at(0) * at(1), at(2), at(3), at(2), at(3), at(4), at(4) };
+        // SDPA.bytes(2) and bytes_bwd(2) in TraceLens; Q's dtype in ours.
+        const double bpe = reading.tracelens ? 2.0 : sizeOf(args.type(0), reading);
+        const double flops = backward ? sdpaBackwardFlops(s, false) : sdpaForwardFlops(s);
+        const double bytes = bpe * (backward ? sdpaBackwardElements(s) : sdpaForwardElements(s));
+        return estimate(flops, bytes, args.type(0), ComputeUnit::Matrix, reading, "causal=False");
+    }
+
+    ModelResult evoformerForward(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        return evoformer(a, false, reading);
+    }
+
+    ModelResult evoformerGrad(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        return evoformer(a, true, reading);
+    }
+
     // sglang::store_cache(k, v, k_cache, v_cache, indices, ...): writes the step's K and V
     // into the paged cache. TraceLens's sglang_store_cache: no FLOPs; bytes = 4·prod(k)·bpe
     // (K and V read, then written); the vector peak of k's precision.
@@ -281,6 +309,7 @@ namespace {
             aiterFmhaV3WrapperForwardGrad },
         OpModel { "aiter::wrapper_fmha_v3_bwd", OpFamily::Attention, aiterFmhaV3WrapperBackward },
         OpModel { "flash_attn_3::fwd", OpFamily::Attention, flashAttn3Forward, flashAttn3ForwardGrad },
+        OpModel { "EvoformerAttention", OpFamily::Attention, evoformerForward, evoformerGrad },
         OpModel { "sglang::store_cache", OpFamily::Attention, sglangStoreCache },
     };
 

@@ -355,6 +355,22 @@ private slots:
         QCOMPARE(modelled("aiter::mha_bwd", m, kTraceLens).bytes, 2.0 * 2560);
     }
 
+    void evoformerAttention()
+    {
+        // Q (B 2, N_seq 3, N_res 8, H 4, d 16) float: 6 slices of attention over 8 residues.
+        //   FLOPs = 6·4·(2·8·8·16 + 2·8·16·8) = 98304; bytes = bpe·4·(6·8·4·16) = bpe·12288.
+        // Backward (not flash): dV, dP, dQ, dK = 4·6·4·2·8·8·16 = 196608 FLOPs; bytes bpe·7·3072.
+        const OpArgs a = argsOf("[[2, 3, 8, 4, 16], [2, 3, 8, 4, 16], [2, 3, 8, 4, 16], [], []]",
+            R"(["float", "float", "float", "float", "float"])");
+        const auto ours = modelled("EvoformerAttention", a, kOurs);
+        QCOMPARE(ours.flops, 98304.0);
+        QCOMPARE(ours.bytes, 4.0 * 12288);
+        QCOMPARE(modelled("EvoformerAttention", a, kTraceLens).bytes, 2.0 * 12288);
+        const auto grad = modelled("EvoformerAttention", a, kOurs, true);
+        QCOMPARE(grad.flops, 196608.0);
+        QCOMPARE(grad.bytes, 4.0 * 7 * 3072);
+    }
+
     void reductionsTraceLensListsAreModelled()
     {
         // aten::std, var, logsumexp: TraceLens's aten_reduce, n_in FLOPs, (n_in + 1)·bpe bytes (one
