@@ -48,6 +48,15 @@ namespace {
         }
     };
 
+    // Whether the text holds `sqsq=` and a digit, the detailed patterns' `sqsq=\d+`.
+    bool hasSqSqSum(std::string_view text)
+    {
+        for (std::size_t p = text.find("sqsq="); p != std::string_view::npos; p = text.find("sqsq=", p + 1))
+            if (p + 5 < text.size() && isDigit(text[p + 5]))
+                return true;
+        return false;
+    }
+
     // `(sqAskBsqsqCsqskD)`: the four sums of one request group.
     bool sums(Cursor& c, double& sq, double& sk, double& sqsq, double& sqsk)
     {
@@ -90,11 +99,7 @@ namespace {
         const std::size_t close = name.find(']', c.at);
         if (close == std::string_view::npos)
             return std::nullopt;
-        const std::string_view head = name.substr(c.at, close - c.at);
-        bool hasSqSq = false;
-        for (std::size_t p = head.find("sqsq="); p != std::string_view::npos; p = head.find("sqsq=", p + 1))
-            hasSqSq = hasSqSq || (p + 5 < head.size() && isDigit(head[p + 5]));
-        if (!hasSqSq)
+        if (!hasSqSqSum(name.substr(c.at, close - c.at)))
             return std::nullopt;
         const std::string_view body = name.substr(name.find('[') + 1, name.rfind(']') - name.find('[') - 1);
         std::map<std::string, double, std::less<>> kv;
@@ -161,25 +166,10 @@ namespace {
         return ChunkStats { t, t, t * t / *bs, t * t / *bs, 0, 0, 0, 0 };
     }
 
-    // ATOM's detailed `prefill[bs=… tok=T … sqsq=… sqsk=… sk=…]` / `decode[…]` (ATOM_DETAILED_PATTERN
-    // `^(prefill|decode)\[.*sqsq=\d+.*\]`; _fill_atom): key=value pairs of the body (up to the last
-    // ']'), a value a bracketed list or a run of non-spaces, int() of it or 0; tok is the phase's sq,
-    // sk, sqsq and sqsk its sums. Without both sqsq and sqsk it has no sums (no estimate).
-    std::optional<ChunkStats> atomDetailed(std::string_view name)
+    // _fill_atom's key=value pairs, `(\w+)=(\[[^\]]*\](?:\.\.\.\+\d+)?|\S+)` over the body: a value is a
+    // bracketed list (maybe with a "...+N" tail) or a run of non-spaces; a later key wins (dict()).
+    std::map<std::string, std::string, std::less<>> atomKeyValues(std::string_view body)
     {
-        Cursor c { name };
-        const bool prefill = c.literal("prefill[");
-        if (!prefill && !c.literal("decode["))
-            return std::nullopt;
-        const std::size_t last = name.rfind(']');
-        if (last == std::string_view::npos || last < c.at)
-            return std::nullopt;
-        const std::string_view body = name.substr(c.at, last - c.at);
-        bool hasSqSq = false;
-        for (std::size_t p = body.find("sqsq="); p != std::string_view::npos; p = body.find("sqsq=", p + 1))
-            hasSqSq = hasSqSq || (p + 5 < body.size() && isDigit(body[p + 5]));
-        if (!hasSqSq)
-            return std::nullopt;
         std::map<std::string, std::string, std::less<>> kv;
         for (std::size_t i = 0; i < body.size();) {
             if (!isWord(body[i])) {
@@ -212,6 +202,26 @@ namespace {
             kv[std::string(body.substr(i, j - i))] = std::string(body.substr(v, end - v));
             i = end;
         }
+        return kv;
+    }
+
+    // ATOM's detailed `prefill[bs=… tok=T … sqsq=… sqsk=… sk=…]` / `decode[…]` (ATOM_DETAILED_PATTERN
+    // `^(prefill|decode)\[.*sqsq=\d+.*\]`; _fill_atom): key=value pairs of the body (up to the last
+    // ']'), a value a bracketed list or a run of non-spaces, int() of it or 0; tok is the phase's sq,
+    // sk, sqsq and sqsk its sums. Without both sqsq and sqsk it has no sums (no estimate).
+    std::optional<ChunkStats> atomDetailed(std::string_view name)
+    {
+        Cursor c { name };
+        const bool prefill = c.literal("prefill[");
+        if (!prefill && !c.literal("decode["))
+            return std::nullopt;
+        const std::size_t last = name.rfind(']');
+        if (last == std::string_view::npos || last < c.at)
+            return std::nullopt;
+        const std::string_view body = name.substr(c.at, last - c.at);
+        if (!hasSqSqSum(body))
+            return std::nullopt;
+        const auto kv = atomKeyValues(body);
         if (!kv.count("sqsq") || !kv.count("sqsk"))
             return std::nullopt;
         const auto get = [&kv](std::string_view key) { // _safe_int: int() or 0
