@@ -1,7 +1,8 @@
 // Inference attention over a batch packed along the tokens: vLLM's
-// vllm::unified_attention_with_output and AITER's varlen, prefill and paged-decode ops. Their tensors hold every
-// request's tokens in one dimension, so the FLOPs come from the step annotation around the call
-// (ChunkStats, iteration_annotation.h), not from the shapes. TraceLens's InferenceAttention
+// vllm::unified_attention_with_output and AITER's varlen, prefill and paged-decode ops. Their
+// tensors hold every request's tokens in one dimension, so the FLOPs come from the step annotation
+// around the call (ChunkStats, iteration_annotation.h), not from the shapes. TraceLens's
+// InferenceAttention
 // (PerfModel/extensions/attention_perf_model_extensions.py: get_param_details, flops_func,
 // bytes_func), mapped by pseudo_ops_perf_utils.py's get_pseudo_op_mappings:
 //   Q = Input Dims[0] (N_Q, H_Q, d_qk), K = Input Dims[1] (…, H_KV, d_v: its last three)
