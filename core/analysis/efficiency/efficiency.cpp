@@ -1,11 +1,13 @@
 #include "core/analysis/efficiency/efficiency.h"
 
 #include "core/analysis/efficiency/backward_calls.h"
+#include "core/analysis/efficiency/iteration_annotation.h"
 #include "core/analysis/efficiency/op_kernel_time.h"
 #include "core/io/json/args_reader.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace ks::core {
@@ -201,9 +203,16 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                     flopsByPrecision[e.precision] += e.flops;
             }
         };
+        std::optional<IterationAnnotations>
+            annotations; // the step annotations, found once when a model reads them
         for (const ModelledCall& c : kept) {
             const auto it = argsText.find(c.slice);
-            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
+            ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
+            if (parsed.args && c.model->readsAnnotation) {
+                if (!annotations)
+                    annotations.emplace(t);
+                parsed.args->annotation = std::string(annotations->around(c.slice));
+            }
             const std::string name(t.sliceName(c.slice));
             const TimeNs start = t.slices.start[c.slice];
             if (c.kernelTime <= 0 && report.callsWithoutKernel++ == 0)

@@ -162,6 +162,16 @@ std::optional<std::int64_t> concreteInt(std::string_view text)
     return value;
 }
 
+std::optional<double> concreteDouble(std::string_view text)
+{
+    text = trimmed(text);
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return value;
+}
+
 std::optional<std::vector<std::int64_t>> concreteIntList(std::string_view text)
 {
     text = trimmed(text);

@@ -26,6 +26,10 @@ struct OpArgs
     std::string dimsText;
     std::string typesText;
     std::string stridesText;
+    // The step annotation around the call (the user_annotation carrying the batch's query and
+    // key token sums: iteration_annotation.h), filled for the models that read it (vLLM's and
+    // AITER's inference attention); "" when none or not read.
+    std::string annotation;
 
     bool hasDims(std::size_t i) const { return i < dims.size() && dims[i].has_value(); }
 
@@ -77,6 +81,8 @@ ParsedArgs parseOpArgs(std::string_view argsJson);
 std::optional<bool> concreteBool(std::string_view text);
 std::optional<std::vector<std::int64_t>> concreteIntList(std::string_view text);
 std::optional<std::int64_t> concreteInt(std::string_view text);
+// Python's float() of the text ("2048", "0.1"); nullopt when it is not a number.
+std::optional<double> concreteDouble(std::string_view text);
 
 // The product of sizes; 1 for an empty shape (a scalar), as numpy's prod(()).
 double elementCount(const std::vector<std::int64_t>& shape);

@@ -16,8 +16,9 @@ namespace {
     {
         static const auto table = [] {
             std::unordered_map<std::string_view, const OpModel*> byName;
-            for (const auto family : { gemmModels(), attentionModels(), convModels(), elementwiseModels(),
-                     reduceModels(), normModels(), ropeModels() })
+            for (const auto family :
+                { gemmModels(), attentionModels(), varlenAttentionModels(), inferenceAttentionModels(),
+                    convModels(), elementwiseModels(), reduceModels(), normModels(), ropeModels() })
                 for (const OpModel& m : family)
                     byName.emplace(m.name, &m);
             return byName;
@@ -51,6 +52,8 @@ std::string_view skipReasonText(SkipReason reason)
         return "unknown dtype";
     case SkipReason::MismatchedShapes:
         return "mismatched operand shapes";
+    case SkipReason::NoStepAnnotation:
+        return "no step annotation with token sums";
     case SkipReason::Count_:
         break;
     }

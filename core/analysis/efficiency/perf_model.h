@@ -76,6 +76,7 @@ enum class SkipReason : std::uint8_t
     MalformedDims, // dims missing, not integer lists, or of the wrong rank
     UnknownDtype, // a dtype with no known size
     MismatchedShapes, // operands that cannot go together (K differs, no broadcast, causal with N_Q != N_KV)
+    NoStepAnnotation, // inference attention outside a step annotation with the batch's token sums
     Count_
 };
 inline constexpr std::size_t kSkipReasonCount = static_cast<std::size_t>(SkipReason::Count_);
@@ -92,6 +93,8 @@ struct OpModel
     // A forward op whose TraceLens model has backward formulas (reductions, attention): the
     // FLOPs and bytes of its autograd backward, from the forward call's args. nullptr: none.
     OpModelFn backward = nullptr;
+    // The model reads OpArgs::annotation, the step annotation around the call.
+    bool readsAnnotation = false;
 
     ModelResult model(std::string_view op, const OpArgs& args, const ModelReading& reading = {}) const
     {
@@ -108,6 +111,8 @@ bool isModelledOp(std::string_view name);
 // The family tables, each defined in its own file.
 std::span<const OpModel> gemmModels();
 std::span<const OpModel> attentionModels();
+std::span<const OpModel> varlenAttentionModels();
+std::span<const OpModel> inferenceAttentionModels();
 std::span<const OpModel> convModels();
 std::span<const OpModel> elementwiseModels();
 std::span<const OpModel> reduceModels();
