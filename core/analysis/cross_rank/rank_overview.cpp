@@ -1,5 +1,6 @@
 #include "core/analysis/cross_rank/rank_overview.h"
 
+#include "core/analysis/frame/data_loading.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
@@ -93,7 +94,8 @@ AnalysisOutput rankOverview(
             t.addRow({ frame.rank, iteration, optionalCell(stepTimeUs(frame, iteration)), optionalCell(at(0)),
                 optionalCell(at(1)), optionalCell(at(2)),
                 ov == overlap.end() ? Cell {} : optionalCell(ov->second[0]),
-                b == busy.end() ? Cell {} : Cell { b->second }, std::int64_t { straggler ? 1 : 0 } });
+                b == busy.end() ? Cell {} : Cell { b->second }, std::int64_t { straggler ? 1 : 0 },
+                optionalCell(dataLoadingPct(frame, iteration)) });
         }
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));

@@ -3,9 +3,13 @@
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/frame/kernel_type.h"
 #include "core/analysis/frame/launch_api.h"
+#include "core/analysis/kernels/kernel_occupancy.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ks::core {
@@ -128,6 +132,86 @@ std::vector<StepSeries> memoryBandwidthSeries(const RankTrace& t)
         StepSeries& s = out.emplace_back();
         s.name = kind;
         accumulate(steps, s);
+    }
+    return out;
+}
+
+namespace {
+
+    // A kernel's start (+) or end (-) on one stream; `efficiency` is NaN for a kernel
+    // without "blocks per SM".
+    struct KernelEdge
+    {
+        TimeNs ts = 0;
+        int sign = 0;
+        double efficiency = 0;
+    };
+
+    // The sweep over one stream's kernel edges: one point per distinct time.
+    void sweepEfficiency(std::vector<KernelEdge>& edges, StepSeries& out)
+    {
+        std::stable_sort(
+            edges.begin(), edges.end(), [](const KernelEdge& a, const KernelEdge& b) { return a.ts < b.ts; });
+        double sum = 0; // blocks per SM of the running kernels that carry it
+        int known = 0; // how many of them run
+        int unknown = 0; // running kernels without it
+        for (std::size_t i = 0; i < edges.size(); ++i) {
+            const KernelEdge& e = edges[i];
+            if (std::isnan(e.efficiency)) {
+                unknown += e.sign;
+            } else {
+                known += e.sign;
+                sum += e.sign * e.efficiency;
+            }
+            if (i + 1 < edges.size() && edges[i + 1].ts == e.ts)
+                continue; // all edges at one time apply together
+            // Exactly 0 when none runs, whatever the float sum left behind.
+            const double value = known > 0 ? 100.0 * std::min(sum, 1.0)
+                : unknown > 0              ? std::numeric_limits<double>::quiet_NaN()
+                                           : 0.0;
+            const bool same = !out.value.empty()
+                && (out.value.back() == value || (std::isnan(out.value.back()) && std::isnan(value)));
+            if (same)
+                continue;
+            out.ts.push_back(e.ts);
+            out.value.push_back(value);
+        }
+    }
+
+} // namespace
+
+std::vector<StepSeries> smEfficiencySeries(const RankTrace& t)
+{
+    const std::vector<std::uint32_t> kernels = kernelSlices(t);
+    auto read = readKernelOccupancy(t, kernels);
+    if (!read)
+        return {};
+    std::unordered_map<std::uint32_t, double> efficiencyOf;
+    for (const KernelOccupancy& k : read.value())
+        if (const auto efficiency = k.smEfficiency())
+            efficiencyOf.emplace(k.slice, *efficiency);
+    if (efficiencyOf.empty())
+        return {};
+    std::map<std::int64_t, std::vector<KernelEdge>> byStream;
+    std::map<std::int64_t, bool> streamHasFigure;
+    for (const std::uint32_t i : kernels) {
+        const std::int64_t stream = t.stream(i);
+        const auto it = efficiencyOf.find(i);
+        const double efficiency =
+            it == efficiencyOf.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+        auto& edges = byStream[stream];
+        edges.push_back({ t.slices.start[i], +1, efficiency });
+        edges.push_back({ t.slices.end(i), -1, efficiency });
+        streamHasFigure[stream] = streamHasFigure[stream] || it != efficiencyOf.end();
+    }
+    std::vector<StepSeries> out;
+    for (auto& [stream, edges] : byStream) {
+        if (!streamHasFigure[stream])
+            continue;
+        StepSeries& s = out.emplace_back();
+        s.name = std::to_string(stream);
+        s.stream = stream;
+        sweepEfficiency(edges, s);
     }
     return out;
 }

@@ -31,4 +31,11 @@ std::vector<StepSeries> queueLengthSeries(const RankTrace& trace);
 // Memory bandwidth (GB/s) per copy kind, kinds in name order.
 std::vector<StepSeries> memoryBandwidthSeries(const RankTrace& trace);
 
+// Est. SM efficiency (%) per stream, streams ascending (the TensorBoard plugin's counter,
+// core/analysis/kernels/kernel_occupancy.h): while kernels run, 100 x min(1, the sum of
+// their blocks per SM); 0 while none runs; NaN (no sample) while only kernels without
+// "blocks per SM" run. Only streams with a kernel that carries it; none when the args
+// cannot be read again. Re-reads every kernel's args from the file.
+std::vector<StepSeries> smEfficiencySeries(const RankTrace& trace);
+
 } // namespace ks::core

@@ -73,6 +73,8 @@ CounterTrack::MinMax CounterTrack::rangeMinMax(std::uint32_t a, std::uint32_t b)
 
 QString CounterTrack::formatValue(double v) const
 {
+    if (std::isnan(v)) // a stretch without a sample (est. SM efficiency of kernels without the args)
+        return QStringLiteral("no data");
     if (unit == QStringLiteral("B"))
         return v < 0 ? QStringLiteral("−") + formatBytes(static_cast<std::uint64_t>(-v))
                      : formatBytes(static_cast<std::uint64_t>(v));
@@ -152,6 +154,11 @@ CounterTracks buildAnalysisCounters(const core::TraceSet& set, int rankIndex)
         const QString name = toQString(s.name) + QStringLiteral(" bandwidth");
         s.stream = -1;
         add(std::move(s), name, QStringLiteral("GB/s"));
+    }
+    // Drawn right under its stream, after the queue length.
+    for (core::StepSeries& s : core::smEfficiencySeries(rank)) {
+        const QString name = QStringLiteral("Est. SM efficiency · stream %1").arg(s.stream);
+        add(std::move(s), name, QStringLiteral("%"));
     }
     return out;
 }
