@@ -18,26 +18,33 @@ bool isDataLoading(std::string_view name)
         [name](std::string_view mark) { return name.find(mark) != std::string_view::npos; });
 }
 
-std::optional<double> dataLoadingPct(const RankFrame& frame, std::int64_t iteration)
+std::map<std::int64_t, double> dataLoadingPctByIteration(const RankFrame& frame)
 {
-    const std::string stepName = "ProfilerStep#" + std::to_string(iteration);
-    const FrameRow* step = nullptr;
-    for (const FrameRow& row : frame.rows)
-        if (!row.device && row.iteration == iteration && frame.name(row) == stepName) {
-            step = &row;
-            break;
-        }
-    if (!step || step->dur <= 0)
-        return std::nullopt;
+    std::vector<const FrameRow*> steps;
     std::vector<Interval> loading;
     for (const FrameRow& row : frame.rows) {
-        if (row.device || row.end() <= step->ts || row.ts >= step->end() || !isDataLoading(frame.name(row)))
+        if (row.device)
             continue;
-        loading.push_back({ std::max(row.ts, step->ts), std::min(row.end(), step->end()) });
+        const std::string_view name = frame.name(row);
+        if (name.starts_with("ProfilerStep#") && row.dur > 0
+            && name.substr(13) == std::to_string(row.iteration))
+            steps.push_back(&row);
+        else if (isDataLoading(name))
+            loading.push_back({ row.ts, row.end() });
     }
     // Nested loading spans (__next__ around _next_data) count once.
-    const auto inLoading = totalLength(mergeIntervals(std::move(loading)));
-    return 100.0 * static_cast<double>(inLoading) / static_cast<double>(step->dur);
+    const std::vector<Interval> merged = mergeIntervals(std::move(loading));
+    std::map<std::int64_t, double> out;
+    for (const FrameRow* step : steps) {
+        // The first merged span ending after the step starts; they are disjoint and sorted.
+        auto it = std::upper_bound(merged.begin(), merged.end(), step->ts,
+            [](std::int64_t t, const Interval& i) { return t < i.end; });
+        std::int64_t inLoading = 0;
+        for (; it != merged.end() && it->start < step->end(); ++it)
+            inLoading += std::min(it->end, step->end()) - std::max(it->start, step->ts);
+        out[step->iteration] = 100.0 * static_cast<double>(inLoading) / static_cast<double>(step->dur);
+    }
+    return out;
 }
 
 } // namespace ks::core

@@ -7,7 +7,8 @@
 
 #include "core/analysis/frame/hta_frame.h"
 
-#include <optional>
+#include <cstdint>
+#include <map>
 #include <string_view>
 
 namespace ks::core {
@@ -17,9 +18,11 @@ namespace ks::core {
 // names for loading ("load_batch", "data_loader"...).
 bool isDataLoading(std::string_view name);
 
-// The share (%) of one iteration's ProfilerStep#N span spent in data loading: the
+// Per iteration, the share (%) of its ProfilerStep#N span spent in data loading: the
 // union of the rank's host loading spans, clipped to the step, over the step's length.
-// None without that step row (or with a zero-length one).
-std::optional<double> dataLoadingPct(const RankFrame& frame, std::int64_t iteration);
+// Pass the rank's whole frame, not one iteration's: a loading span that starts in one
+// step and ends in the next counts in both, each for its part. Iterations without a
+// step row of positive length are absent.
+std::map<std::int64_t, double> dataLoadingPctByIteration(const RankFrame& frame);
 
 } // namespace ks::core
