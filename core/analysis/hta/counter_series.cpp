@@ -180,10 +180,27 @@ namespace {
 
 } // namespace
 
-std::vector<StepSeries> smEfficiencySeries(const RankTrace& t)
+SmEfficiencySeries smEfficiencySeries(const RankTrace& t)
 {
-    const std::vector<std::uint32_t> kernels = kernelSlices(t);
-    auto read = readKernelOccupancy(t, kernels);
+    struct Kernel
+    {
+        std::uint32_t slice;
+        std::int64_t stream;
+        std::int64_t device;
+    };
+
+    std::vector<Kernel> kernels;
+    std::vector<std::uint32_t> slices;
+    for (const Track& track : t.tracks) {
+        if (track.kind != TrackKind::GpuStream)
+            continue;
+        for (std::uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i)
+            if (isKernelCategory(t.sliceCategory(i))) {
+                kernels.push_back({ i, t.stream(i), track.device });
+                slices.push_back(i);
+            }
+    }
+    auto read = readKernelOccupancy(t, std::move(slices));
     if (!read)
         return {};
     std::unordered_map<std::uint32_t, double> efficiencyOf;
@@ -192,25 +209,39 @@ std::vector<StepSeries> smEfficiencySeries(const RankTrace& t)
             efficiencyOf.emplace(k.slice, *efficiency);
     if (efficiencyOf.empty())
         return {};
-    std::map<std::int64_t, std::vector<KernelEdge>> byStream;
-    std::map<std::int64_t, bool> streamHasFigure;
-    for (const std::uint32_t i : kernels) {
-        const std::int64_t stream = t.stream(i);
-        const auto it = efficiencyOf.find(i);
+    // A stream's edges, and which streams carry the arg at all (the only ones drawn).
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<KernelEdge>> byStream; // (device, stream)
+    std::map<std::pair<std::int64_t, std::int64_t>, bool> carries;
+    for (const Kernel& k : kernels) {
+        const auto it = efficiencyOf.find(k.slice);
         const double efficiency =
             it == efficiencyOf.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
-        auto& edges = byStream[stream];
-        edges.push_back({ t.slices.start[i], +1, efficiency });
-        edges.push_back({ t.slices.end(i), -1, efficiency });
-        streamHasFigure[stream] = streamHasFigure[stream] || it != efficiencyOf.end();
+        auto& edges = byStream[{ k.device, k.stream }];
+        edges.push_back({ t.slices.start[k.slice], +1, efficiency });
+        edges.push_back({ t.slices.end(k.slice), -1, efficiency });
+        carries[{ k.device, k.stream }] = carries[{ k.device, k.stream }] || it != efficiencyOf.end();
     }
-    std::vector<StepSeries> out;
-    for (auto& [stream, edges] : byStream) {
-        if (!streamHasFigure[stream])
+    SmEfficiencySeries out;
+    std::map<std::int64_t, std::vector<KernelEdge>> byDevice;
+    std::map<std::int64_t, int> streamsOfDevice;
+    for (auto& [key, edges] : byStream) {
+        if (!carries[key])
             continue;
-        StepSeries& s = out.emplace_back();
-        s.name = std::to_string(stream);
-        s.stream = stream;
+        auto& device = byDevice[key.first];
+        device.insert(device.end(), edges.begin(), edges.end());
+        ++streamsOfDevice[key.first];
+        StepSeries& s = out.perStream.emplace_back();
+        s.name = std::to_string(key.second);
+        s.stream = key.second;
+        sweepEfficiency(edges, s);
+    }
+    std::stable_sort(out.perStream.begin(), out.perStream.end(),
+        [](const StepSeries& a, const StepSeries& b) { return a.stream < b.stream; });
+    for (auto& [device, edges] : byDevice) {
+        if (streamsOfDevice[device] < 2)
+            continue; // the same as its one stream's
+        StepSeries& s = out.perDevice.emplace_back();
+        s.name = std::to_string(device);
         sweepEfficiency(edges, s);
     }
     return out;

@@ -86,22 +86,6 @@ bool isKernelCategory(std::string_view category)
     return category == "kernel" || category == "Kernel";
 }
 
-std::vector<std::uint32_t> kernelSlices(const RankTrace& trace)
-{
-    std::vector<bool> kernelCategory(trace.categories.size());
-    for (std::size_t c = 0; c < trace.categories.size(); ++c)
-        kernelCategory[c] = isKernelCategory(trace.name(trace.categories[c]));
-    std::vector<std::uint32_t> out;
-    for (const Track& track : trace.tracks) {
-        if (track.kind != TrackKind::GpuStream)
-            continue;
-        for (std::uint32_t i = track.sliceBegin; i < track.sliceEnd; ++i)
-            if (kernelCategory[trace.slices.category[i]])
-                out.push_back(i);
-    }
-    return out;
-}
-
 void OccupancyMean::add(const KernelOccupancy& k, double durationNs)
 {
     if (const auto efficiency = k.smEfficiency()) {

@@ -45,9 +45,6 @@ Result<std::vector<KernelOccupancy>> readKernelOccupancy(
 // "kernel" or "Kernel": the only category Kineto gives these args (copies and sets have none).
 bool isKernelCategory(std::string_view category);
 
-// The slices of a rank's GPU streams whose category is a kernel.
-std::vector<std::uint32_t> kernelSlices(const RankTrace& trace);
-
 // Kernel-time-weighted means of a group of kernels (the plugin's kernel view):
 // each figure over the kernels that carry it, none when no kernel does.
 class OccupancyMean

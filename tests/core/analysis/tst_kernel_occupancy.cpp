@@ -159,7 +159,8 @@ private slots:
     {
         QTemporaryDir dir;
         const core::TraceSet set = tests::loadRanks(dir, { occupancyTrace() });
-        const std::vector<core::StepSeries> series = core::smEfficiencySeries(*set.ranks.at(0));
+        const core::SmEfficiencySeries all = core::smEfficiencySeries(*set.ranks.at(0));
+        const std::vector<core::StepSeries>& series = all.perStream;
         // Stream 9's only kernel carries no args: no track for it.
         QCOMPARE(series.size(), std::size_t(2));
         const core::StepSeries& s7 = series[0];
@@ -181,6 +182,20 @@ private slots:
         QCOMPARE(s11.ts, ts11);
         const std::vector<double> v11 { 50.0, 100.0, 75.0, 0.0 };
         QCOMPARE(s11.value, v11);
+        // GPU 0 (streams 7 and 11 carry the arg): the streams' kernels together, the
+        // plugin's per-GPU counter. Stream 9 carries no arg and is left out; plain_kernel's
+        // stretch holds no sample.
+        QCOMPARE(all.perDevice.size(), std::size_t(1));
+        const core::StepSeries& gpu = all.perDevice[0];
+        QCOMPARE(gpu.name, std::string("0"));
+        QCOMPARE(gpu.stream, std::int64_t(-1));
+        const std::vector<core::TimeNs> tsGpu { 100'000, 200'000, 300'000, 600'000, 650'000, 700'000, 800'000,
+            900'000, 950'000, 1'000'000, 1'050'000 };
+        QCOMPARE(gpu.ts, tsGpu);
+        QCOMPARE(gpu.value[0], 50.0);
+        QVERIFY(std::isnan(gpu.value[5]));
+        QCOMPARE(gpu.value[6], 0.0);
+        QCOMPARE(gpu.value[8], 100.0);
     }
 
     void noArgsNoSeries()
@@ -189,7 +204,8 @@ private slots:
         const core::TraceSet set = tests::loadRanks(dir,
             { tests::kinetoDocument(
                 0, { tests::completeEvent("kernel", "gemm", 10, 5, 0, 7, tests::correlationArgs(1, 7)) }) });
-        QVERIFY(core::smEfficiencySeries(*set.ranks.at(0)).empty());
+        QVERIFY(core::smEfficiencySeries(*set.ranks.at(0)).perStream.empty());
+        QVERIFY(core::smEfficiencySeries(*set.ranks.at(0)).perDevice.empty());
     }
 };
 

@@ -155,9 +155,15 @@ CounterTracks buildAnalysisCounters(const core::TraceSet& set, int rankIndex)
         s.stream = -1;
         add(std::move(s), name, QStringLiteral("GB/s"));
     }
-    // Drawn right under its stream, after the queue length.
-    for (core::StepSeries& s : core::smEfficiencySeries(rank)) {
+    // Per stream: drawn right under it, after the queue length. Per GPU (where several of its
+    // streams carry the arg): after the streams, with the other GPU counters.
+    core::SmEfficiencySeries efficiency = core::smEfficiencySeries(rank);
+    for (core::StepSeries& s : efficiency.perStream) {
         const QString name = QStringLiteral("Est. SM efficiency · stream %1").arg(s.stream);
+        add(std::move(s), name, QStringLiteral("%"));
+    }
+    for (core::StepSeries& s : efficiency.perDevice) {
+        const QString name = QStringLiteral("GPU %1 est. SM efficiency").arg(toQString(s.name));
         add(std::move(s), name, QStringLiteral("%"));
     }
     return out;
