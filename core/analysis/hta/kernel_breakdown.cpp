@@ -147,9 +147,9 @@ namespace {
     using OccupancyByName = std::map<std::string, OccupancyMean, std::less<>>;
 
     // Per kernel type and name, the launch figures of the rank's kernels (one pass over
-    // the file for all types). A rank
-    // whose args cannot be read again (the file changed) gets empty cells, as a
-    // kernel without the args does: the figures are extra columns, not the table.
+    // the file for all types). A rank whose args cannot be read again (the file changed)
+    // gets empty cells, as a kernel without the args does: the figures are extra
+    // columns, not worth failing the table for.
     std::map<KernelType, OccupancyByName> occupancyByName(
         const RankFrame& frame, const std::vector<KernelSpan>& spans)
     {
