@@ -2,6 +2,7 @@
 // memory_pressure, and low_efficiency (fed by the efficiency analysis through
 // efficiency_seam.h).
 
+#include "core/analysis/frame/data_loading.h"
 #include "core/analysis/memory/memory_report.h"
 #include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
@@ -9,7 +10,6 @@
 #include "core/insights/rules_memory.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <map>
 
@@ -22,16 +22,6 @@ namespace {
     const RuleInfo kLoader { "dataloader_stall", "time in data loading on the critical path",
         { { "min_gain_pct", 1.0, "report when data loading holds at least this % of the critical path" } },
         "operators" };
-
-    // PyTorch's own annotations of a DataLoader's __next__ and common user names for loading.
-    // Plain substring tests: a regular expression per row cost seconds on a large rank.
-    bool isDataLoading(std::string_view name)
-    {
-        constexpr std::array<std::string_view, 5> kMarks { "DataLoader", "dataloader", "data_loader",
-            "_next_data", "load_batch" };
-        return std::any_of(kMarks.begin(), kMarks.end(),
-            [name](std::string_view mark) { return name.find(mark) != std::string_view::npos; });
-    }
 
     RuleOutcome dataloaderStall(InsightsContext& c, const RuleParams& p)
     {

@@ -1,62 +1,27 @@
 // low_sm_efficiency: the PyTorch TensorBoard plugin's estimated SM efficiency
 // and achieved occupancy per kernel, from the args Kineto writes on CUDA kernels
-// ("blocks per SM", "warps per SM", "est. achieved occupancy %", "grid",
-// "block"). A kernel whose grid has fewer blocks than the GPU has SMs
+// (read by core/analysis/kernels/kernel_occupancy.h, as the kernel breakdown's
+// columns and the timeline's track read them). A kernel whose grid has fewer blocks than the GPU has SMs
 // (blocks per SM < 1) leaves SMs idle: the plugin's estimate of its SM efficiency
 // is min(blocks per SM, 1). The gain is modelled conservatively: half of what a
 // grid filling every SM would give back, (1 - efficiency) / 2 of the low kernels'
 // time on the critical path (small grids are often latency-bound, not starved).
 
+#include "core/analysis/kernels/kernel_occupancy.h"
 #include "core/insights/rule_support.h"
-#include "core/io/json/args_reader.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 
 namespace ks::core {
 
 namespace {
 
-    // The number after `"key":` in an args object, if any.
-    std::optional<double> numberArg(std::string_view text, std::string_view key)
-    {
-        const std::string quoted = "\"" + std::string(key) + "\"";
-        const std::size_t at = text.find(quoted);
-        if (at == std::string_view::npos)
-            return std::nullopt;
-        const std::size_t colon = text.find(':', at + quoted.size());
-        if (colon == std::string_view::npos)
-            return std::nullopt;
-        const std::string tail(text.substr(colon + 1, 40));
-        char* end = nullptr;
-        const double value = std::strtod(tail.c_str(), &end);
-        return end == tail.c_str() ? std::nullopt : std::optional<double>(value);
-    }
-
-    // `"grid": [a, b, c]` as written, "" when absent.
-    std::string listArg(std::string_view text, std::string_view key)
-    {
-        const std::string quoted = "\"" + std::string(key) + "\"";
-        const std::size_t at = text.find(quoted);
-        const std::size_t open = at == std::string_view::npos ? at : text.find('[', at);
-        const std::size_t close = open == std::string_view::npos ? open : text.find(']', open);
-        if (close == std::string_view::npos)
-            return {};
-        std::string list;
-        for (const char ch : text.substr(open, close - open + 1))
-            if (ch != ' ')
-                list += ch;
-        return list;
-    }
-
     struct KernelUse
     {
         const FrameRow* row = nullptr;
         double smEfficiency = 1; // min(blocks per SM, 1)
-        std::optional<double> occupancyPct;
-        std::string grid;
-        std::string block;
+        KernelOccupancy figures;
     };
 
     // The kernels read: the longest, enough to weigh the rank's kernel time without
@@ -90,35 +55,22 @@ namespace {
             bySlice.emplace(k->slice, k);
             slices.push_back(k->slice);
         }
+        auto read = readKernelOccupancy(*frame.trace, slices);
+        if (!read)
+            return RuleOutcome::na("the kernels' args cannot be read: " + read.error().message);
         std::vector<KernelUse> uses;
-        const auto error =
-            forEachSliceArgs(*frame.trace, slices, [&](std::uint32_t slice, std::string_view text) {
-                const auto blocks = numberArg(text, "blocks per SM");
-                const auto row = bySlice.find(slice);
-                if (!blocks || row == bySlice.end())
-                    return;
-                uses.push_back({ row->second, std::clamp(*blocks, 0.0, 1.0),
-                    numberArg(text, "est. achieved occupancy %"), listArg(text, "grid"),
-                    listArg(text, "block") });
-            });
-        if (error)
-            return RuleOutcome::na("the kernels' args cannot be read: " + error->message);
+        for (KernelOccupancy& k : read.value()) {
+            const auto row = bySlice.find(k.slice);
+            const auto efficiency = k.smEfficiency();
+            if (efficiency && row != bySlice.end())
+                uses.push_back({ row->second, *efficiency, std::move(k) });
+        }
         if (uses.empty())
             return RuleOutcome::na(
                 "the kernels carry no \"blocks per SM\" (Kineto writes it on CUDA kernels)");
-        double weighted = 0;
-        double occupancy = 0;
-        double occupancyTime = 0;
-        TimeNs read = 0;
-        for (const KernelUse& u : uses) {
-            const auto dur = static_cast<double>(u.row->dur);
-            weighted += u.smEfficiency * dur;
-            read += u.row->dur;
-            if (u.occupancyPct) {
-                occupancy += *u.occupancyPct * dur;
-                occupancyTime += dur;
-            }
-        }
+        OccupancyMean mean;
+        for (const KernelUse& u : uses)
+            mean.add(u.figures, static_cast<double>(u.row->dur));
         const double threshold = p["max_sm_efficiency_pct"] / 100.0;
         std::vector<const KernelUse*> low;
         for (const KernelUse& u : uses)
@@ -142,9 +94,10 @@ namespace {
         Finding f = newFinding(kSmEfficiency,
             std::to_string(low.size()) + " kernel(s) with grids too small to fill the GPU's SMs", gain,
             { frame.rank });
+        const auto occupancy = mean.occupancyPct();
         f.evidence.push_back("est. SM efficiency over the kernels read (time-weighted): "
-            + formatPct(100.0 * weighted / static_cast<double>(read))
-            + (occupancyTime > 0 ? "; est. achieved occupancy " + formatPct(occupancy / occupancyTime) : ""));
+            + formatPct(mean.smEfficiencyPct().value_or(0))
+            + (occupancy ? "; est. achieved occupancy " + formatPct(*occupancy) : ""));
         f.evidence.push_back(std::to_string(low.size()) + " kernels under " + formatPct(100 * threshold)
             + ", " + formatMs(lowTime) + " of GPU time");
         std::map<std::string, std::pair<TimeNs, const KernelUse*>> byName;
@@ -159,10 +112,11 @@ namespace {
         std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         for (std::size_t i = 0; i < std::min<std::size_t>(3, top.size()); ++i) {
             const KernelUse& u = *top[i].second;
+            const KernelOccupancy& k = u.figures;
             f.evidence.push_back(std::string(frame.name(*u.row)) + ": " + formatMs(top[i].first) + ", grid "
-                + (u.grid.empty() ? "?" : u.grid) + ", block " + (u.block.empty() ? "?" : u.block)
+                + (k.grid.empty() ? "?" : k.grid) + ", block " + (k.block.empty() ? "?" : k.block)
                 + ", SM efficiency " + formatPct(100 * u.smEfficiency)
-                + (u.occupancyPct ? ", occupancy " + formatPct(*u.occupancyPct) : ""));
+                + (k.occupancyPct ? ", occupancy " + formatPct(*k.occupancyPct) : ""));
         }
         f.where.push_back(rowsWhere(c, frame.rank, rows));
         f.suggestion = "Give these kernels more parallel work: larger batches or fused ops (torch.compile), "

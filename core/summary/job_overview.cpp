@@ -106,10 +106,12 @@ namespace {
         if (!select)
             return select.error();
         SqliteStatement& s = select.value();
+        // The columns after the stored nine (dataloader_pct) are not in a summary: empty.
+        constexpr std::size_t kStored = 9;
         std::vector<Cell> row(t.columns.size());
         auto r = s.step();
         for (; r && r.value(); r = s.step()) {
-            for (std::size_t c = 0; c < row.size(); ++c)
+            for (std::size_t c = 0; c < kStored; ++c)
                 row[c] = s.column(static_cast<int>(c));
             t.addRow(row);
         }

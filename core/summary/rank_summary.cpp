@@ -114,7 +114,10 @@ namespace {
             const AnalysisOutput overview = rankOverview(frames, m_options);
             if (const Table* t = frameOf(overview, "rank_overview"))
                 copyRows(*t, sequence(0, 9), m_analysisRank, m_s.rows["rank_iterations"]);
-            const AnalysisOutput kernels = gpuKernelBreakdown(frames, m_options);
+            // A summary stores no launch figures: skip re-reading every kernel's args.
+            AnalysisOptions kernelOptions = m_options;
+            kernelOptions.kernels.occupancyColumns = false;
+            const AnalysisOutput kernels = gpuKernelBreakdown(frames, kernelOptions);
             if (const Table* t = frameOf(kernels, "kernel_types", 0))
                 copyRows(*t, { std::string::npos, 0, 1, 2 }, m_analysisRank, m_s.rows["kernel_types"]);
             if (const Table* t = frameOf(kernels, "top_kernels", 1))

@@ -23,7 +23,7 @@ namespace {
         return QCoreApplication::translate("ks::widgets::OverviewPage", text);
     }
 
-    // Means of X1's step time and busy share over its rows, and its flagged ranks.
+    // Means of X1's step time, busy and data-loading shares over its rows, and its flagged ranks.
     void headlineFromRankOverview(const core::Table& t, OverviewData& data)
     {
         const auto step = t.find(core::rank_overview::kStepTime);
@@ -31,8 +31,11 @@ namespace {
         const auto rank = t.find(core::rank_overview::kRank);
         const auto iteration = t.find(core::rank_overview::kIteration);
         const auto flag = t.find(core::rank_overview::kStraggler);
+        const auto loading = t.find(core::rank_overview::kDataLoadingPct);
         double stepSum = 0;
         double busySum = 0;
+        double loadingSum = 0;
+        std::size_t loadingRows = 0; // a summary stores no data-loading share
         std::size_t steps = 0;
         std::size_t busy = 0; // CPU-only ranks have a step time but no idle share
         std::set<std::int64_t> iterations;
@@ -48,6 +51,10 @@ namespace {
                 busySum += 100.0 - *i;
                 ++busy;
             }
+            if (const auto l = loading ? core::cellAsDouble(row[*loading]) : std::nullopt) {
+                loadingSum += *l;
+                ++loadingRows;
+            }
             if (iteration)
                 if (const auto it = core::cellAsDouble(row[*iteration]))
                     iterations.insert(static_cast<std::int64_t>(*it));
@@ -60,6 +67,8 @@ namespace {
         }
         if (busy > 0)
             data.gpuBusyPct = busySum / static_cast<double>(busy);
+        if (loadingRows > 0)
+            data.dataLoadingPct = loadingSum / static_cast<double>(loadingRows);
         if (data.stragglers.empty() && !flagged.empty()) {
             data.stragglers.assign(flagged.begin(), flagged.end());
             data.stragglerSource = tr("GPU busy time above the median rank's");

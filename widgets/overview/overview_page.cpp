@@ -295,7 +295,17 @@ void OverviewPage::fillHeadline(const OverviewData& d)
         tile(tr("Stragglers"), d.stragglers.empty() ? tr("none") : ranks.join(QStringLiteral(", ")),
             d.stragglers.empty() ? tr("no rank holds the others back") : d.stragglerSource, parent),
         0, 4);
-    for (int c = 0; c < 5; ++c)
+    // The TensorBoard plugin's DataLoader share of the step (no finding of its own:
+    // dataloader_stall's gain already counts what loading costs the path).
+    m_headline->addWidget(
+        tile(tr("Data loading"),
+            d.dataLoadingPct ? QStringLiteral("%1 %").arg(*d.dataLoadingPct, 0, 'f', 1) : none,
+            d.dataLoadingPct    ? tr("of the step, mean over ranks")
+                : d.fromSummary ? tr("needs the ranks' events (open the traces)")
+                                : tr("no ProfilerStep iterations"),
+            parent),
+        0, 5);
+    for (int c = 0; c < 6; ++c)
         m_headline->setColumnStretch(c, 1);
 }
 

@@ -1,5 +1,6 @@
 #include "core/analysis/cross_rank/rank_overview.h"
 
+#include "core/analysis/frame/data_loading.h"
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
@@ -53,6 +54,12 @@ namespace {
         return v ? Cell { *v } : Cell {};
     }
 
+    Cell loadingCell(const std::map<std::int64_t, double>& byIteration, std::int64_t iteration)
+    {
+        const auto it = byIteration.find(iteration);
+        return it == byIteration.end() ? Cell {} : Cell { it->second };
+    }
+
 } // namespace
 
 AnalysisOutput rankOverview(
@@ -64,6 +71,10 @@ AnalysisOutput rankOverview(
     t.name = "rank_overview";
     for (const ColumnId& c : rank_overview::kColumns)
         t.columns.push_back(c.column());
+    // From each rank's whole frame: a loading span may cross into the next step.
+    std::map<std::int64_t, std::map<std::int64_t, double>> loadingByRank;
+    for (const RankFrame& frame : frames.ranks)
+        loadingByRank[frame.rank] = dataLoadingPctByIteration(frame);
     for (const std::int64_t iteration : frames.iterations) {
         const FrameSet one = narrowedFrames(frames, iteration, std::nullopt);
         const auto temporal = columnsByRank(temporalBreakdown(one, options), temporal_breakdown::kRank,
@@ -93,7 +104,8 @@ AnalysisOutput rankOverview(
             t.addRow({ frame.rank, iteration, optionalCell(stepTimeUs(frame, iteration)), optionalCell(at(0)),
                 optionalCell(at(1)), optionalCell(at(2)),
                 ov == overlap.end() ? Cell {} : optionalCell(ov->second[0]),
-                b == busy.end() ? Cell {} : Cell { b->second }, std::int64_t { straggler ? 1 : 0 } });
+                b == busy.end() ? Cell {} : Cell { b->second }, std::int64_t { straggler ? 1 : 0 },
+                loadingCell(loadingByRank[frame.rank], iteration) });
         }
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));

@@ -20,11 +20,14 @@ namespace rank_overview {
     inline constexpr ColumnId kOverlapPct { "overlap_pct", "%" };
     inline constexpr ColumnId kGpuBusy { "gpu_busy_us", "us" };
     inline constexpr ColumnId kStraggler { "straggler", "" }; // 1 or 0
+    // The step's share in data loading spans (frame/data_loading.h; the TensorBoard
+    // plugin's DataLoader share). Last: a summary stores the columns before it only.
+    inline constexpr ColumnId kDataLoadingPct { "dataloader_pct", "%" };
 
     // Every column in table order; a table read back from a summary uses it too,
     // so the charts find the same columns whichever way the table was made.
-    inline constexpr std::array<ColumnId, 9> kColumns = { kRank, kIteration, kStepTime, kIdlePct, kComputePct,
-        kNonComputePct, kOverlapPct, kGpuBusy, kStraggler };
+    inline constexpr std::array<ColumnId, 10> kColumns = { kRank, kIteration, kStepTime, kIdlePct,
+        kComputePct, kNonComputePct, kOverlapPct, kGpuBusy, kStraggler, kDataLoadingPct };
 } // namespace rank_overview
 
 struct RankOverviewOptions
@@ -36,9 +39,9 @@ struct RankOverviewOptions
 };
 
 // X1: one row per rank and iteration (ProfilerStep): step time, temporal
-// breakdown percentages, communication/computation overlap, GPU busy time and
-// whether the rank is a straggler there. Each iteration is measured as A9's
-// iteration selection would measure it alone.
+// breakdown percentages, communication/computation overlap, GPU busy time,
+// whether the rank is a straggler there and the step's share in data loading. Each iteration is measured as
+// A9's iteration selection would measure it alone.
 AnalysisOutput rankOverview(
     const FrameSet& frames, const AnalysisOptions& options, const RankOverviewOptions& overview = {});
 

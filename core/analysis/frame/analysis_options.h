@@ -23,6 +23,9 @@ struct KernelBreakdownOptions
     double durationRatio = 0.8;
     int numKernels = 10;
     bool includeMemoryKernels = true;
+    // Default mode's est. SM efficiency and occupancy columns re-read every kernel's
+    // args from the file; summaries, which do not store them, turn them off.
+    bool occupancyColumns = true;
 
     bool operator==(const KernelBreakdownOptions&) const = default;
 };

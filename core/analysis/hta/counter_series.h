@@ -31,4 +31,19 @@ std::vector<StepSeries> queueLengthSeries(const RankTrace& trace);
 // Memory bandwidth (GB/s) per copy kind, kinds in name order.
 std::vector<StepSeries> memoryBandwidthSeries(const RankTrace& trace);
 
+// Est. SM efficiency (%), the TensorBoard plugin's counter (core/analysis/kernels/kernel_occupancy.h):
+// while kernels run, 100 x min(1, the sum of their blocks per SM); 0 while none runs; NaN (no
+// sample) while only kernels without "blocks per SM" run. Per stream (streams ascending, name:
+// the stream), and per GPU (name: its index; stream -1) where two or more of its streams carry
+// the arg: there concurrent kernels add up, as in the plugin's per-GPU counter. Only streams with
+// a kernel that carries it; nothing when the args cannot be read again. Re-reads every kernel's
+// args from the file.
+struct SmEfficiencySeries
+{
+    std::vector<StepSeries> perStream;
+    std::vector<StepSeries> perDevice;
+};
+
+SmEfficiencySeries smEfficiencySeries(const RankTrace& trace);
+
 } // namespace ks::core

@@ -2,6 +2,7 @@
 
 #include "core/analysis/hta/kernel_breakdown_support.h"
 #include "core/analysis/hta/name_stats.h"
+#include "core/analysis/kernels/kernel_occupancy.h"
 #include "core/analysis/tables/pandas_numerics.h"
 
 #include <algorithm>
@@ -143,6 +144,47 @@ namespace {
         return aggregateByName(byName, { options.durationRatio, options.numKernels, {} }, mode);
     }
 
+    using OccupancyByName = std::map<std::string, OccupancyMean, std::less<>>;
+
+    // Per kernel type and name, the launch figures of the rank's kernels (one pass over
+    // the file for all types). A rank whose args cannot be read again (the file changed)
+    // gets empty cells, as a kernel without the args does: the figures are extra
+    // columns, not worth failing the table for.
+    std::map<KernelType, OccupancyByName> occupancyByName(
+        const RankFrame& frame, const std::vector<KernelSpan>& spans)
+    {
+        std::map<std::uint32_t, const KernelSpan*> bySlice;
+        std::vector<std::uint32_t> slices;
+        for (const KernelSpan& s : spans)
+            if (isKernelCategory(frame.category(*s.row)) && bySlice.emplace(s.row->slice, &s).second)
+                slices.push_back(s.row->slice);
+        std::map<KernelType, OccupancyByName> out;
+        auto read = readKernelOccupancy(*frame.trace, std::move(slices));
+        if (!read)
+            return out;
+        for (const KernelOccupancy& k : read.value()) {
+            const KernelSpan& span = *bySlice.at(k.slice);
+            out[span.type][std::string(span.name)].add(k, span.dur);
+        }
+        return out;
+    }
+
+    // A row's figures: its name's, or for `others` those of every name folded into it.
+    OccupancyMean rowOccupancy(
+        const NameStats& row, const std::vector<NameStats>& kept, const OccupancyByName& byName)
+    {
+        if (row.name != "others" || byName.contains(row.name)) {
+            const auto it = byName.find(row.name);
+            return it == byName.end() ? OccupancyMean {} : it->second;
+        }
+        OccupancyMean folded;
+        for (const auto& [name, mean] : byName)
+            if (std::none_of(
+                    kept.begin(), kept.end(), [&name](const NameStats& k) { return k.name == name; }))
+                folded.add(mean);
+        return folded;
+    }
+
     Table kernelTable(AnalysisMode mode)
     {
         Table t;
@@ -150,6 +192,9 @@ namespace {
         using namespace kernel_breakdown;
         for (const ColumnId& c : { kName, kSum, kMax, kMin, kStddev, kMean, kKernelType, kRank })
             t.columns.push_back(c.column(mode));
+        if (mode != AnalysisMode::HtaCompat)
+            for (const ColumnId& c : { kEstSmEfficiency, kAchievedOccupancy })
+                t.columns.push_back(c.column(mode));
         return t;
     }
 
@@ -158,7 +203,13 @@ namespace {
         NameStats stats;
         KernelType type = KernelType::Other;
         std::int64_t rank = 0;
+        OccupancyMean occupancy;
     };
+
+    Cell optionalCell(const std::optional<double>& v)
+    {
+        return v ? Cell { *v } : Cell {};
+    }
 
     void addKernelRows(Table& table, std::vector<KernelRow> rows, AnalysisMode mode)
     {
@@ -174,9 +225,14 @@ namespace {
         });
         for (const KernelRow& r : rows) {
             const NameStats& s = r.stats;
-            table.addRow({ s.name, spanUnitsToUs(s.sum, mode), spanUnitsToUs(s.max, mode),
+            std::vector<Cell> row { s.name, spanUnitsToUs(s.sum, mode), spanUnitsToUs(s.max, mode),
                 spanUnitsToUs(s.min, mode), spanUnitsToUs(s.std, mode), spanUnitsToUs(s.mean, mode),
-                std::string(kernelTypeName(r.type)), r.rank });
+                std::string(kernelTypeName(r.type)), r.rank };
+            if (table.columns.size() > row.size()) {
+                row.push_back(optionalCell(r.occupancy.smEfficiencyPct()));
+                row.push_back(optionalCell(r.occupancy.occupancyPct()));
+            }
+            table.addRow(row);
         }
     }
 
@@ -195,12 +251,20 @@ AnalysisOutput gpuKernelBreakdown(const FrameSet& frames, const AnalysisOptions&
         const std::vector<KernelSpan> spans = gpuWorkSpans(frame, mode);
         for (const auto& [label, time] : typeTimes(spans, types, mode))
             totals[label] += time;
+        const bool figures = mode != AnalysisMode::HtaCompat && options.kernels.occupancyColumns;
+        auto occupancyOfType =
+            figures ? occupancyByName(frame, spans) : std::map<KernelType, OccupancyByName> {};
         for (const KernelType type : types) {
             const std::vector<KernelSpan> ofType = spansOfType(spans, type);
             if (ofType.empty())
                 continue;
-            for (NameStats& s : aggregateKernels(ofType, options.kernels, mode))
-                kernelRows.push_back({ std::move(s), type, frame.rank });
+            std::vector<NameStats> stats = aggregateKernels(ofType, options.kernels, mode);
+            const OccupancyByName& byName = occupancyOfType[type];
+            std::vector<OccupancyMean> occupancy; // before the names move into the rows
+            for (const NameStats& s : stats)
+                occupancy.push_back(rowOccupancy(s, stats, byName));
+            for (std::size_t i = 0; i < stats.size(); ++i)
+                kernelRows.push_back({ std::move(stats[i]), type, frame.rank, occupancy[i] });
         }
     }
     Table kernels = kernelTable(mode);

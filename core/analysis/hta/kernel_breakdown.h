@@ -12,11 +12,16 @@ namespace kernel_breakdown {
     inline constexpr ColumnId kKernelType { "kernel_type", "" };
     inline constexpr ColumnId kTypeSum { "sum", "sum (us)", "us" };
     inline constexpr ColumnId kPercentage { "percentage", "%" };
+    // Default mode only (HTA has neither): the TensorBoard plugin's kernel view figures,
+    // kernel-time-weighted over the name's kernels that carry the args, empty when none does.
+    inline constexpr ColumnId kEstSmEfficiency { "est_sm_efficiency_pct", "%" };
+    inline constexpr ColumnId kAchievedOccupancy { "achieved_occupancy_pct", "%" };
     using namespace name_stats_columns; // the per-name table: kName, kSum, ... kRank
 } // namespace kernel_breakdown
 
 // A3 GPU kernel breakdown (§5): tuple (time per kernel type incl. overlap classes, per kernel name per rank).
-// Both modes: options.mode selects HTA 0.6.1's quirks or Kinetoscope's fixes.
+// Both modes: options.mode selects HTA 0.6.1's quirks or Kinetoscope's fixes. Default mode adds
+// est. SM efficiency and achieved occupancy to the per-name table (core/analysis/kernels/kernel_occupancy.h).
 AnalysisOutput gpuKernelBreakdown(const FrameSet& frames, const AnalysisOptions& options);
 
 } // namespace ks::core

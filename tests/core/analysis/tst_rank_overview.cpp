@@ -109,6 +109,41 @@ private slots:
         QCOMPARE(flaggedLenient, 0.0);
     }
 
+    // The TensorBoard plugin's DataLoader share: the union of the step's loading spans
+    // (dataloader_stall's matcher) over the step's length, per rank and iteration.
+    void dataLoadingShare()
+    {
+        using tests::completeEvent;
+        const std::string loader = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+        QTemporaryDir dir;
+        const core::TraceSet set = tests::loadRanks(dir,
+            { tests::kinetoDocument(0,
+                  { completeEvent("user_annotation", "ProfilerStep#1", 0, 1000, 100, 1),
+                      completeEvent("user_annotation", "ProfilerStep#2", 1000, 1000, 100, 1),
+                      // Step 1: 0..200 (the nested _next_data counts once) and 900..1000 of
+                      // load_batch, whose rest (1000..1100) is step 2's: 30 % and 10 %.
+                      completeEvent("user_annotation", loader, 0, 200, 100, 1),
+                      completeEvent("python_function", "_next_data", 50, 100, 100, 1),
+                      completeEvent("user_annotation", "load_batch", 900, 200, 100, 2),
+                      completeEvent("cpu_op", "aten::mm", 300, 400, 100, 1),
+                      completeEvent("kernel", "gemm", 400, 300, 0, 7, correlationArgs(1, 7)) }),
+                tests::kinetoDocument(1,
+                    { completeEvent("user_annotation", "ProfilerStep#1", 0, 1000, 100, 1),
+                        completeEvent("user_annotation", "ProfilerStep#2", 1000, 1000, 100, 1),
+                        completeEvent("kernel", "gemm", 400, 300, 0, 7, correlationArgs(1, 7)) }) });
+        core::AnalysisOptions options;
+        const auto out = core::rankOverview(tests::frames(set, options.mode), options);
+        QVERIFY2(out.ok, out.error.c_str());
+        const core::Table& t = out.result.frame;
+        QCOMPARE(t.rows.size(), std::size_t(4));
+        for (std::size_t r = 0; r < t.rows.size(); ++r) {
+            const auto rank = cellValue(t, r, "rank");
+            const auto iteration = cellValue(t, r, "iteration");
+            const double expected = rank == 1 ? 0.0 : iteration == 1 ? 30.0 : 10.0;
+            QCOMPARE(cellValue(t, r, "dataloader_pct"), expected);
+        }
+    }
+
     void noStepsIsNotApplicable()
     {
         QTemporaryDir dir;

@@ -1,6 +1,7 @@
 // T7: the timeline's analysis counters (queue length per stream, memory
 // bandwidth per copy kind) are computed straight from the rank; they must be
-// the very series of the core's analyses in default mode.
+// the very series of the core's analyses in default mode. The est. SM efficiency
+// per stream (the core's own series, tst_kernel_occupancy) sits under its stream.
 #include "core/analysis/frame/analysis_options.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/hta/memory_bandwidth.h"
@@ -10,11 +11,13 @@
 #include "tests/support/trace_fixtures.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/model/counter_track.h"
+#include "widgets/timeline/model/draw_list.h"
 
 #include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -68,7 +71,11 @@ void compareWithAnalyses(const core::TraceSet& set)
             "memory_bw_gbps", QString(), QStringLiteral(" bandwidth"));
         expected.insert(bw.begin(), bw.end());
 
-        const CounterTracks tracks = buildAnalysisCounters(set, r);
+        CounterTracks tracks = buildAnalysisCounters(set, r);
+        // No HTA analysis has the est. SM efficiency: its series is checked in the core.
+        std::erase_if(tracks, [](const CounterTrack& t) {
+            return t.name.contains(QStringLiteral("est. SM efficiency"), Qt::CaseInsensitive);
+        });
         QCOMPARE(tracks.size(), expected.size());
         for (const CounterTrack& track : tracks) {
             QVERIFY2(expected.count(track.name), qPrintable(track.name));
@@ -109,6 +116,38 @@ private slots:
         QCOMPARE(tracks[0].value, (std::vector<double> { 1.0, 0.0 }));
         QVERIFY(buildAnalysisCounters(*set, 5).empty());
         compareWithAnalyses(*set);
+    }
+
+    void smEfficiencyUnderItsStream()
+    {
+        // Kernel a: 0.5 blocks per SM (50 %); kernel b: no args (no sample, not 0).
+        const QByteArray trace = R"({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "kernel", "name": "a", "pid": 0, "tid": 7, "ts": 1000, "dur": 10,
+   "args": {"stream": 7, "correlation": 1, "blocks per SM": 0.5, "est. achieved occupancy %": 20}},
+  {"ph": "X", "cat": "kernel", "name": "b", "pid": 0, "tid": 7, "ts": 1020, "dur": 10,
+   "args": {"stream": 7, "correlation": 2}}
+ ]})";
+        QTemporaryDir dir;
+        QVERIFY(test::writeFile(dir.filePath(QStringLiteral("rank0.json")), trace));
+        auto set = test::loadSet(dir.path());
+        QVERIFY(set);
+        const CounterTracks tracks = buildAnalysisCounters(*set, 0);
+        const auto it = std::find_if(tracks.begin(), tracks.end(),
+            [](const CounterTrack& t) { return t.name == QStringLiteral("Est. SM efficiency · stream 7"); });
+        QVERIFY(it != tracks.end());
+        QCOMPARE(it->stream, std::int64_t(7)); // drawn right under stream 7
+        QCOMPARE(it->unit, QStringLiteral("%"));
+        QCOMPARE(it->ts, (std::vector<TimeNs> { 1'000'000, 1'010'000, 1'020'000, 1'030'000 }));
+        QCOMPARE(it->value[0], 50.0);
+        QCOMPARE(it->value[1], 0.0);
+        QVERIFY(std::isnan(it->value[2]));
+        QCOMPARE(it->value[3], 0.0);
+        QCOMPARE(it->maxValue, 50.0); // the NaN stretch leaves the scale alone
+        QCOMPARE(it->formatValue(it->value[2]), QStringLiteral("no data"));
+        // The draw list keeps the NaN stretch for the renderer to leave empty.
+        const auto items = buildCounterDrawList(*it, { 1'000'000, 1'040'000 }, 400.0);
+        QVERIFY(std::any_of(
+            items.begin(), items.end(), [](const CounterDrawItem& i) { return std::isnan(i.hi); }));
     }
 
     void sharedTracesMatchTheAnalyses_data()

@@ -105,9 +105,12 @@ private slots:
                         QVERIFY2(name.startsWith(QStringLiteral("thread ")), qPrintable(name));
                     }
                 } else if (row.kind == RowKind::Counter && counters[row.index].stream >= 0) {
-                    // A queue length sits right under its own stream.
+                    // A queue length and an est. SM efficiency sit right under their own stream.
                     QCOMPARE(counters[row.index].stream, lastStream);
-                    QVERIFY(counters[row.index].name.startsWith(QStringLiteral("Queue length")));
+                    const QString& name = counters[row.index].name;
+                    QVERIFY2(name.startsWith(QStringLiteral("Queue length"))
+                            || name.startsWith(QStringLiteral("Est. SM efficiency")),
+                        qPrintable(name));
                     QVERIFY(!seenCpu);
                 }
             }

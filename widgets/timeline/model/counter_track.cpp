@@ -73,6 +73,8 @@ CounterTrack::MinMax CounterTrack::rangeMinMax(std::uint32_t a, std::uint32_t b)
 
 QString CounterTrack::formatValue(double v) const
 {
+    if (std::isnan(v)) // a stretch without a sample (est. SM efficiency of kernels without the args)
+        return QStringLiteral("no data");
     if (unit == QStringLiteral("B"))
         return v < 0 ? QStringLiteral("−") + formatBytes(static_cast<std::uint64_t>(-v))
                      : formatBytes(static_cast<std::uint64_t>(v));
@@ -152,6 +154,17 @@ CounterTracks buildAnalysisCounters(const core::TraceSet& set, int rankIndex)
         const QString name = toQString(s.name) + QStringLiteral(" bandwidth");
         s.stream = -1;
         add(std::move(s), name, QStringLiteral("GB/s"));
+    }
+    // Per stream: drawn right under it, after the queue length. Per GPU (where several of its
+    // streams carry the arg): after the streams, with the other GPU counters.
+    core::SmEfficiencySeries efficiency = core::smEfficiencySeries(rank);
+    for (core::StepSeries& s : efficiency.perStream) {
+        const QString name = QStringLiteral("Est. SM efficiency · stream %1").arg(s.stream);
+        add(std::move(s), name, QStringLiteral("%"));
+    }
+    for (core::StepSeries& s : efficiency.perDevice) {
+        const QString name = QStringLiteral("GPU %1 est. SM efficiency").arg(toQString(s.name));
+        add(std::move(s), name, QStringLiteral("%"));
     }
     return out;
 }

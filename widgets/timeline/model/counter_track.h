@@ -37,7 +37,7 @@ struct CounterTrack
     Placement placement = Placement::Gpu;
     std::int64_t stream = -1; // queue length: the stream it belongs to (drawn right under it)
     std::vector<TimeNs> ts;
-    std::vector<double> value;
+    std::vector<double> value; // NaN: no sample from here to the next point
     double minValue = 0; // over the whole series (0 included), for a y scale that does not jump
     double maxValue = 0;
     IndexPyramid<MinMax> pyramid;
@@ -60,9 +60,10 @@ using CounterTracks = std::vector<CounterTrack>;
 CounterTracks buildTraceCounters(const core::RankTrace& rank);
 
 // Counters of the core's analyses (A5, default mode) computed straight from the
-// rank (core/analysis/hta/counter_series.h): queue length per stream and memory
-// bandwidth per copy kind. `rankIndex` is the position in set.ranks. One pass
-// over the rank's slices and a sort of its launches: call off the GUI thread.
+// rank (core/analysis/hta/counter_series.h): queue length per stream, memory
+// bandwidth per copy kind, and est. SM efficiency per stream (its args re-read
+// from the file; NaN values are stretches without a sample, drawn empty). `rankIndex` is the position in
+// set.ranks. One pass over the rank's slices and a sort of its launches: call off the GUI thread.
 CounterTracks buildAnalysisCounters(const core::TraceSet& set, int rankIndex);
 
 } // namespace ks::widgets

@@ -386,6 +386,8 @@ void TimelineRenderer::paintCounterRow(
     const int base = yOf(std::clamp(0.0, lo, hi));
     const int left = g.trackLeft();
     for (const CounterDrawItem& item : c.counters) {
+        if (!std::isfinite(item.lo) || !std::isfinite(item.hi))
+            continue; // no sample here (NaN), or a pixel column holding only such stretches
         const int xa = left + static_cast<int>(std::floor(item.x0));
         const int xb = left
             + std::max(static_cast<int>(std::floor(item.x0)) + 1, static_cast<int>(std::lround(item.x1)));
