@@ -32,7 +32,10 @@ struct Py
     double f = 0;
     std::string s;
     std::vector<Py> items;
-    std::vector<std::pair<Py, Py>> pairs;
+    // A dict's entries in order: keys[i] maps to values[i] (two vectors, as a vector of
+    // pairs of an incomplete Py does not compile with clang and libstdc++ 12).
+    std::vector<Py> keys;
+    std::vector<Py> values;
 
     static Py none() { return {}; }
 
@@ -89,8 +92,10 @@ struct Py
     {
         Py p;
         p.kind = Kind::Dict;
-        for (auto& [k, value] : v)
-            p.pairs.emplace_back(str(k), std::move(value));
+        for (auto& [k, value] : v) {
+            p.keys.push_back(str(k));
+            p.values.push_back(std::move(value));
+        }
         return p;
     }
 };
@@ -155,9 +160,9 @@ inline void writePy(std::string& out, const Py& p)
         break;
     case Py::Kind::Dict:
         out += "}(";
-        for (const auto& [k, v] : p.pairs) {
-            writePy(out, k);
-            writePy(out, v);
+        for (std::size_t e = 0; e < p.keys.size(); ++e) {
+            writePy(out, p.keys[e]);
+            writePy(out, p.values[e]);
         }
         out += 'u';
         break;

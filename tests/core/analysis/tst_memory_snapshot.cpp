@@ -178,7 +178,7 @@ Py segment(std::int64_t device, std::int64_t address, std::int64_t stream, std::
 {
     std::int64_t total = 0;
     for (const Py& b : blocks)
-        total += b.pairs[0].second.i;
+        total += b.values[0].i;
     return Py::dict({ { "device", Py::integer(device) }, { "address", Py::integer(address) },
         { "total_size", Py::integer(total) }, { "stream", Py::integer(stream) },
         { "segment_type", Py::str("large") }, { "is_expandable", Py::boolean(expandable) },
