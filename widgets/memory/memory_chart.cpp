@@ -91,7 +91,9 @@ MemoryChartItems buildMemoryChart(AnalysisChart& chart, const MemoryViewData& da
     // Each device's peak: a disc on the curve and its size and op beside it.
     for (std::size_t d = 0; d < rank->devices.size() && d < data.series.size(); ++d) {
         const core::DeviceMemorySummary& device = rank->devices[d];
-        if (!device.peakTime)
+        // A device far below the axis' top (the CPU beside a GPU) keeps its curve but no
+        // label, which would sit on the time axis; the summary line above names its peak.
+        if (!device.peakTime || double(device.peakAllocated) < 0.05 * maxBytes)
             continue;
         const double x = core::memoryTimeUs(*rank, *device.peakTime) / 1000.0;
         const double y = double(device.peakAllocated) / unit.bytes;
@@ -116,7 +118,6 @@ MemoryChartItems buildMemoryChart(AnalysisChart& chart, const MemoryViewData& da
     chart.rescaleAxes();
     // Room above the peak for its label.
     chart.yAxis->setRange(0, std::max(maxBytes / unit.bytes, 1e-9) * 1.18);
-    addTitle(chart, tr("Memory of rank %1: allocated (solid) and reserved (dashed)").arg(rank->rank));
     placeLegendBelow(chart);
     // The peak label stays inside the plot when the peak is near an edge.
     for (QCPItemText* label : items.peakLabels) {

@@ -12,7 +12,8 @@ struct MemoryChartItems
 {
     std::vector<QCPGraph*> allocated; // per device, a step line
     std::vector<QCPGraph*> reserved; // per device with a reserved total, dashed
-    std::vector<QCPItemText*> peakLabels; // per device with a peak: "peak 1.2 GiB · aten::mm"
+    // per device whose peak reaches 5 % of the axis: "peak 1.2 GiB · aten::mm"
+    std::vector<QCPItemText*> peakLabels;
     QCPItemRect* range = nullptr; // the selected range, on the chart's overlay layer
     double bytesPerUnit = 1; // the value axis' unit (KiB, MiB or GiB)
 };

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -49,7 +50,7 @@ namespace {
             line += MemoryView::tr(" (%1 of %2)")
                         .arg(formatPercent(100.0 * double(d.peakAllocated) / double(*d.capacity)),
                             bytes(*d.capacity));
-        if (d.peakReserved >= 0)
+        if (d.peakReserved > 0)
             line += MemoryView::tr(", %1 reserved").arg(bytes(d.peakReserved));
         if (d.peakTime)
             line +=
@@ -104,31 +105,36 @@ void MemoryView::setupWidgets()
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_message);
 
-    m_content = new QSplitter(Qt::Vertical, this);
+    // Side by side: at 1280x800 the navigator's page has room for a readable plot
+    // or for the tables under it, not both.
+    m_content = new QSplitter(Qt::Horizontal, this);
     m_chart = new AnalysisChart(m_content);
     m_chart->setObjectName(QStringLiteral("memoryChart"));
+    m_chart->setMinimumWidth(320); // its height: AnalysisChart::minimumSizeHint
     // A drag on the chart selects a time range (the view filters its tables to it).
     m_chart->setSelectionRectMode(QCP::srmCustom);
     auto* tables = new QWidget(m_content);
     auto* tablesLayout = new QVBoxLayout(tables);
-    tablesLayout->setContentsMargins(0, 2, 0, 0);
+    tablesLayout->setContentsMargins(0, 0, 0, 0);
     m_rangeLine = new QLabel(tables);
     m_rangeLine->setObjectName(QStringLiteral("memoryRange"));
     m_rangeLine->setWordWrap(true);
     tablesLayout->addWidget(m_rangeLine);
-    auto* side = new QSplitter(Qt::Horizontal, tables);
-    m_allocations = new AnalysisTableView(side);
+    m_tabs = new QTabWidget(tables);
+    m_tabs->setObjectName(QStringLiteral("memoryTables"));
+    m_tabs->setDocumentMode(true);
+    m_allocations = new AnalysisTableView(m_tabs);
     m_allocations->setObjectName(QStringLiteral("memoryAllocations"));
-    m_stats = new AnalysisTableView(side);
+    m_stats = new AnalysisTableView(m_tabs);
     m_stats->setObjectName(QStringLiteral("memoryStats"));
-    side->addWidget(m_allocations);
-    side->addWidget(m_stats);
-    side->setSizes({ 500, 500 });
-    tablesLayout->addWidget(side, 1);
+    m_tabs->addTab(m_allocations, tr("Allocations"));
+    m_tabs->addTab(m_stats, tr("Per operator"));
+    tablesLayout->addWidget(m_tabs, 1);
     m_content->addWidget(m_chart);
     m_content->addWidget(tables);
     m_content->setStretchFactor(0, 1);
     m_content->setStretchFactor(1, 1);
+    m_content->setSizes({ 450, 450 });
     layout->addWidget(m_content, 1);
 }
 
@@ -307,6 +313,9 @@ void MemoryView::showData(MemoryViewData data)
     m_chart->replot(QCustomPlot::rpQueuedReplot);
     m_allocations->setTable(m_data.allocations, &m_data.allocations->result.frame);
     m_stats->setTable(m_data.stats, &m_data.stats->result.frame);
+    m_tabs->setTabText(
+        0, tr("Allocations (%1)").arg(formatCount(m_data.allocations->result.frame.rows.size())));
+    m_tabs->setTabText(1, tr("Per operator (%1)").arg(formatCount(m_data.stats->result.frame.rows.size())));
     updateRangeText();
     m_content->setVisible(true);
 }
@@ -317,15 +326,15 @@ void MemoryView::updateRangeText()
     const std::size_t shown = m_data.allocations ? m_data.allocations->result.frame.rows.size() : 0;
     if (!m_data.range || !rank) {
         m_rangeLine->setText(
-            tr("%1 allocations (left) and the memory statistics per operator (right); drag on "
-               "the chart or select a range on the timeline to keep those of a time range")
+            tr("The whole trace: %1 allocations. Drag on the chart or select a range on the timeline "
+               "to keep a time range's.")
                 .arg(formatCount(shown)));
         return;
     }
     const double start = core::memoryTimeUs(*rank, m_data.range->start) / 1000.0;
     const double end = core::memoryTimeUs(*rank, m_data.range->end) / 1000.0;
-    m_rangeLine->setText(tr("%1 to %2: %3 of %4 allocations live in the range, the statistics of the records "
-                            "inside it · <a href=\"clear\">show the whole trace</a>")
+    m_rangeLine->setText(tr("%1 to %2: %3 of %4 allocations live in it, the statistics of the records inside "
+                            "it · <a href=\"clear\">whole trace</a>")
                              .arg(milliseconds(start), milliseconds(end), formatCount(shown),
                                  formatCount(m_data.totalAllocations)));
 }

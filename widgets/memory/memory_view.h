@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QSplitter;
+class QTabWidget;
 
 namespace ks::widgets {
 
@@ -22,7 +23,7 @@ class TaskTracker;
 
 // The Memory view of the navigator: one rank's allocated and reserved memory
 // per device over time (step lines, each device's peak marked with the op live
-// there), above two sortable tables: the allocations with their lifetimes and
+// there), beside two sortable tables (tabs): the allocations with their lifetimes and
 // the plugin's per-operator memory statistics. A range (dragged on the chart,
 // or the timeline's selection the app hands in) keeps the allocations live in
 // it and the statistics of the records inside it. The reports come from the
@@ -92,6 +93,7 @@ private:
     QSplitter* m_content = nullptr;
     AnalysisChart* m_chart = nullptr;
     QLabel* m_rangeLine = nullptr;
+    QTabWidget* m_tabs = nullptr;
     AnalysisTableView* m_allocations = nullptr;
     AnalysisTableView* m_stats = nullptr;
 };

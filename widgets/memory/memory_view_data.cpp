@@ -46,7 +46,7 @@ namespace {
     {
         MemorySeries s;
         s.device = curve.name;
-        const bool hasReserved = curve.peakReserved >= 0;
+        const bool hasReserved = curve.peakReserved > 0; // the CPU allocator reserves nothing
         std::vector<std::size_t> kept = core::downsampleCurve(curve, kMaxChartPoints);
         // The peak stays on the curve, whatever the down-sampling kept around it.
         if (curve.peak && !std::binary_search(kept.begin(), kept.end(), *curve.peak))

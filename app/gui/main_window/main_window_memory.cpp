@@ -4,6 +4,7 @@
 // timeline's selection (so the other views follow it too), and its chart and
 // tables export.
 #include "app/gui/main_window/main_window.h"
+#include "widgets/analysis/analysis_table_view.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/memory/memory_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
