@@ -95,7 +95,7 @@ MemoryChartItems buildMemoryChart(AnalysisChart& chart, const MemoryViewData& da
         // label, which would sit on the time axis; the summary line above names its peak.
         if (!device.peakTime || double(device.peakAllocated) < 0.05 * maxBytes)
             continue;
-        const double x = core::memoryTimeUs(*rank, *device.peakTime) / 1000.0;
+        const double x = msSinceOrigin(data, *device.peakTime);
         const double y = double(device.peakAllocated) / unit.bytes;
         QCPGraph* marker = chart.addGraph();
         marker->removeFromLegend();
@@ -147,8 +147,8 @@ void showMemoryRange(AnalysisChart& chart, MemoryChartItems& items, const Memory
     items.range->setVisible(data.range && rank);
     if (!data.range || !rank)
         return;
-    const double start = core::memoryTimeUs(*rank, data.range->start) / 1000.0;
-    const double end = core::memoryTimeUs(*rank, data.range->end) / 1000.0;
+    const double start = msSinceOrigin(data, data.range->start);
+    const double end = msSinceOrigin(data, data.range->end);
     items.range->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
     items.range->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
     items.range->topLeft->setCoords(start, 0);

@@ -42,7 +42,7 @@ namespace {
     }
 
     // One device's headline: its peaks, when, in which op, and what it still held at the end.
-    QString deviceLine(const core::RankMemory& rank, const core::DeviceMemorySummary& d)
+    QString deviceLine(const MemoryViewData& data, const core::DeviceMemorySummary& d)
     {
         QString line = MemoryView::tr("%1: peak %2 allocated")
                            .arg(QString::fromStdString(d.device), bytes(d.peakAllocated));
@@ -53,8 +53,7 @@ namespace {
         if (d.peakReserved > 0)
             line += MemoryView::tr(", %1 reserved").arg(bytes(d.peakReserved));
         if (d.peakTime)
-            line +=
-                MemoryView::tr(" at %1").arg(milliseconds(core::memoryTimeUs(rank, *d.peakTime) / 1000.0));
+            line += MemoryView::tr(" at %1").arg(milliseconds(msSinceOrigin(data, *d.peakTime)));
         if (!d.peakOp.empty())
             line += MemoryView::tr(" in %1").arg(QString::fromStdString(d.peakOp).toHtmlEscaped());
         if (d.liveAtEndCount > 0)
@@ -240,8 +239,9 @@ void MemoryView::compute()
         m_rangeLine->setText(tr("Computing…"));
     const auto rankIndex = std::size_t(m_rankIndex);
     const std::int64_t rankNumber = m_analyses->traces().ranks[rankIndex]->rank;
+    const core::TimeNs origin = m_analyses->traces().startNs(); // the timeline's 0
     m_tasks->start(
-        [analyses = m_analyses, range = m_range, rankIndex, rankNumber](const TaskContext& context) {
+        [analyses = m_analyses, range = m_range, rankIndex, rankNumber, origin](const TaskContext& context) {
             const core::SessionWork work { context.parallelFor, context.cancel, {} };
             // The whole trace's report, shared with the CLI's defaults and the memory rules.
             auto full = analyses->memory(core::MemoryOptions {}, work);
@@ -259,8 +259,9 @@ void MemoryView::compute()
             }
             const core::RankMemory* rangedRank =
                 ranged && !ranged->ranks.empty() ? &ranged->ranks.front() : nullptr;
-            return Computed { buildMemoryViewData(std::move(full).value(), rankIndex, rangedRank, range),
-                {} };
+            return Computed {
+                buildMemoryViewData(std::move(full).value(), rankIndex, rangedRank, range, origin), {}
+            };
         },
         [this](Computed computed) {
             if (!computed.error.isEmpty())
@@ -299,7 +300,7 @@ void MemoryView::showData(MemoryViewData data)
     }
     QStringList lines;
     for (const core::DeviceMemorySummary& d : rank->devices)
-        lines << deviceLine(*rank, d);
+        lines << deviceLine(m_data, d);
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     m_summary->setVisible(true);
     m_message->hide();
@@ -331,8 +332,8 @@ void MemoryView::updateRangeText()
                 .arg(formatCount(shown)));
         return;
     }
-    const double start = core::memoryTimeUs(*rank, m_data.range->start) / 1000.0;
-    const double end = core::memoryTimeUs(*rank, m_data.range->end) / 1000.0;
+    const double start = msSinceOrigin(m_data, m_data.range->start);
+    const double end = msSinceOrigin(m_data, m_data.range->end);
     m_rangeLine->setText(tr("%1 to %2: %3 of %4 allocations live in it, the statistics of the records inside "
                             "it · <a href=\"clear\">whole trace</a>")
                              .arg(milliseconds(start), milliseconds(end), formatCount(shown),
@@ -348,7 +349,8 @@ void MemoryView::onChartRangeDragged(const QRect& pixels)
     const double b = m_chart->xAxis->pixelToCoord(pixels.right());
     std::optional<core::MemoryRange> range;
     if (std::abs(pixels.width()) >= 3) { // a click clears, a drag selects
-        const auto ns = [rank](double ms) { return rank->timeBase + core::TimeNs(std::llround(ms * 1e6)); };
+        const core::TimeNs origin = m_data.origin;
+        const auto ns = [origin](double ms) { return origin + core::TimeNs(std::llround(ms * 1e6)); };
         range = core::MemoryRange { ns(std::min(a, b)), ns(std::max(a, b)) };
     }
     setRange(range);

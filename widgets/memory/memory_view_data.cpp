@@ -20,9 +20,9 @@ namespace {
         return out;
     }
 
-    core::Cell microseconds(const core::RankMemory& rank, const std::optional<core::TimeNs>& ts)
+    core::Cell microseconds(const std::optional<core::TimeNs>& ts, core::TimeNs origin)
     {
-        return ts ? core::Cell(core::memoryTimeUs(rank, *ts)) : core::Cell();
+        return ts ? core::Cell(static_cast<double>(*ts - origin) / 1000.0) : core::Cell();
     }
 
     // Cells appended one by one: GCC 12 warns (-Wmaybe-uninitialized, a false
@@ -42,7 +42,7 @@ namespace {
             core::AnalysisOutput::of(core::HtaResult::dataFrame(std::move(table))));
     }
 
-    MemorySeries seriesOf(const core::RankMemory& rank, const core::DeviceCurve& curve)
+    MemorySeries seriesOf(const core::DeviceCurve& curve, core::TimeNs origin)
     {
         MemorySeries s;
         s.device = curve.name;
@@ -53,7 +53,7 @@ namespace {
             kept.insert(std::lower_bound(kept.begin(), kept.end(), *curve.peak), *curve.peak);
         for (std::size_t k : kept) {
             const core::MemoryCurvePoint& p = curve.points[k];
-            s.ms.push_back(core::memoryTimeUs(rank, p.ts) / 1000.0);
+            s.ms.push_back(static_cast<double>(p.ts - origin) / 1e6);
             s.allocated.push_back(static_cast<double>(p.allocated));
             if (hasReserved)
                 s.reserved.push_back(static_cast<double>(std::max<std::int64_t>(p.reserved, 0)));
@@ -70,7 +70,8 @@ bool liveIn(const core::AllocationRow& row, const core::MemoryRange& range)
     return allocated <= range.end && released >= range.start;
 }
 
-core::Table allocationsTable(const core::RankMemory& rank, const std::optional<core::MemoryRange>& range)
+core::Table allocationsTable(
+    const core::RankMemory& rank, const std::optional<core::MemoryRange>& range, core::TimeNs origin)
 {
     core::Table t;
     t.name = "memory_allocations";
@@ -83,7 +84,7 @@ core::Table allocationsTable(const core::RankMemory& rank, const std::optional<c
             ? core::Cell(static_cast<double>(*r.released - *r.allocated) / 1000.0)
             : core::Cell();
         const std::string freeOp = r.kind == core::AllocationKind::NeverFreed ? kNeverFreed : r.freeOp;
-        addRow(t, r.device, r.op, r.size, microseconds(rank, r.allocated), microseconds(rank, r.released),
+        addRow(t, r.device, r.op, r.size, microseconds(r.allocated, origin), microseconds(r.released, origin),
             duration, freeOp);
     }
     return t;
@@ -102,19 +103,20 @@ core::Table statsTable(const core::RankMemory& rank)
 }
 
 MemoryViewData buildMemoryViewData(std::shared_ptr<const core::MemoryReport> report, std::size_t rankIndex,
-    const core::RankMemory* ranged, const std::optional<core::MemoryRange>& range)
+    const core::RankMemory* ranged, const std::optional<core::MemoryRange>& range, core::TimeNs origin)
 {
     MemoryViewData data;
     data.report = std::move(report);
     data.rankIndex = rankIndex;
     data.range = range;
+    data.origin = origin;
     const core::RankMemory* rank = data.rank();
     if (!rank)
         return data;
     for (const core::DeviceCurve& curve : rank->curves)
-        data.series.push_back(seriesOf(*rank, curve));
+        data.series.push_back(seriesOf(curve, origin));
     data.totalAllocations = rank->allocations.size();
-    data.allocations = frameOf(allocationsTable(*rank, range));
+    data.allocations = frameOf(allocationsTable(*rank, range, origin));
     data.stats = frameOf(statsTable(range && ranged ? *ranged : *rank));
     return data;
 }

@@ -17,7 +17,7 @@
 
 namespace ks::widgets {
 
-// One device's curves as the chart draws them: ms since the rank's time base.
+// One device's curves as the chart draws them: ms since the origin.
 struct MemorySeries
 {
     std::string device;
@@ -31,6 +31,9 @@ struct MemoryViewData
     std::shared_ptr<const core::MemoryReport> report; // the whole trace
     std::size_t rankIndex = 0; // into report->ranks
     std::optional<core::MemoryRange> range; // absolute ns
+    // The view's times count from here: the trace set's start, the timeline's 0 (the
+    // CLI's tables count from the plugin's time base, a few µs apart at most).
+    core::TimeNs origin = 0;
     std::vector<MemorySeries> series; // parallel to the rank's devices
     std::shared_ptr<const core::AnalysisOutput> allocations; // a data frame: allocationsTable
     std::shared_ptr<const core::AnalysisOutput> stats; // a data frame: statsTable
@@ -53,9 +56,10 @@ inline constexpr const char* kNeverFreed = "never freed";
 bool liveIn(const core::AllocationRow& row, const core::MemoryRange& range);
 
 // The rank's allocations live in `range` (all without one): device, operator,
-// size, allocation and release time (µs since the time base), duration, free
+// size, allocation and release time (µs since `origin`), duration, free
 // operator ("never freed" when it was not).
-core::Table allocationsTable(const core::RankMemory& rank, const std::optional<core::MemoryRange>& range);
+core::Table allocationsTable(
+    const core::RankMemory& rank, const std::optional<core::MemoryRange>& range, core::TimeNs origin);
 
 // The plugin's Memory Statistics of the rank (device, operator and its seven numbers).
 core::Table statsTable(const core::RankMemory& rank);
@@ -63,6 +67,12 @@ core::Table statsTable(const core::RankMemory& rank);
 // `ranged`: the same rank's report over `range` (its statistics count only the
 // records inside), null without a range.
 MemoryViewData buildMemoryViewData(std::shared_ptr<const core::MemoryReport> report, std::size_t rankIndex,
-    const core::RankMemory* ranged, const std::optional<core::MemoryRange>& range);
+    const core::RankMemory* ranged, const std::optional<core::MemoryRange>& range, core::TimeNs origin);
+
+// `ts` in ms since the data's origin.
+inline double msSinceOrigin(const MemoryViewData& data, core::TimeNs ts)
+{
+    return static_cast<double>(ts - data.origin) / 1e6;
+}
 
 } // namespace ks::widgets

@@ -122,6 +122,9 @@ private slots:
                 QStringLiteral("aten::relu") }));
         QCOMPARE(column(allocations, mc::kFreeOperator).count(QString::fromLatin1(widgets::kNeverFreed)), 2);
         QVERIFY(column(allocations, mc::kFreeOperator).contains(QStringLiteral("aten::mul")));
+        // Times count from the timeline's 0: aten::add allocated at 21 µs of a trace starting at 0.
+        const QStringList times = column(allocations, mc::kAllocationTime);
+        QVERIFY2(times.contains(QStringLiteral("21")), qPrintable(times.join(u',')));
         // Sortable: by size, largest first.
         allocations.proxy()->sort(int(*allocations.table()->find(mc::kSize)), Qt::DescendingOrder);
         QCOMPARE(column(allocations, mc::kOperator).front(), QStringLiteral("aten::add"));
@@ -166,9 +169,9 @@ private slots:
         QVERIFY(s.compute());
         widgets::AnalysisChart* chart = s.view.chart();
         chart->replot(); // laid out: pixels map to times
-        const core::RankMemory* rank = s.view.data().rank();
-        const auto msOf = [rank](
-                              std::int64_t us) { return core::memoryTimeUs(*rank, absoluteNs(us)) / 1000.0; };
+        const auto msOf = [&s](std::int64_t us) {
+            return widgets::msSinceOrigin(s.view.data(), absoluteNs(us));
+        };
         const int left = int(chart->xAxis->coordToPixel(msOf(45)));
         const int right = int(chart->xAxis->coordToPixel(msOf(70)));
         QVERIFY(right - left > 10);
