@@ -111,7 +111,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QStringList firstOfGroup = { QStringLiteral("overview"), QStringLiteral("temporal"),
             QStringLiteral("kernelTypes"), QStringLiteral("efficiency"), QStringLiteral("operators"),
-            QStringLiteral("memoryBw"), QStringLiteral("rankOverview"), QStringLiteral("diagnostics") };
+            QStringLiteral("memory"), QStringLiteral("rankOverview"), QStringLiteral("diagnostics") };
         QCOMPARE(window.navigator()->groupTitles().size(), firstOfGroup.size());
         for (int group = firstOfGroup.size() - 1; group >= 0; --group) {
             QTest::keyClick(&window, static_cast<Qt::Key>(Qt::Key_1 + group), Qt::ControlModifier);
