@@ -82,6 +82,12 @@ MemoryChartItems buildMemoryChart(AnalysisChart& chart, const MemoryViewData& da
         const QString device = QString::fromStdString(s.device);
         items.allocated.push_back(addStepGraph(
             chart, s, s.allocated, unit.bytes, tr("%1 allocated").arg(device), QPen(color, 1.6)));
+        // A device far below the axis' top (the CPU beside a GPU) is a flat line at 0: no
+        // legend entry, which would crowd a half-page chart; the line above names its peak.
+        const double peak =
+            s.allocated.empty() ? 0 : *std::max_element(s.allocated.begin(), s.allocated.end());
+        if (several && peak < 0.05 * maxBytes)
+            items.allocated.back()->removeFromLegend();
         if (!s.reserved.empty()) {
             QPen dashed(color, 1.2, Qt::DashLine);
             items.reserved.push_back(

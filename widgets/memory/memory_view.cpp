@@ -11,8 +11,10 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ks::widgets {
@@ -34,6 +36,21 @@ namespace {
     QString bytes(std::int64_t b)
     {
         return formatBytes(std::uint64_t(std::max<std::int64_t>(b, 0)));
+    }
+
+    // The device column as narrow as its names and op names at most kOperatorWidth:
+    // the sizes and times beside them stay on screen in the half of a 1280-pixel page.
+    void fitNameColumns(AnalysisTableView& table)
+    {
+        constexpr int kOperatorWidth = 180;
+        QTableView* view = table.view();
+        if (const auto device = table.table()->find(core::memory_columns::kDevice))
+            view->resizeColumnToContents(int(*device));
+        if (const auto op = table.table()->find(core::memory_columns::kOperator)) {
+            view->resizeColumnToContents(int(*op));
+            view->setColumnWidth(int(*op), std::min(view->columnWidth(int(*op)), kOperatorWidth));
+        }
+        view->setTextElideMode(Qt::ElideMiddle); // long op names keep both ends (hover for all of it)
     }
 
     QString milliseconds(double ms)
@@ -314,6 +331,8 @@ void MemoryView::showData(MemoryViewData data)
     m_chart->replot(QCustomPlot::rpQueuedReplot);
     m_allocations->setTable(m_data.allocations, &m_data.allocations->result.frame);
     m_stats->setTable(m_data.stats, &m_data.stats->result.frame);
+    fitNameColumns(*m_allocations);
+    fitNameColumns(*m_stats);
     m_tabs->setTabText(
         0, tr("Allocations (%1)").arg(formatCount(m_data.allocations->result.frame.rows.size())));
     m_tabs->setTabText(1, tr("Per operator (%1)").arg(formatCount(m_data.stats->result.frame.rows.size())));
