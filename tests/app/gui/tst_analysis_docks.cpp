@@ -8,12 +8,14 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/common/view_navigator.h"
+#include "widgets/memory/memory_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTest>
 
 using namespace ks;
@@ -192,6 +194,39 @@ private slots:
         window.timelineState()->setSelectedRange(std::nullopt);
         QVERIFY(ready.wait(120000));
         QCOMPARE(rows(), 7);
+    }
+
+    // The Memory view computes when shown and follows the timeline's selected range;
+    // a range it selects (dragged on its chart) becomes the timeline's.
+    void memoryViewFollowsSelectedRange()
+    {
+        const QString file = QStringLiteral(KS_SHARED_DIR "/traces/h100_qwen05b");
+        if (!QFileInfo::exists(file))
+            QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/h100_qwen05b");
+        app::MainWindow window;
+        QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+        QVERIFY(openAndAwaitAnalyses(window, ready, file));
+        auto* view = window.findChild<widgets::MemoryView*>(QStringLiteral("memoryView"));
+        QVERIFY(view);
+        QSignalSpy computed(view, &widgets::MemoryView::computed);
+        QVERIFY(window.showView(QStringLiteral("memory")));
+        QVERIFY(computed.wait(60000));
+        QVERIFY2(view->messageText().isEmpty(), qPrintable(view->messageText()));
+        const auto rows = [view] { return view->allocationsTable()->proxy()->rowCount(); };
+        const int all = rows();
+        QVERIFY(all > 100);
+
+        const core::TimeNs start = window.traceSet()->startNs();
+        window.timelineState()->setSelectedRange(
+            widgets::TimeRange { start + 30'000'000, start + 40'000'000 });
+        QVERIFY(computed.wait(60000));
+        QVERIFY2(rows() > 0 && rows() < all, qPrintable(QString::number(rows())));
+        QVERIFY(view->data().range);
+
+        emit view->rangeSelected(std::nullopt); // as a click on the chart clears it
+        QVERIFY(!window.timelineState()->selectedRange());
+        QVERIFY(computed.wait(60000));
+        QCOMPARE(rows(), all);
     }
 };
 
