@@ -163,6 +163,7 @@ void MemoryView::setupConnections()
         setRange(std::nullopt);
         emit rangeSelected(std::nullopt);
     });
+    connect(m_allocations->view(), &QTableView::clicked, this, &MemoryView::activateAllocation);
     connect(m_chart, &AnalysisChart::exportRequested, this, &MemoryView::chartExportRequested);
     connect(m_allocations, &AnalysisTableView::exportCsvRequested, this,
         [this] { emit tableExportRequested(m_allocations); });
@@ -357,6 +358,18 @@ void MemoryView::updateRangeText()
                             "it · <a href=\"clear\">whole trace</a>")
                              .arg(milliseconds(start), milliseconds(end), formatCount(shown),
                                  formatCount(m_data.totalAllocations)));
+}
+
+void MemoryView::activateAllocation(const QModelIndex& proxyIndex)
+{
+    const core::RankMemory* rank = m_data.rank();
+    const QModelIndex source = m_allocations->proxy()->mapToSource(proxyIndex);
+    if (!rank || !source.isValid() || std::size_t(source.row()) >= m_data.allocationRows.size())
+        return;
+    const core::AllocationRow& row = rank->allocations[m_data.allocationRows[std::size_t(source.row())]];
+    if (!row.allocated && !row.released)
+        return;
+    emit allocationActivated(row.allocated.value_or(*row.released), row.released.value_or(*row.allocated));
 }
 
 void MemoryView::onChartRangeDragged(const QRect& pixels)

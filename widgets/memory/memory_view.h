@@ -64,6 +64,9 @@ public:
 signals:
     // A range dragged on the chart, or cleared (nullopt): the app hands it to the timeline.
     void rangeSelected(std::optional<ks::core::MemoryRange> range);
+    // A row of the allocations clicked: its lifetime, absolute ns (allocated or
+    // released alone when the trace holds one end only), for the timeline to show.
+    void allocationActivated(ks::core::TimeNs start, ks::core::TimeNs end);
     void computed(); // a result or why there is none is shown
     void chartExportRequested(ks::widgets::ChartFormat format);
     void tableExportRequested(ks::widgets::AnalysisTableView* table);
@@ -78,6 +81,7 @@ private:
     void showData(MemoryViewData data);
     void updateRangeText();
     void onChartRangeDragged(const QRect& pixels);
+    void activateAllocation(const QModelIndex& proxyIndex);
 
     std::unique_ptr<TaskTracker> m_tasks;
     std::shared_ptr<core::TraceAnalyses> m_analyses;

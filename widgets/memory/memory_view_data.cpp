@@ -70,16 +70,19 @@ bool liveIn(const core::AllocationRow& row, const core::MemoryRange& range)
     return allocated <= range.end && released >= range.start;
 }
 
-core::Table allocationsTable(
-    const core::RankMemory& rank, const std::optional<core::MemoryRange>& range, core::TimeNs origin)
+core::Table allocationsTable(const core::RankMemory& rank, const std::optional<core::MemoryRange>& range,
+    core::TimeNs origin, std::vector<std::size_t>* rows)
 {
     core::Table t;
     t.name = "memory_allocations";
     t.columns = columns({ mc::kDevice, mc::kOperator, mc::kSize, mc::kAllocationTime, mc::kReleaseTime,
         mc::kDuration, mc::kFreeOperator });
-    for (const core::AllocationRow& r : rank.allocations) {
+    for (std::size_t i = 0; i < rank.allocations.size(); ++i) {
+        const core::AllocationRow& r = rank.allocations[i];
         if (range && !liveIn(r, *range))
             continue;
+        if (rows)
+            rows->push_back(i);
         const core::Cell duration = r.allocated && r.released
             ? core::Cell(static_cast<double>(*r.released - *r.allocated) / 1000.0)
             : core::Cell();
@@ -116,7 +119,7 @@ MemoryViewData buildMemoryViewData(std::shared_ptr<const core::MemoryReport> rep
     for (const core::DeviceCurve& curve : rank->curves)
         data.series.push_back(seriesOf(curve, origin));
     data.totalAllocations = rank->allocations.size();
-    data.allocations = frameOf(allocationsTable(*rank, range, origin));
+    data.allocations = frameOf(allocationsTable(*rank, range, origin, &data.allocationRows));
     data.stats = frameOf(statsTable(range && ranged ? *ranged : *rank));
     return data;
 }

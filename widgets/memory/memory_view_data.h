@@ -36,6 +36,7 @@ struct MemoryViewData
     core::TimeNs origin = 0;
     std::vector<MemorySeries> series; // parallel to the rank's devices
     std::shared_ptr<const core::AnalysisOutput> allocations; // a data frame: allocationsTable
+    std::vector<std::size_t> allocationRows; // per row of `allocations`: its index in the rank's allocations
     std::shared_ptr<const core::AnalysisOutput> stats; // a data frame: statsTable
     std::size_t totalAllocations = 0; // the rank's, before the range filter
 
@@ -58,8 +59,9 @@ bool liveIn(const core::AllocationRow& row, const core::MemoryRange& range);
 // The rank's allocations live in `range` (all without one): device, operator,
 // size, allocation and release time (µs since `origin`), duration, free
 // operator ("never freed" when it was not).
-core::Table allocationsTable(
-    const core::RankMemory& rank, const std::optional<core::MemoryRange>& range, core::TimeNs origin);
+// `rows` (optional): each row's index in rank.allocations.
+core::Table allocationsTable(const core::RankMemory& rank, const std::optional<core::MemoryRange>& range,
+    core::TimeNs origin, std::vector<std::size_t>* rows = nullptr);
 
 // The plugin's Memory Statistics of the rank (device, operator and its seven numbers).
 core::Table statsTable(const core::RankMemory& rank);

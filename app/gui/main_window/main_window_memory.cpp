@@ -9,6 +9,8 @@
 #include "widgets/memory/memory_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
 
+#include <algorithm>
+
 namespace ks::app {
 
 void MainWindow::setupMemory()
@@ -25,6 +27,13 @@ void MainWindow::setupMemory()
         m_timelineState->setSelectedRange(
             range ? std::optional(widgets::TimeRange { range->start, range->end }) : std::nullopt);
     });
+    // An allocation clicked: the timeline shows its lifetime, from its alloc to its free event.
+    connect(
+        view, &widgets::MemoryView::allocationActivated, this, [this](core::TimeNs start, core::TimeNs end) {
+            const core::TimeNs margin = std::max<core::TimeNs>((end - start) / 10, 1000);
+            m_timelineState->setVisibleRange(widgets::TimeRange { start - margin, end + margin },
+                widgets::TimelineViewState::History::Record);
+        });
     connect(view, &widgets::MemoryView::tableExportRequested, this, &MainWindow::exportTableDialog);
     connect(
         view, &widgets::MemoryView::chartExportRequested, this, [this, view](widgets::ChartFormat format) {

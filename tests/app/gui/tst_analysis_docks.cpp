@@ -227,6 +227,12 @@ private slots:
         QVERIFY(!window.timelineState()->selectedRange());
         QVERIFY(computed.wait(60000));
         QCOMPARE(rows(), all);
+
+        // An allocation clicked: the timeline shows its lifetime.
+        emit view->allocationActivated(start + 20'000'000, start + 21'000'000);
+        const widgets::TimeRange shown = window.timelineState()->visibleRange();
+        QVERIFY(shown.start <= start + 20'000'000 && shown.end >= start + 21'000'000);
+        QVERIFY(shown.span() < 2'000'000);
     }
 };
 

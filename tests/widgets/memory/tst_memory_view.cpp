@@ -14,6 +14,7 @@
 
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -128,6 +129,13 @@ private slots:
         // Sortable: by size, largest first.
         allocations.proxy()->sort(int(*allocations.table()->find(mc::kSize)), Qt::DescendingOrder);
         QCOMPARE(column(allocations, mc::kOperator).front(), QStringLiteral("aten::add"));
+
+        // A click on aten::add's row (first when sorted by size) asks for its lifetime: 21 to 41 µs.
+        QSignalSpy activated(&s.view, &widgets::MemoryView::allocationActivated);
+        emit allocations.view()->clicked(allocations.proxy()->index(0, 0));
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.front().at(0).value<core::TimeNs>(), absoluteNs(21));
+        QCOMPARE(activated.front().at(1).value<core::TimeNs>(), absoluteNs(41));
 
         // The plugin's statistics: one row per op that allocated, with its columns.
         const widgets::AnalysisTableView& stats = *s.view.statsTable();
