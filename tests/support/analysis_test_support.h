@@ -61,7 +61,7 @@ inline QString sharedDir()
 inline core::TraceSet loadSharedTraces(const QString& folder)
 {
     auto set = core::loadTraceSet(
-        { (sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
+        { QString(sharedDir() + QStringLiteral("/traces/") + folder).toStdString() }, {}, nullptr, nullptr);
     if (!set)
         qFatal("%s does not load: %s", qPrintable(folder), set.error().describe().c_str());
     return std::move(set).value();

@@ -143,7 +143,8 @@ namespace {
             name = name.substr(0, paren);
         while (!name.empty() && name.back() == ' ')
             name.remove_suffix(1);
-        for (std::string_view suffix : { "_us", "_ms", "_ns", "_gbps", "_pctg", "_pct", "_bytes" }) {
+        // "_b": bytes, as the memory tables name them ("size_b").
+        for (std::string_view suffix : { "_us", "_ms", "_ns", "_gbps", "_pctg", "_pct", "_bytes", "_b" }) {
             if (endsWith(name, suffix) && name.size() > suffix.size())
                 return name.substr(0, name.size() - suffix.size());
         }

@@ -228,6 +228,7 @@ void MainWindow::setupDocks()
     findWindowViews();
     setupOverview();
     setupEfficiency();
+    setupMemory();
     setupJobPathDock();
 }
 

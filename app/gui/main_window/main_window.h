@@ -293,6 +293,7 @@ private:
     void findOnTimeline(const QString& name);
     // The Efficiency view's connections (main_window_efficiency.cpp).
     void setupEfficiency();
+    void setupMemory();
     void showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls);
 
     void setupJobMode();

@@ -9,6 +9,7 @@
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/efficiency/efficiency_view.h"
 #include "widgets/job_path/job_path_panel.h"
+#include "widgets/memory/memory_view.h"
 #include "widgets/overview/overview_page.h"
 
 #include <QCoreApplication>
@@ -89,6 +90,17 @@ namespace {
         return view;
     }
 
+    // The memory analysis of each load, asked of the session when the view is shown
+    // (the window hands it the timeline's range: main_window_memory.cpp).
+    QWidget* memoryView(const ViewContext& context)
+    {
+        auto* view = new widgets::MemoryView(context.pools, context.parent);
+        TraceSession* session = context.session;
+        QObject::connect(session, &TraceSession::loaded, view,
+            [view, session](const TraceSetPtr&) { view->setAnalyses(session->analyses()); });
+        return view;
+    }
+
 #define KS_ANALYSIS_VIEW(kind, key)                                                                          \
     [](const ViewContext& c) -> QWidget* {                                                                   \
         return analysisView<AnalysisChartKind::kind>(c, OutputKey::key);                                     \
@@ -120,6 +132,8 @@ namespace {
             KS_ANALYSIS_VIEW(Operators, OperatorStats) },
         { "atenOpDelays", KS_TITLE("ATen Op Launch Delays"), ViewGroup::Operators,
             KS_ANALYSIS_VIEW(TableOnly, AtenOpDelays) },
+        // Allocated and reserved memory per device, its peak, the allocations and the per-op statistics.
+        { "memory", KS_TITLE("Memory"), ViewGroup::MemoryAndCounters, memoryView },
         { "memoryBw", KS_TITLE("Memory Bandwidth"), ViewGroup::MemoryAndCounters,
             KS_ANALYSIS_VIEW(MemoryBandwidth, MemoryBwSummary) },
         { "queueLength", KS_TITLE("Queue Length"), ViewGroup::MemoryAndCounters,

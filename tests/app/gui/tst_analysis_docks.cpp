@@ -8,12 +8,14 @@
 #include "widgets/analysis/analysis_table_view.h"
 #include "widgets/analysis/analysis_view.h"
 #include "widgets/common/view_navigator.h"
+#include "widgets/memory/memory_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTest>
 
 using namespace ks;
@@ -111,7 +113,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QStringList firstOfGroup = { QStringLiteral("overview"), QStringLiteral("temporal"),
             QStringLiteral("kernelTypes"), QStringLiteral("efficiency"), QStringLiteral("operators"),
-            QStringLiteral("memoryBw"), QStringLiteral("rankOverview"), QStringLiteral("diagnostics") };
+            QStringLiteral("memory"), QStringLiteral("rankOverview"), QStringLiteral("diagnostics") };
         QCOMPARE(window.navigator()->groupTitles().size(), firstOfGroup.size());
         for (int group = firstOfGroup.size() - 1; group >= 0; --group) {
             QTest::keyClick(&window, static_cast<Qt::Key>(Qt::Key_1 + group), Qt::ControlModifier);
@@ -192,6 +194,45 @@ private slots:
         window.timelineState()->setSelectedRange(std::nullopt);
         QVERIFY(ready.wait(120000));
         QCOMPARE(rows(), 7);
+    }
+
+    // The Memory view computes when shown and follows the timeline's selected range;
+    // a range it selects (dragged on its chart) becomes the timeline's.
+    void memoryViewFollowsSelectedRange()
+    {
+        const QString file = QStringLiteral(KS_SHARED_DIR "/traces/h100_qwen05b");
+        if (!QFileInfo::exists(file))
+            QSKIP("The shared traces are absent: " KS_SHARED_DIR "/traces/h100_qwen05b");
+        app::MainWindow window;
+        QSignalSpy ready(&window, &app::MainWindow::analysesReady);
+        QVERIFY(openAndAwaitAnalyses(window, ready, file));
+        auto* view = window.findChild<widgets::MemoryView*>(QStringLiteral("memoryView"));
+        QVERIFY(view);
+        QSignalSpy computed(view, &widgets::MemoryView::computed);
+        QVERIFY(window.showView(QStringLiteral("memory")));
+        QVERIFY(computed.wait(60000));
+        QVERIFY2(view->messageText().isEmpty(), qPrintable(view->messageText()));
+        const auto rows = [view] { return view->allocationsTable()->proxy()->rowCount(); };
+        const int all = rows();
+        QVERIFY(all > 100);
+
+        const core::TimeNs start = window.traceSet()->startNs();
+        window.timelineState()->setSelectedRange(
+            widgets::TimeRange { start + 30'000'000, start + 40'000'000 });
+        QVERIFY(computed.wait(60000));
+        QVERIFY2(rows() > 0 && rows() < all, qPrintable(QString::number(rows())));
+        QVERIFY(view->data().range);
+
+        emit view->rangeSelected(std::nullopt); // as a click on the chart clears it
+        QVERIFY(!window.timelineState()->selectedRange());
+        QVERIFY(computed.wait(60000));
+        QCOMPARE(rows(), all);
+
+        // An allocation clicked: the timeline shows its lifetime.
+        emit view->allocationActivated(start + 20'000'000, start + 21'000'000);
+        const widgets::TimeRange shown = window.timelineState()->visibleRange();
+        QVERIFY(shown.start <= start + 20'000'000 && shown.end >= start + 21'000'000);
+        QVERIFY(shown.span() < 2'000'000);
     }
 };
 
