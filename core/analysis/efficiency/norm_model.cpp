@@ -400,7 +400,8 @@ namespace {
         // No aten::{,native_,miopen_,cudnn_}instance_norm_backward: TraceLens maps them to
         // InstanceNormBwd (torch_op_mapping.py norm_ops, 338-341 at 021be66), whose
         // get_param_details raises NotImplementedError (perf_model.py, right after InstanceNorm,
-        // 4821-4861 at 171dd74), so the call has no row there, nor here. PyTorch has no such op:
+        // 4821-4861 at 171dd74), which TreePerf/tree_perf.py build_df_perf_metrics takes for "no model"
+        // and drops silently: no row there, nor here (nor a skip count). PyTorch has no such op:
         // instance norm's backward runs as a batch norm backward above on the (1, N·C, ...) view.
     };
 
