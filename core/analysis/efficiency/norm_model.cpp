@@ -23,6 +23,9 @@
 // (GroupNorm), rms_norm / rmsnorm (RMS norm, always affine) and the fused add + RMS
 // norm ops (n more FLOPs, bytes = 4·n·bpe + C·bpe: x and the residual read, both written).
 // A dtype with no size drops the call: TraceLens's bytes raise on None there.
+// Backward ops: every form TraceLens's norm_ops maps (plain, native_, miopen_, cudnn_ of batch,
+// layer, group and RMS norm backward, and _fused_rms_norm_backward); its instance_norm_backward
+// forms raise in TraceLens and have no model here either.
 
 #include "core/analysis/efficiency/model_support.h"
 
@@ -325,6 +328,10 @@ namespace {
 
     // _fused_rms_norm_backward / rms_norm_backward(grad_out, input, normalized_shape, rstd, weight,
     //     output_mask). TraceLens: affine always (dims[4] is not None).
+    // TraceLens maps the native_, miopen_ and cudnn_ forms to RMSNormBwd too (PerfModel/
+    // torch_op_mapping.py norm_ops, 343-345 at 021be66; perf_model.py RMSNormBwd, 4937-5005 at
+    // 171dd74). PyTorch's op is _fused_rms_norm_backward; the vendor forms are read with its
+    // schema, the layout RMSNormBwd reads for every form.
     ModelResult rmsNormBackward(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
         const auto x = shapeOfRank(args, 1, -1);
@@ -387,7 +394,15 @@ namespace {
         OpModel { "aten::cudnn_group_norm_backward", OpFamily::Norm, groupNormBackward },
         OpModel { "aten::rms_norm_backward", OpFamily::Norm, rmsNormBackward },
         OpModel { "aten::native_rms_norm_backward", OpFamily::Norm, rmsNormBackward },
+        OpModel { "aten::miopen_rms_norm_backward", OpFamily::Norm, rmsNormBackward },
+        OpModel { "aten::cudnn_rms_norm_backward", OpFamily::Norm, rmsNormBackward },
         OpModel { "aten::_fused_rms_norm_backward", OpFamily::Norm, rmsNormBackward },
+        // No aten::{,native_,miopen_,cudnn_}instance_norm_backward: TraceLens maps them to
+        // InstanceNormBwd (torch_op_mapping.py norm_ops, 338-341 at 021be66), whose
+        // get_param_details raises NotImplementedError (perf_model.py, right after InstanceNorm,
+        // 4821-4861 at 171dd74), which TreePerf/tree_perf.py build_df_perf_metrics takes for "no model"
+        // and drops silently: no row there, nor here (nor a skip count). PyTorch has no such op:
+        // instance norm's backward runs as a batch norm backward above on the (1, N·C, ...) view.
     };
 
 } // namespace

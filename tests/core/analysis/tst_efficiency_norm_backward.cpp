@@ -1,0 +1,179 @@
+// The normalisation backward forms TraceLens maps (PerfModel/torch_op_mapping.py, norm_ops)
+// beyond those tst_efficiency_tracelens covers: the miopen_ / cudnn_ rms_norm_backward ops
+// (TraceLens's RMSNormBwd) and the instance_norm_backward forms (InstanceNormBwd, which raises,
+// so no row). Every number is computed by hand from RMSNormBwd's formulas, in the default
+// reading and in TraceLens's (`roofline --tracelens-compat`).
+
+#include "core/analysis/efficiency/efficiency.h"
+#include "core/analysis/efficiency/op_args.h"
+#include "core/analysis/efficiency/perf_model.h"
+#include "tests/support/analysis_test_support.h"
+#include "tests/support/test_main.h"
+
+#include <QTest>
+
+using namespace ks::core;
+
+namespace {
+
+const ModelReading kOurs {};
+const ModelReading kTraceLens { true };
+
+const char* const kRmsBackwardVendorOps[] = { "aten::miopen_rms_norm_backward",
+    "aten::cudnn_rms_norm_backward" };
+const char* const kInstanceBackwardOps[] = { "aten::instance_norm_backward",
+    "aten::native_instance_norm_backward", "aten::miopen_instance_norm_backward",
+    "aten::cudnn_instance_norm_backward" };
+
+OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete)
+{
+    const ParsedArgs parsed = parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )" + types
+        + R"(, "Input Strides": [], "Concrete Inputs": )" + concrete + "}");
+    if (!parsed.args)
+        qFatal("args did not parse: %s", dims.c_str());
+    return *parsed.args;
+}
+
+PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading)
+{
+    const OpModel* model = findOpModel(op);
+    if (!model)
+        qFatal("no model for %s", op);
+    const ModelResult r = model->model(op, args, reading);
+    if (!std::holds_alternative<PerfEstimate>(r))
+        qFatal("%s: skipped (%s)", op, std::string(skipReasonText(std::get<SkipReason>(r))).c_str());
+    return std::get<PerfEstimate>(r);
+}
+
+// rms_norm_backward(grad_out, input, normalized_shape, rstd, weight, output_mask), bf16 (2 bytes).
+OpArgs rmsBackward(const std::string& x, const std::string& rstd, const std::string& weight,
+    const std::string& normalized, const std::string& mask)
+{
+    return argsOf("[" + x + ", " + x + ", [], " + rstd + ", " + weight + ", []]",
+        R"(["c10::BFloat16", "c10::BFloat16", "", "c10::BFloat16", "c10::BFloat16", ""])",
+        R"(["", "", ")" + normalized + R"(", "", "", ")" + mask + R"("])");
+}
+
+std::string cpuOp(const std::string& name, int ts, const std::string& args)
+{
+    return R"({"ph": "X", "cat": "cpu_op", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
+        + std::to_string(ts) + R"(, "dur": 9, "args": )" + args + "}";
+}
+
+std::string launch(int ts, int correlation)
+{
+    return R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )"
+        + std::to_string(ts) + R"(, "dur": 1, "args": {"correlation": )" + std::to_string(correlation) + "}}";
+}
+
+std::string kernel(int ts, int correlation)
+{
+    return R"({"ph": "X", "cat": "kernel", "name": "work", "pid": 0, "tid": 7, "ts": )" + std::to_string(ts)
+        + R"(, "dur": 4, "args": {"correlation": )" + std::to_string(correlation)
+        + R"(, "stream": 7, "device": 0}})";
+}
+
+} // namespace
+
+class TestEfficiencyNormBackward : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    // RMSNormBwd, n = prod(input), C = prod(normalized_shape):
+    //   FLOPs = (affine ? n : 0) + n + (mask[0] ? 2n + 4n : 0) + (mask[1] && affine ? n + (n/C > 1 ? n : 0) :
+    //   0) bytes = n·bpe (grad_out) + 2·n·bpe (input, grad_in) + (affine ? 2·C·bpe : 0) (weight, grad_weight)
+    void vendorRmsBackwardWithWeight()
+    {
+        // n = 32, C = 8, n/C = 4, both grads: n + n + 6n + (n + n) = 10n; 32·2 + 2·32·2 + 2·8·2.
+        const OpArgs args = rmsBackward("[4, 8]", "[4, 1]", "[8]", "[8]", "[True, True]");
+        for (const char* op : kRmsBackwardVendorOps)
+            for (const ModelReading& reading : { kOurs, kTraceLens }) {
+                const auto e = modelled(op, args, reading);
+                QCOMPARE(e.flops, 10.0 * 32);
+                QCOMPARE(e.bytes, 32.0 * 2 + 2 * 32 * 2 + 2 * 8 * 2);
+                QCOMPARE(e.precision, std::string("bf16"));
+            }
+    }
+
+    void vendorRmsBackwardOneRowNoAccumulation()
+    {
+        // n = 8 = C (one row): grad_weight needs no accumulation, no grad_in:
+        // n + n + 0 + n = 3n FLOPs; 8·2 + 2·8·2 + 2·8·2 bytes.
+        const OpArgs args = rmsBackward("[1, 8]", "[1, 1]", "[8]", "[8]", "[False, True]");
+        for (const char* op : kRmsBackwardVendorOps) {
+            const auto e = modelled(op, args, kOurs);
+            QCOMPARE(e.flops, 3.0 * 8);
+            QCOMPARE(e.bytes, 8.0 * 2 + 2 * 8 * 2 + 2 * 8 * 2);
+        }
+    }
+
+    void vendorRmsBackwardWithoutWeight()
+    {
+        // weight absent (its dims entry empty), mask [True, False], n = 32, C = 8.
+        const OpArgs args = rmsBackward("[4, 8]", "[4, 1]", "[]", "[8]", "[True, False]");
+        for (const char* op : kRmsBackwardVendorOps) {
+            // Ours: not affine: n + 6n = 7n FLOPs; 32·2 + 2·32·2 bytes.
+            const auto ours = modelled(op, args, kOurs);
+            QCOMPARE(ours.flops, 7.0 * 32);
+            QCOMPARE(ours.bytes, 32.0 * 2 + 2 * 32 * 2);
+            // TraceLens: `Input Dims[4] is not None` is affine: n + n + 6n = 8n; + 2·C·bpe bytes.
+            const auto tl = modelled(op, args, kTraceLens);
+            QCOMPARE(tl.flops, 8.0 * 32);
+            QCOMPARE(tl.bytes, 32.0 * 2 + 2 * 32 * 2 + 2 * 8 * 2);
+        }
+    }
+
+    void vendorRmsBackwardNormalizedShapeFromConcreteInputs()
+    {
+        // normalized_shape [2, 4] (C = 8) over (2, 2, 4): n = 16, n/C = 2, both grads: 10n;
+        // 16·2 + 2·16·2 + 2·8·2 bytes. C comes from Concrete Inputs[2], not the weight.
+        const OpArgs args = rmsBackward("[2, 2, 4]", "[2, 1, 1]", "[2, 4]", "[2, 4]", "[True, True]");
+        const auto e = modelled("aten::cudnn_rms_norm_backward", args, kTraceLens);
+        QCOMPARE(e.flops, 10.0 * 16);
+        QCOMPARE(e.bytes, 16.0 * 2 + 2 * 16 * 2 + 2 * 8 * 2);
+    }
+
+    // TraceLens's InstanceNormBwd raises NotImplementedError in get_param_details: no row.
+    void instanceNormBackwardHasNoModel()
+    {
+        for (const char* op : kInstanceBackwardOps)
+            QVERIFY2(findOpModel(op) == nullptr, op);
+    }
+
+    void instanceNormBackwardCallGetsNoRow()
+    {
+        // native_batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean,
+        // save_invstd, train, eps, output_mask) beside an instance_norm_backward call with the same args:
+        // only the batch norm has a row, and the instance norm is not counted as skipped.
+        const std::string args =
+            R"({"Input Dims": [[2, 4, 8], [2, 4, 8], [4], [4], [4], [4], [4], [], [], []], )"
+            R"("Input type": ["float", "float", "float", "float", "float", "float", "float", )"
+            R"("Scalar", "Scalar", ""], "Input Strides": [[32, 8, 1], [32, 8, 1], [1], [1], )"
+            R"([1], [1], [1], [], [], []], "Concrete Inputs": ["", "", "", "", "", "", "", )"
+            R"("True", "1e-05", "[True, True, True]"]})";
+        const std::vector<std::string> events {
+            cpuOp("aten::native_batch_norm_backward", 0, args),
+            launch(1, 1),
+            kernel(10, 1),
+            cpuOp("aten::native_instance_norm_backward", 20, args),
+            launch(21, 2),
+            kernel(30, 2),
+        };
+        for (const bool compat : { false, true }) {
+            QTemporaryDir dir;
+            const TraceSet set = ks::tests::loadRanks(dir, { ks::tests::kinetoDocument(0, events) });
+            EfficiencyOptions options;
+            options.tracelensCompat = compat;
+            const EfficiencyReport report = efficiencyReport(set, options);
+            QCOMPARE(report.rows.size(), std::size_t(1));
+            QCOMPARE(report.rows[0].name, std::string("aten::native_batch_norm_backward"));
+            for (const std::int64_t n : report.skipped)
+                QCOMPARE(n, std::int64_t(0));
+        }
+    }
+};
+
+KS_TEST_MAIN(tst_efficiency_norm_backward, TestEfficiencyNormBackward)
+#include "tst_efficiency_norm_backward.moc"
