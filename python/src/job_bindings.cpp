@@ -32,17 +32,8 @@ namespace {
 
     core::OperatorGrouping groupingOf(const std::string& text)
     {
-        using G = core::OperatorGrouping;
-        if (text == "name")
-            return G::Name;
-        if (text == "shapes")
-            return G::Shapes;
-        if (text == "node")
-            return G::Node;
-        if (text == "rank")
-            return G::Rank;
-        if (text == "iteration")
-            return G::Iteration;
+        if (const auto grouping = core::operatorGroupingNamed(text))
+            return *grouping;
         throwInvalidArgument("group_by takes name, shapes, node, rank or iteration, got \"" + text + "\"");
     }
 

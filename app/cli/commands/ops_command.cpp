@@ -24,22 +24,6 @@ namespace {
         "  rules. --window A:B keeps ops starting A..B microseconds after the trace's start.\n"
         "  With [memory] events (profile_memory=True): CPU Mem, Self CPU Mem, CUDA Mem, Self CUDA Mem.\n";
 
-    std::optional<core::OperatorGrouping> groupingOf(const std::string& text)
-    {
-        using G = core::OperatorGrouping;
-        if (text == "name")
-            return G::Name;
-        if (text == "shapes")
-            return G::Shapes;
-        if (text == "node")
-            return G::Node;
-        if (text == "rank")
-            return G::Rank;
-        if (text == "iteration")
-            return G::Iteration;
-        return std::nullopt;
-    }
-
     // "A:B" in µs -> [A, B) in ns; problem set when it does not parse.
     void parseWindow(
         const std::string& text, std::optional<double>& from, std::optional<double>& to, std::string& problem)
@@ -67,7 +51,7 @@ int runOpsCommand(const std::vector<std::string>& args, std::ostream& out, std::
     std::string problem;
     core::OperatorStatsOptions options;
     if (const auto by = parsed.value("--by")) {
-        if (auto g = groupingOf(*by))
+        if (auto g = core::operatorGroupingNamed(*by))
             options.by = *g;
         else
             problem = "--by takes name, shapes, node, rank or iteration, got \"" + *by + "\"";

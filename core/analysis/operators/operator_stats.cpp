@@ -439,4 +439,20 @@ Table operatorStatsTable(const OperatorStats& stats, OperatorGrouping by)
     return table;
 }
 
+std::optional<OperatorGrouping> operatorGroupingNamed(std::string_view text)
+{
+    using G = OperatorGrouping;
+    if (text == "name")
+        return G::Name;
+    if (text == "shapes")
+        return G::Shapes;
+    if (text == "node")
+        return G::Node;
+    if (text == "rank")
+        return G::Rank;
+    if (text == "iteration")
+        return G::Iteration;
+    return std::nullopt;
+}
+
 } // namespace ks::core

@@ -31,6 +31,10 @@ enum class OperatorGrouping : std::uint8_t
     Iteration,
 };
 
+// The grouping a user names: "name", "shapes", "node", "rank" or "iteration" (the CLI's
+// --by and the Python module's group_by); nullopt for any other text.
+std::optional<OperatorGrouping> operatorGroupingNamed(std::string_view text);
+
 struct OperatorStatsOptions
 {
     OperatorGrouping by = OperatorGrouping::Name;
