@@ -40,7 +40,7 @@ CliArgs::CliArgs(const std::vector<std::string>& args, const std::vector<std::st
             name = a.substr(0, eq);
             inlineValue = a.substr(eq + 1);
         }
-        if (contains(valueOptions, name)) {
+        if (contains(valueOptions, name) || name == kMaxEventDurationOption) {
             if (inlineValue) {
                 m_values.emplace_back(name, *inlineValue);
             } else if (i + 1 < args.size()) {

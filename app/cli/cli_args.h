@@ -6,6 +6,10 @@
 
 namespace ks::cli {
 
+// The load setting every command that reads traces takes, anywhere on its command line
+// (load_settings.h reads it): each command's CliArgs accepts it without listing it.
+inline constexpr const char* kMaxEventDurationOption = "--max-event-duration";
+
 // Minimal option parsing shared by the subcommands: "--name value", "--flag",
 // and positional arguments, in any order.
 class CliArgs

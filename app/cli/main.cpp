@@ -57,7 +57,11 @@ int main(int argc, char** argv)
         std::cout << *spec->usage;
         return 0;
     }
-    if (const auto bad = ks::cli::takeLoadSettings(args, ks::cli::cliLoadSettings())) {
+    // The load settings are checked here, once for every command; each command reads them
+    // from its own arguments.
+    std::vector<std::string> checked = args;
+    ks::cli::CliLoadSettings settings;
+    if (const auto bad = ks::cli::takeLoadSettings(checked, settings)) {
         std::cerr << "kinetoscope-cli " << command << ": " << *bad << "\n" << *spec->usage;
         return 2;
     }

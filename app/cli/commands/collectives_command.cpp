@@ -43,7 +43,7 @@ int runCollectivesCommand(const std::vector<std::string>& args, std::ostream& ou
         return 2;
     if (const auto summary = summaryArgument(parsed))
         return collectivesFromSummary(*summary, options.top, format, out, err);
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    auto loaded = loadForCli(parsed.positional(), parsed, err);
     if (!loaded)
         return 1;
     const core::CollectiveMatch match = core::matchCollectives(*loaded);

@@ -154,8 +154,7 @@ int runDiffCommand(const std::vector<std::string>& args, std::ostream& out, std:
     const std::string& testPath = parsed.positional()[1];
     std::optional<core::DiffTrace> traces[2];
     for (int side = 0; side < 2; ++side) {
-        auto loaded = loadForCli(
-            { parsed.positional()[static_cast<std::size_t>(side)] }, parsed.value("--threads"), err);
+        auto loaded = loadForCli({ parsed.positional()[static_cast<std::size_t>(side)] }, parsed, err);
         if (!loaded)
             return 1;
         auto trace = core::loadDiffTrace(*loaded, options->mode);

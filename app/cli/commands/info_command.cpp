@@ -240,7 +240,10 @@ int runInfoCommand(const std::vector<std::string>& args, std::ostream& out, std:
     options.background = app::makeThreadBackgroundWork;
     options.releaseFreedMemory = app::releaseFreedMemory;
     options.parseWorkers = app::parseWorkersForOneRank(threads);
-    applyLoadSettings(options);
+    if (const auto bad = applyLoadSettings(parsed, options)) {
+        err << "kinetoscope-cli info: " << *bad << '\n' << kInfoUsage;
+        return 2;
+    }
     auto result = core::loadTraceSet(parsed.positional(), options, nullptr, nullptr,
         [threads](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threads);

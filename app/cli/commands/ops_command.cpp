@@ -64,7 +64,7 @@ int runOpsCommand(const std::vector<std::string>& args, std::ostream& out, std::
     const std::string format = outputFormat(parsed, problem);
     if (rejectArguments(parsed, problem, "kinetoscope-cli ops", kUsage, err))
         return 2;
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    auto loaded = loadForCli(parsed.positional(), parsed, err);
     if (!loaded)
         return 1;
     const core::TimeNs origin = loaded->startNs();

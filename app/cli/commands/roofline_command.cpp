@@ -100,7 +100,7 @@ int runRooflineCommand(const std::vector<std::string>& args, std::ostream& out, 
     const std::optional<std::string> outDir = parsed.value("--out");
     if (outDir && !ensureDirectory(*outDir, "kinetoscope-cli", err))
         return 1;
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    auto loaded = loadForCli(parsed.positional(), parsed, err);
     if (!loaded)
         return 1;
     const core::DeviceChoice device = core::chooseDevice(*loaded, forced->name, std::move(forced->peaksFile));

@@ -95,6 +95,8 @@ std::optional<SummarizeCli> parseSummarizeArguments(const std::vector<std::strin
     }
     if (problem.empty())
         problem = parseShard(args, cli);
+    if (const auto bad = applyLoadSettings(args, cli.options.load); bad && problem.empty())
+        problem = *bad;
     if (rejectArguments(args, problem, command, usage, err))
         return std::nullopt;
     cli.paths = args.positional();
@@ -106,7 +108,6 @@ int summarizeToFile(const SummarizeCli& cli, const std::string& out, std::ostrea
     const unsigned jobs = cli.jobs;
     const std::string& command = cli.command;
     core::SummarizeOptions options = cli.options;
-    applyLoadSettings(options.load);
     // Progress for long jobs (Slurm logs too): a line at every tenth of the files.
     options.onFileDone = [&err, &command](std::size_t done, std::size_t total) {
         if (total >= 20 && done * 10 / total != (done - 1) * 10 / total)

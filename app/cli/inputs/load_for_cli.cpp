@@ -11,8 +11,9 @@
 namespace ks::cli {
 
 std::optional<core::TraceSet> loadForCli(
-    const std::vector<std::string>& paths, const std::optional<std::string>& threads, std::ostream& err)
+    const std::vector<std::string>& paths, const CliArgs& parsed, std::ostream& err)
 {
+    const std::optional<std::string> threads = parsed.value("--threads");
     unsigned threadCount = 0;
     if (threads) {
         try {
@@ -26,7 +27,10 @@ std::optional<core::TraceSet> loadForCli(
     options.background = app::makeThreadBackgroundWork;
     options.releaseFreedMemory = app::releaseFreedMemory;
     options.parseWorkers = app::parseWorkersForOneRank(threadCount);
-    applyLoadSettings(options);
+    if (const auto bad = applyLoadSettings(parsed, options)) {
+        err << "kinetoscope-cli: " << *bad << '\n';
+        return std::nullopt;
+    }
     auto result = core::loadTraceSet(paths, options, nullptr, nullptr,
         [threadCount](std::size_t n, const std::function<void(std::size_t)>& body) {
             app::parallelForOnThreads(n, body, threadCount);
@@ -70,7 +74,7 @@ unsigned threadsOption(const CliArgs& parsed)
 std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core::AnalysisOptions& options,
     const std::string& command, std::ostream& err)
 {
-    const auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    const auto loaded = loadForCli(parsed.positional(), parsed, err);
     if (!loaded)
         return std::nullopt;
     return framesForCli(*loaded, options, command, err);
@@ -78,7 +82,7 @@ std::optional<core::FrameSet> loadFramesForCli(const CliArgs& parsed, const core
 
 std::shared_ptr<core::TraceAnalyses> loadSessionForCli(const CliArgs& parsed, std::ostream& err)
 {
-    auto loaded = loadForCli(parsed.positional(), parsed.value("--threads"), err);
+    auto loaded = loadForCli(parsed.positional(), parsed, err);
     if (!loaded)
         return nullptr;
     return std::make_shared<core::TraceAnalyses>(std::make_shared<const core::TraceSet>(std::move(*loaded)));

@@ -13,11 +13,12 @@
 
 namespace ks::cli {
 
-// Loads paths on all cores (or --threads N). Prints one line per failed file
-// to `err`; returns nullopt when nothing loaded, after a line saying why (what
-// was skipped as not a Kineto trace), so no command ends silently.
+// Loads paths on all cores (or the command's --threads N), with its load settings
+// (--max-event-duration). Prints one line per failed file to `err`; returns nullopt
+// when nothing loaded, after a line saying why (what was skipped as not a Kineto
+// trace), so no command ends silently.
 std::optional<core::TraceSet> loadForCli(
-    const std::vector<std::string>& paths, const std::optional<std::string>& threads, std::ostream& err);
+    const std::vector<std::string>& paths, const CliArgs& parsed, std::ostream& err);
 
 // The analysis rows of the loaded ranks, built on all cores. Prints the error
 // to `err` (prefixed by `command`) and returns nullopt when it fails.

@@ -7,7 +7,7 @@ namespace ks::cli {
 
 namespace {
 
-    constexpr std::string_view kMaxEventDuration = "--max-event-duration";
+    constexpr std::string_view kMaxEventDuration = kMaxEventDurationOption;
 
     // Whole µs, as HTA's max_event_duration_us, within what ns hold.
     std::optional<std::int64_t> microsecondsToNs(const std::string& text)
@@ -48,15 +48,16 @@ std::optional<std::string> takeLoadSettings(std::vector<std::string>& args, CliL
     return std::nullopt;
 }
 
-CliLoadSettings& cliLoadSettings()
+std::optional<std::string> applyLoadSettings(const CliArgs& parsed, core::LoadOptions& options)
 {
-    static CliLoadSettings settings; // the app's (not core's): one command per process
-    return settings;
-}
-
-void applyLoadSettings(core::LoadOptions& options)
-{
-    options.maxEventDurationNs = cliLoadSettings().maxEventDurationNs;
+    const std::optional<std::string> value = parsed.value(std::string(kMaxEventDuration));
+    if (!value)
+        return std::nullopt;
+    const auto ns = microsecondsToNs(*value);
+    if (!ns)
+        return std::string(kMaxEventDuration) + " needs a whole number of µs, not '" + *value + "'";
+    options.maxEventDurationNs = *ns;
+    return std::nullopt;
 }
 
 } // namespace ks::cli

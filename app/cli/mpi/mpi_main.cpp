@@ -3,7 +3,6 @@
 // that the desktop app and kinetoscope-cli never pull MPI in.
 
 #include "app/cli/commands/summary_cli.h"
-#include "app/cli/inputs/load_settings.h"
 #include "app/cli/mpi/mpi_summarize.h"
 #include "app/cli/output/troff_text.h"
 #include "app/common/allocator_tuning.h"
@@ -86,13 +85,8 @@ int main(int argc, char** argv)
                   << kUsage;
         return 2;
     }
-    std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (const auto bad = ks::cli::takeLoadSettings(rest, ks::cli::cliLoadSettings())) {
-        std::cerr << kCommand << ": " << *bad << "\n" << kUsage;
-        return 2;
-    }
     try {
-        return runSummarize(rest);
+        return runSummarize({ args.begin() + 1, args.end() });
     } catch (const std::bad_alloc&) {
         std::cout.flush();
         std::cerr << kCommand << ": not enough memory\n";
