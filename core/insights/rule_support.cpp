@@ -54,6 +54,18 @@ RankWhere pathWhere(
     return where;
 }
 
+RankWhere intervalsWhere(InsightsContext& context, std::int64_t rank, const std::vector<Interval>& intervals)
+{
+    RankWhere where;
+    where.rank = rank;
+    for (const Interval& i : intervals) {
+        if (where.ranges.size() == kMaxWherePerRank)
+            break;
+        where.ranges.push_back(context.absoluteRange(i.start, i.end));
+    }
+    return where;
+}
+
 RankWhere rowsWhere(InsightsContext& context, std::int64_t rank, std::vector<const FrameRow*> rows)
 {
     std::stable_sort(

@@ -3,6 +3,7 @@
 // Small helpers the rules share: number formatting for evidence, a finding's
 // skeleton, and "where" lists built from path segments or frame rows.
 
+#include "core/analysis/frame/intervals.h"
 #include "core/insights/rule.h"
 
 #include <functional>
@@ -22,6 +23,9 @@ Finding newFinding(const RuleInfo& rule, std::string title, double gainPct, std:
 // The rank's path segments `keep` accepts, longest first, as events and ranges (capped).
 RankWhere pathWhere(
     InsightsContext& context, std::int64_t rank, const std::function<bool(const PathSegment&)>& keep);
+
+// Intervals of the rank's frame times as its ranges, in their order (capped).
+RankWhere intervalsWhere(InsightsContext& context, std::int64_t rank, const std::vector<Interval>& intervals);
 
 // Frame rows as events and ranges, longest first (capped).
 RankWhere rowsWhere(InsightsContext& context, std::int64_t rank, std::vector<const FrameRow*> rows);

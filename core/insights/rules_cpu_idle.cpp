@@ -69,12 +69,7 @@ namespace {
         f.evidence.push_back("measured time the critical path leaves out: " + formatMs(offPath)
             + "; the stretches " + formatMs(gained) + " of it (" + formatPct(gain) + " of " + c.measuredWhat()
             + ")");
-        RankWhere w;
-        w.rank = frame.rank;
-        for (const Interval& i : idle)
-            if (w.ranges.size() < kMaxWherePerRank)
-                w.ranges.push_back(c.absoluteRange(i.start, i.end));
-        f.where.push_back(std::move(w));
+        f.where.push_back(intervalsWhere(c, frame.rank, idle));
         f.suggestion =
             "Something the profiler does not record runs here: profile with with_stack=True (Python "
             "functions) to see it; usual causes are Python work between ops, the garbage collector "

@@ -88,12 +88,7 @@ namespace {
             + formatMs(gaps.front().start - firstWork) + " after the GPU's first work");
         f.evidence.push_back("on the critical path: " + formatMs(onPath) + " (" + formatPct(gain) + " of "
             + c.measuredWhat() + ")");
-        RankWhere w;
-        w.rank = frame.rank;
-        for (const Interval& g : gaps)
-            if (w.ranges.size() < kMaxWherePerRank)
-                w.ranges.push_back(c.absoluteRange(g.start, g.end));
-        f.where.push_back(std::move(w));
+        f.where.push_back(intervalsWhere(c, frame.rank, gaps));
         f.suggestion =
             "Keep the GPU fed through these gaps: look at what the CPU does in them (data loading, "
             "host syncs, Python work between steps, checkpointing); overlap it with GPU work "
@@ -164,12 +159,7 @@ namespace {
             + formatMs(lowestWindow.start - first) + " to " + formatMs(lowestWindow.end - first)
             + " after the GPU's first work");
         f.evidence.push_back("idle time in them on the critical path: " + formatMs(onPath));
-        RankWhere w;
-        w.rank = frame.rank;
-        for (const Interval& window : low)
-            if (w.ranges.size() < kMaxWherePerRank)
-                w.ranges.push_back(c.absoluteRange(window.start, window.end));
-        f.where.push_back(std::move(w));
+        f.where.push_back(intervalsWhere(c, frame.rank, low));
         f.suggestion =
             "Find what the host does in these windows (the timeline over them): a GPU that is mostly "
             "idle for long stretches waits for data, the host, or other ranks; batch more work per "
