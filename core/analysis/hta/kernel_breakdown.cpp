@@ -178,10 +178,13 @@ namespace {
             return it == byName.end() ? OccupancyMean {} : it->second;
         }
         OccupancyMean folded;
-        for (const auto& [name, mean] : byName)
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        for (const auto& entry : byName) {
+            const auto& name = entry.first;
             if (std::none_of(
                     kept.begin(), kept.end(), [&name](const NameStats& k) { return k.name == name; }))
-                folded.add(mean);
+                folded.add(entry.second);
+        }
         return folded;
     }
 
