@@ -333,6 +333,18 @@ class Trace:
     def kernels_by_annotation(self, **options):
         return self.output("kernels_by_annotation", **options)
 
+    MEMORY_TABLES = ("devices", "stats", "events", "steps", "out_of_memory")
+
+    def memory(self, *, tb_compat=False, ranks=None, iterations=None, progress=True):
+        """The memory analysis of the [memory] events, the CLI's `memory` (docs/guide/memory.md):
+        a dict of DataFrames, `devices` (peak allocated and reserved per device, when, the op),
+        `stats` (the TensorBoard plugin's Memory Statistics), `events` (allocations with their
+        lifetimes), `steps` (growth per ProfilerStep) and `out_of_memory`. tb_compat=True gives
+        the plugin's own numbers where it is wrong; iterations keeps those ProfilerSteps."""
+        frames = self.output("memory", hta_compat=tb_compat, ranks=ranks, iterations=iterations,
+                             progress=progress)
+        return dict(zip(self.MEMORY_TABLES, frames))
+
     def critical_path(self, rank=None, annotation="", instance=0, *, hta_compat=False, progress=True):
         """A8: one rank's critical path over an annotation's instance (an int, or (first, last)
         inclusive); annotation "" covers the whole trace. As `kinetoscope-cli critical-path`."""

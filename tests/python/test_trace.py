@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import as_reference, loaded, need_cli, trace_folder
+from conftest import SHARED, as_reference, loaded, need_cli, trace_folder
 
 import compare_hta
 
@@ -104,6 +104,27 @@ def test_operators_equal_ops_command():
     assert not problems, "\n".join(problems[:3])
     by_shapes = trace.operators(by="shapes")
     assert len(by_shapes) >= len(ops)
+
+
+def test_memory_equals_the_plugin_and_the_cli():
+    trace = loaded("h100_qwen05b")
+    memory = trace.memory()
+    assert set(memory) == set(trace.MEMORY_TABLES)
+    # The plugin's Memory Statistics, row for row (the reference the CLI's conformance test reads).
+    reference = pd.read_csv(os.path.join(SHARED, "reference", "h100_qwen05b", "memory",
+                                         "tb_memory_stats.csv"))
+    stats = memory["stats"].drop(columns=["rank"])
+    key = ["device", "operator"]
+    merged = reference.merge(stats, on=key, how="outer", suffixes=("_ref", ""), indicator=True)
+    assert (merged["_merge"] == "both").all(), merged[merged["_merge"] != "both"][key].head()
+    for column in reference.columns:
+        if column not in key:
+            assert np.allclose(merged[column + "_ref"].astype(float), merged[column].astype(float)), column
+    # The devices' peaks are the CLI's.
+    cli = cli_json("memory", trace_folder("h100_qwen05b"), "--format", "json")
+    peaks = {d["device"]: d["peak_allocated_b"] for d in cli["ranks"][0]["devices"]}
+    assert dict(zip(memory["devices"]["device"], memory["devices"]["peak_allocated_b"])) == peaks
+    assert len(memory["events"]) == len(cli["ranks"][0]["events"])
 
 
 def test_critical_path_and_overlay(tmp_path):
