@@ -7,7 +7,8 @@ Default mode against the plugin's tables with HIP counted as CUDA (the `.hip_as_
 files where the trace is ROCm's, else the plain ones); --tb-compat against the plain
 files (on ROCm the plugin's statistics know the CPU only). Every row and column of the
 Memory Statistics, the Memory Events (times to the plugin's 2 decimals) and the curve's
-points; the peaks of run.json; HTA's totals per device."""
+points; the peaks of run.json; HTA's totals per device and every row and column of HTA's
+get_memory_timeline_per_category (events, per-category timelines, stack names)."""
 import csv
 import json
 import os
@@ -132,6 +133,70 @@ def compare_hta_totals(rank, hta_rows, label, problems):
                             f"points, HTA {len(want)})")
 
 
+def hta_cell(value):
+    """A JSON value as the reference's CSV writes it: lists `;`-joined, booleans 1/0, None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, list):
+        return ";".join(str(v) for v in value)
+    return str(value)
+
+
+def same_cell(have, want):
+    """Equal text, or equal numbers (HTA writes float columns as `4191.0`), within the
+    events table's float tolerance for non-integers."""
+    if have == want:
+        return True
+    try:
+        a, b = float(have), float(want)
+    except ValueError:
+        return False
+    return a == b or (a != int(a) and abs(a - b) <= 0.011)
+
+
+def compare_hta_table(got, ref_path, label, problems, name_of=None):
+    """Every row and column of one HTA #223 reference against the JSON rows, in order."""
+    if not os.path.exists(ref_path):
+        problems.append(f"{label}: reference {ref_path} is missing")
+        return
+    want = rows(ref_path)
+    if len(got) != len(want):
+        problems.append(f"{label}: {len(got)} rows, the reference has {len(want)}")
+    reported = 0
+    for i, (h, w) in enumerate(zip(got, want)):
+        for column, expected in w.items():
+            if name_of is not None:
+                have = name_of(h, column)
+            elif column not in h:
+                problems.append(f"{label}: column {column} missing")
+                return
+            else:
+                have = hta_cell(h[column])
+            if not same_cell(have, expected):
+                problems.append(f"{label}[{i}] {column}: {have!r} != {expected!r}")
+                reported += 1
+                if reported >= 10:
+                    return
+
+
+def compare_hta_categories(rank, ref, label, problems):
+    """get_memory_timeline_per_category (spec HTA.6): its events frame, its per-category
+    timelines (with the position `i` within the device) and the stack names."""
+    classified = rank.get("hta_classified", [])
+    compare_hta_table(classified, os.path.join(ref, "hta_memory_events_classified.csv"),
+                      f"{label} HTA classified", problems)
+    timeline = []
+    for r in rank.get("hta_categories", []):
+        i = timeline[-1]["i"] + 1 if timeline and timeline[-1]["device"] == r["device"] else 0
+        timeline.append(dict(r, i=i))
+    compare_hta_table(timeline, os.path.join(ref, "hta_memory_per_category.csv"),
+                      f"{label} HTA per category", problems)
+    names = [{"stack_name_id": k, "stack_name": n} for k, n in enumerate(rank.get("hta_stack_names", []))]
+    compare_hta_table(names, os.path.join(ref, "hta_stack_names.csv"), f"{label} HTA stack names", problems)
+
+
 def main():
     parsed = folder_arguments(__doc__)
     if parsed is None:
@@ -154,6 +219,7 @@ def main():
     if not hip:
         compare_peaks(default, run, "default", problems)
     compare_hta_totals(default, rows(os.path.join(ref, "hta_memory_timeline.csv")), "default", problems)
+    compare_hta_categories(default, ref, "default", problems)
 
     compat = memory_json(args.cli, traces, "--tb-compat")
     compare_stats(compat["stats"], rows(os.path.join(ref, "tb_memory_stats.csv")), "tb-compat", problems)

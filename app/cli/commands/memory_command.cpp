@@ -22,7 +22,8 @@ namespace {
 
     constexpr const char* kUsage =
         "usage: kinetoscope-cli memory PATH... [--ranks R,..] [--iterations N,..] [--device CPU|GPU<i>]\n"
-        "       [--format table|csv|json] [--table devices|stats|events|steps|oom] [--events]\n"
+        "       [--format table|csv|json] [--table devices|stats|events|steps|oom|\n"
+        "       categories|classified|stack_names] [--events]\n"
         "       [--curve-points N] [--tb-compat] [--threads N]\n"
         "  From the [memory] events (profile_memory=True): per device the peak allocated and reserved\n"
         "  memory, when, the op live there and its share of the device; memory allocated before the\n"
@@ -76,6 +77,12 @@ namespace {
             return core::memoryStepsTable(report);
         if (which == "oom")
             return core::memoryOutOfMemoryTable(report);
+        if (which == "categories")
+            return core::memoryCategoriesTable(report);
+        if (which == "classified")
+            return core::memoryClassifiedTable(report);
+        if (which == "stack_names")
+            return core::memoryStackNamesTable(report);
         return core::memoryStatsTable(report);
     }
 
@@ -171,8 +178,10 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
     }
     if (const auto table = parsed.value("--table")) {
         if (*table != "devices" && *table != "stats" && *table != "events" && *table != "steps"
-            && *table != "oom")
-            problem = "--table takes devices, stats, events, steps or oom, got \"" + *table + "\"";
+            && *table != "oom" && *table != "categories" && *table != "classified" && *table != "stack_names")
+            problem = "--table takes devices, stats, events, steps, oom, categories, classified or "
+                      "stack_names, got \""
+                + *table + "\"";
         else
             a.csvTable = *table;
     }

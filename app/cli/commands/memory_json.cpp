@@ -2,7 +2,8 @@
 // on (docs/guide/memory.md): per rank its devices (peak_allocated_b,
 // peak_reserved_b, peak_time_us, ...), `stats` rows named as the plugin's
 // Memory Statistics, `events` rows as its Memory Events, `leaks`, `growth`
-// per step and `out_of_memory`. Times are µs since the rank's time base.
+// per step, `out_of_memory` and HTA #223's `hta_classified`, `hta_categories`,
+// `hta_stack_names`. Times are µs since the rank's time base.
 
 #include "app/cli/commands/memory_cli.h"
 #include "app/cli/output/json_out.h"
@@ -163,6 +164,43 @@ namespace {
             .str();
     }
 
+    // HTA #223's get_memory_timeline_per_category (spec HTA.6), its columns' names.
+    std::string classifiedJson(const core::ClassifiedMemoryEvent& e)
+    {
+        return Object()
+            .integer("device", e.deviceId)
+            .integer("index", e.index)
+            .integer("ev_idx", e.evIdx)
+            .integer("ts", e.ts)
+            .integer("pid", e.pid)
+            .integer("tid", e.tid)
+            .integer("device_id", e.deviceId)
+            .integer("addr", e.addr)
+            .integer("bytes_delta", e.bytesDelta)
+            .integer("total_allocated", e.totalAllocated)
+            .integer("total_reserved", e.totalReserved)
+            .field("alloc_or_dealloc_id",
+                optionalInt(e.allocOrDeallocId.value_or(0), e.allocOrDeallocId.has_value()))
+            .text("stack_type", e.stackType)
+            .field("stack_ids", array(e.stackIds, [](std::int64_t id) { return std::to_string(id); }))
+            .integer("stack_name_id", e.stackNameId)
+            .str();
+    }
+
+    std::string categoryJson(const core::CategoryTimelineRow& r)
+    {
+        return Object()
+            .integer("device", r.deviceId)
+            .integer("index", r.index)
+            .integer("ts", r.ts)
+            .text("category", r.category)
+            .integer("bytes_delta", r.bytesDelta)
+            .field("is_plotting_event_only", r.plottingOnly ? "true" : "false")
+            .integer("category_total", r.categoryTotal)
+            .integer("stack_name_id", r.stackNameId)
+            .str();
+    }
+
     std::string rankJson(const core::RankMemory& rank, const MemoryTraceArgs& args)
     {
         std::string devices = "[";
@@ -188,6 +226,10 @@ namespace {
             .field("growth", array(rank.steps, [&](const core::StepMemory& s) { return stepJson(rank, s); }))
             .field("out_of_memory",
                 array(rank.outOfMemory, [&](const core::OutOfMemoryRow& o) { return oomJson(rank, o); }))
+            .field("hta_classified", array(rank.categories.events, classifiedJson))
+            .field("hta_categories", array(rank.categories.timeline, categoryJson))
+            .field("hta_stack_names",
+                array(rank.categories.stackNames, [](const std::string& n) { return jsonQuote(n); }))
             .str();
     }
 

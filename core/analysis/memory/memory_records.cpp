@@ -28,6 +28,7 @@ namespace {
         ThreadKey thread;
         bool hasCategory = false;
         bool cpuInstant = false;
+        std::int64_t evIdx = -1;
     };
 
     // pid/tid as the loader keys them: a number, or a string (then not a number the plugin can use).
@@ -67,6 +68,8 @@ namespace {
                         x.bytes = tokenToInt(argValue).value_or(0);
                     else if (argKey == "Device Type")
                         x.deviceType = static_cast<std::int32_t>(tokenToInt(argValue).value_or(-1));
+                    else if (argKey == "Ev Idx")
+                        x.evIdx = tokenToInt(argValue).value_or(-1);
                     else if (argKey == "Device Id")
                         x.deviceId = static_cast<std::int32_t>(tokenToInt(argValue).value_or(-1));
                 });
@@ -115,6 +118,7 @@ Result<MemoryRecords> memoryRecords(const RankTrace& trace)
         r.row = row;
         r.hasCategory = x.hasCategory;
         r.cpuInstantCategory = x.cpuInstant;
+        r.evIdx = x.evIdx;
         out.anyAddr = out.anyAddr || r.hasAddr;
         out.anyTotals = out.anyTotals || r.hasTotals();
         out.anyCategory = out.anyCategory || r.hasCategory;

@@ -29,6 +29,7 @@ struct MemoryRecord
     bool hasAddr = false;
     bool hasCategory = false; // PyTorch 1.8/1.9 wrote no "cat"
     bool cpuInstantCategory = false; // cat == "cpu_instant_event" (the only ones HTA keeps)
+    std::int64_t evIdx = -1; // arg "Ev Idx" (HTA's ev_idx)
 
     bool isAllocation() const { return bytes > 0; }
 

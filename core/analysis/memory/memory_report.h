@@ -10,6 +10,7 @@
 // `tbCompat` gives the plugin's numbers.
 
 #include "core/analysis/memory/allocation_pairing.h"
+#include "core/analysis/memory/memory_categories.h"
 #include "core/analysis/memory/memory_curves.h"
 #include "core/analysis/memory/operator_memory_stats.h"
 #include "core/common/progress.h"
@@ -98,6 +99,7 @@ struct RankMemory
     std::vector<std::string> diagnostics; // what the trace lacks and what was done about it
     std::optional<std::string> error; // the file could not be read again
     MemoryRecords recordSet; // the records the tables index
+    MemoryCategories categories; // HTA #223's per-category timeline (spec HTA.4-HTA.6)
 };
 
 struct MemoryReport

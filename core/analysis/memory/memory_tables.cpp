@@ -1,5 +1,8 @@
 #include "core/analysis/memory/memory_tables.h"
 
+#include <optional>
+#include <string>
+
 namespace ks::core {
 
 namespace mc = memory_columns;
@@ -165,6 +168,62 @@ std::string noMemoryEventsLine(const MemoryReport& report)
         + " (record with torch.profiler.profile(profile_memory=True))";
 }
 
+Table memoryClassifiedTable(const MemoryReport& report)
+{
+    Table t;
+    t.name = "memory_classified";
+    t.columns = columns({ mc::kRank, mc::kDevice, mc::kIndex, mc::kEvIdx, mc::kTs, mc::kPid, mc::kTid,
+        mc::kDeviceId, mc::kAddr, mc::kBytesDelta, mc::kHtaTotalAllocated, mc::kHtaTotalReserved,
+        mc::kAllocOrDeallocId, mc::kStackType, mc::kStackIds, mc::kStackNameId });
+    for (const RankMemory& rank : report.ranks)
+        for (const ClassifiedMemoryEvent& e : rank.categories.events) {
+            std::string ids;
+            for (std::size_t k = 0; k < e.stackIds.size(); ++k)
+                ids += (k ? ";" : "") + std::to_string(e.stackIds[k]);
+            Row row;
+            row << rank.rank << e.deviceId << e.index << e.evIdx << e.ts << e.pid << e.tid << e.deviceId
+                << e.addr << e.bytesDelta << e.totalAllocated << e.totalReserved;
+            // HTA's column is float (NaN where unmatched).
+            row.optionalReal(e.allocOrDeallocId.has_value(),
+                e.allocOrDeallocId ? static_cast<double>(*e.allocOrDeallocId) : 0.0);
+            row << e.stackType << ids << static_cast<std::int64_t>(e.stackNameId);
+            row.addTo(t);
+        }
+    return t;
+}
+
+Table memoryCategoriesTable(const MemoryReport& report)
+{
+    Table t;
+    t.name = "memory_categories";
+    t.columns = columns({ mc::kRank, mc::kDevice, mc::kI, mc::kIndex, mc::kTs, mc::kCategory, mc::kBytesDelta,
+        mc::kPlottingOnly, mc::kCategoryTotal, mc::kStackNameId });
+    for (const RankMemory& rank : report.ranks) {
+        std::int64_t i = 0;
+        std::optional<std::int64_t> device;
+        for (const CategoryTimelineRow& r : rank.categories.timeline) {
+            i = device == r.deviceId ? i + 1 : 0; // the position within the device's frame
+            device = r.deviceId;
+            (Row() << rank.rank << r.deviceId << i << r.index << r.ts << r.category << r.bytesDelta
+                   << static_cast<std::int64_t>(r.plottingOnly) << r.categoryTotal
+                   << static_cast<std::int64_t>(r.stackNameId))
+                .addTo(t);
+        }
+    }
+    return t;
+}
+
+Table memoryStackNamesTable(const MemoryReport& report)
+{
+    Table t;
+    t.name = "memory_stack_names";
+    t.columns = columns({ mc::kRank, mc::kStackNameId, mc::kStackName });
+    for (const RankMemory& rank : report.ranks)
+        for (std::size_t k = 0; k < rank.categories.stackNames.size(); ++k)
+            (Row() << rank.rank << static_cast<std::int64_t>(k) << rank.categories.stackNames[k]).addTo(t);
+    return t;
+}
+
 AnalysisOutput memoryOutput(const MemoryReport& report)
 {
     if (!report.anyRecords())
@@ -172,7 +231,8 @@ AnalysisOutput memoryOutput(const MemoryReport& report)
     HtaResult r;
     r.kind = HtaResult::Kind::Tuple;
     for (Table table : { memoryDevicesTable(report), memoryStatsTable(report), memoryEventsTable(report),
-             memoryStepsTable(report), memoryOutOfMemoryTable(report) })
+             memoryStepsTable(report), memoryOutOfMemoryTable(report), memoryClassifiedTable(report),
+             memoryCategoriesTable(report), memoryStackNamesTable(report) })
         r.items.push_back(HtaResult::dataFrame(std::move(table)));
     return AnalysisOutput::of(std::move(r));
 }

@@ -50,6 +50,25 @@ namespace memory_columns {
     inline constexpr ColumnId kRequested { "requested_b", "B" };
     inline constexpr ColumnId kTotalAllocated { "total_allocated_b", "B" };
     inline constexpr ColumnId kTotalReserved { "total_reserved_b", "B" };
+    inline constexpr ColumnId kDeviceId { "device_id", "" };
+    inline constexpr ColumnId kIndex { "index", "" };
+    inline constexpr ColumnId kEvIdx { "ev_idx", "" };
+    inline constexpr ColumnId kTs { "ts", "us" };
+    inline constexpr ColumnId kPid { "pid", "" };
+    inline constexpr ColumnId kTid { "tid", "" };
+    inline constexpr ColumnId kAddr { "addr", "" };
+    inline constexpr ColumnId kBytesDelta { "bytes_delta", "B" };
+    inline constexpr ColumnId kHtaTotalAllocated { "total_allocated", "B" };
+    inline constexpr ColumnId kHtaTotalReserved { "total_reserved", "B" };
+    inline constexpr ColumnId kAllocOrDeallocId { "alloc_or_dealloc_id", "" };
+    inline constexpr ColumnId kStackType { "stack_type", "" };
+    inline constexpr ColumnId kStackIds { "stack_ids", "" };
+    inline constexpr ColumnId kStackNameId { "stack_name_id", "" };
+    inline constexpr ColumnId kStackName { "stack_name", "" };
+    inline constexpr ColumnId kI { "i", "" };
+    inline constexpr ColumnId kCategory { "category", "" };
+    inline constexpr ColumnId kPlottingOnly { "is_plotting_event_only", "" };
+    inline constexpr ColumnId kCategoryTotal { "category_total", "B" };
 } // namespace memory_columns
 
 // µs since the rank's time base.
@@ -60,6 +79,11 @@ Table memoryStatsTable(const MemoryReport& report);
 Table memoryEventsTable(const MemoryReport& report);
 Table memoryStepsTable(const MemoryReport& report);
 Table memoryOutOfMemoryTable(const MemoryReport& report);
+// HTA #223's get_memory_timeline_per_category (spec HTA.6): its events frame, its
+// per-category timelines in long form, and the stack names they index.
+Table memoryClassifiedTable(const MemoryReport& report);
+Table memoryCategoriesTable(const MemoryReport& report);
+Table memoryStackNamesTable(const MemoryReport& report);
 
 // The tables above as one output (a Tuple); not applicable when no rank has [memory] events.
 AnalysisOutput memoryOutput(const MemoryReport& report);

@@ -1,0 +1,347 @@
+#include "core/analysis/memory/memory_categories.h"
+
+#include "core/analysis/frame/kernel_type.h"
+#include "core/analysis/tables/numpy_argsort.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <regex>
+#include <set>
+#include <unordered_map>
+
+namespace ks::core {
+
+namespace {
+
+    // The µs value Python's float() gives for the trace's "ts" token (exact ns as text).
+    double pythonMicroseconds(TimeNs ns)
+    {
+        char text[40];
+        const std::uint64_t abs = ns < 0 ? static_cast<std::uint64_t>(-ns) : static_cast<std::uint64_t>(ns);
+        char* end = text;
+        if (ns < 0)
+            *end++ = '-';
+        end = std::to_chars(end, text + sizeof text - 5, abs / 1000).ptr;
+        const std::uint64_t fraction = abs % 1000;
+        *end++ = '.';
+        *end++ = static_cast<char>('0' + fraction / 100);
+        *end++ = static_cast<char>('0' + fraction / 10 % 10);
+        *end++ = static_cast<char>('0' + fraction % 10);
+        *end = '\0';
+        return std::strtod(text, nullptr);
+    }
+
+    // HTA.2: ts rounded up, end = ts + dur rounded down, in double arithmetic as
+    // HTA's parser (trace_parser.py L326-343). Identity on whole microseconds.
+    struct RoundedTime
+    {
+        std::int64_t ts = 0;
+        std::int64_t end = 0;
+    };
+
+    RoundedTime roundLikeHta(TimeNs start, TimeNs duration)
+    {
+        const double ts = pythonMicroseconds(start);
+        return { static_cast<std::int64_t>(std::ceil(ts)),
+            static_cast<std::int64_t>(std::floor(ts + pythonMicroseconds(duration))) };
+    }
+
+    // HTA.1: rows of HTA's frame are events with a dur and a cat, not cat "Trace".
+    bool keptSlice(const RankTrace& trace, std::uint32_t slice)
+    {
+        const std::string_view category = trace.sliceCategory(slice);
+        return !category.empty() && category != "Trace";
+    }
+
+    // HTA's shorten_name (hta/utils/utils.py L147-): names without '(' or '<' stay whole.
+    std::string shortName(std::string_view name)
+    {
+        if (name.find('(') == std::string_view::npos && name.find('<') == std::string_view::npos)
+            return std::string(name);
+        return shortenBracketedName(name);
+    }
+
+    // One row of a (pid, tid) group of HTA's frame (HTA.4).
+    struct GroupRow
+    {
+        std::int64_t index = 0;
+        std::int64_t ts = 0;
+        std::int64_t end = 0;
+        std::string name;
+        std::int32_t record = -1; // into `rows` when a [memory] event that needs a stack
+    };
+
+    struct HtaMemoryRow
+    {
+        const MemoryRecord* record = nullptr;
+        std::int64_t index = 0;
+        std::int64_t ts = 0; // rounded, relative
+        std::string stackName;
+        std::vector<std::int64_t> stackIds;
+        std::optional<std::int64_t> mirror;
+    };
+
+    // HTA.4 (_collect_stack_ids_for_process_group): before each row of the group in ts
+    // order, the entries not enclosing it ([ts, end], both inclusive) leave the stack.
+    void addStacks(std::vector<GroupRow>& group, std::vector<HtaMemoryRow>& rows)
+    {
+        std::sort(group.begin(), group.end(),
+            [](const GroupRow& a, const GroupRow& b) { return a.index < b.index; });
+        std::vector<std::int64_t> ts(group.size());
+        for (std::size_t k = 0; k < group.size(); ++k)
+            ts[k] = group[k].ts;
+        std::vector<const GroupRow*> stack;
+        for (std::size_t k : numpyArgsort(ts)) { // pandas sort_values: numpy's unstable quicksort
+            const GroupRow& row = group[k];
+            std::erase_if(stack, [&](const GroupRow* e) { return !(e->end >= row.end && e->ts <= row.ts); });
+            if (row.record >= 0) {
+                HtaMemoryRow& out = rows[static_cast<std::size_t>(row.record)];
+                for (std::size_t s = 0; s < stack.size(); ++s) {
+                    out.stackName += (s ? ";" : "") + stack[s]->name;
+                    if (s + 1 < stack.size())
+                        out.stackIds.push_back(stack[s]->index);
+                }
+            }
+            stack.push_back(&row);
+        }
+    }
+
+    // HTA.5: per (addr, device), among rows of equal and opposite size, an allocation's
+    // earliest strictly later row and a free's latest strictly earlier one (first in
+    // frame order on equal ts); an address seen once among all devices is never matched.
+    void pairRows(std::vector<HtaMemoryRow>& rows)
+    {
+        std::unordered_map<std::int64_t, std::size_t> rowsAtAddr;
+        std::map<std::pair<std::int64_t, std::int32_t>, std::vector<std::size_t>> byPlace;
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            ++rowsAtAddr[rows[k].record->addr];
+            byPlace[{ rows[k].record->addr, rows[k].record->device.id }].push_back(k);
+        }
+        for (HtaMemoryRow& row : rows) {
+            const MemoryRecord& r = *row.record;
+            if (r.bytes == 0 || r.addr < 0 || rowsAtAddr[r.addr] < 2)
+                continue;
+            const HtaMemoryRow* best = nullptr;
+            for (std::size_t k : byPlace[{ r.addr, r.device.id }]) {
+                const HtaMemoryRow& other = rows[k];
+                if (other.record->bytes != -r.bytes)
+                    continue;
+                if (r.bytes > 0 && other.ts > row.ts && (!best || other.ts < best->ts))
+                    best = &other;
+                if (r.bytes < 0 && other.ts < row.ts && (!best || other.ts > best->ts))
+                    best = &other;
+            }
+            if (best)
+                row.mirror = best->index;
+        }
+    }
+
+    // HTA.2's ProfilerStep filter: with two or more ProfilerStep names, rows from the
+    // last step's start on are dropped (include_last_profiler_step=False).
+    std::optional<std::int64_t> lastStepStart(const RankTrace& trace)
+    {
+        std::set<std::string_view> names;
+        std::optional<std::int64_t> last;
+        for (std::uint32_t s = 0; s < trace.slices.size(); ++s) {
+            const std::string_view name = trace.sliceName(s);
+            if (name.find("ProfilerStep") == std::string_view::npos || !keptSlice(trace, s))
+                continue;
+            names.insert(name);
+            const std::int64_t ts = roundLikeHta(trace.slices.start[s], 0).ts;
+            last = std::max(last.value_or(ts), ts);
+        }
+        return names.size() >= 2 ? last : std::nullopt;
+    }
+
+    std::vector<HtaMemoryRow> htaMemoryRows(const RankTrace& trace, const MemoryRecords& records)
+    {
+        std::optional<std::int64_t> minTs;
+        for (std::uint32_t s = 0; s < trace.slices.size(); ++s)
+            if (keptSlice(trace, s)) {
+                const std::int64_t ts = roundLikeHta(trace.slices.start[s], 0).ts;
+                minTs = std::min(minTs.value_or(ts), ts);
+            }
+        for (const MemoryRecord& r : records.records)
+            if (r.cpuInstantCategory) {
+                const std::int64_t ts = roundLikeHta(r.ts, 0).ts;
+                minTs = std::min(minTs.value_or(ts), ts);
+            }
+        const std::optional<std::int64_t> cut = lastStepStart(trace);
+        // Every [memory] row of the frame is a group row; those with a total a memory row (HTA.1).
+        std::vector<HtaMemoryRow> rows;
+        std::map<std::pair<std::int64_t, std::int64_t>, std::vector<GroupRow>> groups;
+        auto key = [](const ThreadKey& k) { return std::pair { k.pid, k.tid }; };
+        std::vector<const MemoryRecord*> kept;
+        for (const MemoryRecord& r : records.records)
+            if (r.cpuInstantCategory && !(cut && roundLikeHta(r.ts, 0).ts >= *cut))
+                kept.push_back(&r);
+        std::sort(kept.begin(), kept.end(), [&](const MemoryRecord* a, const MemoryRecord* b) {
+            return trace.memory.eventIndex[a->row] < trace.memory.eventIndex[b->row];
+        });
+        for (const MemoryRecord* r : kept) {
+            // A [memory] row's end is its rounded ts: checked against the references, where
+            // an op ending in the µs before a fractional ts does not enclose it.
+            const std::int64_t ts = roundLikeHta(r->ts, 0).ts;
+            GroupRow g { trace.memory.eventIndex[r->row], ts, ts, "[memory]", -1 };
+            if (r->totalReserved >= 0) { // the rows get_memory_timeline_per_category reads (HTA.5)
+                g.record = r->totalAllocated >= 0 ? static_cast<std::int32_t>(rows.size()) : -1;
+                rows.push_back({ r, g.index, ts - *minTs, {}, {}, {} });
+            }
+            groups[key(r->thread)].push_back(std::move(g));
+        }
+        for (const Track& track : trace.tracks) {
+            auto group = groups.find(key(track.key));
+            if (group == groups.end())
+                continue;
+            for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s) {
+                const RoundedTime t = roundLikeHta(trace.slices.start[s], trace.slices.duration(s));
+                if (keptSlice(trace, s) && !(cut && t.ts >= *cut))
+                    group->second.push_back(
+                        { trace.slices.eventIndex[s], t.ts, t.end, shortName(trace.sliceName(s)), -1 });
+            }
+        }
+        for (auto& [thread, group] : groups)
+            addStacks(group, rows);
+        pairRows(rows);
+        return rows;
+    }
+
+    // HTA.6 step 4: per category its rows and a ts-1 copy with 0 bytes, by ts, summed.
+    void addTimelines(const std::vector<ClassifiedMemoryEvent>& device, std::vector<CategoryTimelineRow>& out)
+    {
+        std::set<std::string> categories;
+        for (const ClassifiedMemoryEvent& e : device)
+            categories.insert(e.stackType);
+        for (const std::string& category : categories) {
+            std::vector<CategoryTimelineRow> rows;
+            for (const ClassifiedMemoryEvent& e : device)
+                if (e.stackType == category)
+                    rows.push_back(
+                        { e.deviceId, e.index, e.ts, category, e.bytesDelta, false, 0, e.stackNameId });
+            const std::size_t events = rows.size();
+            for (std::size_t k = 0; k < events; ++k) {
+                CategoryTimelineRow copy = rows[k];
+                copy.ts -= 1;
+                copy.bytesDelta = 0;
+                copy.plottingOnly = true;
+                rows.push_back(copy);
+            }
+            std::vector<std::int64_t> ts(rows.size());
+            for (std::size_t k = 0; k < rows.size(); ++k)
+                ts[k] = rows[k].ts;
+            std::int64_t total = 0;
+            for (std::size_t k : numpyArgsort(ts)) {
+                total += rows[k].bytesDelta;
+                rows[k].categoryTotal = total;
+                out.push_back(rows[k]);
+            }
+        }
+    }
+
+} // namespace
+
+std::string classifyTorchtitanStack(std::string_view stackName)
+{
+    std::string lower(stackName);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    auto has = [&](std::string_view s) { return lower.find(s) != std::string::npos; };
+    // classify_torchtitan_calls (trace_memory_analysis.py L623-667), in its order.
+    std::string out = has("backward") ? "backward"
+        : has("forward")              ? "forward"
+        : has("optimizer")            ? "optimizer"
+                                      : "unknown";
+    if (has("loss"))
+        out += ":loss";
+    static const std::regex kOptimizedModule("optimizedmodule_[0-9]+");
+    if (std::regex_search(lower, kOptimizedModule))
+        out += ":layer";
+    if (has("shard"))
+        out += ":fsdp_parameters";
+    if (has("forward") && has("checkpoint"))
+        out += ":activation";
+    if (has("embedding"))
+        out += ":embedding";
+    if (has("rmsnorm_0") || (has("linear_0") && has("transformer_0")))
+        out += ":output";
+    if (has("backward") && (has("call") || has("aten")))
+        out += ":details";
+    return out.find(':') == std::string::npos ? out + ":unknown" : out;
+}
+
+MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& records)
+{
+    MemoryCategories out;
+    const std::vector<HtaMemoryRow> rows = htaMemoryRows(trace, records);
+    if (rows.empty())
+        return out;
+    std::int64_t firstTs = rows.front().ts;
+    std::set<std::int64_t> devices;
+    for (const HtaMemoryRow& r : rows) {
+        firstTs = std::min(firstTs, r.ts);
+        devices.insert(r.record->device.id);
+    }
+    std::unordered_map<std::string, std::uint32_t> nameIds;
+    auto nameId = [&](const std::string& name) {
+        auto [it, added] = nameIds.emplace(name, static_cast<std::uint32_t>(out.stackNames.size()));
+        if (added)
+            out.stackNames.push_back(name);
+        return it->second;
+    };
+    for (std::int64_t device : devices) {
+        std::vector<ClassifiedMemoryEvent> events;
+        std::vector<std::string> names;
+        for (const HtaMemoryRow& r : rows) {
+            if (r.record->device.id != device)
+                continue;
+            const MemoryRecord& m = *r.record;
+            events.push_back({ device, r.index, m.evIdx, r.ts, m.thread.pid, m.thread.tid, m.addr, m.bytes,
+                m.totalAllocated, m.totalReserved, r.mirror, {}, r.stackIds, 0 });
+            names.push_back(r.stackName);
+        }
+        // HTA.6 step 1: the device's earliest row, as memory allocated before the trace.
+        const auto earliest = std::min_element(events.begin(), events.end(),
+            [](const ClassifiedMemoryEvent& a, const ClassifiedMemoryEvent& b) { return a.ts < b.ts; });
+        ClassifiedMemoryEvent before = *earliest;
+        before.totalAllocated -= before.bytesDelta;
+        before.bytesDelta = before.totalAllocated;
+        before.ts = firstTs - 1;
+        before.addr = -1;
+        before.evIdx = -1;
+        before.index = std::max_element(events.begin(), events.end(),
+                           [](const auto& a, const auto& b) { return a.index < b.index; })
+                           ->index
+            + 1;
+        events.push_back(before);
+        names.emplace_back(kAllocatedBeforeProfile);
+        std::unordered_map<std::int64_t, std::size_t> byIndex;
+        for (std::size_t k = 0; k < events.size(); ++k) {
+            events[k].stackType = names[k] == kAllocatedBeforeProfile ? std::string(kAllocatedBeforeProfile)
+                                                                      : classifyTorchtitanStack(names[k]);
+            events[k].stackNameId = nameId(names[k]);
+            byIndex.emplace(events[k].index, k);
+        }
+        // HTA.6 step 3: a free counts where its memory was allocated; unmatched, before the trace.
+        std::vector<std::string> allocationType(events.size());
+        for (std::size_t k = 0; k < events.size(); ++k) {
+            ClassifiedMemoryEvent& e = events[k];
+            if (e.bytesDelta >= 0)
+                continue;
+            if (!e.allocOrDeallocId)
+                allocationType[k] = kAllocatedBeforeProfile;
+            else if (*e.allocOrDeallocId > 0)
+                allocationType[k] = events[byIndex.at(*e.allocOrDeallocId)].stackType;
+        }
+        for (std::size_t k = 0; k < events.size(); ++k)
+            if (!allocationType[k].empty())
+                events[k].stackType = allocationType[k];
+        addTimelines(events, out.timeline);
+        out.events.insert(out.events.end(), events.begin(), events.end());
+    }
+    return out;
+}
+
+} // namespace ks::core
