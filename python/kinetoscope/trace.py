@@ -333,13 +333,15 @@ class Trace:
     def kernels_by_annotation(self, **options):
         return self.output("kernels_by_annotation", **options)
 
-    MEMORY_TABLES = ("devices", "stats", "events", "steps", "out_of_memory")
+    MEMORY_TABLES = ("devices", "stats", "events", "steps", "out_of_memory", "hta_classified", "hta_categories",
+                     "hta_stack_names")
 
     def memory(self, *, tb_compat=False, ranks=None, iterations=None, progress=True):
         """The memory analysis of the [memory] events, the CLI's `memory` (docs/guide/memory.md):
         a dict of DataFrames, `devices` (peak allocated and reserved per device, when, the op),
         `stats` (the TensorBoard plugin's Memory Statistics), `events` (allocations with their
-        lifetimes), `steps` (growth per ProfilerStep) and `out_of_memory`. tb_compat=True gives
+        lifetimes), `steps` (growth per ProfilerStep), `out_of_memory`, and HTA #223's
+        `hta_classified` events, `hta_categories` timelines and `hta_stack_names`. tb_compat=True gives
         the plugin's own numbers where it is wrong; iterations keeps those ProfilerSteps."""
         frames = self.output("memory", hta_compat=tb_compat, ranks=ranks, iterations=iterations,
                              progress=progress)

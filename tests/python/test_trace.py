@@ -125,6 +125,7 @@ def test_memory_equals_the_plugin_and_the_cli():
     peaks = {d["device"]: d["peak_allocated_b"] for d in cli["ranks"][0]["devices"]}
     assert dict(zip(memory["devices"]["device"], memory["devices"]["peak_allocated_b"])) == peaks
     assert len(memory["events"]) == len(cli["ranks"][0]["events"])
+    assert len(memory["hta_stack_names"]) > 0 and "category" in memory["hta_categories"].columns
 
 
 def test_critical_path_and_overlay(tmp_path):
