@@ -2,6 +2,7 @@
 
 #include "core/model/compact_columns.h"
 #include "core/model/ids.h"
+#include "core/model/track.h"
 
 #include <cstdint>
 #include <string_view>
@@ -196,15 +197,27 @@ struct InstantTable
     std::size_t size() const { return ts.size(); }
 };
 
-// Allocator events ("[memory]" instants): the GPU memory counter track. Only
-// what the track draws; "Total Reserved", "Addr" and the rest stay in the file.
+// MemoryEventTable::flags
+inline constexpr std::uint8_t kMemoryHasAddr = 1; // an integer "Addr" arg
+inline constexpr std::uint8_t kMemoryHasCategory = 2; // a "cat" field (PyTorch 1.8/1.9 wrote none)
+inline constexpr std::uint8_t kMemoryCpuInstantCategory = 4; // cat == "cpu_instant_event"
+
+// Allocator events ("[memory]" instants), with every arg the memory analysis
+// reads, kept while parsing: reading the file again for them cost more than
+// the analysis itself (about 25 bytes an event).
 struct MemoryEventTable
 {
     std::vector<TimeNs> ts;
     CompactInt64Column bytes; // + alloc, - free
     std::vector<std::int64_t> totalAllocated; // -1 when absent
+    std::vector<std::int64_t> totalReserved; // -1 when absent
+    std::vector<std::int64_t> addr; // 0 when absent (flags say which)
     std::vector<std::int32_t> deviceId; // -1 when absent
     std::vector<std::int32_t> deviceType; // 0 = CPU, 1 = CUDA, ... ; -1 when absent
+    std::vector<std::uint32_t> thread; // row of `threads`: the (pid, tid) that allocated or freed
+    std::vector<ThreadKey> threads; // distinct, in order of first use
+    CompactInt64Column evIdx; // arg "Ev Idx" (HTA's ev_idx); -1 when absent
+    std::vector<std::uint8_t> flags; // kMemoryHasAddr | kMemoryHasCategory | kMemoryCpuInstantCategory
     std::vector<std::uint32_t> eventIndex;
 
     std::size_t size() const { return ts.size(); }

@@ -42,8 +42,9 @@ std::vector<ColumnBytes> storeBytesByColumn(const RankTrace& t)
             + bytesOf(in.eventIndex) });
     const MemoryEventTable& m = t.memory;
     out.push_back({ "memory events",
-        bytesOf(m.ts) + m.bytes.bytesUsed() + bytesOf(m.totalAllocated) + bytesOf(m.deviceId)
-            + bytesOf(m.deviceType) + bytesOf(m.eventIndex) });
+        bytesOf(m.ts) + m.bytes.bytesUsed() + bytesOf(m.totalAllocated) + bytesOf(m.totalReserved)
+            + bytesOf(m.addr) + bytesOf(m.deviceId) + bytesOf(m.deviceType) + bytesOf(m.thread)
+            + bytesOf(m.threads) + m.evIdx.bytesUsed() + bytesOf(m.flags) + bytesOf(m.eventIndex) });
     std::size_t counters = 0;
     for (const CounterSeries& c : t.counters)
         counters += sizeof(CounterSeries) + bytesOf(c.ts) + bytesOf(c.value);
@@ -74,7 +75,9 @@ void shrinkToFit(RankTrace& t)
     shrink(in.ts, in.name, in.category, in.track, in.eventIndex);
     MemoryEventTable& m = t.memory;
     m.bytes.shrinkToFit();
-    shrink(m.ts, m.totalAllocated, m.deviceId, m.deviceType, m.eventIndex);
+    m.evIdx.shrinkToFit();
+    shrink(m.ts, m.totalAllocated, m.totalReserved, m.addr, m.deviceId, m.deviceType, m.thread, m.threads,
+        m.flags, m.eventIndex);
     for (CounterSeries& c : t.counters)
         shrink(c.ts, c.value);
     shrink(t.links.from, t.links.to, t.links.kind, t.links.byTo, t.tracks, t.categories);

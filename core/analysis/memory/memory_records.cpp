@@ -83,18 +83,6 @@ namespace {
 Result<MemoryRecords> memoryRecords(const RankTrace& trace)
 {
     const MemoryEventTable& m = trace.memory;
-    std::vector<ElementExtras> extras(m.size());
-    {
-        std::vector<std::uint32_t> indices(m.eventIndex.begin(), m.eventIndex.end());
-        std::unordered_map<std::uint32_t, std::uint32_t> rowOfEvent;
-        rowOfEvent.reserve(m.size());
-        for (std::uint32_t row = 0; row < m.size(); ++row)
-            rowOfEvent.emplace(m.eventIndex[row], row);
-        if (auto err = forEachTraceElement(trace, indices, [&](std::uint32_t index, std::string_view text) {
-                extras[rowOfEvent.at(index)] = extrasOf(text);
-            }))
-            return *err;
-    }
     std::vector<std::uint32_t> order(m.size());
     std::iota(order.begin(), order.end(), 0U);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -105,20 +93,19 @@ Result<MemoryRecords> memoryRecords(const RankTrace& trace)
     MemoryRecords out;
     out.records.reserve(order.size());
     for (std::uint32_t row : order) {
-        const ElementExtras& x = extras[row];
         MemoryRecord r;
         r.ts = m.ts[row];
         r.bytes = m.bytes[row];
         r.totalAllocated = m.totalAllocated[row];
-        r.totalReserved = x.totalReserved;
-        r.addr = x.addr;
-        r.hasAddr = x.hasAddr;
+        r.totalReserved = m.totalReserved[row];
+        r.addr = m.addr[row];
+        r.hasAddr = (m.flags[row] & kMemoryHasAddr) != 0;
         r.device = { m.deviceType[row], m.deviceId[row] };
-        r.thread = x.thread;
+        r.thread = m.threads[m.thread[row]];
         r.row = row;
-        r.hasCategory = x.hasCategory;
-        r.cpuInstantCategory = x.cpuInstant;
-        r.evIdx = x.evIdx;
+        r.hasCategory = (m.flags[row] & kMemoryHasCategory) != 0;
+        r.cpuInstantCategory = (m.flags[row] & kMemoryCpuInstantCategory) != 0;
+        r.evIdx = m.evIdx[row];
         out.anyAddr = out.anyAddr || r.hasAddr;
         out.anyTotals = out.anyTotals || r.hasTotals();
         out.anyCategory = out.anyCategory || r.hasCategory;

@@ -2,10 +2,9 @@
 
 // One rank's [memory] instants as the memory analysis reads them: in time
 // order (ties in file order, as the plugin's stable sort and HTA's file order
-// leave them), with the thread, device and what each record lacks. The store
-// keeps only what the memory track draws (MemoryEventTable); the address, the
-// reserved total, the thread and the category are re-read from the file once,
-// in file order, as the operator statistics re-read input shapes.
+// leave them), with the thread, device and what each record lacks, from the
+// store's MemoryEventTable (the loader keeps every arg the analysis reads).
+// The rare [OutOfMemory] instants are re-read from the file.
 
 #include "core/analysis/memory/memory_device.h"
 #include "core/common/result.h"
@@ -56,7 +55,8 @@ struct OutOfMemoryRecord
     ThreadKey thread;
 };
 
-// An error when the file cannot be read again (changed, or not loaded from a file).
+// memoryRecords never fails; outOfMemoryRecords fails when the file cannot be
+// read again (changed, or not loaded from a file).
 Result<MemoryRecords> memoryRecords(const RankTrace& trace);
 Result<std::vector<OutOfMemoryRecord>> outOfMemoryRecords(const RankTrace& trace);
 

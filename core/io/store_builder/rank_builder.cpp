@@ -435,25 +435,59 @@ void RankBuilder::addMemoryInstant(const RawEvent& e)
             static_cast<std::int64_t>(e.eventIndex));
         return;
     }
-    std::int64_t bytes = 0, allocated = -1, deviceId = -1, deviceType = -1;
+    std::int64_t bytes = 0, allocated = -1, reserved = -1, addr = 0, deviceId = -1, deviceType = -1,
+                 evIdx = -1;
+    std::uint8_t flags = 0;
     forEachMember(e.argsText, [&](std::string_view key, std::string_view value) {
         if (key == "Bytes")
             bytes = tokenToInt(value).value_or(0);
         else if (key == "Total Allocated")
             allocated = tokenToInt(value).value_or(-1);
-        else if (key == "Device Id")
+        else if (key == "Total Reserved")
+            reserved = tokenToInt(value).value_or(-1);
+        else if (key == "Addr") {
+            const auto a = tokenToInt(value);
+            addr = a.value_or(0);
+            flags = a ? (flags | kMemoryHasAddr) : (flags & ~kMemoryHasAddr);
+        } else if (key == "Device Id")
             deviceId = tokenToInt(value).value_or(-1);
         else if (key == "Device Type")
             deviceType = tokenToInt(value).value_or(-1);
+        else if (key == "Ev Idx")
+            evIdx = tokenToInt(value).value_or(-1);
     });
+    if (e.hasCategory) {
+        flags |= kMemoryHasCategory;
+        if (e.category == "cpu_instant_event")
+            flags |= kMemoryCpuInstantCategory;
+    }
     MemoryEventTable& m = m_trace.memory;
     m.ts.push_back(*e.tsNs);
     m.bytes.push(bytes);
     m.totalAllocated.push_back(allocated);
+    m.totalReserved.push_back(reserved);
+    m.addr.push_back(addr);
     m.deviceId.push_back(static_cast<std::int32_t>(deviceId));
     m.deviceType.push_back(static_cast<std::int32_t>(deviceType));
+    m.thread.push_back(memoryThreadRow(e.key));
+    m.evIdx.push(evIdx);
+    m.flags.push_back(flags);
     m.eventIndex.push_back(static_cast<std::uint32_t>(e.eventIndex));
     noteTime(*e.tsNs);
+}
+
+std::uint32_t RankBuilder::memoryThreadRow(const ThreadKey& key)
+{
+    std::vector<ThreadKey>& threads = m_trace.memory.threads;
+    if (m_lastMemoryThread < threads.size() && threads[m_lastMemoryThread] == key)
+        return m_lastMemoryThread; // few threads allocate: nearly every event is the last one's
+    const auto [it, added] =
+        m_memoryThreadRows.try_emplace(std::tuple { key.pid, key.tid, key.pidIsName, key.tidIsName },
+            static_cast<std::uint32_t>(threads.size()));
+    if (added)
+        threads.push_back(key);
+    m_lastMemoryThread = it->second;
+    return m_lastMemoryThread;
 }
 
 void RankBuilder::addCounter(const RawEvent& e)

@@ -10,7 +10,9 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -101,6 +103,7 @@ private:
     void addEnd(const RawEvent& e);
     void addInstant(const RawEvent& e);
     void addMemoryInstant(const RawEvent& e);
+    std::uint32_t memoryThreadRow(const ThreadKey& key); // row of MemoryEventTable::threads
     void addCounter(const RawEvent& e);
     void addFlow(const RawEvent& e);
     void addMetadata(const RawEvent& e);
@@ -145,6 +148,8 @@ private:
     LoadTimeline* m_timeline = nullptr;
     std::function<bool(std::string_view)> m_keepArgsOf;
     std::vector<std::int8_t> m_keepArgsByName; // by name id: -1 not asked yet, 0 no, 1 yes
+    std::map<std::tuple<std::int64_t, std::int64_t, bool, bool>, std::uint32_t> m_memoryThreadRows;
+    std::uint32_t m_lastMemoryThread = 0;
     std::int64_t m_maxEventDurationNs = 0;
     std::int64_t m_minTime = 0;
     std::int64_t m_maxTime = 0;

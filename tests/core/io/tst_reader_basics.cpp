@@ -150,13 +150,21 @@ void TestReaderBasics::memoryInstants()
     QCOMPARE(t.memory.totalAllocated[0], std::int64_t(1536));
     QCOMPARE(t.memory.deviceId[0], 0);
     QCOMPARE(t.memory.deviceType[0], 1);
-    // "Total Reserved" and "Addr" are not kept: nothing draws them, and they stay in the file.
+    // Every arg the memory analysis reads is kept while parsing (no second read of the file).
+    QCOMPARE(t.memory.totalReserved[0], std::int64_t(2097152));
+    QCOMPARE(t.memory.addr[0], std::int64_t(140230938066944));
+    QCOMPARE(
+        t.memory.flags[0], std::uint8_t(kMemoryHasAddr | kMemoryHasCategory | kMemoryCpuInstantCategory));
+    QCOMPARE(t.memory.evIdx[0], std::int64_t(-1));
+    QCOMPARE(t.memory.threads.size(), std::size_t(1)); // both events are thread (5, 5)'s
+    QCOMPARE(t.memory.threads[t.memory.thread[1]].tid, std::int64_t(5));
     QCOMPARE(t.memory.eventIndex[0], 0u);
     QCOMPARE(t.memory.ts[1], TimeNs(101250));
     QCOMPARE(t.memory.bytes[1], std::int64_t(-512));
     QCOMPARE(t.memory.totalAllocated[1], std::int64_t(1024));
     QCOMPARE(t.memory.deviceId[1], -1);
     QCOMPARE(t.memory.deviceType[1], 0);
+    QCOMPARE(t.memory.addr[1], std::int64_t(94000000));
 }
 
 void TestReaderBasics::counters()
