@@ -65,6 +65,11 @@ void ExtraArgs::permute(const std::vector<std::uint32_t>& order)
     permuteColumn(sequenceNumber, order);
     permuteColumn(processGroupRanks, order);
     permuteColumn(processGroupDescription, order);
+    permuteColumn(blocksPerSm, order);
+    permuteColumn(warpsPerSm, order);
+    permuteColumn(occupancyPct, order);
+    permuteColumn(grid, order);
+    permuteColumn(block, order);
 }
 
 std::size_t ExtraArgs::bytesUsed() const
@@ -73,7 +78,8 @@ std::size_t ExtraArgs::bytesUsed() const
         + bytesOf(waitOnEventRecordCorrelation) + bytesOf(collectiveName) + bytesOf(inMsgNelems)
         + bytesOf(outMsgNelems) + bytesOf(dtype) + bytesOf(groupSize) + bytesOf(processRank)
         + bytesOf(processGroupName) + bytesOf(sequenceNumber) + bytesOf(processGroupRanks)
-        + bytesOf(processGroupDescription);
+        + bytesOf(processGroupDescription) + bytesOf(blocksPerSm) + bytesOf(warpsPerSm)
+        + bytesOf(occupancyPct) + bytesOf(grid) + bytesOf(block);
 }
 
 } // namespace ks::core

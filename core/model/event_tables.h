@@ -4,6 +4,7 @@
 #include "core/model/ids.h"
 #include "core/model/track.h"
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <tuple>
@@ -176,6 +177,12 @@ struct ExtraArgs
     // "Process Group Ranks": the list's text, a JSON string's content or a JSON array; empty when absent.
     std::vector<NameId> processGroupRanks;
     std::vector<NameId> processGroupDescription; // empty when absent
+    // CUDA kernels' launch figures, kept while parsing (kernel_occupancy reads them):
+    std::vector<double> blocksPerSm; // NaN when absent
+    std::vector<double> warpsPerSm; // NaN when absent
+    std::vector<double> occupancyPct; // "est. achieved occupancy %"; NaN when absent
+    std::vector<std::array<std::int32_t, 3>> grid; // { 0, 0, 0 } when absent
+    std::vector<std::array<std::int32_t, 3>> block; // { 0, 0, 0 } when absent
 
     std::size_t size() const { return bytes.size(); }
 

@@ -70,7 +70,8 @@ void shrinkToFit(RankTrace& t)
     ExtraArgs& x = t.extra;
     shrink(x.bytes, x.memoryBandwidthGBps, x.device, x.waitOnStream, x.waitOnEventRecordCorrelation,
         x.collectiveName, x.inMsgNelems, x.outMsgNelems, x.dtype, x.groupSize, x.processRank,
-        x.processGroupName, x.sequenceNumber, x.processGroupRanks, x.processGroupDescription);
+        x.processGroupName, x.sequenceNumber, x.processGroupRanks, x.processGroupDescription, x.blocksPerSm,
+        x.warpsPerSm, x.occupancyPct, x.grid, x.block);
     InstantTable& in = t.instants;
     shrink(in.ts, in.name, in.category, in.track, in.eventIndex);
     MemoryEventTable& m = t.memory;

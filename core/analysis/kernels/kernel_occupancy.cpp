@@ -1,9 +1,10 @@
 #include "core/analysis/kernels/kernel_occupancy.h"
 
-#include "core/io/json/args_reader.h"
-
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdlib>
+#include <string>
 
 namespace ks::core {
 
@@ -64,20 +65,49 @@ KernelOccupancy parseKernelOccupancy(std::string_view argsText)
     return k;
 }
 
+namespace {
+
+    std::optional<double> present(double value)
+    {
+        return std::isnan(value) ? std::nullopt : std::optional<double>(value);
+    }
+
+    std::string dimsText(const std::array<std::int32_t, 3>& dims)
+    {
+        if (dims[0] == 0)
+            return {};
+        return "[" + std::to_string(dims[0]) + "," + std::to_string(dims[1]) + "," + std::to_string(dims[2])
+            + "]";
+    }
+
+} // namespace
+
 Result<std::vector<KernelOccupancy>> readKernelOccupancy(
     const RankTrace& trace, std::vector<std::uint32_t> slices)
 {
+    std::erase_if(slices, [&trace](std::uint32_t s) { return s >= trace.slices.size(); });
+    std::sort(slices.begin(), slices.end(), [&trace](std::uint32_t a, std::uint32_t b) {
+        return trace.slices.eventIndex[a] < trace.slices.eventIndex[b]; // file order
+    });
     std::vector<KernelOccupancy> out;
-    const auto error =
-        forEachSliceArgs(trace, std::move(slices), [&out](std::uint32_t slice, std::string_view text) {
-            KernelOccupancy k = parseKernelOccupancy(text);
-            if (!k.any())
-                return;
-            k.slice = slice;
-            out.push_back(std::move(k));
-        });
-    if (error)
-        return *error;
+    const ExtraArgs& x = trace.extra;
+    for (const std::uint32_t slice : slices) {
+        const std::uint32_t row = trace.extraRow(slice);
+        if (row == kNoRow)
+            continue;
+        KernelOccupancy k;
+        k.blocksPerSm = present(x.blocksPerSm[row]);
+        k.warpsPerSm = present(x.warpsPerSm[row]);
+        k.occupancyPct = present(x.occupancyPct[row]);
+        if (k.occupancyPct && !(*k.occupancyPct >= 0)) // the plugin keeps occupancy >= 0 only
+            k.occupancyPct.reset();
+        if (!k.any())
+            continue;
+        k.grid = dimsText(x.grid[row]);
+        k.block = dimsText(x.block[row]);
+        k.slice = slice;
+        out.push_back(std::move(k));
+    }
     return out;
 }
 

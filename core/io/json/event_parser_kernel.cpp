@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #ifndef KS_PARSER_KERNEL
 #error "KS_PARSER_KERNEL must name the kernel's namespace (core/CMakeLists.txt sets it)"
@@ -162,6 +163,25 @@ namespace {
                 text += (text.size() > 1 ? ", " : "") + std::to_string(rank);
             }
             typed.processGroupRanks = text + "]";
+            return;
+        }
+        if (type == od::json_type::array && isDimsArg(key)) {
+            od::array list;
+            if (value.get_array().get(list))
+                return;
+            LaunchDims dims {};
+            std::size_t count = 0;
+            for (auto item : list) {
+                std::int64_t n = 0;
+                // NOLINTNEXTLINE(performance-move-const-arg)
+                if (count == dims.size() || std::move(item).get_int64().get(n)
+                    || n < std::numeric_limits<std::int32_t>::min()
+                    || n > std::numeric_limits<std::int32_t>::max())
+                    return; // not three integers: as if absent
+                dims[count++] = static_cast<std::int32_t>(n);
+            }
+            if (count == dims.size())
+                assignDimsArg(typed, key, dims);
             return;
         }
         if (type != od::json_type::number)

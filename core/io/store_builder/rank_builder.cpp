@@ -286,6 +286,12 @@ RankBuilder::StagedActivity RankBuilder::stageActivity(const RawEvent& e)
     x.sequenceNumber.push_back(a.sequenceNumber.value_or(-1));
     x.processGroupRanks.push_back(name(a.processGroupRanks));
     x.processGroupDescription.push_back(name(a.processGroupDescription));
+    constexpr double kAbsent = std::numeric_limits<double>::quiet_NaN();
+    x.blocksPerSm.push_back(a.blocksPerSm.value_or(kAbsent));
+    x.warpsPerSm.push_back(a.warpsPerSm.value_or(kAbsent));
+    x.occupancyPct.push_back(a.occupancyPct.value_or(kAbsent));
+    x.grid.push_back(a.grid.value_or(LaunchDims {}));
+    x.block.push_back(a.block.value_or(LaunchDims {}));
     return staged;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/io/json/args_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -47,9 +48,14 @@ TypedArgKey typedArgKey(std::string_view key)
     case 3:
         return key == "Seq" ? TypedArgKey::SequenceNumber : TypedArgKey::None;
     case 4:
-        return key == "Rank" ? TypedArgKey::ProcessRank : TypedArgKey::None;
+        return key == "Rank" ? TypedArgKey::ProcessRank
+            : key == "grid"  ? TypedArgKey::Grid
+                             : TypedArgKey::None;
     case 5:
-        return key == "bytes" ? TypedArgKey::Bytes : key == "dtype" ? TypedArgKey::Dtype : TypedArgKey::None;
+        return key == "bytes" ? TypedArgKey::Bytes
+            : key == "dtype"  ? TypedArgKey::Dtype
+            : key == "block"  ? TypedArgKey::Block
+                              : TypedArgKey::None;
     case 6:
         return key == "stream" ? TypedArgKey::Stream
             : key == "device"  ? TypedArgKey::Device
@@ -62,8 +68,12 @@ TypedArgKey typedArgKey(std::string_view key)
         return key == "correlation" ? TypedArgKey::Correlation
             : key == "External id"  ? TypedArgKey::ExternalId
                                     : TypedArgKey::None;
+    case 12:
+        return key == "warps per SM" ? TypedArgKey::WarpsPerSm : TypedArgKey::None;
     case 13:
-        return key == "In msg nelems" ? TypedArgKey::InMsgNelems : TypedArgKey::None;
+        return key == "In msg nelems" ? TypedArgKey::InMsgNelems
+            : key == "blocks per SM"  ? TypedArgKey::BlocksPerSm
+                                      : TypedArgKey::None;
     case 14:
         return key == "Out msg nelems" ? TypedArgKey::OutMsgNelems
             : key == "wait_on_stream"  ? TypedArgKey::WaitOnStream
@@ -75,7 +85,9 @@ TypedArgKey typedArgKey(std::string_view key)
     case 19:
         return key == "Process Group Ranks" ? TypedArgKey::ProcessGroupRanks : TypedArgKey::None;
     case 25:
-        return key == "Process Group Description" ? TypedArgKey::ProcessGroupDescription : TypedArgKey::None;
+        return key == "Process Group Description" ? TypedArgKey::ProcessGroupDescription
+            : key == "est. achieved occupancy %"  ? TypedArgKey::AchievedOccupancy
+                                                  : TypedArgKey::None;
     case 23:
         return key == "memory bandwidth (GB/s)" ? TypedArgKey::MemoryBandwidth : TypedArgKey::None;
     case 33:
@@ -95,8 +107,62 @@ bool isTextArg(TypedArgKey key)
 
 bool isRealArg(TypedArgKey key)
 {
-    return key == TypedArgKey::MemoryBandwidth;
+    return key == TypedArgKey::MemoryBandwidth || key == TypedArgKey::BlocksPerSm
+        || key == TypedArgKey::WarpsPerSm || key == TypedArgKey::AchievedOccupancy;
 }
+
+bool isDimsArg(TypedArgKey key)
+{
+    return key == TypedArgKey::Grid || key == TypedArgKey::Block;
+}
+
+void assignDimsArg(TypedArgs& a, TypedArgKey key, LaunchDims v)
+{
+    if (key == TypedArgKey::Grid)
+        a.grid = v;
+    else if (key == TypedArgKey::Block)
+        a.block = v;
+}
+
+std::optional<LaunchDims> dimsFromText(std::string_view text)
+{
+    if (text.size() < 2 || text.front() != '[' || text.back() != ']')
+        return std::nullopt;
+    LaunchDims dims {};
+    std::size_t count = 0;
+    std::size_t pos = 1;
+    while (pos < text.size() - 1) {
+        const std::size_t comma = std::min(text.find(',', pos), text.size() - 1);
+        std::string_view item = text.substr(pos, comma - pos);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\n' || item.front() == '\t'))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\n' || item.back() == '\t'))
+            item.remove_suffix(1);
+        std::int32_t value = 0;
+        const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || count == dims.size())
+            return std::nullopt;
+        dims[count++] = value;
+        pos = comma + 1;
+    }
+    if (count != dims.size())
+        return std::nullopt;
+    return dims;
+}
+
+namespace {
+
+    void assignLaunchFigure(TypedArgs& a, TypedArgKey key, double v)
+    {
+        if (key == TypedArgKey::BlocksPerSm)
+            a.blocksPerSm = v;
+        else if (key == TypedArgKey::WarpsPerSm)
+            a.warpsPerSm = v;
+        else if (key == TypedArgKey::AchievedOccupancy)
+            a.occupancyPct = v;
+    }
+
+} // namespace
 
 void assignIntArg(TypedArgs& a, TypedArgKey key, std::int64_t v)
 {
@@ -140,6 +206,11 @@ void assignIntArg(TypedArgs& a, TypedArgKey key, std::int64_t v)
     case TypedArgKey::MemoryBandwidth:
         a.memoryBandwidthGBps = static_cast<double>(v);
         break;
+    case TypedArgKey::BlocksPerSm:
+    case TypedArgKey::WarpsPerSm:
+    case TypedArgKey::AchievedOccupancy:
+        assignLaunchFigure(a, key, static_cast<double>(v));
+        break;
     default:
         break;
     }
@@ -149,6 +220,8 @@ void assignRealArg(TypedArgs& a, TypedArgKey key, double v)
 {
     if (key == TypedArgKey::MemoryBandwidth)
         a.memoryBandwidthGBps = v;
+    else if (isRealArg(key))
+        assignLaunchFigure(a, key, v);
     else if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.2e18)
         assignIntArg(a, key, static_cast<std::int64_t>(v));
 }
@@ -178,12 +251,15 @@ TypedArgs extractTypedArgs(std::string_view argsText)
             return;
         if (k == TypedArgKey::ProcessGroupRanks && !value.empty() && value.front() == '[') {
             a.processGroupRanks = std::string(value); // a JSON array instead of a string
+        } else if (isDimsArg(k)) {
+            if (const auto dims = dimsFromText(value))
+                assignDimsArg(a, k, *dims);
         } else if (isTextArg(k) || (!value.empty() && value.front() == '"')) {
             if (auto s = tokenToString(value))
                 assignTextArg(a, k, std::move(*s));
         } else if (isRealArg(k)) {
             if (auto d = tokenToDouble(value))
-                a.memoryBandwidthGBps = *d;
+                assignRealArg(a, k, *d);
         } else if (auto i = tokenToInt(value)) {
             assignIntArg(a, k, *i);
         }

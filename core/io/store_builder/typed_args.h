@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,9 @@
 #include <vector>
 
 namespace ks::core {
+
+// A kernel's "grid" or "block": three dimensions, each >= 1 as CUDA launches them.
+using LaunchDims = std::array<std::int32_t, 3>;
 
 // The args analyses need, pulled from the raw args JSON text by key.
 struct TypedArgs
@@ -30,6 +34,12 @@ struct TypedArgs
     std::optional<std::int64_t> sequenceNumber;
     std::optional<std::string> processGroupRanks; // a string's content, or a JSON array's text
     std::optional<std::string> processGroupDescription;
+    // CUDA kernels' launch figures (Kineto writes them on every kernel)
+    std::optional<double> blocksPerSm;
+    std::optional<double> warpsPerSm;
+    std::optional<double> occupancyPct; // "est. achieved occupancy %"
+    std::optional<LaunchDims> grid;
+    std::optional<LaunchDims> block;
 
     bool hasActivity() const { return stream || correlation || hasExtra(); }
 
@@ -37,7 +47,8 @@ struct TypedArgs
     {
         return bytes || memoryBandwidthGBps || waitOnStream || waitOnEventRecordCorrelation || collectiveName
             || inMsgNelems || outMsgNelems || dtype || groupSize || processRank || processGroupName
-            || sequenceNumber || processGroupRanks || processGroupDescription;
+            || sequenceNumber || processGroupRanks || processGroupDescription || blocksPerSm || warpsPerSm
+            || occupancyPct || grid || block;
     }
 };
 
@@ -63,6 +74,11 @@ enum class TypedArgKey : std::uint8_t
     SequenceNumber,
     ProcessGroupRanks,
     ProcessGroupDescription,
+    BlocksPerSm,
+    WarpsPerSm,
+    AchievedOccupancy,
+    Grid,
+    Block,
     CommsId // NCCL kernels' communicator hash, a uint64: read for the diagnostics only, not kept
 };
 
@@ -72,6 +88,10 @@ bool isRealArg(TypedArgKey key); // stored as double
 void assignIntArg(TypedArgs& args, TypedArgKey key, std::int64_t value);
 void assignRealArg(TypedArgs& args, TypedArgKey key, double value);
 void assignTextArg(TypedArgs& args, TypedArgKey key, std::string value);
+bool isDimsArg(TypedArgKey key); // "grid" and "block": a JSON array of three integers
+void assignDimsArg(TypedArgs& args, TypedArgKey key, LaunchDims value);
+// "[a, b, c]" as three integers; nullopt for anything else.
+std::optional<LaunchDims> dimsFromText(std::string_view arrayText);
 
 // Calls visit(key, rawValueToken) for each member of a JSON object text. Keys
 // are unescaped only when they contain escapes. Returns false on malformed text.

@@ -96,6 +96,33 @@ private slots:
         QVERIFY(!none.occupancyPct);
     }
 
+    // The loader keeps the figures (ExtraArgs): reading them never opens the file again,
+    // and they equal what the args text says.
+    void figuresKeptWhileLoading()
+    {
+        QTemporaryDir dir;
+        const core::TraceSet set = tests::loadRanks(dir, { occupancyTrace() });
+        QVERIFY(dir.remove()); // the file is gone: a re-read would fail
+        const core::RankTrace& t = *set.ranks.at(0);
+        std::vector<std::uint32_t> kernels;
+        for (std::uint32_t s = 0; s < t.slices.size(); ++s)
+            if (t.sliceName(s) != "ProfilerStep#1")
+                kernels.push_back(s);
+        const auto read = core::readKernelOccupancy(t, kernels);
+        QVERIFY2(read.ok(), read.ok() ? "" : read.error().message.c_str());
+        QCOMPARE(read.value().size(), std::size_t(5)); // the kernels with figures, in file order
+        const core::KernelOccupancy& first = read.value().front();
+        QCOMPARE(t.sliceName(first.slice), std::string_view("gemm_a"));
+        QCOMPARE(first.blocksPerSm.value_or(-1), 0.5);
+        QCOMPARE(first.warpsPerSm.value_or(-1), 4.0);
+        QCOMPARE(first.occupancyPct.value_or(-1), 25.0);
+        QCOMPARE(first.grid, std::string("[40,1,1]"));
+        QCOMPARE(first.block, std::string("[256,1,1]"));
+        const core::KernelOccupancy& tiny = read.value().at(2);
+        QCOMPARE(t.sliceName(tiny.slice), std::string_view("tiny_kernel"));
+        QVERIFY(!tiny.occupancyPct); // no arg: no value
+    }
+
     void kernelBreakdownColumns()
     {
         QTemporaryDir dir;

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace ks;
 using namespace ks::tests;
 
@@ -50,6 +52,33 @@ private slots:
         QCOMPARE(plugin[1].device, std::string("CPU"));
         QCOMPARE(plugin[1].op, std::string("<unknown>"));
         QVERIFY(!plugin[1].allocated);
+    }
+
+    // The loader keeps every arg the analysis reads: with the file gone after the
+    // load, the report is the same (pairing by address, the reserved curve).
+    void noSecondReadOfTheFile()
+    {
+        MemoryTrace t;
+        t.op("aten::empty", 0, 10).op("aten::add", 20, 10).op("aten::mul", 40, 10);
+        t.mem(1, 64, 4096, 64, 64).mem(21, 512, 8192, 512, 2048).mem(41, -512, 8192, 0, 2048);
+        QTemporaryDir kept;
+        const core::MemoryReport expected = memoryOf(kept, t);
+        QTemporaryDir dir;
+        const core::TraceSet set = loadRanks(dir, { t.document() });
+        QVERIFY(dir.remove());
+        const core::MemoryReport report = core::memoryReport(set, core::MemoryOptions {});
+        QCOMPARE(report.ranks.size(), std::size_t { 1 });
+        QVERIFY(!report.ranks[0].error);
+        const auto& rows = report.ranks[0].allocations;
+        QCOMPARE(rows.size(), expected.ranks[0].allocations.size());
+        const auto paired =
+            std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.size == 512; });
+        QVERIFY(paired != rows.end());
+        QCOMPARE(paired->op, std::string("aten::add"));
+        QCOMPARE(paired->freeOp, std::string("aten::mul")); // paired by address: Addr was kept
+        const core::DeviceMemorySummary* gpu = deviceNamed(report.ranks[0], "GPU0");
+        QVERIFY(gpu);
+        QCOMPARE(gpu->peakReserved, std::int64_t { 2048 }); // Total Reserved was kept
     }
 
     // A free with no allocation in the trace: memory from before it, which the
