@@ -1,6 +1,7 @@
 #include "core/analysis/tables/table_rows.h"
 
 #include <bit>
+#include <functional>
 
 namespace ks::core {
 
@@ -45,13 +46,11 @@ void TableRows::push_back(const std::vector<Cell>& cells)
             break;
         case 3:
             m_kinds.push_back(Kind::Text);
-            m_values.push_back(m_texts.size());
-            m_texts.push_back(std::get<std::string>(cell));
+            m_values.push_back(internText(std::get<std::string>(cell)));
             break;
         default:
             m_kinds.push_back(Kind::Json);
-            m_values.push_back(m_texts.size());
-            m_texts.push_back(std::get<JsonText>(cell).json);
+            m_values.push_back(internText(std::get<JsonText>(cell).json));
             break;
         }
     }
@@ -63,7 +62,17 @@ void TableRows::clear()
     m_kinds.clear();
     m_values.clear();
     m_texts.clear();
+    m_textByHash.clear();
     m_rowEnds.clear();
+}
+
+std::uint64_t TableRows::internText(const std::string& text)
+{
+    const auto [at, added] = m_textByHash.try_emplace(std::hash<std::string> {}(text), m_texts.size());
+    if (!added && m_texts[static_cast<std::size_t>(at->second)] == text)
+        return at->second;
+    m_texts.push_back(text); // a new text, or one whose hash another text has (kept apart)
+    return m_texts.size() - 1;
 }
 
 Cell TableRows::cellAt(std::size_t cell) const

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -37,7 +38,9 @@ using Cell = std::variant<std::monostate, std::int64_t, double, std::string, Jso
 // and an 8-byte value per cell, texts in a side list, one offset per row.
 // A vector of Cell vectors costs 40 bytes a cell plus an allocation a row;
 // time-series results have millions of cells, and on virtual machines every
-// fresh page is expensive. Cells are read back as Cell values.
+// fresh page is expensive. Equal texts are kept once: a per-kernel table
+// repeats a few hundred kernel and annotation names over millions of rows.
+// Cells are read back as Cell values.
 class TableRows
 {
 public:
@@ -133,12 +136,14 @@ private:
     };
 
     Cell cellAt(std::size_t cell) const;
+    std::uint64_t internText(const std::string& text); // its index in m_texts
 
     std::size_t rowBegin(std::size_t row) const { return row == 0 ? 0 : m_rowEnds[row - 1]; }
 
     std::vector<Kind> m_kinds;
     std::vector<std::uint64_t> m_values; // integer, double bits, or index into m_texts (text, JSON)
-    std::vector<std::string> m_texts;
+    std::vector<std::string> m_texts; // distinct (but for the rare hash collision)
+    std::unordered_map<std::size_t, std::uint64_t> m_textByHash; // first text of each hash
     std::vector<std::size_t> m_rowEnds; // one past each row's last cell
 };
 
