@@ -14,6 +14,7 @@
 #include <fstream>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 namespace ks::cli {
 
@@ -238,26 +239,47 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         err << "kinetoscope-cli: " << outputs.error().describe() << '\n';
         return 1;
     }
+    // With --out each call's files are written as soon as they are formatted and
+    // the text freed: a per-kernel table's text is tens of MB a rank, and holding
+    // every call's at once doubled the peak. On stdout they wait, to keep the order.
     std::vector<std::optional<RenderedCall>> rendered(selected.size());
+    std::vector<std::string> writeErrors(selected.size());
+    const auto writeParts = [&outDir](RenderedCall& r, std::string& problem) {
+        std::ostringstream why;
+        for (const auto& [name, text] : r.parts)
+            if (!writeTextFile(std::filesystem::path(*outDir) / name, text, "kinetoscope-cli", why)) {
+                problem = why.str();
+                break;
+            }
+        r.parts.clear();
+        r.parts.shrink_to_fit();
+    };
     work.parallelFor(selected.size(), [&](std::size_t i) {
-        if (selected[i]->key != core::OutputKey::KernelSequences)
-            rendered[i] = renderCall(*selected[i], *outputs.value().at(selected[i]->key), format);
+        if (selected[i]->key == core::OutputKey::KernelSequences)
+            return;
+        rendered[i] = renderCall(*selected[i], *outputs.value().at(selected[i]->key), format);
+        if (outDir)
+            writeParts(*rendered[i], writeErrors[i]);
     });
     for (std::size_t i = 0; i < selected.size(); ++i) {
-        if (!rendered[i])
+        if (!rendered[i]) {
             rendered[i] = renderCall(*selected[i], selected[i]->run(*frames, selected[i]->options), format);
+            if (outDir)
+                writeParts(*rendered[i], writeErrors[i]);
+        }
         if (!rendered[i]->notApplicable.empty())
             out << selected[i]->htaCall << ": not applicable: " << rendered[i]->notApplicable << '\n';
-        for (const auto& [name, text] : rendered[i]->parts) {
-            if (outDir) {
-                if (!writeTextFile(std::filesystem::path(*outDir) / name, text, "kinetoscope-cli", err))
-                    return 1;
-            } else if (format == "csv") {
-                out << "# " << name.substr(0, name.size() - 4) << '\n' << text << '\n'; // name without ".csv"
-            } else {
-                out << text;
-            }
+        if (!writeErrors[i].empty()) {
+            err << writeErrors[i];
+            return 1;
         }
+        for (const auto& [name, text] : rendered[i]->parts) {
+            if (format == "csv")
+                out << "# " << name.substr(0, name.size() - 4) << '\n' << text << '\n'; // name without ".csv"
+            else
+                out << text;
+        }
+        rendered[i].reset();
     }
     return 0;
 }
