@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <regex>
 #include <set>
 #include <unordered_map>
 
@@ -19,6 +18,11 @@ namespace {
     // The µs value Python's float() gives for the trace's "ts" token (exact ns as text).
     double pythonMicroseconds(TimeNs ns)
     {
+        // Both ns and 1000 are exact doubles below 2^53, and IEEE division rounds the
+        // exact quotient to nearest, as strtod rounds the decimal text: the same double.
+        constexpr TimeNs kExact = TimeNs { 1 } << 53;
+        if (ns > -kExact && ns < kExact)
+            return static_cast<double>(ns) / 1000.0;
         char text[40];
         const std::uint64_t abs = ns < 0 ? static_cast<std::uint64_t>(-ns) : static_cast<std::uint64_t>(ns);
         char* end = text;
@@ -243,6 +247,23 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    // HTA's re.search("optimizedmodule_[0-9]+"): the word followed by a digit.
+    bool hasOptimizedModuleIndex(std::string_view lower)
+    {
+        constexpr std::string_view kWord = "optimizedmodule_";
+        for (std::size_t at = lower.find(kWord); at != std::string_view::npos;
+             at = lower.find(kWord, at + 1)) {
+            const std::size_t digit = at + kWord.size();
+            if (digit < lower.size() && lower[digit] >= '0' && lower[digit] <= '9')
+                return true;
+        }
+        return false;
+    }
+
+} // namespace
+
 std::string classifyTorchtitanStack(std::string_view stackName)
 {
     std::string lower(stackName);
@@ -256,8 +277,7 @@ std::string classifyTorchtitanStack(std::string_view stackName)
                                       : "unknown";
     if (has("loss"))
         out += ":loss";
-    static const std::regex kOptimizedModule("optimizedmodule_[0-9]+");
-    if (std::regex_search(lower, kOptimizedModule))
+    if (hasOptimizedModuleIndex(lower))
         out += ":layer";
     if (has("shard"))
         out += ":fsdp_parameters";
@@ -318,9 +338,16 @@ MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& r
         events.push_back(before);
         names.emplace_back(kAllocatedBeforeProfile);
         std::unordered_map<std::int64_t, std::size_t> byIndex;
+        std::unordered_map<std::string, std::string> typeOfName; // few distinct stacks, many events
         for (std::size_t k = 0; k < events.size(); ++k) {
-            events[k].stackType = names[k] == kAllocatedBeforeProfile ? std::string(kAllocatedBeforeProfile)
-                                                                      : classifyTorchtitanStack(names[k]);
+            auto known = typeOfName.find(names[k]);
+            if (known == typeOfName.end())
+                known = typeOfName
+                            .emplace(names[k],
+                                names[k] == kAllocatedBeforeProfile ? std::string(kAllocatedBeforeProfile)
+                                                                    : classifyTorchtitanStack(names[k]))
+                            .first;
+            events[k].stackType = known->second;
             events[k].stackNameId = nameId(names[k]);
             byIndex.emplace(events[k].index, k);
         }

@@ -52,6 +52,11 @@ private slots:
             std::string("forward:embedding"));
         QCOMPARE(core::classifyTorchtitanStack("Backward;aten::mm"), std::string("backward:details"));
         QCOMPARE(core::classifyTorchtitanStack("forward;Qwen2RMSNorm_0"), std::string("forward:output"));
+        // HTA's re.search("optimizedmodule_[0-9]+"), case-folded: a digit must follow.
+        QCOMPARE(core::classifyTorchtitanStack("Forward;OptimizedModule_12"), std::string("forward:layer"));
+        QCOMPARE(core::classifyTorchtitanStack("forward;optimizedmodule_x;optimizedmodule_3"),
+            std::string("forward:layer"));
+        QCOMPARE(core::classifyTorchtitanStack("forward;optimizedmodule_"), std::string("forward:unknown"));
     }
 
     // Events in file order (HTA's `index`): 0 forward [0, 100], 1 aten::embedding
