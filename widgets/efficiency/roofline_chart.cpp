@@ -90,6 +90,8 @@ QColor familyColor(core::OpFamily family)
         return QColor(0x8c, 0x56, 0x4b);
     case core::OpFamily::Rope:
         return QColor(0xe3, 0x77, 0xc2);
+    case core::OpFamily::Moe:
+        return QColor(0x17, 0xbe, 0xcf);
     }
     return Qt::gray;
 }

@@ -25,7 +25,7 @@ namespace {
         "  Per op and input dims/dtypes: FLOPs and bytes per call, kernel time (union of the\n"
         "  call's kernels), achieved TFLOP/s and TB/s, and against the device's dense peaks the\n"
         "  roofline time, compute or memory bound and % of roofline; MFU of the steps.\n"
-        "  Families: gemm, attention, conv, elementwise, reduce, norm, rope. The device comes from\n"
+        "  Families: gemm, attention, conv, elementwise, reduce, norm, rope, moe. The device comes from\n"
         "  the trace's deviceProperties; --device NAME forces a row of the peak table, --peaks FILE\n"
         "  gives one's own: {\"name\", \"memory_bandwidth_gbps\", \"matrix_tflops\": {\"bf16\": ...},\n"
         "  \"vector_tflops\": {\"fp32\": ...}}.\n"
@@ -42,7 +42,8 @@ namespace {
             if (const auto f = core::opFamilyFromName(item)) {
                 families.push_back(*f);
             } else {
-                problem = "--family takes gemm, attention, conv, elementwise, reduce, norm or rope, got \""
+                problem =
+                    "--family takes gemm, attention, conv, elementwise, reduce, norm, rope or moe, got \""
                     + item + "\"";
                 return std::nullopt;
             }

@@ -165,9 +165,28 @@ namespace {
         return conv(a, { 1, 2, 4, 5, 6, 7, 8, 9, true }, reading);
     }
 
+    // DaoAILab::_causal_conv1d_fwd_cpp(x (batch, C, L), weight (C, k), bias (C)?, ...): Mamba's depthwise
+    // causal conv, TraceLens's causal_conv1d_fwd (PerfModel/perf_model.py CausalConv1d, SSM_fwd):
+    //   FLOPs = 2·batch·C·L·k;  bytes = (2·batch·C·L + C·k + (bias ? C : 0))·bpe
+    // bpe of x's dtype, 2 when it has no size (TraceLens's fallback); bias: a non-empty Input Dims[2].
+    ModelResult causalConv1d(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        const auto x = shapeOfRank(a, 0, 3);
+        const auto w = shapeOfRank(a, 1, 2);
+        if (!x || !w)
+            return SkipReason::MalformedDims;
+        const double batch = double((*x)[0]), c = double((*x)[1]), length = double((*x)[2]);
+        const double k = double((*w)[1]);
+        const bool bias = present(a, 2);
+        const double bpe = bytesPerElement(a.type(0), reading.dtypes()).value_or(2);
+        return estimate(2 * batch * c * length * k, (2 * batch * c * length + c * k + (bias ? c : 0)) * bpe,
+            a.type(0), ComputeUnit::Matrix, reading, bias ? "bias" : "");
+    }
+
     constexpr std::array kModels {
         OpModel { "aten::convolution", OpFamily::Conv, convolution },
         OpModel { "aten::convolution_backward", OpFamily::Conv, convolutionBackward },
+        OpModel { "DaoAILab::_causal_conv1d_fwd_cpp", OpFamily::Conv, causalConv1d },
     };
 
 } // namespace

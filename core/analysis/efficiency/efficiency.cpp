@@ -213,7 +213,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                     annotations.emplace(t);
                 parsed.args->annotation = std::string(annotations->around(c.slice));
             }
-            const std::string name(t.sliceName(c.slice));
+            const std::string name(canonicalOpName(t.sliceName(c.slice))); // TraceLens's row name
             const TimeNs start = t.slices.start[c.slice];
             if (c.kernelTime <= 0 && report.callsWithoutKernel++ == 0)
                 report.withoutKernelExample = name;
@@ -256,7 +256,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                 continue; // no backward node: TraceLens drops the call from its _bwd sheet
             const auto it = argsText.find(c.slice);
             const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
-            const std::string name(t.sliceName(c.slice));
+            const std::string name(canonicalOpName(t.sliceName(c.slice))); // TraceLens's row name
             if (!parsed.args) {
                 addTimeOnly(name, c.model->family, true, c.slice, found->second);
                 continue;

@@ -49,16 +49,35 @@ namespace {
             ComputeUnit::Vector, reading);
     }
 
-    // sgl_kernel::silu_and_mul(out, input): input is [gate | up], twice out's width. TraceLens's
-    // aiter_silu_and_mul: FLOPs = 5·prod(out); bytes = 2·prod(out)·bpe(input) + prod(out)·bpe(out).
-    ModelResult siluAndMulOutFirst(std::string_view, const OpArgs& args, const ModelReading& reading)
+    // The gated activations act_and_mul(out, input): input is [gate | up], twice out's width.
+    // TraceLens's aiter_silu_and_mul (PerfModel/extensions/perf_model_extensions.py) and its
+    // subclasses sgl_kernel_silu_and_mul, aiter_gelu_and_mul, aiter_gelu_tanh_and_mul:
+    //   FLOPs = f·prod(out), f = 5 (SiLU), 8 (erf GELU), 10 (tanh GELU)
+    //   bytes = 2·prod(out)·bpe(input) + prod(out)·bpe(out)   (UnaryElementwise sheet, input's precision)
+    ModelResult gatedActivation(const OpArgs& args, double flopsPerElement, const ModelReading& reading)
     {
         const auto out = shapeOfRank(args, 0, -1);
         if (!out || !shapeOfRank(args, 1, -1))
             return SkipReason::MalformedDims;
         const double n = elementCount(*out);
-        return estimate(5 * n, 2 * n * sizeOf(args.type(1), reading) + n * sizeOf(args.type(0), reading),
-            args.type(1), ComputeUnit::Vector, reading);
+        return estimate(flopsPerElement * n,
+            2 * n * sizeOf(args.type(1), reading) + n * sizeOf(args.type(0), reading), args.type(1),
+            ComputeUnit::Vector, reading);
+    }
+
+    ModelResult siluAndMul(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        return gatedActivation(args, 5, reading);
+    }
+
+    ModelResult geluAndMul(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        return gatedActivation(args, 8, reading);
+    }
+
+    ModelResult geluTanhAndMul(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        return gatedActivation(args, 10, reading);
     }
 
     // numpy's broadcasting: shapes aligned on the right, a 1 stretches.
@@ -76,7 +95,8 @@ namespace {
         return out;
     }
 
-    ModelResult binary(std::string_view, const OpArgs& args, const ModelReading& reading)
+    // A binary elementwise op; `outputArg`: whether argument 2, when a tensor, is the output.
+    ModelResult binaryOp(const OpArgs& args, bool outputArg, const ModelReading& reading)
     {
         const auto a = shapeOfRank(args, 0, -1);
         const auto b = shapeOfRank(args, 1, -1);
@@ -88,13 +108,26 @@ namespace {
         const double bpeA = sizeOf(args.type(0), reading);
         const double bpeB = sizeOf(args.type(1), reading);
         double bpeOut = bpeA;
-        if (present(args, 2))
+        if (outputArg && present(args, 2))
             bpeOut = sizeOf(args.type(2), reading);
         else if (!a->empty() && !b->empty())
             bpeOut = std::max(bpeA, bpeB);
         const double n = elementCount(*out);
         return estimate(n, elementCount(*a) * bpeA + elementCount(*b) * bpeB + n * bpeOut, args.type(0),
             ComputeUnit::Vector, reading);
+    }
+
+    ModelResult binary(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        return binaryOp(args, true, reading);
+    }
+
+    // LigerSiLUMulFunction(a, b) = SiLU(a)·b (Liger-Kernel's swiglu): TraceLens's
+    // liger_silu_mul_function (PerfModel/perf_model.py), a BinaryElementwise whose output dtype is
+    // never read from the args: the wider of a's and b's (both tensors). FLOPs = prod(broadcast(a, b)).
+    ModelResult ligerSiluMul(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        return binaryOp(args, false, reading);
     }
 
     constexpr std::array kModels {
@@ -128,7 +161,12 @@ namespace {
         OpModel { "aten::upsample_nearest1d", OpFamily::Elementwise, upsampleNearest },
         OpModel { "aten::upsample_nearest2d", OpFamily::Elementwise, upsampleNearest },
         OpModel { "aten::upsample_nearest3d", OpFamily::Elementwise, upsampleNearest },
-        OpModel { "sgl_kernel::silu_and_mul", OpFamily::Elementwise, siluAndMulOutFirst },
+        // TraceLens's gated activations (pseudo_ops_perf_utils.py get_pseudo_op_mappings)
+        OpModel { "sgl_kernel::silu_and_mul", OpFamily::Elementwise, siluAndMul },
+        OpModel { "aiter::silu_and_mul", OpFamily::Elementwise, siluAndMul },
+        OpModel { "_C::silu_and_mul", OpFamily::Elementwise, siluAndMul },
+        OpModel { "aiter::gelu_and_mul", OpFamily::Elementwise, geluAndMul },
+        OpModel { "aiter::gelu_tanh_and_mul", OpFamily::Elementwise, geluTanhAndMul },
         // TraceLens's binary list
         OpModel { "aten::div", OpFamily::Elementwise, binary },
         OpModel { "aten::div_", OpFamily::Elementwise, binary },
@@ -138,6 +176,7 @@ namespace {
         OpModel { "aten::add_", OpFamily::Elementwise, binary },
         OpModel { "aten::sigmoid_backward", OpFamily::Elementwise, binary },
         OpModel { "aten::threshold_backward", OpFamily::Elementwise, binary },
+        OpModel { "LigerSiLUMulFunction", OpFamily::Elementwise, ligerSiluMul },
         // more binary ops of the same pattern
         OpModel { "aten::sub", OpFamily::Elementwise, binary },
         OpModel { "aten::sub_", OpFamily::Elementwise, binary },

@@ -146,6 +146,57 @@ namespace {
             ComputeUnit::Matrix, reading, "pairs=" + std::to_string(std::int64_t(pairs)));
     }
 
+    // sglang_profiler::attention_paged_attention_ragged (AITER's paged_attention_ragged under SGLang's
+    // profiler: out, workspace, query (N_Q, H_Q, d_qk), key_cache (…, H_KV, d), value_cache (…, d_v), …):
+    // TraceLens's aiter_paged_attention_ragged. Q = Input Dims[2], H_KV = Input Dims[3][-2], d_v =
+    // Input Dims[4][-1], Q's dtype Input type[2]. TraceLens sizes the cached K/V at Q's dtype (its
+    // param_details have no dtype_KV); ours at the key cache's (Input type[3]), as for the other ops.
+    ModelResult pagedAttentionRagged(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto stats = chunkStatsOf(args.annotation);
+        if (!stats)
+            return SkipReason::NoStepAnnotation;
+        const auto q = shapeOfRank(args, 2, 3);
+        const auto k = shapeOfRank(args, 3, -1), v = shapeOfRank(args, 4, -1);
+        if (!q || !k || k->size() < 2 || !v || v->empty() || args.types.size() < 3)
+            return SkipReason::MalformedDims;
+        InferenceShape s;
+        s.hq = double((*q)[1]);
+        s.dqk = double((*q)[2]);
+        s.hkv = double((*k)[k->size() - 2]);
+        s.dv = double(v->back());
+        s.dtypeQ = args.type(2);
+        s.dtypeKv = reading.tracelens || args.types.size() < 4 ? s.dtypeQ : args.type(3);
+        return inferenceEstimate(*stats, s, reading);
+    }
+
+    // vllm::gdn_attention_core / aiter::linear_attention_with_output_base(mixed_qkv (T, 2·H_K·d_k +
+    // H_V·d_v), b (T, H_V), a (T, H_V), core_attn_out (T, H_V, d_v), layer_name): Gated Delta Net's
+    // recurrent linear attention, TraceLens's gdn_attention_core (attention_perf_model_extensions.py).
+    // H_K = H_V // 2, d_k = ((D − H_V·d_v) // 2) // H_K, tokens = c_sq + g_sq of the step annotation:
+    //   FLOPs = tokens·H_V·7·d_v·d_k;  bytes = tokens·H_V·(d_k + 2·d_v + 2)·bpe
+    // bpe: mixed_qkv's dtype; TraceLens's 2 whatever the dtype (bytes(bytes_per_element=2)).
+    ModelResult gdnAttention(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto stats = chunkStatsOf(args.annotation);
+        if (!stats)
+            return SkipReason::NoStepAnnotation;
+        const auto qkv = shapeOfRank(args, 0, 2), b = shapeOfRank(args, 1, 2), out = shapeOfRank(args, 3, 3);
+        if (!qkv || !b || !out || (*b)[1] < 2)
+            return SkipReason::MalformedDims;
+        const std::int64_t hv = (*b)[1], dv = (*out)[2], hk = hv / 2;
+        const std::int64_t dk = ((*qkv)[1] - hv * dv) / 2 / hk; // Python's //, positive operands
+        const double tokens = stats->cSq + stats->gSq;
+        if (tokens == 0 || dk <= 0)
+            return SkipReason::NoStepAnnotation; // flops() raises without a query token
+        const double bpe = reading.tracelens ? 2.0 : sizeOf(args.type(0), reading);
+        const double flops = tokens * double(hv) * 7 * double(dv) * double(dk);
+        const double bytes = tokens * double(hv) * double(dk + 2 * dv + 2) * bpe;
+        return estimate(flops, bytes, args.type(0), ComputeUnit::Matrix, reading,
+            "tokens=" + std::to_string(std::int64_t(tokens)) + " H_V=" + std::to_string(hv)
+                + " d_k=" + std::to_string(dk) + " d_v=" + std::to_string(dv));
+    }
+
     // vllm::unified_attention_with_output(query, key, value, output, layer_name, ...) and
     // aiter::mha_varlen_fwd(q, k, v, cu_seqlens_q, ...): the base class.
     ModelResult baseInferenceAttention(std::string_view, const OpArgs& a, const ModelReading& reading)
@@ -167,6 +218,11 @@ namespace {
         OpModel { "aiter::mha_batch_prefill", OpFamily::Attention, inferenceAttentionVFromV, nullptr, true },
         OpModel { "aiter::pa_decode_gluon", OpFamily::Attention, paDecodeGluon, nullptr, true },
         OpModel { "aiter::pa_sparse_prefill_opus_fwd", OpFamily::Attention, paSparsePrefill },
+        OpModel { "sglang_profiler::attention_paged_attention_ragged", OpFamily::Attention,
+            pagedAttentionRagged, nullptr, true },
+        OpModel { "vllm::gdn_attention_core", OpFamily::Attention, gdnAttention, nullptr, true },
+        OpModel {
+            "aiter::linear_attention_with_output_base", OpFamily::Attention, gdnAttention, nullptr, true },
     };
 
 } // namespace

@@ -378,6 +378,7 @@ namespace {
         OpModel { "aten::_fused_rms_norm", OpFamily::Norm, rmsNorm },
         OpModel { "aiter::rms_norm", OpFamily::Norm, aiterRmsNorm },
         OpModel { "aiter::rmsnorm", OpFamily::Norm, aiterRmsnorm },
+        OpModel { "aiter::rmsnorm2d_fwd_ck", OpFamily::Norm, aiterRmsNorm }, // TraceLens: aiter_rms_norm
         OpModel { "aiter::add_rmsnorm", OpFamily::Norm, aiterAddRmsnorm },
         OpModel { "aiter::rmsnorm2d_fwd_with_add_ck", OpFamily::Norm, aiterAddRmsnorm },
         OpModel { "aten::layer_norm_backward", OpFamily::Norm, layerNormBackward },

@@ -8,17 +8,17 @@ namespace ks::core {
 
 namespace {
 
-    constexpr std::array<std::string_view, 7> kFamilyNames { "gemm", "attention", "conv", "elementwise",
-        "reduce", "norm", "rope" };
+    constexpr std::array<std::string_view, 8> kFamilyNames { "gemm", "attention", "conv", "elementwise",
+        "reduce", "norm", "rope", "moe" };
 
     // Built once per call of findOpModel's first use; a function-local constant.
     const std::unordered_map<std::string_view, const OpModel*>& modelsByName()
     {
         static const auto table = [] {
             std::unordered_map<std::string_view, const OpModel*> byName;
-            for (const auto family :
-                { gemmModels(), attentionModels(), varlenAttentionModels(), inferenceAttentionModels(),
-                    convModels(), elementwiseModels(), reduceModels(), normModels(), ropeModels() })
+            for (const auto family : { gemmModels(), attentionModels(), varlenAttentionModels(),
+                     inferenceAttentionModels(), convModels(), elementwiseModels(), reduceModels(),
+                     normModels(), ropeModels(), rmsnormQuantModels(), groupedGemmModels() })
                 for (const OpModel& m : family)
                     byName.emplace(m.name, &m);
             return byName;
@@ -65,10 +65,25 @@ bool isModelledOp(std::string_view name)
     return findOpModel(name) != nullptr;
 }
 
+std::string_view canonicalOpName(std::string_view name)
+{
+    constexpr std::string_view kSglang = "sglang_profiler::";
+    if (!name.starts_with(kSglang))
+        return name;
+    const std::size_t underscore = name.rfind('_');
+    // at least one character of the op name before the suffix, at least one digit after its '_'
+    if (underscore == std::string_view::npos || underscore <= kSglang.size() || underscore + 1 == name.size())
+        return name;
+    for (std::size_t i = underscore + 1; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9')
+            return name;
+    return name.substr(0, underscore);
+}
+
 const OpModel* findOpModel(std::string_view name)
 {
     const auto& table = modelsByName();
-    const auto it = table.find(name);
+    const auto it = table.find(canonicalOpName(name));
     return it == table.end() ? nullptr : it->second;
 }
 

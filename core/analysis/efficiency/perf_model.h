@@ -27,6 +27,7 @@ enum class OpFamily : std::uint8_t
     Reduce,
     Norm,
     Rope,
+    Moe, // MoE token routing (TraceLens's MoE_comm categories)
 };
 
 std::string_view opFamilyName(OpFamily family); // "gemm", "attention", ...
@@ -102,7 +103,11 @@ struct OpModel
     }
 };
 
-// The model of an op name; nullptr when none (the op is not in the report).
+// The op's name as TraceLens reports and maps it: SGLang's profiler ops lose their per-layer
+// `_<digits>` suffix ("sglang_profiler::attention_paged_attention_ragged_3" -> "…_ragged";
+// TraceLens's normalize_sglang_profiler_op_names, `^(sglang_profiler::.+?)_\d+$`); others unchanged.
+std::string_view canonicalOpName(std::string_view name);
+// The model of an op name (its canonical name's); nullptr when none (the op is not in the report).
 const OpModel* findOpModel(std::string_view name);
 // Whether the efficiency analysis models the op (and so reads its args): what a
 // load keeps the args of when the roofline will run (LoadOptions::keepArgsOf).
@@ -118,5 +123,7 @@ std::span<const OpModel> elementwiseModels();
 std::span<const OpModel> reduceModels();
 std::span<const OpModel> normModels();
 std::span<const OpModel> ropeModels();
+std::span<const OpModel> rmsnormQuantModels();
+std::span<const OpModel> groupedGemmModels();
 
 } // namespace ks::core

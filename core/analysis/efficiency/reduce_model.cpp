@@ -35,7 +35,23 @@ namespace {
             n, n * bpe + out * bpe, args.type(0), ComputeUnit::Vector, reading, {}, std::move(key));
     }
 
+    // CrossEntropyFunction(logits (batch, …, vocab), targets, ...): a fused softmax + NLL loss,
+    // TraceLens's cross_entropy_fwd (PerfModel/perf_model.py CrossEntropy, CrossEntropy_fwd):
+    //   FLOPs = 5·batch·vocab;  bytes = prod(logits)·bpe + batch·8 (int64 targets) + batch·4 (fp32 loss)
+    // bpe of the logits' dtype, 2 when it has no size (TraceLens's fallback).
+    ModelResult crossEntropy(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto logits = shapeOfRank(args, 0, -1);
+        if (!logits || logits->empty())
+            return SkipReason::MalformedDims;
+        const double batch = double(logits->front()), vocab = double(logits->back());
+        const double bpe = bytesPerElement(args.type(0), reading.dtypes()).value_or(2);
+        return estimate(5 * batch * vocab, elementCount(*logits) * bpe + batch * 8 + batch * 4, args.type(0),
+            ComputeUnit::Vector, reading);
+    }
+
     constexpr std::array kModels {
+        OpModel { "CrossEntropyFunction", OpFamily::Reduce, crossEntropy },
         OpModel { "aten::sum", OpFamily::Reduce, reduce, reduce },
         OpModel { "aten::mean", OpFamily::Reduce, reduce, reduce },
         OpModel { "aten::max", OpFamily::Reduce, reduce, reduce },
