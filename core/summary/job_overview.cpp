@@ -156,6 +156,10 @@ Result<JobOverview> readJobOverview(const std::string& path, std::size_t skewTop
     if (!collectives)
         return damaged(path, collectives.error());
     job.collectives = std::move(collectives).value();
+    auto memory = readSummaryMemory(db);
+    if (!memory)
+        return memory.error();
+    job.memory = std::move(memory).value();
     // First arrivals from the job's first event, as collectiveSkew counts them on a folder.
     std::int64_t start = std::numeric_limits<std::int64_t>::max();
     for (const JobRank& r : job.ranks)

@@ -5,6 +5,7 @@
 #include "core/analysis/tables/table.h"
 #include "core/common/result.h"
 #include "core/summary/summary_collectives.h"
+#include "core/summary/summary_memory.h"
 #include "core/summary/summary_reader.h"
 
 #include <array>
@@ -64,6 +65,7 @@ struct JobOverview
     AnalysisOutput collectiveSkew; // X2 from the collective_arrivals table, as on the folder
     SummaryCollectives collectives; // every rank's collectives, matched as on the folder
     ArrivalSummary arrivals; // who arrived last at them and who waited (arrival_stragglers.h)
+    SummaryMemory memory; // each rank's memory peaks, growth per step, top operators (stored = false: none)
 
     std::int64_t startNs() const { return profiles.binOriginNs; }
 

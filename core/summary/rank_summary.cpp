@@ -9,9 +9,11 @@
 #include "core/analysis/hta/memory_bandwidth.h"
 #include "core/analysis/hta/queue_length.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
+#include "core/analysis/memory/memory_report.h"
 #include "core/model/trace_set.h"
 #include "core/summary/summary_collectives.h"
 #include "core/summary/summary_insights.h"
+#include "core/summary/summary_memory.h"
 #include "core/summary/summary_schema.h"
 
 #include <algorithm>
@@ -289,6 +291,26 @@ namespace {
             }
         }
 
+        // The memory analysis in brief (summary_memory.h), as `memory` computes it on the
+        // rank (HTA-compatible mode: the plugin's numbers, as the session gives them there).
+        void memory(const RankTrace& t)
+        {
+            if (t.memory.size() == 0) {
+                notApplicable(
+                    "memory", "no [memory] events (the profile was not taken with profile_memory=True)");
+                return;
+            }
+            MemoryOptions options;
+            options.tbCompat = m_options.htaCompat();
+            options.htaCategories = false;
+            const RankMemory memory = rankMemory(t, options);
+            if (memory.error) {
+                notApplicable("memory", *memory.error);
+                return;
+            }
+            addSummaryMemoryRows(memory, m_s.rows);
+        }
+
         std::int64_t analysisRank() const { return m_analysisRank; }
 
         void setAnalysisRank(std::int64_t rank) { m_analysisRank = rank; }
@@ -359,6 +381,7 @@ RankSummary summarizeRank(
     }
     summarizer.collectives(t);
     summarizer.collectiveArrivals(t);
+    summarizer.memory(t);
     s.profiles = streamProfiles(t, bins);
     TraceSet set;
     set.ranks.push_back(std::move(trace));

@@ -62,6 +62,19 @@ const std::vector<SummaryTable>& summaryTables()
         // copied from parts): every rank's bins summed over its streams.
         { kRankProfilesTable,
             { "rank INTEGER", "streams INTEGER", "first_bin INTEGER", "bin_count INTEGER", "profile BLOB" } },
+        // The memory analysis per rank (summary_memory.h); bytes, absolute ns. time_base_ns:
+        // what `memory` counts its times from (peak_time_us = (peak_ns - time_base_ns) / 1000).
+        { kMemoryPeaksTable,
+            { "rank INTEGER", "device TEXT", "peak_allocated_b INTEGER", "peak_reserved_b INTEGER",
+                "peak_ns INTEGER", "time_base_ns INTEGER", "peak_operator TEXT", "capacity_b INTEGER" } },
+        { kMemoryStepsTable,
+            { "rank INTEGER", "device TEXT", "step INTEGER", "start_ns INTEGER", "end_ns INTEGER",
+                "allocated_at_start_b INTEGER", "allocated_at_end_b INTEGER",
+                "step_peak_allocated_b INTEGER" } },
+        { kMemoryTopOpsTable,
+            { "rank INTEGER", "device TEXT", "position INTEGER", "operator TEXT", "calls INTEGER",
+                "self_allocation_size_b INTEGER", "self_allocation_count INTEGER",
+                "allocation_size_b INTEGER", "self_size_increase_b INTEGER" } },
     };
     return tables;
 }

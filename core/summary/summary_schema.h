@@ -43,6 +43,14 @@ constexpr std::string_view kFindingsTable = "findings";
 constexpr std::string_view kCollectiveArrivalsTable = "collective_arrivals";
 constexpr std::string_view kCollectiveGroupsTable = "collective_groups";
 
+// Each rank's memory analysis in brief (core/summary/summary_memory.h): per device
+// the peak, per ProfilerStep the allocated memory at its start and end, the
+// operators with the largest self allocation size. Added within version 2: a
+// summary without them holds no memory data (readers say so once).
+constexpr std::string_view kMemoryPeaksTable = "memory_peaks";
+constexpr std::string_view kMemoryStepsTable = "memory_steps";
+constexpr std::string_view kMemoryTopOpsTable = "memory_top_ops";
+
 // Rows per rank and GPU stream before the job's bin width is known: each rank
 // bins at its own power-of-two width; the writer coarsens them when it finishes.
 constexpr std::string_view kUtilisationScratchTable = "utilisation_scratch";

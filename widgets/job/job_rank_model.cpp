@@ -106,6 +106,8 @@ void JobRankModel::setJob(std::shared_ptr<const core::JobOverview> job)
                 if (s.overlaps > 0)
                     row.exposedCommunication = row.communication * (1.0 - s.overlapPct / s.overlaps / 100.0);
             }
+            if (rank.ok())
+                row.peakMemory = m_job->memory.rankPeak(rank.rank);
             if (rank.status == "failed")
                 row.flag = Flag::Failed;
             else if (rank.status == "skipped")
@@ -142,6 +144,8 @@ QVariant JobRankModel::display(const core::JobRank& rank, const Row& row, int co
         return formatPercent(row.exposedCommunication.value_or(row.communication) * 100);
     case EventsColumn:
         return formatCount(static_cast<std::uint64_t>(rank.events));
+    case PeakMemoryColumn:
+        return row.peakMemory ? formatBytes(static_cast<std::uint64_t>(*row.peakMemory)) : QString();
     case FileColumn:
         return displayName(QString::fromStdString(rank.file));
     default:
@@ -166,6 +170,8 @@ QVariant JobRankModel::sortValue(const core::JobRank& rank, const Row& row, int 
         return row.exposedCommunication.value_or(row.communication);
     case EventsColumn:
         return QVariant::fromValue<qlonglong>(rank.events);
+    case PeakMemoryColumn:
+        return QVariant::fromValue<qlonglong>(row.peakMemory.value_or(-1));
     case FileColumn:
         return QString::fromStdString(rank.file);
     default:
@@ -186,6 +192,8 @@ QVariant JobRankModel::data(const QModelIndex& index, int role) const
     case Qt::UserRole: // the view's sort role
         return sortValue(rank, row, index.column());
     case kRawTextRole:
+        if (index.column() == PeakMemoryColumn && !row.peakMemory)
+            return {};
         return index.column() == FileColumn || index.column() == FlagColumn
             ? display(rank, row, index.column())
             : sortValue(rank, row, index.column());
@@ -224,6 +232,8 @@ QVariant JobRankModel::headerData(int section, Qt::Orientation orientation, int 
             return static_cast<int>(NumberKind::Duration);
         case EventsColumn:
             return static_cast<int>(NumberKind::Count);
+        case PeakMemoryColumn:
+            return static_cast<int>(NumberKind::Bytes);
         case FlagColumn:
         case FileColumn:
             return static_cast<int>(NumberKind::Text);
@@ -240,6 +250,10 @@ QVariant JobRankModel::headerData(int section, Qt::Orientation orientation, int 
                       "busy is of the ProfilerSteps only");
         case ExposedCommunicationColumn:
             return tr("Share of the job's span spent in communication that compute did not hide");
+        case PeakMemoryColumn:
+            return tr("Peak memory allocated on the rank's GPU (its largest device; the CPU's without GPU "
+                      "records), from the [memory] events; empty when the profile has none or the summary "
+                      "predates memory");
         case FlagColumn:
             return tr("Straggler, failed or skipped; empty for an ordinary rank. Sort by it to see the "
                       "outliers first");
@@ -264,6 +278,8 @@ QVariant JobRankModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Exposed comm.");
     case EventsColumn:
         return tr("Events");
+    case PeakMemoryColumn:
+        return tr("Peak memory");
     case FileColumn:
         return tr("File");
     default:

@@ -13,10 +13,11 @@ namespace ks::widgets {
 // Job mode's rank list, from the summary: one row per file of the job (the
 // rows of JobOverview::ranks), with what a user sorts by: the
 // mean step time (X1's iterations), GPU busy, compute and exposed communication
-// as shares of the job's span, and a flag — "straggler" (compute more than 1.5×
-// the median rank's: computeOutlierRows, the strips' red mark), "failed", "skipped" — that
-// is empty for an ordinary rank. Sorted by the flag, outliers come first.
-// Cells follow the number policy of format.h (kRawTextRole, kNumberKindRole).
+// as shares of the job's span, the peak memory (the largest GPU peak allocated of the
+// rank's [memory] events, as the summary stores it; empty without them), and a flag — "straggler" (compute
+// more than 1.5× the median rank's: computeOutlierRows, the strips' red mark), "failed", "skipped" — that is
+// empty for an ordinary rank. Sorted by the flag, outliers come first. Cells follow the number policy of
+// format.h (kRawTextRole, kNumberKindRole).
 class JobRankModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -31,6 +32,7 @@ public:
         ComputeColumn,
         ExposedCommunicationColumn,
         EventsColumn,
+        PeakMemoryColumn,
         FileColumn,
         ColumnCount
     };
@@ -61,6 +63,7 @@ private:
         double busy = 0, compute = 0, communication = 0; // fractions of the job's span
         std::optional<double> exposedCommunication; // fraction; communication not hidden by compute
         std::optional<double> stepTimeUs; // mean over the rank's iterations
+        std::optional<std::int64_t> peakMemory; // bytes (SummaryMemory::rankPeak)
         Flag flag = Flag::None;
     };
 

@@ -37,6 +37,13 @@ std::vector<std::string> memoryTraceFlags();
 // "GPU0", "CPU", or a bare GPU index "0"; nullopt when it names none.
 std::optional<std::string> memoryDeviceArgument(const std::string& text);
 
+// `memory JOB.kssum`: what the summary keeps of each rank's memory (peaks, growth per step,
+// top operators), with --ranks, --device, --format and --table devices|steps|stats; exit 3
+// with one line when it holds no memory data (written before summaries stored it, or no
+// rank had [memory] events).
+int memoryFromSummary(const std::string& path, const MemoryTraceArgs& args, const std::string& csvTable,
+    std::ostream& out, std::ostream& err);
+
 // The report as the command's JSON (field names documented in docs/guide/memory.md).
 std::string memoryReportJson(const core::MemoryReport& report, const MemoryTraceArgs& args);
 

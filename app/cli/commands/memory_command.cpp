@@ -9,6 +9,7 @@
 #include "app/cli/commands/memory_cli.h"
 #include "app/cli/commands/memory_snapshot_cli.h"
 #include "app/cli/inputs/load_for_cli.h"
+#include "app/cli/inputs/summary_input.h"
 #include "app/cli/output/cli_output.h"
 #include "core/analysis/memory/memory_tables.h"
 #include "core/report/table_text.h"
@@ -33,6 +34,10 @@ namespace {
         "  curve down-sampled to N points (JSON); --table picks the CSV table. --tb-compat gives the\n"
         "  plugin's numbers where it is wrong (HIP devices, pairing across devices).\n"
         "  Exit 3 (one line) when no trace has [memory] events.\n"
+        "       kinetoscope-cli memory JOB.kssum [--ranks R,..] [--device CPU|GPU<i>]\n"
+        "       [--format table|csv|json] [--table devices|steps|stats]\n"
+        "  A job summary (summarize): each rank's peak per device, growth per ProfilerStep and the\n"
+        "  operators with the largest self allocation size, as stored when it was written.\n"
         "       kinetoscope-cli memory --snapshot FILE.pickle [--compare OTHER.pickle] [--device N]\n"
         "       [--top N] [--format table|csv|json]\n"
         "  A PyTorch memory snapshot (torch.cuda.memory._dump_snapshot(), the file memory_viz opens),\n"
@@ -186,8 +191,21 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
             a.csvTable = *table;
     }
     a.format = outputFormat(parsed, problem);
+    const auto summary = summaryArgument(parsed);
+    if (summary && problem.empty()) {
+        for (const char* option : { "--iterations", "--curve-points" })
+            if (parsed.value(option))
+                problem = std::string(option) + " does not apply to a job summary (it keeps no curves)";
+        for (const char* flag : { "--tb-compat", "--events" })
+            if (parsed.flag(flag))
+                problem = std::string(flag) + " does not apply to a job summary (it keeps no allocations)";
+        if (a.csvTable != "stats" && a.csvTable != "devices" && a.csvTable != "steps")
+            problem = "--table on a job summary takes devices, steps or stats";
+    }
     if (rejectArguments(parsed, problem, "kinetoscope-cli memory", kUsage, err))
         return 2;
+    if (summary)
+        return memoryFromSummary(*summary, a, parsed.value("--table").value_or("devices"), out, err);
     auto session = loadSessionForCli(parsed, err);
     if (!session)
         return 1;

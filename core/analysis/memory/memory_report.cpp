@@ -248,7 +248,8 @@ namespace {
         }
         out.recordSet = std::move(records).value();
         out.records = out.recordSet.records.size();
-        out.categories = memoryCategories(trace, out.recordSet);
+        if (options.htaCategories)
+            out.categories = memoryCategories(trace, out.recordSet);
         std::string rangeWhy;
         const std::optional<MemoryRange> range = rangeOf(trace, options, rangeWhy);
         if (!rangeWhy.empty()) {

@@ -29,6 +29,7 @@ struct MemoryOptions
     std::vector<std::int64_t> ranks; // empty = every rank
     std::vector<std::int64_t> iterations; // ProfilerStep numbers; empty = the whole trace
     std::optional<MemoryRange> range; // absolute ns, both ends inclusive (the plugin's range selection)
+    bool htaCategories = true; // HTA #223's tables (RankMemory::categories); a job summary needs none
 
     bool operator==(const MemoryOptions&) const = default;
 };

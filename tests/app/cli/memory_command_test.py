@@ -7,7 +7,10 @@ import gzip
 import io
 import json
 import os
+import shutil
+import sqlite3
 import sys
+import tempfile
 from collections import defaultdict
 
 from cli_test_support import parse_args, run
@@ -61,6 +64,53 @@ def key_averages_memory(path):
     return totals
 
 
+def check_summary(a, h100, rank):
+    """`memory JOB.kssum`: the summary's peaks, growth and top operators are `memory`'s on the
+    folder; a summary without the memory tables says so in one line (exit 3)."""
+    work = tempfile.mkdtemp()
+    try:
+        summary = os.path.join(work, "job.kssum")
+        code, out, err = run(a.cli, "summarize", h100, "--out", summary)
+        assert code == 0, (code, out, err)
+        code, out, err = run(a.cli, "memory", summary, "--format", "json")
+        assert code == 0, (code, out, err)
+        stored = json.loads(out)["ranks"]
+        assert len(stored) == 1 and stored[0]["rank"] == rank["rank"], stored
+        got = {d["device"]: d for d in stored[0]["devices"]}
+        assert set(got) == {d["device"] for d in rank["devices"]}, got.keys()
+        for d in rank["devices"]:
+            for field in ("peak_allocated_b", "peak_reserved_b", "peak_time_us", "peak_operator", "capacity_b"):
+                assert got[d["device"]][field] == d[field], (d["device"], field, got[d["device"]][field], d[field])
+        growth = {(g["device"], g["step"]): g for g in stored[0]["growth"]}
+        assert len(growth) == len(rank["growth"]) > 0
+        for g in rank["growth"]:
+            for field in ("allocated_at_start_b", "allocated_at_end_b", "growth_b", "start_us"):
+                assert growth[(g["device"], g["step"])][field] == g[field], (g, field)
+        for device in got:
+            sizes = sorted((r["self_allocation_size_b"] for r in rank["stats"]
+                            if r["device"] == device and r["self_allocation_size_b"] > 0), reverse=True)[:10]
+            top = [o["self_allocation_size_b"] for o in stored[0]["top_operators"] if o["device"] == device]
+            assert top == sizes, (device, top, sizes)
+        code, out, err = run(a.cli, "memory", summary, "--device", "GPU0", "--format", "csv")
+        assert code == 0 and out.count("GPU0") == 1 and "CPU" not in out, (out, err)
+        code, out, err = run(a.cli, "memory", summary)
+        assert code == 0 and "memory per rank" in out and "top operators" in out, (out, err)
+        code, out, err = run(a.cli, "memory", summary, "--events")
+        assert code == 2 and "--events" in err, (code, err)
+        # Written before summaries stored memory: the tables are not there.
+        old = os.path.join(work, "old.kssum")
+        shutil.copy(summary, old)
+        with sqlite3.connect(old) as db:
+            for table in ("memory_peaks", "memory_steps", "memory_top_ops"):
+                db.execute(f"DROP TABLE {table}")
+        code, out, err = run(a.cli, "memory", old)
+        assert code == 3 and out.count("\n") == 1 and "no memory data" in out, (code, out, err)
+        code, out, err = run(a.cli, "overview", old)
+        assert code == 0, (code, err)
+    finally:
+        shutil.rmtree(work)
+
+
 def main():
     a = parse_args("--shared")
     h100 = os.path.join(a.shared, "traces", "h100_qwen05b")
@@ -96,6 +146,8 @@ def main():
     for bad in (["--device", "XPU"], ["--curve-points", "x"], ["--table", "nope"]):
         code, out, err = run(a.cli, "memory", h100, *bad)
         assert code == 2 and bad[0] in err, (bad, code, err)
+
+    check_summary(a, h100, rank)
 
     # ops: key_averages' memory columns, recounted.
     trace = [os.path.join(h100, f) for f in os.listdir(h100)][0]
