@@ -35,5 +35,6 @@ using SessionClass = pybind11::class_<Session, std::shared_ptr<Session>>;
 void bindTrace(pybind11::module_& m, SessionClass& session);
 void bindAnalyses(pybind11::module_& m, SessionClass& session);
 void bindJobAnalyses(pybind11::module_& m, SessionClass& session);
+void bindSnapshots(pybind11::module_& m); // PyTorch memory snapshots (no session)
 
 } // namespace ks::python

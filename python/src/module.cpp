@@ -13,4 +13,5 @@ PYBIND11_MODULE(_native, m)
     ks::python::bindTrace(m, session);
     ks::python::bindAnalyses(m, session);
     ks::python::bindJobAnalyses(m, session);
+    ks::python::bindSnapshots(m);
 }

@@ -1,0 +1,177 @@
+// PyTorch memory snapshots (torch.cuda.memory._dump_snapshot pickles) in
+// Python: what `kinetoscope-cli memory --snapshot` reads and prints
+// (core/analysis/memory_snapshot/), read with the same restricted unpickler.
+// Per device the totals of the CLI's JSON, the live bytes by frame at the
+// timeline's peak or at the end, and two snapshots compared.
+#include "core/analysis/memory_snapshot/snapshot_compare.h"
+#include "core/analysis/memory_snapshot/snapshot_reader.h"
+#include "core/analysis/memory_snapshot/snapshot_summary.h"
+#include "python/src/bindings.h"
+#include "python/src/errors.h"
+#include "python/src/table_to_python.h"
+
+#include <algorithm>
+#include <memory>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+namespace ks::python {
+
+namespace {
+
+    // One snapshot read and summarised once, as the CLI does.
+    struct LoadedSnapshot
+    {
+        core::MemorySnapshot snapshot;
+        core::SnapshotSummary summary;
+
+        const core::DeviceSnapshotSummary& device(std::int64_t id) const
+        {
+            for (const core::DeviceSnapshotSummary& d : summary.devices)
+                if (d.device == id)
+                    return d;
+            throwInvalidArgument(snapshot.path + ": no memory on device " + std::to_string(id));
+        }
+    };
+
+    std::shared_ptr<LoadedSnapshot> loadSnapshot(const std::string& path)
+    {
+        auto loaded = std::make_shared<LoadedSnapshot>();
+        std::optional<core::Error> error;
+        {
+            // Reading a 100 MB snapshot takes a second or two: other Python threads run meanwhile.
+            py::gil_scoped_release released;
+            auto read = core::readMemorySnapshot(path);
+            if (read) {
+                loaded->snapshot = std::move(read).value();
+                loaded->summary = core::summarizeSnapshot(loaded->snapshot);
+            } else {
+                error = read.error();
+            }
+        }
+        if (error)
+            throwError(*error);
+        return loaded;
+    }
+
+    // The CLI JSON's totals of a device (memory_snapshot_output.cpp's names).
+    py::dict totalsDict(std::int64_t device, const core::SnapshotDeviceTotals& t)
+    {
+        py::dict d;
+        d["device"] = device;
+        d["reserved_b"] = t.reserved;
+        d["allocated_b"] = t.allocated;
+        d["active_b"] = t.active;
+        d["requested_b"] = t.requested;
+        d["segments"] = t.segments;
+        d["blocks"] = t.blocks;
+        d["peak_allocated_b"] = t.peakAllocated;
+        d["peak_reserved_b"] = t.peakReserved;
+        d["oom_events"] = t.oomEvents;
+        return d;
+    }
+
+    py::list devices(const LoadedSnapshot& s)
+    {
+        py::list out;
+        for (const core::DeviceSnapshotSummary& d : s.summary.devices)
+            out.append(totalsDict(d.device, core::deviceTotals(d)));
+        return out;
+    }
+
+    core::FrameRule ruleOf(const std::string& rule)
+    {
+        if (rule == "user")
+            return core::FrameRule::User;
+        if (rule == "memoryviz")
+            return core::FrameRule::MemoryViz;
+        throwInvalidArgument("rule takes user or memoryviz, got \"" + rule + "\"");
+    }
+
+    core::Table frameTable(std::int64_t device, const std::vector<core::FrameGroup>& groups, bool blocks)
+    {
+        core::Table t;
+        t.name = "by_frame";
+        t.columns = { { "device", "" }, { "frame", "" }, { "bytes_b", "B" } };
+        if (blocks)
+            t.columns.push_back({ "block_bytes_b", "B" });
+        t.columns.push_back({ "count", "" });
+        for (const core::FrameGroup& g : groups) {
+            std::vector<core::Cell> row { device, g.frame, static_cast<std::int64_t>(g.bytes) };
+            if (blocks)
+                row.emplace_back(static_cast<std::int64_t>(g.blockBytes));
+            row.emplace_back(static_cast<std::int64_t>(g.count));
+            t.addRow(row);
+        }
+        return t;
+    }
+
+    // Live bytes by frame, largest first: at the Active Memory Timeline's peak
+    // (when="peak", requested bytes) or at the end (the snapshot's blocks).
+    py::dict byFrame(const LoadedSnapshot& s, std::optional<std::int64_t> device, const std::string& when,
+        const std::string& rule)
+    {
+        if (when != "peak" && when != "end")
+            throwInvalidArgument("when takes peak or end, got \"" + when + "\"");
+        const core::FrameRule r = ruleOf(rule);
+        const core::DeviceSnapshotSummary& d = s.device(device.value_or(s.summary.defaultDevice));
+        if (when == "peak")
+            return tableToPython(frameTable(d.device, core::peakByFrame(s.snapshot, d.timeline, r), false));
+        return tableToPython(frameTable(d.device, core::endByFrame(s.snapshot, d.device, r), true));
+    }
+
+    core::Table deltaTable(const std::vector<core::DeviceComparison>& devices, bool peak)
+    {
+        core::Table t;
+        t.name = peak ? "peak_by_frame" : "end_by_frame";
+        t.columns = { { "device", "" }, { "frame", "" }, { "before_b", "B" }, { "after_b", "B" },
+            { "delta_b", "B" }, { "count_before", "" }, { "count_after", "" } };
+        for (const core::DeviceComparison& c : devices)
+            for (const core::FrameDelta& f : peak ? c.peakByFrame : c.endByFrame)
+                t.addRow({ c.device, f.frame, static_cast<std::int64_t>(f.before),
+                    static_cast<std::int64_t>(f.after), f.delta(), static_cast<std::int64_t>(f.countBefore),
+                    static_cast<std::int64_t>(f.countAfter) });
+        return t;
+    }
+
+    // `memory --snapshot A --compare B`: per device the totals of each and where the change comes from.
+    py::dict compare(const LoadedSnapshot& before, const LoadedSnapshot& after)
+    {
+        const std::vector<core::DeviceComparison> devices =
+            core::compareSnapshots(before.snapshot, before.summary, after.snapshot, after.summary);
+        py::list beforeTotals;
+        py::list afterTotals;
+        for (const core::DeviceComparison& c : devices) {
+            if (c.inBefore)
+                beforeTotals.append(totalsDict(c.device, c.before));
+            if (c.inAfter)
+                afterTotals.append(totalsDict(c.device, c.after));
+        }
+        py::dict out;
+        out["before"] = beforeTotals;
+        out["after"] = afterTotals;
+        out["peak_by_frame"] = tableToPython(deltaTable(devices, true));
+        out["end_by_frame"] = tableToPython(deltaTable(devices, false));
+        return out;
+    }
+
+} // namespace
+
+void bindSnapshots(py::module_& m)
+{
+    py::class_<LoadedSnapshot, std::shared_ptr<LoadedSnapshot>>(
+        m, "MemorySnapshot", "A PyTorch memory snapshot (kinetoscope.Snapshot).")
+        .def_property_readonly("path", [](const LoadedSnapshot& s) { return s.snapshot.path; })
+        .def_property_readonly(
+            "default_device", [](const LoadedSnapshot& s) { return s.summary.defaultDevice; })
+        .def("devices", &devices)
+        .def("by_frame", &byFrame, py::arg("device") = py::none(), py::arg("when") = "peak",
+            py::arg("rule") = "user")
+        .def("compare", &compare, py::arg("other"));
+    m.def("load_snapshot", &loadSnapshot, py::arg("path"),
+        "Reads a torch.cuda.memory._dump_snapshot() pickle with the restricted unpickler (nothing in it "
+        "runs); LoadError with the CLI's one line when it is not one.");
+}
+
+} // namespace ks::python
