@@ -78,6 +78,7 @@ std::shared_ptr<const AnalysisOutput> TraceAnalyses::computeOutput(
         // HTA-compatible mode is the plugin's numbers here (the memory tools' compat).
         MemoryOptions options;
         options.tbCompat = scope.options.htaCompat();
+        options.htaTimeBase = scope.options.htaCompat(); // HTA #223's tables from HTA's min_ts
         if (scope.options.ranks)
             options.ranks = *scope.options.ranks;
         if (scope.options.iterations)

@@ -342,7 +342,9 @@ class Trace:
         `stats` (the TensorBoard plugin's Memory Statistics), `events` (allocations with their
         lifetimes), `steps` (growth per ProfilerStep), `out_of_memory`, and HTA #223's
         `hta_classified` events, `hta_categories` timelines and `hta_stack_names`. tb_compat=True gives
-        the plugin's own numbers where it is wrong; iterations keeps those ProfilerSteps."""
+        the plugin's own numbers where it is wrong and HTA #223's tables timed from HTA's base (the
+        earliest event of all loaded ranks; by default each rank's own start); iterations keeps
+        those ProfilerSteps (HTA #223's rows too)."""
         frames = self.output("memory", hta_compat=tb_compat, ranks=ranks, iterations=iterations,
                              progress=progress)
         return dict(zip(self.MEMORY_TABLES, frames))

@@ -25,14 +25,16 @@ namespace {
         "usage: kinetoscope-cli memory PATH... [--ranks R,..] [--iterations N,..] [--device CPU|GPU<i>]\n"
         "       [--format table|csv|json] [--table devices|stats|events|steps|oom|\n"
         "       categories|classified|stack_names] [--events]\n"
-        "       [--curve-points N] [--tb-compat] [--threads N]\n"
+        "       [--curve-points N] [--tb-compat] [--hta-compat] [--threads N]\n"
         "  From the [memory] events (profile_memory=True): per device the peak allocated and reserved\n"
         "  memory, when, the op live there and its share of the device; memory allocated before the\n"
         "  trace and still live at its end; per ProfilerStep what it left allocated; per operator the\n"
         "  TensorBoard plugin's Memory Statistics; --events lists every allocation with its lifetime.\n"
         "  --iterations keeps the records inside those steps; --curve-points N adds each device's\n"
         "  curve down-sampled to N points (JSON); --table picks the CSV table. --tb-compat gives the\n"
-        "  plugin's numbers where it is wrong (HIP devices, pairing across devices).\n"
+        "  plugin's numbers where it is wrong (HIP devices, pairing across devices). HTA #223's tables\n"
+        "  (categories, classified, stack_names) count ts from each rank's own first event;\n"
+        "  --hta-compat from the earliest of all loaded ranks, as HTA does.\n"
         "  Exit 3 (one line) when no trace has [memory] events.\n"
         "       kinetoscope-cli memory JOB.kssum [--ranks R,..] [--device CPU|GPU<i>]\n"
         "       [--format table|csv|json] [--table devices|steps|stats]\n"
@@ -68,6 +70,9 @@ namespace {
             std::erase_if(rank.allocations, [&](const core::AllocationRow& r) { return other(r.device); });
             std::erase_if(rank.steps, [&](const core::StepMemory& r) { return other(r.device); });
             std::erase_if(rank.outOfMemory, [&](const core::OutOfMemoryRow& r) { return other(r.device); });
+            // HTA #223's rows by HTA's device_id: -1 the CPU, else the GPU's id.
+            core::restrictCategoriesToDevice(
+                rank.categories, *device == "CPU" ? -1 : std::stoll(device->substr(3)));
         }
         return report;
     }
@@ -131,7 +136,7 @@ std::vector<std::string> memoryTraceValueOptions()
 
 std::vector<std::string> memoryTraceFlags()
 {
-    return { "--tb-compat", "--events" };
+    return { "--tb-compat", "--hta-compat", "--events" };
 }
 
 std::optional<std::string> memoryDeviceArgument(const std::string& text)
@@ -164,6 +169,7 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
     std::string problem;
     MemoryTraceArgs a;
     a.options.tbCompat = parsed.flag("--tb-compat");
+    a.options.htaTimeBase = parsed.flag("--hta-compat");
     a.events = parsed.flag("--events");
     if (auto ranks = parseNumberList(parsed.value("--ranks"), problem))
         a.options.ranks = *ranks;
@@ -196,7 +202,7 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
         for (const char* option : { "--iterations", "--curve-points" })
             if (parsed.value(option))
                 problem = std::string(option) + " does not apply to a job summary (it keeps no curves)";
-        for (const char* flag : { "--tb-compat", "--events" })
+        for (const char* flag : { "--tb-compat", "--hta-compat", "--events" })
             if (parsed.flag(flag))
                 problem = std::string(flag) + " does not apply to a job summary (it keeps no allocations)";
         if (a.csvTable != "stats" && a.csvTable != "devices" && a.csvTable != "steps")
@@ -231,6 +237,9 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
         return kNoMemoryEventsExit;
     }
     const core::MemoryReport shown = filteredByDevice(*report.value(), a.device);
+    if (a.format == "csv"
+        && (a.csvTable == "categories" || a.csvTable == "classified" || a.csvTable == "stack_names"))
+        err << "note: " << core::htaTimeBaseNote(shown) << '\n';
     if (a.format == "json")
         out << memoryReportJson(shown, a) << '\n';
     else if (a.format == "csv")

@@ -9,6 +9,7 @@
 #include "app/cli/output/json_out.h"
 #include "core/analysis/memory/memory_tables.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -215,6 +216,7 @@ namespace {
             .integer("rank", rank.rank)
             .text("path", rank.path)
             .field("time_base_us", number(static_cast<double>(rank.timeBase) / 1000.0))
+            .integer("hta_time_base_us", rank.categories.timeBaseUs)
             .integer("records", static_cast<std::int64_t>(rank.records))
             .integer("attributed_records", static_cast<std::int64_t>(rank.attributed))
             .field("diagnostics", array(rank.diagnostics, [](const std::string& s) { return jsonQuote(s); }))
@@ -239,6 +241,11 @@ std::string memoryReportJson(const core::MemoryReport& report, const MemoryTrace
 {
     return Object()
         .field("tb_compat", report.tbCompat ? "true" : "false")
+        .text("hta_time_base",
+            std::any_of(report.ranks.begin(), report.ranks.end(),
+                [](const core::RankMemory& r) { return r.categories.jobTimeBase; })
+                ? "all_ranks"
+                : "rank")
         .field("ranks", array(report.ranks, [&](const core::RankMemory& r) { return rankJson(r, args); }))
         .str();
 }

@@ -180,19 +180,9 @@ namespace {
         return names.size() >= 2 ? last : std::nullopt;
     }
 
-    std::vector<HtaMemoryRow> htaMemoryRows(const RankTrace& trace, const MemoryRecords& records)
+    std::vector<HtaMemoryRow> htaMemoryRows(
+        const RankTrace& trace, const MemoryRecords& records, std::int64_t minTs)
     {
-        std::optional<std::int64_t> minTs;
-        for (std::uint32_t s = 0; s < trace.slices.size(); ++s)
-            if (keptSlice(trace, s)) {
-                const std::int64_t ts = roundLikeHta(trace.slices.start[s], 0).ts;
-                minTs = std::min(minTs.value_or(ts), ts);
-            }
-        for (const MemoryRecord& r : records.records)
-            if (r.cpuInstantCategory) {
-                const std::int64_t ts = roundLikeHta(r.ts, 0).ts;
-                minTs = std::min(minTs.value_or(ts), ts);
-            }
         const std::optional<std::int64_t> cut = lastStepStart(trace);
         // Every [memory] row of the frame is a group row; those with a total a memory row (HTA.1).
         std::vector<HtaMemoryRow> rows;
@@ -212,7 +202,7 @@ namespace {
             GroupRow g { trace.memory.eventIndex[r->row], ts, ts, "[memory]", -1 };
             if (r->totalReserved >= 0) { // the rows get_memory_timeline_per_category reads (HTA.5)
                 g.record = r->totalAllocated >= 0 ? static_cast<std::int32_t>(rows.size()) : -1;
-                rows.push_back({ r, g.index, ts - *minTs, {}, {}, {} });
+                rows.push_back({ r, g.index, ts - minTs, {}, {}, {} });
             }
             groups[key(r->thread)].push_back(std::move(g));
         }
@@ -233,6 +223,24 @@ namespace {
         return rows;
     }
 
+    // Drops the stack names no event uses and renumbers the rest by first use in `events`.
+    void pruneStackNames(MemoryCategories& c)
+    {
+        std::vector<std::uint32_t> renumbered(c.stackNames.size(), std::numeric_limits<std::uint32_t>::max());
+        std::vector<std::string> names;
+        for (ClassifiedMemoryEvent& e : c.events) {
+            std::uint32_t& id = renumbered[e.stackNameId];
+            if (id == std::numeric_limits<std::uint32_t>::max()) {
+                id = static_cast<std::uint32_t>(names.size());
+                names.push_back(c.stackNames[e.stackNameId]);
+            }
+            e.stackNameId = id;
+        }
+        for (CategoryTimelineRow& r : c.timeline)
+            r.stackNameId = renumbered[r.stackNameId];
+        c.stackNames = std::move(names);
+    }
+
     // HTA.6 step 4: per category its rows and a ts-1 copy with 0 bytes, by ts, summed.
     void addTimelines(const std::vector<ClassifiedMemoryEvent>& device, std::vector<CategoryTimelineRow>& out)
     {
@@ -244,7 +252,7 @@ namespace {
             for (const ClassifiedMemoryEvent& e : device)
                 if (e.stackType == category)
                     rows.push_back(
-                        { e.deviceId, e.index, e.ts, category, e.bytesDelta, false, 0, e.stackNameId });
+                        { e.deviceId, e.index, e.ts, category, e.bytesDelta, false, 0, e.stackNameId, e.at });
             const std::size_t events = rows.size();
             for (std::size_t k = 0; k < events; ++k) {
                 CategoryTimelineRow copy = rows[k];
@@ -312,16 +320,41 @@ std::string classifyTorchtitanStack(std::string_view stackName)
     return out.find(':') == std::string::npos ? out + ":unknown" : out;
 }
 
-MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& records)
+std::optional<std::int64_t> htaRankStartUs(const RankTrace& trace)
+{
+    std::optional<std::int64_t> minTs;
+    for (std::uint32_t s = 0; s < trace.slices.size(); ++s)
+        if (keptSlice(trace, s)) {
+            const std::int64_t ts = roundLikeHta(trace.slices.start[s], 0).ts;
+            minTs = std::min(minTs.value_or(ts), ts);
+        }
+    const MemoryEventTable& m = trace.memory;
+    for (std::size_t k = 0; k < m.size(); ++k)
+        if (m.flags[k] & kMemoryCpuInstantCategory) {
+            const std::int64_t ts = roundLikeHta(m.ts[k], 0).ts;
+            minTs = std::min(minTs.value_or(ts), ts);
+        }
+    return minTs;
+}
+
+MemoryCategories memoryCategories(
+    const RankTrace& trace, const MemoryRecords& records, std::optional<std::int64_t> timeBaseUs)
 {
     MemoryCategories out;
-    const std::vector<HtaMemoryRow> rows = htaMemoryRows(trace, records);
+    out.jobTimeBase = timeBaseUs.has_value();
+    const std::optional<std::int64_t> base = timeBaseUs ? timeBaseUs : htaRankStartUs(trace);
+    if (!base)
+        return out;
+    out.timeBaseUs = *base;
+    const std::vector<HtaMemoryRow> rows = htaMemoryRows(trace, records, *base);
     if (rows.empty())
         return out;
     std::int64_t firstTs = rows.front().ts;
+    TimeNs firstAt = rows.front().record->ts;
     std::set<std::int64_t> devices;
     for (const HtaMemoryRow& r : rows) {
         firstTs = std::min(firstTs, r.ts);
+        firstAt = std::min(firstAt, r.record->ts);
         devices.insert(r.record->device.id);
     }
     std::unordered_map<std::string, std::uint32_t> nameIds;
@@ -339,7 +372,7 @@ MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& r
                 continue;
             const MemoryRecord& m = *r.record;
             events.push_back({ device, r.index, m.evIdx, r.ts, m.thread.pid, m.thread.tid, m.addr, m.bytes,
-                m.totalAllocated, m.totalReserved, r.mirror, {}, r.stackIds, 0 });
+                m.totalAllocated, m.totalReserved, r.mirror, {}, r.stackIds, 0, m.ts });
             names.push_back(r.stackName);
         }
         // HTA.6 step 1: the device's earliest row, as memory allocated before the trace.
@@ -349,6 +382,7 @@ MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& r
         before.totalAllocated -= before.bytesDelta;
         before.bytesDelta = before.totalAllocated;
         before.ts = firstTs - 1;
+        before.at = firstAt - 1000;
         before.addr = -1;
         before.evIdx = -1;
         before.index = std::max_element(events.begin(), events.end(),
@@ -389,6 +423,21 @@ MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& r
         out.events.insert(out.events.end(), events.begin(), events.end());
     }
     return out;
+}
+
+void restrictCategoriesToRange(MemoryCategories& categories, const MemoryRange& range)
+{
+    const auto outside = [&](TimeNs at) { return at < range.start || at > range.end; };
+    std::erase_if(categories.events, [&](const ClassifiedMemoryEvent& e) { return outside(e.at); });
+    std::erase_if(categories.timeline, [&](const CategoryTimelineRow& r) { return outside(r.at); });
+    pruneStackNames(categories);
+}
+
+void restrictCategoriesToDevice(MemoryCategories& categories, std::int64_t deviceId)
+{
+    std::erase_if(categories.events, [&](const ClassifiedMemoryEvent& e) { return e.deviceId != deviceId; });
+    std::erase_if(categories.timeline, [&](const CategoryTimelineRow& r) { return r.deviceId != deviceId; });
+    pruneStackNames(categories);
 }
 
 } // namespace ks::core

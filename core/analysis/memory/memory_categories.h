@@ -4,9 +4,12 @@
 // each [memory] event's stack of enclosing events on its thread, its category from
 // that stack's names, allocations paired with their frees per device, and per device
 // and category the cumulative bytes (get_memory_timeline_per_category). Times are
-// HTA's: integer µs (ts rounded up, ends down, HTA.2) since the rank's earliest kept event.
+// HTA's: integer µs (ts rounded up, ends down, HTA.2) since a time base: by default
+// the rank's own earliest kept event; HTA's own base is the earliest over all the
+// ranks it loaded (HTA.2, `min_ts`), which memoryReport uses under htaTimeBase.
 
 #include "core/analysis/memory/memory_records.h"
+#include "core/analysis/memory/operator_memory_stats.h"
 #include "core/model/rank_trace.h"
 
 #include <cstdint>
@@ -35,6 +38,7 @@ struct ClassifiedMemoryEvent
     std::string stackType;
     std::vector<std::int64_t> stackIds; // the enclosing events but the innermost, outermost first
     std::uint32_t stackNameId = 0; // into MemoryCategories::stackNames
+    TimeNs at = 0; // the record's absolute time (the synthetic row: 1 µs before the first record)
 };
 
 // One row of the first value (per device, per category: the event and its ts-1 copy).
@@ -48,6 +52,7 @@ struct CategoryTimelineRow
     bool plottingOnly = false;
     std::int64_t categoryTotal = 0; // cumulative bytes of the category up to this row
     std::uint32_t stackNameId = 0;
+    TimeNs at = 0; // its event's absolute time (a plotting copy's too: they are kept together)
 };
 
 struct MemoryCategories
@@ -55,12 +60,29 @@ struct MemoryCategories
     std::vector<ClassifiedMemoryEvent> events; // by device id, then HTA's row order, synthetic last
     std::vector<CategoryTimelineRow> timeline; // by device id, category name, then ts
     std::vector<std::string> stackNames; // by first use in `events`
+    std::int64_t timeBaseUs = 0; // the absolute integer µs every `ts` is counted from
+    bool jobTimeBase = false; // true: HTA's base, the earliest over all loaded ranks; false: the rank's own
 };
+
+// The earliest rounded µs of the rows HTA keeps of a rank (HTA.1-HTA.2: complete
+// events with a category other than "Trace", and cpu_instant_event [memory]
+// events); nullopt for a rank with neither. HTA's min_ts is the minimum over ranks.
+std::optional<std::int64_t> htaRankStartUs(const RankTrace& trace);
 
 // HTA's classify_torchtitan_calls on a stack name (HTA.6 step 2).
 std::string classifyTorchtitanStack(std::string_view stackName);
 
-// `records` are `trace`'s (memoryRecords).
-MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& records);
+// `records` are `trace`'s (memoryRecords). `timeBaseUs`: what `ts` counts from
+// (nullopt: the rank's own htaRankStartUs; a job's base sets jobTimeBase).
+MemoryCategories memoryCategories(const RankTrace& trace, const MemoryRecords& records,
+    std::optional<std::int64_t> timeBaseUs = std::nullopt);
+
+// Only the rows whose event lies in `range` (absolute ns, both ends inclusive), as
+// `--iterations` restricts the other memory tables: the running totals stay those
+// of the whole trace. Stack names no row uses any more are dropped and the rest
+// renumbered in order of first use.
+void restrictCategoriesToRange(MemoryCategories& categories, const MemoryRange& range);
+// Only one device's rows (HTA's device_id: -1 the CPU, else the GPU's id), names as above.
+void restrictCategoriesToDevice(MemoryCategories& categories, std::int64_t deviceId);
 
 } // namespace ks::core

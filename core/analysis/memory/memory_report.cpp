@@ -235,7 +235,8 @@ namespace {
         (void)trace;
     }
 
-    RankMemory rankMemoryOf(const RankTrace& trace, const MemoryOptions& options)
+    RankMemory rankMemoryOf(
+        const RankTrace& trace, const MemoryOptions& options, std::optional<std::int64_t> jobBaseUs)
     {
         RankMemory out;
         out.rank = trace.rank;
@@ -248,13 +249,16 @@ namespace {
         }
         out.recordSet = std::move(records).value();
         out.records = out.recordSet.records.size();
-        if (options.htaCategories)
-            out.categories = memoryCategories(trace, out.recordSet);
         std::string rangeWhy;
         const std::optional<MemoryRange> range = rangeOf(trace, options, rangeWhy);
         if (!rangeWhy.empty()) {
             out.diagnostics.push_back(rangeWhy);
             return out;
+        }
+        if (options.htaCategories) {
+            out.categories = memoryCategories(trace, out.recordSet, jobBaseUs);
+            if (range)
+                restrictCategoriesToRange(out.categories, *range);
         }
         const auto trees = operatorTrees(trace);
         std::size_t dropped = 0;
@@ -296,7 +300,7 @@ namespace {
 
 RankMemory rankMemory(const RankTrace& trace, const MemoryOptions& options)
 {
-    return rankMemoryOf(trace, options);
+    return rankMemoryOf(trace, options, std::nullopt);
 }
 
 bool MemoryReport::anyRecords() const
@@ -308,13 +312,19 @@ MemoryReport memoryReport(const TraceSet& traces, const MemoryOptions& options, 
 {
     MemoryReport report;
     report.tbCompat = options.tbCompat;
+    // HTA's min_ts: the earliest kept event of every rank it loaded (HTA.2).
+    std::optional<std::int64_t> jobBaseUs;
+    if (options.htaTimeBase && options.htaCategories)
+        for (const auto& trace : traces.ranks)
+            if (const auto start = htaRankStartUs(*trace))
+                jobBaseUs = std::min(jobBaseUs.value_or(*start), *start);
     for (const auto& trace : traces.ranks) {
         if (cancel && cancel->isCancelled())
             break;
         if (!options.ranks.empty()
             && std::find(options.ranks.begin(), options.ranks.end(), trace->rank) == options.ranks.end())
             continue;
-        report.ranks.push_back(rankMemoryOf(*trace, options));
+        report.ranks.push_back(rankMemoryOf(*trace, options, jobBaseUs));
     }
     return report;
 }

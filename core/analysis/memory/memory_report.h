@@ -30,6 +30,9 @@ struct MemoryOptions
     std::vector<std::int64_t> iterations; // ProfilerStep numbers; empty = the whole trace
     std::optional<MemoryRange> range; // absolute ns, both ends inclusive (the plugin's range selection)
     bool htaCategories = true; // HTA #223's tables (RankMemory::categories); a job summary needs none
+    // HTA #223's tables timed as HTA times them: from the earliest event of every loaded
+    // rank (HTA's min_ts). Otherwise from the rank's own earliest (MemoryCategories::jobTimeBase).
+    bool htaTimeBase = false;
 
     bool operator==(const MemoryOptions&) const = default;
 };
@@ -113,7 +116,7 @@ struct MemoryReport
 
 MemoryReport memoryReport(
     const TraceSet& traces, const MemoryOptions& options, const CancelToken* cancel = nullptr);
-// One rank's (the insights' memory rules ask per rank).
+// One rank's (the insights' memory rules ask per rank); HTA #223's tables from the rank's own start.
 RankMemory rankMemory(const RankTrace& trace, const MemoryOptions& options);
 
 } // namespace ks::core

@@ -1,5 +1,6 @@
 #include "core/analysis/memory/memory_tables.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -222,6 +223,16 @@ Table memoryStackNamesTable(const MemoryReport& report)
         for (std::size_t k = 0; k < rank.categories.stackNames.size(); ++k)
             (Row() << rank.rank << static_cast<std::int64_t>(k) << rank.categories.stackNames[k]).addTo(t);
     return t;
+}
+
+std::string htaTimeBaseNote(const MemoryReport& report)
+{
+    const bool job = std::any_of(report.ranks.begin(), report.ranks.end(),
+        [](const RankMemory& r) { return r.categories.jobTimeBase; });
+    return job
+        ? "HTA #223's ts: integer µs since the earliest event of all loaded ranks (HTA's min_ts)"
+        : "HTA #223's ts: integer µs since each rank's own first event (--hta-compat: since the earliest "
+          "of all ranks, as HTA)";
 }
 
 AnalysisOutput memoryOutput(const MemoryReport& report)

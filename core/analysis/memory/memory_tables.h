@@ -88,6 +88,10 @@ Table memoryStackNamesTable(const MemoryReport& report);
 // The tables above as one output (a Tuple); not applicable when no rank has [memory] events.
 AnalysisOutput memoryOutput(const MemoryReport& report);
 
+// Which time base HTA #223's `ts` count from: each rank's own first event (the
+// default) or the earliest of all loaded ranks (htaTimeBase, HTA's min_ts).
+std::string htaTimeBaseNote(const MemoryReport& report);
+
 // The one line a trace without [memory] events gets.
 std::string noMemoryEventsLine(const MemoryReport& report);
 

@@ -64,6 +64,68 @@ def key_averages_memory(path):
     return totals
 
 
+def check_hta_filters(rank, gpu, step):
+    """--device and --iterations restrict HTA #223's tables as the others."""
+    assert rank["hta_classified"] and {e["device"] for e in rank["hta_classified"]} == {-1, 0}
+    assert {e["device"] for e in gpu["hta_classified"]} == {0}
+    assert {r["device"] for r in gpu["hta_categories"]} == {0}
+    names = {n: i for i, n in enumerate(rank["hta_stack_names"])}
+    assert len(gpu["hta_stack_names"]) == len({e["stack_name_id"] for e in gpu["hta_classified"]})
+    full = {(e["device"], e["index"]): e for e in rank["hta_classified"]}
+    for e in gpu["hta_classified"]:
+        same = full[(e["device"], e["index"])]
+        assert {k: v for k, v in e.items() if k != "stack_name_id"} == \
+            {k: v for k, v in same.items() if k != "stack_name_id"}, e
+        assert names[gpu["hta_stack_names"][e["stack_name_id"]]] == same["stack_name_id"]
+    # The trace's one step: a subset of the rows (the records inside it), totals unchanged.
+    assert 0 < len(step["hta_classified"]) <= len(rank["hta_classified"])
+    for e in step["hta_classified"]:
+        assert full[(e["device"], e["index"])]["total_allocated"] == e["total_allocated"]
+
+
+def reference_min_ts(shared_trace):
+    folder = shared_trace.replace(os.sep + "traces" + os.sep, os.sep + "reference" + os.sep)
+    with open(os.path.join(folder, "memory", "run.json")) as f:
+        return json.load(f)["hta"]["min_ts_us"]
+
+
+def reference_ts(shared_trace):
+    folder = shared_trace.replace(os.sep + "traces" + os.sep, os.sep + "reference" + os.sep)
+    with open(os.path.join(folder, "memory", "hta_memory_events_classified.csv")) as f:
+        return {(int(r["device"]), int(r["index"])): int(r["ts"]) for r in csv.DictReader(f)}
+
+
+def check_hta_time_base(a, h100, mi300):
+    """Two ranks (the H100 and MI300 traces): HTA #223's ts count from each rank's own first
+    event by default (HTA's run on that rank alone: its ts), and with --hta-compat from the
+    earliest of both, as HTA's Trace subtracts the min ts of all ranks (run.json min_ts_us)."""
+    if not os.path.isdir(mi300):
+        return
+    files = [os.path.join(d, sorted(os.listdir(d))[0]) for d in (h100, mi300)]
+    mins = [reference_min_ts(d) for d in (h100, mi300)]
+    refs = [reference_ts(d) for d in (h100, mi300)]
+    job_min = min(mins)
+    own = json.loads(run(a.cli, "memory", *files, "--format", "json")[1])
+    code, out, err = run(a.cli, "memory", *files, "--format", "json", "--hta-compat")
+    assert code == 0, err
+    hta = json.loads(out)
+    assert own["hta_time_base"] == "rank" and hta["hta_time_base"] == "all_ranks", (own["hta_time_base"], hta["hta_time_base"])
+    assert [r["path"] for r in own["ranks"]] == files == [r["path"] for r in hta["ranks"]], [r["path"] for r in own["ranks"]]
+    for k in range(2):
+        assert own["ranks"][k]["hta_time_base_us"] == mins[k]
+        assert hta["ranks"][k]["hta_time_base_us"] == job_min
+        assert len(own["ranks"][k]["hta_classified"]) == len(refs[k]) > 0
+        for e in own["ranks"][k]["hta_classified"]:
+            assert e["ts"] == refs[k][(e["device"], e["index"])], e
+        for e in hta["ranks"][k]["hta_classified"]:
+            assert e["ts"] == refs[k][(e["device"], e["index"])] + mins[k] - job_min, e
+    assert any(mins[k] != job_min for k in range(2))
+    code, out, err = run(a.cli, "memory", *files, "--format", "csv", "--table", "classified")
+    assert code == 0 and "each rank's own first event" in err, err
+    code, out, err = run(a.cli, "memory", *files, "--format", "csv", "--table", "classified", "--hta-compat")
+    assert code == 0 and "earliest event of all loaded ranks" in err, err
+
+
 def check_summary(a, h100, rank):
     """`memory JOB.kssum`: the summary's peaks, growth and top operators are `memory`'s on the
     folder; a summary without the memory tables says so in one line (exit 3)."""
@@ -130,6 +192,8 @@ def main():
     assert len(step["events"]) == len(rank["events"]), (len(step["events"]), len(rank["events"]))
     none = run(a.cli, "memory", h100, "--iterations", "99", "--format", "json")
     assert none[0] == 0 and "none of the iterations" in none[2], none
+    assert not json.loads(none[1])["ranks"][0]["hta_classified"], "HTA #223's rows outside the steps"
+    check_hta_filters(rank, gpu, step)
 
     code, out, err = run(a.cli, "memory", h100, "--format", "csv", "--table", "events")
     assert code == 0, err
@@ -148,6 +212,7 @@ def main():
         assert code == 2 and bad[0] in err, (bad, code, err)
 
     check_summary(a, h100, rank)
+    check_hta_time_base(a, h100, os.path.join(a.shared, "traces", "mi300_qwen05b"))
 
     # ops: key_averages' memory columns, recounted.
     trace = [os.path.join(h100, f) for f in os.listdir(h100)][0]

@@ -168,7 +168,7 @@ private slots:
         QVERIFY2(job.ok(), job ? "" : job.error().describe().c_str());
         QVERIFY(!job.value().memory.stored);
         QVERIFY(job.value().memory.peaks.empty());
-        QCOMPARE(job.value().memory.rankPeak(0), std::nullopt);
+        QVERIFY(!job.value().memory.rankPeak(0).has_value());
         QCOMPARE(job.value().ranks.size(), std::size_t { 1 });
         QVERIFY(job.value().ranks.front().ok());
     }
