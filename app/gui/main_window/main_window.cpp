@@ -107,7 +107,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::setupActions()
 {
     m_openFileAction = makeAction(this, QStyle::SP_DialogOpenButton, tr("&Open File…"),
-        tr("Open one or more trace files (.json, .json.gz)"));
+        tr("Open one or more trace files (.json, .json.gz) or a memory snapshot (.pickle)"));
     m_openFileAction->setShortcut(QKeySequence::Open);
     m_openFolderAction = makeAction(
         this, QStyle::SP_DirOpenIcon, tr("Open &Folder…"), tr("Open a folder with one trace file per rank"));
@@ -229,6 +229,7 @@ void MainWindow::setupDocks()
     setupOverview();
     setupEfficiency();
     setupMemory();
+    setupSnapshot();
     setupJobPathDock();
 }
 
@@ -240,7 +241,8 @@ void MainWindow::setupConnections()
     connect(m_openInNewWindowAction, &QAction::triggered, this, [this] {
         const QStringList files =
             QFileDialog::getOpenFileNames(this, tr("Open Trace Files in New Window"), startDirectory(),
-                tr("Kineto traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+                tr("Kineto traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;"
+                   "PyTorch memory snapshots (*.pickle *.pkl);;All files (*)"));
         if (files.isEmpty())
             return;
         rememberDirectory(files.front());
@@ -400,7 +402,8 @@ void MainWindow::rememberDirectory(const QString& path)
 void MainWindow::openFileDialog()
 {
     const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace Files"), startDirectory(),
-        tr("Kineto traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
+        tr("Kineto traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;"
+           "PyTorch memory snapshots (*.pickle *.pkl);;All files (*)"));
     if (files.isEmpty())
         return;
     rememberDirectory(files.front());

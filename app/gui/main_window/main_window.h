@@ -39,6 +39,7 @@ class MessageBar;
 class RangeAggregationPanel;
 class RankListPanel;
 class SearchResultsPanel;
+class SnapshotView;
 class SliceDetailsPanel;
 class TimelineViewState;
 class TimelineWidget;
@@ -160,6 +161,9 @@ public:
 
     // The Overview page, the navigator's first view.
     widgets::OverviewPage* overviewPage() const { return m_overview; }
+
+    // The Memory Snapshot view (main_window_snapshot.cpp): a .pickle opened from any path of openPaths().
+    widgets::SnapshotView* snapshotView() const { return m_snapshot; }
 
     // The roofline view, a view of the navigator's Efficiency group.
     widgets::EfficiencyView* efficiencyView() const { return m_efficiency; }
@@ -294,6 +298,16 @@ private:
     // The Efficiency view's connections (main_window_efficiency.cpp).
     void setupEfficiency();
     void setupMemory();
+    // The Memory Snapshot view's connections and opening (main_window_snapshot.cpp).
+    void setupSnapshot();
+    // Opens memory snapshots (.pickle) in their view: the first, compared with a second when
+    // given. False when the paths are not snapshots (they open as traces).
+    bool openSnapshots(const QStringList& paths);
+    void compareSnapshotDialog();
+    void showSnapshotView();
+    // "snapshotrow=N;snapshottab=state|events|peak|compare;snapshotzoom=FIRST:LAST" (screenshots);
+    // false for other keys.
+    bool applySnapshotViewCommand(const QString& key, const QString& value);
     void showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls);
 
     void setupJobMode();
@@ -358,6 +372,7 @@ private:
     QAction* m_paletteAction = nullptr;
     QMenu* m_analysesMenu = nullptr;
     widgets::EfficiencyView* m_efficiency = nullptr;
+    widgets::SnapshotView* m_snapshot = nullptr;
     QAction* m_htaCompatAction = nullptr;
     QAction* m_restrictToRangeAction = nullptr;
     QLabel* m_statusSummary = nullptr;

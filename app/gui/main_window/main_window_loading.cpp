@@ -9,6 +9,7 @@
 #include "widgets/common/message_bar.h"
 #include "widgets/common/trace_set_summary_view.h"
 #include "widgets/job_path/job_path_panel.h"
+#include "widgets/memory_snapshot/snapshot_view.h"
 #include "widgets/timeline/view/timeline_widget.h"
 
 #include <QAction>
@@ -40,6 +41,8 @@ void MainWindow::openPaths(const QStringList& paths)
     if (paths.isEmpty())
         return;
     m_messages->clearMessage();
+    if (openSnapshots(paths))
+        return;
     core::TraceInputs listed; // the folders are listed once: to choose how to open them, then to load
     if (openInJobMode(paths, &listed))
         return;
@@ -72,7 +75,7 @@ void MainWindow::reload()
 
 bool MainWindow::isLoading() const
 {
-    return m_loader->isLoading() || m_jobLoader->isBusy();
+    return m_loader->isLoading() || m_jobLoader->isBusy() || m_snapshot->isBusy();
 }
 
 void MainWindow::onLoadStarted(const QStringList& paths)

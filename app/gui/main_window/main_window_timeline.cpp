@@ -355,6 +355,10 @@ void MainWindow::applyViewCommands(const QString& commands)
         applyJobViewCommands(commands);
         return;
     }
+    // The snapshot's commands apply with or without a trace.
+    for (const QString& command : commands.split(QChar(u';'), Qt::SkipEmptyParts))
+        applySnapshotViewCommand(
+            command.section(QChar(u'='), 0, 0).trimmed(), command.section(QChar(u'='), 1));
     const auto timelineData = m_timeline->data();
     if (!timelineData)
         return;

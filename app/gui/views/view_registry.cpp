@@ -10,6 +10,7 @@
 #include "widgets/efficiency/efficiency_view.h"
 #include "widgets/job_path/job_path_panel.h"
 #include "widgets/memory/memory_view.h"
+#include "widgets/memory_snapshot/snapshot_view.h"
 #include "widgets/overview/overview_page.h"
 
 #include <QCoreApplication>
@@ -134,6 +135,10 @@ namespace {
             KS_ANALYSIS_VIEW(TableOnly, AtenOpDelays) },
         // Allocated and reserved memory per device, its peak, the allocations and the per-op statistics.
         { "memory", KS_TITLE("Memory"), ViewGroup::MemoryAndCounters, memoryView },
+        // A PyTorch memory snapshot (.pickle), opened on its own: the window hands it the file
+        // (main_window_snapshot.cpp); it follows no trace.
+        { "memorySnapshot", KS_TITLE("Memory Snapshot"), ViewGroup::MemoryAndCounters,
+            [](const ViewContext& c) -> QWidget* { return new widgets::SnapshotView(c.pools, c.parent); } },
         { "memoryBw", KS_TITLE("Memory Bandwidth"), ViewGroup::MemoryAndCounters,
             KS_ANALYSIS_VIEW(MemoryBandwidth, MemoryBwSummary) },
         { "queueLength", KS_TITLE("Queue Length"), ViewGroup::MemoryAndCounters,

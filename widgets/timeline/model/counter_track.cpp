@@ -21,6 +21,23 @@ namespace {
         acc.max = std::max(acc.max, v.max);
     }
 
+    void addReservedPoint(std::map<std::pair<int, int>, CounterTrack>& reserved, std::pair<int, int> device,
+        TimeNs ts, std::int64_t value)
+    {
+        auto [it, fresh] = reserved.try_emplace(device);
+        CounterTrack& track = it->second;
+        if (fresh) {
+            const bool gpu = device.first >= 1;
+            track.name = gpu ? QStringLiteral("GPU %1 memory reserved").arg(std::max(0, device.second))
+                             : QStringLiteral("Host memory reserved");
+            track.unit = QStringLiteral("B");
+            track.placement = gpu ? CounterTrack::Placement::Gpu : CounterTrack::Placement::Host;
+        }
+        track.ts.push_back(ts);
+        track.value.push_back(static_cast<double>(value));
+        track.maxValue = std::max(track.maxValue, static_cast<double>(value));
+    }
+
 } // namespace
 
 void CounterTrack::finish()
@@ -88,8 +105,12 @@ CounterTracks buildTraceCounters(const core::RankTrace& rank)
 {
     CounterTracks out;
     // [memory] instants: one track per device; the allocator's own total when
-    // the event carries it, else the running sum of allocations.
+    // the event carries it, else the running sum of allocations. Then, per
+    // device whose events carry `Total Reserved`, the caching allocator's
+    // reserved total as a track of its own right under it: reserved far above
+    // allocated is memory the cache holds but no tensor uses.
     std::map<std::pair<int, int>, CounterTrack> memory;
+    std::map<std::pair<int, int>, CounterTrack> reserved;
     std::map<std::pair<int, int>, double> running;
     const core::MemoryEventTable& m = rank.memory;
     for (std::size_t i = 0; i < m.size(); ++i) {
@@ -106,10 +127,18 @@ CounterTracks buildTraceCounters(const core::RankTrace& rank)
         sum += static_cast<double>(m.bytes[i]);
         it->second.ts.push_back(m.ts[i]);
         it->second.value.push_back(m.totalAllocated[i] >= 0 ? static_cast<double>(m.totalAllocated[i]) : sum);
+        if (i < m.totalReserved.size() && m.totalReserved[i] >= 0)
+            addReservedPoint(reserved, device, m.ts[i], m.totalReserved[i]);
     }
     for (auto& [device, track] : memory) {
         track.finish();
         out.push_back(std::move(track));
+        const auto r = reserved.find(device);
+        // A reserved total that never leaves 0 (the CPU allocator caches nothing) says nothing.
+        if (r != reserved.end() && r->second.maxValue > 0) {
+            r->second.finish();
+            out.push_back(std::move(r->second));
+        }
     }
     for (const core::CounterSeries& series : rank.counters) {
         CounterTrack track;

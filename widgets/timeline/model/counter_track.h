@@ -56,7 +56,8 @@ struct CounterTrack
 using CounterTracks = std::vector<CounterTrack>;
 
 // Counters read straight from a rank: GPU (and host) memory allocated from the
-// [memory] allocator instants, and every C counter series.
+// [memory] allocator instants, each followed by its memory reserved when the
+// events carry `Total Reserved` (and it is ever above 0), and every C counter series.
 CounterTracks buildTraceCounters(const core::RankTrace& rank);
 
 // Counters of the core's analyses (A5, default mode) computed straight from the

@@ -1,0 +1,144 @@
+// MainWindow: the Memory Snapshot view. Its widget lives in widgets/memory_snapshot/
+// and its row in view_registry.cpp; here a .pickle given to openPaths() (the
+// command line, File > Open, Open Recent, a drop) goes to it instead of the
+// trace loader, "Compare with…" asks for the second file, and what fails is
+// said on the message bar, naming the file.
+#include "app/gui/main_window/main_window.h"
+#include "app/gui/opening/recent_files.h"
+#include "widgets/common/format.h"
+#include "widgets/common/message_bar.h"
+#include "widgets/common/view_navigator.h"
+#include "widgets/memory_snapshot/active_memory_plot.h"
+#include "widgets/memory_snapshot/snapshot_view.h"
+
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QStatusBar>
+
+#include <algorithm>
+
+namespace ks::app {
+
+namespace {
+
+    // A snapshot by its name, or by its first bytes: every pickle since
+    // protocol 2 starts with PROTO (0x80) and its number; no trace does.
+    bool isSnapshotFile(const QString& path)
+    {
+        const QFileInfo info(path);
+        if (!info.isFile())
+            return false;
+        const QString suffix = info.suffix().toLower();
+        if (suffix == QStringLiteral("pickle") || suffix == QStringLiteral("pkl"))
+            return true;
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return false;
+        const QByteArray head = file.read(2);
+        return head.size() == 2 && quint8(head[0]) == 0x80 && head[1] >= 2 && head[1] <= 5;
+    }
+
+    void growSnapshotView(MainWindow& window)
+    {
+        // Without a trace the timeline's half of the window is an empty welcome page:
+        // the snapshot takes the height instead (again once loaded: the first layout may not be done).
+        if (!window.traceSet() || window.traceSet()->ranks.empty()) {
+            const int belowMenu = window.height() - window.menuBar()->sizeHint().height()
+                - window.statusBar()->sizeHint().height();
+            window.resizeDocks({ window.navigatorDock() }, { belowMenu * 4 / 5 }, Qt::Vertical);
+            // The bottom row's Search Results are empty without a trace: most of the width for the view.
+            window.resizeDocks({ window.navigatorDock() }, { window.width() * 6 / 7 }, Qt::Horizontal);
+        }
+    }
+
+} // namespace
+
+void MainWindow::setupSnapshot()
+{
+    m_snapshot = qobject_cast<widgets::SnapshotView*>(m_navigator->view(QStringLiteral("memorySnapshot")));
+    Q_ASSERT(m_snapshot);
+    m_snapshot->setObjectName(QStringLiteral("snapshotView"));
+    connect(m_snapshot, &widgets::SnapshotView::compareRequested, this, &MainWindow::compareSnapshotDialog);
+    auto failed = [this](const QString& message) {
+        m_messages->showMessage(
+            tr("Could not open the memory snapshot: %1").arg(message), widgets::MessageBar::Type::Error);
+        statusBar()->clearMessage();
+    };
+    connect(m_snapshot, &widgets::SnapshotView::failed, this, failed);
+    connect(m_snapshot, &widgets::SnapshotView::comparisonFailed, this, failed);
+    connect(m_snapshot, &widgets::SnapshotView::loaded, this, [this] {
+        growSnapshotView(*this);
+        statusBar()->showMessage(tr("Loaded %1").arg(widgets::displayName(m_snapshot->path())), 5000);
+    });
+    // The picture is complete once nothing of the snapshot computes any more (screenshots wait for it).
+    for (auto signal : { &widgets::SnapshotView::stateShown, &widgets::SnapshotView::comparisonShown }) {
+        connect(m_snapshot, signal, this, [this] {
+            if (!m_snapshot->isBusy() && !m_loader->isLoading())
+                emit viewReady();
+        });
+    }
+    for (auto signal : { &widgets::SnapshotView::failed, &widgets::SnapshotView::comparisonFailed }) {
+        connect(m_snapshot, signal, this, [this] {
+            if (!m_snapshot->isBusy() && !m_loader->isLoading())
+                emit viewReady();
+        });
+    }
+}
+
+bool MainWindow::openSnapshots(const QStringList& paths)
+{
+    if (paths.isEmpty() || !std::all_of(paths.begin(), paths.end(), isSnapshotFile))
+        return false;
+    if (paths.size() > 2)
+        m_messages->showMessage(tr("Opened %1 and compared it with %2; a third snapshot is not compared.")
+                                    .arg(widgets::displayName(paths[0]), widgets::displayName(paths[1])),
+            widgets::MessageBar::Type::Information);
+    showSnapshotView();
+    statusBar()->showMessage(tr("Loading %1…").arg(widgets::displayName(paths[0])));
+    m_snapshot->openSnapshot(paths[0]);
+    if (paths.size() >= 2)
+        connect(
+            m_snapshot, &widgets::SnapshotView::loaded, this,
+            [this, other = paths[1]] { m_snapshot->compareWith(other); }, Qt::SingleShotConnection);
+    m_recent->add(paths);
+    return true;
+}
+
+void MainWindow::showSnapshotView()
+{
+    showView(QStringLiteral("memorySnapshot"));
+    growSnapshotView(*this);
+}
+
+void MainWindow::compareSnapshotDialog()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Compare with Memory Snapshot"),
+        QFileInfo(m_snapshot->path()).absolutePath(),
+        tr("PyTorch memory snapshots (*.pickle *.pkl);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    m_snapshot->compareWith(file);
+}
+
+bool MainWindow::applySnapshotViewCommand(const QString& key, const QString& value)
+{
+    if (key == QStringLiteral("snapshotrow")) {
+        m_snapshot->selectRow(value.toInt());
+        return true;
+    }
+    if (key == QStringLiteral("snapshotzoom")) { // FIRST:LAST, in memory_viz steps
+        m_snapshot->plot()->setVisibleSteps(value.section(QLatin1Char(':'), 0, 0).toDouble(),
+            value.section(QLatin1Char(':'), 1, 1).toDouble());
+        return true;
+    }
+    if (key == QStringLiteral("snapshottab")) {
+        m_snapshot->showTab(value);
+        return true;
+    }
+    return false;
+}
+
+} // namespace ks::app

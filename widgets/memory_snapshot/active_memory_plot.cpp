@@ -1,0 +1,356 @@
+#include "widgets/memory_snapshot/active_memory_plot.h"
+
+#include "core/analysis/memory_snapshot/snapshot_frames.h"
+#include "widgets/common/format.h"
+#include "widgets/memory_snapshot/snapshot_tooltips.h"
+
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ks::widgets {
+
+namespace {
+
+    constexpr int kLeft = 72;
+    constexpr int kRight = 12;
+    constexpr int kTop = 20; // room for the peak's label
+    constexpr int kBottom = 36; // tick labels and the axis title
+    constexpr int kTooltipFrames = 6;
+
+    // 1, 2, 2.5 or 5 times a power of ten, at least `raw`.
+    double niceStep(double raw)
+    {
+        const double power = std::pow(10.0, std::floor(std::log10(raw)));
+        for (const double m : { 1.0, 2.0, 2.5, 5.0, 10.0 }) {
+            if (m * power >= raw)
+                return m * power;
+        }
+        return 10 * power;
+    }
+
+    // Neighbouring allocations get far-apart hues (the golden angle), as
+    // memory_viz colours each one on its own.
+    QColor bandColor(std::uint32_t allocation)
+    {
+        const int hue = int((allocation * 137.508) + 200) % 360;
+        return QColor::fromHsv(hue, 120 + int(allocation % 3) * 30, 215 - int(allocation % 2) * 25);
+    }
+
+} // namespace
+
+ActiveMemoryPlot::ActiveMemoryPlot(QWidget* parent)
+    : QWidget(parent)
+{
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(minimumSizeHint());
+}
+
+void ActiveMemoryPlot::setData(SnapshotViewDataPtr snapshot, int device)
+{
+    m_data = std::move(snapshot);
+    m_device = device;
+    m_selectedRow = -1;
+    m_first = 0;
+    m_last = layout() ? double(layout()->steps) : 1.0;
+    m_dirty = true;
+    update();
+}
+
+void ActiveMemoryPlot::setVisibleSteps(double first, double last)
+{
+    const double steps = layout() ? double(layout()->steps) : 1.0;
+    // At least 8 steps wide: closer in, one step is wider than any band's detail.
+    const double width = std::clamp(last - first, std::min(8.0, steps), steps);
+    m_first = std::clamp(first, 0.0, steps - width);
+    m_last = m_first + width;
+    m_dirty = true;
+    update();
+}
+
+void ActiveMemoryPlot::setSelectedRow(int row)
+{
+    m_selectedRow = row;
+    update();
+}
+
+const core::ActiveMemoryTimeline* ActiveMemoryPlot::timeline() const
+{
+    return m_data ? &m_data->summaryOf(m_device).timeline : nullptr;
+}
+
+const BandLayout* ActiveMemoryPlot::layout() const
+{
+    return m_data ? &m_data->devices[std::size_t(m_device)].bands : nullptr;
+}
+
+QRect ActiveMemoryPlot::plotRect() const
+{
+    return rect().adjusted(kLeft, kTop, -kRight, -kBottom);
+}
+
+double ActiveMemoryPlot::yMax() const
+{
+    const BandLayout* l = layout();
+    const double top = l ? std::max(l->maxTotal, double(timeline()->peakAllocated)) : 1.0;
+    return std::max(1.0, top * 1.04);
+}
+
+double ActiveMemoryPlot::xOfStep(double step) const
+{
+    const QRect r = plotRect();
+    return r.left() + (step - m_first) / (m_last - m_first) * r.width();
+}
+
+double ActiveMemoryPlot::stepOfX(double x) const
+{
+    const QRect r = plotRect();
+    return m_first + (x - r.left()) / std::max(1, r.width()) * (m_last - m_first);
+}
+
+double ActiveMemoryPlot::yOfBytes(double bytes) const
+{
+    const QRect r = plotRect();
+    return r.bottom() + 1 - bytes / yMax() * r.height();
+}
+
+double ActiveMemoryPlot::bytesOfY(double y) const
+{
+    const QRect r = plotRect();
+    return (r.bottom() + 1 - y) / std::max(1, r.height()) * yMax();
+}
+
+void ActiveMemoryPlot::rebuild()
+{
+    m_dirty = false;
+    m_drawn.clear();
+    m_summarized.clear();
+    m_outline.clear();
+    const BandLayout* l = layout();
+    if (!l)
+        return;
+    m_drawn.reserve(l->bands.size());
+    for (const SnapshotBand& b : l->bands) {
+        if (double(b.endStep) < m_first || double(b.startStep) > m_last)
+            continue; // zoomed out of view
+        QPolygonF bottom;
+        bottom << QPointF(xOfStep(double(b.startStep)), yOfBytes(l->offsetAt(b, double(b.startStep))));
+        for (std::uint32_t i = 0; i < b.pointCount; ++i) {
+            const BandPoint& p = l->points[b.firstPoint + i];
+            if (p.step > b.startStep && p.step < b.endStep)
+                bottom << QPointF(xOfStep(double(p.step)), yOfBytes(p.offset));
+        }
+        bottom << QPointF(xOfStep(double(b.endStep)), yOfBytes(l->offsetAt(b, double(b.endStep))));
+        QPolygonF polygon = bottom;
+        const double height = b.size / yMax() * plotRect().height();
+        for (qsizetype i = bottom.size(); i-- > 0;)
+            polygon << bottom[i] - QPointF(0, height);
+        m_drawn.push_back({ polygon, bandColor(b.allocation) });
+    }
+    // The total and the drawn bands' top as step lines (the value holds until the next action).
+    QPolygonF drawnTop;
+    for (std::size_t i = 0; i < l->totals.size(); ++i) {
+        const TotalPoint& p = l->totals[i];
+        const double x = xOfStep(double(p.step));
+        if (i > 0) {
+            m_outline << QPointF(x, m_outline.back().y());
+            drawnTop << QPointF(x, drawnTop.back().y());
+        }
+        m_outline << QPointF(x, yOfBytes(p.total));
+        drawnTop << QPointF(x, yOfBytes(p.drawn));
+    }
+    m_outline << QPointF(xOfStep(double(l->steps)), m_outline.back().y());
+    drawnTop << QPointF(xOfStep(double(l->steps)), drawnTop.back().y());
+    const bool anySummarized = std::any_of(
+        l->totals.begin(), l->totals.end(), [](const TotalPoint& p) { return p.total > p.drawn; });
+    if (anySummarized || l->truncated) {
+        m_summarized = m_outline;
+        for (qsizetype i = drawnTop.size(); i-- > 0;)
+            m_summarized << drawnTop[i];
+    }
+}
+
+void ActiveMemoryPlot::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_dirty = true;
+}
+
+void ActiveMemoryPlot::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!m_data) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No snapshot"));
+        return;
+    }
+    if (m_dirty)
+        rebuild();
+    paintAxes(p);
+    p.save();
+    p.setClipRect(plotRect());
+    // Antialiasing off: thousands of bands fill faster and their shared edges stay crisp.
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(Qt::NoPen);
+    for (const DrawnBand& band : m_drawn) {
+        p.setBrush(band.color);
+        p.drawPolygon(band.polygon);
+    }
+    if (!m_summarized.isEmpty()) {
+        p.setBrush(QColor(160, 160, 160));
+        p.drawPolygon(m_summarized);
+    }
+    p.setBrush(Qt::NoBrush);
+    // Half-transparent: thousands of steps close together would otherwise paint the top black.
+    QColor outline = palette().color(QPalette::Text);
+    outline.setAlphaF(0.45f);
+    p.setPen(QPen(outline, 1));
+    p.drawPolyline(m_outline);
+    p.restore();
+    paintMarks(p);
+}
+
+void ActiveMemoryPlot::paintAxes(QPainter& p) const
+{
+    const QRect r = plotRect();
+    const QColor text = palette().color(QPalette::Text);
+    const QColor grid = palette().color(QPalette::Mid);
+    const QFontMetrics fm(font());
+    // y: bytes at round multiples of the largest binary unit under the top.
+    double unit = 1;
+    while (unit * 1024 <= yMax())
+        unit *= 1024;
+    const double step = niceStep(yMax() / unit / 4) * unit;
+    for (double v = 0; v <= yMax(); v += step) {
+        const int y = int(std::lround(yOfBytes(v)));
+        p.setPen(QPen(grid, 1, Qt::DotLine));
+        p.drawLine(r.left(), y, r.right(), y);
+        p.setPen(text);
+        p.drawText(QRect(0, y - fm.height() / 2, kLeft - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+            formatBytes(std::uint64_t(v)));
+    }
+    // x: memory_viz's steps; the time between events varies, so no time axis.
+    const double xStep = niceStep(std::max(1.0, (m_last - m_first) / std::max(2, r.width() / 90)));
+    p.setPen(text);
+    for (double s = std::ceil(m_first / xStep) * xStep; s <= m_last; s += xStep) {
+        const int x = int(std::lround(xOfStep(s)));
+        p.drawLine(x, r.bottom() + 1, x, r.bottom() + 4);
+        p.drawText(QRect(x - 40, r.bottom() + 4, 80, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
+            QString::number(std::int64_t(s)));
+    }
+    p.drawText(QRect(r.left(), r.bottom() + 4 + fm.height(), r.width(), fm.height()), Qt::AlignHCenter,
+        tr("memory_viz steps (wheel zooms)"));
+    p.setPen(grid);
+    p.drawLine(r.bottomLeft() + QPoint(0, 1), r.bottomRight() + QPoint(0, 1));
+    p.drawLine(r.topLeft(), r.bottomLeft());
+}
+
+void ActiveMemoryPlot::paintMarks(QPainter& p) const
+{
+    const core::ActiveMemoryTimeline* t = timeline();
+    const QRect r = plotRect();
+    const QFontMetrics fm(font());
+    // The peak: a dashed line and its size above the plot.
+    const int px = int(std::lround(xOfStep(double(t->peakTimestep))));
+    p.setPen(QPen(QColor(200, 40, 40), 1, Qt::DashLine));
+    p.drawLine(px, r.top(), px, r.bottom());
+    const QString label = tr("peak %1").arg(formatBytes(t->peakAllocated));
+    const int width = fm.horizontalAdvance(label) + 4;
+    const int lx = std::clamp(px - width / 2, r.left(), std::max(r.left(), r.right() - width));
+    p.setPen(QColor(200, 40, 40));
+    p.drawText(QRect(lx, 2, width, kTop - 2), Qt::AlignCenter, label);
+    if (m_selectedRow >= 0 && std::size_t(m_selectedRow) < t->rows.size()) {
+        const int sx = int(std::lround(xOfStep(double(t->rows[std::size_t(m_selectedRow)].timestep))));
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.drawLine(sx, r.top(), sx, r.bottom());
+    }
+}
+
+std::int64_t ActiveMemoryPlot::bandAt(QPoint pos) const
+{
+    const BandLayout* l = layout();
+    if (!l || !plotRect().contains(pos))
+        return -1;
+    return l->bandAt(stepOfX(pos.x()), bytesOfY(pos.y()));
+}
+
+QString ActiveMemoryPlot::bandText(std::int64_t band) const
+{
+    const BandLayout* l = layout();
+    if (!l || band < 0 || std::size_t(band) >= l->bands.size())
+        return {};
+    const core::TimelineAllocation& a = timeline()->allocations[l->bands[std::size_t(band)].allocation];
+    QStringList lines;
+    lines << tr("%1 (%2 bytes) at 0x%3")
+                 .arg(formatBytes(a.size), QLocale().toString(qulonglong(a.size)),
+                     QString::number(a.addr, 16));
+    if (a.origin == core::AllocationOrigin::FreeWithoutAlloc)
+        lines << tr("allocated before the trace began");
+    else if (a.origin == core::AllocationOrigin::SnapshotBlock)
+        lines << tr("live in the snapshot, allocated before the trace began");
+    else
+        lines << tr("allocated by event %1").arg(a.eventIdx);
+    const QStringList frames = keptFrames(*m_data->snapshot, a.stack, kTooltipFrames);
+    lines << (frames.isEmpty() ? QStringList { toQString(core::kNoFrames) } : frames);
+    return lines.join(QLatin1Char('\n'));
+}
+
+int ActiveMemoryPlot::rowAtX(int x) const
+{
+    const core::ActiveMemoryTimeline* t = timeline();
+    if (!t || t->rows.empty())
+        return -1;
+    const double step = stepOfX(x);
+    // Rows are in event order, their steps non-decreasing.
+    const auto it = std::upper_bound(t->rows.begin(), t->rows.end(), step,
+        [](double s, const core::TimelineRow& row) { return s < double(row.timestep); });
+    return it == t->rows.begin() ? 0 : int(it - t->rows.begin()) - 1;
+}
+
+void ActiveMemoryPlot::mouseMoveEvent(QMouseEvent* event)
+{
+    QWidget::mouseMoveEvent(event);
+    setCursor(plotRect().contains(event->position().toPoint()) ? Qt::CrossCursor : Qt::ArrowCursor);
+}
+
+bool ActiveMemoryPlot::event(QEvent* event)
+{
+    return handleToolTip(this, event, [this](QPoint pos) { return bandText(bandAt(pos)); })
+        || QWidget::event(event);
+}
+
+void ActiveMemoryPlot::wheelEvent(QWheelEvent* event)
+{
+    if (!m_data || event->angleDelta().y() == 0)
+        return QWidget::wheelEvent(event);
+    const double at = stepOfX(event->position().x());
+    const double factor = event->angleDelta().y() > 0 ? 0.8 : 1.25;
+    setVisibleSteps(at - (at - m_first) * factor, at + (m_last - at) * factor);
+    event->accept();
+}
+
+void ActiveMemoryPlot::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (!m_data)
+        return QWidget::mouseDoubleClickEvent(event);
+    setVisibleSteps(0, double(layout()->steps));
+}
+
+void ActiveMemoryPlot::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !plotRect().contains(event->position().toPoint()))
+        return QWidget::mousePressEvent(event);
+    const int row = rowAtX(event->position().toPoint().x());
+    if (row >= 0) {
+        setSelectedRow(row);
+        emit eventPicked(row);
+    }
+}
+
+} // namespace ks::widgets

@@ -1,0 +1,138 @@
+#pragma once
+
+#include "widgets/memory_snapshot/snapshot_view_data.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+class QTableWidget;
+
+namespace ks::widgets {
+
+class ActiveMemoryPlot;
+class AllocatorStateWidget;
+class SnapshotEventModel;
+class TaskPools;
+class TaskTracker;
+
+// The Memory Snapshot view: one torch.cuda.memory._dump_snapshot() pickle as
+// memory_viz shows it, beside what it does not: a summary line per device
+// (reserved, allocated, active, segments, fragmentation, the peak), the
+// Active Memory Timeline (ActiveMemoryPlot) beside four tabs: the allocator
+// at the event clicked on the timeline (AllocatorStateWidget), memory_viz's
+// event list with allocated/reserved after each, the allocations live at the
+// peak by user frame, and, once a second snapshot is given (compareWith), the
+// two side by side (snapshot_compare.h). Reading, summarising and the
+// allocator's state run on the window's task pools (TaskTracker), never on
+// the GUI thread; a file that is not a snapshot gets one line naming it. The
+// view shows no dialog: "Compare with…" asks the app (compareRequested).
+class SnapshotView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit SnapshotView(TaskPools* pools, QWidget* parent = nullptr);
+    ~SnapshotView() override;
+
+    // Reads the file in the background; loaded() or failed() follows.
+    void openSnapshot(const QString& path);
+    // Reads a second snapshot and compares the open one (before) with it (after).
+    void compareWith(const QString& path);
+    // An index into data()->devices.
+    void setDeviceIndex(int index);
+    // A row of the device's event list: the timeline marks it, the list shows
+    // it and the allocator's state at it is computed (stateShown follows).
+    void selectRow(int row);
+    // Shows a tab: "state", "events", "peak" or "compare" (false when unknown).
+    bool showTab(const QString& name);
+
+    bool isBusy() const;
+
+    SnapshotViewDataPtr data() const { return m_data; }
+
+    SnapshotViewDataPtr comparedData() const { return m_other; }
+
+    int deviceIndex() const { return m_device; }
+
+    int selectedRow() const { return m_row; }
+
+    QString path() const { return m_path; }
+
+    QString summaryText() const;
+    QString messageText() const;
+    QString stateText() const;
+    QString comparisonText() const;
+
+    ActiveMemoryPlot* plot() const { return m_plot; }
+
+    AllocatorStateWidget* stateWidget() const { return m_state; }
+
+    QTableView* eventTable() const { return m_events; }
+
+    SnapshotEventModel* eventModel() const { return m_eventModel; }
+
+    QTableWidget* peakTable() const { return m_peak; }
+
+    QTableWidget* comparisonTotals() const { return m_compareTotals; }
+
+    QTableWidget* comparisonFrames() const { return m_compareFrames; }
+
+    QTabWidget* tabs() const { return m_tabs; }
+
+signals:
+    void loaded(); // a snapshot is shown
+    void failed(const QString& message); // one line naming the file
+    void stateShown(); // the allocator's state at the selected row is shown
+    void comparisonShown();
+    void comparisonFailed(const QString& message);
+    void compareRequested(); // the app asks for the second file
+
+private:
+    void setupWidgets();
+    QWidget* setupTabs();
+    void setupConnections();
+    void showMessage(const QString& text);
+    void showData(SnapshotViewDataPtr data);
+    void showDevice();
+    void showComparison();
+    void updateSummary();
+
+    std::unique_ptr<TaskTracker> m_loadTasks;
+    std::unique_ptr<TaskTracker> m_stateTasks;
+    std::unique_ptr<TaskTracker> m_compareTasks;
+    QString m_path;
+    SnapshotViewDataPtr m_data;
+    SnapshotViewDataPtr m_other;
+    std::vector<core::DeviceComparison> m_comparison;
+    int m_device = 0;
+    int m_row = -1;
+
+    QLabel* m_title = nullptr;
+    QComboBox* m_deviceChooser = nullptr;
+    QPushButton* m_compareButton = nullptr;
+    QLabel* m_summary = nullptr;
+    QLabel* m_message = nullptr;
+    QSplitter* m_content = nullptr;
+    ActiveMemoryPlot* m_plot = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QLabel* m_stateLine = nullptr;
+    AllocatorStateWidget* m_state = nullptr;
+    QTableView* m_events = nullptr;
+    SnapshotEventModel* m_eventModel = nullptr;
+    QLabel* m_peakLine = nullptr;
+    QTableWidget* m_peak = nullptr;
+    QWidget* m_comparePage = nullptr;
+    QLabel* m_compareLine = nullptr;
+    QTableWidget* m_compareTotals = nullptr;
+    QTableWidget* m_compareFrames = nullptr;
+};
+
+} // namespace ks::widgets
