@@ -127,7 +127,9 @@ private slots:
             if (r.selfAllocationSize > 0)
                 expected[r.device].push_back(r.selfAllocationSize);
         std::size_t kept = 0;
-        for (auto& [device, sizes] : expected) {
+        for (auto& [deviceName, sizes] : expected) {
+            // A named copy: clang 14 cannot capture a structured binding in a lambda.
+            const std::string& device = deviceName;
             std::sort(sizes.rbegin(), sizes.rend());
             sizes.resize(std::min(sizes.size(), kSummaryMemoryTopOps));
             std::vector<std::int64_t> got;
