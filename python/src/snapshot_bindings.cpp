@@ -176,20 +176,23 @@ namespace {
         matches.columns = { { "name", "" }, { "device", "" }, { "occurrence", "" },
             { "snapshot_start_us", "us" }, { "trace_start_us", "us" }, { "difference_us", "us" } };
         for (const core::AnnotationMatch& m : a.matches)
-            matches.addRow({ m.name, m.device, m.occurrence, m.snapshotStartUs, m.traceStartUs, m.differenceUs });
+            matches.addRow(
+                { m.name, m.device, m.occurrence, m.snapshotStartUs, m.traceStartUs, m.differenceUs });
         core::Table ranges;
         ranges.name = "ranges";
         ranges.columns = { { "device", "" }, { "name", "" }, { "start_us", "us" }, { "end_us", "us" },
             { "requested_start_b", "B" }, { "requested_end_b", "B" }, { "requested_peak_b", "B" },
             { "requested_peak_time_us", "us" }, { "allocated_start_b", "B" }, { "allocated_end_b", "B" },
             { "allocated_peak_b", "B" }, { "reserved_start_b", "B" }, { "reserved_end_b", "B" },
-            { "allocations", "" }, { "allocated_in_range_b", "B" }, { "top_frame", "" }, { "top_frame_b", "B" } };
+            { "allocations", "" }, { "allocated_in_range_b", "B" }, { "top_frame", "" },
+            { "top_frame_b", "B" } };
         auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
         for (const core::RangeMemory& m : a.ranges)
-            ranges.addRow({ m.device, m.name, m.startUs, m.endUs, i64(m.requestedAtStart), i64(m.requestedAtEnd),
-                i64(m.requestedPeak), m.requestedPeakTimeUs, i64(m.allocatedAtStart), i64(m.allocatedAtEnd),
-                i64(m.allocatedPeak), i64(m.reservedAtStart), i64(m.reservedAtEnd), i64(m.allocations),
-                i64(m.allocatedBytes), m.topFrames.empty() ? std::string() : m.topFrames.front().frame,
+            ranges.addRow({ m.device, m.name, m.startUs, m.endUs, i64(m.requestedAtStart),
+                i64(m.requestedAtEnd), i64(m.requestedPeak), m.requestedPeakTimeUs, i64(m.allocatedAtStart),
+                i64(m.allocatedAtEnd), i64(m.allocatedPeak), i64(m.reservedAtStart), i64(m.reservedAtEnd),
+                i64(m.allocations), i64(m.allocatedBytes),
+                m.topFrames.empty() ? std::string() : m.topFrames.front().frame,
                 i64(m.topFrames.empty() ? 0 : m.topFrames.front().bytes) });
         py::dict out;
         out["offset_us"] = a.offsetUs;
