@@ -11,7 +11,7 @@ GIL, shows progress (tqdm when installed) and stops on Ctrl+C. See docs/guide/py
 """
 from ._native import InvalidArgumentError, LoadError, NotApplicableError, TraceError, TraceMemoryError
 from .results import CriticalPath, Finding, InsightsReport, JobPath, Roofline
-from .snapshot import Snapshot, SnapshotComparison, load_snapshot
+from .snapshot import Snapshot, SnapshotAlignment, SnapshotComparison, load_snapshot
 from .summary import JobSummary, open_summary, summarize
 from .trace import OUTPUT_NAMES, Trace, open
 
@@ -20,5 +20,5 @@ __version__ = "0.1.0"
 __all__ = [
     "open", "open_summary", "summarize", "Trace", "JobSummary", "CriticalPath", "JobPath", "Roofline", "Finding",
     "InsightsReport", "OUTPUT_NAMES", "TraceError", "LoadError", "NotApplicableError", "InvalidArgumentError",
-    "TraceMemoryError", "Snapshot", "SnapshotComparison", "load_snapshot",
+    "TraceMemoryError", "Snapshot", "SnapshotAlignment", "SnapshotComparison", "load_snapshot",
 ]

@@ -66,6 +66,19 @@ class Snapshot:
             other = Snapshot(other)
         return SnapshotComparison(self, other, self._native.compare(other._native))
 
+    def align(self, trace, *, rank=0, top=5):
+        """This snapshot on the clock of `trace` (a Trace or a path: the Kineto trace of the same
+        run): its external_annotations matched by name and occurrence with the trace's
+        ProfilerStep#N and user_annotation ranges. A SnapshotAlignment: offset_us (snapshot time
+        = trace time + offset_us), spread_us, matched, diagnostics, `matches` and `ranges` (per
+        device and range the memory at its start, end and peak, the allocations inside it and
+        their top frame) as DataFrames. NotApplicableError when it cannot align (no time_us, no
+        annotations, nothing matched). rank: the index of the rank among the trace's loaded ones."""
+        if not hasattr(trace, "_session"):
+            from .trace import open as open_trace
+            trace = open_trace(trace)
+        return SnapshotAlignment(self, self._native.align(trace._session, rank, top))
+
     def __repr__(self):
         return f"<kinetoscope.Snapshot {self.path}: devices {self.devices}>"
 
@@ -88,5 +101,42 @@ class SnapshotComparison:
             raise _native.InvalidArgumentError(f'when takes peak or end, got "{when}"')
         return frame(self._frames[when])
 
+    def align(self, trace, *, rank=0, top=5):
+        """This snapshot on the clock of `trace` (a Trace or a path: the Kineto trace of the same
+        run): its external_annotations matched by name and occurrence with the trace's
+        ProfilerStep#N and user_annotation ranges. A SnapshotAlignment: offset_us (snapshot time
+        = trace time + offset_us), spread_us, matched, diagnostics, `matches` and `ranges` (per
+        device and range the memory at its start, end and peak, the allocations inside it and
+        their top frame) as DataFrames. NotApplicableError when it cannot align (no time_us, no
+        annotations, nothing matched). rank: the index of the rank among the trace's loaded ones."""
+        if not hasattr(trace, "_session"):
+            from .trace import open as open_trace
+            trace = open_trace(trace)
+        return SnapshotAlignment(self, self._native.align(trace._session, rank, top))
+
     def __repr__(self):
         return f"<kinetoscope.SnapshotComparison {self.before_snapshot.path} -> {self.after_snapshot.path}>"
+
+
+class SnapshotAlignment:
+    """`memory --snapshot FILE --trace TRACE`: offset_us, spread_us, matched,
+    snapshot_annotations, diagnostics (a list of lines), and the DataFrames `matches` (name,
+    device, occurrence, snapshot_start_us, trace_start_us, difference_us) and `ranges` (device,
+    name, start_us, end_us on the trace's clock, requested_start_b, requested_end_b,
+    requested_peak_b, requested_peak_time_us, allocated_start_b, allocated_end_b,
+    allocated_peak_b, reserved_start_b, reserved_end_b, allocations, allocated_in_range_b,
+    top_frame, top_frame_b)."""
+
+    def __init__(self, snapshot, native):
+        self.snapshot = snapshot
+        self.offset_us = native["offset_us"]
+        self.spread_us = native["spread_us"]
+        self.matched = native["matched"]
+        self.snapshot_annotations = native["snapshot_annotations"]
+        self.diagnostics = list(native["diagnostics"])
+        self.matches = frame(native["matches"])
+        self.ranges = frame(native["ranges"])
+
+    def __repr__(self):
+        return (f"<kinetoscope.SnapshotAlignment {self.snapshot.path}: offset {self.offset_us} us, "
+                f"{self.matched} matched>")

@@ -6,6 +6,7 @@
 #include "core/analysis/memory_snapshot/snapshot_compare.h"
 #include "core/analysis/memory_snapshot/snapshot_reader.h"
 #include "core/analysis/memory_snapshot/snapshot_summary.h"
+#include "core/analysis/snapshot_align/snapshot_alignment.h"
 #include "python/src/bindings.h"
 #include "python/src/errors.h"
 #include "python/src/table_to_python.h"
@@ -156,6 +157,57 @@ namespace {
         return out;
     }
 
+    // `memory --snapshot FILE --trace TRACE`: the clock offset, the matches and the memory per trace range.
+    py::dict align(const LoadedSnapshot& s, const Session& session, std::size_t rank, std::size_t top)
+    {
+        const core::TraceSet& set = session.traces();
+        if (rank >= set.ranks.size())
+            throwInvalidArgument("rank index " + std::to_string(rank) + " is not loaded (the trace has "
+                + std::to_string(set.ranks.size()) + " ranks)");
+        core::SnapshotAlignment a;
+        {
+            py::gil_scoped_release released;
+            a = core::alignSnapshot(s.snapshot, s.summary, core::traceRanges(*set.ranks[rank]), top);
+        }
+        if (!a.error.empty())
+            throwNotApplicable("cannot align: " + a.error);
+        core::Table matches;
+        matches.name = "matches";
+        matches.columns = { { "name", "" }, { "device", "" }, { "occurrence", "" },
+            { "snapshot_start_us", "us" }, { "trace_start_us", "us" }, { "difference_us", "us" } };
+        for (const core::AnnotationMatch& m : a.matches)
+            matches.addRow(
+                { m.name, m.device, m.occurrence, m.snapshotStartUs, m.traceStartUs, m.differenceUs });
+        core::Table ranges;
+        ranges.name = "ranges";
+        ranges.columns = { { "device", "" }, { "name", "" }, { "start_us", "us" }, { "end_us", "us" },
+            { "requested_start_b", "B" }, { "requested_end_b", "B" }, { "requested_peak_b", "B" },
+            { "requested_peak_time_us", "us" }, { "allocated_start_b", "B" }, { "allocated_end_b", "B" },
+            { "allocated_peak_b", "B" }, { "reserved_start_b", "B" }, { "reserved_end_b", "B" },
+            { "allocations", "" }, { "allocated_in_range_b", "B" }, { "top_frame", "" },
+            { "top_frame_b", "B" } };
+        auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
+        for (const core::RangeMemory& m : a.ranges)
+            ranges.addRow({ m.device, m.name, m.startUs, m.endUs, i64(m.requestedAtStart),
+                i64(m.requestedAtEnd), i64(m.requestedPeak), m.requestedPeakTimeUs, i64(m.allocatedAtStart),
+                i64(m.allocatedAtEnd), i64(m.allocatedPeak), i64(m.reservedAtStart), i64(m.reservedAtEnd),
+                i64(m.allocations), i64(m.allocatedBytes),
+                m.topFrames.empty() ? std::string() : m.topFrames.front().frame,
+                i64(m.topFrames.empty() ? 0 : m.topFrames.front().bytes) });
+        py::dict out;
+        out["offset_us"] = a.offsetUs;
+        out["spread_us"] = a.spreadUs;
+        out["matched"] = a.matches.size();
+        out["snapshot_annotations"] = a.snapshotAnnotations;
+        py::list diagnostics;
+        for (const std::string& d : a.diagnostics)
+            diagnostics.append(d);
+        out["diagnostics"] = diagnostics;
+        out["matches"] = tableToPython(matches);
+        out["ranges"] = tableToPython(ranges);
+        return out;
+    }
+
 } // namespace
 
 void bindSnapshots(py::module_& m)
@@ -168,7 +220,8 @@ void bindSnapshots(py::module_& m)
         .def("devices", &devices)
         .def("by_frame", &byFrame, py::arg("device") = py::none(), py::arg("when") = "peak",
             py::arg("rule") = "user")
-        .def("compare", &compare, py::arg("other"));
+        .def("compare", &compare, py::arg("other"))
+        .def("align", &align, py::arg("trace"), py::arg("rank") = 0, py::arg("top") = 5);
     m.def("load_snapshot", &loadSnapshot, py::arg("path"),
         "Reads a torch.cuda.memory._dump_snapshot() pickle with the restricted unpickler (nothing in it "
         "runs); LoadError with the CLI's one line when it is not one.");

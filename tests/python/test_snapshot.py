@@ -120,3 +120,51 @@ def test_bad_pickles_raise_one_line(tmp_path):
     assert not os.path.exists("/tmp/ks-pwned-py")
     with pytest.raises(kinetoscope.LoadError, match="cannot open"):
         kinetoscope.load_snapshot(tmp_path / "missing.pickle")
+
+
+def test_align_with_a_trace_of_the_same_run(tmp_path):
+    """Snapshot.align: the silmont snapshot's Optimizer.zero_grad annotation matched with a
+    trace built to its times, 7 ms behind (ts relative to baseTimeNanoseconds)."""
+    need_snapshots()
+    path = os.path.join(SNAPSHOTS, "silmont_fwd_fp32_annotations", "memory_forward_fp32_128.pickle")
+    name = "Optimizer.zero_grad#AdamW.zero_grad"
+    start, end = 1772552953882198, 1772552953882257  # the pickle's START and END time_us
+    base_us = 10 ** 15
+    events = [
+        {"ph": "X", "cat": "user_annotation", "name": name, "pid": 1, "tid": 1, "ts": start - 7000 - base_us,
+         "dur": end - start, "args": {}},
+        {"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#3", "pid": 1, "tid": 1,
+         "ts": start - 7000 - base_us - 500, "dur": end - start + 1000, "args": {}},
+    ]
+    trace_path = tmp_path / "rank0.json"
+    trace_path.write_text(json.dumps({"schemaVersion": 1, "baseTimeNanoseconds": base_us * 1000,
+                                      "traceEvents": events}))
+    snap = kinetoscope.load_snapshot(path)
+    aligned = snap.align(str(trace_path))
+    assert isinstance(aligned, kinetoscope.SnapshotAlignment)
+    assert (aligned.offset_us, aligned.spread_us, aligned.matched) == (7000, 0, 1)
+    assert aligned.snapshot_annotations == 1 and aligned.diagnostics == []
+    assert list(aligned.matches["name"]) == [name]
+    assert int(aligned.matches["difference_us"][0]) == 7000
+    ranges = aligned.ranges.set_index("name")
+    assert list(aligned.ranges["name"]) == ["ProfilerStep#3", name]  # trace order
+    # The same numbers as the CLI and the core's test: 500 MB live before the trace; zero_grad
+    # (set_to_none) allocates nothing, the step around it allocates 5 blocks in embedding.py.
+    assert int(ranges.loc[name, "requested_start_b"]) == 523811840
+    assert int(ranges.loc[name, "allocations"]) == 0
+    assert int(ranges.loc["ProfilerStep#3", "requested_start_b"]) == 523811840
+    assert int(ranges.loc["ProfilerStep#3", "requested_end_b"]) == 525391872
+    assert int(ranges.loc["ProfilerStep#3", "allocations"]) == 5
+    assert ranges.loc["ProfilerStep#3", "top_frame"].endswith("embedding.py:14:forward")
+    assert int(ranges.loc[name, "start_us"]) == start - 7000
+
+
+def test_align_refuses_what_it_cannot(tmp_path):
+    need_snapshots()
+    path = os.path.join(SNAPSHOTS, "silmont_fwd_fp32_annotations", "memory_forward_fp32_128.pickle")
+    trace_path = tmp_path / "rank0.json"
+    trace_path.write_text(json.dumps({"schemaVersion": 1, "traceEvents": [
+        {"ph": "X", "cat": "user_annotation", "name": "other", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+         "args": {}}]}))
+    with pytest.raises(kinetoscope.NotApplicableError, match="none of the snapshot's 1 external_annotations"):
+        kinetoscope.load_snapshot(path).align(kinetoscope.open(str(trace_path), progress=False))

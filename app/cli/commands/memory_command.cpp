@@ -40,15 +40,18 @@ namespace {
         "       [--format table|csv|json] [--table devices|steps|stats]\n"
         "  A job summary (summarize): each rank's peak per device, growth per ProfilerStep and the\n"
         "  operators with the largest self allocation size, as stored when it was written.\n"
-        "       kinetoscope-cli memory --snapshot FILE.pickle [--compare OTHER.pickle] [--device N]\n"
-        "       [--top N] [--format table|csv|json]\n"
+        "       kinetoscope-cli memory --snapshot FILE.pickle [--compare OTHER.pickle | --trace TRACE.json]\n"
+        "       [--device N] [--top N] [--format table|csv|json]\n"
         "  A PyTorch memory snapshot (torch.cuda.memory._dump_snapshot(), the file memory_viz opens),\n"
         "  read without running any of it: per device reserved, allocated, active and requested bytes,\n"
         "  segments and blocks, the peak of the Active Memory Timeline (requested bytes, as memory_viz\n"
         "  draws it) with the allocations live there grouped by the program's own frame, the peak of\n"
         "  reserved memory, fragmentation and OOM events. --compare OTHER.pickle: a second snapshot\n"
         "  (after a change) beside it and the difference by frame. --device N: one device only;\n"
-        "  --top N: frames listed per table (default 10).\n";
+        "  --top N: frames listed per table (default 10). --trace TRACE.json[.gz]: the Kineto trace of\n"
+        "  the same run; the snapshot's external_annotations matched with its ProfilerStep#N and\n"
+        "  user_annotation ranges give the clock offset, then per range the memory at its start, its\n"
+        "  end, its peak and the frames that allocated inside it.\n";
 
     // The rows of one device only, when --device is given.
     core::MemoryReport filteredByDevice(core::MemoryReport report, const std::optional<std::string>& device)
@@ -158,7 +161,7 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
         [](const std::string& a) { return a == "--snapshot" || a.rfind("--snapshot=", 0) == 0; });
     if (snapshot) {
         const CliArgs parsedSnapshot(
-            args, { "--snapshot", "--compare", "--device", "--top", "--format" }, {});
+            args, { "--snapshot", "--compare", "--trace", "--device", "--top", "--format" }, {});
         if (!parsedSnapshot.ok()) {
             err << "kinetoscope-cli memory: " << parsedSnapshot.error() << '\n' << kUsage;
             return 2;

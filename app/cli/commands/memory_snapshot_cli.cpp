@@ -2,8 +2,10 @@
 
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/memory_snapshot_output.h"
+#include "app/cli/commands/snapshot_align_output.h"
 #include "app/cli/output/cli_output.h"
 #include "core/analysis/memory_snapshot/snapshot_reader.h"
+#include "core/io/trace_set_loader.h"
 
 #include <algorithm>
 #include <ostream>
@@ -51,6 +53,42 @@ namespace {
         return std::nullopt;
     }
 
+    // --trace: the snapshot on the clock of the Kineto trace of the same run.
+    int runAlignment(const CliArgs& args, const LoadedSnapshot& snapshot, const std::string& format,
+        std::optional<std::int64_t> device, std::size_t top, std::ostream& out, std::ostream& err)
+    {
+        const std::string tracePath = *args.value("--trace");
+        auto loaded = core::loadTraceSet({ tracePath }, {}, nullptr, nullptr);
+        if (!loaded) {
+            err << kCommand << ": " << loaded.error().describe() << '\n';
+            return 1;
+        }
+        const core::TraceSet& set = loaded.value();
+        if (set.ranks.empty()) {
+            err << kCommand << ": " << tracePath << ": "
+                << (set.failures.empty() ? std::string("no trace loaded") : set.failures.front().describe())
+                << '\n';
+            return 1;
+        }
+        if (set.ranks.size() > 1)
+            err << kCommand << ": " << tracePath << " holds " << set.ranks.size()
+                << " ranks: aligning with the first (give the rank's file)\n";
+        const core::SnapshotAlignment alignment = core::alignSnapshot(
+            snapshot.snapshot, snapshot.summary, core::traceRanges(*set.ranks.front()), top);
+        if (!alignment.error.empty()) {
+            err << kCommand << ": cannot align: " << alignment.error << '\n';
+            return 1;
+        }
+        const AlignmentReport report { snapshot.snapshot.path, tracePath, &alignment, device };
+        if (format == "json")
+            printAlignmentJson(report, out);
+        else if (format == "csv")
+            printAlignmentCsv(report, out);
+        else
+            printAlignmentTable(report, out);
+        return 0;
+    }
+
 } // namespace
 
 int runMemorySnapshotMode(const CliArgs& args, std::ostream& out, std::ostream& err)
@@ -76,6 +114,13 @@ int runMemorySnapshotMode(const CliArgs& args, std::ostream& out, std::ostream& 
         return 1;
     }
     const auto otherPath = args.value("--compare");
+    if (args.value("--trace")) {
+        if (otherPath) {
+            err << kCommand << ": --trace and --compare do not go together\n" << kMemoryUsage;
+            return 2;
+        }
+        return runAlignment(args, *before, format, device, report.top, out, err);
+    }
     if (!otherPath) {
         if (format == "json")
             printSnapshotJson(report, out);
