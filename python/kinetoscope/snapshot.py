@@ -101,19 +101,6 @@ class SnapshotComparison:
             raise _native.InvalidArgumentError(f'when takes peak or end, got "{when}"')
         return frame(self._frames[when])
 
-    def align(self, trace, *, rank=0, top=5):
-        """This snapshot on the clock of `trace` (a Trace or a path: the Kineto trace of the same
-        run): its external_annotations matched by name and occurrence with the trace's
-        ProfilerStep#N and user_annotation ranges. A SnapshotAlignment: offset_us (snapshot time
-        = trace time + offset_us), spread_us, matched, diagnostics, `matches` and `ranges` (per
-        device and range the memory at its start, end and peak, the allocations inside it and
-        their top frame) as DataFrames. NotApplicableError when it cannot align (no time_us, no
-        annotations, nothing matched). rank: the index of the rank among the trace's loaded ones."""
-        if not hasattr(trace, "_session"):
-            from .trace import open as open_trace
-            trace = open_trace(trace)
-        return SnapshotAlignment(self, self._native.align(trace._session, rank, top))
-
     def __repr__(self):
         return f"<kinetoscope.SnapshotComparison {self.before_snapshot.path} -> {self.after_snapshot.path}>"
 

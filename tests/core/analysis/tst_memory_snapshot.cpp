@@ -11,6 +11,7 @@
 #include "core/analysis/memory_snapshot/snapshot_summary.h"
 #include "core/io/pickle/pickle_reader.h"
 #include "tests/support/pickle_writer.h"
+#include "tests/support/snapshot_pickles.h"
 #include "tests/support/test_main.h"
 
 #include <QDir>
@@ -150,21 +151,12 @@ const DeviceSnapshotSummary& device0(const Loaded& l)
 
 MemorySnapshot fromPy(const Py& value)
 {
-    const std::string bytes = ks::test::pickleOf(value);
-    auto doc =
-        readPickle(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), "t.pickle");
-    if (!doc)
-        qFatal("%s", doc.error().describe().c_str());
-    auto s = snapshotFromPickle(doc.value(), "t.pickle");
-    if (!s)
-        qFatal("%s", s.error().describe().c_str());
-    return std::move(s).value();
+    return ks::test::snapshotOfPy(value);
 }
 
 Py frame(const std::string& file, int line, const std::string& name)
 {
-    return Py::dict(
-        { { "filename", Py::str(file) }, { "line", Py::integer(line) }, { "name", Py::str(name) } });
+    return ks::test::snapshotFrame(file, line, name);
 }
 
 Py block(std::int64_t size, std::int64_t requested, const char* state, std::vector<Py> frames = {})

@@ -10,6 +10,7 @@
 #include "core/io/pickle/pickle_reader.h"
 #include "tests/support/analysis_test_support.h"
 #include "tests/support/pickle_writer.h"
+#include "tests/support/snapshot_pickles.h"
 #include "tests/support/test_main.h"
 
 #include <QDir>
@@ -41,21 +42,12 @@ constexpr std::int64_t kBase = ks::tests::kBaseUs; // trace times are kBase + t
 
 MemorySnapshot fromPy(const Py& value)
 {
-    const std::string bytes = ks::test::pickleOf(value);
-    auto doc =
-        readPickle(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), "t.pickle");
-    if (!doc)
-        qFatal("%s", doc.error().describe().c_str());
-    auto s = snapshotFromPickle(doc.value(), "t.pickle");
-    if (!s)
-        qFatal("%s", s.error().describe().c_str());
-    return std::move(s).value();
+    return ks::test::snapshotOfPy(value);
 }
 
 Py frame(const std::string& file, int line, const std::string& name)
 {
-    return Py::dict(
-        { { "filename", Py::str(file) }, { "line", Py::integer(line) }, { "name", Py::str(name) } });
+    return ks::test::snapshotFrame(file, line, name);
 }
 
 // An entry at trace time t (the snapshot's clock: + kOffsetUs); time < 0: no time_us.
