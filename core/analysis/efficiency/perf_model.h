@@ -125,5 +125,6 @@ std::span<const OpModel> normModels();
 std::span<const OpModel> ropeModels();
 std::span<const OpModel> rmsnormQuantModels();
 std::span<const OpModel> groupedGemmModels();
+std::span<const OpModel> quantGemmModels();
 
 } // namespace ks::core
