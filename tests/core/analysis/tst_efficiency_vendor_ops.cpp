@@ -9,6 +9,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
 #include <QTest>
@@ -19,40 +20,22 @@ using namespace ks::core;
 
 namespace {
 
-const ModelReading kOurs {};
-const ModelReading kTraceLens { true };
+const ModelReading& kOurs = ks::test::kOursReading;
+const ModelReading& kTraceLens = ks::test::kTraceLensReading;
 
 OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
 {
-    const ParsedArgs parsed = parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )" + types
-        + R"(, "Input Strides": [], "Concrete Inputs": )" + concrete + "}");
-    if (!parsed.args)
-        qFatal("args did not parse: %s", dims.c_str());
-    return *parsed.args;
-}
-
-ModelResult resultOf(const char* op, const OpArgs& args, const ModelReading& reading)
-{
-    const OpModel* model = findOpModel(op);
-    if (!model)
-        qFatal("no model for %s", op);
-    return model->model(op, args, reading);
+    return ks::test::opArgsOf(dims, types, concrete);
 }
 
 PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading)
 {
-    const ModelResult r = resultOf(op, args, reading);
-    if (!std::holds_alternative<PerfEstimate>(r))
-        qFatal("%s: skipped (%s)", op, std::string(skipReasonText(std::get<SkipReason>(r))).c_str());
-    return std::get<PerfEstimate>(r);
+    return ks::test::opModelled(op, args, reading);
 }
 
 std::optional<SkipReason> skipOf(const char* op, const OpArgs& args, const ModelReading& reading)
 {
-    const ModelResult r = resultOf(op, args, reading);
-    if (const auto* why = std::get_if<SkipReason>(&r))
-        return *why;
-    return std::nullopt;
+    return ks::test::opSkipOf(op, args, reading);
 }
 
 // A list of `n` JSON strings, empty but for some: { index, text }.

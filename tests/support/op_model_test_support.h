@@ -1,0 +1,60 @@
+#pragma once
+
+// Calling one perf model directly, as the efficiency tests do: an op's args
+// from the profiler's JSON fields, and the model's estimate or skip reason.
+
+#include "core/analysis/efficiency/op_args.h"
+#include "core/analysis/efficiency/perf_model.h"
+
+#include <QtGlobal>
+
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace ks::test {
+
+inline const core::ModelReading kOursReading {};
+inline const core::ModelReading kTraceLensReading { true };
+
+// The args of a call with these "Input Dims", "Input type" and "Concrete Inputs" (JSON texts).
+inline core::OpArgs opArgsOf(
+    const std::string& dims, const std::string& types, const std::string& concrete = "[]")
+{
+    const core::ParsedArgs parsed = core::parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )"
+        + types + R"(, "Input Strides": [], "Concrete Inputs": )" + concrete + "}");
+    if (!parsed.args)
+        qFatal("args did not parse: %s", dims.c_str());
+    return *parsed.args;
+}
+
+inline core::ModelResult opModelResult(
+    const char* op, const core::OpArgs& args, const core::ModelReading& reading)
+{
+    const core::OpModel* model = core::findOpModel(op);
+    if (!model)
+        qFatal("no model for %s", op);
+    return model->model(op, args, reading);
+}
+
+// The estimate; a skip stops the test there, naming why.
+inline core::PerfEstimate opModelled(
+    const char* op, const core::OpArgs& args, const core::ModelReading& reading)
+{
+    const core::ModelResult r = opModelResult(op, args, reading);
+    if (!std::holds_alternative<core::PerfEstimate>(r))
+        qFatal(
+            "%s: skipped (%s)", op, std::string(core::skipReasonText(std::get<core::SkipReason>(r))).c_str());
+    return std::get<core::PerfEstimate>(r);
+}
+
+inline std::optional<core::SkipReason> opSkipOf(
+    const char* op, const core::OpArgs& args, const core::ModelReading& reading)
+{
+    const core::ModelResult r = opModelResult(op, args, reading);
+    if (const auto* why = std::get_if<core::SkipReason>(&r))
+        return *why;
+    return std::nullopt;
+}
+
+} // namespace ks::test
