@@ -13,6 +13,8 @@ namespace {
     using core::DeviceSnapshotSummary;
     using core::SnapshotDeviceTotals;
 
+    constexpr std::size_t kOverlayPoints = 1000; // per curve in --compare's JSON
+
     std::string humanBytes(double bytes)
     {
         static const char* const kUnits[] = { "B", "KiB", "MiB", "GiB", "TiB" };
@@ -337,6 +339,29 @@ void printComparisonJson(const SnapshotReport& before, const SnapshotReport& aft
         writeDeltaRowsJson("peak_by_frame", c.peakByFrame, out);
         writeDeltaRowsJson("end_by_frame", c.endByFrame, out);
         out << '}';
+    }
+    // Both Active Memory Timelines on one axis, per device (down-sampled, peaks kept).
+    out << "], \"overlay\": [";
+    first = true;
+    auto writePoints = [&out](const char* name, const std::vector<core::OverlayPoint>& points) {
+        out << ", \"" << name << "\": [";
+        for (std::size_t i = 0; i < points.size(); ++i)
+            out << (i ? ", " : "") << '[' << points[i].x << ", " << points[i].bytes << ']';
+        out << ']';
+    };
+    for (const core::SnapshotOverlay& o : core::overlaySnapshots(
+             *before.snapshot, *before.summary, *after.snapshot, *after.summary, kOverlayPoints)) {
+        if (before.device && *before.device != o.device)
+            continue;
+        out << (first ? "" : ", ") << "{\"device\": " << o.device << ", \"x\": \""
+            << (o.byTime ? "time_us" : "step")
+            << "\", \"aligned_by\": " << (o.alignedBy.empty() ? std::string("null") : jsonQuote(o.alignedBy))
+            << ", \"before_origin_us\": " << timeOrNull(o.beforeOriginUs)
+            << ", \"after_origin_us\": " << timeOrNull(o.afterOriginUs);
+        writePoints("before", o.before);
+        writePoints("after", o.after);
+        out << '}';
+        first = false;
     }
     out << "]}\n";
 }

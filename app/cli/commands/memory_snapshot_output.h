@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/memory_snapshot/snapshot_compare.h"
+#include "core/analysis/memory_snapshot/snapshot_overlay.h"
 #include "core/analysis/memory_snapshot/snapshot_summary.h"
 
 #include <cstdint>

@@ -75,6 +75,17 @@ def check_compare(cli, paths):
     total = sum(f["delta_b"] for f in c["peak_by_frame"])
     assert total == c["after"]["peak_allocated_b"] - c["before"]["peak_allocated_b"], total
     assert all(f["delta_b"] == f["after_b"] - f["before_b"] for f in c["peak_by_frame"])
+    # Both Active Memory Timelines on one axis: down-sampled to at most 1000 points each,
+    # x ascending from each one's origin, the peak and the last total kept.
+    o = doc["overlay"][0]
+    assert o["device"] == 0 and o["x"] == "time_us", o["x"]
+    for side in ("before", "after"):
+        points, dev = o[side], doc[side]["devices"][0]
+        assert 2 <= len(points) <= 1000, (side, len(points))
+        xs = [x for x, _ in points]
+        assert xs[0] == 0 and xs == sorted(xs), (side, xs[:5])
+        assert max(b for _, b in points) == dev["peak_allocated_b"], side
+        assert points[0][1] == dev["initial_allocated_b"] and points[-1][1] == dev["final_allocated_b"], side
     out = run_expecting(cli, "memory", "--snapshot", a, "--compare", b, "--format", "csv").stdout
     assert out.startswith("device,when,frame,before_b,after_b,delta_b"), out[:100]
 
