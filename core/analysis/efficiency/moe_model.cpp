@@ -20,9 +20,18 @@
 //     (operands without a size left out; null when nothing is left); the largest operand's precision;
 //     FLOPs: the sort's largest operand; the top-k's [M, topk] (the narrowest 2-D operand with as many
 //     rows as the largest 2-D one, the logits [M, E]), else its largest operand.
+//   SGLang's Triton fused MoE, sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel(A, B
+//     (E, N, K), bias, C, A_scale, B_scale, B_zp, topk_weights, topk_ids (tokens, topk), ...), one grouped
+//     GEMM per launch (gate/up or down; moe_triton_invoke_grouped_gemm): M_work = tokens·topk,
+//     FLOPs = 2·M_work·N·K, bytes = M_work·K·bpe_A + E_active(tokens)·N·K·bpe_B + M_work·N·bpe_C (C's
+//     dtype, A's when not recorded; DTYPE_TO_BYTES, defaults 2, 1, 2); B's precision, matrix units.
+//   sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts(ids (M, topk), weights)
+//     (sglang_fused_append_shared_experts, MoE_aux): FLOPs = prod(ids); bytes = 2·(prod(ids)·bpe_ids
+//     + prod(weights)·bpe_w), 4 bytes for a dtype with no size; the weights' precision, vector units.
 
 #include "core/analysis/efficiency/model_support.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -210,6 +219,58 @@ namespace {
         return routing(ops, flops, reading);
     }
 
+    // sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel: B at 1, C at 3, topk_ids at 8.
+    ModelResult tritonFusedMoeKernel(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto b = shapeOfRank(args, 1, 3), ids = shapeOfRank(args, 8, 2);
+        if (args.dims.size() < 9 || !b || !ids)
+            return SkipReason::MalformedDims; // TraceLens raises
+        const double e = double((*b)[0]), n = double((*b)[1]), k = double((*b)[2]);
+        const double tokens = double((*ids)[0]), topk = double((*ids)[1]);
+        const double work = tokens * topk;
+        const double active = e > 0 ? e * (1 - std::pow((e - topk) / e, tokens)) : 0;
+        const double bpeIn = dtypeBytes(args, 0, 2);
+        const std::size_t out = args.types.size() > 3 && !args.type(3).empty() ? 3 : 0;
+        const double bytes =
+            work * k * bpeIn + active * n * k * dtypeBytes(args, 1, 1) + work * n * dtypeBytes(args, out, 2);
+        const auto i = [](double v) { return std::to_string(std::int64_t(v)); };
+        return estimate(2 * work * n * k, bytes, args.type(1), ComputeUnit::Matrix, reading,
+            "tokens=" + i(tokens) + " topk=" + i(topk) + " N=" + i(n) + " K=" + i(k) + " experts=" + i(e));
+    }
+
+    // Whether two shapes broadcast together (numpy's rule, aligned on the right).
+    bool broadcastable(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b)
+    {
+        for (std::size_t i = 1; i <= std::min(a.size(), b.size()); ++i) {
+            const std::int64_t x = a[a.size() - i], y = b[b.size() - i];
+            if (x != y && x != 1 && y != 1)
+                return false;
+        }
+        return true;
+    }
+
+    // sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts(ids, weights, ...).
+    ModelResult appendSharedExperts(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto ids = shapeOfRank(args, 0, -1);
+        if (!ids)
+            return SkipReason::MalformedDims;
+        // the weights' shape the ids' when absent or empty, as TraceLens reads it
+        const auto weights = present(args, 1) ? shapeOfRank(args, 1, -1) : ids;
+        if (!weights)
+            return SkipReason::MalformedDims;
+        if (!broadcastable(*ids, *weights))
+            return SkipReason::MismatchedShapes; // BinaryElementwise raises
+        const std::string_view idsType = args.types.empty() ? std::string_view("int") : args.type(0);
+        const std::string_view weightsType = args.types.size() > 1 ? args.type(1) : std::string_view("float");
+        const auto sizeOr4 = [&](std::string_view type) {
+            return bytesPerElement(type, reading.dtypes()).value_or(4);
+        };
+        const double nIds = elementCount(*ids), nWeights = elementCount(*weights);
+        return estimate(nIds, 2 * (nIds * sizeOr4(idsType) + nWeights * sizeOr4(weightsType)), weightsType,
+            ComputeUnit::Vector, reading);
+    }
+
     constexpr std::array kModels {
         OpModel { "aiter::moe_cktile2stages_gemm1_ck", OpFamily::Moe, cktileGemm1 },
         OpModel { "aiter::moe_cktile2stages_gemm2_ck", OpFamily::Moe, cktileGemm2 },
@@ -218,6 +279,10 @@ namespace {
         OpModel { "aiter::biased_grouped_topk_hip", OpFamily::Moe, biasedGroupedTopk },
         OpModel { "aiter::moe_sorting_fwd", OpFamily::Moe, moeSort },
         OpModel { "aiter::mxfp4_moe_sort_hip", OpFamily::Moe, moeSort },
+        OpModel { "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", OpFamily::Moe,
+            tritonFusedMoeKernel },
+        OpModel { "sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", OpFamily::Moe,
+            appendSharedExperts },
     };
 
 } // namespace

@@ -1,6 +1,6 @@
 // The inference ops of TraceLens's perf model added after tst_efficiency_quant_ops: MLA's KV-cache
 // write and query concat, AITER's fused RoPE + MLA cache writes and its two-channel cached RoPE, and
-// AITER's two-stage MoE GEMMs and MoE routing / sort kernels.
+// AITER's two-stage MoE GEMMs, its MoE routing / sort kernels and SGLang's Triton MoE ops.
 // Every expected number is computed by hand from the TraceLens formula cited at each test, in the
 // default reading and in TraceLens's (--tracelens-compat), and a trace checks the row a launched
 // kernel gives.
@@ -313,6 +313,61 @@ private slots:
                 QCOMPARE(unsized.flops, 16.0);
                 QVERIFY(!unsized.bytesKnown());
             }
+    }
+
+    // moe_perf_model_extensions.py moe_triton_invoke_grouped_gemm: B (E, N, K) at 1, C at 3, topk_ids
+    // (tokens, topk) at 8; M_work = tokens·topk; FLOPs 2·M_work·N·K; bytes M_work·K·bpe_A +
+    // E_active·N·K·bpe_B + M_work·N·bpe_C (DTYPE_TO_BYTES); B's precision.
+    void sglangTritonFusedMoe()
+    {
+        const char* op = "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel";
+        const std::string dims = "[[4, 64], [8, 32, 64], [], [8, 32], [], [8], [], [4, 2], [4, 2], [40]]";
+        // tokens 4, topk 2, E 8: E_active = 8·(1 − 0.75⁴) = 5.46875
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto e = modelled(op,
+                argsOf(dims,
+                    R"(["c10::BFloat16", "c10::Float8_e4m3fn", "", "c10::BFloat16", "", "float", "", "float", "int", "int"])"),
+                reading);
+            QCOMPARE(e.flops, 32768.0); // 2·8·32·64
+            QCOMPARE(e.bytes, 12736.0); // 8·64·2 + 5.46875·32·64·1 + 8·32·2
+            QCOMPARE(e.precision, std::string("fp8"));
+            QCOMPARE(e.unit, ComputeUnit::Matrix);
+            QCOMPARE(e.params, std::string("tokens=4 topk=2 N=32 K=64 experts=8"));
+            QCOMPARE(findOpModel(op)->family, OpFamily::Moe);
+            // an FP8 C
+            const auto fp8Out = modelled(op,
+                argsOf(dims, R"(["c10::BFloat16", "c10::Float8_e4m3fn", "", "c10::Float8_e4m3fn"])"),
+                reading);
+            QCOMPARE(fp8Out.bytes, 12480.0); // C at 1 byte
+            // SGLang's layer suffix is dropped before mapping
+            QCOMPARE(findOpModel("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel_3"),
+                findOpModel(op));
+            QCOMPARE(
+                skipOf(op, argsOf("[[4, 64], [8, 32, 64], [], [8, 32], [], [8], [], [4, 2]]", "[]"), reading),
+                std::optional(SkipReason::MalformedDims));
+        }
+    }
+
+    // moe_perf_model_extensions.py sglang_fused_append_shared_experts (a BinaryElementwise): FLOPs
+    // prod(ids); bytes 2·(prod(ids)·bpe_ids + prod(weights)·bpe_w), 4 for a dtype with no size.
+    void sglangAppendSharedExperts()
+    {
+        const char* op = "sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts";
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto e = modelled(op, argsOf("[[4, 3], [4, 3]]", R"(["int", "float"])"), reading);
+            QCOMPARE(e.flops, 12.0);
+            QCOMPARE(e.bytes, 192.0); // 2·(12·4 + 12·4)
+            QCOMPARE(e.precision, std::string("fp32"));
+            QCOMPARE(e.unit, ComputeUnit::Vector);
+            // no weights recorded: the ids' shape, float
+            QCOMPARE(modelled(op, argsOf("[[4, 3]]", R"(["int"])"), reading).bytes, 192.0);
+            QCOMPARE(skipOf(op, argsOf("[[4, 3], [4, 2]]", R"(["int", "float"])"), reading),
+                std::optional(SkipReason::MismatchedShapes));
+        }
+        // bool ids: 1 byte in our table, none in TraceLens's (4)
+        const OpArgs boolIds = argsOf("[[4, 3], [4, 3]]", R"(["bool", "float"])");
+        QCOMPARE(modelled(op, boolIds, kOurs).bytes, 120.0); // 2·(12 + 48)
+        QCOMPARE(modelled(op, boolIds, kTraceLens).bytes, 192.0);
     }
 
     // A MoE stage in a trace: its row in both modes, the output's bytes as each reads them.
