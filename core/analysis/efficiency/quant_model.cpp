@@ -19,7 +19,7 @@
 //     quant, AITER's dynamic_per_group_scaled_quant_fp4 and the fused MXFP4 quant + MoE sort ops), on the
 //     BF16 input x of n elements: FLOPs = 2n; bytes = n·bpe_x + n/2 (FP4 out) + scales, one byte per 32
 //     elements of a row: ours rows·ceil(row / 32), TraceLens's n // 32 (the same when rows are multiples
-//     of 32). The flatten op's rows are x[0] (it flattens the rest), the others' x's last dim.
+//     of 32). A row is x[1:] flattened for the flatten op, x's last dim for the others.
 // Every model but per_group_quant keeps a call whose input dtype has no size (bytes null). Held against
 // the vector peak of the input's precision.
 
