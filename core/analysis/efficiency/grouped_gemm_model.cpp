@@ -240,21 +240,6 @@ namespace {
             "tokens=" + std::to_string((*x)[0]) + " hidden=" + std::to_string((*x)[1]));
     }
 
-    // TraceLens's DTYPE_TO_BYTES (moe_perf_model_extensions.py): exact, case-sensitive names.
-    std::optional<double> moeBytesPerElement(std::string_view dtype)
-    {
-        static constexpr std::pair<std::string_view, double> kTable[] = { { "Float8_e4m3fn", 1 },
-            { "Float8_e4m3fnuz", 1 }, { "Float8_e5m2", 1 }, { "Float8_e5m2fnuz", 1 }, { "FP8", 1 },
-            { "FP4", 0.5 }, { "BFloat16", 2 }, { "Float16", 2 }, { "Half", 2 }, { "Float32", 4 },
-            { "Float", 4 }, { "c10::BFloat16", 2 }, { "c10::Float8_e4m3fn", 1 },
-            { "c10::Float8_e4m3fnuz", 1 }, { "c10::Float4_e2m1fn_x2", 0.5 }, { "c10::Half", 2 },
-            { "c10::Float", 4 } };
-        for (const auto& [name, bytes] : kTable)
-            if (name == dtype)
-                return bytes;
-        return std::nullopt;
-    }
-
     // aiter::fmoe_fp8_blockscale_g1u1 / aiter::fmoe_g1u1(out (M, K), input, w1 (E, N·(gated+1), K'),
     //     w2 (E, K, N'), ..., topk at Concrete Inputs[8], ...): TraceLens's moe_aiter_fused_blockscale
     // (FusedMoE, MoE_fused). K = w2[1], N = w2[2]·(K // w1[2]) (INT4 packing), gated = w1[1] == 2N,

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace ks::core::perf_detail {
 
@@ -53,6 +54,21 @@ inline bool presentIn(const OpArgs& args, std::size_t i, const ModelReading& rea
 inline bool flagIn(std::string_view text, const ModelReading& reading, bool fallback)
 {
     return reading.tracelens ? !text.empty() : concreteBool(text).value_or(fallback);
+}
+
+// TraceLens's DTYPE_TO_BYTES (moe_perf_model_extensions.py), which its MoE models read instead of
+// name2bpe: exact, case-sensitive names; each model has its own default for a name not there.
+inline std::optional<double> moeBytesPerElement(std::string_view dtype)
+{
+    static constexpr std::pair<std::string_view, double> kTable[] = { { "Float8_e4m3fn", 1 },
+        { "Float8_e4m3fnuz", 1 }, { "Float8_e5m2", 1 }, { "Float8_e5m2fnuz", 1 }, { "FP8", 1 },
+        { "FP4", 0.5 }, { "BFloat16", 2 }, { "Float16", 2 }, { "Half", 2 }, { "Float32", 4 }, { "Float", 4 },
+        { "c10::BFloat16", 2 }, { "c10::Float8_e4m3fn", 1 }, { "c10::Float8_e4m3fnuz", 1 },
+        { "c10::Float4_e2m1fn_x2", 0.5 }, { "c10::Half", 2 }, { "c10::Float", 4 } };
+    for (const auto& [name, bytes] : kTable)
+        if (name == dtype)
+            return bytes;
+    return std::nullopt;
 }
 
 inline PerfEstimate estimate(double flops, double bytes, std::string_view dtype, ComputeUnit unit,

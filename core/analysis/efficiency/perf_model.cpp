@@ -16,10 +16,10 @@ namespace {
     {
         static const auto table = [] {
             std::unordered_map<std::string_view, const OpModel*> byName;
-            for (const auto family :
-                { gemmModels(), attentionModels(), varlenAttentionModels(), inferenceAttentionModels(),
-                    convModels(), elementwiseModels(), reduceModels(), normModels(), ropeModels(),
-                    rmsnormQuantModels(), groupedGemmModels(), quantGemmModels() })
+            for (const auto family : { gemmModels(), attentionModels(), varlenAttentionModels(),
+                     inferenceAttentionModels(), convModels(), elementwiseModels(), reduceModels(),
+                     normModels(), ropeModels(), rmsnormQuantModels(), groupedGemmModels(), quantGemmModels(),
+                     quantModels(), mlaCacheModels(), moeModels() })
                 for (const OpModel& m : family)
                     byName.emplace(m.name, &m);
             return byName;

@@ -126,5 +126,8 @@ std::span<const OpModel> ropeModels();
 std::span<const OpModel> rmsnormQuantModels();
 std::span<const OpModel> groupedGemmModels();
 std::span<const OpModel> quantGemmModels();
+std::span<const OpModel> quantModels();
+std::span<const OpModel> mlaCacheModels();
+std::span<const OpModel> moeModels();
 
 } // namespace ks::core

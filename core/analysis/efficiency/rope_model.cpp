@@ -7,11 +7,16 @@
 // rotates only the cache's width of each head (TraceLens's sgl_kernel_rotary_embedding):
 //   n = tokens·(query heads + key heads)·rot, heads = width / head_size (Concrete Inputs[3], else
 //   the query's last dim), rot = the cos/sin cache's dim 1.
+// AITER's rope_cached_positions_2c_fwd_impl(out_x, out_y, in_x, in_y, cos, sin, positions, ...) rotates
+// two channels, q and k (TraceLens's aiter_rope_cached_positions_2c_fwd_impl): n = prod(in_x) +
+// prod(in_y), at out_x's dtype (Input type[0]). TraceLens's FusedRoPE takes 2 bytes per element for a
+// dtype with no size (`name2bpe(dtype) or 2`); ours leaves the bytes null there.
 // Held against the vector peak of the input's precision.
 
 #include "core/analysis/efficiency/model_support.h"
 
 #include <array>
+#include <cmath>
 
 namespace ks::core {
 
@@ -34,6 +39,18 @@ namespace {
             n += elementCount(*s);
         }
         return ropeOf(n, args.type(first), reading);
+    }
+
+    // aiter::rope_cached_positions_2c_fwd_impl: the inputs at 2 and 3.
+    ModelResult ropeCached2c(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto x = shapeOfRank(args, 2, -1), y = shapeOfRank(args, 3, -1);
+        if (!x || !y)
+            return SkipReason::MalformedDims;
+        const double n = elementCount(*x) + elementCount(*y);
+        const double bpe = sizeOf(args.type(0), reading);
+        const double bytes = 2 * n * (std::isnan(bpe) && reading.tracelens ? 2.0 : bpe);
+        return estimate(3 * n, bytes, args.type(0), ComputeUnit::Vector, reading);
     }
 
     ModelResult fusedRope(std::string_view, const OpArgs& args, const ModelReading& reading)
@@ -66,6 +83,7 @@ namespace {
         OpModel { "_C::rotary_embedding", OpFamily::Rope, vllmRotary },
         OpModel { "vllm::rotary_embedding", OpFamily::Rope, vllmRotary },
         OpModel { "sgl_kernel::rotary_embedding", OpFamily::Rope, sglRotary },
+        OpModel { "aiter::rope_cached_positions_2c_fwd_impl", OpFamily::Rope, ropeCached2c },
     };
 
 } // namespace

@@ -1,5 +1,6 @@
 // The quantised and vendor ops of TraceLens's perf model added after tst_efficiency_vendor_ops: the
-// a8w8 / a16w16 / FP4 / batched GEMMs of AITER, vLLM, SGLang and bitsandbytes. Every expected number
+// a8w8 / a16w16 / FP4 / batched GEMMs of AITER, vLLM, SGLang and bitsandbytes, and the standalone
+// FP8 / MXFP4 quantisation ops of AITER, vLLM, SGLang and Primus Turbo. Every expected number
 // is computed by hand from the TraceLens formula cited at each test, in the default reading and in
 // TraceLens's (--tracelens-compat), and one trace per family checks the row a launched kernel gives.
 
@@ -22,6 +23,7 @@ const ModelReading& kOurs = ks::test::kOursReading;
 const ModelReading& kTraceLens = ks::test::kTraceLensReading;
 using ks::test::opArgsOf;
 using ks::test::opModelled;
+using ks::test::opSkipOf;
 
 OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
 {
@@ -240,6 +242,169 @@ private slots:
         for (const bool compat : { false, true }) {
             const EfficiencyRow row = onlyRow("bitsandbytes::int8_linear_matmul", call, compat);
             QCOMPARE(row.flops, compat ? 131072.0 : 65536.0);
+            QCOMPARE(row.kernelTimeUsSum, 10.0);
+        }
+    }
+
+    // perf_model_extensions.py per_group_quant on (out, input, scales): FLOPs 2.59375·prod(out);
+    // bytes prod(out)·bpe(out) + prod(input)·bpe(input) + prod(scales)·bpe(scales); the input's precision.
+    void perGroupQuant()
+    {
+        // out (4, 256) fp8, input (4, 256) bf16, scales (4, 1) float
+        const OpArgs perToken =
+            argsOf("[[4, 256], [4, 256], [4, 1]]", R"(["c10::Float8_e4m3fnuz", "c10::BFloat16", "float"])");
+        for (const char* op : { "aiter::dynamic_per_token_scaled_quant",
+                 "aiter::dynamic_per_group_scaled_quant", "aiter::dynamic_per_tensor_quant" })
+            for (const ModelReading& reading : { kOurs, kTraceLens }) {
+                const auto e = modelled(op, perToken, reading);
+                QCOMPARE(e.flops, 2656.0); // 2.59375·1024
+                QCOMPARE(e.bytes, 3088.0); // 1024·1 + 1024·2 + 4·4
+                QCOMPARE(e.precision, std::string("bf16"));
+                QCOMPARE(e.unit, ComputeUnit::Vector);
+                QCOMPARE(findOpModel(op)->family, OpFamily::Elementwise);
+            }
+        // one FP32 scale for the tensor
+        const auto perTensor = modelled("aiter::dynamic_per_tensor_quant",
+            argsOf("[[4, 256], [4, 256], [1]]", R"(["c10::Float8_e4m3fnuz", "c10::BFloat16", "float"])"),
+            kOurs);
+        QCOMPARE(perTensor.bytes, 3076.0); // 1024 + 2048 + 4
+        // TraceLens's bytes multiply None and raise: no row. short has a size only in our table.
+        const OpArgs shortOut =
+            argsOf("[[4, 256], [4, 256], [4, 1]]", R"(["short", "c10::BFloat16", "float"])");
+        QCOMPARE(modelled("aiter::dynamic_per_token_scaled_quant", shortOut, kOurs).bytes, 4112.0);
+        QCOMPARE(opSkipOf("aiter::dynamic_per_token_scaled_quant", shortOut, kTraceLens),
+            std::optional(SkipReason::UnknownDtype));
+        QCOMPARE(opSkipOf("aiter::dynamic_per_token_scaled_quant",
+                     argsOf("[[4, 256], [4, 256]]", R"(["c10::Float8_e4m3fnuz", "c10::BFloat16"])"), kOurs),
+            std::optional(SkipReason::MalformedDims));
+    }
+
+    // vLLM's _C::per_token_group_fp8_quant(x, x_q, scales, group_size, ...), mapped to per_group_quant:
+    // the same FLOPs and bytes (prod(x_q) = prod(x)); the precision x's (ours), x_q's as TraceLens reads
+    // the arguments as (out, input, scales).
+    void perTokenGroupFp8Quant()
+    {
+        const OpArgs args = argsOf("[[4, 256], [4, 256], [4, 2], []]",
+            R"(["c10::BFloat16", "c10::Float8_e4m3fn", "float", "Scalar"])", R"(["", "", "", "128"])");
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto e = modelled("_C::per_token_group_fp8_quant", args, reading);
+            QCOMPARE(e.flops, 2656.0); // 2.59375·1024
+            QCOMPARE(e.bytes, 3104.0); // 1024·2 + 1024·1 + 8·4
+            QCOMPARE(e.precision, std::string(reading.tracelens ? "fp8" : "bf16"));
+        }
+    }
+
+    // perf_model_extensions.py vllm_triton_per_token_group_quant_fp8(x, group_size): FLOPs 6·M·N; bytes
+    // M·N·bpe(x) + M·N + M·max(1, ceil(N / g))·4, g = Concrete Inputs[1] (128 by default). Ours: N = x's
+    // last dim, M the rest; TraceLens's M, N = x[0], x[1].
+    void tritonPerTokenGroupQuantFp8()
+    {
+        const char* op = "vllm::triton_per_token_group_quant_fp8";
+        const OpArgs threeD = argsOf("[[2, 3, 256], []]", R"(["c10::BFloat16", "Scalar"])", R"(["", "128"])");
+        const auto ours = modelled(op, threeD, kOurs);
+        QCOMPARE(ours.flops, 9216.0); // 6·6·256
+        QCOMPARE(ours.bytes, 4656.0); // 1536·2 + 1536 + 6·2·4
+        QCOMPARE(ours.params, std::string("group=128"));
+        QCOMPARE(ours.precision, std::string("bf16"));
+        const auto tl = modelled(op, threeD, kTraceLens);
+        QCOMPARE(tl.flops, 36.0); // M = 2, N = 3: 6·2·3
+        QCOMPARE(tl.bytes, 26.0); // 6·2 + 6 + 2·1·4
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            // 2-D: the same in both; no group size recorded: 128
+            const auto e = modelled(op, argsOf("[[6, 256], []]", R"(["c10::BFloat16", "Scalar"])"), reading);
+            QCOMPARE(e.flops, 9216.0);
+            QCOMPARE(e.bytes, 4656.0);
+            const auto g64 = modelled(
+                op, argsOf("[[6, 256], []]", R"(["c10::BFloat16", "Scalar"])", R"(["", "64"])"), reading);
+            QCOMPARE(g64.bytes, 4704.0); // 3072 + 1536 + 6·4·4
+        }
+        // no size for x's dtype: the row keeps its FLOPs, its bytes null
+        const auto unsized = modelled(op, argsOf("[[6, 256], []]", R"(["short", "Scalar"])"), kTraceLens);
+        QCOMPARE(unsized.flops, 9216.0);
+        QVERIFY(!unsized.bytesKnown());
+    }
+
+    // perf_model.py primus_turbo_quantize_fp8 (UnaryElementwise): FLOPs n; bytes n·bpe(x) + n (FP8);
+    // primus_turbo_quantize_mxfp4_dual: FLOPs M·N; bytes M·N·bpe(x) + 2·((M·N + 1) // 2)
+    // + M·ceil(N/32) + N·ceil(M/32).
+    void primusQuantize()
+    {
+        const OpArgs fp8 = argsOf("[[64, 128], [], []]", R"(["c10::BFloat16", "float", "float"])");
+        for (const char* op : { "primus_turbo_cpp_extension::quantize_fp8_tensorwise",
+                 "primus_turbo::quantize_fp8_tensorwise" })
+            for (const ModelReading& reading : { kOurs, kTraceLens }) {
+                const auto e = modelled(op, fp8, reading);
+                QCOMPARE(e.flops, 8192.0);
+                QCOMPARE(e.bytes, 24576.0); // 8192·2 + 8192
+                QCOMPARE(e.precision, std::string("bf16"));
+            }
+        for (const char* op : { "primus_turbo_cpp_extension::quantize_mxfp4_dual",
+                 "primus_turbo::quantize_mxfp4_dual", "primus::quantize_mxfp4_dual" })
+            for (const ModelReading& reading : { kOurs, kTraceLens }) {
+                const auto e = modelled(
+                    op, argsOf("[[64, 96], [], []]", R"(["c10::BFloat16", "Scalar", "Scalar"])"), reading);
+                QCOMPARE(e.flops, 6144.0);
+                QCOMPARE(e.bytes, 18816.0); // 6144·2 + 2·3072 + 64·3 + 96·2
+                QCOMPARE(e.precision, std::string("bf16"));
+                // odd: 15 elements of FP32, ceil-divided halves and blocks
+                const auto odd = modelled(op, argsOf("[[3, 5]]", R"(["float"])"), reading);
+                QCOMPARE(odd.flops, 15.0);
+                QCOMPARE(odd.bytes, 84.0); // 15·4 + 2·8 + 3·1 + 5·1
+                QCOMPARE(opSkipOf(op, argsOf("[[2, 3, 5]]", R"(["float"])"), reading),
+                    std::optional(SkipReason::MalformedDims));
+            }
+    }
+
+    // perf_model_extensions.py fused_flatten_mxfp4_quant and its subclasses: FLOPs 2n; bytes n·bpe(x) +
+    // n/2 + the E8M0 scales: TraceLens's n // 32, ours one per 32 elements of each row (the same for
+    // rows of multiples of 32).
+    void mxfp4Quant()
+    {
+        const char* flatten = "sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant";
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto e = modelled(flatten, argsOf("[[4, 8, 16]]", R"(["c10::BFloat16"])"), reading);
+            QCOMPARE(e.flops, 1024.0);
+            QCOMPARE(e.bytes, 1296.0); // 512·2 + 256 + 16
+            QCOMPARE(e.precision, std::string("bf16"));
+        }
+        // rows of 3·10 = 30 after flattening: ours 4·ceil(30/32) = 4 scales, TraceLens's 120 // 32 = 3
+        const OpArgs rows30 = argsOf("[[4, 3, 10]]", R"(["c10::BFloat16"])");
+        QCOMPARE(modelled(flatten, rows30, kOurs).bytes, 304.0); // 240 + 60 + 4
+        QCOMPARE(modelled(flatten, rows30, kTraceLens).bytes, 303.0);
+        QCOMPARE(modelled(flatten, rows30, kOurs).flops, 240.0);
+        // SGLang's dynamic_mxfp4_quant: rows of x's last dim, 48: ours 6·2 scales, TraceLens's 288 // 32
+        const OpArgs rows48 = argsOf("[[6, 48]]", R"(["c10::BFloat16"])");
+        QCOMPARE(modelled("sglang_profiler::quant_dynamic_mxfp4_quant", rows48, kOurs).bytes, 732.0);
+        QCOMPARE(modelled("sglang_profiler::quant_dynamic_mxfp4_quant", rows48, kTraceLens).bytes, 729.0);
+        // AITER's: the input at 1 (out, input, scales) or 2 (out, scales, input, sorted ids, ...)
+        const OpArgs at1 = argsOf(
+            "[[6, 32], [6, 64], [6, 2]]", R"(["unsigned char", "c10::BFloat16", "c10::Float8_e8m0fnu"])");
+        const OpArgs at2 = argsOf("[[6, 32], [8, 2], [6, 64], [8], [1]]",
+            R"(["unsigned char", "c10::Float8_e8m0fnu", "c10::BFloat16", "int", "int"])");
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            for (const auto& [op, args] : { std::pair { "aiter::dynamic_per_group_scaled_quant_fp4", &at1 },
+                     std::pair { "aiter::fused_dynamic_mx_quant_moe_sort_hip", &at2 },
+                     std::pair { "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip", &at2 } }) {
+                const auto e = modelled(op, *args, reading);
+                QCOMPARE(e.flops, 768.0); // 2·384
+                QCOMPARE(e.bytes, 972.0); // 384·2 + 192 + 12
+                QCOMPARE(e.precision, std::string("bf16"));
+            }
+            QVERIFY(!modelled(flatten, argsOf("[[4, 8, 16]]", R"(["mystery"])"), reading).bytesKnown());
+        }
+    }
+
+    // A quant op in a trace: one row with its kernel's time, the same in both modes.
+    void quantOpRow()
+    {
+        const std::string call = eventArgs(
+            "[[4, 256], [4, 256], [4, 1]]", R"(["c10::Float8_e4m3fnuz", "c10::BFloat16", "float"])");
+        for (const bool compat : { false, true }) {
+            const EfficiencyRow row = onlyRow("aiter::dynamic_per_token_scaled_quant", call, compat);
+            QCOMPARE(row.family, OpFamily::Elementwise);
+            QCOMPARE(row.flops, 2656.0);
+            QCOMPARE(row.bytes, 3088.0);
+            QCOMPARE(row.precision, std::string("bf16"));
             QCOMPARE(row.kernelTimeUsSum, 10.0);
         }
     }
