@@ -45,7 +45,8 @@ std::size_t SliceTable::bytesUsed() const
 
 std::size_t ActivityArgs::bytesUsed() const
 {
-    return ofSlice.bytesUsed() + correlation.bytesUsed() + stream.bytesUsed() + extra.bytesUsed();
+    return ofSlice.bytesUsed() + correlation.bytesUsed() + stream.bytesUsed() + extra.bytesUsed()
+        + launch.bytesUsed();
 }
 
 void ExtraArgs::permute(const std::vector<std::uint32_t>& order)
@@ -65,6 +66,10 @@ void ExtraArgs::permute(const std::vector<std::uint32_t>& order)
     permuteColumn(sequenceNumber, order);
     permuteColumn(processGroupRanks, order);
     permuteColumn(processGroupDescription, order);
+}
+
+void KernelLaunchArgs::permute(const std::vector<std::uint32_t>& order)
+{
     permuteColumn(blocksPerSm, order);
     permuteColumn(warpsPerSm, order);
     permuteColumn(occupancyPct, order);
@@ -78,8 +83,13 @@ std::size_t ExtraArgs::bytesUsed() const
         + bytesOf(waitOnEventRecordCorrelation) + bytesOf(collectiveName) + bytesOf(inMsgNelems)
         + bytesOf(outMsgNelems) + bytesOf(dtype) + bytesOf(groupSize) + bytesOf(processRank)
         + bytesOf(processGroupName) + bytesOf(sequenceNumber) + bytesOf(processGroupRanks)
-        + bytesOf(processGroupDescription) + bytesOf(blocksPerSm) + bytesOf(warpsPerSm)
-        + bytesOf(occupancyPct) + bytesOf(grid) + bytesOf(block);
+        + bytesOf(processGroupDescription);
+}
+
+std::size_t KernelLaunchArgs::bytesUsed() const
+{
+    return bytesOf(blocksPerSm) + bytesOf(warpsPerSm) + bytesOf(occupancyPct) + bytesOf(grid)
+        + bytesOf(block);
 }
 
 } // namespace ks::core

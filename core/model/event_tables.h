@@ -152,6 +152,7 @@ struct ActivityArgs
     CompactInt64Column correlation; // -1 when absent
     CompactInt64Column stream; // -1 when absent or not numeric (4294967295 is kept: HTA counts it)
     RowBitmap extra; // which rows have an ExtraArgs row (in row order)
+    RowBitmap launch; // which rows have a KernelLaunchArgs row (in row order)
 
     std::size_t size() const { return correlation.size(); }
 
@@ -177,14 +178,27 @@ struct ExtraArgs
     // "Process Group Ranks": the list's text, a JSON string's content or a JSON array; empty when absent.
     std::vector<NameId> processGroupRanks;
     std::vector<NameId> processGroupDescription; // empty when absent
-    // CUDA kernels' launch figures, kept while parsing (kernel_occupancy reads them):
+
+    std::size_t size() const { return bytes.size(); }
+
+    // Reorders every column: row k becomes old row order[k].
+    void permute(const std::vector<std::uint32_t>& order);
+
+    std::size_t bytesUsed() const;
+};
+
+// CUDA kernels' launch figures, kept while parsing (kernel_occupancy reads them).
+// A table of their own, not ExtraArgs columns: every kernel carries them, and an
+// ExtraArgs row (15 other columns) per kernel cost ~90 bytes each for nothing.
+struct KernelLaunchArgs
+{
     std::vector<double> blocksPerSm; // NaN when absent
     std::vector<double> warpsPerSm; // NaN when absent
     std::vector<double> occupancyPct; // "est. achieved occupancy %"; NaN when absent
     std::vector<std::array<std::int32_t, 3>> grid; // { 0, 0, 0 } when absent
     std::vector<std::array<std::int32_t, 3>> block; // { 0, 0, 0 } when absent
 
-    std::size_t size() const { return bytes.size(); }
+    std::size_t size() const { return blocksPerSm.size(); }
 
     // Reorders every column: row k becomes old row order[k].
     void permute(const std::vector<std::uint32_t>& order);

@@ -86,6 +86,14 @@ std::uint32_t RankTrace::extraRow(std::uint32_t slice) const
     return activity.extra.has(row) ? activity.extra.rank(row) : kNoRow;
 }
 
+std::uint32_t RankTrace::launchRow(std::uint32_t slice) const
+{
+    if (!activity.ofSlice.has(slice))
+        return kNoRow;
+    const std::uint32_t row = activity.ofSlice.rank(slice);
+    return activity.launch.has(row) ? activity.launch.rank(row) : kNoRow;
+}
+
 std::uint32_t RankTrace::firstEndingAtOrAfter(const Track& track, std::uint32_t level, TimeNs t) const
 {
     // Within a level slices do not overlap, so ends are sorted like starts.

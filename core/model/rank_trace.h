@@ -73,6 +73,7 @@ public:
     SliceTable slices;
     ActivityArgs activity;
     ExtraArgs extra;
+    KernelLaunchArgs launch;
     ArgsIndex args; // where each event's JSON is in the file: args are re-read, not kept
     KeptArgs keptArgs; // except those the load was asked to keep (LoadOptions::keepArgsOf)
     InstantTable instants;
@@ -99,6 +100,7 @@ public:
     std::int64_t correlation(std::uint32_t slice) const;
     std::int64_t stream(std::uint32_t slice) const;
     std::uint32_t extraRow(std::uint32_t slice) const;
+    std::uint32_t launchRow(std::uint32_t slice) const; // row of `launch`, or kNoRow
 
     // Slices of a track intersecting [t0, t1] (closed), level by level, each
     // level in start order. O(levels * log n + k).

@@ -34,6 +34,7 @@ std::vector<ColumnBytes> storeBytesByColumn(const RankTrace& t)
     out.push_back({ "slice durOverflow", mapBytes(t.slices.durOverflow) });
     out.push_back({ "activity args", t.activity.bytesUsed() });
     out.push_back({ "extra args", t.extra.bytesUsed() });
+    out.push_back({ "kernel launch args", t.launch.bytesUsed() });
     out.push_back({ "args", t.args.bytesUsed() });
     out.push_back({ "kept args", t.keptArgs.bytesUsed() });
     const InstantTable& in = t.instants;
@@ -67,11 +68,13 @@ void shrinkToFit(RankTrace& t)
     t.activity.correlation.shrinkToFit();
     t.activity.stream.shrinkToFit();
     t.activity.extra.shrinkToFit();
+    t.activity.launch.shrinkToFit();
     ExtraArgs& x = t.extra;
     shrink(x.bytes, x.memoryBandwidthGBps, x.device, x.waitOnStream, x.waitOnEventRecordCorrelation,
         x.collectiveName, x.inMsgNelems, x.outMsgNelems, x.dtype, x.groupSize, x.processRank,
-        x.processGroupName, x.sequenceNumber, x.processGroupRanks, x.processGroupDescription, x.blocksPerSm,
-        x.warpsPerSm, x.occupancyPct, x.grid, x.block);
+        x.processGroupName, x.sequenceNumber, x.processGroupRanks, x.processGroupDescription);
+    KernelLaunchArgs& k = t.launch;
+    shrink(k.blocksPerSm, k.warpsPerSm, k.occupancyPct, k.grid, k.block);
     InstantTable& in = t.instants;
     shrink(in.ts, in.name, in.category, in.track, in.eventIndex);
     MemoryEventTable& m = t.memory;

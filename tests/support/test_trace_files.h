@@ -237,7 +237,7 @@ inline std::string fingerprint(const core::RankTrace& t)
     for (std::uint32_t i = 0; i < t.slices.size(); ++i) {
         o << "slice " << t.slices.start[i] << ' ' << t.slices.duration(i) << ' ' << t.sliceName(i) << " ["
           << t.sliceCategory(i) << "] f" << int(t.slices.flags[i]) << " e" << t.slices.eventIndex[i] << " c"
-          << t.correlation(i) << " s" << t.stream(i) << " x" << t.extraRow(i);
+          << t.correlation(i) << " s" << t.stream(i) << " x" << t.extraRow(i) << " l" << t.launchRow(i);
         if (i < 16 || i % 97 == 0 || i + 1 == t.slices.size()) {
             auto it = argsText.find(i);
             o << ' '

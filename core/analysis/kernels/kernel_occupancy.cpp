@@ -90,9 +90,9 @@ Result<std::vector<KernelOccupancy>> readKernelOccupancy(
         return trace.slices.eventIndex[a] < trace.slices.eventIndex[b]; // file order
     });
     std::vector<KernelOccupancy> out;
-    const ExtraArgs& x = trace.extra;
+    const KernelLaunchArgs& x = trace.launch;
     for (const std::uint32_t slice : slices) {
-        const std::uint32_t row = trace.extraRow(slice);
+        const std::uint32_t row = trace.launchRow(slice);
         if (row == kNoRow)
             continue;
         KernelOccupancy k;

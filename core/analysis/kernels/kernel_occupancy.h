@@ -38,7 +38,7 @@ struct KernelOccupancy
 KernelOccupancy parseKernelOccupancy(std::string_view argsText);
 
 // The figures of the given slices that carry at least one of them, in file order.
-// From the store (the loader keeps these args, ExtraArgs); never fails today, a
+// From the store (the loader keeps these args, KernelLaunchArgs); never fails today, a
 // Result so that callers keep one error path.
 Result<std::vector<KernelOccupancy>> readKernelOccupancy(
     const RankTrace& trace, std::vector<std::uint32_t> slices);

@@ -67,6 +67,7 @@ void RankBuilder::reserveFor(std::uint64_t events)
     m_activityCorrelation.reserve(activity);
     m_activityStream.reserve(activity);
     m_activityExtra.reserve(activity);
+    m_activityLaunch.reserve(activity);
     m_flows.reserve(static_cast<std::size_t>(events * 4 / 10));
 }
 
@@ -263,6 +264,16 @@ RankBuilder::StagedActivity RankBuilder::stageActivity(const RawEvent& e)
     staged.present = true;
     staged.correlation = a.correlation.value_or(-1);
     staged.stream = a.stream.value_or(-1);
+    if (a.hasLaunch()) {
+        KernelLaunchArgs& k = m_trace.launch;
+        staged.launchRow = static_cast<std::uint32_t>(k.size());
+        constexpr double kAbsent = std::numeric_limits<double>::quiet_NaN();
+        k.blocksPerSm.push_back(a.blocksPerSm.value_or(kAbsent));
+        k.warpsPerSm.push_back(a.warpsPerSm.value_or(kAbsent));
+        k.occupancyPct.push_back(a.occupancyPct.value_or(kAbsent));
+        k.grid.push_back(a.grid.value_or(LaunchDims {}));
+        k.block.push_back(a.block.value_or(LaunchDims {}));
+    }
     if (!a.hasExtra())
         return staged;
     ExtraArgs& x = m_trace.extra;
@@ -286,12 +297,6 @@ RankBuilder::StagedActivity RankBuilder::stageActivity(const RawEvent& e)
     x.sequenceNumber.push_back(a.sequenceNumber.value_or(-1));
     x.processGroupRanks.push_back(name(a.processGroupRanks));
     x.processGroupDescription.push_back(name(a.processGroupDescription));
-    constexpr double kAbsent = std::numeric_limits<double>::quiet_NaN();
-    x.blocksPerSm.push_back(a.blocksPerSm.value_or(kAbsent));
-    x.warpsPerSm.push_back(a.warpsPerSm.value_or(kAbsent));
-    x.occupancyPct.push_back(a.occupancyPct.value_or(kAbsent));
-    x.grid.push_back(a.grid.value_or(LaunchDims {}));
-    x.block.push_back(a.block.value_or(LaunchDims {}));
     return staged;
 }
 
@@ -303,6 +308,7 @@ void RankBuilder::pushSlice(const SliceRow& row, std::uint32_t track, const Stag
         m_activityCorrelation.push(activity.correlation);
         m_activityStream.push(activity.stream);
         m_activityExtra.push_back(activity.extraRow);
+        m_activityLaunch.push_back(activity.launchRow);
     }
     m_sliceTrack.push_back(track);
     if (m_deviceCategory[row.category])
@@ -595,7 +601,10 @@ void RankBuilder::storeActivityInSliceOrder(const std::vector<std::uint32_t>& or
     act.correlation.reserve(rows);
     act.stream.reserve(rows);
     act.extra.reserve(rows);
+    act.launch.reserve(rows);
     std::vector<std::uint32_t> extraOrder;
+    std::vector<std::uint32_t> launchOrder;
+    launchOrder.reserve(m_trace.launch.size());
     for (const std::uint32_t staged : order) {
         const bool has = m_sliceHasActivity.has(staged);
         act.ofSlice.push(has);
@@ -607,10 +616,15 @@ void RankBuilder::storeActivityInSliceOrder(const std::vector<std::uint32_t>& or
         act.extra.push(m_activityExtra[ref] != kNoRow);
         if (m_activityExtra[ref] != kNoRow)
             extraOrder.push_back(m_activityExtra[ref]);
+        act.launch.push(m_activityLaunch[ref] != kNoRow);
+        if (m_activityLaunch[ref] != kNoRow)
+            launchOrder.push_back(m_activityLaunch[ref]);
     }
     m_trace.extra.permute(extraOrder);
+    m_trace.launch.permute(launchOrder);
     m_sliceHasActivity = {};
     m_activityExtra = {};
+    m_activityLaunch = {};
     m_activityCorrelation = {};
     m_activityStream = {};
 }

@@ -55,6 +55,7 @@ public:
         std::int64_t correlation = -1;
         std::int64_t stream = -1;
         std::uint32_t extraRow = kNoRow; // its ExtraArgs row, already appended
+        std::uint32_t launchRow = kNoRow; // its KernelLaunchArgs row, already appended
     };
 
     struct OpenBegin
@@ -141,6 +142,7 @@ private:
     CompactInt64Column m_activityCorrelation;
     CompactInt64Column m_activityStream;
     std::vector<std::uint32_t> m_activityExtra; // ExtraArgs row, or kNoRow
+    std::vector<std::uint32_t> m_activityLaunch; // KernelLaunchArgs row, or kNoRow
     FlowPoints m_flows;
     std::unordered_map<std::string, std::uint32_t> m_counterIndex; // "pid/name/key" -> series
     std::vector<std::array<std::uint64_t, kPhaseCount>> m_categoryCounts; // by category index

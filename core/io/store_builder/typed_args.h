@@ -41,15 +41,16 @@ struct TypedArgs
     std::optional<LaunchDims> grid;
     std::optional<LaunchDims> block;
 
-    bool hasActivity() const { return stream || correlation || hasExtra(); }
+    bool hasActivity() const { return stream || correlation || hasExtra() || hasLaunch(); }
 
     bool hasExtra() const
     {
         return bytes || memoryBandwidthGBps || waitOnStream || waitOnEventRecordCorrelation || collectiveName
             || inMsgNelems || outMsgNelems || dtype || groupSize || processRank || processGroupName
-            || sequenceNumber || processGroupRanks || processGroupDescription || blocksPerSm || warpsPerSm
-            || occupancyPct || grid || block;
+            || sequenceNumber || processGroupRanks || processGroupDescription;
     }
+
+    bool hasLaunch() const { return blocksPerSm || warpsPerSm || occupancyPct || grid || block; }
 };
 
 // Which typed arg a key names; None for args kept only as text.
