@@ -1,11 +1,13 @@
 #include "widgets/memory_snapshot/snapshot_view.h"
 
 #include "core/analysis/memory_snapshot/allocator_state.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"
 #include "widgets/common/task_tracker.h"
 #include "widgets/memory_snapshot/active_memory_plot.h"
 #include "widgets/memory_snapshot/allocator_state_widget.h"
 #include "widgets/memory_snapshot/snapshot_event_model.h"
+#include "widgets/memory_snapshot/snapshot_overlay_chart.h"
 #include "widgets/memory_snapshot/snapshot_tables.h"
 
 #include <QComboBox>
@@ -29,6 +31,14 @@ namespace {
     {
         SnapshotViewDataPtr data;
         QString error;
+    };
+
+    // A comparison's result: the second snapshot, the difference and both curves per device.
+    struct Compared
+    {
+        Loaded other;
+        std::vector<core::DeviceComparison> comparison;
+        std::vector<core::SnapshotOverlay> overlay;
     };
 
     Loaded load(const std::string& path, const TaskContext& context)
@@ -158,6 +168,10 @@ QWidget* SnapshotView::setupTabs()
     m_compareLine = makeLine(m_comparePage, "snapshotCompareLine");
     compareLayout->addWidget(m_compareLine);
     auto* compareSplit = new QSplitter(Qt::Vertical, m_comparePage);
+    // Both runs' active memory on one axis first: where in the step the difference appears.
+    m_compareChart = new AnalysisChart(compareSplit);
+    m_compareChart->setObjectName(QStringLiteral("snapshotCompareChart"));
+    compareSplit->addWidget(m_compareChart);
     m_compareTotals = new QTableWidget(compareSplit);
     m_compareTotals->setObjectName(QStringLiteral("snapshotCompareTotals"));
     m_compareFrames = new QTableWidget(compareSplit);
@@ -244,6 +258,7 @@ void SnapshotView::showData(SnapshotViewDataPtr data)
     m_data = std::move(data);
     m_other = nullptr;
     m_comparison.clear();
+    m_overlay.clear();
     if (const int at = m_tabs->indexOf(m_comparePage); at >= 0)
         m_tabs->removeTab(at);
     m_deviceChooser->clear();
@@ -369,20 +384,22 @@ void SnapshotView::compareWith(const QString& path)
     m_content->setSizes({ 2000, 3000 }); // four columns of numbers beside frame names need the room
     m_compareTasks->start(
         [file = path.toStdString(), base = m_data](const TaskContext& context) {
-            Loaded other = load(file, context);
-            std::vector<core::DeviceComparison> comparison;
-            if (other.data)
-                comparison = compareViewData(*base, *other.data);
-            return std::make_pair(std::move(other), std::move(comparison));
+            Compared out { load(file, context), {}, {} };
+            if (out.other.data) {
+                out.comparison = compareViewData(*base, *out.other.data);
+                out.overlay = overlayViewData(*base, *out.other.data);
+            }
+            return out;
         },
-        [this](std::pair<Loaded, std::vector<core::DeviceComparison>> result) {
-            if (!result.first.data) {
-                m_compareLine->setText(result.first.error);
-                emit comparisonFailed(result.first.error);
+        [this](Compared result) {
+            if (!result.other.data) {
+                m_compareLine->setText(result.other.error);
+                emit comparisonFailed(result.other.error);
                 return;
             }
-            m_other = std::move(result.first.data);
-            m_comparison = std::move(result.second);
+            m_other = std::move(result.other.data);
+            m_comparison = std::move(result.comparison);
+            m_overlay = std::move(result.overlay);
             showComparison();
             emit comparisonShown();
         },
@@ -403,6 +420,7 @@ void SnapshotView::showComparison()
             tr("%1 has no device %2.").arg(displayName(toQString(m_other->path))).arg(device));
         m_compareTotals->clear();
         m_compareFrames->clear();
+        showOverlay(nullptr);
         return;
     }
     const auto peakDelta = std::int64_t(it->after.peakAllocated) - std::int64_t(it->before.peakAllocated);
@@ -412,6 +430,19 @@ void SnapshotView::showComparison()
                                    formatBytes(it->after.peakAllocated), signedBytes(peakDelta)));
     fillComparisonTotals(*m_compareTotals, *it);
     fillComparisonFrames(*m_compareFrames, it->peakByFrame);
+    const auto overlay = std::find_if(m_overlay.begin(), m_overlay.end(),
+        [device](const core::SnapshotOverlay& o) { return o.device == device; });
+    showOverlay(overlay == m_overlay.end() ? nullptr : &*overlay);
+}
+
+void SnapshotView::showOverlay(const core::SnapshotOverlay* overlay)
+{
+    m_compareChart->reset();
+    m_overlayItems = {};
+    if (overlay)
+        m_overlayItems = buildSnapshotOverlayChart(
+            *m_compareChart, *overlay, displayName(m_path), displayName(toQString(m_other->path)));
+    m_compareChart->replot();
 }
 
 bool SnapshotView::showTab(const QString& name)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "widgets/memory_snapshot/snapshot_overlay_chart.h"
 #include "widgets/memory_snapshot/snapshot_view_data.h"
 
 #include <QWidget>
@@ -85,6 +86,11 @@ public:
 
     QTableWidget* comparisonFrames() const { return m_compareFrames; }
 
+    // Both snapshots' active memory on one axis (the Comparison tab's chart).
+    AnalysisChart* comparisonChart() const { return m_compareChart; }
+
+    const SnapshotOverlayItems& comparisonCurves() const { return m_overlayItems; }
+
     QTabWidget* tabs() const { return m_tabs; }
 
 signals:
@@ -103,6 +109,7 @@ private:
     void showData(SnapshotViewDataPtr data);
     void showDevice();
     void showComparison();
+    void showOverlay(const core::SnapshotOverlay* overlay); // null: an empty chart
     void updateSummary();
 
     std::unique_ptr<TaskTracker> m_loadTasks;
@@ -112,6 +119,8 @@ private:
     SnapshotViewDataPtr m_data;
     SnapshotViewDataPtr m_other;
     std::vector<core::DeviceComparison> m_comparison;
+    std::vector<core::SnapshotOverlay> m_overlay; // per device, both curves
+    SnapshotOverlayItems m_overlayItems;
     int m_device = 0;
     int m_row = -1;
 
@@ -131,6 +140,7 @@ private:
     QTableWidget* m_peak = nullptr;
     QWidget* m_comparePage = nullptr;
     QLabel* m_compareLine = nullptr;
+    AnalysisChart* m_compareChart = nullptr;
     QTableWidget* m_compareTotals = nullptr;
     QTableWidget* m_compareFrames = nullptr;
 };

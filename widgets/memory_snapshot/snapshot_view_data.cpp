@@ -50,4 +50,11 @@ std::vector<core::DeviceComparison> compareViewData(
     return core::compareSnapshots(*base.snapshot, *base.summary, *other.snapshot, *other.summary);
 }
 
+std::vector<core::SnapshotOverlay> overlayViewData(
+    const SnapshotViewData& base, const SnapshotViewData& other)
+{
+    return core::overlaySnapshots(
+        *base.snapshot, *base.summary, *other.snapshot, *other.summary, kOverlayPoints);
+}
+
 } // namespace ks::widgets

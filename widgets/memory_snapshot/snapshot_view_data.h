@@ -2,6 +2,7 @@
 
 #include "core/analysis/memory_snapshot/memory_snapshot.h"
 #include "core/analysis/memory_snapshot/snapshot_compare.h"
+#include "core/analysis/memory_snapshot/snapshot_overlay.h"
 #include "core/analysis/memory_snapshot/snapshot_summary.h"
 #include "core/common/progress.h"
 #include "core/common/result.h"
@@ -46,6 +47,12 @@ core::Result<SnapshotViewData> loadSnapshotViewData(const std::string& path, con
 
 // Two snapshots side by side: before = `base`, after = `other` (snapshot_compare.h).
 std::vector<core::DeviceComparison> compareViewData(
+    const SnapshotViewData& base, const SnapshotViewData& other);
+
+// Both Active Memory Timelines per device on one axis (snapshot_overlay.h), at
+// most kOverlayPoints points a curve: enough for a chart the width of a screen.
+inline constexpr std::size_t kOverlayPoints = 4000;
+std::vector<core::SnapshotOverlay> overlayViewData(
     const SnapshotViewData& base, const SnapshotViewData& other);
 
 } // namespace ks::widgets

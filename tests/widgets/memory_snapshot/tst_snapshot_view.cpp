@@ -20,6 +20,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace ks;
 using namespace ks::test;
 
@@ -262,6 +265,21 @@ private slots:
         QCOMPARE(shown.view.tabs()->currentWidget()->findChild<QTableWidget*>(
                      QStringLiteral("snapshotCompareTotals")),
             totals);
+        // Both active memory curves on one axis: each one's highest point is its peak
+        // (down-sampling keeps it), and the axis says what x is.
+        const widgets::SnapshotOverlayItems& curves = shown.view.comparisonCurves();
+        QVERIFY(curves.before && curves.after);
+        auto highest = [&curves](const QCPGraph* g) {
+            double top = 0;
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+                top = std::max(top, it->value);
+            return std::uint64_t(std::llround(top * curves.bytesPerUnit));
+        };
+        QCOMPARE(highest(curves.before), peakOf(before));
+        QCOMPARE(highest(curves.after), peakOf(after));
+        QVERIFY(curves.before->data()->size() >= 2 && curves.before->data()->size() <= 4000);
+        QCOMPARE(curves.before->data()->constBegin()->key, 0.0);
+        QVERIFY(shown.view.comparisonChart()->xAxis->label().contains(QStringLiteral("ms since")));
     }
 
     void badInputNamesTheFile_data()
