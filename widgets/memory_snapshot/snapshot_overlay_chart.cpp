@@ -71,7 +71,7 @@ SnapshotOverlayItems buildSnapshotOverlayChart(AnalysisChart& chart, const core:
     items.after = addCurve(chart, overlay.after, items.keysPerUnit, bytesPerUnit,
         tr("after: %1").arg(afterName), QPen(afterColor, 1.6));
     if (!overlay.byTime)
-        chart.xAxis->setLabel(tr("memory_viz's step (a snapshot has no time_us)"));
+        chart.xAxis->setLabel(tr("memory_viz's step (event order: one per allocation or free)"));
     else if (!overlay.alignedBy.empty())
         chart.xAxis->setLabel(
             tr("time (ms since %1 starts in each)").arg(QString::fromStdString(overlay.alignedBy)));

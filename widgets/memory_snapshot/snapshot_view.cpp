@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -38,7 +39,8 @@ namespace {
     {
         Loaded other;
         std::vector<core::DeviceComparison> comparison;
-        std::vector<core::SnapshotOverlay> overlay;
+        std::vector<core::SnapshotOverlay> overlayTime; // OverlayAxis::Time
+        std::vector<core::SnapshotOverlay> overlaySteps; // OverlayAxis::Steps
     };
 
     Loaded load(const std::string& path, const TaskContext& context)
@@ -167,10 +169,25 @@ QWidget* SnapshotView::setupTabs()
     compareLayout->setContentsMargins(2, 2, 2, 2);
     m_compareLine = makeLine(m_comparePage, "snapshotCompareLine");
     compareLayout->addWidget(m_compareLine);
+    auto* axisRow = new QHBoxLayout;
+    axisRow->addWidget(new QLabel(tr("Curves over:"), m_comparePage));
+    m_compareAxis = new QComboBox(m_comparePage);
+    m_compareAxis->setObjectName(QStringLiteral("snapshotCompareAxis"));
+    m_compareAxis->addItem(tr("time"));
+    m_compareAxis->addItem(tr("memory_viz's steps (event order)"));
+    m_compareAxis->setToolTip(tr("Time lines both runs up at the range they both annotate (else at their "
+                                 "first events); steps line up the same sequence of allocations and frees"));
+    axisRow->addWidget(m_compareAxis);
+    axisRow->addStretch(1);
+    compareLayout->addLayout(axisRow);
     auto* compareSplit = new QSplitter(Qt::Vertical, m_comparePage);
     // Both runs' active memory on one axis first: where in the step the difference appears.
     m_compareChart = new AnalysisChart(compareSplit);
     m_compareChart->setObjectName(QStringLiteral("snapshotCompareChart"));
+    // The wheel zooms and a drag pans along x only: memory stays on its full scale.
+    m_compareChart->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_compareChart->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_compareChart->axisRect()->setRangeZoom(Qt::Horizontal);
     compareSplit->addWidget(m_compareChart);
     m_compareTotals = new QTableWidget(compareSplit);
     m_compareTotals->setObjectName(QStringLiteral("snapshotCompareTotals"));
@@ -190,6 +207,10 @@ void SnapshotView::setupConnections()
         m_events, &QTableView::clicked, this, [this](const QModelIndex& index) { selectRow(index.row()); });
     connect(m_deviceChooser, &QComboBox::activated, this, &SnapshotView::setDeviceIndex);
     connect(m_compareButton, &QPushButton::clicked, this, &SnapshotView::compareRequested);
+    connect(m_compareAxis, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_other)
+            showComparison();
+    });
 }
 
 void SnapshotView::showMessage(const QString& text)
@@ -258,7 +279,8 @@ void SnapshotView::showData(SnapshotViewDataPtr data)
     m_data = std::move(data);
     m_other = nullptr;
     m_comparison.clear();
-    m_overlay.clear();
+    m_overlayTime.clear();
+    m_overlaySteps.clear();
     if (const int at = m_tabs->indexOf(m_comparePage); at >= 0)
         m_tabs->removeTab(at);
     m_deviceChooser->clear();
@@ -384,10 +406,11 @@ void SnapshotView::compareWith(const QString& path)
     m_content->setSizes({ 2000, 3000 }); // four columns of numbers beside frame names need the room
     m_compareTasks->start(
         [file = path.toStdString(), base = m_data](const TaskContext& context) {
-            Compared out { load(file, context), {}, {} };
+            Compared out { load(file, context), {}, {}, {} };
             if (out.other.data) {
                 out.comparison = compareViewData(*base, *out.other.data);
-                out.overlay = overlayViewData(*base, *out.other.data);
+                out.overlayTime = overlayViewData(*base, *out.other.data, core::OverlayAxis::Time);
+                out.overlaySteps = overlayViewData(*base, *out.other.data, core::OverlayAxis::Steps);
             }
             return out;
         },
@@ -399,7 +422,13 @@ void SnapshotView::compareWith(const QString& path)
             }
             m_other = std::move(result.other.data);
             m_comparison = std::move(result.comparison);
-            m_overlay = std::move(result.overlay);
+            m_overlayTime = std::move(result.overlayTime);
+            m_overlaySteps = std::move(result.overlaySteps);
+            // What the CLI's Auto picks: time only where both runs annotate a range in common.
+            const bool timed = !m_overlayTime.empty() && m_overlayTime.front().byTime
+                && !m_overlayTime.front().alignedBy.empty();
+            const QSignalBlocker quiet(m_compareAxis);
+            m_compareAxis->setCurrentIndex(timed ? 0 : 1);
             showComparison();
             emit comparisonShown();
         },
@@ -430,9 +459,11 @@ void SnapshotView::showComparison()
                                    formatBytes(it->after.peakAllocated), signedBytes(peakDelta)));
     fillComparisonTotals(*m_compareTotals, *it);
     fillComparisonFrames(*m_compareFrames, it->peakByFrame);
-    const auto overlay = std::find_if(m_overlay.begin(), m_overlay.end(),
+    const std::vector<core::SnapshotOverlay>& curves =
+        m_compareAxis->currentIndex() == 0 ? m_overlayTime : m_overlaySteps;
+    const auto overlay = std::find_if(curves.begin(), curves.end(),
         [device](const core::SnapshotOverlay& o) { return o.device == device; });
-    showOverlay(overlay == m_overlay.end() ? nullptr : &*overlay);
+    showOverlay(overlay == curves.end() ? nullptr : &*overlay);
 }
 
 void SnapshotView::showOverlay(const core::SnapshotOverlay* overlay)

@@ -91,6 +91,8 @@ public:
 
     const SnapshotOverlayItems& comparisonCurves() const { return m_overlayItems; }
 
+    QComboBox* comparisonAxisChooser() const { return m_compareAxis; }
+
     QTabWidget* tabs() const { return m_tabs; }
 
 signals:
@@ -119,7 +121,8 @@ private:
     SnapshotViewDataPtr m_data;
     SnapshotViewDataPtr m_other;
     std::vector<core::DeviceComparison> m_comparison;
-    std::vector<core::SnapshotOverlay> m_overlay; // per device, both curves
+    std::vector<core::SnapshotOverlay> m_overlayTime; // per device, both curves over time
+    std::vector<core::SnapshotOverlay> m_overlaySteps; // ... over memory_viz's steps
     SnapshotOverlayItems m_overlayItems;
     int m_device = 0;
     int m_row = -1;
@@ -140,6 +143,7 @@ private:
     QTableWidget* m_peak = nullptr;
     QWidget* m_comparePage = nullptr;
     QLabel* m_compareLine = nullptr;
+    QComboBox* m_compareAxis = nullptr; // time or memory_viz's steps
     AnalysisChart* m_compareChart = nullptr;
     QTableWidget* m_compareTotals = nullptr;
     QTableWidget* m_compareFrames = nullptr;

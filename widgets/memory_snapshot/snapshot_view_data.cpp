@@ -51,10 +51,10 @@ std::vector<core::DeviceComparison> compareViewData(
 }
 
 std::vector<core::SnapshotOverlay> overlayViewData(
-    const SnapshotViewData& base, const SnapshotViewData& other)
+    const SnapshotViewData& base, const SnapshotViewData& other, core::OverlayAxis axis)
 {
     return core::overlaySnapshots(
-        *base.snapshot, *base.summary, *other.snapshot, *other.summary, kOverlayPoints);
+        *base.snapshot, *base.summary, *other.snapshot, *other.summary, kOverlayPoints, axis);
 }
 
 } // namespace ks::widgets

@@ -53,6 +53,6 @@ std::vector<core::DeviceComparison> compareViewData(
 // most kOverlayPoints points a curve: enough for a chart the width of a screen.
 inline constexpr std::size_t kOverlayPoints = 4000;
 std::vector<core::SnapshotOverlay> overlayViewData(
-    const SnapshotViewData& base, const SnapshotViewData& other);
+    const SnapshotViewData& base, const SnapshotViewData& other, core::OverlayAxis axis);
 
 } // namespace ks::widgets

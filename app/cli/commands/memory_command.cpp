@@ -200,6 +200,11 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
             a.csvTable = *table;
     }
     a.format = outputFormat(parsed, problem);
+    // HTA #223's tables cost more than the rest of the analysis together (a stack of
+    // ids and a category per [memory] event): computed only when the output has them.
+    a.options.htaCategories = a.format == "json"
+        || (a.format == "csv"
+            && (a.csvTable == "categories" || a.csvTable == "classified" || a.csvTable == "stack_names"));
     const auto summary = summaryArgument(parsed);
     if (summary && problem.empty()) {
         for (const char* option : { "--iterations", "--curve-points" })

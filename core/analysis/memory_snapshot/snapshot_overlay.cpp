@@ -108,21 +108,22 @@ std::vector<OverlayPoint> downsampleKeepingPeaks(
 
 std::vector<SnapshotOverlay> overlaySnapshots(const MemorySnapshot& before,
     const SnapshotSummary& beforeSummary, const MemorySnapshot& after, const SnapshotSummary& afterSummary,
-    std::size_t maxPoints)
+    std::size_t maxPoints, OverlayAxis axis)
 {
     std::set<std::int64_t> devices;
     for (const DeviceSnapshotSummary& d : beforeSummary.devices)
         devices.insert(d.device);
     for (const DeviceSnapshotSummary& d : afterSummary.devices)
         devices.insert(d.device);
-    const bool byTime = before.hasTime() && after.hasTime();
-    const std::string common = byTime ? commonAnnotation(before, after) : std::string();
+    const bool timed = before.hasTime() && after.hasTime() && axis != OverlayAxis::Steps;
+    const std::string common = timed ? commonAnnotation(before, after) : std::string();
+    const bool byTime = timed && (axis == OverlayAxis::Time || !common.empty());
     std::vector<SnapshotOverlay> out;
     for (const std::int64_t device : devices) {
         SnapshotOverlay o;
         o.device = device;
         o.byTime = byTime;
-        o.alignedBy = common;
+        o.alignedBy = byTime ? common : std::string();
         if (byTime) {
             o.beforeOriginUs = common.empty() ? firstTime(before.trace(device)) : firstStart(before, common);
             o.afterOriginUs = common.empty() ? firstTime(after.trace(device)) : firstStart(after, common);

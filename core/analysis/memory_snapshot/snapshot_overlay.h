@@ -15,6 +15,18 @@ struct OverlayPoint
     std::uint64_t bytes = 0; // the Active Memory Timeline's total (requested bytes) from x on
 };
 
+// What x counts in an overlay.
+enum class OverlayAxis
+{
+    // Time when both snapshots have time_us and an external annotation in common (the
+    // same point of the program in both); else memory_viz's steps: two runs' clocks
+    // from their first events are rarely comparable (an idle gap of seconds in one
+    // squeezes the other's whole run into a pixel), their event order often is.
+    Auto,
+    Time, // µs since each one's origin (the common annotation or its first event); steps without time_us
+    Steps, // memory_viz's step, whatever the snapshots hold
+};
+
 // Two snapshots' Active Memory Timeline totals of one device on one axis.
 struct SnapshotOverlay
 {
@@ -27,15 +39,15 @@ struct SnapshotOverlay
     std::vector<OverlayPoint> after;
 };
 
-// Per device of either snapshot (ascending): both curves, x as µs since each
-// one's first event, or since the START of the first external annotation
-// whose name both have (its first occurrence in each); x as memory_viz's step
-// when either lacks time_us. Each curve keeps at most `maxPoints` points
+// Per device of either snapshot (ascending): both curves, x as `axis` says:
+// µs since the START of the first external annotation whose name both have
+// (its first occurrence in each), or since each one's first event; or
+// memory_viz's step (always when either lacks time_us). Each curve keeps at most `maxPoints` points
 // (at least 4): the first, the last and per bucket its lowest and highest, so
 // the peak is always kept.
 std::vector<SnapshotOverlay> overlaySnapshots(const MemorySnapshot& before,
     const SnapshotSummary& beforeSummary, const MemorySnapshot& after, const SnapshotSummary& afterSummary,
-    std::size_t maxPoints = 1000);
+    std::size_t maxPoints = 1000, OverlayAxis axis = OverlayAxis::Auto);
 
 // The down-sampling overlaySnapshots applies (exposed for the tests).
 std::vector<OverlayPoint> downsampleKeepingPeaks(

@@ -78,7 +78,8 @@ def check_compare(cli, paths):
     # Both Active Memory Timelines on one axis: down-sampled to at most 1000 points each,
     # x ascending from each one's origin, the peak and the last total kept.
     o = doc["overlay"][0]
-    assert o["device"] == 0 and o["x"] == "time_us", o["x"]
+    # The shared pair annotates no range in common: x is memory_viz's step, not each one's clock.
+    assert o["device"] == 0 and o["x"] == "step" and o["aligned_by"] is None, (o["x"], o["aligned_by"])
     for side in ("before", "after"):
         points, dev = o[side], doc[side]["devices"][0]
         assert 2 <= len(points) <= 1000, (side, len(points))

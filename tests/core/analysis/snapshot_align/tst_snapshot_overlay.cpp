@@ -21,6 +21,7 @@ class TestSnapshotOverlay : public QObject
 
 private slots:
     void firstEventOrigin();
+    void autoAxisNeedsACommonAnnotation();
     void annotationOrigin();
     void withoutTime();
     void downsampling();
@@ -71,9 +72,10 @@ Py snapshotAt(std::int64_t t0, std::vector<Py> notes = {}, bool times = true)
             { "external_annotations", Py::list(std::move(notes)) } });
 }
 
-std::vector<SnapshotOverlay> overlay(const MemorySnapshot& a, const MemorySnapshot& b, std::size_t n = 1000)
+std::vector<SnapshotOverlay> overlay(const MemorySnapshot& a, const MemorySnapshot& b,
+    OverlayAxis axis = OverlayAxis::Auto, std::size_t n = 1000)
 {
-    return overlaySnapshots(a, summarizeSnapshot(a), b, summarizeSnapshot(b), n);
+    return overlaySnapshots(a, summarizeSnapshot(a), b, summarizeSnapshot(b), n, axis);
 }
 
 using Points = std::vector<std::pair<std::int64_t, std::uint64_t>>;
@@ -92,7 +94,7 @@ void TestSnapshotOverlay::firstEventOrigin()
 {
     const MemorySnapshot a = fromPy(snapshotAt(1'000'000));
     const MemorySnapshot b = fromPy(snapshotAt(9'000'000));
-    const auto o = overlay(a, b);
+    const auto o = overlay(a, b, OverlayAxis::Time);
     QCOMPARE(o.size(), std::size_t(1));
     QVERIFY(o[0].byTime);
     QVERIFY(o[0].alignedBy.empty());
@@ -102,6 +104,28 @@ void TestSnapshotOverlay::firstEventOrigin()
     const Points want { { 0, 0 }, { 0, 100 }, { 10, 300 }, { 30, 200 } };
     QCOMPARE(pointsOf(o[0].before), want);
     QCOMPARE(pointsOf(o[0].after), want);
+}
+
+void TestSnapshotOverlay::autoAxisNeedsACommonAnnotation()
+{
+    // No annotation in common: Auto counts memory_viz's steps, as Steps does; with one, time.
+    const MemorySnapshot a = fromPy(snapshotAt(1'000'000, { annotation("START", "only_a", 1'000'001) }));
+    const MemorySnapshot b = fromPy(snapshotAt(9'000'000));
+    for (const OverlayAxis axis : { OverlayAxis::Auto, OverlayAxis::Steps }) {
+        const auto o = overlay(a, b, axis);
+        QVERIFY(!o[0].byTime);
+        QVERIFY(o[0].alignedBy.empty());
+        QCOMPARE(o[0].beforeOriginUs, kNoTime);
+        QCOMPARE(pointsOf(o[0].before), pointsOf(o[0].after)); // the same events, the same steps
+        QCOMPARE(o[0].before.front().x, std::int64_t(0));
+        QCOMPARE(o[0].before.back().bytes, std::uint64_t(200));
+    }
+    const MemorySnapshot c = fromPy(snapshotAt(5000, { annotation("START", "only_a", 5010) }));
+    const auto timed = overlay(a, c);
+    QVERIFY(timed[0].byTime);
+    QCOMPARE(timed[0].alignedBy, std::string("only_a"));
+    // Steps is asked for: steps even with the annotation in common.
+    QVERIFY(!overlay(a, c, OverlayAxis::Steps)[0].byTime);
 }
 
 void TestSnapshotOverlay::annotationOrigin()
