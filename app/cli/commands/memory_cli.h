@@ -45,6 +45,7 @@ int memoryFromSummary(const std::string& path, const MemoryTraceArgs& args, cons
     std::ostream& out, std::ostream& err);
 
 // The report as the command's JSON (field names documented in docs/guide/memory.md).
-std::string memoryReportJson(const core::MemoryReport& report, const MemoryTraceArgs& args);
+// Streamed to `out` as it is made (HTA #223's rows can be hundreds of MB).
+void writeMemoryReportJson(std::ostream& out, const core::MemoryReport& report, const MemoryTraceArgs& args);
 
 } // namespace ks::cli

@@ -15,6 +15,7 @@
 #include "core/report/table_text.h"
 
 #include <algorithm>
+#include <optional>
 #include <ostream>
 
 namespace ks::cli {
@@ -244,13 +245,18 @@ int runMemoryCommand(const std::vector<std::string>& args, std::ostream& out, st
         out << core::noMemoryEventsLine(*report.value()) << '\n';
         return kNoMemoryEventsExit;
     }
-    const core::MemoryReport shown = filteredByDevice(*report.value(), a.device);
+    // A copy only when --device leaves rows out: HTA #223's rows are a row per [memory] event.
+    std::optional<core::MemoryReport> filtered;
+    if (a.device)
+        filtered = filteredByDevice(*report.value(), a.device);
+    const core::MemoryReport& shown = filtered ? *filtered : *report.value();
     if (a.format == "csv"
         && (a.csvTable == "categories" || a.csvTable == "classified" || a.csvTable == "stack_names"))
         err << "note: " << core::htaTimeBaseNote(shown) << '\n';
-    if (a.format == "json")
-        out << memoryReportJson(shown, a) << '\n';
-    else if (a.format == "csv")
+    if (a.format == "json") {
+        writeMemoryReportJson(out, shown, a);
+        out << '\n';
+    } else if (a.format == "csv")
         out << core::tableAsCsv(csvTable(shown, a.csvTable));
     else
         printTables(shown, a, out);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <ostream>
 
 namespace ks::cli {
 
@@ -49,6 +50,9 @@ namespace {
 
         std::string str() const { return m_text.empty() ? "{}" : m_text + "}"; }
 
+        // The object so far, left open for fields streamed after it.
+        const std::string& open() const { return m_text; }
+
     private:
         std::string m_text;
     };
@@ -63,6 +67,22 @@ namespace {
             first = false;
         }
         return out + "]";
+    }
+
+    // An array streamed row by row: HTA #223's rows are one per [memory] event (hundreds of
+    // MB of JSON on a long trace), never held as one string, let alone copied into the next.
+    template <typename Rows, typename Write>
+    void streamArray(std::ostream& out, std::string_view name, const Rows& rows, Write&& write)
+    {
+        out << ',' << jsonQuote(name) << ":[";
+        bool first = true;
+        for (const auto& row : rows) {
+            if (!first)
+                out << ',';
+            out << write(row);
+            first = false;
+        }
+        out << ']';
     }
 
     std::string time(const core::RankMemory& rank, const std::optional<core::TimeNs>& ts)
@@ -202,7 +222,7 @@ namespace {
             .str();
     }
 
-    std::string rankJson(const core::RankMemory& rank, const MemoryTraceArgs& args)
+    void writeRankJson(std::ostream& out, const core::RankMemory& rank, const MemoryTraceArgs& args)
     {
         std::string devices = "[";
         for (std::size_t i = 0; i < rank.devices.size(); ++i)
@@ -212,42 +232,50 @@ namespace {
         for (const core::AllocationRow& r : rank.allocations)
             if (r.kind == core::AllocationKind::NeverFreed)
                 leaks.push_back(&r);
-        return Object()
-            .integer("rank", rank.rank)
-            .text("path", rank.path)
-            .field("time_base_us", number(static_cast<double>(rank.timeBase) / 1000.0))
-            .integer("hta_time_base_us", rank.categories.timeBaseUs)
-            .integer("records", static_cast<std::int64_t>(rank.records))
-            .integer("attributed_records", static_cast<std::int64_t>(rank.attributed))
-            .field("diagnostics", array(rank.diagnostics, [](const std::string& s) { return jsonQuote(s); }))
-            .field("devices", devices)
-            .field("stats", array(rank.stats, statsJson))
-            .field("events",
-                array(rank.allocations, [&](const core::AllocationRow& r) { return eventJson(rank, r); }))
-            .field("leaks", array(leaks, [&](const core::AllocationRow* r) { return eventJson(rank, *r); }))
-            .field("growth", array(rank.steps, [&](const core::StepMemory& s) { return stepJson(rank, s); }))
-            .field("out_of_memory",
-                array(rank.outOfMemory, [&](const core::OutOfMemoryRow& o) { return oomJson(rank, o); }))
-            .field("hta_classified", array(rank.categories.events, classifiedJson))
-            .field("hta_categories", array(rank.categories.timeline, categoryJson))
-            .field("hta_stack_names",
-                array(rank.categories.stackNames, [](const std::string& n) { return jsonQuote(n); }))
-            .str();
+        out << Object()
+                   .integer("rank", rank.rank)
+                   .text("path", rank.path)
+                   .field("time_base_us", number(static_cast<double>(rank.timeBase) / 1000.0))
+                   .integer("hta_time_base_us", rank.categories.timeBaseUs)
+                   .integer("records", static_cast<std::int64_t>(rank.records))
+                   .integer("attributed_records", static_cast<std::int64_t>(rank.attributed))
+                   .field("diagnostics",
+                       array(rank.diagnostics, [](const std::string& s) { return jsonQuote(s); }))
+                   .field("devices", devices)
+                   .open();
+        streamArray(out, "stats", rank.stats, statsJson);
+        streamArray(out, "events", rank.allocations,
+            [&](const core::AllocationRow& r) { return eventJson(rank, r); });
+        streamArray(out, "leaks", leaks, [&](const core::AllocationRow* r) { return eventJson(rank, *r); });
+        streamArray(out, "growth", rank.steps, [&](const core::StepMemory& s) { return stepJson(rank, s); });
+        streamArray(out, "out_of_memory", rank.outOfMemory,
+            [&](const core::OutOfMemoryRow& o) { return oomJson(rank, o); });
+        streamArray(out, "hta_classified", rank.categories.events, classifiedJson);
+        streamArray(out, "hta_categories", rank.categories.timeline, categoryJson);
+        streamArray(out, "hta_stack_names", rank.categories.stackNames,
+            [](const std::string& n) { return jsonQuote(n); });
+        out << '}';
     }
 
 } // namespace
 
-std::string memoryReportJson(const core::MemoryReport& report, const MemoryTraceArgs& args)
+void writeMemoryReportJson(std::ostream& out, const core::MemoryReport& report, const MemoryTraceArgs& args)
 {
-    return Object()
-        .field("tb_compat", report.tbCompat ? "true" : "false")
-        .text("hta_time_base",
-            std::any_of(report.ranks.begin(), report.ranks.end(),
-                [](const core::RankMemory& r) { return r.categories.jobTimeBase; })
-                ? "all_ranks"
-                : "rank")
-        .field("ranks", array(report.ranks, [&](const core::RankMemory& r) { return rankJson(r, args); }))
-        .str();
+    out << Object()
+               .field("tb_compat", report.tbCompat ? "true" : "false")
+               .text("hta_time_base",
+                   std::any_of(report.ranks.begin(), report.ranks.end(),
+                       [](const core::RankMemory& r) { return r.categories.jobTimeBase; })
+                       ? "all_ranks"
+                       : "rank")
+               .open()
+        << ",\"ranks\":[";
+    for (std::size_t i = 0; i < report.ranks.size(); ++i) {
+        if (i)
+            out << ',';
+        writeRankJson(out, report.ranks[i], args);
+    }
+    out << "]}";
 }
 
 } // namespace ks::cli

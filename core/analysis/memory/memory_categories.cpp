@@ -77,8 +77,78 @@ namespace {
         std::int64_t index = 0;
         std::int64_t ts = 0;
         std::int64_t end = 0;
-        std::string name;
+        std::uint32_t name = 0; // into StackNames::shortNames
         std::int32_t record = -1; // into `rows` when a [memory] event that needs a stack
+    };
+
+    // Stacks of names without a string per event: a stack is a node of a trie over
+    // short-name ids (node 0 the empty stack), its text (the names joined by ';',
+    // HTA's stack name) made once per node asked for. A long trace repeats a few
+    // thousand stacks over hundreds of thousands of [memory] events, each stack
+    // hundreds of characters: one string each was most of the analysis' memory.
+    class StackNames
+    {
+    public:
+        StackNames() { m_nodes.push_back({ 0, 0 }); }
+
+        std::uint32_t shortNameOf(NameId name, std::string_view text)
+        {
+            if (name.value >= m_shortOfName.size())
+                m_shortOfName.resize(name.value + 1, kNone);
+            std::uint32_t& id = m_shortOfName[name.value];
+            if (id == kNone)
+                id = addShortName(shortName(text));
+            return id;
+        }
+
+        std::uint32_t addShortName(std::string text)
+        {
+            m_shortNames.push_back(std::move(text));
+            return static_cast<std::uint32_t>(m_shortNames.size() - 1);
+        }
+
+        std::uint32_t child(std::uint32_t parent, std::uint32_t name)
+        {
+            const std::uint64_t key = (std::uint64_t { parent } << 32) | name;
+            const auto [it, added] = m_children.try_emplace(key, static_cast<std::uint32_t>(m_nodes.size()));
+            if (added)
+                m_nodes.push_back({ parent, name });
+            return it->second;
+        }
+
+        // The names from the outermost down, joined by ';' (made anew: callers ask once
+        // per node, and keeping every prefix's text cost more than the stacks themselves).
+        std::string text(std::uint32_t node) const
+        {
+            std::vector<std::uint32_t> names;
+            for (; node != 0; node = m_nodes[node].parent)
+                names.push_back(m_nodes[node].name);
+            std::size_t size = names.empty() ? 0 : names.size() - 1;
+            for (const std::uint32_t n : names)
+                size += m_shortNames[n].size();
+            std::string out;
+            out.reserve(size);
+            for (auto it = names.rbegin(); it != names.rend(); ++it) {
+                if (it != names.rbegin())
+                    out += ';';
+                out += m_shortNames[*it];
+            }
+            return out;
+        }
+
+    private:
+        static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+        struct Node
+        {
+            std::uint32_t parent;
+            std::uint32_t name;
+        };
+
+        std::vector<std::string> m_shortNames;
+        std::vector<std::uint32_t> m_shortOfName; // by NameId
+        std::vector<Node> m_nodes;
+        std::unordered_map<std::uint64_t, std::uint32_t> m_children;
     };
 
     struct HtaMemoryRow
@@ -86,33 +156,54 @@ namespace {
         const MemoryRecord* record = nullptr;
         std::int64_t index = 0;
         std::int64_t ts = 0; // rounded, relative
-        std::string stackName;
+        std::uint32_t stack = 0; // StackNames node: its text is HTA's stack name
         std::vector<std::int64_t> stackIds;
         std::optional<std::int64_t> mirror;
     };
 
     // HTA.4 (_collect_stack_ids_for_process_group): before each row of the group in ts
     // order, the entries not enclosing it ([ts, end], both inclusive) leave the stack.
-    void addStacks(std::vector<GroupRow>& group, std::vector<HtaMemoryRow>& rows)
+    void addStacks(std::vector<GroupRow>& group, std::vector<HtaMemoryRow>& rows, StackNames& names)
     {
         std::sort(group.begin(), group.end(),
             [](const GroupRow& a, const GroupRow& b) { return a.index < b.index; });
         std::vector<std::int64_t> ts(group.size());
         for (std::size_t k = 0; k < group.size(); ++k)
             ts[k] = group[k].ts;
-        std::vector<const GroupRow*> stack;
+
+        struct Entry
+        {
+            const GroupRow* row;
+            std::uint32_t node; // the stack up to and with this entry
+        };
+
+        std::vector<Entry> stack;
         for (std::size_t k : numpyArgsort(ts)) { // pandas sort_values: numpy's unstable quicksort
             const GroupRow& row = group[k];
-            std::erase_if(stack, [&](const GroupRow* e) { return !(e->end >= row.end && e->ts <= row.ts); });
+            // Entries leave from anywhere (overlapping events): the nodes above the first
+            // that left are made again.
+            std::size_t kept = 0;
+            std::size_t firstLeft = stack.size();
+            for (std::size_t s = 0; s < stack.size(); ++s) {
+                const GroupRow* e = stack[s].row;
+                if (e->end >= row.end && e->ts <= row.ts)
+                    stack[kept++] = stack[s];
+                else if (firstLeft == stack.size())
+                    firstLeft = s;
+            }
+            stack.resize(kept);
+            for (std::size_t s = firstLeft; s < stack.size(); ++s)
+                stack[s].node = names.child(s ? stack[s - 1].node : 0, stack[s].row->name);
             if (row.record >= 0) {
                 HtaMemoryRow& out = rows[static_cast<std::size_t>(row.record)];
-                for (std::size_t s = 0; s < stack.size(); ++s) {
-                    out.stackName += (s ? ";" : "") + stack[s]->name;
-                    if (s + 1 < stack.size())
-                        out.stackIds.push_back(stack[s]->index);
+                out.stack = stack.empty() ? 0 : stack.back().node;
+                if (stack.size() > 1) {
+                    out.stackIds.reserve(stack.size() - 1);
+                    for (std::size_t s = 0; s + 1 < stack.size(); ++s)
+                        out.stackIds.push_back(stack[s].row->index);
                 }
             }
-            stack.push_back(&row);
+            stack.push_back({ &row, names.child(stack.empty() ? 0 : stack.back().node, row.name) });
         }
     }
 
@@ -181,8 +272,9 @@ namespace {
     }
 
     std::vector<HtaMemoryRow> htaMemoryRows(
-        const RankTrace& trace, const MemoryRecords& records, std::int64_t minTs)
+        const RankTrace& trace, const MemoryRecords& records, std::int64_t minTs, StackNames& names)
     {
+        const std::uint32_t memoryName = names.addShortName("[memory]");
         const std::optional<std::int64_t> cut = lastStepStart(trace);
         // Every [memory] row of the frame is a group row; those with a total a memory row (HTA.1).
         std::vector<HtaMemoryRow> rows;
@@ -199,7 +291,7 @@ namespace {
             // A [memory] row's end is its rounded ts: checked against the references, where
             // an op ending in the µs before a fractional ts does not enclose it.
             const std::int64_t ts = roundLikeHta(r->ts, 0).ts;
-            GroupRow g { trace.memory.eventIndex[r->row], ts, ts, "[memory]", -1 };
+            GroupRow g { trace.memory.eventIndex[r->row], ts, ts, memoryName, -1 };
             if (r->totalReserved >= 0) { // the rows get_memory_timeline_per_category reads (HTA.5)
                 g.record = r->totalAllocated >= 0 ? static_cast<std::int32_t>(rows.size()) : -1;
                 rows.push_back({ r, g.index, ts - minTs, {}, {}, {} });
@@ -213,12 +305,12 @@ namespace {
             for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s) {
                 const RoundedTime t = roundLikeHta(trace.slices.start[s], trace.slices.duration(s));
                 if (keptSlice(trace, s) && !(cut && t.ts >= *cut))
-                    group->second.push_back(
-                        { trace.slices.eventIndex[s], t.ts, t.end, shortName(trace.sliceName(s)), -1 });
+                    group->second.push_back({ trace.slices.eventIndex[s], t.ts, t.end,
+                        names.shortNameOf(trace.slices.name[s], trace.sliceName(s)), -1 });
             }
         }
         for (auto& [thread, group] : groups)
-            addStacks(group, rows);
+            addStacks(group, rows, names);
         pairRows(rows);
         return rows;
     }
@@ -346,7 +438,8 @@ MemoryCategories memoryCategories(
     if (!base)
         return out;
     out.timeBaseUs = *base;
-    const std::vector<HtaMemoryRow> rows = htaMemoryRows(trace, records, *base);
+    StackNames stackNames;
+    const std::vector<HtaMemoryRow> rows = htaMemoryRows(trace, records, *base, stackNames);
     if (rows.empty())
         return out;
     std::int64_t firstTs = rows.front().ts;
@@ -357,23 +450,50 @@ MemoryCategories memoryCategories(
         firstAt = std::min(firstAt, r.record->ts);
         devices.insert(r.record->device.id);
     }
-    std::unordered_map<std::string, std::uint32_t> nameIds;
-    auto nameId = [&](const std::string& name) {
-        auto [it, added] = nameIds.emplace(name, static_cast<std::uint32_t>(out.stackNames.size()));
-        if (added)
-            out.stackNames.push_back(name);
-        return it->second;
+    // Stack names by text (two stacks of other names can join to one text), each text
+    // kept once: in out.stackNames, found by its hash.
+    std::unordered_multimap<std::size_t, std::uint32_t> nameIds;
+    auto nameId = [&](std::string name) {
+        const std::size_t hash = std::hash<std::string> {}(name);
+        for (auto [it, end] = nameIds.equal_range(hash); it != end; ++it)
+            if (out.stackNames[it->second] == name)
+                return it->second;
+        const auto id = static_cast<std::uint32_t>(out.stackNames.size());
+        out.stackNames.push_back(std::move(name));
+        nameIds.emplace(hash, id);
+        return id;
+    };
+    // Per stack node (few, shared by many events): its stack name's id and its category.
+    constexpr std::uint32_t kBeforeProfile = std::numeric_limits<std::uint32_t>::max();
+
+    struct NodeClass
+    {
+        std::uint32_t nameId;
+        std::string type;
+    };
+
+    std::unordered_map<std::uint32_t, NodeClass> classOfNode;
+    auto classOf = [&](std::uint32_t node) -> const NodeClass& {
+        auto known = classOfNode.find(node);
+        if (known == classOfNode.end()) {
+            const std::string name =
+                node == kBeforeProfile ? std::string(kAllocatedBeforeProfile) : stackNames.text(node);
+            std::string type =
+                node == kBeforeProfile ? std::string(kAllocatedBeforeProfile) : classifyTorchtitanStack(name);
+            known = classOfNode.emplace(node, NodeClass { nameId(name), std::move(type) }).first;
+        }
+        return known->second;
     };
     for (std::int64_t device : devices) {
         std::vector<ClassifiedMemoryEvent> events;
-        std::vector<std::string> names;
+        std::vector<std::uint32_t> nodes;
         for (const HtaMemoryRow& r : rows) {
             if (r.record->device.id != device)
                 continue;
             const MemoryRecord& m = *r.record;
             events.push_back({ device, r.index, m.evIdx, r.ts, m.thread.pid, m.thread.tid, m.addr, m.bytes,
                 m.totalAllocated, m.totalReserved, r.mirror, {}, r.stackIds, 0, m.ts });
-            names.push_back(r.stackName);
+            nodes.push_back(r.stack);
         }
         // HTA.6 step 1: the device's earliest row, as memory allocated before the trace.
         const auto earliest = std::min_element(events.begin(), events.end(),
@@ -390,19 +510,12 @@ MemoryCategories memoryCategories(
                            ->index
             + 1;
         events.push_back(before);
-        names.emplace_back(kAllocatedBeforeProfile);
+        nodes.push_back(kBeforeProfile);
         std::unordered_map<std::int64_t, std::size_t> byIndex;
-        std::unordered_map<std::string, std::string> typeOfName; // few distinct stacks, many events
         for (std::size_t k = 0; k < events.size(); ++k) {
-            auto known = typeOfName.find(names[k]);
-            if (known == typeOfName.end())
-                known = typeOfName
-                            .emplace(names[k],
-                                names[k] == kAllocatedBeforeProfile ? std::string(kAllocatedBeforeProfile)
-                                                                    : classifyTorchtitanStack(names[k]))
-                            .first;
-            events[k].stackType = known->second;
-            events[k].stackNameId = nameId(names[k]);
+            const NodeClass& c = classOf(nodes[k]);
+            events[k].stackType = c.type;
+            events[k].stackNameId = c.nameId;
             byIndex.emplace(events[k].index, k);
         }
         // HTA.6 step 3: a free counts where its memory was allocated; unmatched, before the trace.
