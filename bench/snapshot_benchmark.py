@@ -52,16 +52,22 @@ def main():
     ap.add_argument("--snapshot", required=True, help="a shared snapshot to scale (trusted data: read with pickle)")
     ap.add_argument("--mb", type=float, default=100)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--keep", help="also write the scaled snapshot here (to profile it)")
     args = ap.parse_args()
     with open(args.snapshot, "rb") as f:
         base = pickle.load(f)  # the shared snapshots hold plain data only (see their README)
+    # Pickle's memo writes each shared frame once: a copy costs what a second copy adds.
     one = len(pickle.dumps(scaled(base, 1), protocol=4))
-    copies = max(1, int(args.mb * 1e6 / one))
+    per_copy = max(1, len(pickle.dumps(scaled(base, 2), protocol=4)) - one)
+    copies = max(1, 1 + int((args.mb * 1e6 - one) / per_copy))
     with tempfile.TemporaryDirectory() as tmp:
         big = os.path.join(tmp, "big.pickle")
         with open(big, "wb") as f:
             pickle.dump(scaled(base, copies), f, protocol=4)
         size = os.path.getsize(big)
+        if args.keep:
+            import shutil
+            shutil.copyfile(big, args.keep)
         events = len(base["device_traces"][0]) * copies
         print(f"snapshot: {size / 1e6:.1f} MB, {copies} copies of {os.path.basename(args.snapshot)}, {events} trace events")
         print("| run | wall s | peak RSS MB | RSS / file size |")
