@@ -371,6 +371,34 @@ private slots:
     }
 
     // A MoE stage in a trace: its row in both modes, the output's bytes as each reads them.
+    // perf_model_extensions.py topk_softplus(topk_weights (M, topk), topk_indices, gating_output (M, E)):
+    // FLOPs 6·M·E; bytes M·E·bpe(type[2]) + E·4 + 2·M·topk·4 (null when the gating dtype is unsized).
+    void topkSoftplus()
+    {
+        const OpArgs args =
+            argsOf("[[32, 8], [32, 8], [32, 64], [64]]", R"(["float", "int", "c10::BFloat16", "float"])");
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto e = modelled("aiter::topk_softplus", args, reading);
+            QCOMPARE(e.flops, 12288.0); // 6·32·64
+            QCOMPARE(e.bytes, 6400.0); // 32·64·2 + 64·4 + 2·32·8·4
+            QCOMPARE(e.precision, std::string("bf16"));
+            QCOMPARE(e.unit, ComputeUnit::Vector);
+            QCOMPARE(e.params, std::string("E=64 topk=8"));
+            QCOMPARE(findOpModel("aiter::topk_softplus")->family, OpFamily::Moe);
+        }
+        // no gating dtype recorded: bf16
+        QCOMPARE(
+            modelled("aiter::topk_softplus", argsOf("[[32, 8], [32, 8], [32, 64]]", "[]"), kTraceLens).bytes,
+            6400.0);
+        // a gating dtype TraceLens cannot size: the row keeps its FLOPs without bytes; ours sizes bool
+        const OpArgs unsized = argsOf("[[32, 8], [32, 8], [32, 64]]", R"(["float", "int", "bool"])");
+        QVERIFY(!modelled("aiter::topk_softplus", unsized, kTraceLens).bytesKnown());
+        QCOMPARE(modelled("aiter::topk_softplus", unsized, kTraceLens).flops, 12288.0);
+        QCOMPARE(modelled("aiter::topk_softplus", unsized, kOurs).bytes, 4352.0); // 2048 + 256 + 2048
+        QCOMPARE(skipOf("aiter::topk_softplus", argsOf("[[32, 8], [32, 8]]", "[]"), kOurs),
+            std::optional(SkipReason::MalformedDims));
+    }
+
     void moeStageRow()
     {
         const std::string call =

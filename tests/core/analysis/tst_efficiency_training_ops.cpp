@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <utility>
+#include <variant>
 
 using namespace ks::core;
 using ks::test::kOursReading;
@@ -173,6 +174,92 @@ private slots:
             QCOMPARE(report.rows.front().bytes, 54528.0);
             QCOMPARE(report.rows.front().kernelTimeUsSum, 10.0);
         }
+    }
+
+    // perf_model.py MambaSSD (mamba_ssd_fwd): zxbcdt (B, T, D), conv1d_weight (CC, d_conv), dt_bias (H);
+    // C, P, G = Concrete Inputs 6, 15, 16 (128, 64, 1 when empty); d_inner = H·P,
+    // N = (D − 2·d_inner − H) / (2·G). FLOPs 2·B·CC·T·d_conv + 2·B·G·T·C·N + 2·B·H·T·C·P + 4·B·H·T·N·P;
+    // bytes (B·T·D + CC·d_conv + CC + B·T·d_inner)·bpe + H·(bpe_dt_bias + bpe_A + bpe_D). Its backward
+    // row (SSM_bwd): the same numbers.
+    void mambaSsd()
+    {
+        // B 2, T 256, H 8, P 64 (d_inner 512), G 1, N 64: D = 2·512 + 2·64 + 8 = 1160, CC = 640, d_conv 4
+        const std::string dims =
+            "[[2, 256, 1160], [640, 4], [640], [8], [8], [8], [], [], [], [], [], [], [], "
+            "[], [], [], [], []]";
+        const std::string types =
+            R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "float", "float", "float", )"
+            R"("Scalar", "", "", "", "Scalar", "", "", "Scalar", "", "Scalar", "Scalar", "Scalar"])";
+        const std::string concrete =
+            R"(["", "", "", "", "", "", "128", "", "", "", "False", "", "", "1e-06", "", )"
+            R"("64", "1", "True"])";
+        const OpArgs recorded = opArgsOf(dims, types, concrete);
+        const OpArgs defaults = opArgsOf(dims, types); // no Concrete Inputs: C 128, P 64, G 1 all the same
+        const OpModel* model = findOpModel("MambaSplitConv1dScanCombinedFn");
+        QVERIFY(model && model->backward);
+        QCOMPARE(model->family, OpFamily::Conv);
+        for (const ModelReading& reading : kBothReadings)
+            for (const OpArgs* args : { &recorded, &defaults })
+                for (const OpModelFn fn : { model->fn, model->backward }) {
+                    const auto r = fn("MambaSplitConv1dScanCombinedFn", *args, reading);
+                    QVERIFY(std::holds_alternative<PerfEstimate>(r));
+                    const auto& e = std::get<PerfEstimate>(r);
+                    // 2·2·640·256·4 + 2·2·1·256·128·64 + 2·2·8·256·128·64 + 4·2·8·256·64·64
+                    QCOMPARE(e.flops, 145227776.0);
+                    // (2·256·1160 + 640·4 + 640 + 2·256·512)·2 + 8·(4 + 4 + 4)
+                    QCOMPARE(e.bytes, 1718624.0);
+                    QCOMPARE(e.precision, std::string("bf16"));
+                    QCOMPARE(e.unit, ComputeUnit::Matrix);
+                    QCOMPARE(e.params, std::string("chunk=128 headdim=64 ngroups=1 d_state=64"));
+                }
+        // no conv bias (Input Dims[2] []): ours leaves its 640·2 bytes out, TraceLens counts them
+        const OpArgs noBias = opArgsOf("[[2, 256, 1160], [640, 4], [], [8], [8], [8]]",
+            R"(["c10::BFloat16", "c10::BFloat16", "", "float", "", ""])");
+        // dt_bias float; A's dtype empty: 4; D's empty: bpe 2 -> 8·(4 + 4 + 2)
+        QCOMPARE(opModelled("MambaSplitConv1dScanCombinedFn", noBias, kOursReading).bytes, 1717328.0);
+        QCOMPARE(opModelled("MambaSplitConv1dScanCombinedFn", noBias, kTraceLensReading).bytes, 1718608.0);
+        // d_state not a whole number (D 1161): TraceLens raises
+        const OpArgs odd = opArgsOf("[[2, 256, 1161], [640, 4], [640], [8]]", R"(["c10::BFloat16"])");
+        QCOMPARE(opSkipOf("MambaSplitConv1dScanCombinedFn", odd, kOursReading),
+            std::optional(SkipReason::MismatchedShapes));
+        // a chunk size that is not an integer
+        const OpArgs badChunk = opArgsOf(dims, types, R"(["", "", "", "", "", "", "x"])");
+        QCOMPARE(opSkipOf("MambaSplitConv1dScanCombinedFn", badChunk, kOursReading),
+            std::optional(SkipReason::MalformedDims));
+    }
+
+    // perf_model.py FusedLnModulate / FusedLnModulateBackward: x or grad_out (T, B, H), n = T·B·H;
+    // forward FLOPs 12·n, bytes 2·n·bpe + 2·B·H·bpe + 2·T·B·4; backward FLOPs 15·n, bytes
+    // 3·n·bpe + 2·T·B·4 + 3·B·H·bpe; vector units, the input's precision.
+    void fusedLnModulate()
+    {
+        // T 16, B 2, H 64: n 2048
+        const OpArgs fwd = opArgsOf("[[16, 2, 64], [2, 64], [2, 64], []]",
+            R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar"])");
+        const OpArgs bwd = opArgsOf("[[16, 2, 64], [16, 2, 64], [32], [32], [2, 64]]",
+            R"(["c10::BFloat16", "c10::BFloat16", "float", "float", "c10::BFloat16"])");
+        for (const ModelReading& reading : kBothReadings) {
+            const auto f = opModelled("primus::fused_ln_modulate", fwd, reading);
+            QCOMPARE(f.flops, 24576.0); // 12·2048
+            QCOMPARE(f.bytes, 8960.0); // 2·2048·2 + 2·2·64·2 + 2·16·2·4
+            QCOMPARE(f.precision, std::string("bf16"));
+            QCOMPARE(f.unit, ComputeUnit::Vector);
+            QCOMPARE(f.params, std::string("C=64 affine training"));
+            const auto b = opModelled("primus::fused_ln_modulate_backward", bwd, reading);
+            QCOMPARE(b.flops, 30720.0); // 15·2048
+            QCOMPARE(b.bytes, 13312.0); // 3·2048·2 + 2·16·2·4 + 3·2·64·2
+            QCOMPARE(findOpModel("primus::fused_ln_modulate_backward")->family, OpFamily::Norm);
+            QVERIFY(!findOpModel("primus::fused_ln_modulate")->backward);
+        }
+        // an unsized dtype: TraceLens's bytes raise (no row); ours sizes bool
+        const OpArgs unsized = opArgsOf("[[16, 2, 64]]", R"(["bool"])");
+        QCOMPARE(opSkipOf("primus::fused_ln_modulate", unsized, kTraceLensReading),
+            std::optional(SkipReason::UnknownDtype));
+        QCOMPARE(
+            opModelled("primus::fused_ln_modulate", unsized, kOursReading).bytes, 4608.0); // 4096 + 256 + 256
+        QCOMPARE(opSkipOf("primus::fused_ln_modulate", opArgsOf("[[32, 64]]", R"(["c10::BFloat16"])"),
+                     kOursReading),
+            std::optional(SkipReason::MalformedDims));
     }
 };
 
