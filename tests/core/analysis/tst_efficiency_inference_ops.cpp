@@ -399,6 +399,39 @@ private slots:
             std::optional(SkipReason::MalformedDims));
     }
 
+    // attention_perf_model_extensions.py mla_tilelang_sparse_fwd: InferenceAttention's formulas from the
+    // step annotation with K = kv (Input Dims[1]), d_v = the d_v argument (Concrete Inputs 4) by default,
+    // 512 as TraceLens reads it (from the event's top level, never there).
+    //   FLOPs = H_Q·(2·c_sqsk − c_sqsq)·(d_qk + d_v);  bytes = c_sq·(H_Q + H_KV)·(d_qk + d_v)·2 (no cache)
+    void tilelangSparseFwd()
+    {
+        const char* op = "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd";
+        // q (16, 16, 576), kv (16, 1, 576), indices (16, 1, 2048); d_v 128
+        OpArgs a = argsOf("[[16, 16, 576], [16, 1, 576], [16, 1, 2048], [], []]",
+            R"(["c10::BFloat16", "c10::BFloat16", "int", "Scalar", "Scalar"])",
+            R"(["", "", "", "0.04", "128"])");
+        a.annotation = "execute_16_context_1(sq16sk16sqsq256sqsk256)_generation_0(sq0sk0sqsq0sqsk0)";
+        const auto ours = modelled(op, a, kOurs);
+        QCOMPARE(ours.flops, 2883584.0); // 16·(2·256 − 256)·(576 + 128)
+        QCOMPARE(ours.bytes, 382976.0); // 16·(16 + 1)·(576 + 128)·2
+        QCOMPARE(ours.precision, std::string("bf16"));
+        QCOMPARE(ours.unit, ComputeUnit::Matrix);
+        const auto tracelens = modelled(op, a, kTraceLens);
+        QCOMPARE(tracelens.flops, 4456448.0); // 16·256·(576 + 512)
+        QCOMPARE(tracelens.bytes, 591872.0); // 16·17·(576 + 512)·2
+        // without the d_v argument: 512 in both readings; the SGLang layer suffix is dropped
+        OpArgs noDv = argsOf(
+            "[[16, 16, 576], [16, 1, 576], [16, 1, 2048]]", R"(["c10::BFloat16", "c10::BFloat16", "int"])");
+        noDv.annotation = a.annotation;
+        QCOMPARE(modelled("sglang_profiler::tilelang_kernel_tilelang_sparse_fwd_12", noDv, kOurs).flops,
+            4456448.0);
+        QVERIFY(findOpModel(op)->readsAnnotation);
+        QCOMPARE(findOpModel(op)->family, OpFamily::Attention);
+        // outside a step annotation: no row
+        noDv.annotation.clear();
+        QCOMPARE(skipOf(op, noDv, kOurs), std::optional(SkipReason::NoStepAnnotation));
+    }
+
     void moeStageRow()
     {
         const std::string call =
