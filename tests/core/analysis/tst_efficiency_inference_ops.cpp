@@ -432,6 +432,64 @@ private slots:
         QCOMPARE(skipOf(op, noDv, kOurs), std::optional(SkipReason::NoStepAnnotation));
     }
 
+    // custom_collectives_perf_model_extensions.py: the HBM traffic of one GPU, no precision. All-reduces
+    // (inp = Input Dims[1]): 0 FLOPs, 2·n·bpe; reduce-scatter / all-gather: (n_inp + n_out)·bpe; the fused
+    // all-reduce + add + RMS norm: n + ⌊n/N⌋·(2N + 2) + 2n FLOPs, (4·n + N)·bpe.
+    void customCollectives()
+    {
+        const std::string bf16 = R"("c10::BFloat16")";
+        const OpArgs allReduce = argsOf("[[], [4, 7168], [4, 7168], [], []]",
+            R"(["Scalar", )" + bf16 + ", " + bf16 + R"(, "Scalar", "Scalar"])");
+        const OpArgs scatter =
+            argsOf("[[], [8, 7168], [4, 7168]]", R"(["Scalar", )" + bf16 + ", " + bf16 + "]");
+        const OpArgs gather =
+            argsOf("[[], [4, 7168], [8, 7168]]", R"(["Scalar", )" + bf16 + ", " + bf16 + "]");
+        const OpArgs regGather =
+            argsOf("[[256, 16], [32, 16], []]", "[" + bf16 + ", " + bf16 + R"(, "Scalar"])");
+        const OpArgs fusedCpp = argsOf("[[1], [], [4, 64], [4, 64], [4, 64], [4, 64], [64], [], [], []]",
+            R"(["long int", "", )" + bf16 + ", " + bf16 + ", " + bf16 + ", " + bf16 + ", " + bf16
+                + R"(, "Scalar", "Scalar", "Scalar"])");
+        const OpArgs fusedWrapper = argsOf("[[4, 64], [4, 64], [64], [], [], [], []]",
+            "[" + bf16 + ", " + bf16 + ", " + bf16 + R"(, "Scalar", "", "Scalar", "Scalar"])");
+
+        const struct
+        {
+            const char* op;
+            const OpArgs* args;
+            double flops, bytes;
+        } cases[] = {
+            { "_C_custom_ar::all_reduce", &allReduce, 0, 114688 }, // 2·4·7168·2
+            { "_C_custom_ar::qr_all_reduce", &allReduce, 0, 114688 },
+            { "sgl_kernel::all_reduce_reg", &allReduce, 0, 114688 },
+            { "sgl_kernel::qr_all_reduce", &allReduce, 0, 114688 },
+            { "aiter::reduce_scatter", &scatter, 0, 172032 }, // (8·7168 + 4·7168)·2
+            { "aiter::all_gather_reg", &gather, 0, 172032 },
+            { "sglang::reg_all_gather_into_tensor", &regGather, 0, 9216 }, // (32·16 + 256·16)·2
+            // n 256, N 64: 256 + 4·130 + 512; (4·256 + 64)·2
+            { "aiter::fused_allreduce_rmsnorm", &fusedCpp, 1288, 2176 },
+            { "aiter::fused_allreduce_rmsnorm_", &fusedWrapper, 1288, 2176 },
+            { "vllm::rocm_aiter_fused_allreduce_rmsnorm", &fusedWrapper, 1288, 2176 },
+        };
+
+        for (const auto& c : cases)
+            for (const ModelReading& reading : { kOurs, kTraceLens }) {
+                const auto e = modelled(c.op, *c.args, reading);
+                QCOMPARE(e.flops, c.flops);
+                QCOMPARE(e.bytes, c.bytes);
+                QCOMPARE(e.precision, std::string()); // no peak, as TraceLens
+                QCOMPARE(findOpModel(c.op)->family, OpFamily::Collective);
+            }
+        QCOMPARE(opFamilyName(OpFamily::Collective), std::string_view("collective"));
+        QCOMPARE(opFamilyFromName("collective"), std::optional(OpFamily::Collective));
+        // a dtype TraceLens cannot size: its bytes raise (no row); ours sizes bool at 1 byte
+        const OpArgs unsized = argsOf("[[], [4, 7168], [4, 7168]]", R"(["Scalar", "bool", "bool"])");
+        QCOMPARE(
+            skipOf("_C_custom_ar::all_reduce", unsized, kTraceLens), std::optional(SkipReason::UnknownDtype));
+        QCOMPARE(modelled("_C_custom_ar::all_reduce", unsized, kOurs).bytes, 57344.0);
+        QCOMPARE(skipOf("aiter::fused_allreduce_rmsnorm_", argsOf("[[4, 64], [4, 64], []]", "[]"), kOurs),
+            std::optional(SkipReason::MalformedDims));
+    }
+
     void moeStageRow()
     {
         const std::string call =
