@@ -17,31 +17,33 @@ namespace ks::test {
 inline const core::ModelReading kOursReading {};
 inline const core::ModelReading kTraceLensReading { true };
 
-// The args of a call with these "Input Dims", "Input type" and "Concrete Inputs" (JSON texts).
-inline core::OpArgs opArgsOf(
-    const std::string& dims, const std::string& types, const std::string& concrete = "[]")
+// The args of a call with these "Input Dims", "Input type", "Concrete Inputs" and "Input Strides"
+// (JSON texts).
+inline core::OpArgs opArgsOf(const std::string& dims, const std::string& types,
+    const std::string& concrete = "[]", const std::string& strides = "[]")
 {
     const core::ParsedArgs parsed = core::parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )"
-        + types + R"(, "Input Strides": [], "Concrete Inputs": )" + concrete + "}");
+        + types + R"(, "Input Strides": )" + strides + R"(, "Concrete Inputs": )" + concrete + "}");
     if (!parsed.args)
         qFatal("args did not parse: %s", dims.c_str());
     return *parsed.args;
 }
 
+// The op's model's result; with `backward`, its backward model's (the backward rows).
 inline core::ModelResult opModelResult(
-    const char* op, const core::OpArgs& args, const core::ModelReading& reading)
+    const char* op, const core::OpArgs& args, const core::ModelReading& reading, bool backward = false)
 {
     const core::OpModel* model = core::findOpModel(op);
-    if (!model)
+    if (!model || (backward && !model->backward))
         qFatal("no model for %s", op);
-    return model->model(op, args, reading);
+    return backward ? model->backward(op, args, reading) : model->model(op, args, reading);
 }
 
 // The estimate; a skip stops the test there, naming why.
 inline core::PerfEstimate opModelled(
-    const char* op, const core::OpArgs& args, const core::ModelReading& reading)
+    const char* op, const core::OpArgs& args, const core::ModelReading& reading, bool backward = false)
 {
-    const core::ModelResult r = opModelResult(op, args, reading);
+    const core::ModelResult r = opModelResult(op, args, reading, backward);
     if (!std::holds_alternative<core::PerfEstimate>(r))
         qFatal(
             "%s: skipped (%s)", op, std::string(core::skipReasonText(std::get<core::SkipReason>(r))).c_str());

@@ -92,6 +92,8 @@ QColor familyColor(core::OpFamily family)
         return QColor(0xe3, 0x77, 0xc2);
     case core::OpFamily::Moe:
         return QColor(0x17, 0xbe, 0xcf);
+    case core::OpFamily::Collective:
+        return QColor(0xbc, 0xbd, 0x22);
     }
     return Qt::gray;
 }

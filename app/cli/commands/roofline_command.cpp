@@ -25,10 +25,10 @@ namespace {
         "  Per op and input dims/dtypes: FLOPs and bytes per call, kernel time (union of the\n"
         "  call's kernels), achieved TFLOP/s and TB/s, and against the device's dense peaks the\n"
         "  roofline time, compute or memory bound and % of roofline; MFU of the steps.\n"
-        "  Families: gemm, attention, conv, elementwise, reduce, norm, rope, moe. The device comes from\n"
-        "  the trace's deviceProperties; --device NAME forces a row of the peak table, --peaks FILE\n"
-        "  gives one's own: {\"name\", \"memory_bandwidth_gbps\", \"matrix_tflops\": {\"bf16\": ...},\n"
-        "  \"vector_tflops\": {\"fp32\": ...}}.\n"
+        "  Families: gemm, attention, conv, elementwise, reduce, norm, rope, moe, collective. The device\n"
+        "  comes from the trace's deviceProperties; --device NAME forces a row of the peak table,\n"
+        "  --peaks FILE gives one's own: {\"name\", \"memory_bandwidth_gbps\",\n"
+        "  \"matrix_tflops\": {\"bf16\": ...}, \"vector_tflops\": {\"fp32\": ...}}.\n"
         "  --tracelens-compat reads the args as TraceLens does where it differs (no convolution\n"
         "  bias, optional norm tensors always present, \"False\" true, its dtype table) and links\n"
         "  GPU work as it does (ac2g flow starts); see docs/tracelens-differences.md.\n";
@@ -42,8 +42,8 @@ namespace {
             if (const auto f = core::opFamilyFromName(item)) {
                 families.push_back(*f);
             } else {
-                problem =
-                    "--family takes gemm, attention, conv, elementwise, reduce, norm, rope or moe, got \""
+                problem = "--family takes gemm, attention, conv, elementwise, reduce, norm, rope, moe or "
+                          "collective, got \""
                     + item + "\"";
                 return std::nullopt;
             }

@@ -20,6 +20,8 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
+#include <string>
 
 namespace ks::core {
 
@@ -183,10 +185,60 @@ namespace {
             a.type(0), ComputeUnit::Matrix, reading, bias ? "bias" : "");
     }
 
+    // MambaSplitConv1dScanCombinedFn(zxbcdt (B, T, D), conv1d_weight (CC, d_conv), conv1d_bias, dt_bias (H),
+    //     A (H), D_skip (H), chunk_size, ..., headdim, ngroups, ...): Mamba-2's fused conv1d + SSD scan,
+    // TraceLens's mamba_ssd_fwd (PerfModel/perf_model.py MambaSSD, SSM_fwd; its backward, SSM_bwd, the
+    // same numbers: flops_bwd = flops, bytes_bwd = bytes). C = chunk_size (Concrete Inputs 6, 128 when
+    // empty), P = headdim (15, 64), G = ngroups (16, 1), as TraceLens reads the recorded slots;
+    // d_inner = H·P, d_state N = (D − 2·d_inner − H) / (2·G), a positive whole number (zxbcdt holds z,
+    // x, B, C and dt):
+    //   FLOPs = 2·B·CC·T·d_conv + 2·B·G·T·C·N + 2·B·H·T·C·P + 4·B·H·T·N·P
+    //   bytes = (B·T·D + CC·d_conv + CC + B·T·d_inner)·bpe + H·(bpe_dt_bias + bpe_A + bpe_D)
+    // bpe of zxbcdt's dtype (2 when unsized); dt_bias's and A's dtypes (4 when empty or unsized), D's
+    // (bpe when so). The conv bias's CC·bpe is counted when Input Dims[2] is non-empty (Mamba's
+    // conv_bias=False records []); always under --tracelens-compat, as TraceLens counts it.
+    ModelResult mambaSsd(std::string_view, const OpArgs& a, const ModelReading& reading)
+    {
+        const auto zxbcdt = shapeOfRank(a, 0, 3);
+        const auto convW = shapeOfRank(a, 1, 2);
+        const auto dtBias = shapeOfRank(a, 3, -1);
+        if (!zxbcdt || !convW || !dtBias || dtBias->empty())
+            return SkipReason::MalformedDims;
+        const auto scalar = [&](std::size_t i, std::int64_t fallback) -> std::optional<std::int64_t> {
+            return a.concreteAt(i).empty() ? fallback : concreteInt(a.concreteAt(i));
+        };
+        const auto chunk = scalar(6, 128), headdim = scalar(15, 64), groups = scalar(16, 1);
+        if (!chunk || !headdim || !groups || *groups <= 0)
+            return SkipReason::MalformedDims;
+        const std::int64_t h = (*dtBias)[0], dInner = h * *headdim;
+        const std::int64_t numerator = (*zxbcdt)[2] - 2 * dInner - h;
+        if (numerator <= 0 || numerator % (2 * *groups) != 0)
+            return SkipReason::MismatchedShapes; // TraceLens raises: no d_state
+        const double n = double(numerator / (2 * *groups));
+        const double b = double((*zxbcdt)[0]), t = double((*zxbcdt)[1]), width = double((*zxbcdt)[2]);
+        const double cc = double((*convW)[0]), dConv = double((*convW)[1]);
+        const double c = double(*chunk), p = double(*headdim), g = double(*groups), heads = double(h);
+        const double bpe = bytesPerElement(a.type(0), reading.dtypes()).value_or(2);
+        const auto paramBpe = [&](std::size_t i, double fallback) {
+            return a.type(i).empty() ? fallback
+                                     : bytesPerElement(a.type(i), reading.dtypes()).value_or(fallback);
+        };
+        const double flops = 2 * b * cc * t * dConv + 2 * b * g * t * c * n + 2 * b * heads * t * c * p
+            + 4 * b * heads * t * n * p;
+        const double bytes = (b * t * width + cc * dConv + (reading.tracelens || present(a, 2) ? cc : 0)
+                                 + b * t * double(dInner))
+                * bpe
+            + heads * (paramBpe(3, 4) + paramBpe(4, 4) + paramBpe(5, bpe));
+        const auto i = [](double v) { return std::to_string(std::int64_t(v)); };
+        return estimate(flops, bytes, a.type(0), ComputeUnit::Matrix, reading,
+            "chunk=" + i(c) + " headdim=" + i(p) + " ngroups=" + i(g) + " d_state=" + i(n));
+    }
+
     constexpr std::array kModels {
         OpModel { "aten::convolution", OpFamily::Conv, convolution },
         OpModel { "aten::convolution_backward", OpFamily::Conv, convolutionBackward },
         OpModel { "DaoAILab::_causal_conv1d_fwd_cpp", OpFamily::Conv, causalConv1d },
+        OpModel { "MambaSplitConv1dScanCombinedFn", OpFamily::Conv, mambaSsd, mambaSsd },
     };
 
 } // namespace

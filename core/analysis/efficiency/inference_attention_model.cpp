@@ -1,5 +1,6 @@
 // Inference attention over a batch packed along the tokens: vLLM's
-// vllm::unified_attention_with_output and AITER's varlen, prefill and paged-decode ops. Their
+// vllm::unified_attention_with_output, AITER's varlen, prefill and paged-decode ops and SGLang's TileLang
+// sparse MLA (tilelang_sparse_fwd, its d_v at tilelangSparseFwd). Their
 // tensors hold every request's tokens in one dimension, so the FLOPs come from the step annotation
 // around the call (ChunkStats, iteration_annotation.h), not from the shapes. TraceLens's
 // InferenceAttention
@@ -95,6 +96,30 @@ namespace {
         s.dv = double(k->back());
         if ((vFromV || !reading.tracelens) && args.hasDims(2) && !args.dims[2]->empty())
             s.dv = double(args.dims[2]->back());
+        s.dtypeQ = args.type(0);
+        s.dtypeKv = args.types.size() > 1 ? args.type(1) : s.dtypeQ;
+        return inferenceEstimate(*stats, s, reading);
+    }
+
+    // sglang_profiler::tilelang_kernel_tilelang_sparse_fwd(q (N_Q, H_Q, d_qk), kv (N_KV, H_KV, d_qk),
+    // indices, sm_scale, d_v): SGLang's TileLang sparse MLA kernel, TraceLens's mla_tilelang_sparse_fwd:
+    // the base class's formulas from the step annotation (K = kv, at its dtype), d_v its d_v argument
+    // (Concrete Inputs 4; 512 when not recorded). TraceLens reads that argument from the event's top level
+    // (event["Concrete Inputs"]), which no event has: d_v is always 512 under --tracelens-compat.
+    ModelResult tilelangSparseFwd(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto stats = chunkStatsOf(args.annotation);
+        if (!stats)
+            return SkipReason::NoStepAnnotation;
+        const auto q = shapeOfRank(args, 0, 3);
+        const auto kv = shapeOfRank(args, 1, -1);
+        if (!q || !kv || kv->size() < 3 || args.types.empty())
+            return SkipReason::MalformedDims;
+        InferenceShape s;
+        s.hq = double((*q)[1]);
+        s.dqk = double((*q)[2]);
+        s.hkv = double((*kv)[kv->size() - 2]);
+        s.dv = reading.tracelens ? 512 : double(concreteInt(args.concreteAt(4)).value_or(512));
         s.dtypeQ = args.type(0);
         s.dtypeKv = args.types.size() > 1 ? args.type(1) : s.dtypeQ;
         return inferenceEstimate(*stats, s, reading);
@@ -217,6 +242,8 @@ namespace {
         OpModel { "aiter::fmha_v3_varlen_fwd", OpFamily::Attention, inferenceAttentionVFromV, nullptr, true },
         OpModel { "aiter::mha_batch_prefill", OpFamily::Attention, inferenceAttentionVFromV, nullptr, true },
         OpModel { "aiter::pa_decode_gluon", OpFamily::Attention, paDecodeGluon, nullptr, true },
+        OpModel { "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", OpFamily::Attention,
+            tilelangSparseFwd, nullptr, true },
         OpModel { "aiter::pa_sparse_prefill_opus_fwd", OpFamily::Attention, paSparsePrefill },
         OpModel { "sglang_profiler::attention_paged_attention_ragged", OpFamily::Attention,
             pagedAttentionRagged, nullptr, true },

@@ -35,6 +35,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace ks::core {
 
@@ -271,12 +272,32 @@ namespace {
             ComputeUnit::Vector, reading);
     }
 
+    // aiter::topk_softplus(topk_weights (M, topk), topk_indices (M, topk), gating_output (M, E), ...), the
+    // fused router scoring (perf_model_extensions.py topk_softplus, MoE_aux): FLOPs = 6·M·E; bytes =
+    // M·E·bpe + E·4 (the fp32 correction bias) + 2·M·topk·4 (fp32 weights, int32 indices), null when the
+    // gating dtype (Input type[2], bf16 when not recorded) has no size; its precision, vector units.
+    ModelResult topkSoftplus(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto weights = shapeOfRank(args, 0, 2);
+        const auto gating = shapeOfRank(args, 2, 2);
+        if (!weights || !gating)
+            return SkipReason::MalformedDims;
+        const std::string_view dtype =
+            args.types.size() > 2 ? args.type(2) : std::string_view("c10::BFloat16");
+        const double m = double((*gating)[0]), e = double((*gating)[1]), topk = double((*weights)[1]);
+        const double bytes = m * e * sizeOf(dtype, reading) + e * 4 + 2 * m * topk * 4;
+        const auto i = [](double v) { return std::to_string(std::int64_t(v)); };
+        return estimate(
+            6 * m * e, bytes, dtype, ComputeUnit::Vector, reading, "E=" + i(e) + " topk=" + i(topk));
+    }
+
     constexpr std::array kModels {
         OpModel { "aiter::moe_cktile2stages_gemm1_ck", OpFamily::Moe, cktileGemm1 },
         OpModel { "aiter::moe_cktile2stages_gemm2_ck", OpFamily::Moe, cktileGemm2 },
         OpModel { "aiter::ck_moe_stage1", OpFamily::Moe, ckStage1 },
         OpModel { "aiter::ck_moe_stage2", OpFamily::Moe, ckStage2 },
         OpModel { "aiter::biased_grouped_topk_hip", OpFamily::Moe, biasedGroupedTopk },
+        OpModel { "aiter::topk_softplus", OpFamily::Moe, topkSoftplus },
         OpModel { "aiter::moe_sorting_fwd", OpFamily::Moe, moeSort },
         OpModel { "aiter::mxfp4_moe_sort_hip", OpFamily::Moe, moeSort },
         OpModel { "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", OpFamily::Moe,

@@ -26,6 +26,7 @@
 // Backward ops: every form TraceLens's norm_ops maps (plain, native_, miopen_, cudnn_ of batch,
 // layer, group and RMS norm backward, and _fused_rms_norm_backward); its instance_norm_backward
 // forms raise in TraceLens and have no model here either.
+// Primus's fused LayerNorm + modulate and its backward (FusedLnModulate*): their formulas at lnModulate.
 
 #include "core/analysis/efficiency/model_support.h"
 
@@ -356,6 +357,41 @@ namespace {
             flops, bytes, args.type(1), ComputeUnit::Vector, reading, paramsOf(m), groupKey(args, m));
     }
 
+    // Primus's fused LayerNorm + scale/shift modulation of MM-DiT blocks (perf_model.py FusedLnModulate,
+    // FusedLnModulateBackward; torch_op_mapping.py norm_ops): x or grad_out (T, B, H) = Input Dims[0],
+    // n = T·B·H, bpe of Input type[0]; mean and rstd are fp32, one per row:
+    //   primus::fused_ln_modulate(x, scale (B, H), shift (B, H), eps):
+    //     FLOPs = 12·n;  bytes = 2·n·bpe + 2·B·H·bpe + 2·T·B·4
+    //   primus::fused_ln_modulate_backward(grad_out, x_norm, mean, rstd, mod_grad (B, H)):
+    //     FLOPs = 15·n;  bytes = 3·n·bpe + 2·T·B·4 + 3·B·H·bpe
+    // Rows group on TraceLens's parameters (C = H, biased, affine, training).
+    ModelResult lnModulate(const OpArgs& args, bool backward, const ModelReading& reading)
+    {
+        const auto x = shapeOfRank(args, 0, 3);
+        if (!x)
+            return SkipReason::MalformedDims;
+        const auto bpe = bytesPerElement(args.type(0), reading.dtypes());
+        if (!bpe)
+            return SkipReason::UnknownDtype;
+        const double t = double((*x)[0]), b = double((*x)[1]), h = double((*x)[2]), n = t * b * h;
+        const Norm m { 0, n, h, true, true, true };
+        const double flops = (backward ? 15 : 12) * n;
+        const double bytes = backward ? 3 * n * *bpe + 2 * t * b * 4 + 3 * b * h * *bpe
+                                      : 2 * n * *bpe + 2 * b * h * *bpe + 2 * t * b * 4;
+        return estimate(
+            flops, bytes, args.type(0), ComputeUnit::Vector, reading, paramsOf(m), groupKey(args, m));
+    }
+
+    ModelResult fusedLnModulate(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        return lnModulate(args, false, reading);
+    }
+
+    ModelResult fusedLnModulateBackward(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        return lnModulate(args, true, reading);
+    }
+
     constexpr std::array kModels {
         OpModel { "aten::batch_norm", OpFamily::Norm, batchNorm },
         OpModel { "aten::native_batch_norm", OpFamily::Norm, batchNorm },
@@ -398,6 +434,8 @@ namespace {
         OpModel { "aten::miopen_rms_norm_backward", OpFamily::Norm, rmsNormBackward },
         OpModel { "aten::cudnn_rms_norm_backward", OpFamily::Norm, rmsNormBackward },
         OpModel { "aten::_fused_rms_norm_backward", OpFamily::Norm, rmsNormBackward },
+        OpModel { "primus::fused_ln_modulate", OpFamily::Norm, fusedLnModulate },
+        OpModel { "primus::fused_ln_modulate_backward", OpFamily::Norm, fusedLnModulateBackward },
         // No aten::{,native_,miopen_,cudnn_}instance_norm_backward: TraceLens maps them to
         // InstanceNormBwd (torch_op_mapping.py norm_ops, 338-341 at 021be66), whose
         // get_param_details raises NotImplementedError (perf_model.py, right after InstanceNorm,

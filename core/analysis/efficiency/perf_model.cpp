@@ -8,8 +8,8 @@ namespace ks::core {
 
 namespace {
 
-    constexpr std::array<std::string_view, 8> kFamilyNames { "gemm", "attention", "conv", "elementwise",
-        "reduce", "norm", "rope", "moe" };
+    constexpr std::array<std::string_view, 9> kFamilyNames { "gemm", "attention", "conv", "elementwise",
+        "reduce", "norm", "rope", "moe", "collective" };
 
     // Built once per call of findOpModel's first use; a function-local constant.
     const std::unordered_map<std::string_view, const OpModel*>& modelsByName()
@@ -19,7 +19,7 @@ namespace {
             for (const auto family : { gemmModels(), attentionModels(), varlenAttentionModels(),
                      inferenceAttentionModels(), convModels(), elementwiseModels(), reduceModels(),
                      normModels(), ropeModels(), rmsnormQuantModels(), groupedGemmModels(), quantGemmModels(),
-                     quantModels(), mlaCacheModels(), moeModels() })
+                     quantModels(), mlaCacheModels(), moeModels(), customCollectiveModels() })
                 for (const OpModel& m : family)
                     byName.emplace(m.name, &m);
             return byName;

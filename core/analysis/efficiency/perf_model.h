@@ -28,6 +28,7 @@ enum class OpFamily : std::uint8_t
     Norm,
     Rope,
     Moe, // MoE token routing (TraceLens's MoE_comm categories)
+    Collective, // vendor custom all-reduce / gather / scatter kernels (TraceLens's CustomCollective)
 };
 
 std::string_view opFamilyName(OpFamily family); // "gemm", "attention", ...
@@ -129,5 +130,6 @@ std::span<const OpModel> quantGemmModels();
 std::span<const OpModel> quantModels();
 std::span<const OpModel> mlaCacheModels();
 std::span<const OpModel> moeModels();
+std::span<const OpModel> customCollectiveModels();
 
 } // namespace ks::core

@@ -22,12 +22,25 @@
 //   bitsandbytes::int8_linear_matmul (aten_scaled_mm, as TraceLens maps it): out 2 bytes for
 //     1-byte inputs; N = B[0] by default (the op computes A·Bᵀ, B (N, K)), B[1] as TraceLens
 //     reads it (aten::_scaled_mm's B (K, N)) under --tracelens-compat.
+//   Primus Turbo's hipblaslt_gemm_fp8 / hipblaslt_gemm_fp4 (perf_model.py, mapped in
+//     torch_op_mapping.py) (A, scaleA_inv, B, scaleB_inv, out_dtype, transA, transB, transC, ...):
+//     A = Input Dims[0], B = [2]; transA/B/C the Concrete Inputs 5-7 (false when absent); transC
+//     swaps A and B and sets transA, transB = !transB, !transA (as the binding does); then
+//     M, K = A's (transA: A[1], A[0]), N = B[1] (transB: B[0]). FP8: bpe_A, bpe_B = Input type[0],
+//     [2], out 2 bytes for 1-byte inputs (else bpe_A). FP4 (Float4_e2m1fn_x2, two values a byte): K
+//     = 2·the packed K; bytes M·K/2·bpe_A + N·K/2·bpe_B + (M + N)·⌈K/32⌉·bpe_scale (the E8M0 block
+//     scales, Input type[1], [3], 1 byte when unsized) + M·N·2 (16-bit output)
+//   AITER's gemm_a4w4 / _gemm_a4w4_asm (aiter_gemm_a4w4) (A, B, scaleA, scaleB, ...): NT only:
+//     M = A[0], K = 2·A[1], N = B[0]; bytes hipblaslt_gemm_fp4's, the scales Input type[2], [3]
+// For all three, A's or B's dtype with no size drops the call (TraceLens asserts there).
 // Otherwise the precision is Input type[0]'s.
 
 #include "core/analysis/efficiency/model_support.h"
 
 #include <array>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace ks::core {
 
@@ -175,6 +188,82 @@ namespace {
         return quantGemm(1, double((*sa)[0]), n, double((*sa)[1]), { bpe, bpe, out }, args.type(0), reading);
     }
 
+    // hipblaslt_gemm_fp{8,4}'s M, N and (packed, for FP4) K: perf_model.py get_param_details.
+    struct HipblasltShape
+    {
+        double m = 0, n = 0, k = 0;
+    };
+
+    std::optional<HipblasltShape> hipblasltShape(const OpArgs& args)
+    {
+        auto a = shapeOfRank(args, 0, 2);
+        auto b = shapeOfRank(args, 2, 2);
+        if (!a || !b)
+            return std::nullopt;
+        bool transA = concreteBool(args.concreteAt(5)).value_or(false);
+        bool transB = concreteBool(args.concreteAt(6)).value_or(false);
+        if (concreteBool(args.concreteAt(7)).value_or(false)) { // transC: Cᵀ = Bᵀ·Aᵀ
+            std::swap(a, b);
+            const bool wasA = transA;
+            transA = !transB;
+            transB = !wasA;
+        }
+        return HipblasltShape { double(transA ? (*a)[1] : (*a)[0]), double(transB ? (*b)[0] : (*b)[1]),
+            double(transA ? (*a)[0] : (*a)[1]) };
+    }
+
+    // perf_model.py hipblaslt_gemm_fp8.bytes: out 2 bytes for 1-byte inputs, else bpe_A.
+    ModelResult hipblasltFp8(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto s = hipblasltShape(args);
+        if (!s)
+            return SkipReason::MalformedDims;
+        const double a = sizeOf(args.type(0), reading);
+        const double b = sizeOf(args.type(2), reading);
+        if (std::isnan(a) || std::isnan(b))
+            return SkipReason::UnknownDtype;
+        return quantGemm(1, s->m, s->n, s->k, { a, b, a == 1 ? 2 : a }, args.type(0), reading);
+    }
+
+    // perf_model.py hipblaslt_gemm_fp4.bytes: packed operands, E8M0 scales per 32 of K, 16-bit out.
+    ModelResult mxfp4Gemm(double m, double n, double kPacked, const OpArgs& args, std::size_t typeA,
+        std::size_t typeB, std::size_t scaleA, std::size_t scaleB, const ModelReading& reading)
+    {
+        const double a = sizeOf(args.type(typeA), reading);
+        const double b = sizeOf(args.type(typeB), reading);
+        if (std::isnan(a) || std::isnan(b))
+            return SkipReason::UnknownDtype;
+        const auto scaleSize = [&](std::size_t i) {
+            const double bpe = sizeOf(args.type(i), reading);
+            return std::isnan(bpe) || bpe == 0 ? 1.0 : bpe; // name2bpe(...) or 1
+        };
+        const double k = 2 * kPacked;
+        const double scalesPerRow = std::ceil(k / 32);
+        PerfEstimate e =
+            std::get<PerfEstimate>(quantGemm(1, m, n, k, { a, b, 2 }, args.type(typeA), reading));
+        e.bytes = m * kPacked * a + n * kPacked * b + m * scalesPerRow * scaleSize(scaleA)
+            + n * scalesPerRow * scaleSize(scaleB) + m * n * 2;
+        return e;
+    }
+
+    ModelResult hipblasltFp4(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto s = hipblasltShape(args);
+        if (!s)
+            return SkipReason::MalformedDims;
+        return mxfp4Gemm(s->m, s->n, s->k, args, 0, 2, 1, 3, reading);
+    }
+
+    // perf_model.py aiter_gemm_a4w4: A (M, K/2), B (N, K/2), scales at Input type[2], [3].
+    ModelResult aiterA4w4(std::string_view, const OpArgs& args, const ModelReading& reading)
+    {
+        const auto a = shapeOfRank(args, 0, 2);
+        const auto b = shapeOfRank(args, 1, 2);
+        if (!a || !b)
+            return SkipReason::MalformedDims;
+        return mxfp4Gemm(double((*a)[0]), double((*b)[0]), double((*a)[1]), args, 0, 1, 2, 3, reading);
+    }
+
     constexpr std::array kModels {
         OpModel { "aiter::gemm_a8w8_blockscale_ck", OpFamily::Gemm, a8w8 },
         OpModel { "aiter::gemm_a8w8_blockscale_cktile", OpFamily::Gemm, a8w8 },
@@ -200,6 +289,12 @@ namespace {
             OpFamily::Gemm, batchedA8w8 },
         OpModel { "vllm::gemm_with_dynamic_quant", OpFamily::Gemm, gemmWithDynamicQuant },
         OpModel { "bitsandbytes::int8_linear_matmul", OpFamily::Gemm, int8LinearMatmul },
+        OpModel { "primus_turbo_cpp_extension::hipblaslt_gemm_fp8", OpFamily::Gemm, hipblasltFp8 },
+        OpModel { "primus_turbo::hipblaslt_gemm_fp8", OpFamily::Gemm, hipblasltFp8 },
+        OpModel { "primus_turbo_cpp_extension::hipblaslt_gemm_fp4", OpFamily::Gemm, hipblasltFp4 },
+        OpModel { "primus_turbo::hipblaslt_gemm_fp4", OpFamily::Gemm, hipblasltFp4 },
+        OpModel { "aiter::gemm_a4w4", OpFamily::Gemm, aiterA4w4 },
+        OpModel { "aiter::_gemm_a4w4_asm", OpFamily::Gemm, aiterA4w4 },
     };
 
 } // namespace

@@ -371,6 +371,125 @@ private slots:
     }
 
     // A MoE stage in a trace: its row in both modes, the output's bytes as each reads them.
+    // perf_model_extensions.py topk_softplus(topk_weights (M, topk), topk_indices, gating_output (M, E)):
+    // FLOPs 6·M·E; bytes M·E·bpe(type[2]) + E·4 + 2·M·topk·4 (null when the gating dtype is unsized).
+    void topkSoftplus()
+    {
+        const OpArgs args =
+            argsOf("[[32, 8], [32, 8], [32, 64], [64]]", R"(["float", "int", "c10::BFloat16", "float"])");
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto e = modelled("aiter::topk_softplus", args, reading);
+            QCOMPARE(e.flops, 12288.0); // 6·32·64
+            QCOMPARE(e.bytes, 6400.0); // 32·64·2 + 64·4 + 2·32·8·4
+            QCOMPARE(e.precision, std::string("bf16"));
+            QCOMPARE(e.unit, ComputeUnit::Vector);
+            QCOMPARE(e.params, std::string("E=64 topk=8"));
+            QCOMPARE(findOpModel("aiter::topk_softplus")->family, OpFamily::Moe);
+        }
+        // no gating dtype recorded: bf16
+        QCOMPARE(
+            modelled("aiter::topk_softplus", argsOf("[[32, 8], [32, 8], [32, 64]]", "[]"), kTraceLens).bytes,
+            6400.0);
+        // a gating dtype TraceLens cannot size: the row keeps its FLOPs without bytes; ours sizes bool
+        const OpArgs unsized = argsOf("[[32, 8], [32, 8], [32, 64]]", R"(["float", "int", "bool"])");
+        QVERIFY(!modelled("aiter::topk_softplus", unsized, kTraceLens).bytesKnown());
+        QCOMPARE(modelled("aiter::topk_softplus", unsized, kTraceLens).flops, 12288.0);
+        QCOMPARE(modelled("aiter::topk_softplus", unsized, kOurs).bytes, 4352.0); // 2048 + 256 + 2048
+        QCOMPARE(skipOf("aiter::topk_softplus", argsOf("[[32, 8], [32, 8]]", "[]"), kOurs),
+            std::optional(SkipReason::MalformedDims));
+    }
+
+    // attention_perf_model_extensions.py mla_tilelang_sparse_fwd: InferenceAttention's formulas from the
+    // step annotation with K = kv (Input Dims[1]), d_v = the d_v argument (Concrete Inputs 4) by default,
+    // 512 as TraceLens reads it (from the event's top level, never there).
+    //   FLOPs = H_Q·(2·c_sqsk − c_sqsq)·(d_qk + d_v);  bytes = c_sq·(H_Q + H_KV)·(d_qk + d_v)·2 (no cache)
+    void tilelangSparseFwd()
+    {
+        const char* op = "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd";
+        // q (16, 16, 576), kv (16, 1, 576), indices (16, 1, 2048); d_v 128
+        OpArgs a = argsOf("[[16, 16, 576], [16, 1, 576], [16, 1, 2048], [], []]",
+            R"(["c10::BFloat16", "c10::BFloat16", "int", "Scalar", "Scalar"])",
+            R"(["", "", "", "0.04", "128"])");
+        a.annotation = "execute_16_context_1(sq16sk16sqsq256sqsk256)_generation_0(sq0sk0sqsq0sqsk0)";
+        const auto ours = modelled(op, a, kOurs);
+        QCOMPARE(ours.flops, 2883584.0); // 16·(2·256 − 256)·(576 + 128)
+        QCOMPARE(ours.bytes, 382976.0); // 16·(16 + 1)·(576 + 128)·2
+        QCOMPARE(ours.precision, std::string("bf16"));
+        QCOMPARE(ours.unit, ComputeUnit::Matrix);
+        const auto tracelens = modelled(op, a, kTraceLens);
+        QCOMPARE(tracelens.flops, 4456448.0); // 16·256·(576 + 512)
+        QCOMPARE(tracelens.bytes, 591872.0); // 16·17·(576 + 512)·2
+        // without the d_v argument: 512 in both readings; the SGLang layer suffix is dropped
+        OpArgs noDv = argsOf(
+            "[[16, 16, 576], [16, 1, 576], [16, 1, 2048]]", R"(["c10::BFloat16", "c10::BFloat16", "int"])");
+        noDv.annotation = a.annotation;
+        QCOMPARE(modelled("sglang_profiler::tilelang_kernel_tilelang_sparse_fwd_12", noDv, kOurs).flops,
+            4456448.0);
+        QVERIFY(findOpModel(op)->readsAnnotation);
+        QCOMPARE(findOpModel(op)->family, OpFamily::Attention);
+        // outside a step annotation: no row
+        noDv.annotation.clear();
+        QCOMPARE(skipOf(op, noDv, kOurs), std::optional(SkipReason::NoStepAnnotation));
+    }
+
+    // custom_collectives_perf_model_extensions.py: the HBM traffic of one GPU, no precision. All-reduces
+    // (inp = Input Dims[1]): 0 FLOPs, 2·n·bpe; reduce-scatter / all-gather: (n_inp + n_out)·bpe; the fused
+    // all-reduce + add + RMS norm: n + ⌊n/N⌋·(2N + 2) + 2n FLOPs, (4·n + N)·bpe.
+    void customCollectives()
+    {
+        const std::string bf16 = R"("c10::BFloat16")";
+        const OpArgs allReduce = argsOf("[[], [4, 7168], [4, 7168], [], []]",
+            R"(["Scalar", )" + bf16 + ", " + bf16 + R"(, "Scalar", "Scalar"])");
+        const OpArgs scatter =
+            argsOf("[[], [8, 7168], [4, 7168]]", R"(["Scalar", )" + bf16 + ", " + bf16 + "]");
+        const OpArgs gather =
+            argsOf("[[], [4, 7168], [8, 7168]]", R"(["Scalar", )" + bf16 + ", " + bf16 + "]");
+        const OpArgs regGather =
+            argsOf("[[256, 16], [32, 16], []]", "[" + bf16 + ", " + bf16 + R"(, "Scalar"])");
+        const OpArgs fusedCpp = argsOf("[[1], [], [4, 64], [4, 64], [4, 64], [4, 64], [64], [], [], []]",
+            R"(["long int", "", )" + bf16 + ", " + bf16 + ", " + bf16 + ", " + bf16 + ", " + bf16
+                + R"(, "Scalar", "Scalar", "Scalar"])");
+        const OpArgs fusedWrapper = argsOf("[[4, 64], [4, 64], [64], [], [], [], []]",
+            "[" + bf16 + ", " + bf16 + ", " + bf16 + R"(, "Scalar", "", "Scalar", "Scalar"])");
+
+        const struct
+        {
+            const char* op;
+            const OpArgs* args;
+            double flops, bytes;
+        } cases[] = {
+            { "_C_custom_ar::all_reduce", &allReduce, 0, 114688 }, // 2·4·7168·2
+            { "_C_custom_ar::qr_all_reduce", &allReduce, 0, 114688 },
+            { "sgl_kernel::all_reduce_reg", &allReduce, 0, 114688 },
+            { "sgl_kernel::qr_all_reduce", &allReduce, 0, 114688 },
+            { "aiter::reduce_scatter", &scatter, 0, 172032 }, // (8·7168 + 4·7168)·2
+            { "aiter::all_gather_reg", &gather, 0, 172032 },
+            { "sglang::reg_all_gather_into_tensor", &regGather, 0, 9216 }, // (32·16 + 256·16)·2
+            // n 256, N 64: 256 + 4·130 + 512; (4·256 + 64)·2
+            { "aiter::fused_allreduce_rmsnorm", &fusedCpp, 1288, 2176 },
+            { "aiter::fused_allreduce_rmsnorm_", &fusedWrapper, 1288, 2176 },
+            { "vllm::rocm_aiter_fused_allreduce_rmsnorm", &fusedWrapper, 1288, 2176 },
+        };
+
+        for (const auto& c : cases)
+            for (const ModelReading& reading : { kOurs, kTraceLens }) {
+                const auto e = modelled(c.op, *c.args, reading);
+                QCOMPARE(e.flops, c.flops);
+                QCOMPARE(e.bytes, c.bytes);
+                QCOMPARE(e.precision, std::string()); // no peak, as TraceLens
+                QCOMPARE(findOpModel(c.op)->family, OpFamily::Collective);
+            }
+        QCOMPARE(opFamilyName(OpFamily::Collective), std::string_view("collective"));
+        QCOMPARE(opFamilyFromName("collective"), std::optional(OpFamily::Collective));
+        // a dtype TraceLens cannot size: its bytes raise (no row); ours sizes bool at 1 byte
+        const OpArgs unsized = argsOf("[[], [4, 7168], [4, 7168]]", R"(["Scalar", "bool", "bool"])");
+        QCOMPARE(
+            skipOf("_C_custom_ar::all_reduce", unsized, kTraceLens), std::optional(SkipReason::UnknownDtype));
+        QCOMPARE(modelled("_C_custom_ar::all_reduce", unsized, kOurs).bytes, 57344.0);
+        QCOMPARE(skipOf("aiter::fused_allreduce_rmsnorm_", argsOf("[[4, 64], [4, 64], []]", "[]"), kOurs),
+            std::optional(SkipReason::MalformedDims));
+    }
+
     void moeStageRow()
     {
         const std::string call =

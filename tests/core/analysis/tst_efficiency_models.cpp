@@ -5,6 +5,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
 #include <QTest>
@@ -13,33 +14,25 @@ using namespace ks::core;
 
 namespace {
 
+using ks::test::opArgsOf;
+
 // Args text as the trace writes it: {"Input Dims": ..., "Input type": ..., "Concrete Inputs": ...}.
 OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
 {
-    const ParsedArgs parsed = parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )" + types
-        + R"(, "Input Strides": [], "Concrete Inputs": )" + concrete + "}");
-    if (!parsed.args)
-        qFatal("args did not parse: %s", dims.c_str());
-    return *parsed.args;
+    return opArgsOf(dims, types, concrete);
 }
 
 PerfEstimate modelled(const char* op, const OpArgs& args)
 {
-    const OpModel* model = findOpModel(op);
-    if (!model)
-        qFatal("no model for %s", op);
-    const ModelResult r = model->model(op, args);
-    if (!std::holds_alternative<PerfEstimate>(r))
-        qFatal("%s: skipped (%s)", op, std::string(skipReasonText(std::get<SkipReason>(r))).c_str());
-    return std::get<PerfEstimate>(r);
+    return ks::test::opModelled(op, args, ks::test::kOursReading);
 }
 
 SkipReason skipped(const char* op, const OpArgs& args)
 {
-    const ModelResult r = findOpModel(op)->model(op, args);
-    if (!std::holds_alternative<SkipReason>(r))
+    const auto why = ks::test::opSkipOf(op, args, ks::test::kOursReading);
+    if (!why)
         qFatal("%s: expected a skip", op);
-    return std::get<SkipReason>(r);
+    return *why;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
 #include <QTest>
@@ -16,8 +17,8 @@ using namespace ks::core;
 
 namespace {
 
-const ModelReading kOurs {};
-const ModelReading kTraceLens { true };
+const ModelReading& kOurs = ks::test::kOursReading;
+const ModelReading& kTraceLens = ks::test::kTraceLensReading;
 
 const char* const kRmsBackwardVendorOps[] = { "aten::miopen_rms_norm_backward",
     "aten::cudnn_rms_norm_backward" };
@@ -27,22 +28,12 @@ const char* const kInstanceBackwardOps[] = { "aten::instance_norm_backward",
 
 OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete)
 {
-    const ParsedArgs parsed = parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )" + types
-        + R"(, "Input Strides": [], "Concrete Inputs": )" + concrete + "}");
-    if (!parsed.args)
-        qFatal("args did not parse: %s", dims.c_str());
-    return *parsed.args;
+    return ks::test::opArgsOf(dims, types, concrete);
 }
 
 PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading)
 {
-    const OpModel* model = findOpModel(op);
-    if (!model)
-        qFatal("no model for %s", op);
-    const ModelResult r = model->model(op, args, reading);
-    if (!std::holds_alternative<PerfEstimate>(r))
-        qFatal("%s: skipped (%s)", op, std::string(skipReasonText(std::get<SkipReason>(r))).c_str());
-    return std::get<PerfEstimate>(r);
+    return ks::test::opModelled(op, args, reading);
 }
 
 // rms_norm_backward(grad_out, input, normalized_shape, rstd, weight, output_mask), bf16 (2 bytes).

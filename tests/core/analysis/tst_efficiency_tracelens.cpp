@@ -7,6 +7,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
 #include <QTest>
@@ -15,28 +16,18 @@ using namespace ks::core;
 
 namespace {
 
-const ModelReading kOurs {};
-const ModelReading kTraceLens { true };
+const ModelReading& kOurs = ks::test::kOursReading;
+const ModelReading& kTraceLens = ks::test::kTraceLensReading;
 
 OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]",
     const std::string& strides = "[]")
 {
-    const ParsedArgs parsed = parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )" + types
-        + R"(, "Input Strides": )" + strides + R"(, "Concrete Inputs": )" + concrete + "}");
-    if (!parsed.args)
-        qFatal("args did not parse: %s", dims.c_str());
-    return *parsed.args;
+    return ks::test::opArgsOf(dims, types, concrete, strides);
 }
 
 PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading = kOurs)
 {
-    const OpModel* model = findOpModel(op);
-    if (!model)
-        qFatal("no model for %s", op);
-    const ModelResult r = model->model(op, args, reading);
-    if (!std::holds_alternative<PerfEstimate>(r))
-        qFatal("%s: skipped (%s)", op, std::string(skipReasonText(std::get<SkipReason>(r))).c_str());
-    return std::get<PerfEstimate>(r);
+    return ks::test::opModelled(op, args, reading);
 }
 
 std::string cpuOp(const std::string& name, int ts, int dur, const std::string& args, int tid = 1)

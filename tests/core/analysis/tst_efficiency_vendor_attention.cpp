@@ -9,6 +9,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
 #include <QTest>
@@ -17,8 +18,8 @@ using namespace ks::core;
 
 namespace {
 
-const ModelReading kOurs {};
-const ModelReading kTraceLens { true };
+const ModelReading& kOurs = ks::test::kOursReading;
+const ModelReading& kTraceLens = ks::test::kTraceLensReading;
 
 // vLLM's detailed step annotation: 1 context request of 8 new tokens (8 keys, Σsq² = Σsq·sk = 64)
 // and 4 generation requests of 1 token each over 40 keys in all (Σsq² = 4, Σsq·sk = 40).
@@ -26,35 +27,17 @@ const std::string kStep = "execute_12_context_1(sq8sk8sqsq64sqsk64)_generation_4
 
 OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
 {
-    const ParsedArgs parsed = parseOpArgs(R"({"Input Dims": )" + dims + R"(, "Input type": )" + types
-        + R"(, "Input Strides": [], "Concrete Inputs": )" + concrete + "}");
-    if (!parsed.args)
-        qFatal("args did not parse: %s", dims.c_str());
-    return *parsed.args;
-}
-
-ModelResult resultOf(const char* op, const OpArgs& args, const ModelReading& reading, bool grad = false)
-{
-    const OpModel* model = findOpModel(op);
-    if (!model || (grad && !model->backward))
-        qFatal("no model for %s", op);
-    return grad ? model->backward(op, args, reading) : model->model(op, args, reading);
+    return ks::test::opArgsOf(dims, types, concrete);
 }
 
 PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading, bool grad = false)
 {
-    const ModelResult r = resultOf(op, args, reading, grad);
-    if (!std::holds_alternative<PerfEstimate>(r))
-        qFatal("%s: skipped (%s)", op, std::string(skipReasonText(std::get<SkipReason>(r))).c_str());
-    return std::get<PerfEstimate>(r);
+    return ks::test::opModelled(op, args, reading, grad);
 }
 
 std::optional<SkipReason> skipOf(const char* op, const OpArgs& args, const ModelReading& reading)
 {
-    const ModelResult r = resultOf(op, args, reading);
-    if (const auto* why = std::get_if<SkipReason>(&r))
-        return *why;
-    return std::nullopt;
+    return ks::test::opSkipOf(op, args, reading);
 }
 
 // A Concrete Inputs list of `n` empty strings with some set: { index, text }.
