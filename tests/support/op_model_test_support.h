@@ -59,4 +59,30 @@ inline std::optional<core::SkipReason> opSkipOf(
     return std::nullopt;
 }
 
+// The short names the efficiency tests call models by: `using namespace ks::test::op_model_names;`.
+namespace op_model_names {
+
+    inline const core::ModelReading& kOurs = kOursReading;
+    inline const core::ModelReading& kTraceLens = kTraceLensReading;
+
+    inline core::OpArgs argsOf(const std::string& dims, const std::string& types,
+        const std::string& concrete = "[]", const std::string& strides = "[]")
+    {
+        return opArgsOf(dims, types, concrete, strides);
+    }
+
+    inline core::PerfEstimate modelled(
+        const char* op, const core::OpArgs& args, const core::ModelReading& reading, bool backward = false)
+    {
+        return opModelled(op, args, reading, backward);
+    }
+
+    inline std::optional<core::SkipReason> skipOf(
+        const char* op, const core::OpArgs& args, const core::ModelReading& reading)
+    {
+        return opSkipOf(op, args, reading);
+    }
+
+} // namespace op_model_names
+
 } // namespace ks::test

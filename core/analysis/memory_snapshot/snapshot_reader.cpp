@@ -30,7 +30,7 @@ namespace {
     public:
         SnapshotDecoder(const PickleDocument& doc, const std::string& path)
             : m_doc(doc)
-            , m_budget(doc.itemCount() + 1024)
+            , m_budget(static_cast<std::int64_t>(doc.itemCount()) + 1024)
         {
             m_snapshot.path = path;
         }

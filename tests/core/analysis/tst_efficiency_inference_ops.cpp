@@ -9,6 +9,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/one_call_trace.h"
 #include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
@@ -17,52 +18,11 @@
 #include <cmath>
 
 using namespace ks::core;
+using namespace ks::test::op_model_names;
+using ks::test::oneCallEvent;
+using ks::test::oneCallRow;
 
 namespace {
-
-const ModelReading& kOurs = ks::test::kOursReading;
-const ModelReading& kTraceLens = ks::test::kTraceLensReading;
-
-OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
-{
-    return ks::test::opArgsOf(dims, types, concrete);
-}
-
-PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading)
-{
-    return ks::test::opModelled(op, args, reading);
-}
-
-std::optional<SkipReason> skipOf(const char* op, const OpArgs& args, const ModelReading& reading)
-{
-    return ks::test::opSkipOf(op, args, reading);
-}
-
-std::string traceEvent(
-    const std::string& cat, const std::string& name, int ts, int dur, const std::string& args)
-{
-    return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
-        + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + R"(, "args": )" + args + "}";
-}
-
-// One call of `op` launching one 10 µs kernel; the single row.
-EfficiencyRow onlyRow(const std::string& op, const std::string& args, bool compat)
-{
-    const std::vector<std::string> events {
-        traceEvent("cpu_op", op, 10, 20, args),
-        traceEvent("cuda_runtime", "cudaLaunchKernel", 11, 1, R"({"correlation": 1})"),
-        R"({"ph": "X", "cat": "kernel", "name": "work", "pid": 0, "tid": 7, "ts": 40, "dur": 10, )"
-        R"("args": {"correlation": 1, "stream": 7, "device": 0}})",
-    };
-    QTemporaryDir dir;
-    const TraceSet set = ks::tests::loadRanks(dir, { ks::tests::kinetoDocument(0, events) });
-    EfficiencyOptions options;
-    options.tracelensCompat = compat;
-    const EfficiencyReport report = efficiencyReport(set, options);
-    if (report.rows.size() != 1)
-        qFatal("%s: %zu rows", op.c_str(), report.rows.size());
-    return report.rows.front();
-}
 
 const char* const kRopeCat = "aiter::fused_qk_rope_cat_and_cache_mla";
 const char* const kRopeConcat = "aiter::fused_qk_rope_concat_and_cache_mla";
@@ -203,7 +163,7 @@ private slots:
             R"("Input type": ["c10::BFloat16", "c10::BFloat16", "unsigned char", "long int"], )"
             R"("Input Strides": [], "Concrete Inputs": []})";
         for (const bool compat : { false, true }) {
-            const EfficiencyRow row = onlyRow("_C_cache_ops::concat_and_cache_mla", call, compat);
+            const EfficiencyRow row = oneCallRow("_C_cache_ops::concat_and_cache_mla", call, compat);
             QCOMPARE(row.family, OpFamily::Attention);
             QCOMPARE(row.flops, 0.0);
             QCOMPARE(row.bytes, 27776.0);
@@ -498,7 +458,7 @@ private slots:
             R"("c10::Float8_e4m3fnuz", "int", "int", "int", "c10::BFloat16"], )"
             R"("Input Strides": [], "Concrete Inputs": []})";
         for (const bool compat : { false, true }) {
-            const EfficiencyRow row = onlyRow("aiter::ck_moe_stage1", call, compat);
+            const EfficiencyRow row = oneCallRow("aiter::ck_moe_stage1", call, compat);
             QCOMPARE(row.family, OpFamily::Moe);
             QCOMPARE(row.flops, 131072.0);
             QCOMPARE(row.bytes, compat ? 17344.0 : 17856.0);

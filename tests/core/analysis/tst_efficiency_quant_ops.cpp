@@ -8,6 +8,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/one_call_trace.h"
 #include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
@@ -16,67 +17,17 @@
 #include <cmath>
 
 using namespace ks::core;
+using namespace ks::test::op_model_names;
+using ks::test::oneCallRow;
 
 namespace {
 
-const ModelReading& kOurs = ks::test::kOursReading;
-const ModelReading& kTraceLens = ks::test::kTraceLensReading;
-using ks::test::opArgsOf;
-using ks::test::opModelled;
 using ks::test::opSkipOf;
-
-OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
-{
-    return opArgsOf(dims, types, concrete);
-}
-
-PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading)
-{
-    return opModelled(op, args, reading);
-}
-
-std::string traceEvent(
-    const std::string& cat, const std::string& name, int ts, int dur, const std::string& args)
-{
-    return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
-        + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + R"(, "args": )" + args + "}";
-}
-
-std::string launch(int ts, int correlation)
-{
-    return traceEvent(
-        "cuda_runtime", "cudaLaunchKernel", ts, 1, R"({"correlation": )" + std::to_string(correlation) + "}");
-}
-
-std::string kernel(int ts, int dur, int correlation)
-{
-    return R"({"ph": "X", "cat": "kernel", "name": "work", "pid": 0, "tid": 7, "ts": )" + std::to_string(ts)
-        + R"(, "dur": )" + std::to_string(dur) + R"(, "args": {"correlation": )" + std::to_string(correlation)
-        + R"(, "stream": 7, "device": 0}})";
-}
 
 std::string eventArgs(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
 {
     return R"({"Input Dims": )" + dims + R"(, "Input type": )" + types + R"(, "Input Strides": [], )"
         + R"("Concrete Inputs": )" + concrete + "}";
-}
-
-// One call of `op` launching one 10 µs kernel, reported in both modes; the single row.
-EfficiencyRow onlyRow(const std::string& op, const std::string& args, bool compat)
-{
-    const std::vector<std::string> events {
-        traceEvent("cpu_op", op, 10, 20, args),
-        launch(11, 1),
-        kernel(40, 10, 1),
-    };
-    QTemporaryDir dir;
-    const TraceSet set = ks::tests::loadRanks(dir, { ks::tests::kinetoDocument(0, events) });
-    EfficiencyOptions options;
-    options.tracelensCompat = compat;
-    const EfficiencyReport report = efficiencyReport(set, options);
-    if (report.rows.size() != 1)
-        qFatal("%s: %zu rows", op.c_str(), report.rows.size());
-    return report.rows.front();
 }
 
 } // namespace
@@ -122,7 +73,7 @@ private slots:
             R"(["c10::Float8_e4m3fnuz", "c10::Float8_e4m3fnuz", "float", "float"])");
         for (const bool compat : { false, true }) {
             const EfficiencyRow row =
-                onlyRow("sglang_profiler::fp8_utils_gemm_a8w8_blockscale_7", call, compat);
+                oneCallRow("sglang_profiler::fp8_utils_gemm_a8w8_blockscale_7", call, compat);
             QCOMPARE(row.name, std::string("sglang_profiler::fp8_utils_gemm_a8w8_blockscale"));
             QCOMPARE(row.calls, std::int64_t(1));
             QCOMPARE(row.flops, 1048576.0);
@@ -240,7 +191,7 @@ private slots:
         QCOMPARE(tl.bytes, 7168.0); // 16·64 + 64·64 + 16·64·2
         const std::string call = eventArgs("[[16, 64], [32, 64]]", R"(["signed char", "signed char"])");
         for (const bool compat : { false, true }) {
-            const EfficiencyRow row = onlyRow("bitsandbytes::int8_linear_matmul", call, compat);
+            const EfficiencyRow row = oneCallRow("bitsandbytes::int8_linear_matmul", call, compat);
             QCOMPARE(row.flops, compat ? 131072.0 : 65536.0);
             QCOMPARE(row.kernelTimeUsSum, 10.0);
         }
@@ -400,7 +351,7 @@ private slots:
         const std::string call = eventArgs(
             "[[4, 256], [4, 256], [4, 1]]", R"(["c10::Float8_e4m3fnuz", "c10::BFloat16", "float"])");
         for (const bool compat : { false, true }) {
-            const EfficiencyRow row = onlyRow("aiter::dynamic_per_token_scaled_quant", call, compat);
+            const EfficiencyRow row = oneCallRow("aiter::dynamic_per_token_scaled_quant", call, compat);
             QCOMPARE(row.family, OpFamily::Elementwise);
             QCOMPARE(row.flops, 2656.0);
             QCOMPARE(row.bytes, 3088.0);

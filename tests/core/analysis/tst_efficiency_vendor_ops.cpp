@@ -17,26 +17,9 @@
 #include <cmath>
 
 using namespace ks::core;
+using namespace ks::test::op_model_names;
 
 namespace {
-
-const ModelReading& kOurs = ks::test::kOursReading;
-const ModelReading& kTraceLens = ks::test::kTraceLensReading;
-
-OpArgs argsOf(const std::string& dims, const std::string& types, const std::string& concrete = "[]")
-{
-    return ks::test::opArgsOf(dims, types, concrete);
-}
-
-PerfEstimate modelled(const char* op, const OpArgs& args, const ModelReading& reading)
-{
-    return ks::test::opModelled(op, args, reading);
-}
-
-std::optional<SkipReason> skipOf(const char* op, const OpArgs& args, const ModelReading& reading)
-{
-    return ks::test::opSkipOf(op, args, reading);
-}
 
 // A list of `n` JSON strings, empty but for some: { index, text }.
 std::string stringList(std::size_t n, const std::vector<std::pair<std::size_t, std::string>>& set)
