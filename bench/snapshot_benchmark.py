@@ -13,6 +13,7 @@ import argparse
 import copy
 import os
 import pickle
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -71,6 +72,7 @@ def main():
         print(f"snapshot: {size / 1e6:.1f} MB, {copies} copies of {os.path.basename(args.snapshot)}, {events} trace events")
         print("| run | wall s | peak RSS MB | RSS / file size |")
         print("|---|---|---|---|")
+        walls, ratios = [], []
         for run in range(args.runs):
             # Peak RSS from /usr/bin/time, not this process's RUSAGE_CHILDREN: a child forked
             # from this Python (which holds the scaled snapshot) counts Python's pages too.
@@ -85,6 +87,10 @@ def main():
                     return 1
                 rss_kib = int(times.read().split()[-1])
             print(f"| {run + 1} | {wall:.2f} | {rss_kib / 1024:.0f} | {rss_kib * 1024 / size:.2f} |")
+            walls.append(wall)
+            ratios.append(rss_kib * 1024 / size)
+        print(f"median {statistics.median(walls):.2f} s, worst {max(walls):.2f} s (goal 2 s); "
+              f"RSS median {statistics.median(ratios):.2f} x, worst {max(ratios):.2f} x the file (goal 3 x)")
     return 0
 
 

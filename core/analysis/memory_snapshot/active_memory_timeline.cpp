@@ -42,6 +42,17 @@ namespace {
         const TraceAction alloc = segments ? TraceAction::SegmentAlloc : TraceAction::Alloc;
         const std::span<const TraceEntry> trace = snapshot.trace(device);
         Phase1 p;
+        // Each event makes at most one element and one action, each live block one
+        // element: reserved at that bound so the vectors never grow by copying (the
+        // copy is this analysis' peak on a large snapshot; pages never written are
+        // never resident).
+        std::size_t blocks = 0;
+        for (const SnapshotSegment& s : snapshot.segments)
+            if (s.device == device)
+                blocks += segments ? 1 : s.blockCount;
+        p.elements.reserve(events.size() + blocks);
+        p.actions.reserve(events.size() + 1);
+        p.actionMv.reserve(events.size() + 1);
         std::unordered_map<std::uint64_t, std::uint32_t> open;
         for (std::size_t m = 0; m < events.size(); ++m) {
             const MemoryVizEvent& ev = events[m];
@@ -213,8 +224,14 @@ ActiveMemoryTimeline activeMemoryTimeline(
     t.initialAllocated = total;
     t.peakAllocated = total;
     std::int64_t step = 0;
+    // Only the Active Memory Timeline has memory_viz's event list.
+    const bool withRows = kind == TimelineKind::Blocks;
+    if (withRows)
+        t.rows.reserve(events.size());
     std::size_t nextRow = 0;
     auto emitRowsUpTo = [&](std::int64_t mv) {
+        if (!withRows)
+            return;
         for (; static_cast<std::int64_t>(nextRow) <= mv && nextRow < events.size(); ++nextRow)
             t.rows.push_back({ events[nextRow], total, step, 0, 0 });
     };
@@ -263,15 +280,13 @@ ActiveMemoryTimeline activeMemoryTimeline(
     t.actions = p.actions.size();
     t.allocations = std::move(p.elements);
     findLiveAtPeak(t);
-    if (kind == TimelineKind::Blocks) {
+    if (withRows) {
         const StateHistory history = stateHistory(snapshot, device, events);
         for (std::size_t r = 0; r < t.rows.size(); ++r) {
             t.rows[r].stateAllocated = history.atEvent[r].allocated;
             t.rows[r].stateReserved = history.atEvent[r].reserved;
         }
         t.stateBeforeFirst = history.beforeFirst;
-    } else {
-        t.rows.clear();
     }
     return t;
 }

@@ -79,16 +79,19 @@ const char* traceActionName(TraceAction action); // "alloc", ..., "free"
 
 inline constexpr std::int64_t kNoTime = std::numeric_limits<std::int64_t>::min();
 
+// The narrow fields last: 48 bytes, not 56 (a 100 MB snapshot holds 1.5 M of them).
 struct TraceEntry
 {
-    TraceAction action = TraceAction::Unknown;
     std::uint64_t addr = 0; // 0 on oom
     std::uint64_t size = 0; // alloc/free: requested bytes; segment events: segment bytes; oom: asked
     std::int64_t stream = 0;
     std::int64_t timeUs = kNoTime; // µs since the epoch (2.2+); kNoTime before
     std::uint64_t deviceFree = 0; // oom only: bytes free on the device
     SnapshotStackId stack;
+    TraceAction action = TraceAction::Unknown;
 };
+
+static_assert(sizeof(TraceEntry) == 48);
 
 struct ExternalAnnotation
 {

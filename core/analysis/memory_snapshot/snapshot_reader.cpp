@@ -1,7 +1,9 @@
 #include "core/analysis/memory_snapshot/snapshot_reader.h"
 
+#include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace ks::core {
 
@@ -21,6 +23,39 @@ namespace {
             if (text == name)
                 return action;
         return TraceAction::Unknown;
+    }
+
+    // The keys of a trace entry the model reads.
+    enum class EntryKey : std::uint8_t
+    {
+        Action,
+        Addr,
+        Size,
+        Stream,
+        TimeUs,
+        DeviceFree,
+        Frames,
+        Other,
+        Unresolved,
+    };
+
+    constexpr int kEntryKeys = static_cast<int>(EntryKey::Other);
+
+    EntryKey entryKeyOf(std::string_view text)
+    {
+        static const std::pair<std::string_view, EntryKey> kKeys[] = {
+            { "action", EntryKey::Action },
+            { "addr", EntryKey::Addr },
+            { "size", EntryKey::Size },
+            { "stream", EntryKey::Stream },
+            { "time_us", EntryKey::TimeUs },
+            { "device_free", EntryKey::DeviceFree },
+            { "frames", EntryKey::Frames },
+        };
+        for (const auto& [name, key] : kKeys)
+            if (name == text)
+                return key;
+        return EntryKey::Other;
     }
 
     // Turns the document into the model. Each method returns false with
@@ -70,6 +105,12 @@ namespace {
             bool required = false);
         std::string text(PickleValue dict, std::string_view key);
         SnapshotStackId stackOf(PickleValue dict, const std::string& where);
+        SnapshotStackId stackOfFrames(const std::optional<PickleValue>& frames, const std::string& where);
+        EntryKey entryKey(PickleValue key);
+        bool entryInteger(const std::optional<PickleValue>& v, std::string_view key, const std::string& where,
+            std::int64_t& out);
+        bool entryUnsigned(const std::optional<PickleValue>& v, std::string_view key,
+            const std::string& where, std::uint64_t& out);
         std::uint32_t frameOf(PickleValue frame);
 
         bool segments(PickleValue list);
@@ -91,6 +132,7 @@ namespace {
         std::unordered_map<std::uint64_t, std::uint32_t> m_frameByDict;
         std::unordered_map<std::string, std::uint32_t> m_frameByText;
         std::string m_key; // scratch
+        std::vector<EntryKey> m_entryKeys; // by string index, filled as keys are met
     };
 
     bool SnapshotDecoder::integer(
@@ -150,7 +192,12 @@ namespace {
 
     SnapshotStackId SnapshotDecoder::stackOf(PickleValue dict, const std::string& where)
     {
-        const auto frames = m_doc.find(dict, "frames");
+        return stackOfFrames(m_doc.find(dict, "frames"), where);
+    }
+
+    SnapshotStackId SnapshotDecoder::stackOfFrames(
+        const std::optional<PickleValue>& frames, const std::string& where)
+    {
         if (!frames || frames->kind() != PickleKind::List || m_doc.containerSize(*frames) == 0)
             return {};
         const std::uint64_t list = m_doc.containerIndex(*frames);
@@ -275,24 +322,77 @@ namespace {
         return true;
     }
 
+    EntryKey SnapshotDecoder::entryKey(PickleValue key)
+    {
+        if (key.kind() != PickleKind::String)
+            return EntryKey::Other;
+        if (m_entryKeys.empty())
+            m_entryKeys.assign(m_doc.stringCount(), EntryKey::Unresolved);
+        EntryKey& known = m_entryKeys[key.index()];
+        if (known == EntryKey::Unresolved)
+            known = entryKeyOf(m_doc.asString(key));
+        return known;
+    }
+
+    bool SnapshotDecoder::entryInteger(const std::optional<PickleValue>& v, std::string_view key,
+        const std::string& where, std::int64_t& out)
+    {
+        if (!v || v->isNone())
+            return true;
+        const auto i = m_doc.asInt(*v);
+        if (!i)
+            return fail(where + "." + std::string(key),
+                std::string("is of type ") + pickleKindName(v->kind()) + ", not int");
+        out = *i;
+        return true;
+    }
+
+    bool SnapshotDecoder::entryUnsigned(const std::optional<PickleValue>& v, std::string_view key,
+        const std::string& where, std::uint64_t& out)
+    {
+        std::int64_t i = static_cast<std::int64_t>(out);
+        if (!entryInteger(v, key, where, i))
+            return false;
+        if (i < 0)
+            return fail(where + "." + std::string(key), "is negative (" + std::to_string(i) + ")");
+        out = static_cast<std::uint64_t>(i);
+        return true;
+    }
+
+    // One pass over the entry's pairs (the last of a repeated key wins, as in
+    // Python), keys told apart by their string's index: a snapshot spells each
+    // key once and refers to it from every entry, so each is compared as text
+    // once, not once per entry and field (that lookup was a fifth of opening).
     bool SnapshotDecoder::entry(PickleValue dict, std::vector<TraceEntry>& out, const std::string& where)
     {
         if (!expect(dict, PickleKind::Dict, where) || !spend(where))
             return false;
+        std::optional<PickleValue> fields[kEntryKeys];
+        const std::uint32_t pairs = m_doc.pairCount(dict);
+        for (std::uint32_t p = 0; p < pairs; ++p) {
+            const EntryKey key = entryKey(m_doc.key(dict, p));
+            if (key != EntryKey::Other)
+                fields[static_cast<int>(key)] = m_doc.value(dict, p);
+        }
+        auto field = [&](EntryKey key) -> const std::optional<PickleValue>& {
+            return fields[static_cast<int>(key)];
+        };
         TraceEntry e;
-        const auto action = m_doc.find(dict, "action");
+        const auto& action = field(EntryKey::Action);
         if (!action || !m_doc.isString(*action))
             return fail(where, "has no 'action' string");
         e.action = actionFromName(m_doc.asString(*action));
         if (e.action == TraceAction::Unknown)
             ++m_snapshot.unknownActions;
         std::int64_t time = kNoTime;
-        if (!unsignedInt(dict, "addr", where, e.addr) || !unsignedInt(dict, "size", where, e.size)
-            || !integer(dict, "stream", where, e.stream) || !integer(dict, "time_us", where, time)
-            || !unsignedInt(dict, "device_free", where, e.deviceFree))
+        if (!entryUnsigned(field(EntryKey::Addr), "addr", where, e.addr)
+            || !entryUnsigned(field(EntryKey::Size), "size", where, e.size)
+            || !entryInteger(field(EntryKey::Stream), "stream", where, e.stream)
+            || !entryInteger(field(EntryKey::TimeUs), "time_us", where, time)
+            || !entryUnsigned(field(EntryKey::DeviceFree), "device_free", where, e.deviceFree))
             return false;
         e.timeUs = time;
-        e.stack = stackOf(dict, where);
+        e.stack = stackOfFrames(field(EntryKey::Frames), where);
         out.push_back(e);
         return m_error.empty();
     }

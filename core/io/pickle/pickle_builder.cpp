@@ -164,7 +164,7 @@ PickleValue PickleBuilder::tuple(std::span<const PickleValue> items)
             return PickleValue::none();
     c.begin = m_doc.m_items.size();
     c.size = static_cast<std::uint32_t>(items.size());
-    m_doc.m_items.insert(m_doc.m_items.end(), items.begin(), items.end());
+    m_doc.m_items.append(items);
     m_doc.m_containers.push_back(c);
     return ref(PickleKind::Tuple, index);
 }
@@ -180,7 +180,7 @@ bool PickleBuilder::seal(PickleValue v)
     std::vector<PickleValue>& open = m_open[slot];
     c.begin = m_doc.m_items.size();
     c.sealed = true;
-    m_doc.m_items.insert(m_doc.m_items.end(), open.begin(), open.end());
+    m_doc.m_items.append(open);
     open.clear();
     if (open.capacity() > kKeptCapacity)
         open.shrink_to_fit();

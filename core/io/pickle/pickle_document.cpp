@@ -108,9 +108,8 @@ std::uint16_t PickleDocument::depth(PickleValue v) const
 
 std::uint64_t PickleDocument::bytes() const
 {
-    return m_items.capacity() * sizeof(PickleValue) + m_containers.capacity() * sizeof(PickleContainer)
-        + m_wideInts.capacity() * sizeof(std::int64_t) + m_floats.capacity() * sizeof(double)
-        + m_text.capacity() + m_strings.capacity() * sizeof(TextRange);
+    return m_items.bytes() + m_containers.bytes() + m_wideInts.bytes() + m_floats.bytes() + m_text.capacity()
+        + m_strings.bytes();
 }
 
 } // namespace ks::core

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/common/chunked_array.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -130,6 +132,9 @@ public:
 
     std::uint64_t itemCount() const { return m_items.size(); }
 
+    // Strings and bytes values; a String value's index() is below it (for caches keyed on it).
+    std::uint64_t stringCount() const { return m_strings.size(); }
+
     std::uint64_t containerIndex(PickleValue v) const
     {
         return v.isContainer() ? v.index() : ~std::uint64_t(0);
@@ -141,20 +146,21 @@ public:
 private:
     friend class PickleBuilder;
 
-    PickleValue m_root;
-    std::vector<PickleValue> m_items;
-    std::vector<PickleContainer> m_containers;
-    std::vector<std::int64_t> m_wideInts;
-    std::vector<double> m_floats;
-    std::string m_text; // every string's and bytes' characters, back to back
-
     struct TextRange
     {
         std::uint64_t offset;
         std::uint64_t size;
     };
 
-    std::vector<TextRange> m_strings;
+    // Chunked, not vectors: they grow to tens of millions of entries while the
+    // reader fills them, and a vector's copy on growth would be the peak.
+    PickleValue m_root;
+    ChunkedArray<PickleValue> m_items;
+    ChunkedArray<PickleContainer> m_containers;
+    ChunkedArray<std::int64_t> m_wideInts;
+    ChunkedArray<double> m_floats;
+    std::string m_text; // every string's and bytes' characters, back to back
+    ChunkedArray<TextRange> m_strings;
 };
 
 } // namespace ks::core

@@ -1,6 +1,7 @@
 #include "core/io/pickle/pickle_reader.h"
 
 #include "core/io/pickle/pickle_builder.h"
+#include "core/io/pickle/pickle_file.h"
 #include "core/io/pickle/pickle_opcodes.h"
 
 #include <bit>
@@ -18,6 +19,8 @@ namespace {
 
     constexpr int kHighestProtocol = 5;
     constexpr int kLowestProtocol = 2;
+    // How often a mapped input is told what the reader has passed.
+    constexpr std::uint64_t kReleaseStep = std::uint64_t(8) << 20;
 
     std::string hexByte(std::uint8_t b)
     {
@@ -69,7 +72,7 @@ namespace {
         std::uint64_t size() const { return m_dense.size() + m_sparse.size(); }
 
     private:
-        std::vector<PickleValue> m_dense;
+        ChunkedArray<PickleValue> m_dense; // a snapshot memoizes every container: millions
         std::vector<bool> m_set;
         std::unordered_map<std::uint64_t, PickleValue> m_sparse;
     };
@@ -77,8 +80,10 @@ namespace {
     class Reader
     {
     public:
-        Reader(std::span<const std::uint8_t> bytes, const std::string& path, const PickleLimits& limits)
+        Reader(std::span<const std::uint8_t> bytes, const std::string& path, const PickleLimits& limits,
+            PickleFile* file = nullptr)
             : m_bytes(bytes)
+            , m_file(file)
             , m_path(path)
             , m_limits(limits)
             , m_builder(limits.maxBytes ? limits.maxBytes : 4 * bytes.size() + (std::uint64_t(64) << 20),
@@ -121,6 +126,8 @@ namespace {
         }
 
         std::span<const std::uint8_t> m_bytes;
+        PickleFile* m_file; // told how far the reader has come; null for bytes in memory
+        std::uint64_t m_nextRelease = kReleaseStep;
         const std::string& m_path;
         PickleLimits m_limits;
         PickleBuilder m_builder;
@@ -459,6 +466,10 @@ namespace {
                 return fail("truncated: the pickle ends without its STOP opcode");
             }
             m_opStart = m_pos;
+            if (m_file != nullptr && m_pos >= m_nextRelease) {
+                m_file->consumed(m_pos);
+                m_nextRelease = m_pos + kReleaseStep;
+            }
             m_op = m_bytes[m_pos++];
             if (!step(m_op, stop) || m_builder.failed()) {
                 const std::string& what = m_problem.empty() ? m_builder.problem() : m_problem;
@@ -495,11 +506,12 @@ Result<PickleDocument> readPickleFile(
             "the file is " + std::to_string(size >> 20) + " MiB, more than the "
                 + std::to_string(maxFileBytes >> 20) + " MiB a memory snapshot is read up to",
             path, std::nullopt };
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-    in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
-        return Error { ErrorCode::Unreadable, "cannot read the file", path, std::nullopt };
-    return readPickle(bytes, path, limits);
+    in.close();
+    PickleFile file;
+    if (const std::string problem = file.open(path, static_cast<std::uint64_t>(size)); !problem.empty())
+        return Error { ErrorCode::Unreadable, problem, path, std::nullopt };
+    Reader reader(file.bytes(), path, limits, &file);
+    return reader.run();
 }
 
 } // namespace ks::core

@@ -34,6 +34,7 @@ private slots:
     void memoAbuse();
     void wideIntegers();
     void sharedSnapshotsDecode();
+    void largeFileReadPastReleasedPages();
     void missingFile();
 };
 
@@ -354,6 +355,39 @@ void TestPickleReader::sharedSnapshotsDecode()
         QVERIFY(d.depth(d.root()) < 10);
         QVERIFY(d.bytes() < 4 * static_cast<std::uint64_t>(QFile(path).size()));
     }
+}
+
+// readPickleFile maps the file and gives back the pages it has passed every
+// 8 MiB: a 30 MB pickle of distinct strings must read whole, every string
+// intact (copied before its page went), the first and the last alike.
+void TestPickleReader::largeFileReadPastReleasedPages()
+{
+    auto textOf = [](int i) { return "frame_" + std::to_string(i) + std::string(60, char('a' + i % 26)); };
+    constexpr int kCount = 400000;
+    std::vector<Py> items;
+    items.reserve(kCount);
+    for (int i = 0; i < kCount; ++i)
+        items.push_back(Py::dict({ { "name", Py::str(textOf(i)) }, { "line", Py::integer(i) } }));
+    const std::string bytes = ks::test::pickleOf(Py::list(std::move(items)));
+    QVERIFY(bytes.size() > 3 * (std::size_t(8) << 20));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.pickle"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    QCOMPARE(out.write(bytes.data(), static_cast<qint64>(bytes.size())), static_cast<qint64>(bytes.size()));
+    out.close();
+    auto doc = readPickleFile(path.toStdString());
+    QVERIFY2(doc, doc ? "" : doc.error().describe().c_str());
+    const PickleDocument& d = doc.value();
+    QCOMPARE(d.containerSize(d.root()), std::uint32_t(kCount));
+    for (const int i : { 0, 1, kCount / 2, kCount - 2, kCount - 1 }) {
+        const PickleValue entry = d.item(d.root(), static_cast<std::uint32_t>(i));
+        QCOMPARE(d.asString(*d.find(entry, "name")), std::string_view(textOf(i)));
+        QCOMPARE(*d.asInt(*d.find(entry, "line")), std::int64_t(i));
+    }
+    for (int i = 0; i < kCount; ++i)
+        if (d.asString(d.value(d.item(d.root(), static_cast<std::uint32_t>(i)), 0)) != textOf(i))
+            QFAIL(qPrintable(QStringLiteral("string %1 differs").arg(i)));
 }
 
 void TestPickleReader::missingFile()
