@@ -84,8 +84,11 @@ namespace {
         for (std::size_t r = 1; r < arrivals.ranks.size(); ++r)
             others.push_back(static_cast<double>(arrivals.ranks[r].totalWait));
         const auto typical = static_cast<TimeNs>(median(others).value_or(0));
-        const TimeNs lead = std::min(leadOverMedian(match, rankNumbers, s.rank), measuredNs);
-        const double gain = pctOf(lead, measuredNs);
+        const TimeNs lead = leadOverMedian(match, rankNumbers, s.rank);
+        // Arriving as the median member does, it still waits for the next-latest
+        // one: the fix gives back its lead over that member (lastBy), never more.
+        const TimeNs givenBack = std::min({ lead, s.lastBy, measuredNs });
+        const double gain = pctOf(givenBack, measuredNs);
         if (s.timesLast == 0 || s.totalWait >= typical || gain < options.settings.value(rule, "min_gain_pct"))
             return;
         Finding f = newFinding(rule,
@@ -107,8 +110,9 @@ namespace {
             + "'s work match the others': balance the data (batch sizes, sequence lengths), the model "
               "partition, or the host (CPU threads, data loading) it runs on; `stragglers` on its traces "
               "names what its path spends longer in.";
-        f.gainBasis = "from the collectives' arrivals: where it came last, its lead over the median other "
-                      "member (what they stop waiting when it arrives as the median rank does)";
+        f.gainBasis = "from the collectives' arrivals: where it came last, its lead over the next latest "
+                      "member (when it arrives as the median rank does, the collective still waits for that "
+                      "one)";
         out.findings.push_back(std::move(f));
     }
 

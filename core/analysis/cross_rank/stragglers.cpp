@@ -120,6 +120,11 @@ namespace {
             for (const Member& m : members)
                 if (m.rankPos == top->first)
                     p.late = m;
+            TimeNs next = -1; // the shortest other duration: the next-latest arrival
+            for (const Member& m : members)
+                if (m.rankPos != p.late.rankPos && (next < 0 || m.duration < next))
+                    next = m.duration;
+            s.aheadOfNext = next < 0 ? 0 : std::max<TimeNs>(0, next - p.late.duration);
             p.median = medianOther(job, members, p.late);
             out.push_back(std::move(p));
         }

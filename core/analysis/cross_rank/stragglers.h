@@ -27,6 +27,10 @@ struct Straggler
     std::int64_t iteration = -1; // -1: collectives outside any ProfilerStep
     std::int64_t rank = 0;
     TimeNs waitCaused = 0; // Σ over the iteration's collectives of the others' wait for it
+    // At `instance`, how long before it the next-latest member arrived (durations
+    // compared, as for the wait): however fast it gets, that collective still
+    // waits for the next-latest member, so fixing it gives back at most this.
+    TimeNs aheadOfNext = 0;
     std::size_t collectives = 0; // collectives of the iteration it arrived last at
     // The collective where it caused the most wait, and the comparison there.
     std::uint32_t instance = 0;

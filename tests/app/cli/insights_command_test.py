@@ -89,7 +89,11 @@ def main():
     gloo = os.path.join(traces, "ddp_gloo_2ranks")
     code, out, err = run(a.cli, "insights", gloo, "--format", "json")
     findings = json.loads(out)
-    assert findings[0]["rule"] == "straggler" and findings[0]["ranks"] == [1], findings[0]
+    # Rank 1 is late at every all_reduce: the straggler and the skew it causes lead, both on rank 1
+    # (their gains are within a point: the straggler's is its lead over the other rank).
+    assert findings[0]["rule"] in ("straggler", "collective_skew") and findings[0]["ranks"] == [1], findings[0]
+    straggler = next(f for f in findings[:2] if f["rule"] == "straggler")
+    assert straggler["ranks"] == [1], straggler
     # The exposed communication's high end is the what-if it names (its low end is
     # bounded by the compute on the path).
     exposed = next(f for f in findings if f["rule"] == "exposed_communication")
@@ -108,7 +112,8 @@ def main():
 
     # Markdown for a ticket, CSV with a header, --rules selects.
     code, out, err = run(a.cli, "insights", gloo, "--format", "markdown")
-    assert code == 0 and out.startswith("# Insights") and "## 1. rank 1 is the straggler" in out, out[:400]
+    assert code == 0 and out.startswith("# Insights") and "rank 1 is the straggler" in out, out[:400]
+    assert "## 1. " in out and "## 2. " in out, out[:400]
     code, out, err = run(a.cli, "insights", gloo, "--format", "csv", "--rules", "straggler")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [r["rule"] for r in rows] == ["straggler"], rows

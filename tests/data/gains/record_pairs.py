@@ -2,8 +2,8 @@
 
     /usr/bin/python3 tests/data/gains/record_pairs.py OUT_DIR [PAIR ...]
 
-PAIR is one of: dataloader, straggler, overlap (dataloader and straggler when none
-is given). Each pair writes OUT_DIR/<pair>/problem/ and OUT_DIR/<pair>/fixed/ with one
+PAIR is one of: dataloader, straggler, two_stragglers, overlap (dataloader, straggler and
+two_stragglers when none is given). Each pair writes OUT_DIR/<pair>/problem/ and OUT_DIR/<pair>/fixed/ with one
 gzipped trace per rank (rank-N.json.gz, PyTorch 1.13's Chrome-trace format: no Kineto
 in Debian's build). The fixed run is the problem run with only the fix its finding
 suggests. Every process talks over 127.0.0.1 only and stops by itself.
@@ -92,7 +92,7 @@ def ddp_rank(rank, world, out, port, mode):
     torch.set_num_threads(1)
     dist.init_process_group("gloo", rank=rank, world_size=world)
     torch.manual_seed(0)
-    if mode.startswith("straggler"):
+    if mode.startswith("straggler") or mode.startswith("two_stragglers"):
         # Little compute: the two ranks share the machine's cores, and the straggler's
         # sleep would otherwise free a core for the other rank's compute.
         model = nn.Sequential(nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
@@ -106,7 +106,7 @@ def ddp_rank(rank, world, out, port, mode):
         ddp = DDP(model, bucket_cap_mb=1000 if mode == "overlap_problem" else 1)
         batch = 8
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
-    width = 256 if mode.startswith("straggler") else 1024
+    width = 256 if mode.startswith("straggler") or mode.startswith("two_stragglers") else 1024
     x = torch.randn(batch, width)
     y = torch.randint(0, 10, (batch,))
     lossf = nn.CrossEntropyLoss()
@@ -114,6 +114,12 @@ def ddp_rank(rank, world, out, port, mode):
     def step():
         if mode == "straggler_problem" and rank == 1:
             time.sleep(0.100)  # rank 1 does 100 ms of other work each step (logging, a slow host)
+        # Four ranks, two slow ones: fixing the slowest gives back only its lead over the
+        # second (20 ms a step), not its lead over the median rank (100 ms).
+        if mode == "two_stragglers_problem" and rank == 1:
+            time.sleep(0.100)
+        if mode.startswith("two_stragglers") and rank == 2:
+            time.sleep(0.080)
         opt.zero_grad()
         lossf(ddp(x), y).backward()
         opt.step()
@@ -129,8 +135,8 @@ def ddp_rank(rank, world, out, port, mode):
     dist.destroy_process_group()
 
 
-def ddp(out, mode, port):
-    mp.spawn(ddp_rank, args=(2, out, port, mode), nprocs=2)
+def ddp(out, mode, port, world=2):
+    mp.spawn(ddp_rank, args=(world, out, port, mode), nprocs=world)
 
 
 def both(problem, fixed):
@@ -147,7 +153,7 @@ def both(problem, fixed):
 
 def main():
     out = sys.argv[1]
-    pairs = sys.argv[2:] or ["dataloader", "straggler"]
+    pairs = sys.argv[2:] or ["dataloader", "straggler", "two_stragglers"]
     for pair in pairs:
         problem = os.path.join(out, pair, "problem")
         fixed = os.path.join(out, pair, "fixed")
@@ -155,10 +161,12 @@ def main():
             both((dataloader, problem, 0), (dataloader, fixed, 2))
         elif pair == "straggler":
             both((ddp, problem, "straggler_problem", 29611), (ddp, fixed, "straggler_fixed", 29612))
+        elif pair == "two_stragglers":
+            both((ddp, problem, "two_stragglers_problem", 29615, 4), (ddp, fixed, "two_stragglers_fixed", 29616, 4))
         elif pair == "overlap":
             both((ddp, problem, "overlap_problem", 29613), (ddp, fixed, "overlap_fixed", 29614))
         else:
-            sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, overlap)")
+            sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, two_stragglers, overlap)")
 
 
 if __name__ == "__main__":
