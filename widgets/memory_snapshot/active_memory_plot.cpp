@@ -3,6 +3,7 @@
 #include "core/analysis/memory_snapshot/snapshot_frames.h"
 #include "widgets/common/format.h"
 #include "widgets/memory_snapshot/snapshot_tooltips.h"
+#include "widgets/memory_snapshot/step_envelope.h"
 
 #include <QLocale>
 #include <QMouseEvent>
@@ -152,27 +153,18 @@ void ActiveMemoryPlot::rebuild()
             polygon << bottom[i] - QPointF(0, height);
         m_drawn.push_back({ polygon, bandColor(b.allocation) });
     }
-    // The total and the drawn bands' top as step lines (the value holds until the next action).
-    QPolygonF drawnTop;
-    for (std::size_t i = 0; i < l->totals.size(); ++i) {
-        const TotalPoint& p = l->totals[i];
-        const double x = xOfStep(double(p.step));
-        if (i > 0) {
-            m_outline << QPointF(x, m_outline.back().y());
-            drawnTop << QPointF(x, drawnTop.back().y());
-        }
-        m_outline << QPointF(x, yOfBytes(p.total));
-        drawnTop << QPointF(x, yOfBytes(p.drawn));
-    }
-    m_outline << QPointF(xOfStep(double(l->steps)), m_outline.back().y());
-    drawnTop << QPointF(xOfStep(double(l->steps)), drawnTop.back().y());
+    // The total and the drawn bands' top as step lines (the value holds until the
+    // next action), one column per pixel: a large snapshot has millions of actions.
+    std::vector<StepSample> samples;
+    samples.reserve(l->totals.size());
+    for (const TotalPoint& p : l->totals)
+        samples.push_back({ xOfStep(double(p.step)), yOfBytes(p.total), yOfBytes(p.drawn) });
     const bool anySummarized = std::any_of(
         l->totals.begin(), l->totals.end(), [](const TotalPoint& p) { return p.total > p.drawn; });
-    if (anySummarized || l->truncated) {
-        m_summarized = m_outline;
-        for (qsizetype i = drawnTop.size(); i-- > 0;)
-            m_summarized << drawnTop[i];
-    }
+    const QRect r = plotRect();
+    StepEnvelope envelope = stepEnvelope(samples, r.left(), r.right() + 1, anySummarized || l->truncated);
+    m_outline = std::move(envelope.outline);
+    m_summarized = std::move(envelope.band);
 }
 
 void ActiveMemoryPlot::resizeEvent(QResizeEvent* event)
