@@ -127,7 +127,9 @@ namespace {
         MemorySnapshot m_snapshot;
         std::int64_t m_budget;
         std::string m_error;
-        std::unordered_map<std::uint64_t, SnapshotStackId> m_stackByList;
+        // By container index, 0 = not seen yet (ids are 1-based here): every trace
+        // entry looks its frames list up, so a flat array, not a hash map.
+        std::vector<std::uint32_t> m_stackByList;
         std::unordered_map<std::string, SnapshotStackId> m_stackByFrames;
         std::unordered_map<std::uint64_t, std::uint32_t> m_frameByDict;
         std::unordered_map<std::string, std::uint32_t> m_frameByText;
@@ -201,8 +203,10 @@ namespace {
         if (!frames || frames->kind() != PickleKind::List || m_doc.containerSize(*frames) == 0)
             return {};
         const std::uint64_t list = m_doc.containerIndex(*frames);
-        if (const auto it = m_stackByList.find(list); it != m_stackByList.end())
-            return it->second;
+        if (m_stackByList.empty())
+            m_stackByList.assign(m_doc.containerCount(), 0);
+        if (const std::uint32_t known = m_stackByList[list]; known != 0)
+            return SnapshotStackId { known - 1 };
         if (!spend(where + ".frames"))
             return {};
         std::string key;
@@ -223,7 +227,7 @@ namespace {
                 static_cast<std::uint32_t>(ids.size()));
             m_snapshot.stackFrames.insert(m_snapshot.stackFrames.end(), ids.begin(), ids.end());
         }
-        m_stackByList.emplace(list, it->second);
+        m_stackByList[list] = it->second.value + 1;
         return it->second;
     }
 

@@ -27,36 +27,6 @@ const char* pickleKindName(PickleKind kind)
     return "?";
 }
 
-std::optional<PickleValue> PickleValue::smallInt(std::int64_t v)
-{
-    constexpr std::int64_t kLimit = std::int64_t(1) << (31 - kPayloadShift);
-    if (v >= kLimit || v < -kLimit)
-        return std::nullopt;
-    PickleValue value;
-    value.m_bits = (static_cast<std::uint32_t>(v) << kPayloadShift) | kInlineTag
-        | static_cast<std::uint32_t>(PickleKind::Int);
-    return value;
-}
-
-std::optional<PickleValue> PickleValue::indexed(PickleKind kind, std::uint64_t index)
-{
-    if (index > kMaxIndex)
-        return std::nullopt;
-    return PickleValue(kind, static_cast<std::uint32_t>(index));
-}
-
-std::optional<std::int64_t> PickleDocument::asInt(PickleValue v) const
-{
-    switch (v.kind()) {
-    case PickleKind::Bool:
-        return static_cast<std::int64_t>(v.index());
-    case PickleKind::Int:
-        return v.isInlineInt() ? v.inlineInt() : m_wideInts[v.index()];
-    default:
-        return std::nullopt;
-    }
-}
-
 std::optional<double> PickleDocument::asNumber(PickleValue v) const
 {
     if (v.kind() == PickleKind::Float)
@@ -72,19 +42,6 @@ std::string_view PickleDocument::asString(PickleValue v) const
         return {};
     const TextRange& range = m_strings[v.index()];
     return std::string_view(m_text).substr(range.offset, range.size);
-}
-
-std::uint32_t PickleDocument::containerSize(PickleValue v) const
-{
-    return v.isContainer() ? m_containers[v.index()].size : 0;
-}
-
-PickleValue PickleDocument::item(PickleValue container, std::uint32_t i) const
-{
-    if (!container.isContainer())
-        return PickleValue::none();
-    const PickleContainer& c = m_containers[container.index()];
-    return i < c.size ? m_items[c.begin + i] : PickleValue::none();
 }
 
 std::optional<PickleValue> PickleDocument::find(PickleValue dict, std::string_view key) const

@@ -52,10 +52,24 @@ public:
     static PickleValue boolean(bool b) { return PickleValue(PickleKind::Bool, b ? 1 : 0); }
 
     // nullopt when `index` is past what a value can address.
-    static std::optional<PickleValue> indexed(PickleKind kind, std::uint64_t index);
+    static std::optional<PickleValue> indexed(PickleKind kind, std::uint64_t index)
+    {
+        if (index > kMaxIndex)
+            return std::nullopt;
+        return PickleValue(kind, static_cast<std::uint32_t>(index));
+    }
 
     // The inline integer form (kInlineTag set), or nullopt when `v` is too wide.
-    static std::optional<PickleValue> smallInt(std::int64_t v);
+    static std::optional<PickleValue> smallInt(std::int64_t v)
+    {
+        constexpr std::int64_t kLimit = std::int64_t(1) << (31 - kPayloadShift);
+        if (v >= kLimit || v < -kLimit)
+            return std::nullopt;
+        PickleValue value;
+        value.m_bits = (static_cast<std::uint32_t>(v) << kPayloadShift) | kInlineTag
+            | static_cast<std::uint32_t>(PickleKind::Int);
+        return value;
+    }
 
     bool isInlineInt() const { return kind() == PickleKind::Int && (m_bits & kInlineTag) != 0; }
 
@@ -107,7 +121,18 @@ public:
     bool asBool(PickleValue v) const { return v.kind() == PickleKind::Bool && v.index() != 0; }
 
     // An int (or bool, which Python counts as one); nullopt for other kinds.
-    std::optional<std::int64_t> asInt(PickleValue v) const;
+    std::optional<std::int64_t> asInt(PickleValue v) const
+    {
+        switch (v.kind()) {
+        case PickleKind::Bool:
+            return static_cast<std::int64_t>(v.index());
+        case PickleKind::Int:
+            return v.isInlineInt() ? v.inlineInt() : m_wideInts[v.index()];
+        default:
+            return std::nullopt;
+        }
+    }
+
     // An int or a float as a double.
     std::optional<double> asNumber(PickleValue v) const;
     // A str (or bytes) value's text; empty for other kinds.
@@ -115,9 +140,20 @@ public:
 
     bool isString(PickleValue v) const { return v.kind() == PickleKind::String; }
 
-    std::uint32_t containerSize(PickleValue v) const; // items; 0 for scalars
+    // Items; 0 for scalars. Inline, as item() and asInt(): decoding a snapshot calls them per field.
+    std::uint32_t containerSize(PickleValue v) const
+    {
+        return v.isContainer() ? m_containers[v.index()].size : 0;
+    }
+
     // The i-th item of a list or tuple (or the i-th of a dict's key, value run).
-    PickleValue item(PickleValue container, std::uint32_t i) const;
+    PickleValue item(PickleValue container, std::uint32_t i) const
+    {
+        if (!container.isContainer())
+            return PickleValue::none();
+        const PickleContainer& c = m_containers[container.index()];
+        return i < c.size ? m_items[c.begin + i] : PickleValue::none();
+    }
 
     std::uint32_t pairCount(PickleValue dict) const { return containerSize(dict) / 2; }
 
@@ -131,6 +167,9 @@ public:
     std::uint16_t depth(PickleValue v) const;
 
     std::uint64_t itemCount() const { return m_items.size(); }
+
+    // Lists, tuples and dicts; a container's containerIndex() is below it (for caches keyed on it).
+    std::uint64_t containerCount() const { return m_containers.size(); }
 
     // Strings and bytes values; a String value's index() is below it (for caches keyed on it).
     std::uint64_t stringCount() const { return m_strings.size(); }

@@ -50,12 +50,11 @@ namespace {
     public:
         void put(std::uint64_t index, PickleValue v)
         {
+            // Dense entries are only ever appended in order, so every one is set.
             if (index < m_dense.size()) {
                 m_dense[index] = v;
-                m_set[index] = true;
             } else if (index == m_dense.size()) {
                 m_dense.push_back(v);
-                m_set.push_back(true);
             } else {
                 m_sparse[index] = v;
             }
@@ -64,7 +63,7 @@ namespace {
         const PickleValue* get(std::uint64_t index) const
         {
             if (index < m_dense.size())
-                return m_set[index] ? &m_dense[index] : nullptr;
+                return &m_dense[index];
             const auto it = m_sparse.find(index);
             return it == m_sparse.end() ? nullptr : &it->second;
         }
@@ -73,7 +72,6 @@ namespace {
 
     private:
         ChunkedArray<PickleValue> m_dense; // a snapshot memoizes every container: millions
-        std::vector<bool> m_set;
         std::unordered_map<std::uint64_t, PickleValue> m_sparse;
     };
 
