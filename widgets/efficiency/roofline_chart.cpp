@@ -94,6 +94,8 @@ QColor familyColor(core::OpFamily family)
         return QColor(0x17, 0xbe, 0xcf);
     case core::OpFamily::Collective:
         return QColor(0xbc, 0xbd, 0x22);
+    case core::OpFamily::Mhc:
+        return QColor(0x7f, 0x7f, 0x7f);
     }
     return Qt::gray;
 }

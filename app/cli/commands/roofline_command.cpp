@@ -25,8 +25,8 @@ namespace {
         "  Per op and input dims/dtypes: FLOPs and bytes per call, kernel time (union of the\n"
         "  call's kernels), achieved TFLOP/s and TB/s, and against the device's dense peaks the\n"
         "  roofline time, compute or memory bound and % of roofline; MFU of the steps.\n"
-        "  Families: gemm, attention, conv, elementwise, reduce, norm, rope, moe, collective. The device\n"
-        "  comes from the trace's deviceProperties; --device NAME forces a row of the peak table,\n"
+        "  Families: gemm, attention, conv, elementwise, reduce, norm, rope, moe, collective, mhc. The\n"
+        "  device comes from the trace's deviceProperties; --device NAME forces a row of the peak table,\n"
         "  --peaks FILE gives one's own: {\"name\", \"memory_bandwidth_gbps\",\n"
         "  \"matrix_tflops\": {\"bf16\": ...}, \"vector_tflops\": {\"fp32\": ...}}.\n"
         "  --tracelens-compat reads the args as TraceLens does where it differs (no convolution\n"
@@ -42,8 +42,8 @@ namespace {
             if (const auto f = core::opFamilyFromName(item)) {
                 families.push_back(*f);
             } else {
-                problem = "--family takes gemm, attention, conv, elementwise, reduce, norm, rope, moe or "
-                          "collective, got \""
+                problem = "--family takes gemm, attention, conv, elementwise, reduce, norm, rope, moe, "
+                          "collective or mhc, got \""
                     + item + "\"";
                 return std::nullopt;
             }

@@ -62,7 +62,12 @@ namespace {
     {
         std::size_t x, w, stride, padding, dilation, transposed, outputPadding, groups;
         bool backward;
+        bool fusedBias = false; // apex's ConvBias_ / ConvBiasReLU_: the bias is always added
+        bool fusedRelu = false; // ConvBiasReLU_: a ReLU on the output
     };
+
+    // An argument position no call has: its Concrete Input reads "", the parameter's default.
+    constexpr std::size_t kAbsent = 64;
 
     // Entry i of a Concrete Inputs bool list ("[True, True, False]"); nullopt when absent.
     std::optional<bool> maskEntry(std::string_view text, std::size_t i)
@@ -90,6 +95,8 @@ namespace {
     // mask is not recorded). TraceLens never finds one (see the header).
     bool hasBias(const OpArgs& args, const ConvSignature& sig, const ModelReading& reading)
     {
+        if (sig.fusedBias)
+            return true;
         if (reading.tracelens)
             return false;
         if (!sig.backward)
@@ -135,7 +142,9 @@ namespace {
         const double cout = double(y[1]);
         double flops = 0, elements = 0;
         if (!sig.backward) {
-            flops = 2 * prodFrom(*w, 1) * (transposed ? px : py) + (bias ? py : 0);
+            // TraceLens leaves the fused ReLU's one FLOP per output element out
+            const double relu = sig.fusedRelu && !reading.tracelens ? py : 0;
+            flops = 2 * prodFrom(*w, 1) * (transposed ? px : py) + (bias ? py : 0) + relu;
             elements = px + pw + (bias ? cout : 0) + py;
         } else {
             // dX is the transposed direction of the forward; dW correlates x with dY.
@@ -165,6 +174,28 @@ namespace {
     ModelResult convolutionBackward(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
         return conv(a, { 1, 2, 4, 5, 6, 7, 8, 9, true }, reading);
+    }
+
+    // apex's fused ConvBias_ / ConvBiasReLU_ (apex.contrib.conv_bias_relu, autograd Functions recorded under
+    // their class name): forward(x, weight, bias, padding, stride), padding and stride one int each; no
+    // dilation, groups or transpose. TraceLens's ConvBias_ and ConvBiasReLU_ (perf_model.py, mapped in
+    // torch_op_mapping.py op_to_perf_model_class_map) are its CONV forward with the bias always counted,
+    // but read Concrete Inputs[3] as the stride and [4] as the padding (its comment guesses that order)
+    // and an int only (int() of a list raises: no row); they count no FLOP for the ReLU. Ours: [3] the
+    // padding, [4] the stride, as the Function's signature has them, and the ReLU's prod(y) FLOPs.
+    // Their backward rows (ConvBias_Backward, ConvBiasReLU_Backward, which TraceLens fills from the
+    // forward call of the same sequence number) are not modelled.
+    ModelResult convBias(std::string_view name, const OpArgs& a, const ModelReading& reading)
+    {
+        const std::size_t stride = reading.tracelens ? 3 : 4, padding = reading.tracelens ? 4 : 3;
+        if (reading.tracelens)
+            for (const std::size_t i : { stride, padding })
+                if (!a.concreteAt(i).empty() && !concreteInt(a.concreteAt(i)))
+                    return SkipReason::MalformedDims;
+        ConvSignature sig { 0, 1, stride, padding, kAbsent, kAbsent, kAbsent, kAbsent, false };
+        sig.fusedBias = true;
+        sig.fusedRelu = name == "ConvBiasReLU_";
+        return conv(a, sig, reading);
     }
 
     // DaoAILab::_causal_conv1d_fwd_cpp(x (batch, C, L), weight (C, k), bias (C)?, ...): Mamba's depthwise
@@ -237,6 +268,8 @@ namespace {
     constexpr std::array kModels {
         OpModel { "aten::convolution", OpFamily::Conv, convolution },
         OpModel { "aten::convolution_backward", OpFamily::Conv, convolutionBackward },
+        OpModel { "ConvBias_", OpFamily::Conv, convBias },
+        OpModel { "ConvBiasReLU_", OpFamily::Conv, convBias },
         OpModel { "DaoAILab::_causal_conv1d_fwd_cpp", OpFamily::Conv, causalConv1d },
         OpModel { "MambaSplitConv1dScanCombinedFn", OpFamily::Conv, mambaSsd, mambaSsd },
     };

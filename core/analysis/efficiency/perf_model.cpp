@@ -8,18 +8,19 @@ namespace ks::core {
 
 namespace {
 
-    constexpr std::array<std::string_view, 9> kFamilyNames { "gemm", "attention", "conv", "elementwise",
-        "reduce", "norm", "rope", "moe", "collective" };
+    constexpr std::array<std::string_view, 10> kFamilyNames { "gemm", "attention", "conv", "elementwise",
+        "reduce", "norm", "rope", "moe", "collective", "mhc" };
 
     // Built once per call of findOpModel's first use; a function-local constant.
     const std::unordered_map<std::string_view, const OpModel*>& modelsByName()
     {
         static const auto table = [] {
             std::unordered_map<std::string_view, const OpModel*> byName;
-            for (const auto family : { gemmModels(), attentionModels(), varlenAttentionModels(),
-                     inferenceAttentionModels(), convModels(), elementwiseModels(), reduceModels(),
-                     normModels(), ropeModels(), rmsnormQuantModels(), groupedGemmModels(), quantGemmModels(),
-                     quantModels(), mlaCacheModels(), moeModels(), customCollectiveModels() })
+            for (const auto family :
+                { gemmModels(), attentionModels(), varlenAttentionModels(), inferenceAttentionModels(),
+                    convModels(), elementwiseModels(), reduceModels(), normModels(), ropeModels(),
+                    rmsnormQuantModels(), groupedGemmModels(), quantGemmModels(), quantModels(),
+                    mlaCacheModels(), moeModels(), customCollectiveModels(), mhcModels(), samplingModels() })
                 for (const OpModel& m : family)
                     byName.emplace(m.name, &m);
             return byName;
@@ -85,7 +86,12 @@ const OpModel* findOpModel(std::string_view name)
 {
     const auto& table = modelsByName();
     const auto it = table.find(canonicalOpName(name));
-    return it == table.end() ? nullptr : it->second;
+    if (it != table.end())
+        return it->second;
+    for (const OpModel& m : tritonCompiledModels())
+        if (name.starts_with(m.name))
+            return &m;
+    return nullptr;
 }
 
 } // namespace ks::core

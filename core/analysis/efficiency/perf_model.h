@@ -29,6 +29,7 @@ enum class OpFamily : std::uint8_t
     Rope,
     Moe, // MoE token routing (TraceLens's MoE_comm categories)
     Collective, // vendor custom all-reduce / gather / scatter kernels (TraceLens's CustomCollective)
+    Mhc, // AITER's manifold-constrained hyper-connection ops (TraceLens's mHC)
 };
 
 std::string_view opFamilyName(OpFamily family); // "gemm", "attention", ...
@@ -131,5 +132,10 @@ std::span<const OpModel> quantModels();
 std::span<const OpModel> mlaCacheModels();
 std::span<const OpModel> moeModels();
 std::span<const OpModel> customCollectiveModels();
+std::span<const OpModel> mhcModels();
+std::span<const OpModel> samplingModels();
+// Matched by name prefix, not whole name (TraceLens's register_perf_model_matcher): torch.compile's
+// Triton kernels, one name per generated kernel ("triton_poi_fused_add_0").
+std::span<const OpModel> tritonCompiledModels();
 
 } // namespace ks::core
