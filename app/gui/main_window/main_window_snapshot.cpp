@@ -2,14 +2,19 @@
 // and its row in view_registry.cpp; here a .pickle given to openPaths() (the
 // command line, File > Open, Open Recent, a drop) goes to it instead of the
 // trace loader, "Compare with…" asks for the second file, and what fails is
-// said on the message bar, naming the file.
+// said on the message bar, naming the file. The trace the window shows is
+// handed to the view (its first rank) so that it aligns the snapshot with
+// it, in either order of opening; a range chosen in its Steps tab zooms the
+// timeline to it.
 #include "app/gui/main_window/main_window.h"
 #include "app/gui/opening/recent_files.h"
+#include "app/gui/session/trace_session.h"
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/memory_snapshot/active_memory_plot.h"
 #include "widgets/memory_snapshot/snapshot_view.h"
+#include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -43,6 +48,8 @@ namespace {
 
     void growSnapshotView(MainWindow& window)
     {
+        if (window.loadController()->isLoading())
+            return; // a trace is coming: the timeline keeps its half
         // Without a trace the timeline's half of the window is an empty welcome page:
         // the snapshot takes the height instead (again once loaded: the first layout may not be done).
         if (!window.traceSet() || window.traceSet()->ranks.empty()) {
@@ -67,6 +74,18 @@ void MainWindow::setupSnapshot()
             tr("Could not open the memory snapshot: %1").arg(message), widgets::MessageBar::Type::Error);
         statusBar()->clearMessage();
     };
+    // The first rank: a snapshot is one process's, and ranks are sorted (rank 0 when it loaded).
+    connect(m_session, &TraceSession::loaded, m_snapshot, [this](const TraceSetPtr& set) {
+        const bool any = set && !set->ranks.empty();
+        m_snapshot->setTrace(any ? set->ranks.front() : nullptr, any ? set->startNs() : 0);
+    });
+    connect(m_snapshot, &widgets::SnapshotView::rangeActivated, this, [this](qint64 start, qint64 end) {
+        if (!traceSet() || traceSet()->ranks.empty())
+            return;
+        const core::TimeNs margin = std::max<core::TimeNs>((end - start) / 20, 1000);
+        m_timelineState->setVisibleRange(
+            widgets::TimeRange { start - margin, end + margin }, widgets::TimelineViewState::History::Record);
+    });
     connect(m_snapshot, &widgets::SnapshotView::failed, this, failed);
     connect(m_snapshot, &widgets::SnapshotView::comparisonFailed, this, failed);
     connect(m_snapshot, &widgets::SnapshotView::loaded, this, [this] {
@@ -74,7 +93,8 @@ void MainWindow::setupSnapshot()
         statusBar()->showMessage(tr("Loaded %1").arg(widgets::displayName(m_snapshot->path())), 5000);
     });
     // The picture is complete once nothing of the snapshot computes any more (screenshots wait for it).
-    for (auto signal : { &widgets::SnapshotView::stateShown, &widgets::SnapshotView::comparisonShown }) {
+    for (auto signal : { &widgets::SnapshotView::stateShown, &widgets::SnapshotView::comparisonShown,
+             &widgets::SnapshotView::stepsShown }) {
         connect(m_snapshot, signal, this, [this] {
             if (!m_snapshot->isBusy() && !m_loader->isLoading())
                 emit viewReady();
@@ -88,15 +108,22 @@ void MainWindow::setupSnapshot()
     }
 }
 
-bool MainWindow::openSnapshots(const QStringList& paths)
+QStringList MainWindow::openSnapshots(const QStringList& given)
 {
-    if (paths.isEmpty() || !std::all_of(paths.begin(), paths.end(), isSnapshotFile))
-        return false;
+    QStringList paths;
+    QStringList others;
+    for (const QString& path : given)
+        (isSnapshotFile(path) ? paths : others) << path;
+    if (paths.isEmpty())
+        return others;
     if (paths.size() > 2)
         m_messages->showMessage(tr("Opened %1 and compared it with %2; a third snapshot is not compared.")
                                     .arg(widgets::displayName(paths[0]), widgets::displayName(paths[1])),
             widgets::MessageBar::Type::Information);
-    showSnapshotView();
+    if (others.isEmpty())
+        showSnapshotView();
+    else
+        showView(QStringLiteral("memorySnapshot")); // the trace beside it takes the timeline's half
     statusBar()->showMessage(tr("Loading %1…").arg(widgets::displayName(paths[0])));
     m_snapshot->openSnapshot(paths[0]);
     if (paths.size() >= 2)
@@ -104,7 +131,7 @@ bool MainWindow::openSnapshots(const QStringList& paths)
             m_snapshot, &widgets::SnapshotView::loaded, this,
             [this, other = paths[1]] { m_snapshot->compareWith(other); }, Qt::SingleShotConnection);
     m_recent->add(paths);
-    return true;
+    return others; // a trace beside the snapshot: the loader opens it, the view aligns the two
 }
 
 void MainWindow::showSnapshotView()
@@ -132,6 +159,14 @@ bool MainWindow::applySnapshotViewCommand(const QString& key, const QString& val
     if (key == QStringLiteral("snapshotzoom")) { // FIRST:LAST, in memory_viz steps
         m_snapshot->plot()->setVisibleSteps(value.section(QLatin1Char(':'), 0, 0).toDouble(),
             value.section(QLatin1Char(':'), 1, 1).toDouble());
+        return true;
+    }
+    if (key == QStringLiteral("snapshotrange")) { // an index into the alignment's ranges, once aligned
+        const auto select = [this, range = value.toULongLong()] { m_snapshot->selectRange(range); };
+        if (m_snapshot->steps())
+            select();
+        else
+            connect(m_snapshot, &widgets::SnapshotView::stepsShown, this, select, Qt::SingleShotConnection);
         return true;
     }
     if (key == QStringLiteral("snapshottab")) {
