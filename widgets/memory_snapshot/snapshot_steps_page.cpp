@@ -55,11 +55,12 @@ void SnapshotStepsPage::showSteps(const SnapshotSteps& steps, std::int64_t devic
     const std::vector<std::size_t> ranges = rangesOfDevice(a, device);
     QStringList lines;
     lines << tr("Aligned with rank %1's trace: %2 of the snapshot's %3 annotations matched, its clock %4 "
-                "ahead of the trace's (spread %5)")
+                "ahead of the trace's (spread %5). A row shows its range on both timelines.")
                  .arg(steps.rank)
                  .arg(a.matches.size())
                  .arg(a.snapshotAnnotations)
-                 .arg(signedDuration(a.offsetUs * 1000), formatDuration(a.spreadUs * 1000));
+                 .arg(signedDuration(a.offsetUs * 1000),
+                     tr("%1 µs").arg(formatCount(std::uint64_t(a.spreadUs))));
     for (const std::string& d : a.diagnostics)
         lines << toQString(d);
     if (ranges.empty()) {

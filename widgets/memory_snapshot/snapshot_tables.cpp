@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QTableWidget>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace ks::widgets {
@@ -140,9 +141,10 @@ void fillComparisonFrames(QTableWidget& table, const std::vector<core::FrameDelt
 void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::vector<std::size_t>& ranges)
 {
     begin(table,
-        { QObject::tr("Range"), QObject::tr("Start"), QObject::tr("End"), QObject::tr("Requested at start"),
-            QObject::tr("at end"), QObject::tr("peak"), QObject::tr("Allocated peak"),
-            QObject::tr("Reserved at end"), QObject::tr("Allocations"), QObject::tr("Allocated in range"),
+        // Two-line headers: the numbers are narrow, and eleven columns share the tab's width.
+        { QObject::tr("Range"), QObject::tr("Start"), QObject::tr("End"), QObject::tr("Requested\nat start"),
+            QObject::tr("Requested\nat end"), QObject::tr("Requested\npeak"), QObject::tr("Allocated\npeak"),
+            QObject::tr("Reserved\nat end"), QObject::tr("Allocs"), QObject::tr("Allocated\nin range"),
             QObject::tr("Top frame") },
         int(ranges.size()));
     auto bytes = [](std::uint64_t v) { return new NumberItem(formatBytes(v), double(v)); };
@@ -169,7 +171,9 @@ void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::
         table.setItem(r, 10, nameItem(top));
     }
     table.resizeColumnsToContents();
-    // The names are short and the numbers fixed: the top frame takes what is left.
+    // A long annotation's name elides (its tooltip holds it): the numbers stay in view beside it.
+    table.setColumnWidth(0, std::min(table.columnWidth(0), 12 * table.fontMetrics().averageCharWidth() + 24));
+    // The numbers are fixed: the top frame takes what is left.
     table.horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table.horizontalHeader()->setStretchLastSection(true);
     table.setSortingEnabled(true);

@@ -15,6 +15,7 @@
 #include "widgets/memory_snapshot/active_memory_plot.h"
 #include "widgets/memory_snapshot/snapshot_view.h"
 #include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -24,6 +25,7 @@
 #include <QStatusBar>
 
 #include <algorithm>
+#include <memory>
 
 namespace ks::app {
 
@@ -48,17 +50,14 @@ namespace {
 
     void growSnapshotView(MainWindow& window)
     {
-        if (window.loadController()->isLoading())
-            return; // a trace is coming: the timeline keeps its half
-        // Without a trace the timeline's half of the window is an empty welcome page:
-        // the snapshot takes the height instead (again once loaded: the first layout may not be done).
-        if (!window.traceSet() || window.traceSet()->ranks.empty()) {
-            const int belowMenu = window.height() - window.menuBar()->sizeHint().height()
-                - window.statusBar()->sizeHint().height();
-            window.resizeDocks({ window.navigatorDock() }, { belowMenu * 4 / 5 }, Qt::Vertical);
-            // The bottom row's Search Results are empty without a trace: most of the width for the view.
+        // The snapshot takes the height (as much as the timeline's minimum leaves; again once
+        // loaded: the first layout may not be done).
+        const int belowMenu =
+            window.height() - window.menuBar()->sizeHint().height() - window.statusBar()->sizeHint().height();
+        window.resizeDocks({ window.navigatorDock() }, { belowMenu * 4 / 5 }, Qt::Vertical);
+        // Without a trace the bottom row's Search Results are empty: most of the width for the view.
+        if (!window.loadController()->isLoading() && (!window.traceSet() || window.traceSet()->ranks.empty()))
             window.resizeDocks({ window.navigatorDock() }, { window.width() * 6 / 7 }, Qt::Horizontal);
-        }
     }
 
 } // namespace
@@ -83,8 +82,14 @@ void MainWindow::setupSnapshot()
         if (!traceSet() || traceSet()->ranks.empty())
             return;
         const core::TimeNs margin = std::max<core::TimeNs>((end - start) / 20, 1000);
-        m_timelineState->setVisibleRange(
-            widgets::TimeRange { start - margin, end + margin }, widgets::TimelineViewState::History::Record);
+        auto zoom = [this, range = widgets::TimeRange { start - margin, end + margin }] {
+            m_timelineState->setVisibleRange(range, widgets::TimelineViewState::History::Record);
+        };
+        // A timeline still building resets its view when done: zoom after that.
+        if (m_timeline->isPreparing())
+            connect(m_timeline, &widgets::TimelineWidget::dataChanged, this, zoom, Qt::SingleShotConnection);
+        else
+            zoom();
     });
     connect(m_snapshot, &widgets::SnapshotView::failed, this, failed);
     connect(m_snapshot, &widgets::SnapshotView::comparisonFailed, this, failed);
@@ -120,10 +125,7 @@ QStringList MainWindow::openSnapshots(const QStringList& given)
         m_messages->showMessage(tr("Opened %1 and compared it with %2; a third snapshot is not compared.")
                                     .arg(widgets::displayName(paths[0]), widgets::displayName(paths[1])),
             widgets::MessageBar::Type::Information);
-    if (others.isEmpty())
-        showSnapshotView();
-    else
-        showView(QStringLiteral("memorySnapshot")); // the trace beside it takes the timeline's half
+    showSnapshotView();
     statusBar()->showMessage(tr("Loading %1…").arg(widgets::displayName(paths[0])));
     m_snapshot->openSnapshot(paths[0]);
     if (paths.size() >= 2)
@@ -162,11 +164,19 @@ bool MainWindow::applySnapshotViewCommand(const QString& key, const QString& val
         return true;
     }
     if (key == QStringLiteral("snapshotrange")) { // an index into the alignment's ranges, once aligned
-        const auto select = [this, range = value.toULongLong()] { m_snapshot->selectRange(range); };
-        if (m_snapshot->steps())
-            select();
-        else
-            connect(m_snapshot, &widgets::SnapshotView::stepsShown, this, select, Qt::SingleShotConnection);
+        const auto range = value.toULongLong();
+        if (m_snapshot->steps()) {
+            m_snapshot->selectRange(range);
+            return true;
+        }
+        // stepsShown also says "no trace yet": wait for the alignment itself.
+        auto pending = std::make_shared<QMetaObject::Connection>();
+        *pending = connect(m_snapshot, &widgets::SnapshotView::stepsShown, this, [this, range, pending] {
+            if (!m_snapshot->steps())
+                return;
+            disconnect(*pending);
+            m_snapshot->selectRange(range);
+        });
         return true;
     }
     if (key == QStringLiteral("snapshottab")) {
