@@ -142,10 +142,11 @@ void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::
 {
     begin(table,
         // Two-line headers: the numbers are narrow, and eleven columns share the tab's width.
-        { QObject::tr("Range"), QObject::tr("Start"), QObject::tr("End"), QObject::tr("Requested\nat start"),
-            QObject::tr("Requested\nat end"), QObject::tr("Requested\npeak"), QObject::tr("Allocated\npeak"),
-            QObject::tr("Reserved\nat end"), QObject::tr("Allocs"), QObject::tr("Allocated\nin range"),
-            QObject::tr("Top frame") },
+        // The peak first among the numbers: in a narrow tab it is the one in view beside the times.
+        { QObject::tr("Range"), QObject::tr("Start"), QObject::tr("End"), QObject::tr("Requested\npeak"),
+            QObject::tr("Requested\nat start"), QObject::tr("Requested\nat end"),
+            QObject::tr("Allocated\npeak"), QObject::tr("Reserved\nat end"), QObject::tr("Allocs"),
+            QObject::tr("Allocated\nin range"), QObject::tr("Top frame") },
         int(ranges.size()));
     auto bytes = [](std::uint64_t v) { return new NumberItem(formatBytes(v), double(v)); };
     for (int r = 0; r < int(ranges.size()); ++r) {
@@ -157,9 +158,9 @@ void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::
         const std::int64_t end = steps.shownNs(m.endUs);
         table.setItem(r, 1, new NumberItem(formatDuration(start), double(start)));
         table.setItem(r, 2, new NumberItem(formatDuration(end), double(end)));
-        table.setItem(r, 3, bytes(m.requestedAtStart));
-        table.setItem(r, 4, bytes(m.requestedAtEnd));
-        table.setItem(r, 5, bytes(m.requestedPeak));
+        table.setItem(r, 3, bytes(m.requestedPeak));
+        table.setItem(r, 4, bytes(m.requestedAtStart));
+        table.setItem(r, 5, bytes(m.requestedAtEnd));
         table.setItem(r, 6, bytes(m.allocatedPeak));
         table.setItem(r, 7, bytes(m.reservedAtEnd));
         table.setItem(r, 8, new NumberItem(QString::number(m.allocations), double(m.allocations)));

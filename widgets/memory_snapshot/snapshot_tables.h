@@ -27,7 +27,7 @@ void fillComparisonFrames(QTableWidget& table, const std::vector<core::FrameDelt
 
 // The memory of each range the snapshot's trace was aligned with (`ranges`:
 // indices into steps.alignment.ranges, in trace order): Range, Start, End (as
-// the timeline's ruler shows them), Requested at start / at end / peak,
+// the timeline's ruler shows them), Requested peak / at start / at end,
 // Allocated peak, Reserved at end, Allocations, Allocated in range, Top frame.
 // Column 0 holds the range's index in Qt::UserRole + 1.
 void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::vector<std::size_t>& ranges);

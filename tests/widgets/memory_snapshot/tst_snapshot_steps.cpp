@@ -219,14 +219,14 @@ void checkAligned(const Shown& shown)
         QCOMPARE(shown.cell(r, 1), e.start);
         QCOMPARE(shown.cell(r, 2), e.end);
         QCOMPARE(table->item(r, 2)->text(), widgets::formatDuration(std::int64_t(e.end)));
-        QCOMPARE(shown.cell(r, 3), e.requestedStart);
-        QCOMPARE(shown.cell(r, 4), e.requestedEnd);
-        QCOMPARE(shown.cell(r, 5), e.requestedPeak);
+        QCOMPARE(shown.cell(r, 3), e.requestedPeak);
+        QCOMPARE(shown.cell(r, 4), e.requestedStart);
+        QCOMPARE(shown.cell(r, 5), e.requestedEnd);
         QCOMPARE(shown.cell(r, 6), e.allocatedPeak);
         QCOMPARE(shown.cell(r, 7), e.reservedEnd);
         QCOMPARE(shown.cell(r, 8), e.allocations);
         QCOMPARE(shown.cell(r, 9), e.bytes);
-        QCOMPARE(table->item(r, 3)->text(), widgets::formatBytes(std::uint64_t(e.requestedStart)));
+        QCOMPARE(table->item(r, 4)->text(), widgets::formatBytes(std::uint64_t(e.requestedStart)));
         QVERIFY2(table->item(r, 10)->text().startsWith(QString::fromLatin1(e.top)),
             qPrintable(table->item(r, 10)->text()));
     }
