@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ks::widgets {
 
@@ -22,6 +23,7 @@ namespace {
     constexpr int kTop = 20; // room for the peak's label
     constexpr int kBottom = 36; // tick labels and the axis title
     constexpr int kTooltipFrames = 6;
+    constexpr int kLabelGap = 6; // between two labels of a lane
 
     // 1, 2, 2.5 or 5 times a power of ten, at least `raw`.
     double niceStep(double raw)
@@ -57,6 +59,9 @@ void ActiveMemoryPlot::setData(SnapshotViewDataPtr snapshot, int device)
     m_data = std::move(snapshot);
     m_device = device;
     m_selectedRow = -1;
+    m_marks.clear();
+    m_lanes = 0;
+    m_selectedMark = -1;
     m_first = 0;
     m_last = layout() ? double(layout()->steps) : 1.0;
     m_dirty = true;
@@ -71,6 +76,21 @@ void ActiveMemoryPlot::setVisibleSteps(double first, double last)
     m_first = std::clamp(first, 0.0, steps - width);
     m_last = m_first + width;
     m_dirty = true;
+    update();
+}
+
+void ActiveMemoryPlot::setMarks(std::vector<StepMark> marks, int lanes)
+{
+    m_marks = std::move(marks);
+    m_lanes = m_marks.empty() ? 0 : std::max(1, lanes);
+    m_selectedMark = -1;
+    m_dirty = true; // the plot's top moves down under the lanes
+    update();
+}
+
+void ActiveMemoryPlot::setSelectedMark(int mark)
+{
+    m_selectedMark = mark >= 0 && std::size_t(mark) < m_marks.size() ? mark : -1;
     update();
 }
 
@@ -90,9 +110,74 @@ const BandLayout* ActiveMemoryPlot::layout() const
     return m_data ? &m_data->devices[std::size_t(m_device)].bands : nullptr;
 }
 
+int ActiveMemoryPlot::lanesTop() const
+{
+    return kTop;
+}
+
 QRect ActiveMemoryPlot::plotRect() const
 {
-    return rect().adjusted(kLeft, kTop, -kRight, -kBottom);
+    const int lanes = m_lanes > 0 ? m_lanes * (fontMetrics().height() + 4) + 2 : 0;
+    return rect().adjusted(kLeft, kTop + lanes, -kRight, -kBottom);
+}
+
+QRect ActiveMemoryPlot::markRect(int mark) const
+{
+    if (mark < 0 || std::size_t(mark) >= m_marks.size())
+        return {};
+    const StepMark& m = m_marks[std::size_t(mark)];
+    const QRect r = plotRect();
+    const double x1 = xOfStep(m.firstStep);
+    const double x2 = xOfStep(m.endStep);
+    if (x2 < r.left() || x1 > r.right() + 1)
+        return {}; // zoomed out of view
+    const int left = int(std::lround(std::max(x1, double(r.left()))));
+    const int right = int(std::lround(std::min(x2, double(r.right() + 1))));
+    const int laneHeight = fontMetrics().height() + 4;
+    // At least a pixel wide: a range without events is still where it happened.
+    return QRect(left, lanesTop() + m.lane * laneHeight, std::max(1, right - left), laneHeight - 1);
+}
+
+int ActiveMemoryPlot::markAt(QPoint pos) const
+{
+    // The last drawn on top wins: a nested annotation over the one around it.
+    for (int i = int(m_marks.size()); i-- > 0;)
+        if (markRect(i).adjusted(-1, 0, 1, 0).contains(pos))
+            return i;
+    return -1;
+}
+
+std::vector<ActiveMemoryPlot::MarkLabel> ActiveMemoryPlot::markLabels() const
+{
+    const QFontMetrics fm(font());
+    std::vector<MarkLabel> labels;
+    std::vector<int> lastRight(std::size_t(std::max(m_lanes, 1)), std::numeric_limits<int>::min() / 2);
+    for (int i = 0; i < int(m_marks.size()); ++i) {
+        const StepMark& m = m_marks[std::size_t(i)];
+        const QRect band = markRect(i);
+        if (band.isEmpty())
+            continue;
+        int& last = lastRight[std::size_t(std::min(m.lane, m_lanes - 1))];
+        if (band.left() + 3 < last + kLabelGap)
+            continue; // the label before still covers this start: thinned out
+        QString text = m.label;
+        if (fm.horizontalAdvance(text) + 6 > band.width()) {
+            // A step too narrow for its name shows "#N", spilling over the narrower steps after it
+            // as a ruler's label does; those are left unlabelled. An annotation is elided instead.
+            if (m.profilerStep)
+                text = m.shortLabel;
+            else if (band.width() >= 28)
+                text = fm.elidedText(m.label, Qt::ElideRight, band.width() - 6);
+            else
+                continue;
+        }
+        const QRect at(band.left() + 3, band.top(), fm.horizontalAdvance(text), band.height());
+        if (at.right() > plotRect().right())
+            continue;
+        last = at.right();
+        labels.push_back({ i, text, at });
+    }
+    return labels;
 }
 
 double ActiveMemoryPlot::yMax() const
@@ -205,6 +290,7 @@ void ActiveMemoryPlot::paintEvent(QPaintEvent*)
     p.setPen(QPen(outline, 1));
     p.drawPolyline(m_outline);
     p.restore();
+    paintRanges(p);
     paintMarks(p);
 }
 
@@ -264,6 +350,53 @@ void ActiveMemoryPlot::paintMarks(QPainter& p) const
     }
 }
 
+void ActiveMemoryPlot::paintRanges(QPainter& p) const
+{
+    if (m_marks.empty())
+        return;
+    const QRect r = plotRect();
+    const QColor highlight = palette().color(QPalette::Highlight);
+    // Where each step begins, across the memory: thinned to one line per 4 px.
+    p.setPen(QPen(QColor(110, 130, 160, 110), 1, Qt::DotLine));
+    int lastLine = std::numeric_limits<int>::min();
+    for (int i = 0; i < int(m_marks.size()); ++i) {
+        const QRect band = markRect(i);
+        if (band.isEmpty() || !m_marks[std::size_t(i)].profilerStep || band.left() < lastLine + 4)
+            continue;
+        p.drawLine(band.left(), r.top(), band.left(), r.bottom());
+        lastLine = band.left();
+    }
+    if (const QRect chosen = markRect(m_selectedMark); !chosen.isEmpty()) {
+        QColor shade = highlight;
+        shade.setAlpha(45);
+        p.fillRect(QRect(chosen.left(), r.top(), chosen.width(), r.height()), shade);
+        p.setPen(QPen(highlight, 1));
+        p.drawLine(chosen.left(), r.top(), chosen.left(), r.bottom());
+        p.drawLine(chosen.right(), r.top(), chosen.right(), r.bottom());
+    }
+    // The lanes: alternating shades tell neighbouring ranges apart however narrow they are.
+    static const QColor kStep[2] = { QColor(196, 212, 234), QColor(150, 178, 216) };
+    static const QColor kAnnotation[2] = { QColor(206, 230, 200), QColor(164, 206, 158) };
+    int steps = 0;
+    int annotations = 0;
+    for (int i = 0; i < int(m_marks.size()); ++i) {
+        const StepMark& m = m_marks[std::size_t(i)];
+        const int parity = m.profilerStep ? steps++ % 2 : annotations++ % 2;
+        const QRect band = markRect(i);
+        if (band.isEmpty())
+            continue;
+        p.fillRect(band,
+            i == m_selectedMark  ? highlight
+                : m.profilerStep ? kStep[parity]
+                                 : kAnnotation[parity]);
+    }
+    for (const MarkLabel& label : markLabels()) {
+        p.setPen(
+            label.mark == m_selectedMark ? palette().color(QPalette::HighlightedText) : QColor(25, 25, 25));
+        p.drawText(label.rect, Qt::AlignLeft | Qt::AlignVCenter, label.text);
+    }
+}
+
 std::int64_t ActiveMemoryPlot::bandAt(QPoint pos) const
 {
     const BandLayout* l = layout();
@@ -313,8 +446,11 @@ void ActiveMemoryPlot::mouseMoveEvent(QMouseEvent* event)
 
 bool ActiveMemoryPlot::event(QEvent* event)
 {
-    return handleToolTip(this, event, [this](QPoint pos) { return bandText(bandAt(pos)); })
-        || QWidget::event(event);
+    return handleToolTip(this, event, [this](QPoint pos) {
+        if (const int mark = markAt(pos); mark >= 0)
+            return tr("%1 (click: its row in the Steps tab)").arg(m_marks[std::size_t(mark)].label);
+        return bandText(bandAt(pos));
+    }) || QWidget::event(event);
 }
 
 void ActiveMemoryPlot::wheelEvent(QWheelEvent* event)
@@ -336,6 +472,12 @@ void ActiveMemoryPlot::mouseDoubleClickEvent(QMouseEvent* event)
 
 void ActiveMemoryPlot::mousePressEvent(QMouseEvent* event)
 {
+    if (const int mark = markAt(event->position().toPoint());
+        event->button() == Qt::LeftButton && mark >= 0) {
+        setSelectedMark(mark);
+        emit markPicked(mark);
+        return;
+    }
     if (event->button() != Qt::LeftButton || !plotRect().contains(event->position().toPoint()))
         return QWidget::mousePressEvent(event);
     const int row = rowAtX(event->position().toPoint().x());

@@ -3,6 +3,7 @@
 #include "widgets/charts/chart_style.h"
 
 #include <QCoreApplication>
+#include <QFontMetrics>
 
 #include <algorithm>
 
@@ -66,10 +67,15 @@ SnapshotOverlayItems buildSnapshotOverlayChart(AnalysisChart& chart, const core:
     items.keysPerUnit = overlay.byTime ? 1000.0 : 1.0;
     const QColor beforeColor = readableOn(chart.palette(), rankColor(0));
     const QColor afterColor = readableOn(chart.palette(), rankColor(1));
+    // A line each (below), so a name has most of a narrow tab's width; the chart's own
+    // width is not known yet when the tab was never shown.
+    const QFontMetrics fm(chart.legend->font());
+    constexpr int room = 340;
+    auto fitted = [&](const QString& text) { return fm.elidedText(text, Qt::ElideMiddle, room); };
     items.before = addCurve(chart, overlay.before, items.keysPerUnit, bytesPerUnit,
-        tr("before: %1").arg(beforeName), QPen(beforeColor, 1.6));
+        fitted(tr("before: %1").arg(beforeName)), QPen(beforeColor, 1.6));
     items.after = addCurve(chart, overlay.after, items.keysPerUnit, bytesPerUnit,
-        tr("after: %1").arg(afterName), QPen(afterColor, 1.6));
+        fitted(tr("after: %1").arg(afterName)), QPen(afterColor, 1.6));
     if (!overlay.byTime)
         chart.xAxis->setLabel(tr("memory_viz's step (event order: one per allocation or free)"));
     else if (!overlay.alignedBy.empty())
@@ -81,6 +87,11 @@ SnapshotOverlayItems buildSnapshotOverlayChart(AnalysisChart& chart, const core:
     chart.rescaleAxes();
     chart.yAxis->setRange(0, std::max(maxBytes / bytesPerUnit, 1e-9) * 1.1);
     placeLegendBelow(chart);
+    // One run a line: two long file names side by side would not fit the tab at 1280x800,
+    // and the first one was cut. Each name elides in its middle, keeping its start and its end.
+    chart.legend->setWrap(1);
+    chart.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-lays the two items out
+    chart.plotLayout()->setRowStretchFactor(chart.plotLayout()->rowCount() - 1, 0.001);
     return items;
 }
 

@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QTableWidget>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace ks::widgets {
@@ -135,6 +136,48 @@ void fillComparisonFrames(QTableWidget& table, const std::vector<core::FrameDelt
         table.setItem(r, 3, new NumberItem(signedBytes(f.delta()), double(f.delta())));
     }
     end(table, true);
+}
+
+void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::vector<std::size_t>& ranges)
+{
+    begin(table,
+        // Two-line headers: the numbers are narrow, and eleven columns share the tab's width.
+        // The peak first among the numbers: in a narrow tab it is the one in view beside the times.
+        { QObject::tr("Range"), QObject::tr("Start"), QObject::tr("End"), QObject::tr("Requested\npeak"),
+            QObject::tr("Requested\nat start"), QObject::tr("Requested\nat end"),
+            QObject::tr("Allocated\npeak"), QObject::tr("Reserved\nat end"), QObject::tr("Allocs"),
+            QObject::tr("Allocated\nin range"), QObject::tr("Top frame") },
+        int(ranges.size()));
+    auto bytes = [](std::uint64_t v) { return new NumberItem(formatBytes(v), double(v)); };
+    for (int r = 0; r < int(ranges.size()); ++r) {
+        const core::RangeMemory& m = steps.alignment.ranges[ranges[std::size_t(r)]];
+        QTableWidgetItem* name = nameItem(toQString(m.name));
+        name->setData(kRangeIndexRole, qulonglong(ranges[std::size_t(r)]));
+        table.setItem(r, 0, name);
+        const std::int64_t start = steps.shownNs(m.startUs);
+        const std::int64_t end = steps.shownNs(m.endUs);
+        table.setItem(r, 1, new NumberItem(formatDuration(start), double(start)));
+        table.setItem(r, 2, new NumberItem(formatDuration(end), double(end)));
+        table.setItem(r, 3, bytes(m.requestedPeak));
+        table.setItem(r, 4, bytes(m.requestedAtStart));
+        table.setItem(r, 5, bytes(m.requestedAtEnd));
+        table.setItem(r, 6, bytes(m.allocatedPeak));
+        table.setItem(r, 7, bytes(m.reservedAtEnd));
+        table.setItem(r, 8, new NumberItem(QString::number(m.allocations), double(m.allocations)));
+        table.setItem(r, 9, bytes(m.allocatedBytes));
+        const QString top = m.topFrames.empty()
+            ? QString()
+            : QObject::tr("%1 (%2)").arg(
+                toQString(m.topFrames.front().frame), formatBytes(m.topFrames.front().bytes));
+        table.setItem(r, 10, nameItem(top));
+    }
+    table.resizeColumnsToContents();
+    // A long annotation's name elides (its tooltip holds it): the numbers stay in view beside it.
+    table.setColumnWidth(0, std::min(table.columnWidth(0), 12 * table.fontMetrics().averageCharWidth() + 24));
+    // The numbers are fixed: the top frame takes what is left.
+    table.horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table.horizontalHeader()->setStretchLastSection(true);
+    table.setSortingEnabled(true);
 }
 
 } // namespace ks::widgets

@@ -2,6 +2,7 @@
 
 #include "core/analysis/memory_snapshot/snapshot_compare.h"
 #include "core/analysis/memory_snapshot/snapshot_summary.h"
+#include "widgets/memory_snapshot/snapshot_steps.h"
 
 #include <QString>
 
@@ -23,6 +24,15 @@ void fillComparisonTotals(QTableWidget& table, const core::DeviceComparison& dev
 
 // Where the change comes from: Frame, Before, After, Change (largest change first).
 void fillComparisonFrames(QTableWidget& table, const std::vector<core::FrameDelta>& frames);
+
+// The memory of each range the snapshot's trace was aligned with (`ranges`:
+// indices into steps.alignment.ranges, in trace order): Range, Start, End (as
+// the timeline's ruler shows them), Requested peak / at start / at end,
+// Allocated peak, Reserved at end, Allocations, Allocated in range, Top frame.
+// Column 0 holds the range's index in Qt::UserRole + 1.
+void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::vector<std::size_t>& ranges);
+
+inline constexpr int kRangeIndexRole = Qt::UserRole + 1;
 
 // "+1.5 GiB", "−20.0 MiB", "0 bytes".
 QString signedBytes(std::int64_t delta);

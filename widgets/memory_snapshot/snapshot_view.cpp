@@ -1,6 +1,7 @@
 #include "widgets/memory_snapshot/snapshot_view.h"
 
 #include "core/analysis/memory_snapshot/allocator_state.h"
+#include "core/model/rank_trace.h"
 #include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"
 #include "widgets/common/task_tracker.h"
@@ -8,6 +9,7 @@
 #include "widgets/memory_snapshot/allocator_state_widget.h"
 #include "widgets/memory_snapshot/snapshot_event_model.h"
 #include "widgets/memory_snapshot/snapshot_overlay_chart.h"
+#include "widgets/memory_snapshot/snapshot_steps_page.h"
 #include "widgets/memory_snapshot/snapshot_tables.h"
 
 #include <QComboBox>
@@ -73,6 +75,7 @@ SnapshotView::SnapshotView(TaskPools* pools, QWidget* parent)
     , m_loadTasks(std::make_unique<TaskTracker>(pools, this))
     , m_stateTasks(std::make_unique<TaskTracker>(pools, this))
     , m_compareTasks(std::make_unique<TaskTracker>(pools, this))
+    , m_alignTasks(std::make_unique<TaskTracker>(pools, this))
 {
     setupWidgets();
     setupConnections();
@@ -164,6 +167,10 @@ QWidget* SnapshotView::setupTabs()
     peakLayout->addWidget(m_peak, 1);
     m_tabs->addTab(peakPage, tr("Peak by frame"));
 
+    m_stepsPage = new SnapshotStepsPage(m_tabs);
+    m_stepsPage->setObjectName(QStringLiteral("snapshotStepsPage"));
+    m_tabs->addTab(m_stepsPage, tr("Steps"));
+
     m_comparePage = new QWidget(m_tabs);
     auto* compareLayout = new QVBoxLayout(m_comparePage);
     compareLayout->setContentsMargins(2, 2, 2, 2);
@@ -207,6 +214,11 @@ void SnapshotView::setupConnections()
         m_events, &QTableView::clicked, this, [this](const QModelIndex& index) { selectRow(index.row()); });
     connect(m_deviceChooser, &QComboBox::activated, this, &SnapshotView::setDeviceIndex);
     connect(m_compareButton, &QPushButton::clicked, this, &SnapshotView::compareRequested);
+    connect(m_stepsPage, &SnapshotStepsPage::rangeActivated, this, &SnapshotView::selectRange);
+    connect(m_plot, &ActiveMemoryPlot::markPicked, this, [this](int mark) {
+        m_tabs->setCurrentWidget(m_stepsPage);
+        selectRange(m_plot->marks()[std::size_t(mark)].range);
+    });
     connect(m_compareAxis, &QComboBox::currentIndexChanged, this, [this] {
         if (m_other)
             showComparison();
@@ -243,7 +255,8 @@ QString SnapshotView::comparisonText() const
 
 bool SnapshotView::isBusy() const
 {
-    return m_loadTasks->isRunning() || m_compareTasks->isRunning() || m_stateTasks->isRunning();
+    return m_loadTasks->isRunning() || m_compareTasks->isRunning() || m_stateTasks->isRunning()
+        || m_alignTasks->isRunning();
 }
 
 void SnapshotView::openSnapshot(const QString& path)
@@ -251,6 +264,8 @@ void SnapshotView::openSnapshot(const QString& path)
     m_path = path;
     m_compareTasks->cancel();
     m_stateTasks->cancel();
+    m_alignTasks->cancel();
+    m_steps = nullptr;
     m_title->setText(QStringLiteral("<b>%1</b>").arg(displayName(path).toHtmlEscaped()));
     showMessage(tr("Reading %1…").arg(displayName(path)));
     m_compareButton->setEnabled(false);
@@ -277,6 +292,7 @@ void SnapshotView::openSnapshot(const QString& path)
 void SnapshotView::showData(SnapshotViewDataPtr data)
 {
     m_data = std::move(data);
+    m_steps = nullptr;
     m_other = nullptr;
     m_comparison.clear();
     m_overlayTime.clear();
@@ -294,6 +310,7 @@ void SnapshotView::showData(SnapshotViewDataPtr data)
     m_summary->show();
     m_content->show();
     showDevice();
+    align();
 }
 
 void SnapshotView::setDeviceIndex(int index)
@@ -321,6 +338,7 @@ void SnapshotView::showDevice()
                             .arg(t.peakAtInitial ? tr(", before the first event")
                                                  : tr(", after event %1").arg(t.peakEventIdx)));
     fillPeakByFrame(*m_peak, m_data->devices[std::size_t(m_device)].peakByFrame);
+    showSteps(); // after the plot's setData, which clears its marks
     // memory_viz opens the state on the last event: the snapshot itself.
     selectRow(int(t.rows.size()) - 1);
 }
@@ -476,11 +494,86 @@ void SnapshotView::showOverlay(const core::SnapshotOverlay* overlay)
     m_compareChart->replot();
 }
 
+void SnapshotView::setTrace(std::shared_ptr<const core::RankTrace> trace, std::int64_t originNs)
+{
+    m_trace = std::move(trace);
+    m_traceOrigin = originNs;
+    align();
+}
+
+void SnapshotView::align()
+{
+    m_steps = nullptr;
+    m_alignTasks->cancel();
+    if (!m_data)
+        return;
+    m_plot->setMarks({}, 0);
+    if (!m_trace) {
+        m_stepsPage->showMessage(tr(
+            "Open the Kineto trace of the same run (File > Open, or both files on the command line) to see "
+            "which ProfilerStep or annotation each rise of memory belongs to."));
+        emit stepsShown();
+        return;
+    }
+    m_stepsPage->showMessage(tr("Aligning with rank %1's trace…").arg(m_trace->rank));
+    m_alignTasks->start(
+        [data = m_data, trace = m_trace, origin = m_traceOrigin](const TaskContext&) {
+            return std::make_shared<const SnapshotSteps>(alignViewData(*data, *trace, origin));
+        },
+        [this](SnapshotStepsPtr steps) {
+            m_steps = std::move(steps);
+            showSteps();
+            emit stepsShown();
+        },
+        [this](const TaskFailure& failure) {
+            m_stepsPage->showMessage(
+                tr("Could not align the snapshot with the trace: %1").arg(failure.message));
+            emit stepsShown();
+        });
+}
+
+void SnapshotView::showSteps()
+{
+    if (!m_steps)
+        return; // the page says why (no trace yet, or aligning)
+    const core::SnapshotAlignment& a = m_steps->alignment;
+    if (a.error.empty()) {
+        m_stepsPage->showSteps(*m_steps, m_data->summaryOf(m_device).device);
+        m_plot->setMarks(m_steps->marks[std::size_t(m_device)], m_steps->lanes);
+        return;
+    }
+    // The core names the file by its path: the window's title already says which it is.
+    QString error = toQString(a.error);
+    const QString path = toQString(m_data->snapshot->path) + QStringLiteral(": ");
+    if (error.startsWith(path))
+        error = displayName(m_path) + QStringLiteral(": ") + error.mid(path.size());
+    m_stepsPage->showMessage(tr("Not aligned with rank %1's trace: %2").arg(m_steps->rank).arg(error));
+}
+
+void SnapshotView::selectRange(std::size_t range)
+{
+    if (!m_steps || range >= m_steps->alignment.ranges.size())
+        return;
+    const std::vector<StepMark>& marks = m_plot->marks();
+    const auto mark =
+        std::find_if(marks.begin(), marks.end(), [range](const StepMark& m) { return m.range == range; });
+    if (mark != marks.end()) {
+        m_plot->setSelectedMark(int(mark - marks.begin()));
+        // A margin each side: the memory just before and after the range is the comparison.
+        const double margin = std::max(4.0, (mark->endStep - mark->firstStep) * 0.15);
+        m_plot->setVisibleSteps(mark->firstStep - margin, mark->endStep + margin);
+    }
+    m_stepsPage->selectRange(range);
+    const core::RangeMemory& r = m_steps->alignment.ranges[range];
+    emit rangeActivated(m_steps->storeNs(r.startUs), m_steps->storeNs(r.endUs));
+}
+
 bool SnapshotView::showTab(const QString& name)
 {
     QWidget* page = name == QStringLiteral("state") ? m_tabs->widget(0)
         : name == QStringLiteral("events")          ? m_tabs->widget(1)
         : name == QStringLiteral("peak")            ? m_tabs->widget(2)
+        : name == QStringLiteral("steps")           ? m_stepsPage
         : name == QStringLiteral("compare")         ? m_comparePage
                                                     : nullptr;
     if (!page || m_tabs->indexOf(page) < 0)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "widgets/memory_snapshot/snapshot_overlay_chart.h"
+#include "widgets/memory_snapshot/snapshot_steps.h"
 #include "widgets/memory_snapshot/snapshot_view_data.h"
 
 #include <QWidget>
@@ -21,6 +22,7 @@ namespace ks::widgets {
 class ActiveMemoryPlot;
 class AllocatorStateWidget;
 class SnapshotEventModel;
+class SnapshotStepsPage;
 class TaskPools;
 class TaskTracker;
 
@@ -31,7 +33,10 @@ class TaskTracker;
 // at the event clicked on the timeline (AllocatorStateWidget), memory_viz's
 // event list with allocated/reserved after each, the allocations live at the
 // peak by user frame, and, once a second snapshot is given (compareWith), the
-// two side by side (snapshot_compare.h). Reading, summarising and the
+// two side by side (snapshot_compare.h). Given the Kineto trace of the same
+// run (setTrace), the snapshot is aligned with it (snapshot_align/): its
+// ProfilerSteps and annotations are marked on the timeline and a Steps tab
+// lists each one's memory. Reading, aligning, summarising and the
 // allocator's state run on the window's task pools (TaskTracker), never on
 // the GUI thread; a file that is not a snapshot gets one line naming it. The
 // view shows no dialog: "Compare with…" asks the app (compareRequested).
@@ -52,7 +57,14 @@ public:
     // A row of the device's event list: the timeline marks it, the list shows
     // it and the allocator's state at it is computed (stateShown follows).
     void selectRow(int row);
-    // Shows a tab: "state", "events", "peak" or "compare" (false when unknown).
+    // The trace to align the snapshot with (one rank's; null: none), and the
+    // timeline's 0 in its store time (TraceSet::startNs) to show times as the
+    // timeline does. Aligns again whenever the trace or the snapshot changes.
+    void setTrace(std::shared_ptr<const core::RankTrace> trace, std::int64_t originNs);
+    // A range of the alignment (an index into its ranges): its row, its band
+    // marked and the timeline zoomed to it; rangeActivated follows.
+    void selectRange(std::size_t range);
+    // Shows a tab: "state", "events", "peak", "steps" or "compare" (false when unknown).
     bool showTab(const QString& name);
 
     bool isBusy() const;
@@ -95,6 +107,11 @@ public:
 
     QTabWidget* tabs() const { return m_tabs; }
 
+    // The alignment with the trace (null: no trace, no snapshot, or computing).
+    SnapshotStepsPtr steps() const { return m_steps; }
+
+    SnapshotStepsPage* stepsPage() const { return m_stepsPage; }
+
 signals:
     void loaded(); // a snapshot is shown
     void failed(const QString& message); // one line naming the file
@@ -102,6 +119,9 @@ signals:
     void comparisonShown();
     void comparisonFailed(const QString& message);
     void compareRequested(); // the app asks for the second file
+    void stepsShown(); // the alignment with the trace is shown, or why there is none
+    // A range chosen in the Steps tab or on the timeline, in the trace's store time.
+    void rangeActivated(qint64 startNs, qint64 endNs);
 
 private:
     void setupWidgets();
@@ -113,10 +133,16 @@ private:
     void showComparison();
     void showOverlay(const core::SnapshotOverlay* overlay); // null: an empty chart
     void updateSummary();
+    void align(); // with the trace given, once both are in
+    void showSteps(); // the alignment's marks and rows for the shown device
 
     std::unique_ptr<TaskTracker> m_loadTasks;
     std::unique_ptr<TaskTracker> m_stateTasks;
     std::unique_ptr<TaskTracker> m_compareTasks;
+    std::unique_ptr<TaskTracker> m_alignTasks;
+    std::shared_ptr<const core::RankTrace> m_trace;
+    std::int64_t m_traceOrigin = 0;
+    SnapshotStepsPtr m_steps;
     QString m_path;
     SnapshotViewDataPtr m_data;
     SnapshotViewDataPtr m_other;
@@ -141,6 +167,7 @@ private:
     SnapshotEventModel* m_eventModel = nullptr;
     QLabel* m_peakLine = nullptr;
     QTableWidget* m_peak = nullptr;
+    SnapshotStepsPage* m_stepsPage = nullptr;
     QWidget* m_comparePage = nullptr;
     QLabel* m_compareLine = nullptr;
     QComboBox* m_compareAxis = nullptr; // time or memory_viz's steps

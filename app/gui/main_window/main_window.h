@@ -300,12 +300,13 @@ private:
     void setupMemory();
     // The Memory Snapshot view's connections and opening (main_window_snapshot.cpp).
     void setupSnapshot();
-    // Opens memory snapshots (.pickle) in their view: the first, compared with a second when
-    // given. False when the paths are not snapshots (they open as traces).
-    bool openSnapshots(const QStringList& paths);
+    // Opens the memory snapshots (.pickle) among `paths` in their view: the first, compared
+    // with a second when given. Returns the other paths (they open as traces).
+    QStringList openSnapshots(const QStringList& paths);
     void compareSnapshotDialog();
     void showSnapshotView();
-    // "snapshotrow=N;snapshottab=state|events|peak|compare;snapshotzoom=FIRST:LAST" (screenshots);
+    // "snapshotrow=N;snapshottab=state|events|peak|steps|compare;snapshotzoom=FIRST:LAST;
+    // snapshotrange=N" (screenshots; N of snapshotrange: a range of the alignment, once aligned);
     // false for other keys.
     bool applySnapshotViewCommand(const QString& key, const QString& value);
     void showEfficiencyCalls(const std::vector<core::EfficiencyCall>& calls);

@@ -41,12 +41,13 @@ void MainWindow::openPaths(const QStringList& paths)
     if (paths.isEmpty())
         return;
     m_messages->clearMessage();
-    if (openSnapshots(paths))
+    const QStringList traces = openSnapshots(paths);
+    if (traces.isEmpty())
         return;
     core::TraceInputs listed; // the folders are listed once: to choose how to open them, then to load
-    if (openInJobMode(paths, &listed))
+    if (openInJobMode(traces, &listed))
         return;
-    m_loader->start(paths, std::move(listed));
+    m_loader->start(traces, std::move(listed));
 }
 
 void MainWindow::closeTrace()

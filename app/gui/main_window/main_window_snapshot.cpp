@@ -2,14 +2,20 @@
 // and its row in view_registry.cpp; here a .pickle given to openPaths() (the
 // command line, File > Open, Open Recent, a drop) goes to it instead of the
 // trace loader, "Compare with…" asks for the second file, and what fails is
-// said on the message bar, naming the file.
+// said on the message bar, naming the file. The trace the window shows is
+// handed to the view (its first rank) so that it aligns the snapshot with
+// it, in either order of opening; a range chosen in its Steps tab zooms the
+// timeline to it.
 #include "app/gui/main_window/main_window.h"
 #include "app/gui/opening/recent_files.h"
+#include "app/gui/session/trace_session.h"
 #include "widgets/common/format.h"
 #include "widgets/common/message_bar.h"
 #include "widgets/common/view_navigator.h"
 #include "widgets/memory_snapshot/active_memory_plot.h"
 #include "widgets/memory_snapshot/snapshot_view.h"
+#include "widgets/timeline/model/timeline_view_state.h"
+#include "widgets/timeline/view/timeline_widget.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -19,6 +25,7 @@
 #include <QStatusBar>
 
 #include <algorithm>
+#include <memory>
 
 namespace ks::app {
 
@@ -43,15 +50,14 @@ namespace {
 
     void growSnapshotView(MainWindow& window)
     {
-        // Without a trace the timeline's half of the window is an empty welcome page:
-        // the snapshot takes the height instead (again once loaded: the first layout may not be done).
-        if (!window.traceSet() || window.traceSet()->ranks.empty()) {
-            const int belowMenu = window.height() - window.menuBar()->sizeHint().height()
-                - window.statusBar()->sizeHint().height();
-            window.resizeDocks({ window.navigatorDock() }, { belowMenu * 4 / 5 }, Qt::Vertical);
-            // The bottom row's Search Results are empty without a trace: most of the width for the view.
+        // The snapshot takes the height (as much as the timeline's minimum leaves; again once
+        // loaded: the first layout may not be done).
+        const int belowMenu =
+            window.height() - window.menuBar()->sizeHint().height() - window.statusBar()->sizeHint().height();
+        window.resizeDocks({ window.navigatorDock() }, { belowMenu * 4 / 5 }, Qt::Vertical);
+        // Without a trace the bottom row's Search Results are empty: most of the width for the view.
+        if (!window.loadController()->isLoading() && (!window.traceSet() || window.traceSet()->ranks.empty()))
             window.resizeDocks({ window.navigatorDock() }, { window.width() * 6 / 7 }, Qt::Horizontal);
-        }
     }
 
 } // namespace
@@ -67,6 +73,24 @@ void MainWindow::setupSnapshot()
             tr("Could not open the memory snapshot: %1").arg(message), widgets::MessageBar::Type::Error);
         statusBar()->clearMessage();
     };
+    // The first rank: a snapshot is one process's, and ranks are sorted (rank 0 when it loaded).
+    connect(m_session, &TraceSession::loaded, m_snapshot, [this](const TraceSetPtr& set) {
+        const bool any = set && !set->ranks.empty();
+        m_snapshot->setTrace(any ? set->ranks.front() : nullptr, any ? set->startNs() : 0);
+    });
+    connect(m_snapshot, &widgets::SnapshotView::rangeActivated, this, [this](qint64 start, qint64 end) {
+        if (!traceSet() || traceSet()->ranks.empty())
+            return;
+        const core::TimeNs margin = std::max<core::TimeNs>((end - start) / 20, 1000);
+        auto zoom = [this, range = widgets::TimeRange { start - margin, end + margin }] {
+            m_timelineState->setVisibleRange(range, widgets::TimelineViewState::History::Record);
+        };
+        // A timeline still building resets its view when done: zoom after that.
+        if (m_timeline->isPreparing())
+            connect(m_timeline, &widgets::TimelineWidget::dataChanged, this, zoom, Qt::SingleShotConnection);
+        else
+            zoom();
+    });
     connect(m_snapshot, &widgets::SnapshotView::failed, this, failed);
     connect(m_snapshot, &widgets::SnapshotView::comparisonFailed, this, failed);
     connect(m_snapshot, &widgets::SnapshotView::loaded, this, [this] {
@@ -74,7 +98,8 @@ void MainWindow::setupSnapshot()
         statusBar()->showMessage(tr("Loaded %1").arg(widgets::displayName(m_snapshot->path())), 5000);
     });
     // The picture is complete once nothing of the snapshot computes any more (screenshots wait for it).
-    for (auto signal : { &widgets::SnapshotView::stateShown, &widgets::SnapshotView::comparisonShown }) {
+    for (auto signal : { &widgets::SnapshotView::stateShown, &widgets::SnapshotView::comparisonShown,
+             &widgets::SnapshotView::stepsShown }) {
         connect(m_snapshot, signal, this, [this] {
             if (!m_snapshot->isBusy() && !m_loader->isLoading())
                 emit viewReady();
@@ -88,10 +113,14 @@ void MainWindow::setupSnapshot()
     }
 }
 
-bool MainWindow::openSnapshots(const QStringList& paths)
+QStringList MainWindow::openSnapshots(const QStringList& given)
 {
-    if (paths.isEmpty() || !std::all_of(paths.begin(), paths.end(), isSnapshotFile))
-        return false;
+    QStringList paths;
+    QStringList others;
+    for (const QString& path : given)
+        (isSnapshotFile(path) ? paths : others) << path;
+    if (paths.isEmpty())
+        return others;
     if (paths.size() > 2)
         m_messages->showMessage(tr("Opened %1 and compared it with %2; a third snapshot is not compared.")
                                     .arg(widgets::displayName(paths[0]), widgets::displayName(paths[1])),
@@ -104,7 +133,7 @@ bool MainWindow::openSnapshots(const QStringList& paths)
             m_snapshot, &widgets::SnapshotView::loaded, this,
             [this, other = paths[1]] { m_snapshot->compareWith(other); }, Qt::SingleShotConnection);
     m_recent->add(paths);
-    return true;
+    return others; // a trace beside the snapshot: the loader opens it, the view aligns the two
 }
 
 void MainWindow::showSnapshotView()
@@ -132,6 +161,22 @@ bool MainWindow::applySnapshotViewCommand(const QString& key, const QString& val
     if (key == QStringLiteral("snapshotzoom")) { // FIRST:LAST, in memory_viz steps
         m_snapshot->plot()->setVisibleSteps(value.section(QLatin1Char(':'), 0, 0).toDouble(),
             value.section(QLatin1Char(':'), 1, 1).toDouble());
+        return true;
+    }
+    if (key == QStringLiteral("snapshotrange")) { // an index into the alignment's ranges, once aligned
+        const auto range = value.toULongLong();
+        if (m_snapshot->steps()) {
+            m_snapshot->selectRange(range);
+            return true;
+        }
+        // stepsShown also says "no trace yet": wait for the alignment itself.
+        auto pending = std::make_shared<QMetaObject::Connection>();
+        *pending = connect(m_snapshot, &widgets::SnapshotView::stepsShown, this, [this, range, pending] {
+            if (!m_snapshot->steps())
+                return;
+            disconnect(*pending);
+            m_snapshot->selectRange(range);
+        });
         return true;
     }
     if (key == QStringLiteral("snapshottab")) {

@@ -8,14 +8,6 @@ namespace ks::core {
 
 namespace {
 
-    const DeviceSnapshotSummary* findDevice(const SnapshotSummary& s, std::int64_t device)
-    {
-        for (const DeviceSnapshotSummary& d : s.devices)
-            if (d.device == device)
-                return &d;
-        return nullptr;
-    }
-
     std::vector<FrameDelta> joinByFrame(
         const std::vector<FrameGroup>& before, const std::vector<FrameGroup>& after)
     {
@@ -72,8 +64,8 @@ std::vector<DeviceComparison> compareSnapshots(const MemorySnapshot& beforeSnaps
     for (const std::int64_t device : devices) {
         DeviceComparison c;
         c.device = device;
-        const DeviceSnapshotSummary* b = findDevice(before, device);
-        const DeviceSnapshotSummary* a = findDevice(after, device);
+        const DeviceSnapshotSummary* b = before.find(device);
+        const DeviceSnapshotSummary* a = after.find(device);
         c.inBefore = b != nullptr;
         c.inAfter = a != nullptr;
         std::vector<FrameGroup> peakB, peakA, endB, endA;

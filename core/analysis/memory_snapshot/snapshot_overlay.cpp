@@ -7,14 +7,6 @@ namespace ks::core {
 
 namespace {
 
-    const DeviceSnapshotSummary* deviceOf(const SnapshotSummary& summary, std::int64_t device)
-    {
-        for (const DeviceSnapshotSummary& d : summary.devices)
-            if (d.device == device)
-                return &d;
-        return nullptr;
-    }
-
     std::int64_t firstTime(std::span<const TraceEntry> trace)
     {
         for (const TraceEntry& e : trace)
@@ -128,11 +120,11 @@ std::vector<SnapshotOverlay> overlaySnapshots(const MemorySnapshot& before,
             o.beforeOriginUs = common.empty() ? firstTime(before.trace(device)) : firstStart(before, common);
             o.afterOriginUs = common.empty() ? firstTime(after.trace(device)) : firstStart(after, common);
         }
-        if (const DeviceSnapshotSummary* d = deviceOf(beforeSummary, device))
+        if (const DeviceSnapshotSummary* d = beforeSummary.find(device))
             o.before = downsampleKeepingPeaks(curve(before, *d, byTime && o.beforeOriginUs != kNoTime,
                                                   o.beforeOriginUs == kNoTime ? 0 : o.beforeOriginUs),
                 maxPoints);
-        if (const DeviceSnapshotSummary* d = deviceOf(afterSummary, device))
+        if (const DeviceSnapshotSummary* d = afterSummary.find(device))
             o.after = downsampleKeepingPeaks(curve(after, *d, byTime && o.afterOriginUs != kNoTime,
                                                  o.afterOriginUs == kNoTime ? 0 : o.afterOriginUs),
                 maxPoints);

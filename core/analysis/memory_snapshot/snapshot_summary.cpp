@@ -132,4 +132,12 @@ SnapshotSummary summarizeSnapshot(const MemorySnapshot& snapshot)
     return summary;
 }
 
+const DeviceSnapshotSummary* SnapshotSummary::find(std::int64_t device) const
+{
+    for (const DeviceSnapshotSummary& d : devices)
+        if (d.device == device)
+            return &d;
+    return nullptr;
+}
+
 } // namespace ks::core

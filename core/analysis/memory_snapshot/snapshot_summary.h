@@ -83,6 +83,10 @@ struct SnapshotSummary
 {
     std::vector<DeviceSnapshotSummary> devices; // memory_viz's offered devices, ascending
     std::int64_t defaultDevice = 0;
+
+    // The summary of `device` (a device number, not an index), or null when
+    // the snapshot has none: the one lookup comparisons and overlays share.
+    const DeviceSnapshotSummary* find(std::int64_t device) const;
 };
 
 SnapshotSummary summarizeSnapshot(const MemorySnapshot& snapshot);

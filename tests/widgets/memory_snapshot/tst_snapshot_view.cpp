@@ -5,6 +5,7 @@
 // a snapshot gets one line naming it.
 #include "tests/support/snapshot_references.h"
 #include "tests/support/test_main.h"
+#include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"
 #include "widgets/common/task_pools.h"
 #include "widgets/memory_snapshot/active_memory_plot.h"
@@ -13,6 +14,7 @@
 #include "widgets/memory_snapshot/snapshot_view.h"
 
 #include <QAbstractItemModelTester>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTableView>
@@ -276,6 +278,22 @@ private slots:
             return std::uint64_t(std::llround(top * curves.bytesPerUnit));
         };
         QCOMPARE(shown.view.comparisonAxisChooser()->currentIndex(), 1);
+        // The legend: a run a line, each name whole (these two fit) and inside the chart, as
+        // narrow as the Comparison tab is at 1280x800.
+        shown.view.resize(810, 370);
+        widgets::AnalysisChart* chart = shown.view.comparisonChart();
+        chart->replot();
+        QCOMPARE(chart->legend->itemCount(), 2);
+        QVERIFY(shown.view.comparisonCurves().before->name().endsWith(
+            QFileInfo(sharedSnapshotFile(before)).fileName()));
+        QVERIFY(shown.view.comparisonCurves().after->name().endsWith(
+            QFileInfo(sharedSnapshotFile(after)).fileName()));
+        const QRect first = chart->legend->item(0)->outerRect();
+        const QRect second = chart->legend->item(1)->outerRect();
+        QVERIFY(second.top() >= first.bottom()); // stacked, not side by side
+        QVERIFY2(first.right() <= chart->width() && second.right() <= chart->width(),
+            qPrintable(
+                QStringLiteral("%1 %2 in %3").arg(first.right()).arg(second.right()).arg(chart->width())));
         for (const int axis : { 1, 0 }) {
             shown.view.comparisonAxisChooser()->setCurrentIndex(axis);
             const widgets::SnapshotOverlayItems& curves = shown.view.comparisonCurves();
