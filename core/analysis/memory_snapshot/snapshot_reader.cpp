@@ -107,10 +107,11 @@ namespace {
         SnapshotStackId stackOf(PickleValue dict, const std::string& where);
         SnapshotStackId stackOfFrames(const std::optional<PickleValue>& frames, const std::string& where);
         EntryKey entryKey(PickleValue key);
+        // A value found (or not) under `key`: what integer() and unsignedInt() check, for a value in hand.
         bool entryInteger(const std::optional<PickleValue>& v, std::string_view key, const std::string& where,
-            std::int64_t& out);
+            std::int64_t& out, bool required = false);
         bool entryUnsigned(const std::optional<PickleValue>& v, std::string_view key,
-            const std::string& where, std::uint64_t& out);
+            const std::string& where, std::uint64_t& out, bool required = false);
         std::uint32_t frameOf(PickleValue frame);
 
         bool segments(PickleValue list);
@@ -140,27 +141,13 @@ namespace {
     bool SnapshotDecoder::integer(
         PickleValue dict, std::string_view key, const std::string& where, std::int64_t& out, bool required)
     {
-        const auto v = m_doc.find(dict, key);
-        if (!v || v->isNone())
-            return !required || fail(where, "has no '" + std::string(key) + "'");
-        const auto i = m_doc.asInt(*v);
-        if (!i)
-            return fail(where + "." + std::string(key),
-                std::string("is of type ") + pickleKindName(v->kind()) + ", not int");
-        out = *i;
-        return true;
+        return entryInteger(m_doc.find(dict, key), key, where, out, required);
     }
 
     bool SnapshotDecoder::unsignedInt(
         PickleValue dict, std::string_view key, const std::string& where, std::uint64_t& out, bool required)
     {
-        std::int64_t v = static_cast<std::int64_t>(out);
-        if (!integer(dict, key, where, v, required))
-            return false;
-        if (v < 0)
-            return fail(where + "." + std::string(key), "is negative (" + std::to_string(v) + ")");
-        out = static_cast<std::uint64_t>(v);
-        return true;
+        return entryUnsigned(m_doc.find(dict, key), key, where, out, required);
     }
 
     std::string SnapshotDecoder::text(PickleValue dict, std::string_view key)
@@ -339,10 +326,10 @@ namespace {
     }
 
     bool SnapshotDecoder::entryInteger(const std::optional<PickleValue>& v, std::string_view key,
-        const std::string& where, std::int64_t& out)
+        const std::string& where, std::int64_t& out, bool required)
     {
         if (!v || v->isNone())
-            return true;
+            return !required || fail(where, "has no '" + std::string(key) + "'");
         const auto i = m_doc.asInt(*v);
         if (!i)
             return fail(where + "." + std::string(key),
@@ -352,10 +339,10 @@ namespace {
     }
 
     bool SnapshotDecoder::entryUnsigned(const std::optional<PickleValue>& v, std::string_view key,
-        const std::string& where, std::uint64_t& out)
+        const std::string& where, std::uint64_t& out, bool required)
     {
         std::int64_t i = static_cast<std::int64_t>(out);
-        if (!entryInteger(v, key, where, i))
+        if (!entryInteger(v, key, where, i, required))
             return false;
         if (i < 0)
             return fail(where + "." + std::string(key), "is negative (" + std::to_string(i) + ")");

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace ks;
 
 namespace {
@@ -61,15 +63,20 @@ private slots:
         QVERIFY(!data->mfuNote.isEmpty()); // says why
         QCOMPARE(data->iterations.size(), std::size_t(4));
 
-        // The first card (the straggler) asks for its event, and for the proving dock.
+        // The straggler's card (first or second: the skew it causes ranks within a point of it)
+        // asks for its event, and for the proving dock.
+        const auto straggler = std::find_if(report.findings.begin(), report.findings.end(),
+            [](const core::Finding& f) { return f.rule == "straggler"; });
+        QVERIFY(straggler != report.findings.end() && straggler - report.findings.begin() < 2);
+        const auto card = static_cast<qsizetype>(straggler - report.findings.begin());
         QSignalSpy events(&page, &widgets::OverviewPage::eventRequested);
         QSignalSpy docks(&page, &widgets::OverviewPage::analysisRequested);
-        auto* links = cards.front()->findChild<QLabel*>(QStringLiteral("findingLinks"));
+        auto* links = cards[card]->findChild<QLabel*>(QStringLiteral("findingLinks"));
         QVERIFY(links);
         emit links->linkActivated(QStringLiteral("event"));
         QCOMPARE(events.size(), 1);
         QCOMPARE(events.front().at(0).toLongLong(), 1);
-        QCOMPARE(events.front().at(1).toLongLong(), report.findings.front().where.front().events.front());
+        QCOMPARE(events.front().at(1).toLongLong(), straggler->where.front().events.front());
         emit links->linkActivated(QStringLiteral("analysis"));
         QCOMPARE(docks.size(), 1);
         QCOMPARE(docks.front().at(0).toString(), QStringLiteral("jobPath")); // the rule declares it
