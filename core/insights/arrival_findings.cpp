@@ -86,8 +86,9 @@ namespace {
         const auto typical = static_cast<TimeNs>(median(others).value_or(0));
         const TimeNs lead = leadOverMedian(match, rankNumbers, s.rank);
         // Arriving as the median member does, it still waits for the next-latest
-        // one: the fix gives back its lead over that member (lastBy), never more.
-        const TimeNs givenBack = std::min({ lead, s.lastBy, measuredNs });
+        // one: the fix gives back its lead over that member (lastBy, never above
+        // its lead over the median), never more.
+        const TimeNs givenBack = std::min(s.lastBy, measuredNs);
         const double gain = pctOf(givenBack, measuredNs);
         if (s.timesLast == 0 || s.totalWait >= typical || gain < options.settings.value(rule, "min_gain_pct"))
             return;

@@ -128,6 +128,10 @@ QWidget* SnapshotView::setupTabs()
     m_tabs = new QTabWidget(m_content);
     m_tabs->setObjectName(QStringLiteral("snapshotTabs"));
     m_tabs->setDocumentMode(true);
+    // Five tabs in a third of 1280 px: every one stays in view, the longest names
+    // shortened, rather than a scrolled bar that hides the first.
+    m_tabs->setUsesScrollButtons(false);
+    m_tabs->setElideMode(Qt::ElideRight);
 
     auto* statePage = new QWidget(m_tabs);
     auto* stateLayout = new QVBoxLayout(statePage);
