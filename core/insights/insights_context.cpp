@@ -1,6 +1,7 @@
 #include "core/insights/insights_context.h"
 
 #include "core/insights/efficiency_seam.h"
+#include "core/insights/path_time_index.h"
 
 #include <algorithm>
 
@@ -88,20 +89,9 @@ TimeNs InsightsContext::pathTimeWithin(std::int64_t rank, std::vector<Interval> 
 {
     if (!hasPath() || ranges.empty())
         return 0;
-    const std::vector<Interval> merged = mergeIntervals(std::move(ranges));
-    TimeNs total = 0;
-    for (const PathSegment& s : path().value().path.segments) {
-        if (s.rank != rank || s.piece.duration <= 0)
-            continue;
-        const TimeNs a = s.piece.start;
-        const TimeNs b = s.piece.start + s.piece.duration;
-        // The first merged interval that ends after a.
-        auto it = std::upper_bound(
-            merged.begin(), merged.end(), a, [](TimeNs t, const Interval& i) { return t < i.end; });
-        for (; it != merged.end() && it->start < b; ++it)
-            total += std::min(b, it->end) - std::max(a, it->start);
-    }
-    return total;
+    if (!m_pathTimes)
+        m_pathTimes = std::make_unique<const PathTimeIndex>(path().value().path.segments);
+    return m_pathTimes->within(rank, mergeIntervals(std::move(ranges)));
 }
 
 TimeNs InsightsContext::pathTimeOf(const std::function<bool(const PathSegment&)>& keep)

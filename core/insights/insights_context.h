@@ -25,6 +25,7 @@
 namespace ks::core {
 
 struct RankMemory; // core/analysis/memory/memory_report.h
+class PathTimeIndex; // core/insights/path_time_index.h
 
 class InsightsContext
 {
@@ -95,6 +96,7 @@ private:
     std::map<std::vector<std::string>, std::optional<double>> m_whatIfs;
     std::optional<std::vector<LaunchOutliers>> m_launchOutliers;
     std::optional<std::vector<Straggler>> m_stragglers;
+    std::unique_ptr<const PathTimeIndex> m_pathTimes; // pathTimeWithin's, built on its first call
 };
 
 } // namespace ks::core

@@ -220,6 +220,7 @@ const RankMemory& memoryOfRank(InsightsContext& c)
     if (!c.memory) {
         const RankFrame& frame = onlyRank(c);
         MemoryOptions options;
+        options.htaCategories = false; // HTA #223's tables: no rule reads them
         if (c.options().iterations)
             options.iterations = *c.options().iterations;
         c.memory = std::make_shared<const RankMemory>(rankMemory(*frame.trace, options));
