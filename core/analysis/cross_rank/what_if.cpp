@@ -119,8 +119,17 @@ double WhatIfScaling::nameFactor(std::string_view name) const
 
 void WhatIfScaling::addEdits(WhatIfRankEdits edits)
 {
-    if (!edits.empty())
-        m_edits.push_back(std::move(edits));
+    if (edits.empty())
+        return;
+    std::array<BoundWindows, kPathBoundCount> byBound;
+    for (std::size_t w = 0; w < edits.windows.size(); ++w) {
+        BoundWindows& b = byBound[static_cast<std::size_t>(edits.windows[w].bound)];
+        b.positions.push_back(static_cast<std::uint32_t>(w));
+        b.latestEnd.push_back(
+            b.latestEnd.empty() ? edits.windows[w].end : std::max(b.latestEnd.back(), edits.windows[w].end));
+    }
+    m_edits.push_back(std::move(edits));
+    m_windowsByBound.push_back(std::move(byBound));
 }
 
 bool WhatIfScaling::hasEditsFor(std::int64_t rank) const
@@ -135,7 +144,8 @@ double WhatIfScaling::editedFactor(
     static_assert(kNoRow == 0xffffffffu); // TimedGraph::kNoRow
     double factor = 1.0;
     bool edited = false;
-    for (const WhatIfRankEdits& e : m_edits) {
+    for (std::size_t i = 0; i < m_edits.size(); ++i) {
+        const WhatIfRankEdits& e = m_edits[i];
         if (e.rank != rank)
             continue;
         if (row != kNoRow)
@@ -144,12 +154,23 @@ double WhatIfScaling::editedFactor(
                 edited = true;
                 continue;
             }
-        // The last window starting at or before `at`, per bound (windows do not overlap).
-        const auto after = std::upper_bound(e.windows.begin(), e.windows.end(), at,
-            [](TimeNs t, const WhatIfRankEdits::Window& w) { return t < w.start; });
-        for (auto it = e.windows.begin(); it != after; ++it)
-            if (it->bound == bound && at < it->end) {
-                factor *= it->factor;
+        // The windows of `bound` starting at or before `at` that hold it (per
+        // bound they do not overlap: one at most), found from the last such
+        // window back while an earlier one could still reach `at`.
+        const auto after = static_cast<std::uint32_t>(
+            std::upper_bound(e.windows.begin(), e.windows.end(), at,
+                [](TimeNs t, const WhatIfRankEdits::Window& w) { return t < w.start; })
+            - e.windows.begin());
+        const BoundWindows& ofBound = m_windowsByBound[i][static_cast<std::size_t>(bound)];
+        const auto last = static_cast<std::size_t>(
+            std::lower_bound(ofBound.positions.begin(), ofBound.positions.end(), after)
+            - ofBound.positions.begin());
+        std::size_t first = last; // the earliest position that may hold `at`
+        while (first > 0 && ofBound.latestEnd[first - 1] > at)
+            --first;
+        for (std::size_t k = first; k < last; ++k) // in window order, as the factors multiplied before
+            if (const WhatIfRankEdits::Window& w = e.windows[ofBound.positions[k]]; at < w.end) {
+                factor *= w.factor;
                 edited = true;
             }
     }

@@ -9,6 +9,7 @@
 #include "core/analysis/cross_rank/cross_rank_path.h"
 #include "core/common/result.h"
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -105,7 +106,18 @@ private:
     double nameFactor(std::string_view name) const;
 
     std::vector<WhatIfRule> m_rules;
+
+    // Per edit and bound, the positions of its windows of that bound (in window
+    // order) and the latest end up to each: editedFactor finds the windows
+    // holding a time without walking every earlier window (an edge each).
+    struct BoundWindows
+    {
+        std::vector<std::uint32_t> positions;
+        std::vector<TimeNs> latestEnd; // latestEnd[j] = max end of positions[0..j]
+    };
+
     std::vector<WhatIfRankEdits> m_edits;
+    std::vector<std::array<BoundWindows, kPathBoundCount>> m_windowsByBound; // parallel to m_edits
     bool m_exactNamesOnly = true; // every name rule has exactNames: no regex, no cache
     mutable std::unordered_map<std::string, double> m_byName; // name -> factor of the first name rule
     std::shared_ptr<std::mutex> m_byNameLock = std::make_shared<std::mutex>();

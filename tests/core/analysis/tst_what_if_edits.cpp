@@ -1,0 +1,117 @@
+// WhatIfScaling::editedFactor (core/analysis/cross_rank/what_if.h): the factor
+// a fix's edits give the time of a row or of a bound at a time, by hand and
+// against the walk over every earlier window it replaced, on random edits.
+
+#include "core/analysis/cross_rank/what_if.h"
+#include "tests/support/test_main.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <random>
+
+using namespace ks;
+using core::PathBound;
+using Window = core::WhatIfRankEdits::Window;
+
+namespace {
+
+constexpr std::uint32_t kNoRow = 0xffffffffu;
+
+// The rule editedFactor followed before windows were indexed by bound.
+double walkedFactor(const std::vector<core::WhatIfRankEdits>& edits, std::int64_t rank, std::uint32_t row,
+    PathBound bound, core::TimeNs at, double ruleFactor)
+{
+    double factor = 1.0;
+    bool edited = false;
+    for (const core::WhatIfRankEdits& e : edits) {
+        if (e.rank != rank)
+            continue;
+        if (row != kNoRow)
+            if (const auto it = e.rows.find(row); it != e.rows.end()) {
+                factor *= it->second;
+                edited = true;
+                continue;
+            }
+        for (const Window& w : e.windows)
+            if (w.start <= at && w.bound == bound && at < w.end) {
+                factor *= w.factor;
+                edited = true;
+            }
+    }
+    return edited ? factor : ruleFactor;
+}
+
+} // namespace
+
+class TestWhatIfEdits : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    void handComputed()
+    {
+        core::WhatIfRankEdits e;
+        e.rank = 1;
+        e.rows = { { 7, 0.25 } };
+        // CPU windows [0, 100) and [200, 300); a launch-overhead window over both.
+        e.windows = { { 0, 100, PathBound::Cpu, 0.5 }, { 0, 400, PathBound::LaunchOverhead, 0.1 },
+            { 200, 300, PathBound::Cpu, 0.2 } };
+        core::WhatIfScaling scaling;
+        scaling.addEdits(e);
+        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 0, 9.0), 0.5); // a window's start is in it
+        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 99, 9.0), 0.5);
+        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 100, 9.0), 9.0); // its end is not
+        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 250, 9.0), 0.2);
+        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::LaunchOverhead, 250, 9.0), 0.1);
+        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::GpuCompute, 250, 9.0), 9.0); // another bound
+        QCOMPARE(scaling.editedFactor(1, 7, PathBound::Cpu, 250, 9.0), 0.25); // a row's factor decides
+        QCOMPARE(scaling.editedFactor(2, kNoRow, PathBound::Cpu, 50, 9.0), 9.0); // another rank
+        // A second edit of the same rank multiplies.
+        core::WhatIfRankEdits more;
+        more.rank = 1;
+        more.windows = { { 50, 60, PathBound::Cpu, 0.5 } };
+        scaling.addEdits(more);
+        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 55, 9.0), 0.25);
+    }
+
+    void equalsTheWalkOnRandomEdits()
+    {
+        std::mt19937_64 random(11);
+        std::uniform_int_distribution<int> boundOf(0, static_cast<int>(core::kPathBoundCount) - 1);
+        std::uniform_int_distribution<core::TimeNs> gapOf(0, 50);
+        std::uniform_int_distribution<core::TimeNs> lengthOf(1, 80);
+        std::uniform_real_distribution<double> factorOf(0.0, 2.0);
+        for (int round = 0; round < 40; ++round) {
+            std::vector<core::WhatIfRankEdits> edits;
+            core::WhatIfScaling scaling;
+            for (int n = 0; n < 3; ++n) {
+                core::WhatIfRankEdits e;
+                e.rank = n % 2;
+                // Sorted by start; every third round lets windows of a bound overlap too.
+                core::TimeNs start = 0;
+                for (int w = 0; w < 60; ++w) {
+                    start += gapOf(random);
+                    const core::TimeNs length = round % 3 == 0 ? lengthOf(random) * 4 : lengthOf(random);
+                    e.windows.push_back(
+                        { start, start + length, static_cast<PathBound>(boundOf(random)), factorOf(random) });
+                }
+                for (std::uint32_t row = 0; row < 20; row += 3)
+                    e.rows[row] = factorOf(random);
+                edits.push_back(e);
+                scaling.addEdits(e);
+            }
+            for (core::TimeNs at = -5; at < 2000; at += 7)
+                for (int b = 0; b < static_cast<int>(core::kPathBoundCount); ++b)
+                    for (const std::uint32_t row : { kNoRow, 3u, 4u }) {
+                        const auto bound = static_cast<PathBound>(b);
+                        QCOMPARE(scaling.editedFactor(at % 2, row, bound, at, 1.5),
+                            walkedFactor(edits, at % 2, row, bound, at, 1.5));
+                    }
+        }
+    }
+};
+
+KS_TEST_MAIN(tst_what_if_edits, TestWhatIfEdits)
+#include "tst_what_if_edits.moc"
