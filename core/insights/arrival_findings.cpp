@@ -160,13 +160,10 @@ namespace {
             + " of their time; worst skew " + formatMs(worst));
         for (const auto& [n, k] : names)
             f.evidence.push_back(std::to_string(k) + " x " + n);
-        f.suggestion =
-            "The late ranks arrive after the others: see the straggler finding and the collectives "
-            "command for which rank comes last; align the work before the collective (balanced "
-            "data, no per-rank host work such as logging or checkpointing on one rank).";
-        f.gainBasis =
-            "from the collectives' arrivals: the time between the first and the last arrival of those "
-            "instances (their union)";
+        f.evidence.push_back(kSkewModel);
+        f.suggestion = kSkewSuggestion;
+        f.gainBasis = "from the collectives' arrivals: the time between the first and the last arrival of "
+                      "those instances (their union): every member arriving with the first";
         out.findings.push_back(std::move(f));
     }
 

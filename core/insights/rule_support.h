@@ -38,6 +38,20 @@ const RankFrame& onlyRank(InsightsContext& context);
 
 inline constexpr std::string_view kNoGpu = "no GPU work on this rank";
 
+// collective_skew's model and suggestion, on a folder and from a summary alike. Its gain
+// (first to last arrival) is what every late member arriving with the first gives back:
+// all the late ranks fixed, not only the latest (which gives back its lead over the
+// next-latest, the straggler finding's gain).
+inline constexpr const char* kSkewModel =
+    "model: every member arrives with the first (all the late ranks fixed), so no collective waits: the "
+    "gain is the time between the first and the last arrival; fixing only the latest rank gives back its "
+    "lead over the next-latest member (the straggler finding), and the two are not added";
+inline constexpr const char* kSkewSuggestion =
+    "The gain assumes every rank arrives with the first: align the work before the collective on all the "
+    "late ranks, not only the latest (balanced data, no per-rank host work such as logging or "
+    "checkpointing on one rank); the straggler finding and the collectives command say which ranks come "
+    "late and what fixing the latest alone gives back.";
+
 // True when the rank ran anything on a GPU.
 bool hasDeviceWork(const RankFrame& frame);
 

@@ -3,12 +3,14 @@
 // collectives matched across ranks, so they need every rank at once.
 
 #include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/cross_rank/collective_slices.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/common/median.h"
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 namespace ks::core {
 
@@ -37,33 +39,96 @@ namespace {
         { { "min_gain_pct", 1.0, "report when hiding communication gives back at least this %" } },
         "overlap" };
 
+    bool isCommSegment(const PathSegment& s)
+    {
+        return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
+    }
+
+    // The rank's own compute, merged: its GPU compute kernels on a rank with GPU
+    // work; on a CPU-only rank (gloo) its CPU slices, less the collectives, the
+    // process group's calls (c10d::, waits) and the step and user annotations that
+    // span everything.
+    std::vector<Interval> rankCompute(const RankFrame& frame)
+    {
+        const bool gpu =
+            std::any_of(frame.rows.begin(), frame.rows.end(), [](const FrameRow& r) { return r.device; });
+        std::unordered_set<std::uint32_t> collectives;
+        for (const CollectiveSlice& cs : collectiveSlicesOf(*frame.trace))
+            collectives.insert(cs.slice);
+        std::vector<Interval> out;
+        for (const FrameRow& row : frame.rows) {
+            if (row.dur <= 0 || row.device != gpu || collectives.count(row.slice))
+                continue;
+            if (gpu) {
+                if (row.kernelType == KernelType::Computation)
+                    out.push_back({ row.ts, row.end() });
+                continue;
+            }
+            const std::string_view name = frame.name(row);
+            if (frame.category(row) == "user_annotation" || name.starts_with("ProfilerStep#")
+                || name.starts_with("c10d::") || name.find("wait") != std::string_view::npos)
+                continue;
+            out.push_back({ row.ts, row.end() });
+        }
+        return mergeIntervals(std::move(out));
+    }
+
+    // Length of [from, to) that the merged intervals cover.
+    TimeNs coveredWithin(const std::vector<Interval>& merged, TimeNs from, TimeNs to)
+    {
+        auto it = std::upper_bound(
+            merged.begin(), merged.end(), from, [](TimeNs t, const Interval& i) { return t < i.end; });
+        TimeNs covered = 0;
+        for (; it != merged.end() && it->start < to; ++it)
+            covered += std::min(to, it->end) - std::max(from, it->start);
+        return covered;
+    }
+
     RuleOutcome exposedCommunication(InsightsContext& c, const RuleParams& p)
     {
         if (auto why = needsJob(c))
             return RuleOutcome::na(*why);
-        // Overlapped, a collective runs while compute runs: the path loses its
-        // exposed communication (the what-if, the high end) but no more than the
-        // compute it could hide behind, the compute on the path (the low end).
+        // Overlapped, a collective runs while compute runs: the path loses its exposed
+        // communication but no more than the compute it could hide behind, the compute on
+        // the path. Exposed is what ran while its rank computed nothing: a collective the
+        // path counts while the rank's own compute ran beside it (gloo's worker thread
+        // reducing DDP's first bucket under the main thread's backward, which the serial
+        // model of a CPU-only rank still puts on the path; a comm kernel beside compute
+        // kernels) is hidden already, and overlapping gives nothing back for it. The
+        // what-if that removes all the path's communication is the high end.
         const std::vector<std::string> whatIf { "kind:transfer=0", "kind:gpu_comm_wait=0" };
-        const double high = c.whatIfGainPct(whatIf).value_or(0);
+        const double removed = c.whatIfGainPct(whatIf).value_or(0);
         const double compute = c.pctOfMeasured(c.pathTimeOf([](const PathSegment& s) {
             return s.piece.bound == PathBound::GpuCompute || s.piece.bound == PathBound::Cpu;
         }));
-        const double gain = std::min(high, compute);
+        std::map<std::int64_t, std::vector<Interval>> computeOf;
+        for (const RankFrame& frame : c.frames().ranks)
+            computeOf[frame.rank] = rankCompute(frame);
+        TimeNs comm = 0;
+        TimeNs hidden = 0;
+        for (const PathSegment& s : c.path().value().path.segments)
+            if (isCommSegment(s)) {
+                comm += s.piece.duration;
+                hidden += coveredWithin(computeOf[s.rank], s.piece.start, s.piece.start + s.piece.duration);
+            }
+        const double exposed = c.pctOfMeasured(comm - hidden);
+        const double gain = std::min({ exposed, compute, removed });
+        const double high = removed;
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
-        const auto isComm = [](const PathSegment& s) {
-            return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
-        };
+        const auto isComm = isCommSegment;
         std::vector<std::int64_t> ranks;
         Finding f =
             newFinding(kExposed, "communication on the critical path is not hidden behind compute", gain, {});
         f.gainHighPct = high;
-        f.evidence.push_back("collectives on the critical path: " + formatMs(c.pathTimeOf(isComm)) + " ("
-            + formatPct(c.pctOfMeasured(c.pathTimeOf(isComm))) + " of " + c.measuredWhat() + ")");
+        f.evidence.push_back("collectives on the critical path: " + formatMs(comm) + " ("
+            + formatPct(c.pctOfMeasured(comm)) + " of " + c.measuredWhat() + "), of which " + formatMs(hidden)
+            + " ran while their rank computed (hidden already)");
         f.evidence.push_back("model: overlapped, the collectives run while compute runs; the path loses "
-                             "their exposed time (high end, re-timed) but no more than the compute on it ("
-            + formatPct(compute) + ", low end): gain " + formatPct(gain) + " to " + formatPct(high));
+                             "their exposed time, the part no compute of their rank ran beside ("
+            + formatPct(exposed) + "), but no more than the compute on the path (" + formatPct(compute)
+            + "): gain " + formatPct(gain) + "; removing all their path time (re-timed) gives "
+            + formatPct(removed) + " (high end)");
         // Per process group: the instances and their transfer (X2's table, every instance).
         const TraceSet set = traceSetOf(c.frames());
         CollectiveSkewOptions skewOptions;
@@ -108,8 +173,9 @@ namespace {
             "Overlap communication with compute: DDP bucketing (bucket_cap_mb), FSDP prefetch "
             "(forward_prefetch, backward_prefetch), gradient accumulation with no_sync(), or compress "
             "gradients; check the interconnect's bandwidth (collectives' bus_bw).";
-        f.gainBasis = "what-if: collectives' transfer and unmatched communication removed from the critical "
-                      "path, bounded by the compute on it";
+        f.gainBasis = "collectives' time on the critical path while their rank computed nothing, bounded by "
+                      "the compute on the path; what-if (high end): their transfer and unmatched "
+                      "communication removed";
         f.whatIf = whatIf;
         return { { f }, std::nullopt };
     }
@@ -239,6 +305,7 @@ namespace {
             + formatMs(static_cast<TimeNs>(worstUs * 1000)));
         for (const auto& [n, k] : names)
             f.evidence.push_back(std::to_string(k) + " x " + n);
+        f.evidence.push_back(kSkewModel);
         for (const auto& [rank, w] : windows) {
             f.ranks.push_back(rank);
             RankWhere where;
@@ -248,11 +315,9 @@ namespace {
                     where.ranges.push_back(c.absoluteRange(i.start, i.end));
             f.where.push_back(std::move(where));
         }
-        f.suggestion = "The late ranks arrive after the others: see the straggler finding and the "
-                       "collectives command for which rank comes last; align the work before the collective "
-                       "(balanced data, no per-rank host work such as logging or checkpointing on one rank).";
-        f.gainBasis =
-            "time on the critical path on the last-arriving ranks between the first and the last arrival";
+        f.suggestion = kSkewSuggestion;
+        f.gainBasis = "time on the critical path on the last-arriving ranks between the first and the last "
+                      "arrival: every member arriving with the first";
         return { { f }, std::nullopt };
     }
 

@@ -9,7 +9,9 @@ in Debian's build). The fixed run is the problem run with only the fix its findi
 suggests. Every process talks over 127.0.0.1 only and stops by itself.
 
 The problem and the fixed run of a pair run at the same time, so that both see the
-same load on a shared machine. Where a pair's problem is waiting (a slow dataset, a
+same load on a shared machine; overlap's run one after the other, each rank on a core
+of its own (its fix needs the core free while the backward waits): record it on a quiet
+machine, or under `nice -n -15`. Where a pair's problem is waiting (a slow dataset, a
 rank busy elsewhere) it is time.sleep, which holds on a loaded machine; compute is a
 small MLP.
 """
@@ -86,10 +88,31 @@ def dataloader(out, workers):
 # ---- straggler / overlap: 2-rank DDP over gloo ---------------------------------
 
 
+class AcceleratorTime(torch.autograd.Function):
+    """A layer's kernels as a fixed wait: 10 ms forward, 40 ms backward."""
+
+    @staticmethod
+    def forward(ctx, x):
+        time.sleep(0.010)
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        time.sleep(0.040)
+        return grad
+
+
+class Accelerator(nn.Module):
+    def forward(self, x):
+        return AcceleratorTime.apply(x)
+
+
 def ddp_rank(rank, world, out, port, mode):
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
     torch.set_num_threads(1)
+    if mode.startswith("overlap"):
+        os.sched_setaffinity(0, {rank % os.cpu_count()})
     dist.init_process_group("gloo", rank=rank, world_size=world)
     torch.manual_seed(0)
     if mode.startswith("straggler") or mode.startswith("two_stragglers"):
@@ -99,14 +122,21 @@ def ddp_rank(rank, world, out, port, mode):
         ddp = DDP(model)
         batch = 16
     else:
-        # Large layers: an all-reduce of ~17 MB a step. Problem: one bucket, reduced
-        # after the whole backward; fixed: 1 MB buckets reduced during the backward.
-        model = nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
-                              nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 10))
+        # Large layers: an all-reduce of ~64 MB a step. Problem: one bucket, reduced
+        # after the whole backward; fixed: 1 MB buckets (one layer each) reduced during
+        # the backward.
+        # Each layer's compute is a fixed stand-in for accelerator time (Accelerator:
+        # a wait in its forward and backward), so that the backward leaves the core to
+        # gloo's thread as a GPU would; the batch of one keeps the real layers' CPU work
+        # small beside it.
+        layers = []
+        for i in range(4):
+            layers += [nn.Linear(2048, 2048), Accelerator(), nn.ReLU()]
+        model = nn.Sequential(*layers, nn.Linear(2048, 10))
         ddp = DDP(model, bucket_cap_mb=1000 if mode == "overlap_problem" else 1)
-        batch = 8
+        batch = 1
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
-    width = 256 if mode.startswith("straggler") or mode.startswith("two_stragglers") else 1024
+    width = 256 if mode.startswith("straggler") or mode.startswith("two_stragglers") else 2048
     x = torch.randn(batch, width)
     y = torch.randint(0, 10, (batch,))
     lossf = nn.CrossEntropyLoss()
@@ -164,7 +194,12 @@ def main():
         elif pair == "two_stragglers":
             both((ddp, problem, "two_stragglers_problem", 29615, 4), (ddp, fixed, "two_stragglers_fixed", 29616, 4))
         elif pair == "overlap":
-            both((ddp, problem, "overlap_problem", 29613), (ddp, fixed, "overlap_fixed", 29614))
+            # One after the other, each rank on a core of its own (as each would have its GPU):
+            # the fix needs the core free for gloo's thread while the backward waits, and a
+            # rank whose all-reduce waits for its peer keeps a core busy, so two runs at once,
+            # or two ranks on one core, slow each other down and the problem run the more.
+            ddp(problem, "overlap_problem", 29613)
+            ddp(fixed, "overlap_fixed", 29614)
         else:
             sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, two_stragglers, overlap)")
 
