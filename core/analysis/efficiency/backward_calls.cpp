@@ -85,6 +85,7 @@ ForwardCalls forwardCalls(const RankTrace& t, const std::vector<ModelledCall>& c
                 backwards.begin(), backwards.end(), [&](const auto& b) { return b.second == c.model->name; });
     };
     std::vector<std::uint32_t> read;
+    read.reserve(backwards.size());
     for (const auto& [b, op] : backwards)
         read.push_back(b);
     for (const ModelledCall& c : calls)

@@ -276,6 +276,7 @@ namespace {
         const std::int64_t numerator = (*zxbcdt)[2] - 2 * dInner - h;
         if (numerator <= 0 || numerator % (2 * *groups) != 0)
             return SkipReason::MismatchedShapes; // TraceLens raises: no d_state
+        // NOLINTNEXTLINE(bugprone-integer-division): exact, the remainder is checked above
         const double n = double(numerator / (2 * *groups));
         const double b = double((*zxbcdt)[0]), t = double((*zxbcdt)[1]), width = double((*zxbcdt)[2]);
         const double cc = double((*convW)[0]), dConv = double((*convW)[1]);

@@ -126,6 +126,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
             if (wanted(options.iterations, s.number))
                 report.mfu.stepTimeUs += double(s.end - s.start) / 1000.0;
         std::vector<std::uint32_t> slices;
+        slices.reserve(kept.size());
         for (const ModelledCall& c : kept)
             slices.push_back(c.slice);
         std::sort(slices.begin(), slices.end());
