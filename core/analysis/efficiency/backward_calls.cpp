@@ -1,11 +1,15 @@
 #include "core/analysis/efficiency/backward_calls.h"
 
+#include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/op_kernel_time.h"
 #include "core/io/json/args_reader.h"
 
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <string_view>
+#include <utility>
+#include <variant>
 
 namespace ks::core {
 
@@ -44,7 +48,91 @@ namespace {
         return inside;
     }
 
+    // The forward call chosen for one backward call among the candidates of its name and sequence
+    // number (see ForwardCalls): ours by start time, TraceLens's by the file's order.
+    std::optional<std::uint32_t> chooseForward(const RankTrace& t,
+        const std::vector<std::uint32_t>& candidates, std::uint32_t backward, bool tracelens)
+    {
+        std::optional<std::uint32_t> best;
+        for (const std::uint32_t c : candidates) {
+            const bool before = tracelens ? t.slices.eventIndex[c] < t.slices.eventIndex[backward]
+                                          : t.slices.start[c] < t.slices.start[backward];
+            if (!before)
+                continue;
+            if (!best
+                || (tracelens ? t.slices.eventIndex[c] > t.slices.eventIndex[*best]
+                              : t.slices.start[c] > t.slices.start[*best]))
+                best = c;
+        }
+        return best;
+    }
+
 } // namespace
+
+ForwardCalls forwardCalls(const RankTrace& t, const std::vector<ModelledCall>& calls,
+    const std::vector<std::uint32_t>& backwardSlices, const ModelReading& reading)
+{
+    ForwardCalls out;
+    std::vector<std::pair<std::uint32_t, std::string_view>> backwards; // slice, its forward op
+    for (const std::uint32_t b : backwardSlices)
+        if (const OpModel* model = findOpModel(t.sliceName(b)); model && !model->forwardOp.empty())
+            backwards.emplace_back(b, model->forwardOp);
+    if (backwards.empty())
+        return out;
+    const auto isForward = [&](const ModelledCall& c) {
+        return c.model->forwardOp.empty()
+            && std::any_of(
+                backwards.begin(), backwards.end(), [&](const auto& b) { return b.second == c.model->name; });
+    };
+    std::vector<std::uint32_t> read;
+    read.reserve(backwards.size());
+    for (const auto& [b, op] : backwards)
+        read.push_back(b);
+    for (const ModelledCall& c : calls)
+        if (isForward(c))
+            read.push_back(c.slice);
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    std::unordered_map<std::uint32_t, std::string> text;
+    out.error = forEachSliceArgs(
+        t, read, [&](std::uint32_t slice, std::string_view args) { text.emplace(slice, std::string(args)); });
+    if (out.error)
+        return out;
+    const auto sequenceOf = [&](std::uint32_t slice) {
+        const auto it = text.find(slice);
+        return it == text.end() ? std::nullopt : sequenceNumber(it->second);
+    };
+    // The candidates per (forward op, sequence number); under TraceLens's reading only the calls its
+    // model accepts (a forward whose model raises never reaches the cache).
+    std::map<std::pair<std::string_view, std::int64_t>, std::vector<std::uint32_t>> candidates;
+    OpArgsParser parser;
+    for (const ModelledCall& c : calls) {
+        if (!isForward(c))
+            continue;
+        const auto n = sequenceOf(c.slice);
+        if (!n)
+            continue;
+        if (reading.tracelens) {
+            const ParsedArgs parsed = parser.parse(text.at(c.slice));
+            if (!parsed.args
+                || !std::holds_alternative<PerfEstimate>(
+                    c.model->model(c.model->name, *parsed.args, reading)))
+                continue;
+        }
+        candidates[{ c.model->name, *n }].push_back(c.slice);
+    }
+    for (const auto& [b, op] : backwards) {
+        const auto n = sequenceOf(b);
+        if (!n)
+            continue;
+        const auto it = candidates.find({ op, *n });
+        if (it == candidates.end())
+            continue;
+        if (const auto forward = chooseForward(t, it->second, b, reading.tracelens))
+            out.argsOf.emplace(b, text.at(*forward));
+    }
+    return out;
+}
 
 BackwardCalls backwardCalls(
     const RankTrace& t, const std::vector<std::uint32_t>& forwardSlices, bool tracelensLinks)

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "core/analysis/efficiency/op_kernel_time.h"
+#include "core/analysis/efficiency/perf_model.h"
 #include "core/common/result.h"
 #include "core/model/rank_trace.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -25,5 +28,24 @@ struct BackwardCalls
 // Only the forward calls given are looked at; one without a backward event is absent.
 BackwardCalls backwardCalls(
     const RankTrace& trace, const std::vector<std::uint32_t>& forwardSlices, bool tracelensLinks);
+
+// The other direction, for a backward op recorded under its own name whose model reads its forward
+// call's args (OpModel::forwardOp: apex's ConvBias_Backward reads its ConvBias_): per backward call,
+// the args text of the forward call of that name with its "Sequence number". Ours: the latest such
+// call starting before the backward call (sequence numbers count per forward thread and a trace holds
+// no forward thread to tell them apart by: a forward op's "Fwd thread id" is 0). TraceLens's
+// (`reading.tracelens`): ConvBias_.fwd_pass_cache, filled as it walks the calls in the file's order
+// with every forward call its model accepts, so the last such call before the backward in the file,
+// on any thread. A backward call without one is absent (TraceLens's model then raises: no row).
+struct ForwardCalls
+{
+    std::unordered_map<std::uint32_t, std::string> argsOf; // backward slice -> its forward call's args
+    std::optional<Error> error; // the file changed since loading (args are re-read)
+};
+
+// `calls`: the rank's modelled calls (the forward calls are looked for among them, wherever they
+// are); `backwardSlices`: the calls of forwardOp models to match.
+ForwardCalls forwardCalls(const RankTrace& trace, const std::vector<ModelledCall>& calls,
+    const std::vector<std::uint32_t>& backwardSlices, const ModelReading& reading);
 
 } // namespace ks::core

@@ -14,7 +14,8 @@
 // len(Input Dims) == 3 and a non-empty dims entry of bias_sizes, never true for these
 // ops, so it never counts a bias: so under ModelReading::tracelens), a transposed
 // convolution's output has w[1]·groups channels, and the bias gradient's elements are
-// counted in bytes (TraceLens adds elements).
+// counted in bytes (TraceLens adds elements: so under ModelReading::tracelens, where only
+// ConvBias_Backward has a bias gradient).
 
 #include "core/analysis/efficiency/model_support.h"
 
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace ks::core {
 
@@ -140,7 +142,7 @@ namespace {
         const bool bias = hasBias(args, sig, reading);
         const double px = prodFrom(*x, 0), pw = prodFrom(*w, 0), py = prodFrom(y, 0);
         const double cout = double(y[1]);
-        double flops = 0, elements = 0;
+        double flops = 0, elements = 0, biasElements = 0;
         if (!sig.backward) {
             // TraceLens leaves the fused ReLU's one FLOP per output element out
             const double relu = sig.fusedRelu && !reading.tracelens ? py : 0;
@@ -151,16 +153,23 @@ namespace {
             const double dx = 2 * prodFrom(*w, 1) * (transposed ? px : py);
             const double dw =
                 transposed ? 2 * pw * double(y[0]) * prodFrom(*x, 2) : 2 * pw * double(y[0]) * prodFrom(y, 2);
-            flops = dx + dw + (bias ? py : 0);
-            elements = 2 * (py + pw + px) + (bias ? py + cout : 0);
+            // The fused ReLU's gradient: dY masked where the saved output y is not positive, one FLOP per
+            // element and y read (TraceLens counts neither).
+            const double relu = sig.fusedRelu && !reading.tracelens ? py : 0;
+            flops = dx + dw + (bias ? py : 0) + relu;
+            elements = 2 * (py + pw + px) + relu;
+            // The bias gradient reads dY and writes C_out elements; TraceLens adds them to the bytes as
+            // elements (CONV.bytes_bwd_func), which only its ConvBias_Backward models ever reach.
+            if (bias)
+                biasElements = py + cout;
         }
         std::string params = "stride=" + std::string(args.concreteAt(sig.stride))
             + " padding=" + std::string(args.concreteAt(sig.padding))
             + " dilation=" + std::string(args.concreteAt(sig.dilation))
             + " output_padding=" + std::string(args.concreteAt(sig.outputPadding))
             + " groups=" + std::to_string(groups) + (transposed ? " transposed" : "") + (bias ? " bias" : "");
-        return estimate(
-            flops, bpe * elements, args.type(sig.x), ComputeUnit::Matrix, reading, std::move(params));
+        const double bytes = bpe * elements + biasElements * (reading.tracelens ? 1 : bpe);
+        return estimate(flops, bytes, args.type(sig.x), ComputeUnit::Matrix, reading, std::move(params));
     }
 
     // aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
@@ -183,19 +192,41 @@ namespace {
     // but read Concrete Inputs[3] as the stride and [4] as the padding (its comment guesses that order)
     // and an int only (int() of a list raises: no row); they count no FLOP for the ReLU. Ours: [3] the
     // padding, [4] the stride, as the Function's signature has them, and the ReLU's prod(y) FLOPs.
-    // Their backward rows (ConvBias_Backward, ConvBiasReLU_Backward, which TraceLens fills from the
-    // forward call of the same sequence number) are not modelled.
-    ModelResult convBias(std::string_view name, const OpArgs& a, const ModelReading& reading)
+    ModelResult convBiasOf(const OpArgs& a, const ModelReading& reading, bool backward, bool relu)
     {
         const std::size_t stride = reading.tracelens ? 3 : 4, padding = reading.tracelens ? 4 : 3;
         if (reading.tracelens)
             for (const std::size_t i : { stride, padding })
                 if (!a.concreteAt(i).empty() && !concreteInt(a.concreteAt(i)))
                     return SkipReason::MalformedDims;
-        ConvSignature sig { 0, 1, stride, padding, kAbsent, kAbsent, kAbsent, kAbsent, false };
+        ConvSignature sig { 0, 1, stride, padding, kAbsent, kAbsent, kAbsent, kAbsent, backward };
         sig.fusedBias = true;
-        sig.fusedRelu = name == "ConvBiasReLU_";
+        sig.fusedRelu = relu;
         return conv(a, sig, reading);
+    }
+
+    ModelResult convBias(std::string_view name, const OpArgs& a, const ModelReading& reading)
+    {
+        return convBiasOf(a, reading, false, name == "ConvBiasReLU_");
+    }
+
+    // Their backward ops, ConvBias_Backward and ConvBiasReLU_Backward (the autograd nodes apex's Functions
+    // make, recorded under their own names with only the output gradient as args): TraceLens's
+    // ConvBias_Backward and ConvBiasReLU_Backward (perf_model.py, CONV_bwd sheet) take every parameter
+    // from the forward call of the same sequence number (ConvBias_.fwd_pass_cache; the match:
+    // forwardCalls, backward_calls.h), so `a` here is the forward's args, read as the forward reads them,
+    // and give CONV's backward formulas with the bias (dX + dW + prod(y) FLOPs; bytes as the header's,
+    // the bias gradient's prod(y) + C_out elements added unscaled under TraceLens's reading, as its
+    // bytes_bwd_func does). Ours also counts the fused ReLU's gradient (prod(y) FLOPs and the saved
+    // output's prod(y)·bpe bytes), which TraceLens's ConvBiasReLU_Backward leaves out. The rows group
+    // by the forward's shapes and parameters (TraceLens's param columns) and show the backward call's
+    // own dims (its first call's, as TraceLens's Input Dims_first).
+    ModelResult convBiasBackward(std::string_view name, const OpArgs& a, const ModelReading& reading)
+    {
+        ModelResult result = convBiasOf(a, reading, true, name == "ConvBiasReLU_Backward");
+        if (auto* e = std::get_if<PerfEstimate>(&result))
+            e->groupKey = a.dimsText + " " + a.typesText + " " + a.stridesText + " " + e->params;
+        return result;
     }
 
     // DaoAILab::_causal_conv1d_fwd_cpp(x (batch, C, L), weight (C, k), bias (C)?, ...): Mamba's depthwise
@@ -245,6 +276,7 @@ namespace {
         const std::int64_t numerator = (*zxbcdt)[2] - 2 * dInner - h;
         if (numerator <= 0 || numerator % (2 * *groups) != 0)
             return SkipReason::MismatchedShapes; // TraceLens raises: no d_state
+        // NOLINTNEXTLINE(bugprone-integer-division): exact, the remainder is checked above
         const double n = double(numerator / (2 * *groups));
         const double b = double((*zxbcdt)[0]), t = double((*zxbcdt)[1]), width = double((*zxbcdt)[2]);
         const double cc = double((*convW)[0]), dConv = double((*convW)[1]);
@@ -270,6 +302,9 @@ namespace {
         OpModel { "aten::convolution_backward", OpFamily::Conv, convolutionBackward },
         OpModel { "ConvBias_", OpFamily::Conv, convBias },
         OpModel { "ConvBiasReLU_", OpFamily::Conv, convBias },
+        OpModel { "ConvBias_Backward", OpFamily::Conv, convBiasBackward, nullptr, false, "ConvBias_" },
+        OpModel {
+            "ConvBiasReLU_Backward", OpFamily::Conv, convBiasBackward, nullptr, false, "ConvBiasReLU_" },
         OpModel { "DaoAILab::_causal_conv1d_fwd_cpp", OpFamily::Conv, causalConv1d },
         OpModel { "MambaSplitConv1dScanCombinedFn", OpFamily::Conv, mambaSsd, mambaSsd },
     };

@@ -126,6 +126,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
             if (wanted(options.iterations, s.number))
                 report.mfu.stepTimeUs += double(s.end - s.start) / 1000.0;
         std::vector<std::uint32_t> slices;
+        slices.reserve(kept.size());
         for (const ModelledCall& c : kept)
             slices.push_back(c.slice);
         std::sort(slices.begin(), slices.end());
@@ -205,6 +206,14 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
         };
         std::optional<IterationAnnotations>
             annotations; // the step annotations, found once when a model reads them
+        // Backward ops whose shapes are their forward call's (apex's ConvBias_Backward): that call's args.
+        std::vector<std::uint32_t> backwardOps;
+        for (const ModelledCall& c : kept)
+            if (!c.model->forwardOp.empty())
+                backwardOps.push_back(c.slice);
+        ForwardCalls forwards = forwardCalls(t, calls, backwardOps, reading);
+        if (forwards.error && !report.error)
+            report.error = forwards.error;
         for (const ModelledCall& c : kept) {
             const auto it = argsText.find(c.slice);
             ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
@@ -222,6 +231,17 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                     firstStart = start;
                 lastEnd = std::max(lastEnd, t.slices.end(c.slice));
             }
+            std::optional<OpArgs> own;
+            if (!c.model->forwardOp.empty()) {
+                const auto forward = forwards.argsOf.find(c.slice);
+                if (forward == forwards.argsOf.end()) {
+                    countSkip(report, SkipReason::NoForwardCall, name);
+                    continue;
+                }
+                // The row shows the call's own args (its gradients), the model reads the forward's.
+                own = std::move(parsed.args).value_or(OpArgs {});
+                parsed = argsParser.parse(forward->second);
+            }
             if (!parsed.args) {
                 const SkipReason why = parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes
                                                                                : SkipReason::MalformedDims;
@@ -238,8 +258,8 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                 countSkip(report, *why, name + " " + parsed.args->dimsText + " " + parsed.args->typesText);
                 continue;
             }
-            addEstimate(name, c.model->family, false, *parsed.args, std::get<PerfEstimate>(result), c.slice,
-                c.kernelTime);
+            addEstimate(name, c.model->family, false, own ? *own : *parsed.args,
+                std::get<PerfEstimate>(result), c.slice, c.kernelTime);
         }
         // Backward rows of forward ops (TraceLens's _bwd sheets): the GPU work of the autograd
         // backward linked to each call by sequence number, under the forward op's name.

@@ -74,11 +74,11 @@ namespace {
     // mhc_post.get_param_details: M, C from x (Input Dims[1]), n from out's dim 1.
     ModelResult mhcPost(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto out = shapeOfRank(args, 0, 3);
-        const auto x = shapeOfRank(args, 1, 2);
-        if (!out || !x)
+        const auto s = shapesOf(args, { rankIs(0, 3), rankIs(1, 2) });
+        if (!s)
             return SkipReason::MalformedDims;
-        const double m = double((*x)[0]), c = double((*x)[1]), n = double((*out)[1]);
+        const auto& [out, x] = *s;
+        const double m = double(x[0]), c = double(x[1]), n = double(out[1]);
         const std::string_view dtype = activationType(args, 1);
         const double bpe = sizeOf(dtype, reading);
         const double bytes = (m * c + 2 * m * n * c) * bpe + mixBytes(args, 3, 4, m, n, reading);
@@ -89,13 +89,12 @@ namespace {
     // split_k from out ([0]).
     ModelResult mhcPreGemmSqrsum(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto out = shapeOfRank(args, 0, 3);
-        const auto x = shapeOfRank(args, 2, 3);
-        const auto fn = shapeOfRank(args, 3, 2);
-        if (!out || !x || !fn)
+        const auto s = shapesOf(args, { rankIs(0, 3), rankIs(2, 3), rankIs(3, 2) });
+        if (!s)
             return SkipReason::MalformedDims;
-        const double m = double((*x)[0]), n = double((*x)[1]), c = double((*x)[2]);
-        const double hc3 = double((*fn)[0]), k = double((*fn)[1]), splitK = double((*out)[0]);
+        const auto& [out, x, fn] = *s;
+        const double m = double(x[0]), n = double(x[1]), c = double(x[2]);
+        const double hc3 = double(fn[0]), k = double(fn[1]), splitK = double(out[0]);
         const std::string_view dtype = activationType(args, 2);
         const double bytes = m * n * c * sizeOf(dtype, reading) + hc3 * k * sideSize(args, 3, reading)
             + splitK * m * hc3 * sideSize(args, 0, reading) + splitK * m * sideSize(args, 1, reading);
@@ -106,15 +105,13 @@ namespace {
     // hc3 from hc_base ([6]), split_k from gemm_out ([3]), the dtype the residual's ([7]).
     ModelResult mhcPreBigFuseRmsnorm(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto postMix = shapeOfRank(args, 0, -1);
-        const auto out = shapeOfRank(args, 2, 2);
-        const auto gemmOut = shapeOfRank(args, 3, -1);
-        const auto hcBase = shapeOfRank(args, 6, -1);
-        if (!postMix || postMix->size() < 2 || !out || !gemmOut || gemmOut->empty() || !hcBase
-            || hcBase->empty())
+        const auto s =
+            shapesOf(args, { rankAtLeast(0, 2), rankIs(2, 2), rankAtLeast(3, 1), rankAtLeast(6, 1) });
+        if (!s)
             return SkipReason::MalformedDims;
-        const double m = double((*out)[0]), c = double((*out)[1]), n = double((*postMix)[1]);
-        const double hc3 = double((*hcBase)[0]), splitK = double((*gemmOut)[0]);
+        const auto& [postMix, out, gemmOut, hcBase] = *s;
+        const double m = double(out[0]), c = double(out[1]), n = double(postMix[1]);
+        const double hc3 = double(hcBase[0]), splitK = double(gemmOut[0]);
         const std::string_view dtype = activationType(args, 7);
         const double bpe = sizeOf(dtype, reading);
         // TraceLens reads the norm weight at the residual's size and no square-sum partials.
@@ -129,14 +126,12 @@ namespace {
     // next_residual's dim 1, hc3, K from fn ([7]), split_k from gemm_out ([0]).
     ModelResult mhcFusedPostPreGemmSqrsum(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto gemmOut = shapeOfRank(args, 0, 3);
-        const auto next = shapeOfRank(args, 2, 3);
-        const auto layerInput = shapeOfRank(args, 3, 2);
-        const auto fn = shapeOfRank(args, 7, 2);
-        if (!gemmOut || !next || !layerInput || !fn)
+        const auto s = shapesOf(args, { rankIs(0, 3), rankIs(2, 3), rankIs(3, 2), rankIs(7, 2) });
+        if (!s)
             return SkipReason::MalformedDims;
-        const double m = double((*layerInput)[0]), c = double((*layerInput)[1]), n = double((*next)[1]);
-        const double hc3 = double((*fn)[0]), k = double((*fn)[1]), splitK = double((*gemmOut)[0]);
+        const auto& [gemmOut, next, layerInput, fn] = *s;
+        const double m = double(layerInput[0]), c = double(layerInput[1]), n = double(next[1]);
+        const double hc3 = double(fn[0]), k = double(fn[1]), splitK = double(gemmOut[0]);
         const std::string_view dtype = activationType(args, 3);
         const double bpe = sizeOf(dtype, reading);
         const double bytes = (m * c + 3 * m * n * c) * bpe + mixBytes(args, 5, 6, m, n, reading)

@@ -32,13 +32,14 @@ namespace {
     // _C_cache_ops::concat_and_cache_mla(kv_c, k_pe, kv_cache, slot_mapping, kv_cache_dtype, scale).
     ModelResult concatAndCacheMla(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto kvc = shapeOfRank(args, 0, -1), kpe = shapeOfRank(args, 1, -1);
-        if (!kvc || !kpe)
+        const auto s = shapesOf(args, { rankAtLeast(0, 0), rankAtLeast(1, 0) });
+        if (!s)
             return SkipReason::MalformedDims;
+        const auto& [kvc, kpe] = *s;
         // TraceLens's reading of absent dims: T = 0, a width 0
-        const double t = kvc->empty() ? 0 : double((*kvc)[0]);
-        const double dckv = kvc->size() > 1 ? double((*kvc)[1]) : 0;
-        const double dpe = kpe->size() > 1 ? double((*kpe)[1]) : 0;
+        const double t = kvc.empty() ? 0 : double(kvc[0]);
+        const double dckv = kvc.size() > 1 ? double(kvc[1]) : 0;
+        const double dpe = kpe.size() > 1 ? double(kpe[1]) : 0;
         const double bytes = t * dckv * sizeOf(args.type(0), reading)
             + t * dpe * sizeOf(args.type(1), reading) + t * (dckv + dpe) * sizeOf(args.type(2), reading)
             + t * 8;
@@ -50,16 +51,17 @@ namespace {
     // _C_cache_ops::concat_mla_q(q_nope, q_pe, q_out).
     ModelResult concatMlaQ(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto nope = shapeOfRank(args, 0, -1), pe = shapeOfRank(args, 1, -1);
-        if (!nope || !pe)
+        const auto s = shapesOf(args, { rankAtLeast(0, 0), rankAtLeast(1, 0) });
+        if (!s)
             return SkipReason::MalformedDims;
+        const auto& [nope, pe] = *s;
         const bool hasOut = args.dims.size() > 2;
-        const auto out = hasOut ? shapeOfRank(args, 2, -1) : nope;
+        const auto out = hasOut ? shapeOf(args, rankAtLeast(2, 0)) : nope;
         if (!out)
             return SkipReason::MalformedDims;
         const std::string_view outType = args.types.size() > 2 ? args.type(2) : args.type(0);
-        const double bytes = elementCount(*nope) * sizeOf(args.type(0), reading)
-            + elementCount(*pe) * sizeOf(args.type(1), reading)
+        const double bytes = elementCount(nope) * sizeOf(args.type(0), reading)
+            + elementCount(pe) * sizeOf(args.type(1), reading)
             + elementCount(*out) * sizeOf(outType, reading);
         return estimate(0, bytes, args.type(0), ComputeUnit::Vector, reading);
     }
@@ -76,8 +78,8 @@ namespace {
     // The fused RoPE + MLA cache write: T tokens, QH query heads, KH latent KV heads.
     ModelResult ropeCatAndCache(const OpArgs& args, double kh, double bpeOut, const ModelReading& reading)
     {
-        const auto q = shapeOfRank(args, 0, 3);
-        const double t = double((*q)[0]), qh = double((*q)[1]), lora = double((*q)[2]);
+        const auto& q = args.shape(0); // (T, QH, D_lora): ropeCatShapes checked it
+        const double t = double(q[0]), qh = double(q[1]), lora = double(q[2]);
         const double pe = double(args.shape(1)[2]);
         const double bpeIn = sizeOf(args.type(0), reading);
         const double bpeKv = sizeOr(args, 4, bpeIn, reading);
@@ -92,15 +94,14 @@ namespace {
 
     bool ropeCatShapes(const OpArgs& args)
     {
-        const auto pe = shapeOfRank(args, 1, -1);
-        return shapeOfRank(args, 0, 3) && pe && pe->size() >= 3;
+        return shapesOf(args, { rankIs(0, 3), rankAtLeast(1, 3) }).has_value();
     }
 
     // aiter::fused_qk_rope_cat_and_cache_mla(q_nope, q_pe, k_nope, k_pe, kv_cache, slot_mapping, ...).
     ModelResult fusedQkRopeCatAndCacheMla(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto k = shapeOfRank(args, 2, -1);
-        if (!ropeCatShapes(args) || !k || k->size() < 2)
+        const auto k = shapeOf(args, rankAtLeast(2, 2));
+        if (!ropeCatShapes(args) || !k)
             return SkipReason::MalformedDims;
         return ropeCatAndCache(args, double((*k)[1]), sizeOf(args.type(0), reading), reading);
     }

@@ -5,10 +5,14 @@
 #include "core/analysis/efficiency/dtypes.h"
 #include "core/analysis/efficiency/perf_model.h"
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace ks::core::perf_detail {
 
@@ -24,6 +28,53 @@ inline std::optional<std::vector<std::int64_t>> shapeOfRank(const OpArgs& args, 
         if (d < 0)
             return std::nullopt;
     return s;
+}
+
+// Which argument a model reads and the rank it needs: exactly `rank` dims, or (rank < 0) at least
+// `minRank`. Made with rankIs or rankAtLeast.
+struct DimsSpec
+{
+    std::size_t index;
+    int rank;
+    std::size_t minRank;
+};
+
+constexpr DimsSpec rankIs(std::size_t index, int rank)
+{
+    return { index, rank, 0 };
+}
+
+constexpr DimsSpec rankAtLeast(std::size_t index, std::size_t minRank)
+{
+    return { index, -1, minRank };
+}
+
+// The argument's shape when it meets the spec (non-negative dims).
+inline std::optional<std::vector<std::int64_t>> shapeOf(const OpArgs& args, const DimsSpec& spec)
+{
+    auto s = shapeOfRank(args, spec.index, spec.rank);
+    if (s && s->size() < spec.minRank)
+        return std::nullopt;
+    return s;
+}
+
+// The models' "read dims, check rank" preamble: every argument's shape, in the order asked, or
+// nullopt when any misses its spec (the call's SkipReason::MalformedDims):
+//   const auto s = shapesOf(args, { rankIs(0, 3), rankIs(1, 2) });
+//   if (!s) return SkipReason::MalformedDims;
+//   const auto& [out, x] = *s;
+template <std::size_t N>
+std::optional<std::array<std::vector<std::int64_t>, N>> shapesOf(
+    const OpArgs& args, const DimsSpec (&specs)[N])
+{
+    std::array<std::vector<std::int64_t>, N> shapes;
+    for (std::size_t i = 0; i < N; ++i) {
+        auto s = shapeOf(args, specs[i]);
+        if (!s)
+            return std::nullopt;
+        shapes[i] = std::move(*s);
+    }
+    return shapes;
 }
 
 // A present (non-empty) tensor argument, such as an optional bias.

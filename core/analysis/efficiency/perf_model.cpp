@@ -56,6 +56,8 @@ std::string_view skipReasonText(SkipReason reason)
         return "mismatched operand shapes";
     case SkipReason::NoStepAnnotation:
         return "no step annotation with token sums";
+    case SkipReason::NoForwardCall:
+        return "no forward call of its sequence number";
     case SkipReason::Count_:
         break;
     }

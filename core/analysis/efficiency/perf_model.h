@@ -80,6 +80,7 @@ enum class SkipReason : std::uint8_t
     UnknownDtype, // a dtype with no known size
     MismatchedShapes, // operands that cannot go together (K differs, no broadcast, causal with N_Q != N_KV)
     NoStepAnnotation, // inference attention outside a step annotation with the batch's token sums
+    NoForwardCall, // a backward op whose shapes are its forward call's, without one of its sequence number
     Count_
 };
 inline constexpr std::size_t kSkipReasonCount = static_cast<std::size_t>(SkipReason::Count_);
@@ -98,6 +99,11 @@ struct OpModel
     OpModelFn backward = nullptr;
     // The model reads OpArgs::annotation, the step annotation around the call.
     bool readsAnnotation = false;
+    // A backward op recorded under its own name whose model reads the args of its forward call (apex's
+    // ConvBias_Backward, whose own args hold only the output gradient): that forward op's name
+    // ("ConvBias_"), the call matched by sequence number (forwardCalls, backward_calls.h). Empty: the
+    // model reads the call's own args.
+    std::string_view forwardOp = {};
 
     ModelResult model(std::string_view op, const OpArgs& args, const ModelReading& reading = {}) const
     {

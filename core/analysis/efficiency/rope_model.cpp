@@ -33,8 +33,8 @@ namespace {
     {
         double n = 0;
         for (std::size_t i = first; i < first + count; ++i) {
-            const auto s = shapeOfRank(args, i, -1);
-            if (!s || s->empty())
+            const auto s = shapeOf(args, rankAtLeast(i, 1));
+            if (!s)
                 return SkipReason::MalformedDims;
             n += elementCount(*s);
         }
@@ -44,10 +44,11 @@ namespace {
     // aiter::rope_cached_positions_2c_fwd_impl: the inputs at 2 and 3.
     ModelResult ropeCached2c(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto x = shapeOfRank(args, 2, -1), y = shapeOfRank(args, 3, -1);
-        if (!x || !y)
+        const auto s = shapesOf(args, { rankAtLeast(2, 0), rankAtLeast(3, 0) });
+        if (!s)
             return SkipReason::MalformedDims;
-        const double n = elementCount(*x) + elementCount(*y);
+        const auto& [x, y] = *s;
+        const double n = elementCount(x) + elementCount(y);
         const double bpe = sizeOf(args.type(0), reading);
         const double bytes = 2 * n * (std::isnan(bpe) && reading.tracelens ? 2.0 : bpe);
         return estimate(3 * n, bytes, args.type(0), ComputeUnit::Vector, reading);
@@ -65,16 +66,14 @@ namespace {
 
     ModelResult sglRotary(std::string_view, const OpArgs& args, const ModelReading& reading)
     {
-        const auto q = shapeOfRank(args, 1, 2);
-        const auto k = shapeOfRank(args, 2, 2);
-        const auto cache = shapeOfRank(args, 4, 2);
-        if (!q || !k || !cache)
+        const auto s = shapesOf(args, { rankIs(1, 2), rankIs(2, 2), rankIs(4, 2) });
+        if (!s)
             return SkipReason::MalformedDims;
-        const double head = double(concreteInt(args.concreteAt(3)).value_or(q->back()));
+        const auto& [q, k, cache] = *s;
+        const double head = double(concreteInt(args.concreteAt(3)).value_or(q.back()));
         if (head <= 0)
             return SkipReason::MalformedDims;
-        const double n =
-            double((*q)[0]) * (double((*q)[1]) / head + double((*k)[1]) / head) * double((*cache)[1]);
+        const double n = double(q[0]) * (double(q[1]) / head + double(k[1]) / head) * double(cache[1]);
         return ropeOf(n, args.type(1), reading);
     }
 

@@ -11,7 +11,8 @@
 // tensors the kernel touches at their recorded dims and dtypes (the ids, the logits, the noise and the
 // per-row temperatures, which TraceLens leaves out): the same numbers but for the temperatures' T·4.
 // (The project's notes once said TraceLens's constructor read param_details before setting it, so that
-// it had no row; the sources read, the version that maps the mHC ops, set it first and model the op.)
+// it had no row; the sources read, the version that maps the mHC ops, set it first and model the op.
+// The version the shared references pin, 171dd747, could not be read: docs/tracelens-differences.md.)
 
 #include "core/analysis/efficiency/model_support.h"
 

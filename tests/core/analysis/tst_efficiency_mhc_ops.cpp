@@ -172,6 +172,12 @@ private Q_SLOTS:
         const OpArgs bare = argsOf("[[], [4, 32000], [4, 32000]]", R"(["Scalar", "float", "float"])");
         for (const ModelReading& reading : { kOurs, kTraceLens })
             QCOMPARE(modelled(kSample, bare, reading).bytes, 1024016.0); // 128000·8 + 16
+        // Input types not recorded past the first: TraceLens's defaults, the logits c10::bfloat16 (2 bytes,
+        // name2bpe lower-cases) and the noise float (4): 128000·2 + 128000·4 + 16, the logits' bf16
+        const PerfEstimate untyped =
+            modelled(kSample, argsOf("[[4], [4, 32000], [4, 32000]]", R"(["int"])"), kTraceLens);
+        QCOMPARE(untyped.bytes, 768016.0);
+        QCOMPARE(untyped.precision, std::string("bf16"));
         QCOMPARE(findOpModel(kSample)->family, OpFamily::Elementwise);
         QCOMPARE(skipOf(kSample, argsOf("[[4]]", R"(["int"])"), kTraceLens),
             std::optional(SkipReason::MalformedDims));

@@ -7,7 +7,7 @@
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
-#include "tests/support/analysis_test_support.h"
+#include "tests/support/one_call_trace.h"
 #include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
@@ -43,25 +43,6 @@ OpArgs rmsBackward(const std::string& x, const std::string& rstd, const std::str
     return argsOf("[" + x + ", " + x + ", [], " + rstd + ", " + weight + ", []]",
         R"(["c10::BFloat16", "c10::BFloat16", "", "c10::BFloat16", "c10::BFloat16", ""])",
         R"(["", "", ")" + normalized + R"(", "", "", ")" + mask + R"("])");
-}
-
-std::string cpuOp(const std::string& name, int ts, const std::string& args)
-{
-    return R"({"ph": "X", "cat": "cpu_op", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
-        + std::to_string(ts) + R"(, "dur": 9, "args": )" + args + "}";
-}
-
-std::string launch(int ts, int correlation)
-{
-    return R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )"
-        + std::to_string(ts) + R"(, "dur": 1, "args": {"correlation": )" + std::to_string(correlation) + "}}";
-}
-
-std::string kernel(int ts, int correlation)
-{
-    return R"({"ph": "X", "cat": "kernel", "name": "work", "pid": 0, "tid": 7, "ts": )" + std::to_string(ts)
-        + R"(, "dur": 4, "args": {"correlation": )" + std::to_string(correlation)
-        + R"(, "stream": 7, "device": 0}})";
 }
 
 } // namespace
@@ -145,19 +126,15 @@ private slots:
             R"([1], [1], [1], [], [], []], "Concrete Inputs": ["", "", "", "", "", "", "", )"
             R"("True", "1e-05", "[True, True, True]"]})";
         const std::vector<std::string> events {
-            cpuOp("aten::native_batch_norm_backward", 0, args),
-            launch(1, 1),
-            kernel(10, 1),
-            cpuOp("aten::native_instance_norm_backward", 20, args),
-            launch(21, 2),
-            kernel(30, 2),
+            ks::test::oneCallEvent("cpu_op", "aten::native_batch_norm_backward", 0, 9, args),
+            ks::test::launchEvent(1, 1),
+            ks::test::kernelEvent(10, 4, 1),
+            ks::test::oneCallEvent("cpu_op", "aten::native_instance_norm_backward", 20, 9, args),
+            ks::test::launchEvent(21, 2),
+            ks::test::kernelEvent(30, 4, 2),
         };
         for (const bool compat : { false, true }) {
-            QTemporaryDir dir;
-            const TraceSet set = ks::tests::loadRanks(dir, { ks::tests::kinetoDocument(0, events) });
-            EfficiencyOptions options;
-            options.tracelensCompat = compat;
-            const EfficiencyReport report = efficiencyReport(set, options);
+            const EfficiencyReport report = ks::test::reportOfEvents(events, compat);
             QCOMPARE(report.rows.size(), std::size_t(1));
             QCOMPARE(report.rows[0].name, std::string("aten::native_batch_norm_backward"));
             for (const std::int64_t n : report.skipped)

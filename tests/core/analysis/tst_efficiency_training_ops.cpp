@@ -7,7 +7,7 @@
 #include "core/analysis/efficiency/efficiency.h"
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
-#include "tests/support/analysis_test_support.h"
+#include "tests/support/one_call_trace.h"
 #include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
@@ -20,6 +20,7 @@
 using namespace ks::core;
 using ks::test::kOursReading;
 using ks::test::kTraceLensReading;
+using ks::test::oneCallReport;
 using ks::test::opArgsOf;
 using ks::test::opModelled;
 using ks::test::opSkipOf;
@@ -34,23 +35,6 @@ std::string hipblasltConcrete(const char* transA, const char* transB, const char
 {
     return std::string(R"(["", "", "", "", "15", ")") + transA + R"(", ")" + transB + R"(", ")" + transC
         + R"(", ""])";
-}
-
-// One call of `op` (these args) launching one 10 µs kernel; the report's rows in that mode.
-EfficiencyReport reportOfOneCall(const std::string& op, const std::string& args, bool compat)
-{
-    using ks::tests::correlationArgs;
-    using ks::tests::eventAtBase;
-    const std::vector<std::string> events {
-        eventAtBase("cpu_op", op, 10, 20, args),
-        eventAtBase("cuda_runtime", "cudaLaunchKernel", 11, 1, correlationArgs(1)),
-        eventAtBase("kernel", "work", 40, 10, correlationArgs(1, 7), 0, 7),
-    };
-    QTemporaryDir dir;
-    const TraceSet set = ks::tests::loadRanks(dir, { ks::tests::kinetoDocument(0, events) });
-    EfficiencyOptions options;
-    options.tracelensCompat = compat;
-    return efficiencyReport(set, options);
 }
 
 std::string eventArgs(const std::string& dims, const std::string& types, const std::string& concrete)
@@ -165,7 +149,7 @@ private slots:
         QCOMPARE(e.bytes, 880.0); // 8·24 + 16·24 + (8 + 16)·2 + 8·16·2
         // one call in a trace (the public entry): one row with its kernel's 10 µs
         for (const bool compat : { false, true }) {
-            const EfficiencyReport report = reportOfOneCall("aiter::gemm_a4w4",
+            const EfficiencyReport report = oneCallReport("aiter::gemm_a4w4",
                 eventArgs("[[64, 64], [256, 64], [64, 4], [256, 4]]",
                     "[" + fp4 + ", " + fp4 + ", " + e8m0 + ", " + e8m0 + "]", "[]"),
                 compat);

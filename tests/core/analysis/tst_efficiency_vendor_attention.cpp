@@ -9,12 +9,16 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/one_call_trace.h"
 #include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
 #include <QTest>
 
 using namespace ks::core;
+using ks::test::kernelEvent;
+using ks::test::launchEvent;
+using ks::test::oneCallEvent;
 
 namespace {
 
@@ -50,26 +54,6 @@ std::string concreteList(std::size_t n, const std::vector<std::pair<std::size_t,
     for (std::size_t i = 0; i < n; ++i)
         out += (i ? ", " : "") + items[i];
     return out + "]";
-}
-
-std::string traceEvent(
-    const std::string& cat, const std::string& name, int ts, int dur, const std::string& args)
-{
-    return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
-        + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + R"(, "args": )" + args + "}";
-}
-
-std::string launch(int ts, int correlation)
-{
-    return traceEvent(
-        "cuda_runtime", "cudaLaunchKernel", ts, 1, R"({"correlation": )" + std::to_string(correlation) + "}");
-}
-
-std::string kernel(int ts, int dur, int correlation)
-{
-    return R"({"ph": "X", "cat": "kernel", "name": "attn", "pid": 0, "tid": 7, "ts": )" + std::to_string(ts)
-        + R"(, "dur": )" + std::to_string(dur) + R"(, "args": {"correlation": )" + std::to_string(correlation)
-        + R"(, "stream": 7, "device": 0}})";
 }
 
 // vllm::unified_attention_with_output(query, key, value, output, layer_name): H_Q 8, H_KV 2, d 64.
@@ -180,14 +164,14 @@ private slots:
         // The step annotation around the first call (another annotation nested between them); the
         // second call is outside any: no row, counted.
         const std::vector<std::string> events {
-            traceEvent("user_annotation", kStep, 0, 100, "{}"),
-            traceEvent("user_annotation", "attention_layer", 5, 50, "{}"),
-            traceEvent("cpu_op", "vllm::unified_attention_with_output", 10, 20, kVllmArgs),
-            launch(11, 1),
-            kernel(40, 10, 1),
-            traceEvent("cpu_op", "vllm::unified_attention_with_output", 200, 20, kVllmArgs),
-            launch(201, 2),
-            kernel(230, 10, 2),
+            oneCallEvent("user_annotation", kStep, 0, 100, "{}"),
+            oneCallEvent("user_annotation", "attention_layer", 5, 50, "{}"),
+            oneCallEvent("cpu_op", "vllm::unified_attention_with_output", 10, 20, kVllmArgs),
+            launchEvent(11, 1),
+            kernelEvent(40, 10, 1),
+            oneCallEvent("cpu_op", "vllm::unified_attention_with_output", 200, 20, kVllmArgs),
+            launchEvent(201, 2),
+            kernelEvent(230, 10, 2),
         };
         QTemporaryDir dir;
         const TraceSet set = ks::tests::loadRanks(dir, { ks::tests::kinetoDocument(0, events) });

@@ -9,6 +9,7 @@
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/perf_model.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/one_call_trace.h"
 #include "tests/support/op_model_test_support.h"
 #include "tests/support/test_main.h"
 
@@ -17,6 +18,9 @@
 #include <cmath>
 
 using namespace ks::core;
+using ks::test::kernelEvent;
+using ks::test::launchEvent;
+using ks::test::oneCallEvent;
 using namespace ks::test::op_model_names;
 
 namespace {
@@ -37,26 +41,6 @@ std::string stringList(std::size_t n, const std::vector<std::pair<std::size_t, s
 double rmsFlops(double n, double c)
 {
     return (n / c) * (2 * c + 2) + 2 * n;
-}
-
-std::string traceEvent(
-    const std::string& cat, const std::string& name, int ts, int dur, const std::string& args)
-{
-    return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
-        + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + R"(, "args": )" + args + "}";
-}
-
-std::string launch(int ts, int correlation)
-{
-    return traceEvent(
-        "cuda_runtime", "cudaLaunchKernel", ts, 1, R"({"correlation": )" + std::to_string(correlation) + "}");
-}
-
-std::string kernel(int ts, int dur, int correlation)
-{
-    return R"({"ph": "X", "cat": "kernel", "name": "work", "pid": 0, "tid": 7, "ts": )" + std::to_string(ts)
-        + R"(, "dur": )" + std::to_string(dur) + R"(, "args": {"correlation": )" + std::to_string(correlation)
-        + R"(, "stream": 7, "device": 0}})";
 }
 
 // SGLang's detailed step annotation: 1 context request of 6 new tokens over 10 keys (Σsq² = 36,
@@ -354,13 +338,13 @@ private slots:
             R"("Input type": ["c10::BFloat16", "unsigned char", "c10::BFloat16", "c10::Float8_e4m3fnuz", )"
             R"("c10::Float8_e4m3fnuz", "Scalar", "int", "int", "int"], "Input Strides": [], "Concrete Inputs": []})";
         const std::vector<std::string> events {
-            traceEvent("user_annotation", kStep, 0, 100, "{}"),
-            traceEvent("cpu_op", "sglang_profiler::attention_paged_attention_ragged_3", 10, 20, args),
-            launch(11, 1),
-            kernel(40, 10, 1),
-            traceEvent("cpu_op", "sglang_profiler::attention_paged_attention_ragged_4", 50, 20, args),
-            launch(51, 2),
-            kernel(60, 10, 2),
+            oneCallEvent("user_annotation", kStep, 0, 100, "{}"),
+            oneCallEvent("cpu_op", "sglang_profiler::attention_paged_attention_ragged_3", 10, 20, args),
+            launchEvent(11, 1),
+            kernelEvent(40, 10, 1),
+            oneCallEvent("cpu_op", "sglang_profiler::attention_paged_attention_ragged_4", 50, 20, args),
+            launchEvent(51, 2),
+            kernelEvent(60, 10, 2),
         };
         const double hq = 8, hkv = 2, d = 64;
         const double cSq = 6, cSk = 10, cSqSq = 36, cSqSk = 60, gSq = 2, gSk = 30, gSqSk = 30;
