@@ -3,7 +3,8 @@
 // command line, File > Open, Open Recent, a drop) goes to it instead of the
 // trace loader, "Compare with…" asks for the second file, and what fails is
 // said on the message bar, naming the file. The trace the window shows is
-// handed to the view (its first rank) so that it aligns the snapshot with
+// handed to the view (every rank: it aligns with the rank the snapshot fits,
+// or the one chosen in its Steps tab) so that it aligns the snapshot with
 // it, in either order of opening; a range chosen in its Steps tab zooms the
 // timeline to it.
 #include "app/gui/main_window/main_window.h"
@@ -73,11 +74,8 @@ void MainWindow::setupSnapshot()
             tr("Could not open the memory snapshot: %1").arg(message), widgets::MessageBar::Type::Error);
         statusBar()->clearMessage();
     };
-    // The first rank: a snapshot is one process's, and ranks are sorted (rank 0 when it loaded).
-    connect(m_session, &TraceSession::loaded, m_snapshot, [this](const TraceSetPtr& set) {
-        const bool any = set && !set->ranks.empty();
-        m_snapshot->setTrace(any ? set->ranks.front() : nullptr, any ? set->startNs() : 0);
-    });
+    // Every rank: a snapshot is one process's, and the view finds which (or the user says).
+    connect(m_session, &TraceSession::loaded, m_snapshot, &widgets::SnapshotView::setTrace);
     connect(m_snapshot, &widgets::SnapshotView::rangeActivated, this, [this](qint64 start, qint64 end) {
         if (!traceSet() || traceSet()->ranks.empty())
             return;
