@@ -140,6 +140,7 @@ void SnapshotStepsPage::showSteps(const SnapshotSteps& steps, std::int64_t devic
     m_line->setText(lines.join(QLatin1Char('\n')));
     fillStepsTable(*m_table, steps, ranges);
     m_table->show();
+    fitStepsColumns(*m_table);
 }
 
 void SnapshotStepsPage::showRanks(const SnapshotSteps* steps)
@@ -173,6 +174,13 @@ void SnapshotStepsPage::selectRange(std::size_t range)
             return;
         }
     }
+}
+
+void SnapshotStepsPage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_table->isVisibleTo(this))
+        fitStepsColumns(*m_table);
 }
 
 QString SnapshotStepsPage::lineText() const

@@ -43,6 +43,9 @@ signals:
     void rangeActivated(std::size_t range);
     void rankChosen(int rankIndex); // an index into the trace set's ranks, -1: the best fit
 
+protected:
+    void resizeEvent(QResizeEvent* event) override; // the columns that fit the new width
+
 private:
     QWidget* m_rankRow = nullptr;
     QComboBox* m_rank = nullptr;

@@ -224,6 +224,11 @@ void SnapshotView::setupConnections()
         m_tabs->setCurrentWidget(m_stepsPage);
         selectRange(m_plot->marks()[std::size_t(mark)].range);
     });
+    // The Steps and Comparison tabs' tables of numbers need the room; the others leave it to the plot.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        const bool wide = m_tabs->currentWidget() == m_stepsPage || m_tabs->currentWidget() == m_comparePage;
+        m_content->setSizes(wide ? QList<int> { 2000, 3000 } : QList<int> { 3000, 2000 });
+    });
     connect(m_compareAxis, &QComboBox::currentIndexChanged, this, [this] {
         if (m_other)
             showComparison();
@@ -426,8 +431,7 @@ void SnapshotView::compareWith(const QString& path)
     m_compareLine->setText(tr("Reading %1…").arg(displayName(path)));
     if (m_tabs->indexOf(m_comparePage) < 0)
         m_tabs->addTab(m_comparePage, tr("Comparison"));
-    m_tabs->setCurrentWidget(m_comparePage);
-    m_content->setSizes({ 2000, 3000 }); // four columns of numbers beside frame names need the room
+    m_tabs->setCurrentWidget(m_comparePage); // four columns of numbers beside frame names: the wide split
     m_compareTasks->start(
         [file = path.toStdString(), base = m_data](const TaskContext& context) {
             Compared out { load(file, context), {}, {}, {} };

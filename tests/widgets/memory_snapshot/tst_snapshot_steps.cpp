@@ -17,6 +17,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -443,6 +444,45 @@ private slots:
         QVERIFY(shown.open(writeSnapshot(shown.dir, QStringLiteral("b.pickle"), events(), annotations())));
         QCOMPARE(shown.view.steps()->rank, std::int64_t(0));
         QCOMPARE(shown.view.stepsPage()->rankChooser()->currentIndex(), 0);
+    }
+
+    void columnsFitTheTab()
+    {
+        // At the width the view gets at 1280x800 (the bottom row beside Search Results and the
+        // list) and at a wide one: every column shown whole, no sideways scrolling, the least read
+        // folded away first where all do not fit, the whole row in the range's tooltip.
+        Shown shown;
+        QVERIFY(shown.openAligned());
+        QVERIFY(shown.giveTrace(traceDocument()));
+        QVERIFY(shown.view.showTab(QStringLiteral("steps")));
+        QTableWidget* table = shown.table();
+        for (const int width : { 800, 1100, 1800 }) {
+            shown.view.resize(width, 400);
+            QTest::qWait(20);
+            QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+            int shownColumns = 0;
+            for (int c = 0; c < table->columnCount(); ++c) {
+                QVERIFY(!table->horizontalHeaderItem(c)->toolTip().isEmpty());
+                if (table->isColumnHidden(c))
+                    continue;
+                ++shownColumns;
+                const QString title = table->horizontalHeaderItem(c)->text();
+                QVERIFY2(!title.contains(QLatin1Char('\n')), qPrintable(title)); // one-line headers
+                QVERIFY2(table->columnWidth(c) >= table->fontMetrics().horizontalAdvance(title),
+                    qPrintable(QStringLiteral("%1 px: %2").arg(width).arg(title)));
+                if (c != 0 && c != 10) // a number: never cut
+                    for (int r = 0; r < table->rowCount(); ++r)
+                        QVERIFY(table->columnWidth(c)
+                            >= table->fontMetrics().horizontalAdvance(table->item(r, c)->text()));
+            }
+            // The range, its start, the peak, the end's total and the top frame always.
+            for (const int c : { 0, 1, 3, 5, 10 })
+                QVERIFY2(
+                    !table->isColumnHidden(c), qPrintable(QStringLiteral("%1 px: %2").arg(width).arg(c)));
+            if (width == 1800)
+                QCOMPARE(shownColumns, 11);
+        }
+        QVERIFY(table->item(0, 0)->toolTip().contains(QStringLiteral("reserved at end")));
     }
 
     void manyStepsThinOut()
