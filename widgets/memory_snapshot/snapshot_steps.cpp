@@ -1,10 +1,10 @@
 #include "widgets/memory_snapshot/snapshot_steps.h"
 
-#include "core/model/rank_trace.h"
+#include "core/analysis/snapshot_align/range_rows.h"
+#include "core/model/trace_set.h"
 #include "widgets/common/format.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ks::widgets {
 
@@ -17,36 +17,16 @@ namespace {
         return name.rfind(kStepPrefix, 0) == 0;
     }
 
-    // Each row's time on the snapshot's clock; a row without one takes the
-    // time before it, as alignSnapshot measures, so a mark spans exactly the
-    // events whose memory its row of the Steps table counts.
-    std::vector<std::int64_t> rowTimes(
-        const core::MemorySnapshot& snapshot, const core::DeviceSnapshotSummary& d)
-    {
-        const std::span<const core::TraceEntry> trace = snapshot.trace(d.device);
-        std::vector<std::int64_t> times;
-        times.reserve(d.timeline.rows.size());
-        std::int64_t last = std::numeric_limits<std::int64_t>::min();
-        for (const core::TimelineRow& row : d.timeline.rows) {
-            const std::int64_t t = row.event.raw < trace.size() ? trace[row.event.raw].timeUs : core::kNoTime;
-            if (t != core::kNoTime)
-                last = std::max(last, t);
-            times.push_back(last);
-        }
-        return times;
-    }
-
     std::vector<StepMark> marksOf(const SnapshotViewData& data, std::size_t device,
         const core::SnapshotAlignment& alignment, int& lanes)
     {
         const core::DeviceSnapshotSummary& d = data.summary->devices[device];
-        const std::vector<std::int64_t> times = rowTimes(*data.snapshot, d);
+        // The rows alignSnapshot measured each range over: a mark spans exactly the
+        // events whose memory its row of the Steps table counts.
+        const core::RangeRows rows(*data.snapshot, d);
         // The step after `count` rows: where the timeline draws the total after them.
         auto stepAfter = [&](std::size_t count) {
             return count == 0 ? 0.0 : double(d.timeline.rows[count - 1].timestep);
-        };
-        auto rowsUpTo = [&](std::int64_t t) {
-            return std::size_t(std::upper_bound(times.begin(), times.end(), t) - times.begin());
         };
         const std::vector<std::size_t> ranges = rangesOfDevice(alignment, d.device);
         const bool anyStep = std::any_of(ranges.begin(), ranges.end(),
@@ -55,15 +35,15 @@ namespace {
         std::vector<StepMark> marks;
         for (const std::size_t i : ranges) {
             const core::RangeMemory& r = alignment.ranges[i];
-            const std::size_t before = rowsUpTo(r.startUs + alignment.offsetUs);
-            const std::size_t through = std::max(before, rowsUpTo(r.endUs + alignment.offsetUs));
+            const core::RowSpan span =
+                rows.rowsIn(r.startUs + alignment.offsetUs, r.endUs + alignment.offsetUs);
             StepMark m;
             m.range = i;
             m.label = toQString(r.name);
             m.profilerStep = isProfilerStep(r.name);
             m.shortLabel = m.profilerStep ? m.label.mid(qsizetype(kStepPrefix.size()) - 1) : m.label;
-            m.firstStep = stepAfter(before);
-            m.endStep = stepAfter(through);
+            m.firstStep = stepAfter(span.before);
+            m.endStep = stepAfter(span.through);
             if (!m.profilerStep) {
                 // Nested annotations go a lane lower: the first lane free at the range's start.
                 std::size_t lane = 0;
@@ -93,13 +73,25 @@ std::vector<std::size_t> rangesOfDevice(const core::SnapshotAlignment& alignment
     return out;
 }
 
-SnapshotSteps alignViewData(const SnapshotViewData& data, const core::RankTrace& trace, std::int64_t originNs)
+SnapshotSteps alignViewData(const SnapshotViewData& data, const core::TraceSet& set, int rankIndex)
 {
     SnapshotSteps steps;
+    std::vector<std::vector<core::TraceRange>> ranges;
+    for (const auto& rank : set.ranks) {
+        steps.ranks.push_back(rank->rank);
+        ranges.push_back(core::traceRanges(*rank));
+    }
+    if (ranges.empty())
+        return steps;
+    if (ranges.size() > 1)
+        steps.choice = core::chooseSnapshotRank(*data.snapshot, ranges);
+    steps.chosen = rankIndex >= 0 && std::size_t(rankIndex) < ranges.size();
+    steps.rankIndex = steps.chosen ? std::size_t(rankIndex) : steps.choice.best;
+    const core::RankTrace& trace = *set.ranks[steps.rankIndex];
     steps.rank = trace.rank;
     steps.baseNs = trace.metadata.baseTimeNanoseconds.value_or(0);
-    steps.originNs = originNs;
-    steps.alignment = core::alignSnapshot(*data.snapshot, *data.summary, core::traceRanges(trace));
+    steps.originNs = set.startNs();
+    steps.alignment = core::alignSnapshot(*data.snapshot, *data.summary, ranges[steps.rankIndex]);
     steps.marks.resize(data.devices.size());
     if (!steps.alignment.error.empty())
         return steps;

@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace ks::core {
-class RankTrace;
+struct TraceSet;
 }
 
 namespace ks::widgets {
@@ -29,13 +29,18 @@ struct StepMark
 };
 
 // A snapshot aligned with one rank's trace, for the view: the core's
-// alignment, the trace's clocks to show its times as the timeline does, and
-// per device of the snapshot the marks of its ranges. Built off the GUI
-// thread (the marks walk every event), immutable once built.
+// alignment, which rank it is and how every rank fits, the trace's clocks to
+// show its times as the timeline does, and per device of the snapshot the
+// marks of its ranges. Built off the GUI thread (the marks walk every
+// event), immutable once built.
 struct SnapshotSteps
 {
     core::SnapshotAlignment alignment;
     std::int64_t rank = 0; // the trace's rank
+    std::size_t rankIndex = 0; // ... an index into the trace set's ranks
+    std::vector<std::int64_t> ranks; // every rank of the trace set, in its order
+    core::RankChoice choice; // how each of them fits the snapshot (one rank: not computed)
+    bool chosen = false; // the user chose the rank; else it is choice.best
     std::int64_t baseNs = 0; // the trace's baseTimeNanoseconds: store time = µs × 1000 − baseNs
     std::int64_t originNs = 0; // the timeline's 0 (TraceSet::startNs), in store time
     std::vector<std::vector<StepMark>> marks; // parallel to SnapshotViewData::devices
@@ -54,9 +59,11 @@ using SnapshotStepsPtr = std::shared_ptr<const SnapshotSteps>;
 // deeper ones share the last.
 inline constexpr int kMaxAnnotationLanes = 2;
 
-// Aligns `data` with `trace` (traceRanges, alignSnapshot) and lays out the marks.
-SnapshotSteps alignViewData(
-    const SnapshotViewData& data, const core::RankTrace& trace, std::int64_t originNs);
+// Aligns `data` with a rank of `set` (traceRanges, alignSnapshot) and lays out
+// the marks: with `rankIndex` (an index into set.ranks) when given, else with
+// the rank the snapshot fits best (chooseSnapshotRank). The times are shown
+// since set.startNs(), the timeline's 0.
+SnapshotSteps alignViewData(const SnapshotViewData& data, const core::TraceSet& set, int rankIndex = -1);
 
 // The ranges of `device` (a device number), in trace order: indices into alignment.ranges.
 std::vector<std::size_t> rangesOfDevice(const core::SnapshotAlignment& alignment, std::int64_t device);

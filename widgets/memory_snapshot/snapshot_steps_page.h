@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QTableWidget;
 
@@ -13,7 +14,9 @@ namespace ks::widgets {
 // was aligned with (or why it could not be, never an empty table), the
 // alignment's diagnostics, and a row of memory per trace range of the shown
 // device (fillStepsTable). A click on a row asks for that range
-// (rangeActivated, an index into the alignment's ranges).
+// (rangeActivated, an index into the alignment's ranges). With a trace of
+// several ranks a chooser above the line says which rank it is aligned with
+// and how each fits; choosing one asks for it (rankChosen).
 class SnapshotStepsPage : public QWidget
 {
     Q_OBJECT
@@ -25,6 +28,8 @@ public:
     void showMessage(const QString& text);
     // The ranges of `device` (a device number) of an alignment that succeeded.
     void showSteps(const SnapshotSteps& steps, std::int64_t device);
+    // The rank chooser of an alignment with a trace of several ranks (hidden for one rank or null).
+    void showRanks(const SnapshotSteps* steps);
     // Selects the row of a range (an index into the alignment's ranges) without asking for it again.
     void selectRange(std::size_t range);
 
@@ -32,10 +37,18 @@ public:
 
     QTableWidget* table() const { return m_table; }
 
+    QComboBox* rankChooser() const { return m_rank; }
+
 signals:
     void rangeActivated(std::size_t range);
+    void rankChosen(int rankIndex); // an index into the trace set's ranks, -1: the best fit
+
+protected:
+    void resizeEvent(QResizeEvent* event) override; // the columns that fit the new width
 
 private:
+    QWidget* m_rankRow = nullptr;
+    QComboBox* m_rank = nullptr;
     QLabel* m_line = nullptr;
     QTableWidget* m_table = nullptr;
 };

@@ -3,10 +3,12 @@
 #include "widgets/common/format.h"
 
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QTableWidget>
 
 #include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 namespace ks::widgets {
 
@@ -140,19 +142,55 @@ void fillComparisonFrames(QTableWidget& table, const std::vector<core::FrameDelt
 
 void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::vector<std::size_t>& ranges)
 {
-    begin(table,
-        // Two-line headers: the numbers are narrow, and eleven columns share the tab's width.
-        // The peak first among the numbers: in a narrow tab it is the one in view beside the times.
-        { QObject::tr("Range"), QObject::tr("Start"), QObject::tr("End"), QObject::tr("Requested\npeak"),
-            QObject::tr("Requested\nat start"), QObject::tr("Requested\nat end"),
-            QObject::tr("Allocated\npeak"), QObject::tr("Reserved\nat end"), QObject::tr("Allocs"),
-            QObject::tr("Allocated\nin range"), QObject::tr("Top frame") },
-        int(ranges.size()));
+    // Short one-line headers, each with a tooltip saying it whole: eleven columns share a third of
+    // a laptop's width. The peak first among the numbers, beside the times.
+    struct Column
+    {
+        QString title;
+        QString tip;
+    };
+
+    const Column columns[] = {
+        { QObject::tr("Range"), QObject::tr("The trace's ProfilerStep#N or user annotation") },
+        { QObject::tr("Start"), QObject::tr("Its start, since the trace's start (as the timeline's ruler)") },
+        { QObject::tr("End"), QObject::tr("Its end, since the trace's start") },
+        { QObject::tr("Peak"),
+            QObject::tr("Requested peak: the Active Memory Timeline's largest total inside the range") },
+        { QObject::tr("At start"),
+            QObject::tr("Requested at start: the timeline's total when the range begins") },
+        { QObject::tr("At end"), QObject::tr("Requested at end: the timeline's total when the range ends") },
+        { QObject::tr("Alloc peak"),
+            QObject::tr("Allocated peak: the Allocator State History's largest allocated bytes (rounded "
+                        "blocks) inside the range") },
+        { QObject::tr("Rsv end"),
+            QObject::tr("Reserved at end: what the caching allocator holds from CUDA") },
+        { QObject::tr("Allocs"), QObject::tr("Allocations made inside the range") },
+        { QObject::tr("In range"),
+            QObject::tr("Allocated in range: the requested bytes of those allocations") },
+        { QObject::tr("Top frame"),
+            QObject::tr("The program's own frame that allocated most inside the range, with its bytes") },
+    };
+    QStringList titles;
+    for (const Column& c : columns)
+        titles << c.title;
+    begin(table, titles, int(ranges.size()));
+    for (int c = 0; c < int(std::size(columns)); ++c)
+        table.horizontalHeaderItem(c)->setToolTip(columns[c].tip);
     auto bytes = [](std::uint64_t v) { return new NumberItem(formatBytes(v), double(v)); };
     for (int r = 0; r < int(ranges.size()); ++r) {
         const core::RangeMemory& m = steps.alignment.ranges[ranges[std::size_t(r)]];
         QTableWidgetItem* name = nameItem(toQString(m.name));
         name->setData(kRangeIndexRole, qulonglong(ranges[std::size_t(r)]));
+        // The whole row in one tooltip: the columns a narrow tab leaves out are there too.
+        name->setToolTip(
+            QObject::tr("%1: %2 – %3\nrequested: peak %4, at start %5, at end %6\nallocated peak %7, "
+                        "reserved at end %8\n%9 allocations in it, %10")
+                .arg(toQString(m.name), formatDuration(steps.shownNs(m.startUs)),
+                    formatDuration(steps.shownNs(m.endUs)), formatBytes(m.requestedPeak),
+                    formatBytes(m.requestedAtStart), formatBytes(m.requestedAtEnd),
+                    formatBytes(m.allocatedPeak), formatBytes(m.reservedAtEnd))
+                .arg(m.allocations)
+                .arg(formatBytes(m.allocatedBytes)));
         table.setItem(r, 0, name);
         const std::int64_t start = steps.shownNs(m.startUs);
         const std::int64_t end = steps.shownNs(m.endUs);
@@ -169,15 +207,49 @@ void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::
             ? QString()
             : QObject::tr("%1 (%2)").arg(
                 toQString(m.topFrames.front().frame), formatBytes(m.topFrames.front().bytes));
-        table.setItem(r, 10, nameItem(top));
+        table.setItem(r, kStepsFrameColumn, nameItem(top));
     }
-    table.resizeColumnsToContents();
-    // A long annotation's name elides (its tooltip holds it): the numbers stay in view beside it.
-    table.setColumnWidth(0, std::min(table.columnWidth(0), 12 * table.fontMetrics().averageCharWidth() + 24));
-    // The numbers are fixed: the top frame takes what is left.
-    table.horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table.horizontalHeader()->setStretchLastSection(true);
+    // The numbers as wide as they need, never cut; the two names share what is left and elide
+    // (their tooltips hold them). Which columns fit is SnapshotStepsPage's (fitStepsColumns).
+    QHeaderView* header = table.horizontalHeader();
+    header->setStretchLastSection(false);
+    for (int c = 0; c < int(std::size(columns)); ++c)
+        header->setSectionResizeMode(c,
+            c == kStepsNameColumn || c == kStepsFrameColumn ? QHeaderView::Stretch
+                                                            : QHeaderView::ResizeToContents);
     table.setSortingEnabled(true);
+}
+
+void fitStepsColumns(QTableWidget& table)
+{
+    // Least read first: the state history's numbers, the count, the start's total, the end.
+    constexpr int kFoldOrder[] = { 7, 6, 8, 4, 2, 9 };
+    const int columns = table.columnCount();
+    if (columns != kStepsColumns)
+        return;
+    const QFontMetrics metrics = table.fontMetrics();
+    // The names keep room for "ProfilerStep#12" and a short frame; the numbers their widest cell.
+    const int nameWidth = metrics.horizontalAdvance(QStringLiteral("ProfilerStep#12")) + 12;
+    std::vector<int> need(std::size_t(columns), 0);
+    for (int c = 0; c < columns; ++c) {
+        table.setColumnHidden(c, false);
+        need[std::size_t(c)] = c == kStepsNameColumn || c == kStepsFrameColumn
+            ? nameWidth
+            : std::max(table.horizontalHeader()->sectionSizeHint(c),
+                static_cast<const QAbstractItemView&>(table).sizeHintForColumn(c));
+    }
+    // The vertical scroll bar counted whether shown or not: it comes and goes with the rows.
+    const int available =
+        table.width() - 2 * table.frameWidth() - table.verticalScrollBar()->sizeHint().width();
+    int total = 0;
+    for (const int w : need)
+        total += w;
+    for (const int c : kFoldOrder) {
+        if (total <= available)
+            break;
+        table.setColumnHidden(c, true);
+        total -= need[std::size_t(c)];
+    }
 }
 
 } // namespace ks::widgets

@@ -28,11 +28,23 @@ void fillComparisonFrames(QTableWidget& table, const std::vector<core::FrameDelt
 // The memory of each range the snapshot's trace was aligned with (`ranges`:
 // indices into steps.alignment.ranges, in trace order): Range, Start, End (as
 // the timeline's ruler shows them), Requested peak / at start / at end,
-// Allocated peak, Reserved at end, Allocations, Allocated in range, Top frame.
+// Allocated peak, Reserved at end, Allocations, Allocated in range, Top frame,
+// under short headers with the whole name as their tooltip. The numbers take
+// their width, the names share the rest (fitStepsColumns).
 // Column 0 holds the range's index in Qt::UserRole + 1.
 void fillStepsTable(QTableWidget& table, const SnapshotSteps& steps, const std::vector<std::size_t>& ranges);
 
 inline constexpr int kRangeIndexRole = Qt::UserRole + 1;
+inline constexpr int kStepsColumns = 11;
+inline constexpr int kStepsNameColumn = 0;
+inline constexpr int kStepsFrameColumn = 10;
+
+// Fits the steps table to its width: every column shown whole, no sideways
+// scrolling. Where all eleven do not fit, the least read fold away first
+// (reserved at end, allocated peak, allocations, requested at start, end,
+// allocated in range); the range's tooltip holds the whole row. Call it again
+// when the table's width changes.
+void fitStepsColumns(QTableWidget& table);
 
 // "+1.5 GiB", "−20.0 MiB", "0 bytes".
 QString signedBytes(std::int64_t delta);

@@ -1,7 +1,7 @@
 #include "widgets/memory_snapshot/snapshot_view.h"
 
 #include "core/analysis/memory_snapshot/allocator_state.h"
-#include "core/model/rank_trace.h"
+#include "core/model/trace_set.h"
 #include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"
 #include "widgets/common/task_tracker.h"
@@ -219,9 +219,15 @@ void SnapshotView::setupConnections()
     connect(m_deviceChooser, &QComboBox::activated, this, &SnapshotView::setDeviceIndex);
     connect(m_compareButton, &QPushButton::clicked, this, &SnapshotView::compareRequested);
     connect(m_stepsPage, &SnapshotStepsPage::rangeActivated, this, &SnapshotView::selectRange);
+    connect(m_stepsPage, &SnapshotStepsPage::rankChosen, this, &SnapshotView::setTraceRank);
     connect(m_plot, &ActiveMemoryPlot::markPicked, this, [this](int mark) {
         m_tabs->setCurrentWidget(m_stepsPage);
         selectRange(m_plot->marks()[std::size_t(mark)].range);
+    });
+    // The Steps and Comparison tabs' tables of numbers need the room; the others leave it to the plot.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        const bool wide = m_tabs->currentWidget() == m_stepsPage || m_tabs->currentWidget() == m_comparePage;
+        m_content->setSizes(wide ? QList<int> { 2000, 3000 } : QList<int> { 3000, 2000 });
     });
     connect(m_compareAxis, &QComboBox::currentIndexChanged, this, [this] {
         if (m_other)
@@ -314,6 +320,7 @@ void SnapshotView::showData(SnapshotViewDataPtr data)
     m_summary->show();
     m_content->show();
     showDevice();
+    m_traceRank = -1; // another snapshot may be another rank's
     align();
 }
 
@@ -424,8 +431,7 @@ void SnapshotView::compareWith(const QString& path)
     m_compareLine->setText(tr("Reading %1…").arg(displayName(path)));
     if (m_tabs->indexOf(m_comparePage) < 0)
         m_tabs->addTab(m_comparePage, tr("Comparison"));
-    m_tabs->setCurrentWidget(m_comparePage);
-    m_content->setSizes({ 2000, 3000 }); // four columns of numbers beside frame names need the room
+    m_tabs->setCurrentWidget(m_comparePage); // four columns of numbers beside frame names: the wide split
     m_compareTasks->start(
         [file = path.toStdString(), base = m_data](const TaskContext& context) {
             Compared out { load(file, context), {}, {}, {} };
@@ -498,10 +504,16 @@ void SnapshotView::showOverlay(const core::SnapshotOverlay* overlay)
     m_compareChart->replot();
 }
 
-void SnapshotView::setTrace(std::shared_ptr<const core::RankTrace> trace, std::int64_t originNs)
+void SnapshotView::setTrace(std::shared_ptr<const core::TraceSet> set)
 {
-    m_trace = std::move(trace);
-    m_traceOrigin = originNs;
+    m_trace = set && !set->ranks.empty() ? std::move(set) : nullptr;
+    m_traceRank = -1;
+    align();
+}
+
+void SnapshotView::setTraceRank(int rankIndex)
+{
+    m_traceRank = rankIndex;
     align();
 }
 
@@ -513,16 +525,21 @@ void SnapshotView::align()
         return;
     m_plot->setMarks({}, 0);
     if (!m_trace) {
+        m_stepsPage->showRanks(nullptr);
         m_stepsPage->showMessage(tr(
             "Open the Kineto trace of the same run (File > Open, or both files on the command line) to see "
             "which ProfilerStep or annotation each rise of memory belongs to."));
         emit stepsShown();
         return;
     }
-    m_stepsPage->showMessage(tr("Aligning with rank %1's trace…").arg(m_trace->rank));
+    const std::size_t ranks = m_trace->ranks.size();
+    m_stepsPage->showMessage(ranks == 1 || m_traceRank >= 0
+            ? tr("Aligning with rank %1's trace…")
+                  .arg(m_trace->ranks[std::size_t(std::max(m_traceRank, 0))]->rank)
+            : tr("Aligning with the trace: which of its %1 ranks the snapshot fits…").arg(ranks));
     m_alignTasks->start(
-        [data = m_data, trace = m_trace, origin = m_traceOrigin](const TaskContext&) {
-            return std::make_shared<const SnapshotSteps>(alignViewData(*data, *trace, origin));
+        [data = m_data, set = m_trace, rank = m_traceRank](const TaskContext&) {
+            return std::make_shared<const SnapshotSteps>(alignViewData(*data, *set, rank));
         },
         [this](SnapshotStepsPtr steps) {
             m_steps = std::move(steps);
@@ -540,6 +557,7 @@ void SnapshotView::showSteps()
 {
     if (!m_steps)
         return; // the page says why (no trace yet, or aligning)
+    m_stepsPage->showRanks(m_steps.get());
     const core::SnapshotAlignment& a = m_steps->alignment;
     if (a.error.empty()) {
         m_stepsPage->showSteps(*m_steps, m_data->summaryOf(m_device).device);
@@ -551,7 +569,8 @@ void SnapshotView::showSteps()
     const QString path = toQString(m_data->snapshot->path) + QStringLiteral(": ");
     if (error.startsWith(path))
         error = displayName(m_path) + QStringLiteral(": ") + error.mid(path.size());
-    m_stepsPage->showMessage(tr("Not aligned with rank %1's trace: %2").arg(m_steps->rank).arg(error));
+    m_stepsPage->showMessage(tr("Not aligned with rank %1's trace: %2").arg(m_steps->rank).arg(error)
+        + (m_steps->ranks.size() > 1 ? tr(" Choose another rank above.") : QString()));
 }
 
 void SnapshotView::selectRange(std::size_t range)

@@ -57,10 +57,14 @@ public:
     // A row of the device's event list: the timeline marks it, the list shows
     // it and the allocator's state at it is computed (stateShown follows).
     void selectRow(int row);
-    // The trace to align the snapshot with (one rank's; null: none), and the
-    // timeline's 0 in its store time (TraceSet::startNs) to show times as the
-    // timeline does. Aligns again whenever the trace or the snapshot changes.
-    void setTrace(std::shared_ptr<const core::RankTrace> trace, std::int64_t originNs);
+    // The trace to align the snapshot with (null or no rank: none): with its
+    // rank the snapshot fits best until the user picks another in the Steps
+    // tab (setTraceRank), its times shown since TraceSet::startNs as the
+    // timeline shows them. Aligns again whenever the trace or the snapshot
+    // changes, with the best fit again.
+    void setTrace(std::shared_ptr<const core::TraceSet> set);
+    // The rank to align with, an index into the trace set's ranks (-1: the best fit).
+    void setTraceRank(int rankIndex);
     // A range of the alignment (an index into its ranges): its row, its band
     // marked and the timeline zoomed to it; rangeActivated follows.
     void selectRange(std::size_t range);
@@ -140,8 +144,8 @@ private:
     std::unique_ptr<TaskTracker> m_stateTasks;
     std::unique_ptr<TaskTracker> m_compareTasks;
     std::unique_ptr<TaskTracker> m_alignTasks;
-    std::shared_ptr<const core::RankTrace> m_trace;
-    std::int64_t m_traceOrigin = 0;
+    std::shared_ptr<const core::TraceSet> m_trace;
+    int m_traceRank = -1; // asked for in the Steps tab; -1: the best fit
     SnapshotStepsPtr m_steps;
     QString m_path;
     SnapshotViewDataPtr m_data;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <vector>
 
 namespace ks::cli {
 
@@ -70,11 +71,21 @@ namespace {
                 << '\n';
             return 1;
         }
-        if (set.ranks.size() > 1)
-            err << kCommand << ": " << tracePath << " holds " << set.ranks.size()
-                << " ranks: aligning with the first (give the rank's file)\n";
-        const core::SnapshotAlignment alignment = core::alignSnapshot(
-            snapshot.snapshot, snapshot.summary, core::traceRanges(*set.ranks.front()), top);
+        // Several ranks: the one whose steps fit the snapshot's (a snapshot is one process's).
+        std::vector<std::vector<core::TraceRange>> ranks;
+        for (const auto& rank : set.ranks)
+            ranks.push_back(core::traceRanges(*rank));
+        std::size_t chosen = 0;
+        if (ranks.size() > 1) {
+            const core::RankChoice choice = core::chooseSnapshotRank(snapshot.snapshot, ranks);
+            chosen = choice.best;
+            err << kCommand << ": " << tracePath << " holds " << ranks.size() << " ranks: aligning with rank "
+                << set.ranks[chosen]->rank
+                << (choice.told ? ", whose steps fit the snapshot's\n"
+                                : ", though others fit the snapshot as well (give the rank's file)\n");
+        }
+        const core::SnapshotAlignment alignment =
+            core::alignSnapshot(snapshot.snapshot, snapshot.summary, ranks[chosen], top);
         if (!alignment.error.empty()) {
             err << kCommand << ": cannot align: " << alignment.error << '\n';
             return 1;

@@ -316,13 +316,19 @@ void MainWindow::saveSettings() const
     QSettings settings; // saveNavigator writes into it too
     settings.setValue(kGeometryKey, saveGeometry());
     // In job mode the docks are hidden for the strips: remember them as they were.
-    settings.setValue(kStateKey, m_stateBeforeJob.isEmpty() ? saveState(kStateVersion) : m_stateBeforeJob);
+    // ... and without a trace the snapshot's: the docks as they were before it hid them.
+    settings.setValue(kStateKey,
+        !m_stateBeforeJob.isEmpty()            ? m_stateBeforeJob
+            : !m_stateBeforeSnapshot.isEmpty() ? m_stateBeforeSnapshot
+                                               : saveState(kStateVersion));
     settings.setValue(kLabelWidthKey, m_timeline->view()->labelWidth());
     saveNavigator(settings);
 }
 
 void MainWindow::resetLayout()
 {
+    m_stateBeforeSnapshot.clear();
+    m_pages->show();
     for (const QString& id : m_navigator->viewIds())
         returnView(id);
     restoreState(m_defaultState, kStateVersion);

@@ -305,6 +305,13 @@ private:
     QStringList openSnapshots(const QStringList& paths);
     void compareSnapshotDialog();
     void showSnapshotView();
+    // The snapshot view takes the window's height: with a trace, most of it under the
+    // timeline; without one, all of it (enterSnapshotLayout), whatever the saved layout.
+    void growSnapshotView();
+    // Without a trace: the welcome page and the timeline's panels (empty without one) hidden,
+    // the docks as they were kept to come back (leaveSnapshotLayout: a trace opened, Reset Layout).
+    void enterSnapshotLayout();
+    void leaveSnapshotLayout();
     // "snapshotrow=N;snapshottab=state|events|peak|steps|compare;snapshotzoom=FIRST:LAST;
     // snapshotrange=N" (screenshots; N of snapshotrange: a range of the alignment, once aligned);
     // false for other keys.
@@ -404,6 +411,7 @@ private:
     LoadController* m_jobRankLoader = nullptr;
     widgets::JobModeView* m_jobView = nullptr;
     QByteArray m_stateBeforeJob; // the docks as they were before job mode hid them
+    QByteArray m_stateBeforeSnapshot; // ... before a snapshot without a trace hid them
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

@@ -44,6 +44,7 @@ void MainWindow::openPaths(const QStringList& paths)
     const QStringList traces = openSnapshots(paths);
     if (traces.isEmpty())
         return;
+    leaveSnapshotLayout(); // the timeline and its panels come back for the trace
     core::TraceInputs listed; // the folders are listed once: to choose how to open them, then to load
     if (openInJobMode(traces, &listed))
         return;

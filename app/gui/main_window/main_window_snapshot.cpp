@@ -3,7 +3,8 @@
 // command line, File > Open, Open Recent, a drop) goes to it instead of the
 // trace loader, "Compare with…" asks for the second file, and what fails is
 // said on the message bar, naming the file. The trace the window shows is
-// handed to the view (its first rank) so that it aligns the snapshot with
+// handed to the view (every rank: it aligns with the rank the snapshot fits,
+// or the one chosen in its Steps tab) so that it aligns the snapshot with
 // it, in either order of opening; a range chosen in its Steps tab zooms the
 // timeline to it.
 #include "app/gui/main_window/main_window.h"
@@ -23,6 +24,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTimer>
 
 #include <algorithm>
 #include <memory>
@@ -48,18 +50,6 @@ namespace {
         return head.size() == 2 && quint8(head[0]) == 0x80 && head[1] >= 2 && head[1] <= 5;
     }
 
-    void growSnapshotView(MainWindow& window)
-    {
-        // The snapshot takes the height (as much as the timeline's minimum leaves; again once
-        // loaded: the first layout may not be done).
-        const int belowMenu =
-            window.height() - window.menuBar()->sizeHint().height() - window.statusBar()->sizeHint().height();
-        window.resizeDocks({ window.navigatorDock() }, { belowMenu * 4 / 5 }, Qt::Vertical);
-        // Without a trace the bottom row's Search Results are empty: most of the width for the view.
-        if (!window.loadController()->isLoading() && (!window.traceSet() || window.traceSet()->ranks.empty()))
-            window.resizeDocks({ window.navigatorDock() }, { window.width() * 6 / 7 }, Qt::Horizontal);
-    }
-
 } // namespace
 
 void MainWindow::setupSnapshot()
@@ -73,11 +63,8 @@ void MainWindow::setupSnapshot()
             tr("Could not open the memory snapshot: %1").arg(message), widgets::MessageBar::Type::Error);
         statusBar()->clearMessage();
     };
-    // The first rank: a snapshot is one process's, and ranks are sorted (rank 0 when it loaded).
-    connect(m_session, &TraceSession::loaded, m_snapshot, [this](const TraceSetPtr& set) {
-        const bool any = set && !set->ranks.empty();
-        m_snapshot->setTrace(any ? set->ranks.front() : nullptr, any ? set->startNs() : 0);
-    });
+    // Every rank: a snapshot is one process's, and the view finds which (or the user says).
+    connect(m_session, &TraceSession::loaded, m_snapshot, &widgets::SnapshotView::setTrace);
     connect(m_snapshot, &widgets::SnapshotView::rangeActivated, this, [this](qint64 start, qint64 end) {
         if (!traceSet() || traceSet()->ranks.empty())
             return;
@@ -94,7 +81,7 @@ void MainWindow::setupSnapshot()
     connect(m_snapshot, &widgets::SnapshotView::failed, this, failed);
     connect(m_snapshot, &widgets::SnapshotView::comparisonFailed, this, failed);
     connect(m_snapshot, &widgets::SnapshotView::loaded, this, [this] {
-        growSnapshotView(*this);
+        growSnapshotView();
         statusBar()->showMessage(tr("Loaded %1").arg(widgets::displayName(m_snapshot->path())), 5000);
     });
     // The picture is complete once nothing of the snapshot computes any more (screenshots wait for it).
@@ -139,7 +126,55 @@ QStringList MainWindow::openSnapshots(const QStringList& given)
 void MainWindow::showSnapshotView()
 {
     showView(QStringLiteral("memorySnapshot"));
-    growSnapshotView(*this);
+    growSnapshotView();
+}
+
+void MainWindow::growSnapshotView()
+{
+    if (m_loader->isLoading() || (traceSet() && !traceSet()->ranks.empty())) {
+        // Most of the height, as much as the timeline's minimum leaves (again once loaded: the
+        // first layout may not be done).
+        const int belowMenu = height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height();
+        resizeDocks({ m_navigatorDock }, { belowMenu * 4 / 5 }, Qt::Vertical);
+        return;
+    }
+    enterSnapshotLayout();
+}
+
+void MainWindow::enterSnapshotLayout()
+{
+    if (!m_stateBeforeJob.isEmpty() || m_navigatorDock->isFloating()
+        || dockWidgetArea(m_navigatorDock) == Qt::NoDockWidgetArea)
+        return; // job mode's layout, or a navigator the user floated: theirs
+    if (m_stateBeforeSnapshot.isEmpty()) {
+        m_stateBeforeSnapshot = saveState(kStateVersion);
+        for (QDockWidget* dock : m_panelDocks)
+            dock->hide();
+        // The welcome page's least height (its recent files) would hold the view down.
+        m_pages->hide();
+        m_navigatorDock->show();
+    }
+    // Every pixel the central bars leave; the layout clamps it. Asked again once laid out: a
+    // restored or default layout applied after this call (first show) would undo it.
+    const auto fill = [this] {
+        if (m_stateBeforeSnapshot.isEmpty())
+            return;
+        const bool vertical = dockWidgetArea(m_navigatorDock) == Qt::BottomDockWidgetArea
+            || dockWidgetArea(m_navigatorDock) == Qt::TopDockWidgetArea;
+        resizeDocks(
+            { m_navigatorDock }, { vertical ? height() : width() }, vertical ? Qt::Vertical : Qt::Horizontal);
+    };
+    fill();
+    QTimer::singleShot(0, this, fill);
+}
+
+void MainWindow::leaveSnapshotLayout()
+{
+    if (m_stateBeforeSnapshot.isEmpty())
+        return;
+    m_pages->show();
+    restoreState(m_stateBeforeSnapshot, kStateVersion);
+    m_stateBeforeSnapshot.clear();
 }
 
 void MainWindow::compareSnapshotDialog()

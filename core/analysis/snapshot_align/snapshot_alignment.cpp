@@ -1,11 +1,11 @@
 #include "core/analysis/snapshot_align/snapshot_alignment.h"
 
 #include "core/analysis/memory_snapshot/snapshot_frames.h"
+#include "core/analysis/snapshot_align/range_rows.h"
 #include "core/model/rank_trace.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <limits>
 #include <map>
 #include <tuple>
 
@@ -72,23 +72,10 @@ namespace {
         std::size_t top, const std::vector<TraceRange>& ranges, std::vector<RangeMemory>& out)
     {
         const ActiveMemoryTimeline& timeline = d.timeline;
-        const std::span<const TraceEntry> trace = snapshot.trace(d.device);
-        // Each row's time; a row without one takes the time before it.
-        std::vector<std::int64_t> times;
-        times.reserve(timeline.rows.size());
-        std::int64_t last = std::numeric_limits<std::int64_t>::min();
-        for (const TimelineRow& row : timeline.rows) {
-            const std::int64_t t = row.event.raw < trace.size() ? trace[row.event.raw].timeUs : kNoTime;
-            if (t != kNoTime)
-                last = std::max(last, t);
-            times.push_back(last);
-        }
+        const RangeRows rows(snapshot, d);
         const TotalsAt initial { timeline.initialAllocated, d.stateBeforeFirst.allocated,
             d.stateBeforeFirst.reserved };
-        // The totals after every row at or before t (the initial ones before the first).
-        auto rowsUpTo = [&](std::int64_t t) {
-            return static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), t) - times.begin());
-        };
+        // The totals after the first `count` rows (the initial ones before the first).
         auto totalsAfter = [&](std::size_t count) {
             if (count == 0)
                 return initial;
@@ -98,8 +85,7 @@ namespace {
         for (const TraceRange& range : ranges) {
             const std::int64_t s = range.startUs + offsetUs;
             const std::int64_t e = range.endUs + offsetUs;
-            const std::size_t before = rowsUpTo(s);
-            const std::size_t through = std::max(before, rowsUpTo(e));
+            const auto [before, through] = rows.rowsIn(s, e);
             const TotalsAt atStart = totalsAfter(before);
             const TotalsAt atEnd = totalsAfter(through);
             RangeMemory m;
@@ -120,7 +106,7 @@ namespace {
                 const TimelineRow& row = timeline.rows[i];
                 if (row.allocated > m.requestedPeak) {
                     m.requestedPeak = row.allocated;
-                    m.requestedPeakTimeUs = times[i] - offsetUs;
+                    m.requestedPeakTimeUs = rows.timeOf(i) - offsetUs;
                 }
                 m.allocatedPeak = std::max(m.allocatedPeak, row.stateAllocated);
             }
@@ -169,8 +155,7 @@ std::vector<TraceRange> traceRanges(const RankTrace& trace)
     return ranges;
 }
 
-SnapshotAlignment alignSnapshot(const MemorySnapshot& snapshot, const SnapshotSummary& summary,
-    const std::vector<TraceRange>& ranges, std::size_t top)
+SnapshotAlignment matchAnnotations(const MemorySnapshot& snapshot, const std::vector<TraceRange>& ranges)
 {
     SnapshotAlignment result;
     if (!snapshot.hasTime()) {
@@ -238,6 +223,15 @@ SnapshotAlignment alignSnapshot(const MemorySnapshot& snapshot, const SnapshotSu
     for (const std::string& name : unmatched)
         result.diagnostics.push_back(
             "annotation \"" + name + "\" of the snapshot is not (or not as often) in the trace");
+    return result;
+}
+
+SnapshotAlignment alignSnapshot(const MemorySnapshot& snapshot, const SnapshotSummary& summary,
+    const std::vector<TraceRange>& ranges, std::size_t top)
+{
+    SnapshotAlignment result = matchAnnotations(snapshot, ranges);
+    if (!result.error.empty())
+        return result;
     for (const DeviceSnapshotSummary& d : summary.devices) {
         if (!d.trace.timeMonotonic)
             result.diagnostics.push_back("device " + std::to_string(d.device)
@@ -245,6 +239,33 @@ SnapshotAlignment alignSnapshot(const MemorySnapshot& snapshot, const SnapshotSu
         measure(snapshot, d, result.offsetUs, top, ranges, result.ranges);
     }
     return result;
+}
+
+RankChoice chooseSnapshotRank(
+    const MemorySnapshot& snapshot, const std::vector<std::vector<TraceRange>>& ranks)
+{
+    RankChoice choice;
+    for (const std::vector<TraceRange>& ranges : ranks) {
+        const SnapshotAlignment a = matchAnnotations(snapshot, ranges);
+        choice.fits.push_back(a.error.empty() ? RankFit { true, a.matches.size(), a.spreadUs } : RankFit {});
+    }
+    auto better = [](const RankFit& a, const RankFit& b) {
+        return std::tuple(a.aligned, a.matched, -a.spreadUs) > std::tuple(b.aligned, b.matched, -b.spreadUs);
+    };
+    for (std::size_t i = 1; i < choice.fits.size(); ++i)
+        if (better(choice.fits[i], choice.fits[choice.best]))
+            choice.best = i;
+    if (choice.fits.empty() || !choice.fits[choice.best].aligned)
+        return choice;
+    const RankFit& best = choice.fits[choice.best];
+    choice.told = best.spreadUs <= kLargeAlignmentSpreadUs;
+    for (std::size_t i = 0; i < choice.fits.size() && choice.told; ++i) {
+        const RankFit& other = choice.fits[i];
+        if (i != choice.best && other.aligned && other.matched == best.matched
+            && other.spreadUs <= 2 * best.spreadUs + kRankMarginUs)
+            choice.told = false;
+    }
+    return choice;
 }
 
 } // namespace ks::core

@@ -87,4 +87,39 @@ inline constexpr std::int64_t kLargeAlignmentSpreadUs = 1000;
 SnapshotAlignment alignSnapshot(const MemorySnapshot& snapshot, const SnapshotSummary& summary,
     const std::vector<TraceRange>& ranges, std::size_t top = 5);
 
+// The matching of alignSnapshot alone (no memory measured, `ranges` of the
+// result empty): the matches, the offset, the spread, the diagnostics of both,
+// or why nothing matched.
+SnapshotAlignment matchAnnotations(const MemorySnapshot& snapshot, const std::vector<TraceRange>& ranges);
+
+// How well one rank's ranges fit the snapshot's annotations.
+struct RankFit
+{
+    bool aligned = false; // something matched (else `matched` and `spreadUs` are 0)
+    std::uint64_t matched = 0;
+    std::int64_t spreadUs = 0;
+};
+
+// Which rank of a trace a snapshot belongs to. Every rank of a job runs the
+// same ProfilerSteps, so names alone match any of them; what tells them apart
+// is the times: on the snapshot's own rank every matched START and END lies
+// the same offset away (the spread is the two clocks' jitter), on another
+// rank the steps' lengths differ by that rank's own waits and the spread
+// grows. The best fit matches the most annotations, then has the smallest
+// spread. It is told apart (`told`) when it is within kLargeAlignmentSpreadUs
+// and every other rank matches fewer or spreads more than twice as far, plus
+// kRankMarginUs; else the ranks fit alike (identical steps, or none fits
+// well) and only the user can say.
+struct RankChoice
+{
+    std::size_t best = 0; // an index into the ranks given (0 when none aligns)
+    bool told = false;
+    std::vector<RankFit> fits; // per rank given
+};
+
+inline constexpr std::int64_t kRankMarginUs = 50;
+
+RankChoice chooseSnapshotRank(
+    const MemorySnapshot& snapshot, const std::vector<std::vector<TraceRange>>& ranks);
+
 } // namespace ks::core

@@ -15,7 +15,9 @@
 #include "widgets/memory_snapshot/snapshot_steps_page.h"
 #include "widgets/memory_snapshot/snapshot_view.h"
 
+#include <QComboBox>
 #include <QFile>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -78,7 +80,7 @@ QString writeSnapshot(
     return path;
 }
 
-std::string traceDocument(const std::vector<std::string>& extra = {})
+std::string traceDocument(const std::vector<std::string>& extra = {}, std::int64_t rank = 0)
 {
     std::vector<std::string> events {
         ks::tests::completeEvent("cpu_op", "ProfilerStep#1", kBase + 100, 200, 1, 1),
@@ -87,7 +89,16 @@ std::string traceDocument(const std::vector<std::string>& extra = {})
         ks::tests::completeEvent("cpu_op", "aten::mm", kBase + 130, 20, 1, 1),
     };
     events.insert(events.end(), extra.begin(), extra.end());
-    return ks::tests::kinetoDocument(0, events);
+    return ks::tests::kinetoDocument(rank, events);
+}
+
+// Another rank of the same job: the same ranges, its steps 100 us longer (its waits).
+std::string otherRankDocument(std::int64_t rank)
+{
+    return ks::tests::kinetoDocument(rank,
+        { ks::tests::completeEvent("cpu_op", "ProfilerStep#1", kBase + 100, 300, 1, 1),
+            ks::tests::completeEvent("user_annotation", "fwd", kBase + 120, 60, 1, 1),
+            ks::tests::completeEvent("cpu_op", "ProfilerStep#2", kBase + 400, 300, 1, 1) });
 }
 
 struct Shown
@@ -95,7 +106,7 @@ struct Shown
     widgets::TaskPools pools;
     widgets::SnapshotView view { &pools };
     QTemporaryDir dir;
-    core::TraceSet set;
+    std::shared_ptr<const core::TraceSet> set;
 
     Shown()
     {
@@ -116,14 +127,26 @@ struct Shown
         return open(writeSnapshot(dir, QStringLiteral("a.pickle"), events(), annotations()));
     }
 
-    // The trace of rank 0; with a snapshot shown, waits for the alignment.
-    bool giveTrace(const std::string& document)
+    // A trace of one rank a document; with a snapshot shown, waits for the alignment.
+    bool giveTrace(const std::vector<std::string>& documents)
     {
         QTemporaryDir traceDir;
-        set = ks::tests::loadRanks(traceDir, { document });
+        set = std::make_shared<const core::TraceSet>(ks::tests::loadRanks(traceDir, documents));
         QSignalSpy steps(&view, &widgets::SnapshotView::stepsShown);
-        view.setTrace(set.ranks.front(), set.startNs());
+        view.setTrace(set);
         return !view.data() || steps.count() > 0 || steps.wait(30000);
+    }
+
+    bool giveTrace(const std::string& document) { return giveTrace(std::vector { document }); }
+
+    // A rank chosen in the Steps tab (an item of its chooser: 0 = the best fit); waits for the alignment.
+    bool chooseRank(int item)
+    {
+        QSignalSpy steps(&view, &widgets::SnapshotView::stepsShown);
+        QComboBox* chooser = view.stepsPage()->rankChooser();
+        chooser->setCurrentIndex(item);
+        emit chooser->activated(item);
+        return steps.wait(30000);
     }
 
     widgets::ActiveMemoryPlot* plot() const { return view.plot(); }
@@ -143,14 +166,19 @@ struct Shown
 // 1100), B freed (3, 100), C (4, 400), C freed (5, 100), D (6, 150). A range
 // spans from the step after the last event before it to the step after its
 // own last event.
-void checkAligned(const Shown& shown)
+void checkAligned(const Shown& shown, std::int64_t rank = 0)
 {
     const widgets::SnapshotView& view = shown.view;
     QVERIFY(view.steps());
     QVERIFY2(view.steps()->alignment.error.empty(), view.steps()->alignment.error.c_str());
     QCOMPARE(view.steps()->alignment.offsetUs, kOffsetUs);
-    QVERIFY2(shown.line().startsWith(QStringLiteral("Aligned with rank 0's trace: 3 of the snapshot's 3 "
-                                                    "annotations matched")),
+    QCOMPARE(view.steps()->rank, rank);
+    // One rank: nothing more to say of it. Several: which one, and why, before the matches.
+    const QString aligned = QStringLiteral("Aligned with rank %1's trace").arg(rank);
+    const QString matched = QStringLiteral(": 3 of the snapshot's 3 annotations matched");
+    QVERIFY2(shown.set->ranks.size() == 1
+            ? shown.line().startsWith(aligned + matched)
+            : shown.line().startsWith(aligned) && shown.line().contains(matched),
         qPrintable(shown.line()));
     QVERIFY2(shown.line().contains(widgets::formatDuration(kOffsetUs * 1000) + QStringLiteral(" ahead")),
         qPrintable(shown.line()));
@@ -238,12 +266,13 @@ void checkAligned(const Shown& shown)
 } // namespace
 
 // A failure inside checkAligned ends the test there, not only the helper.
-#define CHECK_ALIGNED(shown)                                                                                 \
+#define CHECK_ALIGNED_ON(shown, rank)                                                                        \
     do {                                                                                                     \
-        checkAligned(shown);                                                                                 \
+        checkAligned(shown, rank);                                                                           \
         if (QTest::currentTestFailed())                                                                      \
             return;                                                                                          \
     } while (false)
+#define CHECK_ALIGNED(shown) CHECK_ALIGNED_ON(shown, 0)
 
 class TestSnapshotSteps : public QObject
 {
@@ -280,7 +309,7 @@ private slots:
         QVERIFY(shown.giveTrace(traceDocument()));
         CHECK_ALIGNED(shown);
         // The trace closed: back to the line, the marks gone.
-        shown.view.setTrace(nullptr, 0);
+        shown.view.setTrace(nullptr);
         QVERIFY(!shown.view.steps());
         QVERIFY(shown.line().startsWith(QStringLiteral("Open the Kineto trace")));
         QVERIFY(shown.plot()->marks().empty());
@@ -356,6 +385,104 @@ private slots:
         QVERIFY2(
             shown.line().contains(QStringLiteral("the alignment is approximate")), qPrintable(shown.line()));
         QCOMPARE(shown.table()->rowCount(), 3);
+    }
+
+    void picksTheRankTheSnapshotFits()
+    {
+        // Rank 1's steps are the snapshot's; rank 0's are as long plus its waits: rank 1, told apart.
+        Shown shown;
+        QVERIFY(shown.openAligned());
+        QVERIFY(shown.giveTrace({ otherRankDocument(0), traceDocument({}, 1) }));
+        QVERIFY(shown.view.steps());
+        QCOMPARE(shown.view.steps()->rank, std::int64_t(1));
+        QVERIFY(shown.view.steps()->choice.told);
+        QVERIFY(!shown.view.steps()->chosen);
+        QCOMPARE(shown.view.steps()->alignment.offsetUs, kOffsetUs);
+        QVERIFY2(shown.line().startsWith(
+                     QStringLiteral("Aligned with rank 1's trace, the one of its 2 ranks whose steps "
+                                    "fit the snapshot's (next best: rank 0, spread ")),
+            qPrintable(shown.line()));
+        QCOMPARE(shown.table()->rowCount(), 3);
+        // The chooser says it, with each rank's fit.
+        QComboBox* chooser = shown.view.stepsPage()->rankChooser();
+        QVERIFY(chooser->isVisibleTo(shown.view.stepsPage()));
+        QCOMPARE(chooser->count(), 3);
+        QCOMPARE(chooser->currentIndex(), 0);
+        QCOMPARE(chooser->itemText(0), QStringLiteral("Best fit: rank 1"));
+        QCOMPARE(chooser->itemText(2), QStringLiteral("Rank 1 (3 matched, spread 1 µs)"));
+        // Rank 0 chosen: aligned with it, as chosen; the best fit again with the first item.
+        QVERIFY(shown.chooseRank(1));
+        QCOMPARE(shown.view.steps()->rank, std::int64_t(0));
+        QVERIFY(shown.view.steps()->chosen);
+        QVERIFY2(shown.line().startsWith(QStringLiteral("Aligned with rank 0's trace, as chosen above:")),
+            qPrintable(shown.line()));
+        QCOMPARE(chooser->currentIndex(), 1);
+        QVERIFY(shown.chooseRank(0));
+        QCOMPARE(shown.view.steps()->rank, std::int64_t(1));
+        CHECK_ALIGNED_ON(shown, 1);
+        // One rank: no chooser.
+        QVERIFY(shown.giveTrace(traceDocument()));
+        QVERIFY(!chooser->isVisibleTo(shown.view.stepsPage()));
+    }
+
+    void ranksAlikeAreTheUsersChoice()
+    {
+        // Two ranks with the same steps: nothing tells them apart. The first, said so; the user picks.
+        Shown shown;
+        QVERIFY(shown.giveTrace({ traceDocument({}, 0), traceDocument({}, 1) }));
+        QVERIFY(shown.openAligned());
+        QVERIFY(shown.view.steps());
+        QCOMPARE(shown.view.steps()->rank, std::int64_t(0));
+        QVERIFY(!shown.view.steps()->choice.told);
+        QVERIFY2(shown.line().contains(QStringLiteral("rank 1 fits the snapshot about as well")),
+            qPrintable(shown.line()));
+        QVERIFY(shown.line().contains(QStringLiteral("choose it above")));
+        QVERIFY(shown.chooseRank(2));
+        QCOMPARE(shown.view.steps()->rank, std::int64_t(1));
+        QCOMPARE(shown.table()->rowCount(), 3);
+        // Another snapshot: the best fit again.
+        QVERIFY(shown.open(writeSnapshot(shown.dir, QStringLiteral("b.pickle"), events(), annotations())));
+        QCOMPARE(shown.view.steps()->rank, std::int64_t(0));
+        QCOMPARE(shown.view.stepsPage()->rankChooser()->currentIndex(), 0);
+    }
+
+    void columnsFitTheTab()
+    {
+        // At the width the view gets at 1280x800 (the bottom row beside Search Results and the
+        // list) and at a wide one: every column shown whole, no sideways scrolling, the least read
+        // folded away first where all do not fit, the whole row in the range's tooltip.
+        Shown shown;
+        QVERIFY(shown.openAligned());
+        QVERIFY(shown.giveTrace(traceDocument()));
+        QVERIFY(shown.view.showTab(QStringLiteral("steps")));
+        QTableWidget* table = shown.table();
+        for (const int width : { 800, 1100, 1800 }) {
+            shown.view.resize(width, 400);
+            QTest::qWait(20);
+            QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+            int shownColumns = 0;
+            for (int c = 0; c < table->columnCount(); ++c) {
+                QVERIFY(!table->horizontalHeaderItem(c)->toolTip().isEmpty());
+                if (table->isColumnHidden(c))
+                    continue;
+                ++shownColumns;
+                const QString title = table->horizontalHeaderItem(c)->text();
+                QVERIFY2(!title.contains(QLatin1Char('\n')), qPrintable(title)); // one-line headers
+                QVERIFY2(table->columnWidth(c) >= table->fontMetrics().horizontalAdvance(title),
+                    qPrintable(QStringLiteral("%1 px: %2").arg(width).arg(title)));
+                if (c != 0 && c != 10) // a number: never cut
+                    for (int r = 0; r < table->rowCount(); ++r)
+                        QVERIFY(table->columnWidth(c)
+                            >= table->fontMetrics().horizontalAdvance(table->item(r, c)->text()));
+            }
+            // The range, its start, the peak, the end's total and the top frame always.
+            for (const int c : { 0, 1, 3, 5, 10 })
+                QVERIFY2(
+                    !table->isColumnHidden(c), qPrintable(QStringLiteral("%1 px: %2").arg(width).arg(c)));
+            if (width == 1800)
+                QCOMPARE(shownColumns, 11);
+        }
+        QVERIFY(table->item(0, 0)->toolTip().contains(QStringLiteral("reserved at end")));
     }
 
     void manyStepsThinOut()

@@ -6,6 +6,7 @@
 // matched with a trace built to their times.
 
 #include "core/analysis/memory_snapshot/snapshot_reader.h"
+#include "core/analysis/snapshot_align/range_rows.h"
 #include "core/analysis/snapshot_align/snapshot_alignment.h"
 #include "core/io/pickle/pickle_reader.h"
 #include "tests/support/analysis_test_support.h"
@@ -30,6 +31,8 @@ private slots:
     void severalDevices();
     void cannotAlign();
     void sharedSilmont();
+    void rangeRows();
+    void chooseRank();
 };
 
 #ifndef Q_MOC_RUN
@@ -310,6 +313,93 @@ void TestSnapshotAlignment::sharedSilmont()
     const RangeMemory* step = rangeNamed(a, "ProfilerStep#0");
     QVERIFY(step);
     QVERIFY(step->requestedPeak >= r->requestedPeak);
+}
+
+void TestSnapshotAlignment::rangeRows()
+{
+    // B's free_requested has no time: it takes B's alloc's (150), so the rows' times never go down.
+    std::vector<Py> events = device0();
+    events[2] = entry("free_requested", 0x2000, 1000, -1);
+    const MemorySnapshot s = fromPy(snapshotOf({ Py::list(events) }, annotations()));
+    const SnapshotSummary summary = summarizeSnapshot(s);
+    const DeviceSnapshotSummary& d = summary.devices.front();
+    const RangeRows rows(s, d);
+    QCOMPARE(d.timeline.rows.size(), std::size_t(6)); // A, B, B freed, C, C freed, D
+    const std::int64_t at150 = kBase + 150 + kOffsetUs;
+    QCOMPARE(rows.timeOf(1), at150);
+    QCOMPARE(rows.timeOf(2), at150); // B freed: untimed, B's time
+    QCOMPARE(rows.timeOf(3), kBase + 250 + kOffsetUs);
+    // A range's rows: those at or before its start are before it, the end's own included in it.
+    auto span = [&](std::int64_t start, std::int64_t end) {
+        const RowSpan r = rows.rowsIn(kBase + start + kOffsetUs, kBase + end + kOffsetUs);
+        return std::pair(r.before, r.through);
+    };
+    QCOMPARE(span(100, 300), std::pair(std::size_t(1), std::size_t(4))); // B, B freed, C
+    QCOMPARE(span(150, 250), std::pair(std::size_t(3), std::size_t(4))); // B and its free at the start
+    QCOMPARE(span(0, 10), std::pair(std::size_t(0), std::size_t(0))); // before every event
+    QCOMPARE(span(300, 200), std::pair(std::size_t(4), std::size_t(4))); // an end before the start: empty
+    QCOMPARE(span(460, 900), std::pair(std::size_t(6), std::size_t(6))); // after every event
+
+    // alignSnapshot measures every range over exactly these rows: its totals at the start and the
+    // end are those after rowsIn's `before` and `through` rows.
+    const SnapshotAlignment a = alignSnapshot(s, summary, rangesOf(traceEvents("", 0)));
+    QVERIFY2(a.error.empty(), a.error.c_str());
+    QCOMPARE(a.ranges.size(), std::size_t(3));
+    for (const RangeMemory& r : a.ranges) {
+        const RowSpan rs = rows.rowsIn(r.startUs + a.offsetUs, r.endUs + a.offsetUs);
+        auto total = [&](std::size_t count) {
+            return count == 0 ? d.timeline.initialAllocated : d.timeline.rows[count - 1].allocated;
+        };
+        QCOMPARE(r.requestedAtStart, total(rs.before));
+        QCOMPARE(r.requestedAtEnd, total(rs.through));
+        std::uint64_t peak = total(rs.before);
+        for (std::size_t i = rs.before; i < rs.through; ++i)
+            peak = std::max(peak, d.timeline.rows[i].allocated);
+        QCOMPARE(r.requestedPeak, peak);
+    }
+}
+
+void TestSnapshotAlignment::chooseRank()
+{
+    const MemorySnapshot s = fromPy(snapshotOf({ Py::list(device0()) }, annotations()));
+    const std::vector<TraceRange> own = rangesOf(traceEvents("", 0));
+    // Another rank of the job: the same ranges, ProfilerStep#1 80 us longer (a wait), #2 after it.
+    std::vector<TraceRange> other = own;
+    other[0].endUs += 80;
+    other[2].startUs += 80;
+    other[2].endUs += 80;
+    // Its own rank second: it fits (spread 1 us), the other spreads 80 us: told apart.
+    RankChoice c = chooseSnapshotRank(s, { other, own });
+    QCOMPARE(c.fits.size(), std::size_t(2));
+    QCOMPARE(c.best, std::size_t(1));
+    QVERIFY(c.told);
+    QCOMPARE(c.fits[1].matched, std::uint64_t(3));
+    QCOMPARE(c.fits[1].spreadUs, std::int64_t(1));
+    QVERIFY(c.fits[0].spreadUs >= 79);
+    // Identical ranges on both ranks: the first, not told.
+    c = chooseSnapshotRank(s, { own, own });
+    QCOMPARE(c.best, std::size_t(0));
+    QVERIFY(!c.told);
+    // A spread within twice the best's plus kRankMarginUs does not tell them apart either.
+    std::vector<TraceRange> close = own;
+    close[0].endUs += kRankMarginUs / 2;
+    QVERIFY(!chooseSnapshotRank(s, { close, own }).told);
+    // A rank lacking a range the snapshot has matches fewer: told by the count.
+    std::vector<TraceRange> fewer = own;
+    fewer.pop_back();
+    c = chooseSnapshotRank(s, { fewer, own });
+    QCOMPARE(c.best, std::size_t(1));
+    QVERIFY(c.told);
+    QCOMPARE(c.fits[0].matched, std::uint64_t(2));
+    // A rank with nothing to match, and no rank at all.
+    c = chooseSnapshotRank(s, { {}, own });
+    QCOMPARE(c.best, std::size_t(1));
+    QVERIFY(!c.fits[0].aligned);
+    QVERIFY(c.told);
+    c = chooseSnapshotRank(s, { {} });
+    QVERIFY(!c.told);
+    QVERIFY(!c.fits[0].aligned);
+    QVERIFY(chooseSnapshotRank(s, {}).fits.empty());
 }
 
 #endif // Q_MOC_RUN

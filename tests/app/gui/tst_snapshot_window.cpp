@@ -1,0 +1,129 @@
+// The Memory Snapshot view in the window (app/gui/main_window/main_window_snapshot.cpp):
+// without a trace it fills the window whatever the saved layout (a first start, and one
+// whose saved state and recent files make the welcome page tall); a trace opened after it
+// brings the timeline and its panels back, as they were.
+#include "app/gui/main_window/main_window.h"
+#include "tests/support/pickle_writer.h"
+#include "tests/support/test_main.h"
+#include "tests/support/trace_fixtures.h"
+#include "widgets/memory_snapshot/snapshot_view.h"
+
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using ks::app::MainWindow;
+using ks::test::Py;
+
+namespace {
+
+// A snapshot of one device: three allocations, one freed.
+QString writeSnapshot(const QTemporaryDir& dir)
+{
+    std::vector<Py> events;
+    for (int i = 0; i < 3; ++i)
+        events.push_back(Py::dict({ { "action", Py::str("alloc") }, { "addr", Py::integer(0x1000 * (i + 1)) },
+            { "size", Py::integer(1024 * (i + 1)) }, { "stream", Py::integer(0) }, { "frames", Py::list({}) },
+            { "time_us", Py::integer(1000 + i) } }));
+    const Py value = Py::dict(
+        { { "segments", Py::list({}) }, { "device_traces", Py::list({ Py::list(std::move(events)) }) } });
+    const QString path = dir.filePath(QStringLiteral("snap.pickle"));
+    std::ofstream(path.toStdString(), std::ios::binary) << ks::test::pickleOf(value);
+    return path;
+}
+
+bool openSnapshot(MainWindow& window, const QString& path)
+{
+    QSignalSpy loaded(window.snapshotView(), &ks::widgets::SnapshotView::loaded);
+    window.openPaths({ path });
+    return loaded.wait(30000);
+}
+
+// The height under the menu bar and over the status bar.
+int bodyHeight(const MainWindow& window)
+{
+    return window.height() - window.menuBar()->height() - window.statusBar()->height();
+}
+
+QDockWidget* dock(const MainWindow& window, const char* name)
+{
+    return window.findChild<QDockWidget*>(QLatin1String(name));
+}
+
+} // namespace
+
+class TestSnapshotWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_settingsDir;
+    QTemporaryDir m_dir;
+
+    void checkFills(MainWindow& window)
+    {
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openSnapshot(window, writeSnapshot(m_dir)));
+        QTest::qWait(50); // the layout's second pass
+        QVERIFY2(window.navigatorDock()->height() >= bodyHeight(window) - 40,
+            qPrintable(
+                QStringLiteral("%1 of %2").arg(window.navigatorDock()->height()).arg(bodyHeight(window))));
+        QVERIFY(window.navigatorDock()->width() >= window.width() - 10);
+        // The timeline's panels, empty without a trace, out of the way.
+        QVERIFY(!dock(window, "detailsDock")->isVisible());
+        QVERIFY(!dock(window, "searchDock")->isVisible());
+    }
+
+private slots:
+
+    void initTestCase()
+    {
+        QVERIFY(m_settingsDir.isValid());
+        QVERIFY(m_dir.isValid());
+        ks::test::useTestSettings(m_settingsDir, QStringLiteral("tst_snapshot_window"));
+        QSettings().clear();
+    }
+
+    void fillsTheWindowWithoutATrace()
+    {
+        // A first start: no saved layout.
+        {
+            MainWindow window;
+            checkFills(window);
+            if (QTest::currentTestFailed())
+                return;
+            // A trace opened after it: the timeline and its panels back.
+            const QString trace = m_dir.filePath(QStringLiteral("rank0.json"));
+            QVERIFY(ks::test::writeFile(trace, ks::test::tinyTrace(0, 1)));
+            QSignalSpy ended(&window, &MainWindow::loadEnded);
+            window.openPaths({ trace });
+            QVERIFY(!window.isLoading() || ended.wait(60000));
+            QVERIFY(dock(window, "detailsDock")->isVisible());
+            QVERIFY(dock(window, "searchDock")->isVisible());
+            QVERIFY(window.navigatorDock()->height() < bodyHeight(window) * 9 / 10);
+            window.close(); // saves the layout and the recent files
+        }
+        // Saved settings (the layout with the timeline, two recent files on the welcome page).
+        QVERIFY(QSettings().allKeys().size() > 0);
+        MainWindow window;
+        checkFills(window);
+        window.close();
+        // What it saved is the layout from before the snapshot hid the panels.
+        MainWindow again;
+        again.resize(1280, 800);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(dock(again, "detailsDock")->isVisible());
+    }
+};
+
+KS_TEST_MAIN(tst_snapshot_window, TestSnapshotWindow)
+#include "tst_snapshot_window.moc"
