@@ -15,6 +15,7 @@
 #include <array>
 #include <map>
 #include <span>
+#include <unordered_map>
 
 namespace ks::core {
 
@@ -60,12 +61,21 @@ namespace {
             return RuleOutcome::na(std::string(kNoGpu));
         if (auto why = pathMissing(c))
             return RuleOutcome::na(*why);
+        // Per kernel name, asked once: a rank launches the same few kernels a million times.
+        std::unordered_map<NameId, bool> tensorCoreNames;
+        auto onTensorCores = [&](const FrameRow& row) {
+            const NameId name = frame.trace->slices.name[row.slice];
+            const auto [it, fresh] = tensorCoreNames.try_emplace(name, false);
+            if (fresh)
+                it->second = usesTensorCores(frame.name(row));
+            return it->second;
+        };
         TimeNs kernelTime = 0;
         TimeNs tensorCoreTime = 0;
         for (const FrameRow& row : frame.rows)
             if (row.device && row.kernelType == KernelType::Computation) {
                 kernelTime += row.dur;
-                if (usesTensorCores(frame.name(row)))
+                if (onTensorCores(row))
                     tensorCoreTime += row.dur;
             }
         if (kernelTime == 0)
@@ -77,8 +87,7 @@ namespace {
         for (const LaunchRecord& l : kernelLaunches(frame, c.options())) {
             const FrameRow* launch = frame.rowOfEvent(l.cpuEventIndex);
             const FrameRow* kernel = frame.rowOfEvent(l.gpuEventIndex);
-            if (!launch || !kernel || kernel->kernelType != KernelType::Computation
-                || usesTensorCores(frame.name(*kernel)))
+            if (!launch || !kernel || kernel->kernelType != KernelType::Computation || onTensorCores(*kernel))
                 continue;
             const std::string op = enclosingOperator(frame, *launch);
             if (!eligibleOp(op))
