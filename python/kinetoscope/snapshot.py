@@ -66,14 +66,17 @@ class Snapshot:
             other = Snapshot(other)
         return SnapshotComparison(self, other, self._native.compare(other._native))
 
-    def align(self, trace, *, rank=0, top=5):
+    def align(self, trace, *, rank=None, top=5):
         """This snapshot on the clock of `trace` (a Trace or a path: the Kineto trace of the same
         run): its external_annotations matched by name and occurrence with the trace's
         ProfilerStep#N and user_annotation ranges. A SnapshotAlignment: offset_us (snapshot time
         = trace time + offset_us), spread_us, matched, diagnostics, `matches` and `ranges` (per
         device and range the memory at its start, end and peak, the allocations inside it and
         their top frame) as DataFrames. NotApplicableError when it cannot align (no time_us, no
-        annotations, nothing matched). rank: the index of the rank among the trace's loaded ones."""
+        annotations, nothing matched). rank: the index of the rank among the trace's loaded ones;
+        None: the rank the snapshot fits (most annotations matched, then the smallest spread, as
+        the app's Steps tab chooses it); the alignment's `rank` and `rank_told` say which and
+        whether it stood out from the others."""
         if not hasattr(trace, "_session"):
             from .trace import open as open_trace
             trace = open_trace(trace)
@@ -106,7 +109,8 @@ class SnapshotComparison:
 
 
 class SnapshotAlignment:
-    """`memory --snapshot FILE --trace TRACE`: offset_us, spread_us, matched,
+    """`memory --snapshot FILE --trace TRACE`: rank (the trace's rank it is aligned with),
+    rank_told (False when every rank fit alike), offset_us, spread_us, matched,
     snapshot_annotations, diagnostics (a list of lines), and the DataFrames `matches` (name,
     device, occurrence, snapshot_start_us, trace_start_us, difference_us) and `ranges` (device,
     name, start_us, end_us on the trace's clock, requested_start_b, requested_end_b,
@@ -116,6 +120,8 @@ class SnapshotAlignment:
 
     def __init__(self, snapshot, native):
         self.snapshot = snapshot
+        self.rank = native["rank"]
+        self.rank_told = native["rank_told"]
         self.offset_us = native["offset_us"]
         self.spread_us = native["spread_us"]
         self.matched = native["matched"]

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
@@ -158,16 +159,32 @@ namespace {
     }
 
     // `memory --snapshot FILE --trace TRACE`: the clock offset, the matches and the memory per trace range.
-    py::dict align(const LoadedSnapshot& s, const Session& session, std::size_t rank, std::size_t top)
+    // `rank`: an index among the trace's loaded ranks; none: the rank the snapshot fits
+    // (chooseSnapshotRank, as the app's Steps tab and the CLI choose it).
+    py::dict align(
+        const LoadedSnapshot& s, const Session& session, std::optional<std::size_t> rank, std::size_t top)
     {
         const core::TraceSet& set = session.traces();
-        if (rank >= set.ranks.size())
-            throwInvalidArgument("rank index " + std::to_string(rank) + " is not loaded (the trace has "
+        if (rank && *rank >= set.ranks.size())
+            throwInvalidArgument("rank index " + std::to_string(*rank) + " is not loaded (the trace has "
                 + std::to_string(set.ranks.size()) + " ranks)");
+        if (set.ranks.empty())
+            throwInvalidArgument("the trace has no rank loaded");
         core::SnapshotAlignment a;
+        std::size_t index = rank.value_or(0);
+        bool told = true; // a rank given, or the only one
         {
             py::gil_scoped_release released;
-            a = core::alignSnapshot(s.snapshot, s.summary, core::traceRanges(*set.ranks[rank]), top);
+            if (!rank && set.ranks.size() > 1) {
+                std::vector<std::vector<core::TraceRange>> ranges;
+                for (const auto& r : set.ranks)
+                    ranges.push_back(core::traceRanges(*r));
+                const core::RankChoice choice = core::chooseSnapshotRank(s.snapshot, ranges);
+                index = choice.best;
+                told = choice.told;
+                a = core::alignSnapshot(s.snapshot, s.summary, ranges[index], top);
+            } else
+                a = core::alignSnapshot(s.snapshot, s.summary, core::traceRanges(*set.ranks[index]), top);
         }
         if (!a.error.empty())
             throwNotApplicable("cannot align: " + a.error);
@@ -195,6 +212,8 @@ namespace {
                 m.topFrames.empty() ? std::string() : m.topFrames.front().frame,
                 i64(m.topFrames.empty() ? 0 : m.topFrames.front().bytes) });
         py::dict out;
+        out["rank"] = set.ranks[index]->rank;
+        out["rank_told"] = told;
         out["offset_us"] = a.offsetUs;
         out["spread_us"] = a.spreadUs;
         out["matched"] = a.matches.size();
@@ -221,7 +240,7 @@ void bindSnapshots(py::module_& m)
         .def("by_frame", &byFrame, py::arg("device") = py::none(), py::arg("when") = "peak",
             py::arg("rule") = "user")
         .def("compare", &compare, py::arg("other"))
-        .def("align", &align, py::arg("trace"), py::arg("rank") = 0, py::arg("top") = 5);
+        .def("align", &align, py::arg("trace"), py::arg("rank") = py::none(), py::arg("top") = 5);
     m.def("load_snapshot", &loadSnapshot, py::arg("path"),
         "Reads a torch.cuda.memory._dump_snapshot() pickle with the restricted unpickler (nothing in it "
         "runs); LoadError with the CLI's one line when it is not one.");

@@ -157,6 +157,34 @@ def test_align_with_a_trace_of_the_same_run(tmp_path):
     assert int(ranges.loc["ProfilerStep#3", "allocations"]) == 5
     assert ranges.loc["ProfilerStep#3", "top_frame"].endswith("embedding.py:14:forward")
     assert int(ranges.loc[name, "start_us"]) == start - 7000
+    assert (aligned.rank, aligned.rank_told) == (0, True)  # the only rank
+
+
+def test_align_chooses_the_rank_the_snapshot_fits(tmp_path):
+    """Snapshot.align on a job folder, no rank given: the rank whose annotation times fit the
+    snapshot's (rank 1 here, exact; rank 0's annotation ends 3 ms late) as the app's Steps tab
+    chooses it; a rank given is the one aligned, whatever it fits."""
+    need_snapshots()
+    path = os.path.join(SNAPSHOTS, "silmont_fwd_fp32_annotations", "memory_forward_fp32_128.pickle")
+    name = "Optimizer.zero_grad#AdamW.zero_grad"
+    start, end = 1772552953882198, 1772552953882257
+    base_us = 10 ** 15
+    for rank, late_end_us in ((0, 3000), (1, 0)):
+        events = [{"ph": "X", "cat": "user_annotation", "name": name, "pid": 1, "tid": 1,
+                   "ts": start - 7000 - base_us, "dur": end - start + late_end_us, "args": {}}]
+        (tmp_path / f"rank{rank}.json").write_text(json.dumps({
+            "schemaVersion": 1, "baseTimeNanoseconds": base_us * 1000,
+            "distributedInfo": {"rank": rank, "world_size": 2}, "traceEvents": events}))
+    snap = kinetoscope.load_snapshot(path)
+    job = kinetoscope.open(str(tmp_path), progress=False)
+    chosen = snap.align(job)
+    assert (chosen.rank, chosen.rank_told) == (1, True)
+    assert (chosen.offset_us, chosen.spread_us) == (7000, 0)
+    told = snap.align(job, rank=0)
+    assert (told.rank, told.rank_told) == (0, True)
+    assert (told.offset_us, told.spread_us) == (7000, 3000)
+    with pytest.raises(ValueError, match="rank index 2 is not loaded"):
+        snap.align(job, rank=2)
 
 
 def test_align_refuses_what_it_cannot(tmp_path):
