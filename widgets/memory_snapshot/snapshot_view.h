@@ -72,6 +72,8 @@ public:
     bool showTab(const QString& name);
 
     bool isBusy() const;
+    // A snapshot being read (openSnapshot until loaded or failed).
+    bool isReading() const;
 
     SnapshotViewDataPtr data() const { return m_data; }
 

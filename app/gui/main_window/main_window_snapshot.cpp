@@ -189,6 +189,18 @@ void MainWindow::compareSnapshotDialog()
 
 bool MainWindow::applySnapshotViewCommand(const QString& key, const QString& value)
 {
+    const QStringList keys { QStringLiteral("snapshotrow"), QStringLiteral("snapshotzoom"),
+        QStringLiteral("snapshotrange"), QStringLiteral("snapshottab") };
+    if (!keys.contains(key))
+        return false;
+    // Given with the file (--view), a command arrives before the snapshot is read, and reading
+    // it shows its last event on the whole axis: each waits for it, then applies.
+    if (m_snapshot->isReading()) {
+        connect(
+            m_snapshot, &widgets::SnapshotView::loaded, this,
+            [this, key, value] { applySnapshotViewCommand(key, value); }, Qt::SingleShotConnection);
+        return true;
+    }
     if (key == QStringLiteral("snapshotrow")) {
         m_snapshot->selectRow(value.toInt());
         return true;
@@ -214,11 +226,8 @@ bool MainWindow::applySnapshotViewCommand(const QString& key, const QString& val
         });
         return true;
     }
-    if (key == QStringLiteral("snapshottab")) {
-        m_snapshot->showTab(value);
-        return true;
-    }
-    return false;
+    m_snapshot->showTab(value); // snapshottab
+    return true;
 }
 
 } // namespace ks::app

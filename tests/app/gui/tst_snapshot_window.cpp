@@ -1,11 +1,13 @@
 // The Memory Snapshot view in the window (app/gui/main_window/main_window_snapshot.cpp):
 // without a trace it fills the window whatever the saved layout (a first start, and one
 // whose saved state and recent files make the welcome page tall); a trace opened after it
-// brings the timeline and its panels back, as they were.
+// brings the timeline and its panels back, as they were. The view commands given with the
+// file (--view, as the screenshots are made) wait for it to be read.
 #include "app/gui/main_window/main_window.h"
 #include "tests/support/pickle_writer.h"
 #include "tests/support/test_main.h"
 #include "tests/support/trace_fixtures.h"
+#include "widgets/memory_snapshot/active_memory_plot.h"
 #include "widgets/memory_snapshot/snapshot_view.h"
 
 #include <QDockWidget>
@@ -13,6 +15,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,11 +26,11 @@ using ks::test::Py;
 
 namespace {
 
-// A snapshot of one device: three allocations, one freed.
-QString writeSnapshot(const QTemporaryDir& dir)
+// A snapshot of one device: `allocations` allocations, none freed.
+QString writeSnapshot(const QTemporaryDir& dir, int allocations = 3)
 {
     std::vector<Py> events;
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < allocations; ++i)
         events.push_back(Py::dict({ { "action", Py::str("alloc") }, { "addr", Py::integer(0x1000 * (i + 1)) },
             { "size", Py::integer(1024 * (i + 1)) }, { "stream", Py::integer(0) }, { "frames", Py::list({}) },
             { "time_us", Py::integer(1000 + i) } }));
@@ -90,6 +93,31 @@ private slots:
         QVERIFY(m_dir.isValid());
         ks::test::useTestSettings(m_settingsDir, QStringLiteral("tst_snapshot_window"));
         QSettings().clear();
+    }
+
+    void viewCommandsWaitForTheSnapshot()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy loaded(window.snapshotView(), &ks::widgets::SnapshotView::loaded);
+        window.openPaths({ writeSnapshot(m_dir, 40) });
+        QVERIFY(window.snapshotView()->isReading());
+        // As main() applies --view: at once, before the snapshot is read.
+        window.applyViewCommands(QStringLiteral("snapshotzoom=10:30;snapshotrow=12;snapshottab=events"));
+        QVERIFY(loaded.count() > 0 || loaded.wait(30000));
+        // Read, it shows its last event on the whole axis; the commands came after that.
+        QCOMPARE(window.snapshotView()->selectedRow(), 12);
+        QCOMPARE(window.snapshotView()->plot()->selectedRow(), 12);
+        QCOMPARE(window.snapshotView()->plot()->visibleSteps(), std::make_pair(10.0, 30.0));
+        QCOMPARE(window.snapshotView()->tabs()->currentWidget(), window.snapshotView()->tabs()->widget(1));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.snapshotView()->stateText().contains(QStringLiteral("event 12")), 30000);
+        // Once read, a command applies at once.
+        window.applyViewCommands(QStringLiteral("snapshotrow=5"));
+        QCOMPARE(window.snapshotView()->selectedRow(), 5);
+        window.close();
     }
 
     void fillsTheWindowWithoutATrace()
