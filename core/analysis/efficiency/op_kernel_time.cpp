@@ -80,21 +80,80 @@ namespace {
         return launches;
     }
 
+    using Launches = std::vector<std::pair<std::uint32_t, std::uint32_t>>; // (CPU slice, GPU slice), sorted
+    using Measured = std::vector<std::pair<std::uint32_t, std::vector<Interval>>>;
+
+    bool isLaunchIn(const Launches& launches, std::uint32_t slice)
+    {
+        const auto it = std::lower_bound(launches.begin(), launches.end(), std::pair { slice, 0u });
+        return it != launches.end() && it->first == slice;
+    }
+
+    // TraceLens's host tree (Trace2Tree's build_host_call_stack_tree): a thread's cpu_op,
+    // cuda_runtime and cuda_driver events by start time alone (ties in the file's order), on a
+    // stack popped of the events that ended at or before each start; an event that ends after
+    // the one open around it is left out of the tree (no parent, never open). Left out, a
+    // measured op keeps its row with no GPU work, the launches inside it count for the op
+    // around it, and a launch left out counts for none.
+    template <typename IsMeasured>
+    void measureTrackAsTraceLens(const RankTrace& t, const Track& track, const IsMeasured& isMeasured,
+        const Launches& launches, Measured& measured)
+    {
+        std::vector<std::uint32_t> events;
+        for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s) {
+            const std::string_view category = t.sliceCategory(s);
+            if (isMeasured(s) || isLaunchIn(launches, s) || category == "cpu_op" || category == "cuda_runtime"
+                || category == "cuda_driver")
+                events.push_back(s);
+        }
+        std::sort(events.begin(), events.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return std::pair(t.slices.start[a], t.slices.eventIndex[a])
+                < std::pair(t.slices.start[b], t.slices.eventIndex[b]);
+        });
+
+        struct Open
+        {
+            std::uint32_t slice;
+            std::size_t measuredIndex; // into measured; npos: not measured
+        };
+
+        std::vector<Open> stack;
+        for (const std::uint32_t s : events) {
+            while (!stack.empty() && t.slices.start[s] >= t.slices.end(stack.back().slice))
+                stack.pop_back();
+            const bool inTree = stack.empty() || t.slices.end(s) <= t.slices.end(stack.back().slice);
+            std::size_t index = std::string::npos;
+            if (isMeasured(s)) {
+                index = measured.size();
+                measured.emplace_back(s, std::vector<Interval> {});
+            }
+            if (!inTree)
+                continue;
+            auto it = std::lower_bound(launches.begin(), launches.end(), std::pair { s, 0u });
+            for (; it != launches.end() && it->first == s; ++it)
+                for (const Open& o : stack)
+                    if (o.measuredIndex != std::string::npos)
+                        measured[o.measuredIndex].second.emplace_back(
+                            t.slices.start[it->second], t.slices.end(it->second));
+            stack.push_back({ s, index });
+        }
+    }
+
     // GPU intervals launched inside each measured slice of the rank (by it or by a slice
     // nested in it on its thread), for the measured slices in thread and start order.
     template <typename IsMeasured>
-    std::vector<std::pair<std::uint32_t, std::vector<Interval>>> measure(
-        const RankTrace& t, const IsMeasured& isMeasured, bool tracelensLinks)
+    Measured measure(const RankTrace& t, const IsMeasured& isMeasured, bool tracelensLinks)
     {
-        const std::vector<std::pair<std::uint32_t, std::uint32_t>> launches = launchPairs(t, tracelensLinks);
-        const auto isLaunch = [&](std::uint32_t slice) {
-            const auto it = std::lower_bound(launches.begin(), launches.end(), std::pair { slice, 0u });
-            return it != launches.end() && it->first == slice;
-        };
-        std::vector<std::pair<std::uint32_t, std::vector<Interval>>> measured;
+        const Launches launches = launchPairs(t, tracelensLinks);
+        const auto isLaunch = [&](std::uint32_t slice) { return isLaunchIn(launches, slice); };
+        Measured measured;
         for (const Track& track : t.tracks) {
             if (track.kind != TrackKind::CpuThread)
                 continue;
+            if (tracelensLinks) {
+                measureTrackAsTraceLens(t, track, isMeasured, launches, measured);
+                continue;
+            }
             // Measured slices and launches of this thread, in start order, outer before inner.
             std::vector<std::uint32_t> events;
             for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)

@@ -23,7 +23,9 @@ struct ModelledCall
 // cudaGraphLaunch / hipGraphLaunch keeps every GPU slice of its correlation id, any other
 // launch only those its ac2g flow starts point to (a ROCm memset whose flow was written
 // without an "s" point counts for no op). A rank without a single ac2g flow keeps the
-// correlation ids, where TraceLens would link nothing.
+// correlation ids, where TraceLens would link nothing. With it too, a call's launches are
+// those of TraceLens's host tree (an op that overruns the op around it is left out of it:
+// no GPU work; its launches count for the op around it), not of the spans that contain them.
 std::vector<ModelledCall> modelledCalls(const RankTrace& trace, bool tracelensLinks = false);
 
 // The GPU busy time of each group of CPU slices: the length of the union of the GPU

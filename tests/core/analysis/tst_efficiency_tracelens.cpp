@@ -419,6 +419,32 @@ private slots:
         QCOMPARE(rowNamed(tl, "aten::mm").kernelTimeUsSum, 7.0);
     }
 
+    // TraceLens's host tree leaves out an event that ends after the one open around it (a
+    // child overrunning its parent, from rounding or a clock step): the child keeps its row with
+    // no GPU work, and the launches inside it count for the parent. Ours pairs a launch with the
+    // ops that contain it: the child.
+    void hostTreeLeavesOutAnOverrunningOp()
+    {
+        const std::string sum = R"({"Input Dims": [[64], [], [], []], "Input type": ["float", "ScalarList", )"
+                                R"("Scalar", ""], "Input Strides": [[1], [], [], []], "Concrete Inputs": )"
+                                R"(["", "[0]", "False", ""]})";
+        const std::vector<std::string> events {
+            cpuOp("aten::mm", 0, 50, kMm),
+            cpuOp("aten::sum", 10, 50, sum), // ends at 60, after aten::mm
+            runtime("cudaLaunchKernel", 20, 1),
+            flow('s', 1, 1, 1, 20),
+            gpu("kernel", 100, 10, 1),
+            flow('f', 1, 0, 7, 100),
+        };
+        const EfficiencyReport ours = reportOf(events, false);
+        QCOMPARE(rowNamed(ours, "aten::sum").kernelTimeUsSum, 10.0);
+        QCOMPARE(rowNamed(ours, "aten::mm").kernelTimeUsSum, 0.0);
+        const EfficiencyReport tl = reportOf(events, true);
+        QCOMPARE(rowNamed(tl, "aten::sum").calls, std::int64_t { 1 });
+        QCOMPARE(rowNamed(tl, "aten::sum").kernelTimeUsSum, 0.0);
+        QCOMPARE(rowNamed(tl, "aten::mm").kernelTimeUsSum, 10.0);
+    }
+
     // R: a forward reduction's backward row, by sequence number: the evaluate_function event
     // of its number on the autograd thread (the leaf forward op is on another thread), under
     // the forward op's name; a call whose number has no backward event has no such row.
