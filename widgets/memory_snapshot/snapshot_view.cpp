@@ -1,7 +1,6 @@
 #include "widgets/memory_snapshot/snapshot_view.h"
 
 #include "core/analysis/memory_snapshot/allocator_state.h"
-#include "core/model/trace_set.h"
 #include "widgets/charts/analysis_chart.h"
 #include "widgets/common/format.h"
 #include "widgets/common/task_tracker.h"

@@ -91,6 +91,11 @@ const std::string kMm =
     R"({"Input Dims": [[32, 64], [64, 16]], "Input type": ["c10::BFloat16", "c10::BFloat16"], )"
     R"("Input Strides": [[64, 1], [16, 1]], "Concrete Inputs": ["", ""]})";
 
+// aten::sum(x, dim=[0], keepdim=False) over 64 floats.
+const std::string kSum =
+    R"({"Input Dims": [[64], [], [], []], "Input type": ["float", "ScalarList", "Scalar", ""], )"
+    R"("Input Strides": [[1], [], [], []], "Concrete Inputs": ["", "[0]", "False", ""]})";
+
 } // namespace
 
 class TestEfficiencyTraceLens : public QObject
@@ -394,11 +399,8 @@ private slots:
     // a graph launch keeps its correlation id's GPU work.
     void classMFlowlessGpuWork()
     {
-        const std::string sum = R"({"Input Dims": [[64], [], [], []], "Input type": ["float", "ScalarList", )"
-                                R"("Scalar", ""], "Input Strides": [[1], [], [], []], "Concrete Inputs": )"
-                                R"(["", "[0]", "False", ""]})";
         const std::vector<std::string> events {
-            cpuOp("aten::sum", 0, 20, sum),
+            cpuOp("aten::sum", 0, 20, kSum),
             runtime("hipMemsetAsync", 1, 1),
             flow('f', 1, 1, 1, 1), // the memset's flow: two ends, no start
             gpu("gpu_memset", 30, 5, 1),
@@ -425,12 +427,9 @@ private slots:
     // ops that contain it: the child.
     void hostTreeLeavesOutAnOverrunningOp()
     {
-        const std::string sum = R"({"Input Dims": [[64], [], [], []], "Input type": ["float", "ScalarList", )"
-                                R"("Scalar", ""], "Input Strides": [[1], [], [], []], "Concrete Inputs": )"
-                                R"(["", "[0]", "False", ""]})";
         const std::vector<std::string> events {
             cpuOp("aten::mm", 0, 50, kMm),
-            cpuOp("aten::sum", 10, 50, sum), // ends at 60, after aten::mm
+            cpuOp("aten::sum", 10, 50, kSum), // ends at 60, after aten::mm
             runtime("cudaLaunchKernel", 20, 1),
             flow('s', 1, 1, 1, 20),
             gpu("kernel", 100, 10, 1),
