@@ -1,6 +1,7 @@
 #include "core/analysis/efficiency/op_kernel_time.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -29,6 +30,43 @@ namespace {
         return total;
     }
 
+    // A GPU slice with the correlation id of its launch, and its stream (an index into tracks).
+    struct Correlated
+    {
+        std::int64_t correlation;
+        std::uint32_t slice;
+        std::uint32_t track;
+
+        bool operator<(const Correlated& o) const
+        {
+            return std::pair(correlation, slice) < std::pair(o.correlation, o.slice);
+        }
+    };
+
+    using CorrelatedIt = std::vector<Correlated>::const_iterator;
+
+    // TraceLens links a non-graph launch to one GPU event: the stream its flow ends on, and
+    // there the event of the launch's correlation written last (pid_tid_event_map keeps the
+    // last event of each (pid, tid, correlation)). No flow from the launch: no GPU work.
+    std::optional<std::uint32_t> tracelensLaunchTarget(
+        const RankTrace& t, CorrelatedIt first, CorrelatedIt last, const std::vector<bool>& flowLinked)
+    {
+        const auto writtenBefore = [&](const Correlated& a, const Correlated& b) {
+            return t.slices.eventIndex[a.slice] < t.slices.eventIndex[b.slice];
+        };
+        std::optional<Correlated> flowEnd;
+        for (auto it = first; it != last; ++it)
+            if (flowLinked[it->slice] && (!flowEnd || writtenBefore(*flowEnd, *it)))
+                flowEnd = *it;
+        if (!flowEnd)
+            return std::nullopt;
+        Correlated chosen = *flowEnd;
+        for (auto it = first; it != last; ++it)
+            if (it->track == flowEnd->track && writtenBefore(chosen, *it))
+                chosen = *it;
+        return chosen.slice;
+    }
+
     // (CPU slice, GPU slice) for every launch of the rank, sorted.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> launchPairs(const RankTrace& t, bool tracelensLinks)
     {
@@ -45,32 +83,42 @@ namespace {
             if (!anyFlow)
                 flowLinked.clear();
         }
-        const auto linked = [&](std::uint32_t cpu, std::uint32_t gpu) {
-            return flowLinked.empty() || flowLinked[gpu]
-                || t.sliceName(cpu).find("GraphLaunch") != std::string_view::npos;
+        const auto isGraphLaunch = [&](std::uint32_t cpu) {
+            return t.sliceName(cpu).find("GraphLaunch") != std::string_view::npos;
         };
         // GPU work per launching slice. The launch links, and the correlation id the runtime
         // call shares with its GPU work: flows may bind to a slice around the launch.
-        std::vector<std::pair<std::int64_t, std::uint32_t>> gpuByCorrelation;
-        for (const Track& track : t.tracks)
-            if (track.kind == TrackKind::GpuStream)
+        std::vector<Correlated> gpuByCorrelation;
+        for (std::uint32_t k = 0; k < t.tracks.size(); ++k)
+            if (const Track& track = t.tracks[k]; track.kind == TrackKind::GpuStream)
                 for (std::uint32_t g = track.sliceBegin; g < track.sliceEnd; ++g)
                     if (const std::int64_t c = t.correlation(g); c > 0)
-                        gpuByCorrelation.emplace_back(c, g);
+                        gpuByCorrelation.push_back({ c, g, k });
         std::sort(gpuByCorrelation.begin(), gpuByCorrelation.end());
         std::vector<std::pair<std::uint32_t, std::uint32_t>> launches; // (CPU slice, GPU slice)
         bool correlated = false;
-        for (const Track& track : t.tracks)
-            if (track.kind == TrackKind::CpuThread)
-                for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
-                    if (const std::int64_t c = t.correlation(s); c > 0)
-                        for (auto it = std::lower_bound(
-                                 gpuByCorrelation.begin(), gpuByCorrelation.end(), std::pair { c, 0u });
-                             it != gpuByCorrelation.end() && it->first == c; ++it) {
-                            correlated = true;
-                            if (linked(s, it->second))
-                                launches.emplace_back(s, it->second);
-                        }
+        for (const Track& track : t.tracks) {
+            if (track.kind != TrackKind::CpuThread)
+                continue;
+            for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s) {
+                const std::int64_t c = t.correlation(s);
+                if (c <= 0)
+                    continue;
+                const auto first = std::lower_bound(
+                    gpuByCorrelation.begin(), gpuByCorrelation.end(), Correlated { c, 0u, 0u });
+                auto last = first;
+                while (last != gpuByCorrelation.end() && last->correlation == c)
+                    ++last;
+                correlated = correlated || first != last;
+                if (flowLinked.empty() || isGraphLaunch(s)) {
+                    for (auto it = first; it != last; ++it)
+                        launches.emplace_back(s, it->slice);
+                    continue;
+                }
+                if (const auto target = tracelensLaunchTarget(t, first, last, flowLinked))
+                    launches.emplace_back(s, *target);
+            }
+        }
         if (!correlated) // no correlation ids: the links are all there is
             for (std::size_t k = 0; k < t.links.size(); ++k)
                 if (t.links.kind[k] == LinkKind::LaunchFlow || t.links.kind[k] == LinkKind::LaunchCorrelation)

@@ -44,11 +44,12 @@ std::string runtime(const std::string& name, int ts, int correlation, int tid = 
         + std::to_string(correlation) + "}}";
 }
 
-std::string gpu(const std::string& category, int ts, int dur, int correlation)
+std::string gpu(const std::string& category, int ts, int dur, int correlation, int stream = 7)
 {
-    return R"({"ph": "X", "cat": ")" + category + R"(", "name": "work", "pid": 0, "tid": 7, "ts": )"
-        + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + R"(, "args": {"correlation": )"
-        + std::to_string(correlation) + R"(, "stream": 7, "device": 0}})";
+    return R"({"ph": "X", "cat": ")" + category + R"(", "name": "work", "pid": 0, "tid": )"
+        + std::to_string(stream) + R"(, "ts": )" + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur)
+        + R"(, "args": {"correlation": )" + std::to_string(correlation) + R"(, "stream": )"
+        + std::to_string(stream) + R"(, "device": 0}})";
 }
 
 std::string flow(char phase, int id, int pid, int tid, int ts)
@@ -175,6 +176,24 @@ private slots:
             argsOf("[[2, 3, 4, 4], [], [], []]", R"(["float", "", "", ""])", R"(["", "[8, 8]", "", ""])"));
         QCOMPARE(up.flops, 2.0 * 3 * 8 * 8);
         QCOMPARE(up.bytes, (96.0 + 384.0) * 4);
+        // 1d and 3d: (N, C) then output_size.
+        const auto up1 = modelled("aten::upsample_nearest1d",
+            argsOf("[[2, 3, 5], [], []]", R"(["float", "", ""])", R"(["", "[10]", ""])"));
+        QCOMPARE(up1.flops, 2.0 * 3 * 10);
+        QCOMPARE(up1.bytes, (30.0 + 60.0) * 4);
+        const auto up3 = modelled("aten::upsample_nearest3d",
+            argsOf("[[1, 2, 2, 2, 2], [], [], [], []]", R"(["c10::BFloat16", "", "", "", ""])",
+                R"(["", "[4, 4, 4]", "", "", ""])"));
+        QCOMPARE(up3.flops, 2.0 * 64);
+        QCOMPARE(up3.bytes, (16.0 + 128.0) * 2);
+        // By scale factor alone (no output_size, as diffusion decoders call it): TraceLens has
+        // no estimate, in either reading.
+        const OpArgs byScale =
+            argsOf("[[2, 3, 4, 4], [], [], []]", R"(["float", "", "", ""])", R"(["", "", "2.", "2."])");
+        QCOMPARE(ks::test::opSkipOf("aten::upsample_nearest2d", byScale, kOurs),
+            std::optional(SkipReason::MalformedDims));
+        QCOMPARE(ks::test::opSkipOf("aten::upsample_nearest2d", byScale, kTraceLens),
+            std::optional(SkipReason::MalformedDims));
         // instance_norm: batch norm's forward (n = 64, C = 4): 6C + 5n, 2n·bpe + 6C·bpe.
         const auto in = modelled("aten::instance_norm",
             argsOf("[[2, 4, 8], [4], [4], [], [], [], [], [], []]", R"(["float", "float", "float"])",
@@ -203,6 +222,24 @@ private slots:
         QCOMPARE(bnbTl.flops, 4.0 * (3 + 4 * 16));
         QCOMPARE(bnbTl.bytes, 2.0 * 64 * 4 + 4.0 * 4);
         QCOMPARE(modelled("aten::miopen_batch_norm_backward", bnb).flops, 4.0 * (4 * 16 + 5 * 16));
+        // native_batch_norm_backward in eval mode, no input gradient (n = 64, C = 4, n/C = 16).
+        // Ours: not training, dX per output_mask[0] = False: C·(3 + 4·16 + 2·16), 2n·bpe + C·bpe
+        // (affine). TraceLens: training = bool("False") = true, dX always, affine and bias:
+        // C·(4·16 + 5·16), 3n·bpe + C·bpe + C·bpe + 2C·bpe.
+        const auto nativeBnb = [](const char* weight) {
+            return argsOf(std::string("[[2, 4, 8], [2, 4, 8], ") + weight + ", [4], [4], [], [], [], [], []]",
+                R"(["float", "float", "float", "float", "float"])",
+                R"(["", "", "", "", "", "", "", "False", "1e-05", "[False, True, True]"])");
+        };
+        const auto nbOurs = modelled("aten::native_batch_norm_backward", nativeBnb("[4]"));
+        QCOMPARE(nbOurs.flops, 4.0 * (3 + 4 * 16 + 2 * 16));
+        QCOMPARE(nbOurs.bytes, 2.0 * 64 * 4 + 4.0 * 4);
+        const auto nbTl = modelled("aten::native_batch_norm_backward", nativeBnb("[4]"), kTraceLens);
+        QCOMPARE(nbTl.flops, 4.0 * (4 * 16 + 5 * 16));
+        QCOMPARE(nbTl.bytes, 3.0 * 64 * 4 + 4.0 * 4 + 4.0 * 4 + 2 * 4.0 * 4);
+        // No weight recorded ([]): not affine in ours; TraceLens counts the position.
+        QCOMPARE(modelled("aten::native_batch_norm_backward", nativeBnb("[]")).bytes, 2.0 * 64 * 4);
+        QCOMPARE(modelled("aten::native_batch_norm_backward", nativeBnb("[]"), kTraceLens).bytes, nbTl.bytes);
         // _fused_rms_norm_backward (n = 32, C = 8): n + n + 6n + (n + n), n·bpe + 2n·bpe + 2C·bpe.
         const auto rmsb = modelled("aten::_fused_rms_norm_backward",
             argsOf("[[4, 8], [4, 8], [], [4, 1], [8], []]", R"(["c10::BFloat16", "c10::BFloat16"])",
@@ -442,6 +479,45 @@ private slots:
         QCOMPARE(rowNamed(tl, "aten::sum").calls, std::int64_t { 1 });
         QCOMPARE(rowNamed(tl, "aten::sum").kernelTimeUsSum, 0.0);
         QCOMPARE(rowNamed(tl, "aten::mm").kernelTimeUsSum, 10.0);
+    }
+
+    // TraceLens links a non-graph launch to one GPU event (trace_to_tree.py
+    // _find_corresponding_output_event over pid_tid_event_map): on the stream its flow ends
+    // on, the event of its correlation written last. Ours counts all of the launch's work.
+    void tracelensLinksOneGpuEventPerLaunch()
+    {
+        const std::vector<std::string> sameStream {
+            cpuOp("aten::mm", 0, 50, kMm), runtime("cudaLaunchKernel", 10, 1), flow('s', 1, 1, 1, 10),
+            gpu("kernel", 100, 10, 1), flow('f', 1, 0, 7, 100),
+            gpu("gpu_memset", 120, 4, 1), // same launch, same stream, written last, no flow of its own
+        };
+        QCOMPARE(rowNamed(reportOf(sameStream, false), "aten::mm").kernelTimeUsSum, 14.0);
+        QCOMPARE(rowNamed(reportOf(sameStream, true), "aten::mm").kernelTimeUsSum, 4.0);
+
+        // Written last but on another stream than the flow's: the flow's stream decides.
+        const std::vector<std::string> otherStream {
+            cpuOp("aten::mm", 0, 50, kMm),
+            runtime("cudaLaunchKernel", 10, 1),
+            flow('s', 1, 1, 1, 10),
+            gpu("kernel", 100, 10, 1),
+            flow('f', 1, 0, 7, 100),
+            gpu("gpu_memset", 120, 4, 1, 8),
+        };
+        QCOMPARE(rowNamed(reportOf(otherStream, false), "aten::mm").kernelTimeUsSum, 14.0);
+        QCOMPARE(rowNamed(reportOf(otherStream, true), "aten::mm").kernelTimeUsSum, 10.0);
+
+        // A graph launch keeps every GPU event of its correlation, flows or not.
+        const std::vector<std::string> graph {
+            cpuOp("aten::mm", 0, 50, kMm),
+            runtime("cudaGraphLaunch", 10, 1),
+            gpu("kernel", 100, 10, 1),
+            gpu("kernel", 120, 4, 1),
+            runtime("cudaLaunchKernel", 30, 2), // a flow in the trace, so TraceLens's linking applies
+            flow('s', 2, 1, 1, 30),
+            gpu("kernel", 140, 2, 2),
+            flow('f', 2, 0, 7, 140),
+        };
+        QCOMPARE(rowNamed(reportOf(graph, true), "aten::mm").kernelTimeUsSum, 16.0);
     }
 
     // R: a forward reduction's backward row, by sequence number: the evaluate_function event
