@@ -6,6 +6,7 @@
 #include "core/analysis/memory_snapshot/snapshot_compare.h"
 #include "core/analysis/memory_snapshot/snapshot_reader.h"
 #include "core/analysis/memory_snapshot/snapshot_summary.h"
+#include "core/analysis/snapshot_align/rank_alignment.h"
 #include "core/analysis/snapshot_align/snapshot_alignment.h"
 #include "python/src/bindings.h"
 #include "python/src/errors.h"
@@ -170,22 +171,14 @@ namespace {
                 + std::to_string(set.ranks.size()) + " ranks)");
         if (set.ranks.empty())
             throwInvalidArgument("the trace has no rank loaded");
-        core::SnapshotAlignment a;
-        std::size_t index = rank.value_or(0);
-        bool told = true; // a rank given, or the only one
+        core::RankAlignment aligned;
         {
             py::gil_scoped_release released;
-            if (!rank && set.ranks.size() > 1) {
-                std::vector<std::vector<core::TraceRange>> ranges;
-                for (const auto& r : set.ranks)
-                    ranges.push_back(core::traceRanges(*r));
-                const core::RankChoice choice = core::chooseSnapshotRank(s.snapshot, ranges);
-                index = choice.best;
-                told = choice.told;
-                a = core::alignSnapshot(s.snapshot, s.summary, ranges[index], top);
-            } else
-                a = core::alignSnapshot(s.snapshot, s.summary, core::traceRanges(*set.ranks[index]), top);
+            aligned = core::alignWithRank(s.snapshot, s.summary, set, rank, top);
         }
+        const core::SnapshotAlignment& a = aligned.alignment;
+        const std::size_t index = aligned.rankIndex;
+        const bool told = aligned.named || set.ranks.size() == 1 || aligned.choice.told;
         if (!a.error.empty())
             throwNotApplicable("cannot align: " + a.error);
         core::Table matches;

@@ -1,10 +1,12 @@
 #include "widgets/memory_snapshot/snapshot_steps.h"
 
 #include "core/analysis/snapshot_align/range_rows.h"
+#include "core/analysis/snapshot_align/rank_alignment.h"
 #include "core/model/trace_set.h"
 #include "widgets/common/format.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ks::widgets {
 
@@ -76,22 +78,21 @@ std::vector<std::size_t> rangesOfDevice(const core::SnapshotAlignment& alignment
 SnapshotSteps alignViewData(const SnapshotViewData& data, const core::TraceSet& set, int rankIndex)
 {
     SnapshotSteps steps;
-    std::vector<std::vector<core::TraceRange>> ranges;
-    for (const auto& rank : set.ranks) {
+    for (const auto& rank : set.ranks)
         steps.ranks.push_back(rank->rank);
-        ranges.push_back(core::traceRanges(*rank));
-    }
-    if (ranges.empty())
+    if (set.ranks.empty())
         return steps;
-    if (ranges.size() > 1)
-        steps.choice = core::chooseSnapshotRank(*data.snapshot, ranges);
-    steps.chosen = rankIndex >= 0 && std::size_t(rankIndex) < ranges.size();
-    steps.rankIndex = steps.chosen ? std::size_t(rankIndex) : steps.choice.best;
+    const std::optional<std::size_t> named =
+        rankIndex >= 0 ? std::optional<std::size_t>(std::size_t(rankIndex)) : std::nullopt;
+    core::RankAlignment aligned = core::alignWithRank(*data.snapshot, *data.summary, set, named);
+    steps.choice = std::move(aligned.choice);
+    steps.chosen = aligned.named;
+    steps.rankIndex = aligned.rankIndex;
     const core::RankTrace& trace = *set.ranks[steps.rankIndex];
     steps.rank = trace.rank;
     steps.baseNs = trace.metadata.baseTimeNanoseconds.value_or(0);
     steps.originNs = set.startNs();
-    steps.alignment = core::alignSnapshot(*data.snapshot, *data.summary, ranges[steps.rankIndex]);
+    steps.alignment = std::move(aligned.alignment);
     steps.marks.resize(data.devices.size());
     if (!steps.alignment.error.empty())
         return steps;

@@ -5,9 +5,11 @@
 #include "app/cli/commands/snapshot_align_output.h"
 #include "app/cli/output/cli_output.h"
 #include "core/analysis/memory_snapshot/snapshot_reader.h"
+#include "core/analysis/snapshot_align/rank_alignment.h"
 #include "core/io/trace_set_loader.h"
 
 #include <algorithm>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -72,20 +74,15 @@ namespace {
             return 1;
         }
         // Several ranks: the one whose steps fit the snapshot's (a snapshot is one process's).
-        std::vector<std::vector<core::TraceRange>> ranks;
-        for (const auto& rank : set.ranks)
-            ranks.push_back(core::traceRanges(*rank));
-        std::size_t chosen = 0;
-        if (ranks.size() > 1) {
-            const core::RankChoice choice = core::chooseSnapshotRank(snapshot.snapshot, ranks);
-            chosen = choice.best;
-            err << kCommand << ": " << tracePath << " holds " << ranks.size() << " ranks: aligning with rank "
-                << set.ranks[chosen]->rank
-                << (choice.told ? ", whose steps fit the snapshot's\n"
-                                : ", though others fit the snapshot as well (give the rank's file)\n");
-        }
-        const core::SnapshotAlignment alignment =
-            core::alignSnapshot(snapshot.snapshot, snapshot.summary, ranks[chosen], top);
+        const core::RankAlignment aligned =
+            core::alignWithRank(snapshot.snapshot, snapshot.summary, set, std::nullopt, top);
+        if (set.ranks.size() > 1)
+            err << kCommand << ": " << tracePath << " holds " << set.ranks.size()
+                << " ranks: aligning with rank " << set.ranks[aligned.rankIndex]->rank
+                << (aligned.choice.told
+                           ? ", whose steps fit the snapshot's\n"
+                           : ", though others fit the snapshot as well (give the rank's file)\n");
+        const core::SnapshotAlignment& alignment = aligned.alignment;
         if (!alignment.error.empty()) {
             err << kCommand << ": cannot align: " << alignment.error << '\n';
             return 1;

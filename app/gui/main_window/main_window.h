@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -303,6 +304,8 @@ private:
     // Opens the memory snapshots (.pickle) among `paths` in their view: the first, compared
     // with a second when given. Returns the other paths (they open as traces).
     QStringList openSnapshots(const QStringList& paths);
+    // Runs `then` once the snapshot being read is shown; dropped if the read fails.
+    void whenSnapshotShown(std::function<void()> then);
     void compareSnapshotDialog();
     void showSnapshotView();
     // The snapshot view takes the window's height: with a trace, most of it under the

@@ -100,6 +100,22 @@ void MainWindow::setupSnapshot()
     }
 }
 
+void MainWindow::whenSnapshotShown(std::function<void()> then)
+{
+    // One context object per wait, so that the read's outcome, whichever it is, ends both
+    // connections: a failed read must not leave `then` for the next snapshot opened.
+    auto* wait = new QObject(this);
+    const auto done = [this, wait] {
+        m_snapshot->disconnect(wait);
+        wait->deleteLater();
+    };
+    connect(m_snapshot, &widgets::SnapshotView::loaded, wait, [done, then = std::move(then)] {
+        done();
+        then();
+    });
+    connect(m_snapshot, &widgets::SnapshotView::failed, wait, [done] { done(); });
+}
+
 QStringList MainWindow::openSnapshots(const QStringList& given)
 {
     QStringList paths;
@@ -116,9 +132,7 @@ QStringList MainWindow::openSnapshots(const QStringList& given)
     statusBar()->showMessage(tr("Loading %1…").arg(widgets::displayName(paths[0])));
     m_snapshot->openSnapshot(paths[0]);
     if (paths.size() >= 2)
-        connect(
-            m_snapshot, &widgets::SnapshotView::loaded, this,
-            [this, other = paths[1]] { m_snapshot->compareWith(other); }, Qt::SingleShotConnection);
+        whenSnapshotShown([this, other = paths[1]] { m_snapshot->compareWith(other); });
     m_recent->add(paths);
     return others; // a trace beside the snapshot: the loader opens it, the view aligns the two
 }
@@ -196,9 +210,7 @@ bool MainWindow::applySnapshotViewCommand(const QString& key, const QString& val
     // Given with the file (--view), a command arrives before the snapshot is read, and reading
     // it shows its last event on the whole axis: each waits for it, then applies.
     if (m_snapshot->isReading()) {
-        connect(
-            m_snapshot, &widgets::SnapshotView::loaded, this,
-            [this, key, value] { applySnapshotViewCommand(key, value); }, Qt::SingleShotConnection);
+        whenSnapshotShown([this, key, value] { applySnapshotViewCommand(key, value); });
         return true;
     }
     if (key == QStringLiteral("snapshotrow")) {

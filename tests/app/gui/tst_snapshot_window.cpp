@@ -2,7 +2,7 @@
 // without a trace it fills the window whatever the saved layout (a first start, and one
 // whose saved state and recent files make the welcome page tall); a trace opened after it
 // brings the timeline and its panels back, as they were. The view commands given with the
-// file (--view, as the screenshots are made) wait for it to be read.
+// file (--view, as the screenshots are made) wait for it to be read, and go with a read that fails.
 #include "app/gui/main_window/main_window.h"
 #include "tests/support/pickle_writer.h"
 #include "tests/support/test_main.h"
@@ -117,6 +117,29 @@ private slots:
         // Once read, a command applies at once.
         window.applyViewCommands(QStringLiteral("snapshotrow=5"));
         QCOMPARE(window.snapshotView()->selectedRow(), 5);
+        window.close();
+    }
+
+    // A command given with a snapshot that cannot be read is dropped with it: it must not
+    // apply to the next snapshot opened.
+    void viewCommandsOfAFailedReadAreDropped()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString broken = m_dir.filePath(QStringLiteral("broken.pickle"));
+        std::ofstream(broken.toStdString(), std::ios::binary) << "not a pickle";
+        QSignalSpy failed(window.snapshotView(), &ks::widgets::SnapshotView::failed);
+        window.openPaths({ broken });
+        QVERIFY(window.snapshotView()->isReading());
+        window.applyViewCommands(QStringLiteral("snapshotrow=12;snapshotzoom=10:30"));
+        QVERIFY(failed.count() > 0 || failed.wait(30000));
+
+        QVERIFY(openSnapshot(window, writeSnapshot(m_dir, 40)));
+        QTest::qWait(50); // a command left connected would have run at `loaded`
+        QVERIFY(window.snapshotView()->selectedRow() != 12);
+        QVERIFY(window.snapshotView()->plot()->visibleSteps() != std::make_pair(10.0, 30.0));
         window.close();
     }
 

@@ -2,11 +2,12 @@
 // (core/analysis/snapshot_align/): a pickle and a trace the test builds with
 // an offset it chose (two ProfilerSteps, a user annotation, allocations in
 // each, numbers by hand), the header's baseTimeNanoseconds, several devices,
-// what cannot be aligned; and the shared silmont snapshot's annotations
-// matched with a trace built to their times.
+// what cannot be aligned, the rank of a loaded set chosen or named; and the shared silmont snapshot's
+// annotations matched with a trace built to their times.
 
 #include "core/analysis/memory_snapshot/snapshot_reader.h"
 #include "core/analysis/snapshot_align/range_rows.h"
+#include "core/analysis/snapshot_align/rank_alignment.h"
 #include "core/analysis/snapshot_align/snapshot_alignment.h"
 #include "core/io/pickle/pickle_reader.h"
 #include "tests/support/analysis_test_support.h"
@@ -17,6 +18,8 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <optional>
 
 using namespace ks::core;
 using ks::test::Py;
@@ -33,6 +36,7 @@ private slots:
     void sharedSilmont();
     void rangeRows();
     void chooseRank();
+    void alignWithRankOfASet();
 };
 
 #ifndef Q_MOC_RUN
@@ -98,12 +102,13 @@ Py snapshotOf(std::vector<Py> traces, std::vector<Py> notes)
         { "external_annotations", Py::list(std::move(notes)) } });
 }
 
-std::string traceEvents(const std::string& header, std::int64_t shiftUs)
+// waitUs: ProfilerStep#1 that much longer and #2 after it (another rank of the job, which waited).
+std::string traceEvents(const std::string& header, std::int64_t shiftUs, std::int64_t waitUs = 0)
 {
     std::vector<std::string> events {
-        ks::tests::completeEvent("cpu_op", "ProfilerStep#1", kBase + 100 - shiftUs, 200, 1, 1),
+        ks::tests::completeEvent("cpu_op", "ProfilerStep#1", kBase + 100 - shiftUs, 200 + waitUs, 1, 1),
         ks::tests::completeEvent("user_annotation", "fwd", kBase + 120 - shiftUs, 60, 1, 1),
-        ks::tests::completeEvent("cpu_op", "ProfilerStep#2", kBase + 300 - shiftUs, 200, 1, 1),
+        ks::tests::completeEvent("cpu_op", "ProfilerStep#2", kBase + 300 + waitUs - shiftUs, 200, 1, 1),
         ks::tests::completeEvent("cpu_op", "aten::mm", kBase + 130 - shiftUs, 20, 1, 1),
     };
     std::string doc = "{" + header + R"("schemaVersion":1,"traceEvents":[)";
@@ -400,6 +405,50 @@ void TestSnapshotAlignment::chooseRank()
     QVERIFY(!c.told);
     QVERIFY(!c.fits[0].aligned);
     QVERIFY(chooseSnapshotRank(s, {}).fits.empty());
+}
+
+void TestSnapshotAlignment::alignWithRankOfASet()
+{
+    const MemorySnapshot s = fromPy(snapshotOf({ Py::list(device0()) }, annotations()));
+    const SnapshotSummary summary = summarizeSnapshot(s);
+    QTemporaryDir dir;
+    // Rank index 0 waited 80 us in step 1; index 1 is the snapshot's own.
+    const TraceSet set = ks::tests::loadRanks(dir, { traceEvents("", 0, 80), traceEvents("", 0) });
+    QCOMPARE(set.ranks.size(), std::size_t(2));
+
+    // No rank named: the one whose steps fit, told apart, aligned at the snapshot's offset.
+    RankAlignment a = alignWithRank(s, summary, set, std::nullopt);
+    QCOMPARE(a.rankIndex, std::size_t(1));
+    QVERIFY(!a.named);
+    QVERIFY(a.choice.told);
+    QCOMPARE(a.choice.fits.size(), std::size_t(2));
+    QVERIFY2(a.alignment.error.empty(), a.alignment.error.c_str());
+    QCOMPARE(a.alignment.offsetUs, kOffsetUs);
+    QCOMPARE(a.alignment.spreadUs, std::int64_t(1));
+    QVERIFY(rangeNamed(a.alignment, "ProfilerStep#2"));
+
+    // A named rank is the one aligned, though it fits worse; the choice is still given.
+    a = alignWithRank(s, summary, set, std::size_t(0));
+    QCOMPARE(a.rankIndex, std::size_t(0));
+    QVERIFY(a.named);
+    QCOMPARE(a.choice.best, std::size_t(1));
+    QVERIFY(a.alignment.spreadUs >= 79);
+
+    // A rank outside the set is not a choice: the best fit again.
+    a = alignWithRank(s, summary, set, std::size_t(7));
+    QCOMPARE(a.rankIndex, std::size_t(1));
+    QVERIFY(!a.named);
+
+    // One rank: aligned with it, no choice computed.
+    QTemporaryDir single;
+    a = alignWithRank(s, summary, ks::tests::loadRanks(single, { traceEvents("", 0) }), std::nullopt);
+    QCOMPARE(a.rankIndex, std::size_t(0));
+    QVERIFY(a.choice.fits.empty());
+    QVERIFY(a.alignment.error.empty());
+
+    // No rank loaded: why, not a crash.
+    a = alignWithRank(s, summary, TraceSet {}, std::nullopt);
+    QVERIFY(!a.alignment.error.empty());
 }
 
 #endif // Q_MOC_RUN
