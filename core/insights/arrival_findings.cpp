@@ -2,6 +2,7 @@
 
 #include "core/analysis/frame/intervals.h"
 #include "core/common/median.h"
+#include "core/insights/last_bucket.h"
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
@@ -167,14 +168,31 @@ namespace {
         out.findings.push_back(std::move(f));
     }
 
+    // The stored slice of a member, where the caller gave the ranks' slices.
+    const RankCollectiveSlice* memberSlice(
+        const std::vector<RankCollectives>* slices, const CollectiveMember& m)
+    {
+        if (!slices || m.rankIndex >= slices->size())
+            return nullptr;
+        const std::vector<RankCollectiveSlice>& list = (*slices)[m.rankIndex].slices;
+        if (m.slice < list.size() && list[m.slice].slice == m.slice)
+            return &list[m.slice]; // a summary's: slice = position
+        const auto it = std::find_if(
+            list.begin(), list.end(), [&m](const RankCollectiveSlice& c) { return c.slice == m.slice; });
+        return it == list.end() ? nullptr : &*it;
+    }
+
     // The collectives' transfer: each instance from its last arrival to its first end (every
-    // member inside), their union over the job; what overlaps compute is hidden, the rest
-    // is exposed, which overlapping it with compute gives back at most.
+    // member inside), their union over the job; what overlaps compute is hidden (the
+    // members' own compute beside them, as the summary stored it, and the share the
+    // utilisation bins show beside GPU compute), the rest is exposed, which overlapping
+    // it with compute gives back at most, less the last bucket of each iteration.
     void exposedFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
-        TimeNs measuredNs, double overlapPct, const RuleInfo& rule, const InsightsOptions& options,
-        ArrivalFindings& out)
+        TimeNs measuredNs, double overlapPct, const std::vector<RankCollectives>* slices,
+        const RuleInfo& rule, const InsightsOptions& options, ArrivalFindings& out)
     {
         std::vector<Interval> transfers;
+        std::vector<PathCollective> weighed;
         std::map<std::string, std::pair<std::size_t, TimeNs>> byGroup;
         for (const CollectiveInstance& inst : match.instances) {
             if (inst.members.size() < 2)
@@ -185,6 +203,23 @@ namespace {
             auto& [count, time] = byGroup[match.group(inst.group).label()];
             ++count;
             time += to - from;
+            // The share of the instance its members' compute ran beside, the median member's:
+            // where the path crosses the instance is not known here, the typical member is.
+            PathCollective pc;
+            pc.onPath = pc.transfer = to - from;
+            std::vector<double> shares;
+            for (const CollectiveMember& m : inst.members) {
+                const RankCollectiveSlice* c = memberSlice(slices, m);
+                if (!c || c->end <= c->start)
+                    continue;
+                shares.push_back(
+                    static_cast<double>(c->computeBeside) / static_cast<double>(c->end - c->start));
+                if (pc.iteration < 0)
+                    pc.iteration = c->iteration;
+            }
+            pc.hidden = static_cast<TimeNs>(
+                static_cast<double>(pc.onPath) * std::min(1.0, median(shares).value_or(0.0)));
+            weighed.push_back(pc);
         }
         if (transfers.empty()) {
             out.notApplicable.push_back({ std::string(rule.id), "no collective appears on two ranks" });
@@ -192,13 +227,24 @@ namespace {
         }
         const std::vector<Interval> merged = mergeIntervals(std::move(transfers));
         const TimeNs transfer = totalLength(merged);
-        const auto exposed = static_cast<TimeNs>(static_cast<double>(transfer) * (1.0 - overlapPct / 100.0));
+        TimeNs hidden = 0;
+        for (const PathCollective& pc : weighed)
+            hidden += pc.hidden;
+        hidden = std::min(hidden, transfer);
+        const double open = 1.0 - overlapPct / 100.0;
+        // The bins and the stored compute see the same GPU overlap: the larger counts.
+        const auto exposed =
+            std::min(transfer - hidden, static_cast<TimeNs>(static_cast<double>(transfer) * open));
+        const LastBucket last = lastBucketLeft(weighed);
+        const TimeNs left = std::min(exposed, last.left);
         // Overlapped, the collectives run while the rest of the step runs: they leave the
         // path (the high end) but hide behind no more than the time outside their transfer
-        // windows (the low end), as the folder bounds them by the compute on its path.
-        const double high = pctOf(std::min(exposed, measuredNs), measuredNs);
+        // windows (the low end), as the folder bounds them by the compute on its path; the
+        // last bucket of each iteration, ready when the backward ends, stays.
+        const double high = pctOf(
+            std::min(static_cast<TimeNs>(static_cast<double>(transfer) * open), measuredNs), measuredNs);
         const TimeNs outside = measuredNs > transfer ? measuredNs - transfer : 0;
-        const double gain = std::min(high, pctOf(outside, measuredNs));
+        const double gain = std::min(pctOf(exposed - left, measuredNs), pctOf(outside, measuredNs));
         if (gain < options.settings.value(rule, "min_gain_pct"))
             return;
         Finding f = newFinding(
@@ -206,10 +252,19 @@ namespace {
         f.gainHighPct = high;
         f.evidence.push_back("model: overlapped, the collectives run while the rest of the step runs; they "
                              "hide behind no more than the time outside their transfer windows ("
-            + formatMs(outside) + ", low end): gain " + formatPct(gain) + " to " + formatPct(high));
+            + formatMs(outside) + "), less the last bucket of each iteration: gain " + formatPct(gain)
+            + " to " + formatPct(high));
         f.evidence.push_back("collectives' transfer (every member inside): " + formatMs(transfer)
-            + "; overlapped with GPU compute " + formatPct(overlapPct)
-            + " (the median rank's utilisation bins)");
+            + ", of which " + formatMs(hidden)
+            + " ran while their members computed (hidden already); overlapped with GPU compute "
+            + formatPct(overlapPct) + " (the median rank's utilisation bins)");
+        if (last.bucket)
+            f.evidence.push_back(
+                "the last bucket stays exposed: it is ready when the backward ends; a bucket "
+                "costs "
+                + formatMs(*last.bucket) + " here (the median transfer of the "
+                + std::to_string(last.overlapped) + " collective(s) that ran hidden), " + formatMs(left)
+                + " over " + std::to_string(last.iterations) + " iteration(s)");
         for (const auto& [group, g] : byGroup)
             f.evidence.push_back("process group " + group + ": " + std::to_string(g.first)
                 + " collectives, transfer " + formatMs(g.second));
@@ -222,15 +277,17 @@ namespace {
         f.suggestion = "Overlap communication with compute: DDP bucketing (bucket_cap_mb), FSDP prefetch "
                        "(forward_prefetch, backward_prefetch), gradient accumulation with no_sync(), or "
                        "compress gradients; check the interconnect's bandwidth (collectives' bus_bw).";
-        f.gainBasis = "from the collectives' arrivals: their transfer windows' union, less the share the "
-                      "utilisation bins show overlapped with GPU compute";
+        f.gainBasis = "from the collectives' arrivals: their transfer windows' union, less what their "
+                      "members' compute ran beside and the share the utilisation bins show overlapped with "
+                      "GPU compute, less the last bucket of each iteration";
         out.findings.push_back(std::move(f));
     }
 
 } // namespace
 
 ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
-    TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct)
+    TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct,
+    const std::vector<RankCollectives>* slices)
 {
     ArrivalFindings out;
     const RuleInfo* straggler = ruleInfo("straggler");
@@ -243,7 +300,7 @@ ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<
         return out;
     }
     if (exposed && ruleSelected(options.rules, exposed->id))
-        exposedFindings(match, rankNumbers, measuredNs, commOverlapPct, *exposed, options, out);
+        exposedFindings(match, rankNumbers, measuredNs, commOverlapPct, slices, *exposed, options, out);
     if (straggler && ruleSelected(options.rules, straggler->id))
         stragglerFindings(match, rankNumbers, measuredNs, *straggler, options, out);
     if (skew && ruleSelected(options.rules, skew->id))

@@ -6,6 +6,7 @@
 // path; from a summary their gains are arrival times, which the gain basis says.
 
 #include "core/analysis/cross_rank/arrival_stragglers.h"
+#include "core/analysis/cross_rank/rank_collectives.h"
 #include "core/insights/finding.h"
 #include "core/insights/insights.h"
 
@@ -29,11 +30,14 @@ struct ArrivalFindings
 // are shares of `measuredNs`. Only the rules `options.rules` selects.
 // `exposed_communication`: the union of the instances' transfer windows (last
 // arrival to first end), less `commOverlapPct` of it (the share of communication
-// that overlaps compute, where the caller knows it): the high end; overlapped, it hides
-// behind no more than the time outside the transfer windows, so the gain (the low end) is
-// at most that. Gains are shares of `measuredNs`.
+// that overlaps compute, where the caller knows it): the high end; the gain (the low
+// end) is that less what the members' own compute ran beside (`slices`: the ranks the
+// match was made from, their computeBeside and iteration, where stored) and less the
+// last bucket of each iteration (last_bucket.h), at most the time outside the transfer
+// windows. Gains are shares of `measuredNs`.
 ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
-    TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct = 0);
+    TimeNs measuredNs, const InsightsOptions& options, double commOverlapPct = 0,
+    const std::vector<RankCollectives>* slices = nullptr);
 
 // `unbalanced_compute` over each rank's GPU compute time (a summary's utilisation
 // profiles: rank, ns): the busiest rank against the median; gain its excess, at

@@ -6,6 +6,8 @@
 #include "core/analysis/cross_rank/collective_slices.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/common/median.h"
+#include "core/insights/last_bucket.h"
+#include "core/insights/rank_compute.h"
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
@@ -44,44 +46,59 @@ namespace {
         return s.piece.bound == PathBound::Transfer || s.piece.bound == PathBound::GpuCommWait;
     }
 
-    // The rank's own compute, merged: its GPU compute kernels on a rank with GPU
-    // work; on a CPU-only rank (gloo) its CPU slices, less the collectives, the
-    // process group's calls (c10d::, waits) and the step and user annotations that
-    // span everything.
-    std::vector<Interval> rankCompute(const RankFrame& frame)
+    // The path's communication per collective and rank: its path time, the part its
+    // rank computed beside, its instance's transfer and iteration. Communication the
+    // join did not see as a collective (a comm kernel inside a rank's own edge) keeps
+    // its path time as its transfer and its row's iteration.
+    std::vector<PathCollective> pathCollectives(
+        InsightsContext& c, const std::map<std::int64_t, std::vector<Interval>>& computeOf)
     {
-        const bool gpu =
-            std::any_of(frame.rows.begin(), frame.rows.end(), [](const FrameRow& r) { return r.device; });
-        std::unordered_set<std::uint32_t> collectives;
-        for (const CollectiveSlice& cs : collectiveSlicesOf(*frame.trace))
-            collectives.insert(cs.slice);
-        std::vector<Interval> out;
-        for (const FrameRow& row : frame.rows) {
-            if (row.dur <= 0 || row.device != gpu || collectives.count(row.slice))
+        const JobCriticalPath& job = c.path().value();
+        std::map<std::pair<std::int64_t, std::int64_t>, const RankCollective*> joined;
+        for (const CondensedRank& r : job.ranks)
+            for (const RankCollective& rc : r.collectives)
+                joined[{ r.rank, rc.eventIndex }] = &rc;
+        std::map<std::pair<std::int64_t, std::int64_t>, PathCollective> byEvent;
+        for (const PathSegment& s : job.path.segments) {
+            if (!isCommSegment(s))
                 continue;
-            if (gpu) {
-                if (row.kernelType == KernelType::Computation)
-                    out.push_back({ row.ts, row.end() });
-                continue;
-            }
-            const std::string_view name = frame.name(row);
-            if (frame.category(row) == "user_annotation" || name.starts_with("ProfilerStep#")
-                || name.starts_with("c10d::") || name.find("wait") != std::string_view::npos)
-                continue;
-            out.push_back({ row.ts, row.end() });
+            PathCollective& pc = byEvent[{ s.rank, s.piece.eventIndex }];
+            pc.onPath += s.piece.duration;
+            const auto compute = computeOf.find(s.rank);
+            if (compute != computeOf.end())
+                pc.hidden += coveredWithin(compute->second, s.piece.start, s.piece.start + s.piece.duration);
         }
-        return mergeIntervals(std::move(out));
-    }
-
-    // Length of [from, to) that the merged intervals cover.
-    TimeNs coveredWithin(const std::vector<Interval>& merged, TimeNs from, TimeNs to)
-    {
-        auto it = std::upper_bound(
-            merged.begin(), merged.end(), from, [](TimeNs t, const Interval& i) { return t < i.end; });
-        TimeNs covered = 0;
-        for (; it != merged.end() && it->start < to; ++it)
-            covered += std::min(to, it->end) - std::max(from, it->start);
-        return covered;
+        std::map<std::int64_t, std::map<std::int64_t, std::int64_t>>
+            rowIteration; // rank -> event -> iteration
+        for (auto& [key, pc] : byEvent) {
+            const auto it = joined.find(key);
+            if (it != joined.end()) {
+                pc.iteration = it->second->iteration;
+                const std::uint32_t instance = it->second->instance;
+                pc.transfer = instance < job.path.collectives.size() ? job.path.collectives[instance].transfer
+                                                                     : pc.onPath;
+            } else {
+                pc.transfer = pc.onPath;
+                rowIteration[key.first][key.second] = -1;
+            }
+        }
+        for (const RankFrame& frame : c.frames().ranks) {
+            auto wanted = rowIteration.find(frame.rank);
+            if (wanted == rowIteration.end())
+                continue;
+            for (const FrameRow& row : frame.rows) {
+                auto it = wanted->second.find(row.eventIndex);
+                if (it != wanted->second.end())
+                    it->second = row.iteration;
+            }
+            for (const auto& [event, iteration] : wanted->second)
+                byEvent[{ frame.rank, event }].iteration = iteration;
+        }
+        std::vector<PathCollective> out;
+        out.reserve(byEvent.size());
+        for (const auto& [key, pc] : byEvent)
+            out.push_back(pc);
+        return out;
     }
 
     RuleOutcome exposedCommunication(InsightsContext& c, const RuleParams& p)
@@ -104,15 +121,18 @@ namespace {
         std::map<std::int64_t, std::vector<Interval>> computeOf;
         for (const RankFrame& frame : c.frames().ranks)
             computeOf[frame.rank] = rankCompute(frame);
+        const std::vector<PathCollective> collectives = pathCollectives(c, computeOf);
         TimeNs comm = 0;
         TimeNs hidden = 0;
-        for (const PathSegment& s : c.path().value().path.segments)
-            if (isCommSegment(s)) {
-                comm += s.piece.duration;
-                hidden += coveredWithin(computeOf[s.rank], s.piece.start, s.piece.start + s.piece.duration);
-            }
+        for (const PathCollective& pc : collectives) {
+            comm += pc.onPath;
+            hidden += pc.hidden;
+        }
+        // The fix leaves the last bucket of each iteration exposed: it is ready when
+        // the backward ends, and no compute follows it to hide behind.
+        const LastBucket last = lastBucketLeft(collectives);
         const double exposed = c.pctOfMeasured(comm - hidden);
-        const double gain = std::min({ exposed, compute, removed });
+        const double gain = std::min({ c.pctOfMeasured(comm - hidden - last.left), compute, removed });
         const double high = removed;
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
@@ -126,9 +146,20 @@ namespace {
             + " ran while their rank computed (hidden already)");
         f.evidence.push_back("model: overlapped, the collectives run while compute runs; the path loses "
                              "their exposed time, the part no compute of their rank ran beside ("
-            + formatPct(exposed) + "), but no more than the compute on the path (" + formatPct(compute)
-            + "): gain " + formatPct(gain) + "; removing all their path time (re-timed) gives "
-            + formatPct(removed) + " (high end)");
+            + formatPct(exposed)
+            + "), less the last bucket of each iteration, but no more than the compute on the path ("
+            + formatPct(compute) + "): gain " + formatPct(gain)
+            + "; removing all their path time (re-timed) gives " + formatPct(removed) + " (high end)");
+        if (last.bucket)
+            f.evidence.push_back(
+                "the last bucket stays exposed: it is ready when the backward ends; a bucket "
+                "costs "
+                + formatMs(*last.bucket) + " here (the median transfer of the "
+                + std::to_string(last.overlapped) + " collective(s) that ran hidden), " + formatMs(last.left)
+                + " over " + std::to_string(last.iterations) + " iteration(s)");
+        else
+            f.evidence.push_back("no collective ran hidden to measure a bucket's cost: the last bucket, "
+                                 "which stays exposed after the fix, is not subtracted");
         // Per process group: the instances and their transfer (X2's table, every instance).
         const TraceSet set = traceSetOf(c.frames());
         CollectiveSkewOptions skewOptions;

@@ -10,6 +10,7 @@
 #include "core/analysis/hta/queue_length.h"
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/analysis/memory/memory_report.h"
+#include "core/insights/rank_compute.h"
 #include "core/model/trace_set.h"
 #include "core/summary/summary_collectives.h"
 #include "core/summary/summary_insights.h"
@@ -20,6 +21,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -112,6 +114,7 @@ namespace {
                 return;
             }
             m_analysisRank = frames.ranks.front().rank;
+            computeBeside(frames);
             // Outputs are kept in locals: frameOf points into them.
             const AnalysisOutput overview = rankOverview(frames, m_options);
             if (const Table* t = frameOf(overview, "rank_overview"))
@@ -249,7 +252,7 @@ namespace {
                 const RankCollectiveSlice& c = read.slices[i];
                 groups.insert(c.group);
                 std::vector<Cell> row;
-                row.reserve(11);
+                row.reserve(13);
                 row.emplace_back(t.rank);
                 row.emplace_back(static_cast<std::int64_t>(i));
                 row.emplace_back(std::string(collectiveBackendName(c.backend)));
@@ -260,8 +263,11 @@ namespace {
                 row.push_back(optionalInt(c.messageBytes, -1));
                 row.emplace_back(c.start);
                 row.emplace_back(c.end);
+                row.emplace_back(); // iteration, compute_beside_ns: computeBeside() with the frame
+                row.emplace_back();
                 row.emplace_back(); // wait_ns
                 rows.push_back(std::move(row));
+                m_arrivals.push_back({ c.slice, c.start, c.end, rows.size() - 1 });
             }
             Rows& groupRows = m_s.rows["collective_groups"];
             for (const RankGroupArgs& g : read.groups) {
@@ -316,6 +322,41 @@ namespace {
         void setAnalysisRank(std::int64_t rank) { m_analysisRank = rank; }
 
     private:
+        // A collective slice collectiveArrivals stored: its row, to be completed.
+        struct StoredArrival
+        {
+            std::uint32_t slice = 0;
+            TimeNs start = 0; // recorded clock
+            TimeNs end = 0;
+            std::size_t row = 0;
+        };
+
+        // Each stored collective's iteration and the part of it the rank's own
+        // compute covered: what exposed_communication reads of a summary.
+        void computeBeside(const FrameSet& frames)
+        {
+            if (m_arrivals.empty())
+                return;
+            const RankFrame& frame = frames.ranks.front();
+            const std::vector<Interval> compute = rankCompute(frame);
+            std::map<std::uint32_t, std::int64_t> iterationOf;
+            for (const StoredArrival& a : m_arrivals)
+                iterationOf[a.slice] = -1;
+            for (const FrameRow& row : frame.rows) {
+                const auto it = iterationOf.find(row.slice);
+                if (it != iterationOf.end())
+                    it->second = row.iteration;
+            }
+            Rows& rows = m_s.rows["collective_arrivals"];
+            for (const StoredArrival& a : m_arrivals) {
+                std::vector<Cell>& row = rows[a.row];
+                const std::int64_t iteration = iterationOf[a.slice];
+                row[10] = iteration >= 0 ? Cell { iteration } : Cell {};
+                row[11] = Cell { coveredWithin(compute, a.start - frames.minTs, a.end - frames.minTs) };
+            }
+        }
+
+        std::vector<StoredArrival> m_arrivals;
         RankSummary& m_s;
         const AnalysisOptions& m_options;
         std::int64_t m_analysisRank = 0;

@@ -32,7 +32,7 @@ namespace {
     {
         auto select =
             db.prepare("SELECT rank, position, backend, collective, process_group, seq, group_size, "
-                       "message_bytes, start_ns, end_ns FROM "
+                       "message_bytes, start_ns, end_ns, iteration, compute_beside_ns FROM "
                 + std::string(kCollectiveArrivalsTable) + " ORDER BY rank, position");
         if (!select)
             return select.error();
@@ -51,6 +51,8 @@ namespace {
             c.messageBytes = s.columnIsNull(7) ? -1 : s.columnInt(7);
             c.start = s.columnInt(8);
             c.end = s.columnInt(9);
+            c.iteration = s.columnIsNull(10) ? -1 : s.columnInt(10);
+            c.computeBeside = s.columnIsNull(11) ? 0 : s.columnInt(11);
             rank.slices.push_back(std::move(c));
         }
         return r ? std::nullopt : std::optional<Error>(r.error());

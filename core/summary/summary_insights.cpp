@@ -255,7 +255,7 @@ Result<InsightsReport> insightsFromSummary(
     ArrivalFindings arrivals;
     if (ranks.empty()) {
         arrivals = arrivalFindings(collectives.match, collectives.rankNumbers, report.measuredNs, options,
-            commOverlapPct(job.value().profiles, {}));
+            commOverlapPct(job.value().profiles, {}), &collectives.ranks);
     } else {
         std::vector<RankCollectives> selected;
         std::vector<std::int64_t> numbers;
@@ -269,7 +269,7 @@ Result<InsightsReport> insightsFromSummary(
             if (wanted(job.value().ranks[r].rank))
                 rows.push_back(r);
         arrivals = arrivalFindings(matchCollectives(selected), numbers, report.measuredNs, options,
-            commOverlapPct(job.value().profiles, rows));
+            commOverlapPct(job.value().profiles, rows), &selected);
     }
     // unbalanced_compute from each rank's GPU compute in the utilisation profiles.
     std::vector<std::pair<std::int64_t, TimeNs>> compute;

@@ -115,8 +115,8 @@ Result<SqliteDb> openSummary(const std::string& path, SummaryMeta& meta)
             "summary schema version " + meta.values["schema_version"]
                 + " is not supported (this build reads version " + std::to_string(kSummarySchemaVersion)
                 + (meta.schemaVersion > 0 && meta.schemaVersion < kSummarySchemaVersion
-                        ? "): written by an older Kinetoscope, without the collectives' arrivals; summarise "
-                          "the traces again"
+                        ? "): written by an older Kinetoscope, without the collectives' arrivals or the "
+                          "compute beside them; summarise the traces again"
                         : "): written by a newer Kinetoscope or damaged"));
     if (meta.values["complete"] != "1")
         return refused(path, "incomplete summary: its writer did not finish");

@@ -38,12 +38,14 @@ const std::vector<SummaryTable>& summaryTables()
                 "end_ns INTEGER" } },
         // What matchCollectives reads of each rank (core/summary/summary_collectives.h):
         // every collective slice (position: its order on the rank), and what the
-        // args and pg_config say of its groups. wait_ns is derived when the summary
-        // is finished: the time from this rank's arrival to the instance's last.
+        // args and pg_config say of its groups; its iteration and the part of it its
+        // rank's own compute covered (exposed_communication's hidden time, null where
+        // the rank had no frame). wait_ns is derived when the summary is finished: the
+        // time from this rank's arrival to the instance's last.
         { kCollectiveArrivalsTable,
             { "rank INTEGER", "position INTEGER", "backend TEXT", "collective TEXT", "process_group TEXT",
                 "seq INTEGER", "group_size INTEGER", "message_bytes INTEGER", "start_ns INTEGER",
-                "end_ns INTEGER", "wait_ns INTEGER" } },
+                "end_ns INTEGER", "iteration INTEGER", "compute_beside_ns INTEGER", "wait_ns INTEGER" } },
         { kCollectiveGroupsTable,
             { "rank INTEGER", "source TEXT", "backend TEXT", "process_group TEXT", "description TEXT",
                 "size INTEGER", "ranks TEXT" } },

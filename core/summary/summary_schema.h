@@ -9,7 +9,7 @@ namespace ks::core {
 // Version of the .kssum layout (docs/summary_schema.md). Readers refuse any
 // other version: a newer writer may have changed a table's meaning, an older one
 // lacks tables the job answers need. 2: collective_arrivals and collective_groups.
-constexpr int kSummarySchemaVersion = 2;
+constexpr int kSummarySchemaVersion = 3;
 
 // One table of a summary: its name and columns in order (SQL types included).
 struct SummaryTable

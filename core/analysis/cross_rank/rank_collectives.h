@@ -26,6 +26,12 @@ struct RankCollectiveSlice
     std::int64_t messageBytes = -1; // -1 when unknown
     TimeNs start = 0;
     TimeNs end = 0;
+    // What a job summary keeps for exposed_communication (the folder's rule reads
+    // the path instead; rankCollectives leaves them): the part of [start, end) the
+    // rank's own compute covered (core/insights/rank_compute.h) and the slice's
+    // iteration, -1 when none.
+    TimeNs computeBeside = 0;
+    std::int64_t iteration = -1;
 };
 
 // What the args of a rank's first slice in a group say of the group.

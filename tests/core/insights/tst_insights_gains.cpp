@@ -205,7 +205,9 @@ private slots:
     // backward, against 1 MB buckets (a layer each) reduced during it. DDP's first
     // bucket (a layer) is reduced on gloo's thread under the backward in both runs:
     // the path counts it, but it is hidden already, and the old model (all the path's
-    // communication, now the high end) predicted 22 % for 12 % realized.
+    // communication, now the high end) predicted 22 % for 12 % realized. The fix
+    // leaves the last bucket of each step exposed (ready when the backward ends):
+    // without subtracting it the model predicted 15.7 %, outside the tolerance.
     void overlapPairPredictsTheRealizedGain()
     {
         const Recorded problem(pairDir("overlap", "problem"));
@@ -215,30 +217,20 @@ private slots:
         QCOMPARE(problem.report.findings.front().rule, std::string("exposed_communication"));
         const double realized = realizedPct(problem, fixed);
         QVERIFY2(realized > 5, qPrintable(QString::number(realized))); // the fix gave back time
+        const QString miss = predictionMiss(*f, problem, fixed);
+        QVERIFY2(miss.isEmpty(), qPrintable(miss));
         // Counting the hidden all-reduce misses: the high end is that model.
         QVERIFY2(!withinTolerance(f->gainHighPct, realized),
             qPrintable(QString("high %1 %, realized %2 %").arg(f->gainHighPct).arg(realized)));
         QVERIFY(std::any_of(f->evidence.begin(), f->evidence.end(),
             [](const std::string& e) { return e.find("hidden already") != std::string::npos; }));
-        // What the fix leaves: the last bucket, whose gradients are ready when the
-        // backward ends, stays exposed (the fixed run's own finding, a share of its time).
+        QVERIFY(std::any_of(f->evidence.begin(), f->evidence.end(),
+            [](const std::string& e) { return e.rfind("the last bucket stays exposed", 0) == 0; }));
+        // The fixed run exposes only its last buckets, which no overlap hides: nothing
+        // left to give back (its finding, if any, far below the problem's).
         const core::Finding* after = fixed.finding("exposed_communication");
-        QVERIFY(after);
-        QVERIFY(after->gainPct < 0.5 * f->gainPct);
-        const double left = after->gainPct * static_cast<double>(fixed.report.measuredNs)
-            / static_cast<double>(problem.report.measuredNs);
-        // The prediction is what the fix gave back and that last bucket together...
-        QVERIFY2(withinTolerance(f->gainPct, realized + left),
-            qPrintable(QString("predicted %1 %, realized %2 % + %3 % left")
-                           .arg(f->gainPct)
-                           .arg(realized)
-                           .arg(left)));
-        // ...and the model does not subtract the bucket it cannot hide yet: 15.7 % for
-        // 12.4 % realized, 0.2 points outside the tolerance on this recording.
-        QEXPECT_FAIL(
-            "", "the last bucket stays exposed after the fix; the model does not subtract it", Continue);
-        const QString miss = predictionMiss(*f, problem, fixed);
-        QVERIFY2(miss.isEmpty(), qPrintable(miss));
+        QVERIFY2(!after || after->gainPct < 0.2 * f->gainPct,
+            qPrintable(QString("fixed run still gives %1 %").arg(after ? after->gainPct : 0)));
     }
 
     // On the same pair collective_skew gives back the first-to-last-arrival wait (rank

@@ -549,8 +549,8 @@ void TestJobSummary::badSummariesAreRefused()
     // Another schema version, and a writer that never finished.
     for (const auto& [key, value, message] :
         { std::tuple { "schema_version", "99", "schema version 99 is not supported" },
-            std::tuple {
-                "schema_version", "1", "older Kinetoscope, without the collectives' arrivals; summarise" },
+            std::tuple { "schema_version", "1", "older Kinetoscope, without the collectives' arrivals" },
+            std::tuple { "schema_version", "2", "or the compute beside them; summarise" },
             std::tuple { "complete", "0", "incomplete summary" } }) {
         const std::string path = dir.path().toStdString() + "/" + key + value + ".kssum";
         QFile::copy(QString::fromStdString(good), QString::fromStdString(path));
