@@ -37,7 +37,7 @@ std::string jobPathTraceJson(const JobCriticalPath& job, TimeNs minTs)
     for (const PathSegment& s : job.path.segments) {
         const std::string pid = std::to_string(kPidBase + s.rank);
         const std::string name =
-            s.piece.name.empty() ? std::string(pathBoundName(s.piece.bound)) : s.piece.name;
+            s.piece.name.empty() ? std::string(pathBoundName(s.piece.bound)) : s.piece.name.str();
         add("{\"ph\":\"X\",\"pid\":" + pid + ",\"tid\":1,\"cat\":" + jsonString(pathBoundName(s.piece.bound))
             + ",\"name\":" + jsonString(name) + ",\"ts\":" + microseconds(minTs + s.piece.start)
             + ",\"dur\":" + microseconds(s.piece.duration)

@@ -55,7 +55,7 @@ QVariant PathSegmentsModel::data(const QModelIndex& index, int role) const
             return QString::fromUtf8(bound.data(), static_cast<qsizetype>(bound.size()));
         }
         case Name:
-            return QString::fromStdString(s->piece.name);
+            return QString::fromStdString(s->piece.name.str());
         case ColumnCount:
             break;
         }

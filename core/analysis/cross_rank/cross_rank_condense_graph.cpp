@@ -61,6 +61,7 @@ namespace {
         Condenser(const CondenseInput& input, const TimedGraph& g)
             : m_input(input)
             , m_frame(input.frames->ranks[input.rankPos])
+            , m_names(*m_frame.trace)
             , m_g(g)
             , m_arcs(g.edges.size())
             , m_dist(g.nodeTs.size(), kUnreached)
@@ -146,6 +147,7 @@ namespace {
             for (std::uint32_t v = node; m_via[v] != kNone; v = m_g.edges[m_via[v]].src)
                 edges.push_back(m_via[v]);
             PathPiece current;
+            NameId currentName;
             bool open = false;
             for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
                 const TimeNs w = m_arcs[*it].weight;
@@ -153,17 +155,18 @@ namespace {
                     continue;
                 const TimedGraph::Edge& e = m_g.edges[*it];
                 const FrameRow* row = e.row == TimedGraph::kNoRow ? nullptr : &m_frame.rows[e.row];
-                const std::string_view name = row ? m_frame.name(*row) : std::string_view {};
+                const NameId nameId = row ? m_frame.trace->slices.name[row->slice] : NameId {};
                 const std::int64_t eventIndex = row ? row->eventIndex : -1;
                 const PathBound bound = m_g.spentIn[e.spentIn].bound;
                 if (open && current.eventIndex == eventIndex && current.bound == bound
-                    && current.name == name) {
+                    && currentName == nameId) {
                     current.duration += w;
                     continue;
                 }
                 if (open)
                     visit(std::move(current));
-                current = { std::string(name), bound, m_g.nodeTs[e.src], w, eventIndex };
+                current = { m_names.of(nameId), bound, m_g.nodeTs[e.src], w, eventIndex };
+                currentName = nameId;
                 open = true;
             }
             if (open)
@@ -328,6 +331,7 @@ namespace {
 
         const CondenseInput& m_input;
         const RankFrame& m_frame;
+        mutable PathNames m_names; // what piecesTo names pieces with, one per name
 
         // What a pass reads of an edge, packed: its head and its scaled weight.
         struct Arc

@@ -98,7 +98,7 @@ namespace {
     }
 
     std::vector<PathPiece> piecesBetween(const RankFrame& frame, const std::vector<Stretch>& all, TimeNs from,
-        TimeNs to, const WhatIfScaling* whatIf)
+        TimeNs to, const WhatIfScaling* whatIf, PathNames& names)
     {
         std::vector<PathPiece> pieces;
         auto it = std::upper_bound(
@@ -126,7 +126,8 @@ namespace {
                 pieces.back().duration += d;
                 continue;
             }
-            pieces.push_back({ std::string(name), PathBound::Cpu, a, d, event });
+            pieces.push_back({ it->row ? names.of(frame.trace->slices.name[it->row->slice]) : PathName(),
+                PathBound::Cpu, a, d, event });
         }
         return pieces;
     }
@@ -191,11 +192,12 @@ CondensedRank condenseSerial(const CondenseInput& input)
             }
         return std::make_pair(from, latest);
     };
+    PathNames names(*frame.trace);
     for (std::size_t k = 0; k <= out.collectives.size(); ++k) {
         const bool last = k == out.collectives.size();
         const TimeNs at = last ? out.windowEnd : out.collectives[k].arrival;
         const auto [from, since] = boundaryBefore(at, k);
-        std::vector<PathPiece> pieces = piecesBetween(frame, all, since, at, input.whatIf);
+        std::vector<PathPiece> pieces = piecesBetween(frame, all, since, at, input.whatIf, names);
         const TimeNs weight = sumOf(pieces);
         out.edges.push_back({ from, static_cast<std::uint32_t>(k), weight, std::move(pieces), {} });
     }

@@ -232,9 +232,9 @@ void NameTimes::add(const PathPiece& piece)
 {
     if (piece.name.empty())
         return;
-    auto [it, fresh] = m_index.try_emplace(piece.name, m_times.size());
+    auto [it, fresh] = m_index.try_emplace(piece.name.str(), m_times.size());
     if (fresh)
-        m_times.push_back({ piece.name, 0, 0, -1 });
+        m_times.push_back({ piece.name.str(), 0, 0, -1 });
     NameTime& t = m_times[it->second];
     t.total += piece.duration;
     if (piece.duration > t.longest) {

@@ -17,6 +17,7 @@
 // (the last member to arrive barely waits), so unaligned clocks (gloo traces
 // count from each process's start) do not matter.
 
+#include "core/analysis/cross_rank/path_name.h"
 #include "core/model/event_tables.h"
 
 #include <array>
@@ -49,7 +50,7 @@ bool pathBoundFromName(std::string_view name, PathBound& bound);
 // A stretch of one rank's path spent in one op or kernel.
 struct PathPiece
 {
-    std::string name; // op or kernel name; "" where no event holds the time
+    PathName name; // op or kernel name; empty where no event holds the time
     PathBound bound = PathBound::Cpu;
     TimeNs start = 0; // frame time base of the rank (recorded clock minus the job's start)
     TimeNs duration = 0; // what the path counts (after what-if scaling)

@@ -81,8 +81,8 @@ namespace {
         t.columns = { kPathOffsetMs.column(), kRank.column(), kBound.column(), kName.column(),
             kStartUs.column(), kDurationMs.column(), kEventIndex.column() };
         for (const PathSegment& s : job.path.segments)
-            t.addRow({ ms(s.pathOffset), s.rank, std::string(pathBoundName(s.piece.bound)), s.piece.name,
-                microseconds(s.piece.start), ms(s.piece.duration), s.piece.eventIndex });
+            t.addRow({ ms(s.pathOffset), s.rank, std::string(pathBoundName(s.piece.bound)),
+                s.piece.name.str(), microseconds(s.piece.start), ms(s.piece.duration), s.piece.eventIndex });
         return t;
     }
 

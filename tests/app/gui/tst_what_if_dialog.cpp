@@ -116,7 +116,7 @@ private slots:
             QCOMPARE(dialog->segments()->model()->index(row, 3).data().toString(),
                 widgets::formatDuration(s.piece.duration));
             QCOMPARE(dialog->segments()->model()->index(row, 4).data().toString(),
-                QString::fromStdString(s.piece.name));
+                QString::fromStdString(s.piece.name.str()));
         }
         // The dock ran the same recomputation: its field holds the rule, its segments the new path.
         auto* panel = window.findChild<widgets::JobPathPanel*>();

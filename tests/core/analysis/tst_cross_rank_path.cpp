@@ -177,7 +177,7 @@ const core::PathSegment* segmentNamed(const core::CrossRankPath& path, const std
 [[maybe_unused]] void dump(const core::CrossRankPath& path)
 {
     for (const auto& s : path.segments)
-        qInfo("%lld %s %s start %lld dur %lld", static_cast<long long>(s.rank), s.piece.name.c_str(),
+        qInfo("%lld %s %s start %lld dur %lld", static_cast<long long>(s.rank), s.piece.name.str().c_str(),
             std::string(core::pathBoundName(s.piece.bound)).c_str(), static_cast<long long>(s.piece.start),
             static_cast<long long>(s.piece.duration));
 }
@@ -221,10 +221,10 @@ void TestCrossRankPath::joinHopsToTheLastArrival()
     QVERIFY(path.ok);
     QCOMPARE(path.length, 35 * kUs); // 25 + transfer 5 + 5
     QCOMPARE(path.segments.size(), std::size_t { 3 });
-    QCOMPARE(path.segments[0].piece.name, std::string("fwd1"));
+    QCOMPARE(path.segments[0].piece.name.str(), std::string("fwd1"));
     QCOMPARE(path.segments[1].piece.bound, PathBound::Transfer);
     QCOMPARE(path.segments[1].piece.duration, 5 * kUs);
-    QCOMPARE(path.segments[2].piece.name, std::string("opt0"));
+    QCOMPARE(path.segments[2].piece.name.str(), std::string("opt0"));
     QCOMPARE(path.segments[2].pathOffset, 30 * kUs);
     QCOMPARE(path.hops.size(), std::size_t { 1 });
     QCOMPARE(path.hops[0].fromRank, std::int64_t { 1 });
@@ -576,9 +576,10 @@ namespace {
 
 std::string describe(const core::PathSegment& s)
 {
-    return std::to_string(s.rank) + " " + s.piece.name + " " + std::string(core::pathBoundName(s.piece.bound))
-        + " " + std::to_string(s.piece.start) + " " + std::to_string(s.piece.duration) + " "
-        + std::to_string(s.piece.eventIndex) + " @" + std::to_string(s.pathOffset);
+    return std::to_string(s.rank) + " " + s.piece.name.str() + " "
+        + std::string(core::pathBoundName(s.piece.bound)) + " " + std::to_string(s.piece.start) + " "
+        + std::to_string(s.piece.duration) + " " + std::to_string(s.piece.eventIndex) + " @"
+        + std::to_string(s.pathOffset);
 }
 
 std::size_t piecesHeld(const core::JobCriticalPath& job)
