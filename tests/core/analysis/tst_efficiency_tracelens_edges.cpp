@@ -140,6 +140,71 @@ private slots:
             QCOMPARE(backward->precision, std::string("fp32"));
         }
     }
+
+    // N, forward under TraceLens's reading: GroupNorm counts the weight and bias always (affine =
+    // `Input Dims[2] is not None`, has_bias True), InstanceNorm reads training as
+    // bool(Concrete Inputs[5]), true for the string "False". n = prod(x) = 64, C = x[1] = 4 (the
+    // forward's C is not divided by the groups): FLOPs 3C + (training ? 3n : 0) + 3C + 2n, bytes
+    // 2n·bpe + T·C·bpe with T = 2 + (affine ? 1 + bias : 0) + (training ? 2 : 0).
+    void classNForwardNormsUnderTraceLens()
+    {
+        const double n = 64, c = 4, bpe = 4;
+        const auto normFlops = [&](bool training) { return 3 * c + (training ? 3 * n : 0) + 3 * c + 2 * n; };
+        const auto normBytes = [&](double tensors) { return 2 * n * bpe + tensors * c * bpe; };
+        // group_norm(input, num_groups, weight, bias, eps, cudnn_enabled) without weight and bias.
+        const OpArgs bare = argsOf("[[2, 4, 8], [], [], [], [], []]",
+            R"(["float", "Scalar", "", "", "Scalar", "Scalar"])", R"(["", "2", "", "", "1e-05", "True"])");
+        QCOMPARE(modelled("aten::group_norm", bare, kOurs).flops, normFlops(true));
+        QCOMPARE(modelled("aten::group_norm", bare, kOurs).bytes, normBytes(2 + 2));
+        QCOMPARE(modelled("aten::group_norm", bare, kTraceLens).flops, normFlops(true));
+        QCOMPARE(modelled("aten::group_norm", bare, kTraceLens).bytes, normBytes(2 + 2 + 2));
+        // With both tensors the readings agree.
+        const OpArgs affine = argsOf("[[2, 4, 8], [], [4], [4], [], []]",
+            R"(["float", "Scalar", "float", "float", "Scalar", "Scalar"])",
+            R"(["", "2", "", "", "1e-05", "True"])");
+        QCOMPARE(modelled("aten::group_norm", affine, kOurs).bytes, normBytes(2 + 2 + 2));
+        // instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+        // cudnn_enabled) from running stats ("False"), no weight or bias.
+        const OpArgs stats = argsOf("[[2, 4, 8], [], [], [4], [4], [], [], [], []]",
+            R"(["float", "", "", "float", "float", "Scalar", "Scalar", "Scalar", "Scalar"])",
+            R"(["", "", "", "", "", "False", "0.1", "1e-05", "True"])");
+        QCOMPARE(modelled("aten::instance_norm", stats, kOurs).flops, normFlops(false));
+        QCOMPARE(modelled("aten::instance_norm", stats, kOurs).bytes, normBytes(2));
+        QCOMPARE(modelled("aten::instance_norm", stats, kTraceLens).flops, normFlops(true));
+        QCOMPARE(modelled("aten::instance_norm", stats, kTraceLens).bytes, normBytes(2 + 2 + 2));
+    }
+
+    // M: TraceLens attributes a non-graph launch's GPU work through the ac2g flow that starts at it
+    // (_find_corresponding_output_event). A rank without a single ac2g flow would then have no GPU
+    // time in any row; --tracelens-compat keeps the correlation ids there instead. One flow anywhere
+    // in the rank and the flow-less launches count nothing.
+    void classMFlowlessRankKeepsCorrelationIds()
+    {
+        const std::string mm = R"({"Input Dims": [[32, 64], [64, 16]], "Input type": ["float", "float"], )"
+                               R"("Input Strides": [[64, 1], [16, 1]], "Concrete Inputs": ["", ""]})";
+        std::vector<std::string> events {
+            oneCallEvent("cpu_op", "aten::mm", 10, 20, mm),
+            launchEvent(11, 1),
+            kernelEvent(40, 10, 1),
+            oneCallEvent("cpu_op", "aten::mm", 60, 20, mm),
+            launchEvent(61, 2),
+            kernelEvent(90, 6, 2),
+        };
+        for (const bool compat : { false, true }) {
+            const EfficiencyRow* row = rowOf(reportOfEvents(events, compat), "aten::mm");
+            QVERIFY(row);
+            QCOMPARE(row->calls, std::int64_t(2));
+            QCOMPARE(row->kernelTimeUsSum, 16.0);
+        }
+        // The second launch's flow (start at the launch, end at its kernel): TraceLens's linking
+        // applies, and the first launch, without a flow, counts nothing under it.
+        events.push_back(
+            R"({"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 2, "pid": 1, "tid": 1, "ts": 61})");
+        events.push_back(
+            R"({"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 2, "pid": 0, "tid": 7, "ts": 90, "bp": "e"})");
+        QCOMPARE(rowOf(reportOfEvents(events, false), "aten::mm")->kernelTimeUsSum, 16.0);
+        QCOMPARE(rowOf(reportOfEvents(events, true), "aten::mm")->kernelTimeUsSum, 6.0);
+    }
 };
 
 KS_TEST_MAIN(tst_efficiency_tracelens_edges, TestEfficiencyTraceLensEdges)
