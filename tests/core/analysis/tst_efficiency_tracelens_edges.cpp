@@ -34,6 +34,27 @@ const EfficiencyRow* rowOf(const EfficiencyReport& report, const std::string& na
     return nullptr;
 }
 
+std::size_t rowsNamed(const EfficiencyReport& report, const std::string& name)
+{
+    std::size_t n = 0;
+    for (const EfficiencyRow& r : report.rows)
+        n += r.name == name;
+    return n;
+}
+
+// aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)'s
+// args: x and w as given, a bias of C_out when `bias`, the five parameters' Concrete Inputs.
+std::string convolutionArgs(const std::string& x, const std::string& w, bool bias, const std::string& stride,
+    const std::string& dilation, const std::string& transposed, const std::string& outputPadding)
+{
+    return R"({"Input Dims": [)" + x + ", " + w + (bias ? ", [3]" : ", []")
+        + R"(, [], [], [], [], [], []], "Input type": ["float", "float", )" + (bias ? R"("float")" : R"("")")
+        + R"(, "", "", "", "", "", ""], "Input Strides": [[128, 64, 8, 1], [18, 9, 3, 1]], )"
+          R"("Concrete Inputs": ["", "", "", ")"
+        + stride + R"(", "[0, 0]", ")" + dilation + R"(", ")" + transposed + R"(", ")" + outputPadding
+        + R"(", "1"]})";
+}
+
 // One attention problem, TraceLens's names: Q (B, H_Q, N_Q, d), K and V (B, H_KV, N_KV, d).
 struct Attention
 {
@@ -204,6 +225,50 @@ private slots:
             R"({"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 2, "pid": 0, "tid": 7, "ts": 90, "bp": "e"})");
         QCOMPARE(rowOf(reportOfEvents(events, false), "aten::mm")->kernelTimeUsSum, 16.0);
         QCOMPARE(rowOf(reportOfEvents(events, true), "aten::mm")->kernelTimeUsSum, 6.0);
+    }
+
+    // Conv rows: TraceLens groups on CONV's param_details (aten_conv.get_param_details): x's and w's
+    // shapes, dtypes and strides, bias (never, for aten::convolution), stride, padding, dilation,
+    // transposed, output_padding and groups as parsed ("[1]" broadcast to (1, 1)). Two convolutions
+    // differing only in dilation, two transposed ones only in output_padding: two rows each, in both
+    // readings. One with a bias tensor and one written "[1]": rows of their own in ours (the bias is
+    // counted; the args differ), the plain call's row in TraceLens's.
+    void classGConvolutionRows()
+    {
+        const std::string x = "[1, 2, 8, 8]", w = "[3, 2, 3, 3]", xt = "[1, 3, 4, 4]";
+        const std::vector<std::string> calls {
+            convolutionArgs(x, w, false, "[1, 1]", "[1, 1]", "False", "[0, 0]"),
+            convolutionArgs(x, w, false, "[1, 1]", "[3, 3]", "False", "[0, 0]"), // dilation
+            convolutionArgs(xt, w, false, "[2, 2]", "[1, 1]", "True", "[0, 0]"),
+            convolutionArgs(xt, w, false, "[2, 2]", "[1, 1]", "True", "[1, 1]"), // output_padding
+            convolutionArgs(x, w, true, "[1, 1]", "[1, 1]", "False", "[0, 0]"), // a bias tensor
+            convolutionArgs(x, w, false, "[1]", "[1, 1]", "False", "[0, 0]"), // stride broadcast
+        };
+        std::vector<std::string> events;
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            const int ts = 10 + 50 * int(i), correlation = 1 + int(i);
+            events.push_back(oneCallEvent("cpu_op", "aten::convolution", ts, 20, calls[i]));
+            events.push_back(launchEvent(ts + 1, correlation));
+            events.push_back(kernelEvent(ts + 30, 5, correlation));
+        }
+        const EfficiencyReport ours = reportOfEvents(events, false);
+        QCOMPARE(rowsNamed(ours, "aten::convolution"), std::size_t(6));
+        const EfficiencyReport tl = reportOfEvents(events, true);
+        QCOMPARE(rowsNamed(tl, "aten::convolution"), std::size_t(4));
+        // The plain call's row holds the bias and broadcast calls: y = (1, 3, 6, 6), 2·prod(w[1:])·prod(y).
+        const double plainFlops = 2.0 * 2 * 3 * 3 * (3 * 6 * 6);
+        std::int64_t plainCalls = 0;
+        for (const EfficiencyRow& r : tl.rows)
+            if (r.flops == plainFlops)
+                plainCalls += r.calls;
+        QCOMPARE(plainCalls, std::int64_t(3));
+        // The transposed pair: 2·prod(w[1:])·prod(x) FLOPs either way, two rows on output_padding alone.
+        for (const EfficiencyReport* report : { &ours, &tl }) {
+            std::size_t transposedRows = 0;
+            for (const EfficiencyRow& r : report->rows)
+                transposedRows += r.flops == 2.0 * 2 * 3 * 3 * (3 * 4 * 4);
+            QCOMPARE(transposedRows, std::size_t(2));
+        }
     }
 };
 
