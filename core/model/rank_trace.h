@@ -54,6 +54,9 @@ struct ReadCounts
     bool eventWithoutTimestamp = false; // any traceEvents element without ts (pandas: NaN -> float)
     bool eventWithoutDuration =
         false; // any element without dur (metadata, instants, flows): dur is float in pandas
+    // Any element with an "args" member (metadata events included): HTA's frame has its parser-argument
+    // columns only then (pandas makes a column of a key some element has).
+    bool eventWithArgs = false;
 };
 
 // One rank's trace, immutable once built and shared read-only across threads.

@@ -10,9 +10,9 @@
 //   backward bytes = bpe·(Q + K + V + dO + dQ + dK + dV elements)
 // Causal attention halves the FLOPs (TraceLens requires N_Q == N_KV then; otherwise
 // the call is counted as mismatched shapes). Held against the matrix peak of Q's
-// precision. Differences from TraceLens: bpe is Q's dtype for the forward too
-// (TraceLens assumes 2), and the aten backward ops, which TraceLens lists without a
-// model, use its backward formulas. The formulas are in attention_formulas.h; the
+// precision. Differences from TraceLens: bpe is Q's dtype for the forward and for the
+// forward ops' backward rows too (TraceLens assumes 2 there), and the aten backward ops, which TraceLens
+// lists without a model, use its backward formulas. The formulas are in attention_formulas.h; the
 // variable-length ops are in varlen_attention_model.cpp, vLLM's and AITER's inference
 // attention (shapes from the step's annotation) in inference_attention_model.cpp.
 
@@ -130,20 +130,24 @@ namespace {
     }
 
     // The autograd backward of the forward ops (TraceLens's SDPA_bwd rows of the forward op):
-    // the backward formulas on the forward call's shapes.
+    // the backward formulas on the forward call's shapes. TraceLens sizes their elements at 2
+    // bytes: TreePerf's compute_perf_metrics calls perf_model.bytes_bwd() with no argument, and
+    // none of these classes overrides SDPA.bytes_bwd(bytes_per_element=2); ours read Q's dtype.
+    const TraceLensQuirks kForwardGradQuirks { std::nullopt, TraceLensBpe::Two };
+
     ModelResult sdpaFlashGrad(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 0, Layout::Bhnd, 4, 3, true, true }, reading);
+        return attention(a, { 0, Layout::Bhnd, 4, 3, true, true }, reading, kForwardGradQuirks);
     }
 
     ModelResult sdpaEfficientGrad(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 0, Layout::Bhnd, 6, 5, true, false }, reading);
+        return attention(a, { 0, Layout::Bhnd, 6, 5, true, false }, reading, kForwardGradQuirks);
     }
 
     ModelResult flashAttnGrad(std::string_view, const OpArgs& a, const ModelReading& reading)
     {
-        return attention(a, { 0, Layout::Bnhd, 5, 3, true, true }, reading);
+        return attention(a, { 0, Layout::Bnhd, 5, 3, true, true }, reading, kForwardGradQuirks);
     }
 
     // _scaled_dot_product_flash_attention_backward(grad_out, q, k, v, out, logsumexp, cum_seq_q,

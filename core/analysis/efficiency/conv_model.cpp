@@ -59,6 +59,14 @@ namespace {
         return list;
     }
 
+    std::string listText(const Shape& s)
+    {
+        std::string text = "[";
+        for (std::size_t i = 0; i < s.size(); ++i)
+            text += (i ? ", " : "") + std::to_string(s[i]);
+        return text + "]";
+    }
+
     // Indices of the arguments of aten::convolution and of its backward.
     struct ConvSignature
     {
@@ -169,7 +177,24 @@ namespace {
             + " output_padding=" + std::string(args.concreteAt(sig.outputPadding))
             + " groups=" + std::to_string(groups) + (transposed ? " transposed" : "") + (bias ? " bias" : "");
         const double bytes = bpe * elements + biasElements * (reading.tracelens ? 1 : bpe);
-        return estimate(flops, bytes, args.type(sig.x), ComputeUnit::Matrix, reading, std::move(params));
+        // TraceLens's rows group on CONV's param_details: x's and w's shapes, dtypes and strides, its
+        // bias flag and the parameters as parsed (a one-entry list broadcast, "" the default;
+        // output_padding kept for a plain convolution too). Not on the whole dims text: a call with a
+        // bias tensor and one without (no bias either way for TraceLens), or "[1]" and "[1, 1]", share
+        // its row.
+        std::string groupKey;
+        if (reading.tracelens) {
+            const auto strideOf = [&args](std::size_t i) {
+                return listText(i < args.strides.size() ? args.strides[i] : Shape {});
+            };
+            groupKey = "x=" + listText(*x) + " w=" + listText(*w) + " dtypes=" + std::string(args.type(sig.x))
+                + "," + std::string(args.type(sig.w)) + " strides=" + strideOf(sig.x) + strideOf(sig.w)
+                + (bias ? " bias" : "") + " stride=" + listText(*stride) + " padding=" + listText(*padding)
+                + " dilation=" + listText(*dilation) + (transposed ? " transposed" : "")
+                + " output_padding=" + listText(*outputPadding) + " groups=" + std::to_string(groups);
+        }
+        return estimate(flops, bytes, args.type(sig.x), ComputeUnit::Matrix, reading, std::move(params),
+            std::move(groupKey));
     }
 
     // aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)

@@ -100,7 +100,8 @@ namespace {
         });
     }
 
-    Table emptyTable(AnalysisMode mode)
+    // `withArgs`: HTA's frame has its parser-argument columns (compat only; frame_args::hasArgColumns).
+    Table emptyTable(AnalysisMode mode, bool withArgs)
     {
         using namespace annotated_kernels;
         const bool compat = mode == AnalysisMode::HtaCompat;
@@ -110,7 +111,7 @@ namespace {
             t.columns.push_back(kRank.column(mode));
         for (const ColumnId& c : { kIndex, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation })
             t.columns.push_back(c.column(mode));
-        if (compat) // every column of HTA's frame: its parser arguments
+        if (withArgs) // every column of HTA's frame: its parser arguments
             for (const frame_args::ArgColumn& a : frame_args::defaultArgColumns())
                 t.columns.push_back({ std::string(a.column), "" });
         t.columns.push_back(kIndexCorrelation.column(mode));
@@ -128,7 +129,7 @@ namespace {
     }
 
     // One rank's rows; false when HTA would raise (a negative duration: pandas refuses the interval).
-    Result<bool> addRank(Table& table, const RankFrame& frame, AnalysisMode mode)
+    Result<bool> addRank(Table& table, const RankFrame& frame, AnalysisMode mode, bool withArgs)
     {
         const bool compat = mode == AnalysisMode::HtaCompat;
         std::vector<const FrameRow*> kernels;
@@ -137,7 +138,7 @@ namespace {
             return false;
         const std::vector<const FrameRow*> owner = attribute(frame, kernels, annotations, compat);
         std::map<std::uint32_t, std::vector<Cell>> args;
-        if (compat) {
+        if (withArgs) {
             std::vector<std::uint32_t> slices;
             slices.reserve(kernels.size());
             for (const FrameRow* k : kernels)
@@ -166,7 +167,7 @@ namespace {
                     counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
                     counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), us(row.ts), us(row.dur),
                     us(row.end()), row.stream, row.correlation });
-            if (compat) {
+            if (withArgs) {
                 const std::vector<Cell>& values = args.at(row.slice);
                 cells.insert(cells.end(), values.begin(), values.end());
             }
@@ -193,7 +194,12 @@ AnalysisOutput gpuKernelsWithUserAnnotations(
             return AnalysisOutput::of(HtaResult::none());
         return AnalysisOutput::notApplicable("the trace has no gpu_user_annotation events");
     }
-    Table table = emptyTable(mode);
+    // HTA reads one rank; its frame has the argument columns only when that rank's file has args.
+    const bool withArgs =
+        compat && std::any_of(frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) {
+            return f.rank == rank && f.trace && frame_args::hasArgColumns(*f.trace);
+        });
+    Table table = emptyTable(mode, withArgs);
     // One row a kernel of every rank: reserved at once, the rows' growth by
     // doubling left up to half of a large table unused.
     std::size_t kernelRows = 0;
@@ -207,7 +213,7 @@ AnalysisOutput gpuKernelsWithUserAnnotations(
     for (const RankFrame& frame : frames.ranks) {
         if (compat && frame.rank != rank)
             continue;
-        const Result<bool> added = addRank(table, frame, mode);
+        const Result<bool> added = addRank(table, frame, mode, withArgs);
         if (!added)
             return AnalysisOutput::notApplicable(added.error().describe());
         if (!added.value())

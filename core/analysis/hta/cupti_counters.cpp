@@ -144,8 +144,10 @@ namespace {
                 counterNames.push_back(name);
         std::sort(counterNames.begin(), counterNames.end());
         counterNames.erase(std::unique(counterNames.begin(), counterNames.end()), counterNames.end());
+        // HTA's frame has the parser-argument columns only when the rank's file has args (frame_args.h).
+        const bool withArgs = compat && frame_args::hasArgColumns(*frame.trace);
         std::map<std::uint32_t, std::vector<Cell>> args;
-        if (compat) {
+        if (withArgs) {
             auto read = frame_args::argCells(*frame.trace, slices, frame_args::defaultArgColumns());
             if (!read) {
                 problem = read.error().describe();
@@ -164,8 +166,9 @@ namespace {
             for (const ColumnId& c :
                 { kIndex, kCategory, kName, kPid, kTid, kTs, kDur, kEnd, kStream, kCorrelation })
                 t.columns.push_back(c.column(mode));
-            for (const frame_args::ArgColumn& a : frame_args::defaultArgColumns())
-                t.columns.push_back({ std::string(a.column), "" });
+            if (withArgs)
+                for (const frame_args::ArgColumn& a : frame_args::defaultArgColumns())
+                    t.columns.push_back({ std::string(a.column), "" });
             for (const std::string& n : counterNames)
                 t.columns.push_back({ n, "" });
             for (const ColumnId& c : { kIndexCorrelation, kIteration })
@@ -212,8 +215,10 @@ namespace {
                     std::string(frame.name(r)), counters::threadKeyCell(*frame.trace, key.pid, key.pidIsName),
                     counters::threadKeyCell(*frame.trace, key.tid, key.tidIsName), us(r.ts), us(r.dur),
                     us(endNs), r.stream, r.correlation };
-                const std::vector<Cell>& values = args.at(r.slice);
-                row.insert(row.end(), values.begin(), values.end());
+                if (withArgs) {
+                    const std::vector<Cell>& values = args.at(r.slice);
+                    row.insert(row.end(), values.begin(), values.end());
+                }
                 row.insert(row.end(), counterCells.begin(), counterCells.end());
                 row.emplace_back(r.indexCorrelation);
                 row.push_back(r.iteration == kNoIteration ? Cell {} : Cell { r.iteration });

@@ -33,6 +33,11 @@ const std::vector<ArgColumn>& defaultArgColumns()
     return columns;
 }
 
+bool hasArgColumns(const RankTrace& trace)
+{
+    return trace.counts.eventWithArgs;
+}
+
 std::vector<std::pair<std::string, std::string_view>> members(std::string_view args)
 {
     std::vector<std::pair<std::string, std::string_view>> out;

@@ -25,6 +25,11 @@ namespace frame_args {
         Cell fallback; // HTA's default
     };
 
+    // Whether HTA's frame of the trace has the parser-argument columns at all: only when some
+    // traceEvents element has "args" (trace_parser.py _compress_df, `if "args" in columns`). A
+    // trace without any has none of defaultArgColumns (nor stream, correlation, index_correlation).
+    bool hasArgColumns(const RankTrace& trace);
+
     // The default parser arguments after `stream` and `correlation`, in HTA's column order
     // (event_args_yaml_parser.py ARGS_DEFAULT, defaults of event_args_1.0.0.yaml).
     const std::vector<ArgColumn>& defaultArgColumns();

@@ -152,6 +152,7 @@ void RankBuilder::add(const RawEvent& e)
     counts.fractionalDurations = counts.fractionalDurations || e.durFractional;
     counts.eventWithoutTimestamp = counts.eventWithoutTimestamp || !e.tsNs;
     counts.eventWithoutDuration = counts.eventWithoutDuration || !e.durNs;
+    counts.eventWithArgs = counts.eventWithArgs || e.hasArgs || e.wrongTypeField == "args";
     if (!e.wrongTypeField.empty())
         m_trace.diagnostics.add(DiagnosticKind::WrongFieldType,
             "field '" + std::string(e.wrongTypeField) + "' has the wrong type in " + describe(e),

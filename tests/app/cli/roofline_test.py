@@ -59,12 +59,16 @@ def main():
     # with the direction column; a capture trace (no kernel ran) keeps its rows and its shapes.
     compat, _ = rows(cli, h100, "--tracelens-compat")
     assert "direction" in compat[0] and len(compat) == len(table), (len(compat), len(table))
+    # ../shared is there (checked above), so a missing capture trace is a broken checkout, not a skip.
     capture = os.path.join(args.shared, "traces", "sglang_decode_capture")
-    if os.path.isdir(capture):
-        captured, err = rows(cli, capture, "--tracelens-compat")
-        assert captured and "no input shapes" not in err, err
-        mm = [r for r in captured if r["name"] == "aten::mm" and int(r["calls"]) == 36]
-        assert mm and all(float(r["kernel_time_us_sum"]) == 0 and r["tflops_per_s_mean"] == "" for r in mm), mm
+    if not os.path.isdir(capture):
+        print(f"FAIL: {capture} is missing though {args.shared} is there: the capture-trace checks "
+              "cannot run (restore the shared traces)", file=sys.stderr)
+        return 1
+    captured, err = rows(cli, capture, "--tracelens-compat")
+    assert captured and "no input shapes" not in err, err
+    mm = [r for r in captured if r["name"] == "aten::mm" and int(r["calls"]) == 36]
+    assert mm and all(float(r["kernel_time_us_sum"]) == 0 and r["tflops_per_s_mean"] == "" for r in mm), mm
 
     # --device forces a row; an unknown one gives the table without a roofline and says which.
     forced, err = rows(cli, h100, "--device", "MI300X")

@@ -170,6 +170,51 @@ private slots:
         QVERIFY(cell(0, "op_stack") == Cell(core::JsonText { R"(["aten::linear", "aten::mm"])" }));
     }
 
+    // A trace in which no event has "args": HTA's frame has no parser-argument columns (trace_parser.py
+    // _compress_df, `if "args" in columns`), so --hta-compat writes none of the 18 either; the range
+    // has no counters. Default mode's columns do not change.
+    void noArgsAnywhereNoArgColumns()
+    {
+        const auto bare = [](const std::string& cat, const std::string& name, std::int64_t ts,
+                              std::int64_t dur, int pid, int tid) {
+            return "{\"ph\":\"X\",\"cat\":\"" + cat + "\",\"name\":\"" + name
+                + "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid)
+                + ",\"ts\":" + std::to_string(tests::kBaseUs + ts) + ",\"dur\":" + std::to_string(dur) + "}";
+        };
+        std::vector<std::string> events { bare("cpu_op", "aten::relu", 0, 50, 1, 1),
+            bare("cuda_runtime", "cudaLaunchKernel", 10, 5, 1, 1),
+            bare("cuda_profiler_range", "relu", 20, 8, 0, 7) };
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, events) });
+        const core::AnalysisOutput out = run(set, core::AnalysisMode::HtaCompat);
+        QVERIFY2(out.ok, out.error.c_str());
+        const core::Table& t = out.result.items.front().frame;
+        const std::vector<std::string> hta { "index", "cat", "name", "pid", "tid", "ts", "dur", "end",
+            "stream", "correlation", "index_correlation", "iteration", "parent", "depth", "height",
+            "first_kernel_start", "last_kernel_end", "num_kernels", "kernel_dur_sum", "kernel_span",
+            "index_runtime", "op_stack", "top_level_op", "bottom_level_op" };
+        std::vector<std::string> columns;
+        for (const core::Column& c : t.columns)
+            columns.push_back(c.name);
+        QCOMPARE(columns, hta);
+        QCOMPARE(t.rows.size(), std::size_t(1));
+        QCOMPARE(t.rows[0].cells().size(), hta.size());
+        QVERIFY(t.rows[0][t.columnIndex("op_stack")] == core::Cell(core::JsonText { R"(["aten::relu"])" }));
+        // One event with args, even empty ones, and HTA's frame has the columns again.
+        events.push_back(tests::eventAtBase("cpu_op", "aten::add", 100, 10));
+        QTemporaryDir again;
+        const auto withArgs = tests::loadRanks(again, { tests::spacedRankDocument(0, events) });
+        const core::AnalysisOutput full = run(withArgs, core::AnalysisMode::HtaCompat);
+        QVERIFY2(full.ok, full.error.c_str());
+        QVERIFY(full.result.items.front().frame.columnIndex("input_dims") != std::size_t(-1));
+        QCOMPARE(full.result.items.front().frame.columns.size(), hta.size() + 18);
+        // Default mode: its own columns either way.
+        const core::AnalysisOutput fixed = run(set, core::AnalysisMode::Default);
+        QVERIFY2(fixed.ok, fixed.error.c_str());
+        QCOMPARE(fixed.result.items.front().frame.columns.size(),
+            run(withArgs, core::AnalysisMode::Default).result.items.front().frame.columns.size());
+    }
+
     // HTA leaves out a rank whose launches and ranges do not pair up; default mode says why.
     void unpairedRangesAreReported()
     {

@@ -267,6 +267,54 @@ private slots:
         QCOMPARE(fixed.result.frame.columnIndex("input_dims"), std::size_t(-1));
     }
 
+    // A trace in which no event has "args": HTA's frame has no parser-argument columns (trace_parser.py
+    // _compress_df, `if "args" in columns`), and --hta-compat writes none of the 18; the kernel filter
+    // still takes an Event Sync (no stream needed). Default mode's columns do not change.
+    void noArgsAnywhereNoArgColumns()
+    {
+        const auto bare = [](const std::string& cat, const std::string& name, std::int64_t ts,
+                              std::int64_t dur) {
+            return "{\"ph\":\"X\",\"cat\":\"" + cat + "\",\"name\":\"" + name
+                + "\",\"pid\":2,\"tid\":7,\"ts\":" + std::to_string(tests::kBaseUs + ts)
+                + ",\"dur\":" + std::to_string(dur) + "}";
+        };
+        std::vector<std::string> events { bare("gpu_user_annotation", "fwd", 0, 100),
+            bare("cuda_sync", "Event Sync", 20, 5) };
+        const auto columnsOf = [](const std::vector<std::string>& trace, core::AnalysisMode mode) {
+            QTemporaryDir dir;
+            const auto set = tests::loadRanks(dir, { tests::spacedRankDocument(0, trace) });
+            core::AnalysisOptions options;
+            options.mode = mode;
+            const core::AnalysisOutput out =
+                core::gpuKernelsWithUserAnnotations(tests::frames(set, mode), options, 0);
+            if (!out.ok)
+                qFatal("%s", out.error.c_str());
+            const core::Table& t = out.result.frame;
+            std::vector<std::string> names;
+            for (const core::Column& c : t.columns)
+                names.push_back(c.name);
+            if (mode == core::AnalysisMode::HtaCompat) {
+                if (t.rows.size() != 1)
+                    qFatal("%zu rows", t.rows.size());
+                if (t.rows[0].cells().size() != names.size())
+                    qFatal("a row of %zu cells under %zu columns", t.rows[0].cells().size(), names.size());
+                if (core::cellAsText(t.rows[0][t.columnIndex("s_user_annotation")]) != "fwd")
+                    qFatal("the Event Sync is not under its annotation");
+            }
+            return names;
+        };
+        const std::vector<std::string> hta { "index", "pid", "tid", "ts", "dur", "end", "stream",
+            "correlation", "index_correlation", "iteration", "s_name", "s_cat", "s_user_annotation" };
+        QCOMPARE(columnsOf(events, core::AnalysisMode::HtaCompat), hta);
+        const std::vector<std::string> ours = columnsOf(events, core::AnalysisMode::Default);
+        // One event with args (even empty ones) and the 18 come back, after correlation.
+        events.push_back(tests::eventAtBase("cpu_op", "aten::add", 200, 10));
+        const std::vector<std::string> full = columnsOf(events, core::AnalysisMode::HtaCompat);
+        QCOMPARE(full.size(), hta.size() + 18);
+        QCOMPARE(full[8], std::string("bytes"));
+        QCOMPARE(columnsOf(events, core::AnalysisMode::Default), ours);
+    }
+
     // Class B: shorten_names shortens HTA's whole symbol table, the annotation too; a name
     // is kept whole only when it starts like a memory kernel (^(hip)?Memcpy, ^(hip)?Memset, ^dma).
     void annotationShortenedToo()
