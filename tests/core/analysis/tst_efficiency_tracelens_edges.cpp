@@ -212,7 +212,9 @@ private slots:
             kernelEvent(90, 6, 2),
         };
         for (const bool compat : { false, true }) {
-            const EfficiencyRow* row = rowOf(reportOfEvents(events, compat), "aten::mm");
+            // The report outlives the row pointer taken from it.
+            const EfficiencyReport report = reportOfEvents(events, compat);
+            const EfficiencyRow* row = rowOf(report, "aten::mm");
             QVERIFY(row);
             QCOMPARE(row->calls, std::int64_t(2));
             QCOMPARE(row->kernelTimeUsSum, 16.0);
