@@ -2,10 +2,8 @@
 
 #include "core/analysis/efficiency/op_args.h"
 #include "core/analysis/efficiency/op_kernel_time.h"
-#include "core/io/json/args_reader.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -16,26 +14,6 @@ namespace ks::core {
 namespace {
 
     constexpr std::string_view kEvaluateFunction = "autograd::engine::evaluate_function:";
-
-    // The "Sequence number" of an args object; nullopt without one.
-    std::optional<std::int64_t> sequenceNumber(std::string_view args)
-    {
-        constexpr std::string_view key = "\"Sequence number\"";
-        const std::size_t at = args.find(key);
-        if (at == std::string_view::npos)
-            return std::nullopt;
-        std::size_t i = args.find(':', at + key.size());
-        if (i == std::string_view::npos)
-            return std::nullopt;
-        ++i;
-        while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r'))
-            ++i;
-        std::int64_t value = 0;
-        const auto [end, ec] = std::from_chars(args.data() + i, args.data() + args.size(), value);
-        if (ec != std::errc() || end == args.data() + i)
-            return std::nullopt;
-        return value;
-    }
 
     // The slices on a call's thread that lie inside it (the call included).
     std::vector<std::uint32_t> subtree(const RankTrace& t, std::uint32_t call)
@@ -69,51 +47,52 @@ namespace {
 
 } // namespace
 
-ForwardCalls forwardCalls(const RankTrace& t, const std::vector<ModelledCall>& calls,
-    const std::vector<std::uint32_t>& backwardSlices, const ModelReading& reading)
+ForwardLinks forwardLinks(const RankTrace& t, const std::vector<ModelledCall>& calls,
+    const std::vector<std::uint32_t>& backwardSlices)
 {
-    ForwardCalls out;
-    std::vector<std::pair<std::uint32_t, std::string_view>> backwards; // slice, its forward op
+    ForwardLinks links;
     for (const std::uint32_t b : backwardSlices)
         if (const OpModel* model = findOpModel(t.sliceName(b)); model && !model->forwardOp.empty())
-            backwards.emplace_back(b, model->forwardOp);
-    if (backwards.empty())
-        return out;
-    const auto isForward = [&](const ModelledCall& c) {
-        return c.model->forwardOp.empty()
-            && std::any_of(
-                backwards.begin(), backwards.end(), [&](const auto& b) { return b.second == c.model->name; });
-    };
-    std::vector<std::uint32_t> read;
-    read.reserve(backwards.size());
-    for (const auto& [b, op] : backwards)
-        read.push_back(b);
+            links.backwards.emplace_back(b, model->forwardOp);
+    if (links.backwards.empty())
+        return links;
     for (const ModelledCall& c : calls)
-        if (isForward(c))
-            read.push_back(c.slice);
-    std::sort(read.begin(), read.end());
-    read.erase(std::unique(read.begin(), read.end()), read.end());
-    std::unordered_map<std::uint32_t, std::string> text;
-    out.error = forEachSliceArgs(
-        t, read, [&](std::uint32_t slice, std::string_view args) { text.emplace(slice, std::string(args)); });
-    if (out.error)
+        if (c.model->forwardOp.empty()
+            && std::any_of(links.backwards.begin(), links.backwards.end(),
+                [&](const auto& b) { return b.second == c.model->name; }))
+            links.forwards.push_back(c.slice);
+    std::sort(links.forwards.begin(), links.forwards.end());
+    links.forwards.erase(std::unique(links.forwards.begin(), links.forwards.end()), links.forwards.end());
+    return links;
+}
+
+void addWanted(const ForwardLinks& links, ArgsWanted& wanted)
+{
+    wanted.text.insert(wanted.text.end(), links.forwards.begin(), links.forwards.end());
+    wanted.sequence.insert(wanted.sequence.end(), links.forwards.begin(), links.forwards.end());
+    for (const auto& [b, op] : links.backwards)
+        wanted.sequence.push_back(b);
+}
+
+ForwardCalls forwardCalls(const RankTrace& t, const std::vector<ModelledCall>& calls,
+    const ForwardLinks& links, const RankArgsTexts& args, const ModelReading& reading)
+{
+    ForwardCalls out;
+    if (links.backwards.empty())
         return out;
-    const auto sequenceOf = [&](std::uint32_t slice) {
-        const auto it = text.find(slice);
-        return it == text.end() ? std::nullopt : sequenceNumber(it->second);
-    };
     // The candidates per (forward op, sequence number); under TraceLens's reading only the calls its
     // model accepts (a forward whose model raises never reaches the cache).
     std::map<std::pair<std::string_view, std::int64_t>, std::vector<std::uint32_t>> candidates;
     OpArgsParser parser;
     for (const ModelledCall& c : calls) {
-        if (!isForward(c))
+        if (!std::binary_search(links.forwards.begin(), links.forwards.end(), c.slice))
             continue;
-        const auto n = sequenceOf(c.slice);
-        if (!n)
+        const std::string* text = args.textOf(c.slice);
+        const auto n = args.sequenceOf(c.slice);
+        if (!text || !n)
             continue;
         if (reading.tracelens) {
-            const ParsedArgs parsed = parser.parse(text.at(c.slice));
+            const ParsedArgs parsed = parser.parse(*text);
             if (!parsed.args
                 || !std::holds_alternative<PerfEstimate>(
                     c.model->model(c.model->name, *parsed.args, reading)))
@@ -121,60 +100,73 @@ ForwardCalls forwardCalls(const RankTrace& t, const std::vector<ModelledCall>& c
         }
         candidates[{ c.model->name, *n }].push_back(c.slice);
     }
-    for (const auto& [b, op] : backwards) {
-        const auto n = sequenceOf(b);
+    for (const auto& [b, op] : links.backwards) {
+        const auto n = args.sequenceOf(b);
         if (!n)
             continue;
         const auto it = candidates.find({ op, *n });
         if (it == candidates.end())
             continue;
         if (const auto forward = chooseForward(t, it->second, b, reading.tracelens))
-            out.argsOf.emplace(b, text.at(*forward));
+            out.argsOf.emplace(b, args.textOf(*forward));
     }
     return out;
 }
 
-BackwardCalls backwardCalls(
-    const RankTrace& t, const std::vector<std::uint32_t>& forwardSlices, bool tracelensLinks)
+BackwardLinks backwardLinks(const RankTrace& t, const std::vector<std::uint32_t>& forwardSlices)
 {
-    BackwardCalls out;
+    BackwardLinks links;
     if (forwardSlices.empty())
-        return out;
-    // The candidates: the evaluate_function events, and every slice inside a forward call
-    // (the leaf forward op of a sequence number is nested in the call that owns it).
-    std::vector<std::uint32_t> evaluate;
+        return links;
     for (const Track& track : t.tracks)
         if (track.kind == TrackKind::CpuThread)
             for (std::uint32_t s = track.sliceBegin; s < track.sliceEnd; ++s)
                 if (t.sliceName(s).substr(0, kEvaluateFunction.size()) == kEvaluateFunction)
-                    evaluate.push_back(s);
-    if (evaluate.empty())
-        return out;
-    std::vector<std::vector<std::uint32_t>> inside;
-    std::vector<std::uint32_t> read = evaluate;
+                    links.evaluate.push_back(s);
+    if (links.evaluate.empty())
+        return links;
+    std::sort(links.evaluate.begin(), links.evaluate.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return t.slices.start[a] < t.slices.start[b]; });
+    links.forwardSlices = forwardSlices;
+    links.candidates = links.evaluate;
     for (const std::uint32_t call : forwardSlices) {
-        inside.push_back(subtree(t, call));
-        read.insert(read.end(), inside.back().begin(), inside.back().end());
+        links.inside.push_back(subtree(t, call));
+        links.candidates.insert(
+            links.candidates.end(), links.inside.back().begin(), links.inside.back().end());
     }
-    std::sort(read.begin(), read.end());
-    read.erase(std::unique(read.begin(), read.end()), read.end());
-    std::unordered_map<std::uint32_t, std::int64_t> sequence;
-    out.error = forEachSliceArgs(t, read, [&](std::uint32_t slice, std::string_view text) {
-        if (const auto n = sequenceNumber(text))
-            sequence.emplace(slice, *n);
-    });
-    if (out.error)
+    std::sort(links.candidates.begin(), links.candidates.end());
+    links.candidates.erase(
+        std::unique(links.candidates.begin(), links.candidates.end()), links.candidates.end());
+    return links;
+}
+
+void addWanted(const BackwardLinks& links, ArgsWanted& wanted)
+{
+    wanted.sequence.insert(wanted.sequence.end(), links.candidates.begin(), links.candidates.end());
+}
+
+BackwardCalls backwardCalls(
+    const RankTrace& t, const BackwardLinks& links, const RankArgsTexts& args, bool tracelensLinks)
+{
+    BackwardCalls out;
+    if (links.forwardSlices.empty())
         return out;
+    const std::vector<std::uint32_t>& forwardSlices = links.forwardSlices;
+    const std::vector<std::vector<std::uint32_t>>& inside = links.inside;
+    // Only the candidates' numbers: `args` may hold those of other slices too.
+    const std::unordered_map<std::uint32_t, std::int64_t>& sequence = args.sequence;
     // Per sequence number: its first evaluate_function event, and the candidates carrying it.
     std::map<std::int64_t, std::uint32_t> backwardOf;
-    std::sort(evaluate.begin(), evaluate.end(),
-        [&](std::uint32_t a, std::uint32_t b) { return t.slices.start[a] < t.slices.start[b]; });
-    for (const std::uint32_t s : evaluate)
+    for (const std::uint32_t s : links.evaluate)
         if (const auto it = sequence.find(s); it != sequence.end())
             backwardOf.emplace(it->second, s);
     // The leaf forward op of each: the latest start on another thread than the backward event.
     std::map<std::int64_t, std::uint32_t> leafOf;
-    for (const auto& [slice, n] : sequence) {
+    for (const std::uint32_t slice : links.candidates) {
+        const auto found = sequence.find(slice);
+        if (found == sequence.end())
+            continue;
+        const std::int64_t n = found->second;
         const auto b = backwardOf.find(n);
         if (b == backwardOf.end() || t.trackOf(slice) == t.trackOf(b->second))
             continue;

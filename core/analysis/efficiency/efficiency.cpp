@@ -3,7 +3,6 @@
 #include "core/analysis/efficiency/backward_calls.h"
 #include "core/analysis/efficiency/iteration_annotation.h"
 #include "core/analysis/efficiency/op_kernel_time.h"
-#include "core/io/json/args_reader.h"
 
 #include <algorithm>
 #include <map>
@@ -125,18 +124,29 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
         for (const Step& s : steps)
             if (wanted(options.iterations, s.number))
                 report.mfu.stepTimeUs += double(s.end - s.start) / 1000.0;
-        std::vector<std::uint32_t> slices;
-        slices.reserve(kept.size());
+        // Every args text the rank's rows read, in one pass of the file: the calls', their forward
+        // calls' (ForwardLinks) and the sequence numbers that link forward calls to their backward
+        // (BackwardLinks).
+        std::vector<std::uint32_t>
+            backwardOps; // calls whose shapes are their forward call's (apex's ConvBias_Backward)
+        std::vector<std::uint32_t> forwardSlices; // calls with a backward row
+        for (const ModelledCall& c : kept) {
+            if (!c.model->forwardOp.empty())
+                backwardOps.push_back(c.slice);
+            if (c.model->backward)
+                forwardSlices.push_back(c.slice);
+        }
+        const ForwardLinks forwardLinked = forwardLinks(t, calls, backwardOps);
+        const BackwardLinks backwardLinked = backwardLinks(t, forwardSlices);
+        ArgsWanted wanted;
         for (const ModelledCall& c : kept)
-            slices.push_back(c.slice);
-        std::sort(slices.begin(), slices.end());
-        std::map<std::uint32_t, std::string> argsText;
-        if (auto error = forEachSliceArgs(t, slices,
-                [&](std::uint32_t slice, std::string_view text) {
-                    argsText.emplace(slice, std::string(text));
-                });
-            error && !report.error)
-            report.error = *error;
+            wanted.text.push_back(c.slice);
+        addWanted(forwardLinked, wanted);
+        addWanted(backwardLinked, wanted);
+        RankArgsTexts argsTexts;
+        const std::optional<Error> readError = readArgsTexts(t, wanted, argsTexts);
+        if (readError && !report.error)
+            report.error = *readError;
         OpArgsParser argsParser;
         // A call's row: its kernel time in, its rates in the means when it ran on the GPU.
         const auto addTimeOnly = [&](const std::string& name, OpFamily family, bool backward,
@@ -206,17 +216,12 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
         };
         std::optional<IterationAnnotations>
             annotations; // the step annotations, found once when a model reads them
-        // Backward ops whose shapes are their forward call's (apex's ConvBias_Backward): that call's args.
-        std::vector<std::uint32_t> backwardOps;
-        for (const ModelledCall& c : kept)
-            if (!c.model->forwardOp.empty())
-                backwardOps.push_back(c.slice);
-        ForwardCalls forwards = forwardCalls(t, calls, backwardOps, reading);
-        if (forwards.error && !report.error)
-            report.error = forwards.error;
+        // After a failed read the links are left out: their args are incomplete.
+        const ForwardCalls forwards =
+            readError ? ForwardCalls {} : forwardCalls(t, calls, forwardLinked, argsTexts, reading);
         for (const ModelledCall& c : kept) {
-            const auto it = argsText.find(c.slice);
-            ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
+            const std::string* text = argsTexts.textOf(c.slice);
+            ParsedArgs parsed = text ? argsParser.parse(*text) : ParsedArgs {};
             if (parsed.args && c.model->readsAnnotation) {
                 if (!annotations)
                     annotations.emplace(t);
@@ -240,7 +245,7 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
                 }
                 // The row shows the call's own args (its gradients), the model reads the forward's.
                 own = std::move(parsed.args).value_or(OpArgs {});
-                parsed = argsParser.parse(forward->second);
+                parsed = argsParser.parse(*forward->second);
             }
             if (!parsed.args) {
                 const SkipReason why = parsed.problem == ArgsProblem::NoShapes ? SkipReason::NoShapes
@@ -263,19 +268,15 @@ EfficiencyReport efficiencyReport(const TraceSet& set, const EfficiencyOptions& 
         }
         // Backward rows of forward ops (TraceLens's _bwd sheets): the GPU work of the autograd
         // backward linked to each call by sequence number, under the forward op's name.
-        std::vector<std::uint32_t> forwardSlices;
-        for (const ModelledCall& c : kept)
-            if (c.model->backward)
-                forwardSlices.push_back(c.slice);
-        BackwardCalls linked = backwardCalls(t, forwardSlices, options.tracelensCompat);
-        if (linked.error && !report.error)
-            report.error = linked.error;
+        const BackwardCalls linked = readError
+            ? BackwardCalls {}
+            : backwardCalls(t, backwardLinked, argsTexts, options.tracelensCompat);
         for (const ModelledCall& c : kept) {
             const auto found = linked.kernelTime.find(c.slice);
             if (found == linked.kernelTime.end())
                 continue; // no backward node: TraceLens drops the call from its _bwd sheet
-            const auto it = argsText.find(c.slice);
-            const ParsedArgs parsed = it == argsText.end() ? ParsedArgs {} : argsParser.parse(it->second);
+            const std::string* text = argsTexts.textOf(c.slice);
+            const ParsedArgs parsed = text ? argsParser.parse(*text) : ParsedArgs {};
             const std::string name(canonicalOpName(t.sliceName(c.slice))); // TraceLens's row name
             if (!parsed.args) {
                 addTimeOnly(name, c.model->family, true, c.slice, found->second);
