@@ -4,6 +4,7 @@
 #include "core/analysis/hta/aten_op_kernels.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/cupti_counters.h"
+#include "core/analysis/hta/frame_args.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/analysis/hta/kernel_breakdown.h"
 #include "core/analysis/hta/launch_stats.h"
@@ -14,7 +15,9 @@
 #include "core/analysis/hta/user_annotation_breakdown.h"
 #include "core/common/json_text.h"
 
+#include <optional>
 #include <set>
+#include <string>
 
 namespace ks::core {
 
@@ -90,6 +93,19 @@ namespace {
         calls.push_back({ OutputKey::QueueLengthSummaryFromSeries, "queue-blocked",
             "get_queue_length_summary_from_time_series", "get_queue_length_summary_from_time_series.json",
             series + "}", options, queueLengthSummary });
+    }
+
+    // HTA 0.6.1 cannot load a rank whose file has no "args" anywhere: its frame then has no
+    // `stream` column (trace_parser.py _compress_df, `if "args" in columns`), and
+    // trace.py add_iteration reads df["stream"] while parsing the file. The pool's
+    // exception ends the whole load, so every call fails with it.
+    std::optional<std::string> htaLoadFailure(const FrameSet& frames)
+    {
+        for (const RankFrame& frame : frames.ranks)
+            if (frame.trace && !frame_args::hasArgColumns(*frame.trace))
+                return "KeyError: 'stream' (HTA cannot load rank " + std::to_string(frame.rank)
+                    + ": no event of its file has args, so its frame has no stream column; Q16)";
+        return std::nullopt;
     }
 
 } // namespace
@@ -184,6 +200,13 @@ std::vector<AnalysisCall> analysisCalls(
         [firstRank](const FrameSet& frames, const AnalysisOptions& o) {
             return gpuKernelsWithUserAnnotations(frames, o, firstRank);
         } });
+    if (options.mode == AnalysisMode::HtaCompat)
+        for (AnalysisCall& call : calls)
+            call.run = [run = std::move(call.run)](const FrameSet& frames, const AnalysisOptions& o) {
+                if (const std::optional<std::string> failure = htaLoadFailure(frames))
+                    return AnalysisOutput::notApplicable(*failure);
+                return run(frames, o);
+            };
     return calls;
 }
 

@@ -27,7 +27,8 @@ namespace frame_args {
 
     // Whether HTA's frame of the trace has the parser-argument columns at all: only when some
     // traceEvents element has "args" (trace_parser.py _compress_df, `if "args" in columns`). A
-    // trace without any has none of defaultArgColumns (nor stream, correlation, index_correlation).
+    // trace without any has none of defaultArgColumns (nor stream, correlation, index_correlation),
+    // and HTA fails to load it (analysis_catalog.cpp htaLoadFailure).
     bool hasArgColumns(const RankTrace& trace);
 
     // The default parser arguments after `stream` and `correlation`, in HTA's column order
