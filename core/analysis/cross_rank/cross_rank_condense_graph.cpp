@@ -10,6 +10,7 @@
 #include <limits>
 #include <span>
 #include <unordered_map>
+#include <utility>
 
 namespace ks::core {
 
@@ -143,9 +144,22 @@ namespace {
         template <typename Visit>
         void visitPieces(std::uint32_t node, Visit&& visit) const
         {
+            visitPiecesOf(pathEdgesTo(node), std::forward<Visit>(visit));
+        }
+
+        // The edges of the longest path to `node`, from `node` back to its source.
+        std::vector<std::uint32_t> pathEdgesTo(std::uint32_t node) const
+        {
             std::vector<std::uint32_t> edges;
             for (std::uint32_t v = node; m_via[v] != kNone; v = m_g.edges[m_via[v]].src)
                 edges.push_back(m_via[v]);
+            return edges;
+        }
+
+        // visitPieces over edges pathEdgesTo gave.
+        template <typename Visit>
+        void visitPiecesOf(const std::vector<std::uint32_t>& edges, Visit&& visit) const
+        {
             PathPiece current;
             NameId currentName;
             bool open = false;
@@ -175,8 +189,13 @@ namespace {
 
         std::vector<PathPiece> piecesTo(std::uint32_t node) const
         {
+            const std::vector<std::uint32_t> edges = pathEdgesTo(node);
             std::vector<PathPiece> pieces;
-            visitPieces(node, [&pieces](PathPiece&& p) { pieces.push_back(std::move(p)); });
+            // At most a piece an edge: reserved once, since growing by doubling copied the
+            // pieces and touched twice their memory (a single rank's path is all of them);
+            // the pages a merge leaves unused are never touched.
+            pieces.reserve(edges.size());
+            visitPiecesOf(edges, [&pieces](PathPiece&& p) { pieces.push_back(std::move(p)); });
             return pieces;
         }
 

@@ -357,6 +357,14 @@ void layOutSegments(const std::vector<CondensedRank>& ranks, CrossRankPath& path
     path.hops.clear();
     path.length = 0;
     std::size_t unnamed = 0;
+    // Reserved at once: the segments of a long path are tens of MB, and growing by
+    // doubling copied them and touched twice their memory.
+    std::size_t count = 0;
+    for (const PathStep& step : path.steps)
+        count += step.kind == PathStep::Kind::Condensed ? ranks[step.rankPos].edges[step.index].pieces.size()
+            : step.kind == PathStep::Kind::ToJoin       ? 0
+                                                        : 1;
+    path.segments.reserve(count);
     const PathStep* previous = nullptr;
     for (const PathStep& step : path.steps) {
         if (step.kind == PathStep::Kind::Condensed && step.weight > 0
