@@ -15,13 +15,16 @@ namespace ks::core {
 
 namespace {
 
-    // The kernel launches HTA follows (§20), without the copies and sets; one kernel per
-    // launch, so graph launches are not among them (launch_api.h).
-    bool isKernelLaunch(std::string_view name, bool compat)
+    // The kernel launches followed (§20), without the copies and sets. Compat: HTA's list,
+    // one kernel each; default mode adds the graph launches (Q6), whose kernels all carry
+    // the launch's correlation.
+    LaunchKind kernelLaunchKind(std::string_view name, bool compat)
     {
-        return launchKindOf(name, compat ? AnalysisMode::HtaCompat : AnalysisMode::Default,
-                   HtaLaunchList::AtenOpKernels)
-            == LaunchKind::Kernel;
+        const LaunchKind kind = launchKindOf(
+            name, compat ? AnalysisMode::HtaCompat : AnalysisMode::Default, HtaLaunchList::AtenOpKernels);
+        if (kind == LaunchKind::Kernel || (!compat && kind == LaunchKind::Graph))
+            return kind;
+        return LaunchKind::None;
     }
 
     // One call of an aten op and the kernels it launched, in launch order.
@@ -136,6 +139,24 @@ namespace {
         return out;
     }
 
+    // Default mode: the GPU work of each graph launch, every GPU row with its correlation,
+    // in start order (file order at equal starts).
+    std::map<std::int64_t, std::vector<const FrameRow*>> graphKernels(
+        const RankFrame& frame, const std::vector<const FrameRow*>& graphLaunches)
+    {
+        std::map<std::int64_t, std::vector<const FrameRow*>> out;
+        for (const FrameRow* launch : graphLaunches)
+            out[launch->correlation];
+        for (const FrameRow& row : frame.rows)
+            if (row.stream >= 0 && row.correlation >= 0)
+                if (auto it = out.find(row.correlation); it != out.end())
+                    it->second.push_back(&row);
+        for (auto& [correlation, rows] : out)
+            std::stable_sort(
+                rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
+        return out;
+    }
+
     // A call's key. Compat: HTA groups launches by (thread, op name, op start), so two
     // same-name ops of one thread starting in the same µs are one call; default: the op event.
     using CallKey = std::tuple<std::int64_t, std::string, std::int64_t, std::uint32_t>;
@@ -146,9 +167,16 @@ namespace {
     {
         const bool compat = mode == AnalysisMode::HtaCompat;
         std::vector<const FrameRow*> launches;
-        for (const FrameRow& row : frame.rows)
-            if (isKernelLaunch(frame.name(row), compat) && (compat || row.indexCorrelation > 0))
+        std::vector<const FrameRow*> graphLaunches; // default mode
+        for (const FrameRow& row : frame.rows) {
+            const LaunchKind kind = kernelLaunchKind(frame.name(row), compat);
+            if (kind == LaunchKind::Graph && row.correlation >= 0) {
                 launches.push_back(&row);
+                graphLaunches.push_back(&row);
+            } else if (kind == LaunchKind::Kernel && (compat || row.indexCorrelation > 0))
+                launches.push_back(&row);
+        }
+        const auto graphs = graphKernels(frame, graphLaunches);
         const std::map<const FrameRow*, const FrameRow*> ops =
             compat ? containingAtenOps(frame, launches) : innermostAtenOps(frame, launches);
         // Compat: frame order (HTA iterates its frame, never sorted by ts); default: launch order.
@@ -163,6 +191,19 @@ namespace {
             const FrameRow* op = found == ops.end() ? nullptr : found->second;
             if (!op)
                 continue;
+            const ThreadKey& key = frame.trace->tracks[frame.trace->trackOf(op->slice).value].key;
+            const CallKey callKey = compat ? CallKey { key.tid, std::string(frame.name(*op)), op->ts, 0 }
+                                           : CallKey { 0, std::string(), 0, op->eventIndex };
+            if (const auto graph = compat ? graphs.end() : graphs.find(launch->correlation);
+                graph != graphs.end() && kernelLaunchKind(frame.name(*launch), false) == LaunchKind::Graph) {
+                if (graph->second.empty())
+                    continue; // a graph launch without GPU work is left out, as a launch without a kernel
+                OpCall& call = calls[callKey];
+                call.op = call.op ? call.op : op;
+                for (const FrameRow* kernel : graph->second)
+                    call.launches.emplace_back(launch, kernel);
+                continue;
+            }
             const FrameRow* kernel = nullptr;
             if (compat) {
                 // HTA: the launch's kernel name with .item(), which raises unless exactly one.
@@ -181,9 +222,6 @@ namespace {
                 if (!kernel)
                     continue;
             }
-            const ThreadKey& key = frame.trace->tracks[frame.trace->trackOf(op->slice).value].key;
-            const CallKey callKey = compat ? CallKey { key.tid, std::string(frame.name(*op)), op->ts, 0 }
-                                           : CallKey { 0, std::string(), 0, op->eventIndex };
             OpCall& call = calls[callKey];
             call.op = call.op ? call.op : op;
             call.launches.emplace_back(launch, kernel); // in the order HTA's groupby agg(list) keeps

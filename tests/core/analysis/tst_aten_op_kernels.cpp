@@ -319,6 +319,33 @@ private slots:
         QVERIFY(run(noKernel, core::AnalysisMode::Default).ok);
     }
 
+    // Q6: a graph launch under an aten op is a launch in default mode, its kernels every GPU
+    // row with its correlation in start order; HTA's list has no graph launch.
+    void graphLaunchUnderAnOp()
+    {
+        QTemporaryDir dir;
+        const auto set = tests::loadRanks(dir,
+            { tests::spacedRankDocument(0,
+                { tests::eventAtBase("cpu_op", "aten::replay_step", 0, 100),
+                    tests::eventAtBase("cuda_runtime", "cudaGraphLaunch", 10, 6, tests::correlationArgs(5)),
+                    kernel("graph_b", 60, 5), kernel("graph_a", 30, 5),
+                    // Outside every aten op: no call.
+                    tests::eventAtBase("cuda_runtime", "cudaGraphLaunch", 150, 6, tests::correlationArgs(6)),
+                    kernel("graph_c", 170, 6), tests::eventAtBase("cpu_op", "aten::relu", 200, 20),
+                    launch(204, 3), kernel("relu_k", 214, 3) }) });
+        auto fixed = rowsOf(run(set, core::AnalysisMode::Default).result.entries.front().second.frame);
+        QCOMPARE(fixed.size(), std::size_t(2));
+        QVERIFY(fixed.count("aten::replay_step | graph_a -> graph_b"));
+        const Row graph = fixed["aten::replay_step | graph_a -> graph_b"];
+        QCOMPARE(graph.count, std::int64_t(1));
+        QCOMPARE(graph.launchDelay, 10.0); // op start to the graph launch
+        QCOMPARE(graph.runtimeDelay, 20.0); // the launch to its first kernel
+        const auto compat =
+            rowsOf(run(set, core::AnalysisMode::HtaCompat).result.entries.front().second.frame);
+        QCOMPARE(compat.size(), std::size_t(1));
+        QVERIFY(compat.count("aten::relu | relu_k"));
+    }
+
     void rankWithoutLaunches()
     {
         QTemporaryDir dir;
