@@ -79,7 +79,7 @@ core::InsightsOptions only(const std::string& rule)
 
 // Host bound: each op spends most of its time launching one tiny kernel, with
 // Python time between ops; GPU bound: the same ops launch long kernels back to back.
-std::string launchBoundRank(bool hostBound)
+std::string launchBoundRank(bool hostBound, const std::string& launchCall = "cudaLaunchKernel")
 {
     RankTraceBuilder b(0);
     const int n = 50;
@@ -92,7 +92,7 @@ std::string launchBoundRank(bool hostBound)
         const double launchDur = hostBound ? 35 : 5;
         const double kernelAt = std::max(launchAt + launchDur + 3, gpuFree);
         const double kernelDur = hostBound ? 8 : 200;
-        b.launch(launchAt, launchDur, "add_kernel", kernelAt, kernelDur);
+        b.launch(launchAt, launchDur, "add_kernel", kernelAt, kernelDur, launchCall);
         gpuFree = kernelAt + kernelDur;
     }
     return b.document();
@@ -183,6 +183,43 @@ private slots:
         Run without({ launchBoundRank(false) }, only("gpu_idle_host_bound"));
         QVERIFY(!without.finding("gpu_idle_host_bound"));
         QVERIFY(without.notApplicable("gpu_idle_host_bound").empty());
+    }
+
+    // Q6: every launch API counts for the insights by the one rule of launch_api.h: the
+    // driver's, the ...ExC and every HIP name give cudaLaunchKernel's finding and gain; a
+    // graph launch of one kernel each is a launch too. A name that is no launch finds none.
+    void hostBoundWithEveryLaunchApi_data()
+    {
+        QTest::addColumn<QString>("call");
+        for (const char* call : { "cuLaunchKernel", "cuLaunchKernelEx", "cudaLaunchKernelExC",
+                 "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipModuleLaunchKernel",
+                 "hipExtModuleLaunchKernel", "hipExtLaunchKernel", "cudaGraphLaunch", "hipGraphLaunch" })
+            QTest::newRow(call) << QString::fromLatin1(call);
+    }
+
+    void hostBoundWithEveryLaunchApi()
+    {
+        QFETCH(QString, call);
+        Run reference({ launchBoundRank(true) }, only("gpu_idle_host_bound"));
+        const core::Finding* expected = reference.finding("gpu_idle_host_bound");
+        QVERIFY(expected);
+        Run with({ launchBoundRank(true, call.toStdString()) }, only("gpu_idle_host_bound"));
+        const core::Finding* f = with.finding("gpu_idle_host_bound");
+        QVERIFY2(f, qPrintable(QString::fromStdString(with.notApplicable("gpu_idle_host_bound"))));
+        QVERIFY2(f->gainPct > 10, qPrintable(QString::number(f->gainPct)));
+        if (!call.contains(QLatin1String("Graph"))) {
+            QCOMPARE(f->gainPct, expected->gainPct);
+            QCOMPARE(f->gainHighPct, expected->gainHighPct);
+        }
+        Run without({ launchBoundRank(false, call.toStdString()) }, only("gpu_idle_host_bound"));
+        QVERIFY(!without.finding("gpu_idle_host_bound"));
+    }
+
+    void noHostBoundFindingWithoutALaunchApi()
+    {
+        Run with({ launchBoundRank(true, "cudaFooBar") }, only("gpu_idle_host_bound"));
+        QVERIFY(!with.finding("gpu_idle_host_bound"));
+        QVERIFY(with.notApplicable("gpu_idle_host_bound").find("no kernel launch") != std::string::npos);
     }
 
     void hostSyncNamesItsOperatorAndGapOnPath()
