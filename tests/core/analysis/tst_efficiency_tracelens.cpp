@@ -432,6 +432,60 @@ private slots:
         QVERIFY(bytesPerElement("bool") == std::optional(1.0));
     }
 
+    // D in every family: a GEMM, a convolution and a reduction on dtypes TraceLens cannot
+    // size keep their rows with FLOPs and no bytes; a norm on them is skipped (its model
+    // needs the bytes), said in the skipped calls. Ours sizes short and bool.
+    void classDDtypesWithoutSizeInEveryFamily()
+    {
+        const std::string mm =
+            R"({"Input Dims": [[4, 8], [8, 4]], "Input type": ["short int", "short int"], )"
+            R"("Input Strides": [[8, 1], [4, 1]], "Concrete Inputs": ["", ""]})";
+        const std::string sum =
+            R"({"Input Dims": [[64], [], [], []], "Input type": ["bool", "ScalarList", "Scalar", ""], )"
+            R"("Input Strides": [[1], [], [], []], "Concrete Inputs": ["", "[0]", "False", ""]})";
+        const std::string norm =
+            R"({"Input Dims": [[4, 8], [], [8], [8], [], []], "Input type": ["bool", "", "bool", "bool", )"
+            R"("Scalar", "Scalar"], "Input Strides": [[8, 1], [], [1], [1], [], []], "Concrete Inputs": )"
+            R"(["", "[8]", "", "", "1e-05", "True"]})";
+        const std::string conv =
+            R"({"Input Dims": [[1, 2, 4, 4], [3, 2, 3, 3], [], [], [], [], [], [], []], "Input type": )"
+            R"(["short int", "short int", "", "", "", "", "", "", ""], "Input Strides": [[], [], [], [], )"
+            R"([], [], [], [], []], "Concrete Inputs": ["", "", "", "[1, 1]", "[0, 0]", "[1, 1]", "False", )"
+            R"("[0, 0]", "1"]})";
+        const std::vector<std::string> events {
+            cpuOp("aten::mm", 0, 9, mm),
+            runtime("cudaLaunchKernel", 1, 1),
+            gpu("kernel", 10, 4, 1),
+            cpuOp("aten::sum", 20, 9, sum),
+            runtime("cudaLaunchKernel", 21, 2),
+            gpu("kernel", 30, 4, 2),
+            cpuOp("aten::layer_norm", 40, 9, norm),
+            runtime("cudaLaunchKernel", 41, 3),
+            gpu("kernel", 50, 4, 3),
+            cpuOp("aten::convolution", 60, 9, conv),
+            runtime("cudaLaunchKernel", 61, 4),
+            gpu("kernel", 70, 4, 4),
+        };
+        const EfficiencyReport tl = reportOf(events, true, true);
+        QCOMPARE(tl.rows.size(), std::size_t(3));
+        QCOMPARE(rowNamed(tl, "aten::mm").flops, 2.0 * 4 * 8 * 4);
+        QCOMPARE(rowNamed(tl, "aten::convolution").flops, 2.0 * (3 * 2 * 2) * (2 * 3 * 3)); // 12 outputs
+        QCOMPARE(rowNamed(tl, "aten::sum").flops, 64.0);
+        for (const EfficiencyRow& r : tl.rows) {
+            QVERIFY2(!r.bytesKnown(), r.name.c_str());
+            QCOMPARE(r.kernelTimeUsSum, 4.0);
+        }
+        const std::vector<std::string> skipped = skippedLines(tl);
+        QCOMPARE(skipped.size(), std::size_t(1));
+        QVERIFY2(skipped.front().find("unknown dtype (first: aten::layer_norm") != std::string::npos,
+            skipped.front().c_str());
+        const EfficiencyReport ours = reportOf(events, false, true);
+        QCOMPARE(ours.rows.size(), std::size_t(4));
+        QCOMPARE(rowNamed(ours, "aten::mm").bytes, (32.0 + 32.0 + 16.0) * 2); // A, B and C at 2 bytes
+        for (const EfficiencyRow& r : ours.rows)
+            QVERIFY2(r.bytesKnown(), r.name.c_str());
+    }
+
     // M: GPU work whose ac2g flow has no start counts for no op under TraceLens's linking;
     // a graph launch keeps its correlation id's GPU work.
     void classMFlowlessGpuWork()
