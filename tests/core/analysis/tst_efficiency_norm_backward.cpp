@@ -1,7 +1,8 @@
 // The normalisation backward forms TraceLens maps (PerfModel/torch_op_mapping.py, norm_ops)
 // beyond those tst_efficiency_tracelens covers: the miopen_ / cudnn_ rms_norm_backward ops
 // (TraceLens's RMSNormBwd) and the instance_norm_backward forms (InstanceNormBwd, which raises,
-// so no row). Every number is computed by hand from RMSNormBwd's formulas, in the default
+// so no row), the vendor batch norm backward ops and layer norm backward's output_mask. Every number
+// is computed by hand from RMSNormBwd's, BatchNormBwd's and LayerNormBwd's formulas, in the default
 // reading and in TraceLens's (`roofline --tracelens-compat`).
 
 #include "core/analysis/efficiency/efficiency.h"
@@ -108,6 +109,75 @@ private slots:
     }
 
     // TraceLens's InstanceNormBwd raises NotImplementedError in get_param_details: no row.
+    // BatchNormBwd, x = [2, 4, 3, 3] bf16: n = 72, C = 4, n/C = 18, weight present.
+    //   training: FLOPs/C = 4·18 + 5·18 (dX); bytes = n·2 + 2·n·2 + C·2 + (C·2 + 2·C·2)
+    //   not training: FLOPs/C = 3 + 4·18; bytes = n·2 + n·2 + C·2
+    // cudnn_ and miopen_batch_norm_backward(input, grad_output, weight, running_mean, running_var,
+    // save_mean, save_var, eps) take the input at argument 0 and run for training only; TraceLens
+    // reads them as not training. native_batch_norm_backward(grad_out, input, weight, ...,
+    // train, eps, output_mask) gives the same numbers with the same flag.
+    void vendorBatchNormBackwardReadsItsInputAndTraining()
+    {
+        const double training = 4.0 * (4 * 18 + 5 * 18);
+        const double trainingBytes = 72.0 * 2 + 2 * 72 * 2 + 4 * 2 + (4 * 2 + 2 * 4 * 2);
+        const double inference = 4.0 * (3 + 4 * 18);
+        const double inferenceBytes = 72.0 * 2 + 72 * 2 + 4 * 2;
+        const OpArgs vendor = argsOf("[[2, 4, 3, 3], [2, 4, 3, 3], [4], [4], [4], [4], [4], []]",
+            R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "float", "float", "float", "float", )"
+            R"("Scalar"])",
+            R"(["", "", "", "", "", "", "", "1e-05"])");
+        for (const char* op : { "aten::cudnn_batch_norm_backward", "aten::miopen_batch_norm_backward" }) {
+            const auto ours = modelled(op, vendor, kOurs);
+            QCOMPARE(ours.flops, training);
+            QCOMPARE(ours.bytes, trainingBytes);
+            const auto tl = modelled(op, vendor, kTraceLens);
+            QCOMPARE(tl.flops, inference);
+            QCOMPARE(tl.bytes, inferenceBytes);
+        }
+        const auto native = [](const char* train) {
+            return argsOf("[[2, 4, 3, 3], [2, 4, 3, 3], [4], [4], [4], [4], [4], [], [], []]",
+                R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "float", "float", "float", "float", )"
+                R"("Scalar", "Scalar", "BoolList"])",
+                std::string("[\"\", \"\", \"\", \"\", \"\", \"\", \"\", \"") + train
+                    + "\", \"1e-05\", \"[True, True, True]\"]");
+        };
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            QCOMPARE(modelled("aten::native_batch_norm_backward", native("True"), reading).flops, training);
+            QCOMPARE(
+                modelled("aten::native_batch_norm_backward", native("True"), reading).bytes, trainingBytes);
+        }
+        QCOMPARE(modelled("aten::native_batch_norm_backward", native("False"), kOurs).flops, inference);
+        QCOMPARE(modelled("aten::native_batch_norm_backward", native("False"), kOurs).bytes, inferenceBytes);
+        // TraceLens: training = bool(Concrete Inputs[7]), and bool("False") is True.
+        QCOMPARE(modelled("aten::native_batch_norm_backward", native("False"), kTraceLens).flops, training);
+    }
+
+    // LayerNormBwd, x = [4, 8] bf16, normalized_shape [8]: n = 32, C = 8, n/C = 4, training; the
+    // weight and bias grads from output_mask[1] and [2], dX from [0], in both readings.
+    void layerNormBackwardReadsItsOutputMask()
+    {
+        const auto args = [](const char* mask) {
+            return argsOf("[[4, 8], [4, 8], [], [4, 1], [4, 1], [8], [8], []]",
+                R"(["c10::BFloat16", "c10::BFloat16", "", "float", "float", "c10::BFloat16", "c10::BFloat16", )"
+                R"("BoolList"])",
+                std::string("[\"\", \"\", \"[8]\", \"\", \"\", \"\", \"\", \"") + mask + "\"]");
+        };
+        for (const ModelReading& reading : { kOurs, kTraceLens }) {
+            const auto all =
+                modelled("aten::native_layer_norm_backward", args("[True, True, True]"), reading);
+            QCOMPARE(all.flops, 8.0 * (4 * 4 + 5 * 4));
+            QCOMPARE(all.bytes, 32.0 * 2 + 2 * 32 * 2 + 8 * 2 + (8 * 2 + 2 * 8 * 2));
+            const auto dxOnly =
+                modelled("aten::native_layer_norm_backward", args("[True, False, False]"), reading);
+            QCOMPARE(dxOnly.flops, 8.0 * (4 * 4 + 5 * 4));
+            QCOMPARE(dxOnly.bytes, 32.0 * 2 + 2 * 32 * 2 + 8 * 2);
+            const auto noDx =
+                modelled("aten::native_layer_norm_backward", args("[False, True, True]"), reading);
+            QCOMPARE(noDx.flops, 8.0 * (4 * 4 + 2 * 4));
+            QCOMPARE(noDx.bytes, 32.0 * 2 + 32 * 2 + 8 * 2 + (8 * 2 + 2 * 8 * 2));
+        }
+    }
+
     void instanceNormBackwardHasNoModel()
     {
         for (const char* op : kInstanceBackwardOps)
