@@ -533,6 +533,21 @@ private slots:
         QCOMPARE(rowNamed(tl, "aten::sum").calls, std::int64_t { 1 });
         QCOMPARE(rowNamed(tl, "aten::sum").kernelTimeUsSum, 0.0);
         QCOMPARE(rowNamed(tl, "aten::mm").kernelTimeUsSum, 10.0);
+
+        // Overrunning by 0.5 µs (a nanosecond-resolution trace's fractional µs) is overrunning:
+        // no rounding to whole µs puts aten::sum back inside aten::mm.
+        std::vector<std::string> subMicro = events;
+        subMicro[1] = R"({"ph": "X", "cat": "cpu_op", "name": "aten::sum", "pid": 1, "tid": 1, "ts": 10, )"
+                      R"("dur": 40.5, "args": )"
+            + kSum + "}";
+        QCOMPARE(rowNamed(reportOf(subMicro, true), "aten::sum").kernelTimeUsSum, 0.0);
+        QCOMPARE(rowNamed(reportOf(subMicro, true), "aten::mm").kernelTimeUsSum, 10.0);
+        QCOMPARE(rowNamed(reportOf(subMicro, false), "aten::sum").kernelTimeUsSum, 10.0);
+        // Ending exactly with aten::mm is nesting.
+        subMicro[1] = R"({"ph": "X", "cat": "cpu_op", "name": "aten::sum", "pid": 1, "tid": 1, "ts": 10.25, )"
+                      R"("dur": 39.75, "args": )"
+            + kSum + "}";
+        QCOMPARE(rowNamed(reportOf(subMicro, true), "aten::sum").kernelTimeUsSum, 10.0);
     }
 
     // TraceLens links a non-graph launch to one GPU event (trace_to_tree.py
