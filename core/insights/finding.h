@@ -5,6 +5,7 @@
 // could not run with the reason.
 
 #include "core/analysis/cross_rank/what_if.h"
+#include "core/analysis/frame/intervals.h"
 #include "core/model/event_tables.h"
 
 #include <cstdint>
@@ -42,6 +43,16 @@ struct RankWhere
 };
 
 inline constexpr std::size_t kMaxWherePerRank = 20;
+
+// Every stretch of one rank's time a gain is the critical path's time within (frame
+// time base, uncapped, unlike RankWhere's): two findings that measure the same idle
+// time are then not added in the Overview's "if you fix the first two".
+struct RankGainIntervals
+{
+    std::int64_t rank = 0;
+    std::vector<Interval> intervals;
+};
+
 // Ranks a merged finding lists places for (the best rank first): a 1000-rank job
 // repeats the same places on every rank.
 inline constexpr std::size_t kMaxWhereRanks = 16;
@@ -73,6 +84,9 @@ struct Finding
     // Overview's "if you fix the first two" re-times two findings' fixes together.
     // Not stored in a job summary.
     std::vector<WhatIfRankEdits> whatIfEdits;
+    // Where the gain was measured when it is path time within intervals (no what-if);
+    // not stored in a job summary or written in the reports.
+    std::vector<RankGainIntervals> gainIntervals;
 
     bool hasWhatIf() const { return !whatIf.empty() || !whatIfEdits.empty(); }
 };

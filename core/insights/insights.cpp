@@ -214,6 +214,39 @@ namespace {
             f.where.begin(), f.where.end(), [](const RankWhere& w) { return !w.ranges.empty(); });
     }
 
+    // A where list at its cap may leave out places the gain counts.
+    bool whereCapped(const Finding& f)
+    {
+        return std::any_of(f.where.begin(), f.where.end(),
+            [](const RankWhere& w) { return w.ranges.size() >= kMaxWherePerRank; });
+    }
+
+    // The time in both merged, sorted interval lists.
+    std::vector<Interval> intersection(const std::vector<Interval>& a, const std::vector<Interval>& b)
+    {
+        std::vector<Interval> out;
+        for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+            const TimeNs from = std::max(a[i].start, b[j].start);
+            const TimeNs to = std::min(a[i].end, b[j].end);
+            if (to > from)
+                out.push_back({ from, to });
+            (a[i].end < b[j].end ? i : j) += 1;
+        }
+        return out;
+    }
+
+    // Path time inside every interval both gains were measured in, per rank.
+    TimeNs sharedGainIntervals(InsightsContext& context, const Finding& a, const Finding& b)
+    {
+        TimeNs shared = 0;
+        for (const RankGainIntervals& ga : a.gainIntervals)
+            for (const RankGainIntervals& gb : b.gainIntervals)
+                if (ga.rank == gb.rank)
+                    shared += context.pathTimeWithin(
+                        ga.rank, intersection(mergeIntervals(ga.intervals), mergeIntervals(gb.intervals)));
+        return shared;
+    }
+
     // Path time inside the places both findings show, per rank (frame time base).
     TimeNs sharedPlaces(InsightsContext& context, const Finding& a, const Finding& b)
     {
@@ -252,7 +285,9 @@ double combinedGainPct(InsightsContext& context, const Finding& a, const Finding
         const auto both = context.whatIfGainPct(rules, edits);
         if (wa && wb && both)
             overlap = *wa + *wb - *both; // what the two what-ifs give back twice
-    } else if (hasRanges(a) && hasRanges(b))
+    } else if (!a.gainIntervals.empty() && !b.gainIntervals.empty())
+        overlap = context.pctOfMeasured(sharedGainIntervals(context, a, b));
+    else if (hasRanges(a) && hasRanges(b) && !whereCapped(a) && !whereCapped(b))
         overlap = context.pctOfMeasured(sharedPlaces(context, a, b));
     else
         overlap = std::min(a.gainPct, b.gainPct); // where they are is unknown: assume the same time

@@ -74,6 +74,7 @@ namespace {
             return RuleOutcome::none();
         const TimeNs onPath = c.pathTimeWithin(frame.rank, gaps);
         const double gain = c.pctOfMeasured(onPath);
+        RankGainIntervals measuredIn { frame.rank, gaps };
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
         // Evidence counts from the GPU's first work: the same for the rank alone (a summary) or in its job.
@@ -89,6 +90,7 @@ namespace {
         f.evidence.push_back("on the critical path: " + formatMs(onPath) + " (" + formatPct(gain) + " of "
             + c.measuredWhat() + ")");
         f.where.push_back(intervalsWhere(c, frame.rank, gaps));
+        f.gainIntervals.push_back(std::move(measuredIn));
         f.suggestion =
             "Keep the GPU fed through these gaps: look at what the CPU does in them (data loading, "
             "host syncs, Python work between steps, checkpointing); overlap it with GPU work "
@@ -160,6 +162,7 @@ namespace {
             + " after the GPU's first work");
         f.evidence.push_back("idle time in them on the critical path: " + formatMs(onPath));
         f.where.push_back(intervalsWhere(c, frame.rank, low));
+        f.gainIntervals.push_back({ frame.rank, idle });
         f.suggestion =
             "Find what the host does in these windows (the timeline over them): a GPU that is mostly "
             "idle for long stretches waits for data, the host, or other ranks; batch more work per "

@@ -2,6 +2,7 @@
 
 #include "app/cli/commands/job_path_cli.h"
 #include "app/cli/output/cli_output.h"
+#include "core/analysis/cross_rank/iteration_stragglers.h"
 #include "core/analysis/cross_rank/rank_overview.h"
 #include "core/summary/job_overview.h"
 
@@ -77,47 +78,38 @@ int stragglersFromSummary(
     const auto job = readJob(path, 20, err);
     if (!job)
         return 1;
-    // What the summary knows: the ranks X1 flags per iteration and the compute
-    // outliers of job mode. Why a rank is late needs its events.
-    core::Table t;
-    t.name = "stragglers";
-    t.columns = { { "rank", "" }, { "iterations_flagged", "" }, { "compute_outlier", "" }, { "file", "" } };
-    std::vector<std::int64_t> ranks;
-    std::map<std::int64_t, std::int64_t> flagged;
-    const auto rank = job->rankOverview.find(core::rank_overview::kRank);
-    const auto flag = job->rankOverview.find(core::rank_overview::kStraggler);
-    if (rank && flag)
-        for (const auto& row : job->rankOverview.rows)
-            if (core::cellAsDouble(row[*flag]).value_or(0) > 0)
-                ++flagged[static_cast<std::int64_t>(core::cellAsDouble(row[*rank]).value_or(-1))];
-    std::map<std::int64_t, bool> outlier;
-    for (const std::size_t row : core::computeOutlierRows(job->profiles))
-        outlier[job->ranks[row].rank] = true;
-    std::vector<std::string> files;
-    for (const core::JobRank& r : job->ranks) {
-        if (!flagged.count(r.rank) && !outlier.count(r.rank))
-            continue;
-        t.addRow({ r.rank, flagged.count(r.rank) ? flagged[r.rank] : std::int64_t { 0 },
-            std::int64_t { outlier.count(r.rank) ? 1 : 0 }, r.file });
-        if (files.size() < 8)
-            files.push_back(r.file);
-    }
+    // Per iteration the rank the others waited for, from the stored arrivals and ends as
+    // the folder picks it; why it was late (its path before the collective) needs its events.
+    const std::vector<core::IterationStraggler> found = core::iterationStragglers(
+        job->collectives.match, job->collectives.ranks, job->collectives.rankNumbers);
     std::vector<std::string> notes {
-        "from the summary: ranks whose GPU busy time passes the median by the straggler margin (per "
-        "iteration) or whose GPU compute is an outlier; arrival_stragglers: who arrived last at the "
-        "collectives and who waited, as on the folder; why a rank is late needs the events"
+        "from the summary's collectives: per iteration the rank the others "
+        "waited for and the wait it caused, as on the folder; arrival_stragglers: "
+        "who arrived last at the collectives and who waited, as on the folder; why "
+        "a rank is late (segment_ms, why) needs its events"
     };
     notes.insert(notes.end(), job->collectives.match.notes.begin(), job->collectives.match.notes.end());
-    if (!files.empty()) {
-        std::string command = "for why, open those ranks' traces: kinetoscope-cli stragglers";
-        for (const std::string& f : files)
-            command += " " + f;
-        command += " (with the ranks they wait for: the job's folder, or --ranks of insights)";
-        notes.push_back(command);
-    }
-    printWithNotes(withArrivalStragglers(
-                       core::AnalysisOutput::of(core::HtaResult::dataFrame(std::move(t))), job->arrivals),
-        notes, format, "stragglers", out);
+    std::vector<std::int64_t> late;
+    for (const core::IterationStraggler& s : found)
+        if (std::find(late.begin(), late.end(), s.rank) == late.end())
+            late.push_back(s.rank);
+    std::string outliers;
+    for (const std::size_t row : core::computeOutlierRows(job->profiles))
+        outliers += (outliers.empty() ? "" : ", ") + std::to_string(job->ranks[row].rank);
+    if (!outliers.empty())
+        notes.push_back("GPU compute outliers (the utilisation profiles): rank " + outliers);
+    std::string files;
+    std::size_t named = 0;
+    for (const core::JobRank& r : job->ranks)
+        if (named < 8 && std::find(late.begin(), late.end(), r.rank) != late.end()) {
+            files += " " + r.file;
+            ++named;
+        }
+    if (!files.empty())
+        notes.push_back("for why, open those ranks' traces: kinetoscope-cli stragglers" + files
+            + " (with the ranks they wait for: the job's folder, or --ranks of insights)");
+    printWithNotes(withArrivalStragglers(core::iterationStragglersTable(found), job->arrivals), notes, format,
+        "stragglers", out);
     return 0;
 }
 

@@ -23,6 +23,16 @@ def overview_rows(cli, path):
     return sorted((r["rank"], r["iteration"], round(float(r["step_time_us"]))) for r in csv.DictReader(io.StringIO(body)))
 
 
+def per_iteration(cli, path):
+    """`stragglers`' main table: iteration, rank, wait caused (to the µs), collectives, collective."""
+    code, out, err = run(cli, "stragglers", path, "--format", "csv")
+    assert code == 0, (path, err)
+    body = out.split("# arrival_stragglers")[0]
+    body = "\n".join(line for line in body.splitlines() if not line.startswith("#"))
+    return [(r["iteration"], r["rank"], round(float(r["wait_caused_ms"]), 3), r["collectives_last"], r["collective"])
+            for r in csv.DictReader(io.StringIO(body))]
+
+
 def main():
     a = parse_args("--shared")
     folder = os.path.join(a.shared, "traces", "two_ranks_sampled")
@@ -53,9 +63,19 @@ def main():
         assert code == 0 and "collective_skew" in out, out
         assert run(a.cli, "collectives", job, "--format", "csv")[1] == run(a.cli, "collectives", folder, "--format", "csv")[1]
         code, out, err = run(a.cli, "stragglers", job)
-        assert code == 0 and "stragglers" in out and "needs the events" in out, out
+        assert code == 0 and "stragglers" in out and "needs its events" in out, out
         arrivals = lambda path: run(a.cli, "stragglers", path, "--format", "csv")[1].split("# arrival_stragglers")[-1].split("# note")[0]
         assert "times_arrived_last" in arrivals(job) and arrivals(job) == arrivals(folder), (arrivals(job), arrivals(folder))
+
+        # Per iteration the rank the others waited for: the folder's rows, from the stored arrivals
+        # (the CPU-only gloo job too, where GPU busy time names no one).
+        gloo = os.path.join(a.shared, "traces", "ddp_gloo_2ranks")
+        gloo_job = os.path.join(tmp, "gloo.kssum")
+        code, out, err = run(a.cli, "summarize", gloo, "--out", gloo_job)
+        assert code == 0, err
+        for folder_path, summary_path in ((folder, job), (gloo, gloo_job)):
+            on_folder, on_summary = per_iteration(a.cli, folder_path), per_iteration(a.cli, summary_path)
+            assert on_summary and on_summary == on_folder, (folder_path, on_summary, on_folder)
 
         # Four ranks, two slow (tests/data/gains/two_stragglers): from the summary's arrivals the
         # straggler's gain is its lead over the next-latest rank (12.4 %; the fixed run gave back

@@ -67,6 +67,33 @@ std::string starvedRank(bool withGap)
     return b.document();
 }
 
+// 30 ms of 1 ms GEMMs back to back, each launched by a 1 ms op (the CPU keeps pace, so the
+// path runs on), then 25 short kernels each after 1.1 ms of Python: 25 gaps over the 1 ms
+// starvation threshold (more than a where list holds), all inside the low-utilisation
+// windows of the second half.
+std::string starvedSecondHalfRank()
+{
+    RankTraceBuilder b(0);
+    b.cpu("ProfilerStep#1", 0, 61000, "user_annotation");
+    double t = 0;
+    double gpuFree = 0;
+    for (int i = 0; i < 30; ++i) {
+        b.cpu("aten::mm", t, 1000);
+        const double gpuTs = std::max(t + 15, gpuFree);
+        b.launch(t + 2, 10, "ampere_sgemm_128x64_nn", gpuTs, 1000);
+        gpuFree = gpuTs + 1000;
+        t += 1000;
+    }
+    for (int i = 0; i < 25; ++i) {
+        b.cpu("python_work", t, 1100);
+        t += 1100;
+        b.cpu("aten::mm", t, 20);
+        b.launch(t + 2, 10, "ampere_sgemm_128x64_nn", t + 15, 100);
+        t += 115;
+    }
+    return b.document();
+}
+
 // Ten 500 us GEMMs back to back: FP32 SGEMMs (no Tensor Cores) or bf16 xmma kernels.
 std::string gemmRank(const std::string& kernel)
 {
@@ -249,13 +276,38 @@ private slots:
         QVERIFY(!Run(holeRank(true), "cpu_idle", "cpu_idle.min_gap_us=2500").finding("cpu_idle"));
     }
 
+    // Starvation and low utilisation measure the same idle time: "if you fix the first two"
+    // counts it once, over every gap, not only the 20 each where list shows.
+    void starvationAndLowUtilisationAreNotAdded()
+    {
+        QTemporaryDir dir;
+        const core::TraceSet set = tests::loadRanks(dir, { starvedSecondHalfRank() });
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        core::InsightsOptions options;
+        options.rules = { "gpu_starvation", "low_gpu_utilisation" };
+        const core::InsightsReport report = core::runInsights(frames, core::AnalysisOptions {}, options);
+        QCOMPARE(report.findings.size(), std::size_t(2));
+        const double a = report.findings[0].gainPct;
+        const double b = report.findings[1].gainPct;
+        QVERIFY2(a > 30 && b > 30, qPrintable(QString("%1, %2").arg(a).arg(b)));
+        const auto starvation = std::find_if(report.findings.begin(), report.findings.end(),
+            [](const core::Finding& f) { return f.rule == "gpu_starvation"; });
+        QVERIFY(starvation != report.findings.end());
+        QCOMPARE(starvation->where.front().ranges.size(), core::kMaxWherePerRank); // 25 gaps, 20 shown
+        QVERIFY(report.firstTwoGainPct);
+        // The gaps in the low windows are the starvation gaps and the short ones beside them.
+        QVERIFY2(*report.firstTwoGainPct <= std::max(a, b) + 1.0,
+            qPrintable(QString("%1 + %2 -> %3").arg(a).arg(b).arg(*report.firstTwoGainPct)));
+        QVERIFY(*report.firstTwoGainPct >= std::max(a, b) - 1e-9);
+    }
+
     void kernelFusion()
     {
         Run with(layersRank(4), "kernel_fusion");
         const core::Finding* f = with.finding("kernel_fusion");
         QVERIFY(f);
         QVERIFY(f->gainPct > 0);
-        QCOMPARE(f->where.front().events.size(), std::size_t(20)); // capped at kMaxWherePerRank of 32
+        QCOMPARE(f->where.front().events.size(), std::size_t(20)); // 32 kernels, kMaxWherePerRank shown
         QVERIFY(f->evidence.front().find("32 kernels in 8 runs") != std::string::npos);
         // Two elementwise kernels per layer: below min_run.
         QVERIFY(!Run(layersRank(2), "kernel_fusion").finding("kernel_fusion"));

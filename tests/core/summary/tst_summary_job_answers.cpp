@@ -1,12 +1,16 @@
 // Job answers from a summary (issue 36 item 3): the collectives' arrivals a
 // .kssum stores give the folder's collective skew, arrival stragglers (who
 // arrived last how often, who waited) and match notes, on a CPU-only gloo job
-// and on a synthetic 64-rank GPU job with a straggler; the summary's
+// and on a synthetic 64-rank GPU job with a straggler, and `stragglers`' per-iteration
+// rows (the rank the others waited for, the wait it caused); the summary's
 // `straggler` finding names the rank the folder's names first, its gain near the
 // folder's; each stored wait is the wait the folder's match gives.
 
 #include "core/analysis/cross_rank/arrival_stragglers.h"
 #include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/cross_rank/iteration_stragglers.h"
+#include "core/analysis/cross_rank/job_critical_path.h"
+#include "core/analysis/cross_rank/stragglers.h"
 #include "core/analysis/frame/hta_frame.h"
 #include "core/insights/insights.h"
 #include "core/io/trace_set_loader.h"
@@ -119,6 +123,32 @@ void storedWaitsAsFolder(const std::string& summary, const ArrivalSummary& folde
     }
 }
 
+// `stragglers` on the summary: per iteration the folder's rank, wait caused, count and
+// collective (its job path's pick), from the stored arrivals and ends alone.
+void iterationStragglersAsFolder(const std::string& summary, const TraceSet& traces)
+{
+    auto job = readJobOverview(summary, kEvery);
+    QVERIFY(job.ok());
+    const SummaryCollectives& c = job.value().collectives;
+    const std::vector<IterationStraggler> fromSummary = iterationStragglers(c.match, c.ranks, c.rankNumbers);
+    auto frames = buildFrames(traces, AnalysisOptions {});
+    QVERIFY(frames.ok());
+    auto path = jobCriticalPath(frames.value(), JobPathOptions {});
+    QVERIFY2(path.ok(), path.ok() ? "" : path.error().describe().c_str());
+    const std::vector<Straggler> fromFolder = findStragglers(path.value());
+    QVERIFY(!fromFolder.empty());
+    QCOMPARE(fromSummary.size(), fromFolder.size());
+    for (std::size_t i = 0; i < fromFolder.size(); ++i) {
+        QCOMPARE(fromSummary[i].iteration, fromFolder[i].iteration);
+        QCOMPARE(fromSummary[i].rank, fromFolder[i].rank);
+        QCOMPARE(fromSummary[i].waitCaused, fromFolder[i].waitCaused);
+        QCOMPARE(fromSummary[i].collectives, fromFolder[i].collectives);
+        QCOMPARE(fromSummary[i].collective, fromFolder[i].collective);
+        QCOMPARE(fromSummary[i].aheadOfNext, fromFolder[i].aheadOfNext);
+    }
+    QVERIFY(iterationStragglersTable(fromSummary).ok);
+}
+
 std::vector<std::int64_t> stragglerRanks(const InsightsReport& report)
 {
     std::vector<std::int64_t> ranks;
@@ -176,6 +206,7 @@ void TestSummaryJobAnswers::glooJobAsFolder()
     QVERIFY(gloo);
     summaryAnswersAsFolder(summary, answers);
     storedWaitsAsFolder(summary, answers.arrivals);
+    iterationStragglersAsFolder(summary, answers.traces);
     // straggler, collective_skew and exposed_communication answer from the summary (a
     // finding, or silence): never "open the traces" any more.
     InsightsOptions jobRules;
@@ -240,6 +271,7 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
     QCOMPARE(answers.traces.ranks.size(), std::size_t(64));
     summaryAnswersAsFolder(summary, answers);
     storedWaitsAsFolder(summary, answers.arrivals);
+    iterationStragglersAsFolder(summary, answers.traces);
 
     // TraceLens's reading: the straggler waits least, far less than any other rank.
     // (Synth queues each step's later all-reduces behind the first on the stream, so
