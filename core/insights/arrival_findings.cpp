@@ -1,5 +1,6 @@
 #include "core/insights/arrival_findings.h"
 
+#include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/analysis/frame/intervals.h"
 #include "core/common/median.h"
 #include "core/insights/last_bucket.h"
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace ks::core {
@@ -26,12 +28,17 @@ namespace {
         return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
     }
 
-    // Where `rank` arrived last: from the next latest member's arrival to its own (absolute ns).
-    RankWhere lateWindows(
-        const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, std::int64_t rank)
+    // Where `rank` arrived last: from the next latest member's arrival to its own, on
+    // that rank's recorded clock (the timeline's): `match` is on the estimated clocks.
+    RankWhere lateWindows(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+        std::int64_t rank, const ClockOffsets& clocks)
     {
         RankWhere w;
         w.rank = rank;
+        TimeNs offset = 0;
+        for (const RankClockOffset& r : clocks.ranks)
+            if (r.rank == rank)
+                offset = r.offset;
         for (const CollectiveInstance& inst : match.instances) {
             if (inst.members.size() < 2 || w.ranges.size() == kMaxWherePerRank)
                 continue;
@@ -42,7 +49,7 @@ namespace {
             for (std::size_t m = 0; m < inst.members.size(); ++m)
                 if (m != last)
                     next = std::max(next, inst.members[m].start);
-            w.ranges.push_back({ next, inst.members[last].start });
+            w.ranges.push_back({ next - offset, inst.members[last].start - offset });
         }
         return w;
     }
@@ -67,13 +74,99 @@ namespace {
         return lead;
     }
 
+    // Where `rank` arrived last, what the folder's balanced model gives back: its way to
+    // the collective (from its previous collective's end, on its own clock) made the median
+    // other member's, the collective then starting when the next-latest member arrives:
+    // its excess over the median member's way, at most its lead over the next latest.
+    struct BalancedGain
+    {
+        TimeNs givenBack = 0;
+        TimeNs excess = 0; // its way's excess over the median member's, summed
+        std::size_t unknownWay = 0; // instances where a member's way is unknown: its median excess counts
+    };
+
+    BalancedGain balancedGain(
+        const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, std::int64_t rank)
+    {
+        // Each rank's collectives by start, with the latest end so far: the end of a
+        // member's previous collective on its rank (any group), found by binary search.
+        struct Span
+        {
+            TimeNs start = 0;
+            TimeNs latestEnd = 0; // of this and every earlier one
+        };
+
+        std::vector<std::vector<Span>> spans(rankNumbers.size());
+        for (const CollectiveInstance& inst : match.instances)
+            for (const CollectiveMember& m : inst.members)
+                if (m.rankIndex < spans.size())
+                    spans[m.rankIndex].push_back({ m.start, m.end });
+        for (auto& list : spans) {
+            std::sort(
+                list.begin(), list.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
+            for (std::size_t k = 1; k < list.size(); ++k)
+                list[k].latestEnd = std::max(list[k].latestEnd, list[k - 1].latestEnd);
+        }
+        const auto way = [&spans](const CollectiveMember& m) -> std::optional<TimeNs> {
+            const auto& list = spans[m.rankIndex];
+            const auto it = std::lower_bound(
+                list.begin(), list.end(), m.start, [](const Span& s, TimeNs t) { return s.start < t; });
+            // Its first collective, or one arriving while an earlier one still runs (another
+            // group, or gloo's work queued behind it): where its way began is unknown.
+            if (it == list.begin() || std::prev(it)->latestEnd > m.start)
+                return std::nullopt;
+            return m.start - std::prev(it)->latestEnd;
+        };
+        BalancedGain out;
+        std::vector<double> excesses;
+        std::vector<TimeNs> unknownWay; // leads where its or every other member's way is unknown
+        for (const CollectiveInstance& inst : match.instances) {
+            if (inst.members.size() < 2)
+                continue;
+            const std::size_t last = inst.lastArrivingMember();
+            if (rankNumbers[inst.members[last].rankIndex] != rank)
+                continue;
+            TimeNs next = inst.firstArrival();
+            std::vector<double> others;
+            for (std::size_t m = 0; m < inst.members.size(); ++m) {
+                if (m == last)
+                    continue;
+                next = std::max(next, inst.members[m].start);
+                if (const auto w = way(inst.members[m]))
+                    others.push_back(static_cast<double>(*w));
+            }
+            const TimeNs lead = inst.members[last].start - next;
+            const auto own = way(inst.members[last]);
+            if (!own || others.empty()) {
+                unknownWay.push_back(lead);
+                continue;
+            }
+            const TimeNs excess = std::max<TimeNs>(0, *own - static_cast<TimeNs>(median(others).value_or(0)));
+            excesses.push_back(static_cast<double>(excess));
+            out.excess += excess;
+            out.givenBack += std::min(lead, excess);
+        }
+        // Where its way is unknown (the trace's first collective), its typical excess
+        // elsewhere: a rank late by the same work each step keeps its lead, a balanced
+        // job's noise does not.
+        const std::optional<double> typical = median(excesses);
+        for (const TimeNs lead : unknownWay) {
+            const TimeNs excess = typical ? static_cast<TimeNs>(*typical) : lead;
+            out.excess += excess;
+            ++out.unknownWay;
+            out.givenBack += std::min(lead, excess);
+        }
+        return out;
+    }
+
     // TraceLens's reading: the straggler is the rank that waits least (it arrives last,
     // so it rarely waits). Where it came last, the median other member waited its lead
     // over them: fixing it (arriving as the median member does) gives that back.
-    void stragglerFindings(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
-        TimeNs measuredNs, const RuleInfo& rule, const InsightsOptions& options, ArrivalFindings& out)
+    void stragglerFindings(const CollectiveMatch& match, const ClockOffsets& clocks,
+        const std::vector<std::int64_t>& rankNumbers, TimeNs measuredNs, const RuleInfo& rule,
+        const InsightsOptions& options, ArrivalFindings& out)
     {
-        const ArrivalSummary arrivals = summarizeArrivals(match, rankNumbers);
+        const ArrivalSummary arrivals = summarizeArrivalsOnOneClock(match, rankNumbers);
         if (arrivals.instances == 0) {
             out.notApplicable.push_back({ std::string(rule.id), "no collective appears on two ranks" });
             return;
@@ -86,10 +179,11 @@ namespace {
             others.push_back(static_cast<double>(arrivals.ranks[r].totalWait));
         const auto typical = static_cast<TimeNs>(median(others).value_or(0));
         const TimeNs lead = leadOverMedian(match, rankNumbers, s.rank);
-        // Arriving as the median member does, it still waits for the next-latest
-        // one: the fix gives back its lead over that member (lastBy, never above
-        // its lead over the median), never more.
-        const TimeNs givenBack = std::min(s.lastBy, measuredNs);
+        // Balanced, its way to each collective is the median member's: the fix gives back
+        // its excess there, never more than its lead over the next-latest member (lastBy).
+        // A balanced job's alternating leads are its noise, not a way longer than the others'.
+        const BalancedGain balanced = balancedGain(match, rankNumbers, s.rank);
+        const TimeNs givenBack = std::min(balanced.givenBack, measuredNs);
         const double gain = pctOf(givenBack, measuredNs);
         if (s.timesLast == 0 || s.totalWait >= typical || gain < options.settings.value(rule, "min_gain_pct"))
             return;
@@ -100,6 +194,14 @@ namespace {
             + formatPct(100.0 * static_cast<double>(s.timesLast) / static_cast<double>(s.collectives)) + "), "
             + formatMs(lead) + " after the median other member in all, " + formatMs(s.lastBy)
             + " after the next latest");
+        f.evidence.push_back("model: balanced, its way to each collective it came last at (from its previous "
+                             "collective's end) becomes the median member's: "
+            + formatMs(balanced.excess) + " longer than theirs in all (at "
+            + std::to_string(balanced.unknownWay)
+            + " where its way is unknown (its first, or one still running before), its median excess "
+              "elsewhere), at most its lead over the next "
+              "latest member there: gain "
+            + formatMs(givenBack));
         f.evidence.push_back("it waited " + formatMs(s.totalWait) + " in all, the median other rank "
             + formatMs(typical) + "; wait it caused on the other ranks: " + formatMs(s.waitCaused));
         std::string waited = "waited for it most:";
@@ -107,14 +209,17 @@ namespace {
             waited += " rank " + std::to_string(rank) + " " + formatMs(wait) + ";";
         if (!s.waitedBy.empty())
             f.evidence.push_back(waited.substr(0, waited.size() - 1));
-        f.where.push_back(lateWindows(match, rankNumbers, s.rank));
+        if (const std::string note = clockOffsetsNote(clocks); !note.empty())
+            f.evidence.push_back(note);
+        f.where.push_back(lateWindows(match, rankNumbers, s.rank, clocks));
         f.suggestion = "Make rank " + std::to_string(s.rank)
             + "'s work match the others': balance the data (batch sizes, sequence lengths), the model "
               "partition, or the host (CPU threads, data loading) it runs on; `stragglers` on its traces "
               "names what its path spends longer in.";
-        f.gainBasis = "from the collectives' arrivals: where it came last, its lead over the next latest "
-                      "member (when it arrives as the median rank does, the collective still waits for that "
-                      "one)";
+        f.gainBasis =
+            "from the collectives' arrivals and ends: where it came last, its way to the collective "
+            "(from its previous collective's end) above the median member's, at most its lead over "
+            "the next latest member (the collective still waits for that one)";
         out.findings.push_back(std::move(f));
     }
 
@@ -299,12 +404,15 @@ ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<
                 out.notApplicable.push_back({ std::string(rule->id), "needs at least two ranks" });
         return out;
     }
+    // Arrivals and transfer windows compare ranks' times: on one clock, the estimated one.
+    const ClockOffsets clocks = estimateClockOffsets(rankNumbers, match);
+    const CollectiveMatch aligned = onEstimatedClocks(match, clocks);
     if (exposed && ruleSelected(options.rules, exposed->id))
-        exposedFindings(match, rankNumbers, measuredNs, commOverlapPct, slices, *exposed, options, out);
+        exposedFindings(aligned, rankNumbers, measuredNs, commOverlapPct, slices, *exposed, options, out);
     if (straggler && ruleSelected(options.rules, straggler->id))
-        stragglerFindings(match, rankNumbers, measuredNs, *straggler, options, out);
+        stragglerFindings(aligned, clocks, rankNumbers, measuredNs, *straggler, options, out);
     if (skew && ruleSelected(options.rules, skew->id))
-        skewFindings(match, rankNumbers, measuredNs, *skew, options, out);
+        skewFindings(aligned, rankNumbers, measuredNs, *skew, options, out);
     return out;
 }
 
@@ -336,7 +444,9 @@ ArrivalFindings unbalancedComputeFindings(const std::vector<std::pair<std::int64
     if (spread < options.settings.value(*rule, "max_spread_pct"))
         return out;
     const auto excess = static_cast<TimeNs>(static_cast<double>(busiest) - typical);
-    const TimeNs waitedFor = leadOverMedian(match, rankNumbers, rank);
+    const ClockOffsets clocks = estimateClockOffsets(rankNumbers, match);
+    const CollectiveMatch aligned = onEstimatedClocks(match, clocks);
+    const TimeNs waitedFor = leadOverMedian(aligned, rankNumbers, rank);
     Finding f = newFinding(*rule,
         "rank " + std::to_string(rank) + " computes " + formatPct(spread) + " longer than the median rank",
         pctOf(std::min({ excess, waitedFor, measuredNs }), measuredNs), { rank });
@@ -350,7 +460,7 @@ ArrivalFindings unbalancedComputeFindings(const std::vector<std::pair<std::int64
     f.evidence.push_back(next);
     f.evidence.push_back("the others wait for it (its lead over the median member where it arrived last): "
         + formatMs(waitedFor));
-    f.where.push_back(lateWindows(match, rankNumbers, rank));
+    f.where.push_back(lateWindows(aligned, rankNumbers, rank, clocks));
     f.suggestion =
         "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
         "length), an even split of layers or experts, the same GPU model and clocks on every rank.";

@@ -1,5 +1,6 @@
 #include "core/summary/summary_writer.h"
 
+#include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/common/median.h"
 #include "core/summary/rank_profile.h"
 #include "core/summary/summary_collectives.h"
@@ -315,7 +316,8 @@ std::optional<Error> SummaryWriter::markStragglers()
 }
 
 // Each member's wait at each collective instance: from its arrival to the last
-// member's, matched as readSummaryCollectives (and a folder) matches them. NULL
+// member's, matched as readSummaryCollectives (and a folder) matches them, on the
+// clocks estimated from their common ends (as arrival_stragglers compares them). NULL
 // where the instance has no other member.
 std::optional<Error> SummaryWriter::deriveArrivalWaits()
 {
@@ -331,7 +333,9 @@ std::optional<Error> SummaryWriter::deriveArrivalWaits()
         auto update = m_db.prepare("UPDATE " + table + " SET wait_ns = ? WHERE rank = ? AND position = ?");
         if (!update)
             return update.error();
-        for (const CollectiveInstance& inst : c.match.instances) {
+        const CollectiveMatch aligned =
+            onEstimatedClocks(c.match, estimateClockOffsets(c.rankNumbers, c.match));
+        for (const CollectiveInstance& inst : aligned.instances) {
             if (inst.members.size() < 2)
                 continue;
             const TimeNs last = inst.lastArrival();

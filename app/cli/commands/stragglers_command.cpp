@@ -53,8 +53,12 @@ int runStragglersCommand(const std::vector<std::string>& args, std::ostream& out
     core::TraceSet traces;
     for (const core::RankFrame& frame : frames->ranks)
         traces.ranks.push_back(frame.trace);
-    printWithNotes(withArrivalStragglers(core::stragglersTable(*job), core::summarizeArrivals(traces)),
-        job->notes, format, "stragglers", out);
+    const core::ArrivalSummary arrivals = core::summarizeArrivals(traces);
+    std::vector<std::string> notes = job->notes;
+    if (!arrivals.clockNote.empty())
+        notes.push_back("arrival_stragglers: " + arrivals.clockNote);
+    printWithNotes(
+        withArrivalStragglers(core::stragglersTable(*job), arrivals), notes, format, "stragglers", out);
     return 0;
 }
 

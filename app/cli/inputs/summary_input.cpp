@@ -89,6 +89,8 @@ int stragglersFromSummary(
         "a rank is late (segment_ms, why) needs its events"
     };
     notes.insert(notes.end(), job->collectives.match.notes.begin(), job->collectives.match.notes.end());
+    if (!job->arrivals.clockNote.empty())
+        notes.push_back("arrival_stragglers: " + job->arrivals.clockNote);
     std::vector<std::int64_t> late;
     for (const core::IterationStraggler& s : found)
         if (std::find(late.begin(), late.end(), s.rank) == late.end())

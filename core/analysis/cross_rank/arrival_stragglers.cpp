@@ -1,5 +1,6 @@
 #include "core/analysis/cross_rank/arrival_stragglers.h"
 
+#include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/analysis/tables/microseconds.h"
 
 #include <algorithm>
@@ -21,7 +22,8 @@ namespace {
 
 } // namespace
 
-ArrivalSummary summarizeArrivals(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers)
+ArrivalSummary summarizeArrivalsOnOneClock(
+    const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers)
 {
     ArrivalSummary out;
     std::vector<RankArrivalStats> stats(rankNumbers.size());
@@ -72,6 +74,14 @@ ArrivalSummary summarizeArrivals(const CollectiveMatch& match, const std::vector
         out.ranks.begin(), out.ranks.end(), [](const RankArrivalStats& a, const RankArrivalStats& b) {
             return a.totalWait != b.totalWait ? a.totalWait < b.totalWait : a.rank < b.rank;
         });
+    return out;
+}
+
+ArrivalSummary summarizeArrivals(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers)
+{
+    const ClockOffsets clocks = estimateClockOffsets(rankNumbers, match);
+    ArrivalSummary out = summarizeArrivalsOnOneClock(onEstimatedClocks(match, clocks), rankNumbers);
+    out.clockNote = clockOffsetsNote(clocks);
     return out;
 }
 

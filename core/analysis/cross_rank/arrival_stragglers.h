@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -50,13 +51,23 @@ struct ArrivalSummary
 {
     std::size_t instances = 0; // instances with two members or more
     std::vector<RankArrivalStats> ranks; // ascending total wait (the straggler first), then rank
+    // Which ranks' clocks the estimate moved before comparing arrivals (clock_offsets.h);
+    // empty when none moved by 10 us or more.
+    std::string clockNote;
 };
 
 inline constexpr std::size_t kWaitedByShown = 3;
 
 // Ties: the lowest rankIndex counts as last (first) among members that arrived
 // at the same time, as CollectiveInstance::lastArrivingMember takes it. rankIndex i
-// of the match is rank rankNumbers[i].
+// of the match is rank rankNumbers[i]. The match's times must be on one clock.
+ArrivalSummary summarizeArrivalsOnOneClock(
+    const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers);
+
+// The ranks' clocks estimated from the collectives' common ends and the match
+// moved onto them (clock_offsets.h), then the above: recorded clocks that start
+// at each rank's own profiler start would otherwise name the rank whose clock
+// runs behind as the one that arrives last.
 ArrivalSummary summarizeArrivals(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers);
 
 // Over a folder's ranks (ascending rank, as loaded): matchCollectives, then the above.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace ks::core {
 
@@ -60,18 +62,18 @@ std::vector<TimeNs> ClockOffsets::offsets() const
     return out;
 }
 
-ClockOffsets estimateClockOffsets(const std::vector<const RankTrace*>& ranks, const CollectiveMatch& match)
+ClockOffsets estimateClockOffsets(const std::vector<std::int64_t>& rankNumbers, const CollectiveMatch& match)
 {
     ClockOffsets out;
-    for (const RankTrace* t : ranks)
-        out.ranks.push_back({ .rank = t->rank });
-    if (ranks.empty())
+    for (const std::int64_t rank : rankNumbers)
+        out.ranks.push_back({ .rank = rank });
+    if (rankNumbers.empty())
         return out;
     out.ranks[0].estimated = true;
     // Rounds: each places the ranks that share instances with ranks already placed.
     for (bool progress = true; progress;) {
         progress = false;
-        std::vector<std::vector<TimeNs>> samples(ranks.size());
+        std::vector<std::vector<TimeNs>> samples(rankNumbers.size());
         for (const CollectiveInstance& inst : match.instances) {
             std::vector<TimeNs> placedEnds;
             for (const CollectiveMember& m : inst.members)
@@ -84,10 +86,10 @@ ClockOffsets estimateClockOffsets(const std::vector<const RankTrace*>& ranks, co
                 if (!out.ranks[m.rankIndex].estimated)
                     samples[m.rankIndex].push_back(commonEnd - m.end);
         }
-        for (std::size_t r = 0; r < ranks.size(); ++r) {
+        for (std::size_t r = 0; r < rankNumbers.size(); ++r) {
             if (samples[r].empty())
                 continue;
-            out.ranks[r] = robustOffset(ranks[r]->rank, samples[r]);
+            out.ranks[r] = robustOffset(rankNumbers[r], samples[r]);
             progress = true;
         }
     }
@@ -100,6 +102,58 @@ ClockOffsets estimateClockOffsets(const std::vector<const RankTrace*>& ranks, co
                 + std::to_string(r.samples) + " collective(s); treat it as rough");
     }
     return out;
+}
+
+ClockOffsets estimateClockOffsets(const std::vector<const RankTrace*>& ranks, const CollectiveMatch& match)
+{
+    std::vector<std::int64_t> rankNumbers;
+    for (const RankTrace* t : ranks)
+        rankNumbers.push_back(t->rank);
+    return estimateClockOffsets(rankNumbers, match);
+}
+
+CollectiveMatch onEstimatedClocks(CollectiveMatch match, const ClockOffsets& clocks)
+{
+    bool moved = false;
+    for (CollectiveInstance& inst : match.instances)
+        for (CollectiveMember& m : inst.members) {
+            const TimeNs offset = m.rankIndex < clocks.ranks.size() ? clocks.ranks[m.rankIndex].offset : 0;
+            m.start += offset;
+            m.end += offset;
+            moved = moved || offset != 0;
+        }
+    if (moved)
+        std::stable_sort(match.instances.begin(), match.instances.end(),
+            [](const CollectiveInstance& a, const CollectiveInstance& b) {
+                return a.firstArrival() < b.firstArrival();
+            });
+    return match;
+}
+
+std::string clockOffsetsNote(const ClockOffsets& clocks, TimeNs notable)
+{
+    std::vector<const RankClockOffset*> moved;
+    for (const RankClockOffset& r : clocks.ranks)
+        if (r.estimated && std::abs(r.offset) >= notable)
+            moved.push_back(&r);
+    if (moved.empty())
+        return {};
+    std::stable_sort(moved.begin(), moved.end(), [](const RankClockOffset* a, const RankClockOffset* b) {
+        return std::abs(a->offset) > std::abs(b->offset);
+    });
+    std::string line = "arrivals compared on the clocks estimated from the collectives' common ends (rank "
+        + std::to_string(clocks.ranks[clocks.referenceIndex].rank) + "'s is the reference):";
+    for (std::size_t i = 0; i < moved.size() && i < 3; ++i) {
+        char text[96];
+        std::snprintf(text, sizeof text, " rank %lld %+.3f ms (spread %.3f ms)%s",
+            static_cast<long long>(moved[i]->rank), static_cast<double>(moved[i]->offset) / 1e6,
+            static_cast<double>(moved[i]->spread) / 1e6,
+            i + 1 < std::min<std::size_t>(moved.size(), 3) ? ";" : "");
+        line += text;
+    }
+    if (moved.size() > 3)
+        line += "; " + std::to_string(moved.size() - 3) + " more";
+    return line;
 }
 
 ClockOffsets estimateClockOffsets(const TraceSet& traces, const CollectiveMatch& match)

@@ -43,7 +43,20 @@ struct ClockOffsets
     std::vector<TimeNs> offsets() const;
 };
 
+// rankNumbers[i] is the trace rank of the match's rankIndex i (a job summary has no traces).
+ClockOffsets estimateClockOffsets(const std::vector<std::int64_t>& rankNumbers, const CollectiveMatch& match);
 ClockOffsets estimateClockOffsets(const std::vector<const RankTrace*>& ranks, const CollectiveMatch& match);
 ClockOffsets estimateClockOffsets(const TraceSet& traces, const CollectiveMatch& match);
+
+// The match with every member's arrival and end moved onto the reference rank's
+// clock (offsets indexed by rankIndex), instances again in order of first arrival.
+// Who arrived last and who waited reads these: on ranks whose recorded clocks
+// start at their own profiler start (CPU-only and old-format traces), the
+// recorded arrivals name the rank whose clock runs behind, not the late one.
+CollectiveMatch onEstimatedClocks(CollectiveMatch match, const ClockOffsets& clocks);
+
+// One line naming the ranks the estimate moved by at least `notable` (the
+// largest first, at most three), or empty when none moved that much.
+std::string clockOffsetsNote(const ClockOffsets& clocks, TimeNs notable = 10'000);
 
 } // namespace ks::core

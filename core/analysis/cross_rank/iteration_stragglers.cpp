@@ -91,7 +91,8 @@ AnalysisOutput iterationStragglersTable(const std::vector<IterationStraggler>& f
         { kCollective, "" }, { "ahead_of_next_ms", "ms" } };
     for (const IterationStraggler& s : found)
         t.addRow({ s.iteration, s.rank, static_cast<double>(s.waitCaused) / 1e6,
-            static_cast<std::int64_t>(s.collectives), s.collective, static_cast<double>(s.aheadOfNext) / 1e6 });
+            static_cast<std::int64_t>(s.collectives), s.collective,
+            static_cast<double>(s.aheadOfNext) / 1e6 });
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));
 }
 

@@ -1,7 +1,9 @@
 // estimateClockOffsets: clock offsets from the common ends of collectives,
 // median with outliers rejected, spread reported. A rank shifted by +5 ms comes
-// back within the spread; the real gloo job lines up.
+// back within the spread; the real gloo job lines up; arrivals are compared on
+// the estimated clocks.
 
+#include "core/analysis/cross_rank/arrival_stragglers.h"
 #include "core/analysis/cross_rank/clock_offsets.h"
 #include "core/analysis/cross_rank/collective_match.h"
 #include "tests/support/analysis_test_support.h"
@@ -157,6 +159,47 @@ private slots:
             core::estimateClockOffsets(reloaded.value(), core::matchCollectives(reloaded.value()));
         QCOMPARE(moved.ranks[1].offset, r1.offset - 5'000'000);
         QVERIFY(std::llabs(moved.ranks[1].offset - (52'000 - 5'000'000)) <= moved.ranks[1].spread);
+    }
+
+    // Rank 1's clock runs 5 ms ahead and rank 0 arrives 300 us after it at every
+    // all-reduce: as recorded, rank 1 seems to arrive last each time. Who arrived last
+    // and who waited are read on the estimated clocks: rank 0, by its 300 us, and a
+    // note names the clock moved; the per-instance shift keeps the match's order.
+    void arrivalsAreComparedOnTheEstimatedClocks()
+    {
+        QTemporaryDir dir;
+        std::vector<std::string> docs;
+        for (int r = 0; r < 2; ++r) {
+            std::vector<std::string> events;
+            for (int seq = 0; seq < 10; ++seq) {
+                const double end = 2000.0 * (seq + 1) + jitter(r, seq) + (r == 1 ? 5000.0 : 0.0);
+                const double start = (r == 0 ? end - 200.0 : end - 500.0); // rank 0 waits 0, rank 1 300 us
+                events.push_back(allReduce("0", "[0, 1]", seq, start, end));
+            }
+            docs.push_back(tests::kinetoDocument(r, events));
+        }
+        const core::TraceSet set = tests::loadRanks(dir, docs);
+        const core::CollectiveMatch match = core::matchCollectives(set);
+        const std::vector<std::int64_t> ranks { 0, 1 };
+        const core::ArrivalSummary recorded = core::summarizeArrivalsOnOneClock(match, ranks);
+        QCOMPARE(recorded.ranks.front().rank, std::int64_t { 1 }); // the clock ahead looks late
+        const core::ArrivalSummary arrivals = core::summarizeArrivals(match, ranks);
+        QCOMPARE(arrivals.ranks.front().rank, std::int64_t { 0 });
+        QCOMPARE(arrivals.ranks.front().timesLast, std::size_t { 10 });
+        // Its lead over rank 1 is 300 us an instance, to the jitter of the ends (±3 us).
+        QVERIFY2(std::llabs(arrivals.ranks.front().lastBy - 3'000'000) <= 60'000,
+            std::to_string(arrivals.ranks.front().lastBy).c_str());
+        QCOMPARE(arrivals.ranks.back().totalWait, arrivals.ranks.front().lastBy);
+        QVERIFY2(arrivals.clockNote.find("rank 1 -5.0") != std::string::npos, arrivals.clockNote.c_str());
+        QVERIFY(recorded.clockNote.empty());
+        // The same summary through the match on the estimated clocks, as the insights read it.
+        const core::CollectiveMatch aligned =
+            core::onEstimatedClocks(match, core::estimateClockOffsets(ranks, match));
+        QCOMPARE(aligned.instances.size(), match.instances.size());
+        for (std::size_t i = 1; i < aligned.instances.size(); ++i)
+            QVERIFY(aligned.instances[i - 1].firstArrival() <= aligned.instances[i].firstArrival());
+        QCOMPARE(core::summarizeArrivalsOnOneClock(aligned, ranks).ranks.front().lastBy,
+            arrivals.ranks.front().lastBy);
     }
 };
 
