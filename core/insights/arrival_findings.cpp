@@ -28,6 +28,21 @@ namespace {
         return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
     }
 
+    // Calls visit(instance, index of its last member) for each instance of two members
+    // or more where `rank` arrived last, in the match's order.
+    template <typename Visit>
+    void forEachArrivedLast(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
+        std::int64_t rank, Visit&& visit)
+    {
+        for (const CollectiveInstance& inst : match.instances) {
+            if (inst.members.size() < 2)
+                continue;
+            const std::size_t last = inst.lastArrivingMember();
+            if (rankNumbers[inst.members[last].rankIndex] == rank)
+                visit(inst, last);
+        }
+    }
+
     // Where `rank` arrived last: from the next latest member's arrival to its own, on
     // that rank's recorded clock (the timeline's): `match` is on the estimated clocks.
     RankWhere lateWindows(const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers,
@@ -39,18 +54,15 @@ namespace {
         for (const RankClockOffset& r : clocks.ranks)
             if (r.rank == rank)
                 offset = r.offset;
-        for (const CollectiveInstance& inst : match.instances) {
-            if (inst.members.size() < 2 || w.ranges.size() == kMaxWherePerRank)
-                continue;
-            const std::size_t last = inst.lastArrivingMember();
-            if (rankNumbers[inst.members[last].rankIndex] != rank)
-                continue;
+        forEachArrivedLast(match, rankNumbers, rank, [&](const CollectiveInstance& inst, std::size_t last) {
+            if (w.ranges.size() == kMaxWherePerRank)
+                return;
             TimeNs next = inst.firstArrival();
             for (std::size_t m = 0; m < inst.members.size(); ++m)
                 if (m != last)
                     next = std::max(next, inst.members[m].start);
             w.ranges.push_back({ next - offset, inst.members[last].start - offset });
-        }
+        });
         return w;
     }
 
@@ -59,18 +71,13 @@ namespace {
         const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, std::int64_t rank)
     {
         TimeNs lead = 0;
-        for (const CollectiveInstance& inst : match.instances) {
-            if (inst.members.size() < 2)
-                continue;
-            const std::size_t last = inst.lastArrivingMember();
-            if (rankNumbers[inst.members[last].rankIndex] != rank)
-                continue;
+        forEachArrivedLast(match, rankNumbers, rank, [&](const CollectiveInstance& inst, std::size_t last) {
             std::vector<double> others;
             for (std::size_t m = 0; m < inst.members.size(); ++m)
                 if (m != last)
                     others.push_back(static_cast<double>(inst.members[m].start));
             lead += inst.members[last].start - static_cast<TimeNs>(median(others).value_or(0));
-        }
+        });
         return lead;
     }
 
@@ -120,12 +127,7 @@ namespace {
         BalancedGain out;
         std::vector<double> excesses;
         std::vector<TimeNs> unknownWay; // leads where its or every other member's way is unknown
-        for (const CollectiveInstance& inst : match.instances) {
-            if (inst.members.size() < 2)
-                continue;
-            const std::size_t last = inst.lastArrivingMember();
-            if (rankNumbers[inst.members[last].rankIndex] != rank)
-                continue;
+        forEachArrivedLast(match, rankNumbers, rank, [&](const CollectiveInstance& inst, std::size_t last) {
             TimeNs next = inst.firstArrival();
             std::vector<double> others;
             for (std::size_t m = 0; m < inst.members.size(); ++m) {
@@ -139,16 +141,16 @@ namespace {
             const auto own = way(inst.members[last]);
             if (!own || others.empty()) {
                 unknownWay.push_back(lead);
-                continue;
+                return;
             }
             const TimeNs excess = std::max<TimeNs>(0, *own - static_cast<TimeNs>(median(others).value_or(0)));
             excesses.push_back(static_cast<double>(excess));
             out.excess += excess;
             out.givenBack += std::min(lead, excess);
-        }
-        // Where its way is unknown (the trace's first collective), its typical excess
-        // elsewhere: a rank late by the same work each step keeps its lead, a balanced
-        // job's noise does not.
+        });
+        // Where its way is unknown (the trace's first collective, or one still running before), its typical
+        // excess elsewhere: a rank late by the same work each step keeps its lead, a balanced job's noise
+        // does not.
         const std::optional<double> typical = median(excesses);
         for (const TimeNs lead : unknownWay) {
             const TimeNs excess = typical ? static_cast<TimeNs>(*typical) : lead;
