@@ -19,6 +19,13 @@ std::string formatPct(double pct)
     return text;
 }
 
+std::string formatFactor(double factor)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3gx", factor);
+    return text;
+}
+
 Finding newFinding(const RuleInfo& rule, std::string title, double gainPct, std::vector<std::int64_t> ranks)
 {
     Finding f;
@@ -147,6 +154,21 @@ std::string enclosingOperator(const RankFrame& frame, const FrameRow& row)
 bool hasDeviceWork(const RankFrame& frame)
 {
     return std::any_of(frame.rows.begin(), frame.rows.end(), [](const FrameRow& r) { return r.device; });
+}
+
+std::uint32_t rowIndexOf(const RankFrame& frame, const FrameRow& row)
+{
+    return static_cast<std::uint32_t>(&row - frame.rows.data());
+}
+
+WhatIfRankEdits scaledRows(
+    std::int64_t rank, const RankFrame& frame, const std::vector<const FrameRow*>& rows, double factor)
+{
+    WhatIfRankEdits edits;
+    edits.rank = rank;
+    for (const FrameRow* row : rows)
+        edits.rows[rowIndexOf(frame, *row)] = factor;
+    return edits;
 }
 
 std::optional<std::string> pathMissing(InsightsContext& context)

@@ -16,6 +16,7 @@ namespace ks::core {
 
 std::string formatMs(TimeNs ns); // "12.35 ms"
 std::string formatPct(double pct); // "12.3 %"
+std::string formatFactor(double factor); // "2x", "1.5x"
 
 // A finding of `rule` on the given ranks with its gain (severity from the gain).
 Finding newFinding(const RuleInfo& rule, std::string title, double gainPct, std::vector<std::int64_t> ranks);
@@ -54,6 +55,14 @@ inline constexpr const char* kSkewSuggestion =
 
 // True when the rank ran anything on a GPU.
 bool hasDeviceWork(const RankFrame& frame);
+
+// A row's index in its frame (what WhatIfRankEdits::rows keys on).
+std::uint32_t rowIndexOf(const RankFrame& frame, const FrameRow& row);
+
+// Every row of `rows` scaled by `factor` on `rank`: a fix that makes particular events
+// (kernels, calls) faster, re-timed on the critical path.
+WhatIfRankEdits scaledRows(
+    std::int64_t rank, const RankFrame& frame, const std::vector<const FrameRow*>& rows, double factor);
 
 // Why the context has no critical path ("no critical path: ..."), nullopt when it has one.
 std::optional<std::string> pathMissing(InsightsContext& context);

@@ -364,13 +364,16 @@ namespace {
         if (c.frames().ranks.size() < 2)
             return RuleOutcome::na("needs at least two ranks");
         std::vector<std::pair<std::int64_t, TimeNs>> compute; // rank -> merged compute kernel time
+        std::map<std::int64_t, const RankFrame*> frameOf;
         for (const RankFrame& frame : c.frames().ranks) {
             std::vector<Interval> k;
             for (const FrameRow& row : frame.rows)
                 if (row.device && row.kernelType == KernelType::Computation)
                     k.push_back({ row.ts, row.end() });
-            if (!k.empty())
+            if (!k.empty()) {
                 compute.emplace_back(frame.rank, totalLength(mergeIntervals(std::move(k))));
+                frameOf[frame.rank] = &frame;
+            }
         }
         if (compute.size() < 2)
             return RuleOutcome::na("needs GPU compute kernels on at least two ranks");
@@ -390,12 +393,24 @@ namespace {
             return s.rank == rank && s.piece.bound == PathBound::GpuCompute;
         };
         const TimeNs excess = busiest->second - static_cast<TimeNs>(median);
-        // Balancing shortens the path by the excess at most, and by no more than its compute on the path.
+        // The fix, balanced work: the busiest rank's compute kernels take the median rank's
+        // share of their time, re-timed on the job's path (the ranks that waited for it at
+        // the collectives stop waiting, as far as the next busiest lets them). The bound of
+        // the old model, the excess capped by its compute on the path, is the high end.
+        const RankFrame& busiestFrame = *frameOf.at(rank);
+        std::vector<const FrameRow*> kernels;
+        for (const FrameRow& row : busiestFrame.rows)
+            if (row.device && row.kernelType == KernelType::Computation)
+                kernels.push_back(&row);
+        const std::vector<WhatIfRankEdits> fix { scaledRows(
+            rank, busiestFrame, kernels, median / static_cast<double>(busiest->second)) };
+        const double gain = c.whatIfGainPct({}, fix).value_or(0);
         const TimeNs onPath = std::min(excess, c.pathTimeOf(isCompute));
         Finding f = newFinding(kUnbalanced,
             "rank " + std::to_string(rank) + " computes " + formatPct(spread)
                 + " longer than the median rank",
-            c.pctOfMeasured(onPath), { rank });
+            gain, { rank });
+        f.gainHighPct = std::max(gain, c.pctOfMeasured(onPath));
         f.evidence.push_back("GPU compute: rank " + std::to_string(rank) + " " + formatMs(busiest->second)
             + ", median " + formatMs(static_cast<TimeNs>(median)) + " over " + std::to_string(compute.size())
             + " ranks");
@@ -412,8 +427,13 @@ namespace {
         f.suggestion =
             "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
             "length), an even split of layers or experts, the same GPU model and clocks on every rank.";
-        f.gainBasis =
-            "the busiest rank's compute above the median, bounded by its compute on the critical path";
+        f.evidence.push_back("model: its compute kernels take the median rank's share of their time ("
+            + formatPct(100.0 * median / static_cast<double>(busiest->second))
+            + "), the job's path re-timed: gain " + formatPct(gain) + "; its excess, at most its compute "
+            + "on the path (high end): " + formatPct(f.gainHighPct));
+        f.gainBasis = "what-if: the busiest rank's compute kernels scaled to the median rank's compute, "
+                      "re-timed on the job's critical path";
+        f.whatIfEdits = fix;
         return { { f }, std::nullopt };
     }
 

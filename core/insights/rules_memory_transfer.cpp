@@ -21,11 +21,6 @@ namespace {
             { "max_pinned_speedup", 3, "the high end's" } },
         "memoryBw" };
 
-    std::uint32_t rowIndex(const RankFrame& frame, const FrameRow& row)
-    {
-        return static_cast<std::uint32_t>(&row - frame.rows.data());
-    }
-
     RuleOutcome pageableMemcpy(InsightsContext& c, const RuleParams& p)
     {
         const RankFrame& frame = onlyRank(c);
@@ -55,8 +50,8 @@ namespace {
             copies.push_back(&row);
             events.insert(row.eventIndex);
             time += row.dur;
-            low.rows[rowIndex(frame, row)] = 1.0 / speedupLow;
-            high.rows[rowIndex(frame, row)] = 1.0 / speedup;
+            low.rows[rowIndexOf(frame, row)] = 1.0 / speedupLow;
+            high.rows[rowIndexOf(frame, row)] = 1.0 / speedup;
             const FrameRow* call =
                 row.indexCorrelation > 0 ? frame.rowOfEvent(row.indexCorrelation) : nullptr;
             if (!call || call->dur <= 0)
@@ -66,8 +61,8 @@ namespace {
             hostTime += call->dur;
             waited += wait;
             const double keep = static_cast<double>(wait) / static_cast<double>(call->dur);
-            low.rows[rowIndex(frame, *call)] = keep;
-            high.rows[rowIndex(frame, *call)] = keep;
+            low.rows[rowIndexOf(frame, *call)] = keep;
+            high.rows[rowIndexOf(frame, *call)] = keep;
         }
         if (copies.empty() || static_cast<double>(copies.size()) < p["min_count"])
             return RuleOutcome::none();

@@ -3,9 +3,10 @@
 // (read by core/analysis/kernels/kernel_occupancy.h, as the kernel breakdown's
 // columns and the timeline's track read them). A kernel whose grid has fewer blocks than the GPU has SMs
 // (blocks per SM < 1) leaves SMs idle: the plugin's estimate of its SM efficiency
-// is min(blocks per SM, 1). The gain is modelled conservatively: half of what a
-// grid filling every SM would give back, (1 - efficiency) / 2 of the low kernels'
-// time on the critical path (small grids are often latency-bound, not starved).
+// is min(blocks per SM, 1). The gain is the fix re-timed on the critical path: a
+// grid filling every SM runs a kernel in `efficiency` of its time at best (the
+// high end); the low end gets half of that back, (1 + efficiency) / 2 of its time
+// (small grids are often latency-bound, not starved).
 
 #include "core/analysis/kernels/kernel_occupancy.h"
 #include "core/insights/rule_support.h"
@@ -78,19 +79,28 @@ namespace {
                 low.push_back(&u);
         if (low.empty())
             return RuleOutcome::none();
-        // Per kernel: half the share of SMs its grid leaves idle, of its time on the path.
-        double savedNs = 0;
+        // Per kernel: the low end keeps half the share of SMs its grid leaves idle, the
+        // high end none (the same work spread over every SM).
+        WhatIfRankEdits halfFilled;
+        halfFilled.rank = frame.rank;
+        WhatIfRankEdits filled = halfFilled;
         TimeNs lowTime = 0;
         std::vector<const FrameRow*> rows;
+        std::vector<Interval> lowKernels;
         for (const KernelUse* u : low) {
-            const TimeNs onPath = c.pathTimeWithin(frame.rank, { { u->row->ts, u->row->end() } });
-            savedNs += static_cast<double>(onPath) * (1.0 - u->smEfficiency) / 2.0;
+            const std::uint32_t index = rowIndexOf(frame, *u->row);
+            halfFilled.rows[index] = (1.0 + u->smEfficiency) / 2.0;
+            filled.rows[index] = u->smEfficiency;
             lowTime += u->row->dur;
             rows.push_back(u->row);
+            lowKernels.push_back({ u->row->ts, u->row->end() });
         }
-        const double gain = c.pctOfMeasured(static_cast<TimeNs>(savedNs));
+        const std::vector<WhatIfRankEdits> fix { halfFilled };
+        const double gain = c.whatIfGainPct({}, fix).value_or(0);
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
+        const double gainHigh = std::max(gain, c.whatIfGainPct({}, { filled }).value_or(0));
+        const TimeNs onPath = c.pathTimeWithin(frame.rank, std::move(lowKernels));
         Finding f = newFinding(kSmEfficiency,
             std::to_string(low.size()) + " kernel(s) with grids too small to fill the GPU's SMs", gain,
             { frame.rank });
@@ -98,8 +108,13 @@ namespace {
         f.evidence.push_back("est. SM efficiency over the kernels read (time-weighted): "
             + formatPct(mean.smEfficiencyPct().value_or(0))
             + (occupancy ? "; est. achieved occupancy " + formatPct(*occupancy) : ""));
+        f.gainHighPct = gainHigh;
         f.evidence.push_back(std::to_string(low.size()) + " kernels under " + formatPct(100 * threshold)
-            + ", " + formatMs(lowTime) + " of GPU time");
+            + ", " + formatMs(lowTime) + " of GPU time, " + formatMs(onPath) + " of it on the critical path");
+        f.evidence.push_back("model: with grids that fill every SM each kernel takes (1 + efficiency) / 2 "
+                             "(low end: half the idle SMs' share back) to efficiency (high end) of its "
+                             "time, the path re-timed: gain "
+            + formatPct(gain) + " to " + formatPct(gainHigh));
         std::map<std::string, std::pair<TimeNs, const KernelUse*>> byName;
         for (const KernelUse* u : low) {
             auto& [time, example] = byName[std::string(frame.name(*u->row))];
@@ -122,8 +137,9 @@ namespace {
         f.suggestion = "Give these kernels more parallel work: larger batches or fused ops (torch.compile), "
                        "split-K or stream-K GEMMs for small matrices, or run independent small kernels "
                        "concurrently on several streams (or capture them in a CUDA graph).";
-        f.gainBasis =
-            "half of the SM share the small grids leave idle, of those kernels' time on the critical path";
+        f.gainBasis = "what-if: each low kernel's time scaled to (1 + SM efficiency) / 2, re-timed on the "
+                      "critical path";
+        f.whatIfEdits = fix;
         return { { f }, std::nullopt };
     }
 

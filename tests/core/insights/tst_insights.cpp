@@ -660,6 +660,10 @@ private slots:
         const core::Finding* f = spread.finding("unbalanced_compute");
         QVERIFY(f);
         QCOMPARE(f->ranks, std::vector<std::int64_t> { 1 });
+        // The fix re-timed: rank 1's GEMM takes the median's share of its time (400 of 600 us)
+        // and the job's path, which ended with it, is rebuilt with that edit.
+        QCOMPARE(f->gainPct, spread.whatIfGain(*f));
+        QVERIFY2(f->gainPct > 0 && f->gainPct <= f->gainHighPct, std::to_string(f->gainPct).c_str());
         Run even({ rank(0, 400), rank(1, 410) }, only("unbalanced_compute"));
         QVERIFY(!even.finding("unbalanced_compute"));
     }

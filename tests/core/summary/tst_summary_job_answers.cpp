@@ -326,7 +326,7 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
     QVERIFY(exposed.ok());
     sameFindingAsFolder(exposed.value(), answers.traces, "exposed_communication");
     // unbalanced_compute: the same ranks' compute as the folder's; its gain bounded by the
-    // time the others wait for it, at most the folder's (bounded by its compute on the path).
+    // time the others wait for it.
     const auto unbalanced = std::find_if(exposed.value().findings.begin(), exposed.value().findings.end(),
         [](const Finding& f) { return f.rule == "unbalanced_compute"; });
     QVERIFY(unbalanced != exposed.value().findings.end());
@@ -341,7 +341,15 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
         QCOMPARE(folder.findings.front().ranks, unbalanced->ranks);
         QCOMPARE(unbalanced->evidence.front().substr(0, 40),
             folder.findings.front().evidence.front().substr(0, 40));
-        QVERIFY(unbalanced->gainPct > 0 && unbalanced->gainPct <= folder.findings.front().gainPct);
+        // Within the range the folder's model allows: its re-timed fix (the busiest rank's
+        // kernels at the median's share) to its excess bounded by its compute on the path.
+        const Finding& onFolder = folder.findings.front();
+        QVERIFY2(
+            unbalanced->gainPct >= onFolder.gainPct - 1e-9 && unbalanced->gainPct <= onFolder.gainHighPct,
+            qPrintable(QStringLiteral("summary %1, folder %2 to %3")
+                           .arg(unbalanced->gainPct)
+                           .arg(onFolder.gainPct)
+                           .arg(onFolder.gainHighPct)));
     }
     InsightsOptions straggler;
     straggler.rules = { "straggler" };

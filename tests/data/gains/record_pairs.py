@@ -2,8 +2,8 @@
 
     /usr/bin/python3 tests/data/gains/record_pairs.py OUT_DIR [PAIR ...]
 
-PAIR is one of: dataloader, straggler, two_stragglers, overlap (dataloader, straggler and
-two_stragglers when none is given). Each pair writes OUT_DIR/<pair>/problem/ and OUT_DIR/<pair>/fixed/ with one
+PAIR is one of: dataloader, straggler, two_stragglers, overlap, cpu_idle (dataloader, straggler,
+two_stragglers and cpu_idle when none is given). Each pair writes OUT_DIR/<pair>/problem/ and OUT_DIR/<pair>/fixed/ with one
 gzipped trace per rank (rank-N.json.gz, PyTorch 1.13's Chrome-trace format: no Kineto
 in Debian's build). The fixed run is the problem run with only the fix its finding
 suggests. Every process talks over 127.0.0.1 only and stops by itself.
@@ -75,6 +75,44 @@ def dataloader(out, workers):
         # between two runs on a shared 2-core machine; a wait does not.
         with torch.autograd.profiler.record_function("accelerator_step"):
             time.sleep(0.080)
+
+    for _ in range(WARMUP):
+        step()
+    with tprof.profile(activities=[tprof.ProfilerActivity.CPU]) as prof:
+        for s in range(STEPS):
+            with torch.autograd.profiler.record_function(f"ProfilerStep#{s + 10}"):
+                step()
+    save(prof, out, 0)
+
+
+# ---- cpu_idle: unprofiled host work each step vs none -------------------------
+
+
+def cpu_idle(out, unprofiled):
+    """A training step whose host, after the optimizer, spends 25 ms the profiler does not
+    record (no op runs: Python metrics and a wait on I/O, as logging or a checkpoint
+    write would), against the same step without it."""
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    model = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 10))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    lossf = nn.CrossEntropyLoss()
+    x = torch.randn(32, 256)
+    y = torch.randint(0, 10, (32,))
+    history = []
+
+    def step():
+        opt.zero_grad()
+        loss = lossf(model(x), y)
+        loss.backward()
+        opt.step()
+        # The rest of the step: a fixed 40 ms stand-in for accelerator time (recorded).
+        with torch.autograd.profiler.record_function("accelerator_step"):
+            time.sleep(0.040)
+        if unprofiled:
+            # Pure-Python bookkeeping and a blocking write: nothing the profiler records.
+            history.append({f"metric_{i}": i * 0.5 for i in range(2000)})
+            time.sleep(0.025)
 
     for _ in range(WARMUP):
         step()
@@ -183,7 +221,7 @@ def both(problem, fixed):
 
 def main():
     out = sys.argv[1]
-    pairs = sys.argv[2:] or ["dataloader", "straggler", "two_stragglers"]
+    pairs = sys.argv[2:] or ["dataloader", "straggler", "two_stragglers", "cpu_idle"]
     for pair in pairs:
         problem = os.path.join(out, pair, "problem")
         fixed = os.path.join(out, pair, "fixed")
@@ -193,6 +231,8 @@ def main():
             both((ddp, problem, "straggler_problem", 29611), (ddp, fixed, "straggler_fixed", 29612))
         elif pair == "two_stragglers":
             both((ddp, problem, "two_stragglers_problem", 29615, 4), (ddp, fixed, "two_stragglers_fixed", 29616, 4))
+        elif pair == "cpu_idle":
+            both((cpu_idle, problem, True), (cpu_idle, fixed, False))
         elif pair == "overlap":
             # One after the other, each rank on a core of its own (as each would have its GPU):
             # the fix needs the core free for gloo's thread while the backward waits, and a
@@ -201,7 +241,7 @@ def main():
             ddp(problem, "overlap_problem", 29613)
             ddp(fixed, "overlap_fixed", 29614)
         else:
-            sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, two_stragglers, overlap)")
+            sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, two_stragglers, overlap, cpu_idle)")
 
 
 if __name__ == "__main__":
