@@ -42,6 +42,17 @@ def save(prof, out, rank):
     os.remove(raw)
 
 
+def profile_steps(step, out, rank):
+    """WARMUP steps unprofiled, then STEPS profiled as ProfilerStep#10..., saved for `rank`."""
+    for _ in range(WARMUP):
+        step()
+    with tprof.profile(activities=[tprof.ProfilerActivity.CPU]) as prof:
+        for s in range(STEPS):
+            with torch.autograd.profiler.record_function(f"ProfilerStep#{s + 10}"):
+                step()
+    save(prof, out, rank)
+
+
 # ---- dataloader: num_workers=0 with a slow dataset vs num_workers=2 ------------
 
 
@@ -76,13 +87,7 @@ def dataloader(out, workers):
         with torch.autograd.profiler.record_function("accelerator_step"):
             time.sleep(0.080)
 
-    for _ in range(WARMUP):
-        step()
-    with tprof.profile(activities=[tprof.ProfilerActivity.CPU]) as prof:
-        for s in range(STEPS):
-            with torch.autograd.profiler.record_function(f"ProfilerStep#{s + 10}"):
-                step()
-    save(prof, out, 0)
+    profile_steps(step, out, 0)
 
 
 # ---- cpu_idle: unprofiled host work each step vs none -------------------------
@@ -114,13 +119,7 @@ def cpu_idle(out, unprofiled):
             history.append({f"metric_{i}": i * 0.5 for i in range(2000)})
             time.sleep(0.025)
 
-    for _ in range(WARMUP):
-        step()
-    with tprof.profile(activities=[tprof.ProfilerActivity.CPU]) as prof:
-        for s in range(STEPS):
-            with torch.autograd.profiler.record_function(f"ProfilerStep#{s + 10}"):
-                step()
-    save(prof, out, 0)
+    profile_steps(step, out, 0)
 
 
 # ---- straggler / overlap: 2-rank DDP over gloo ---------------------------------
