@@ -171,6 +171,12 @@ WhatIfRankEdits scaledRows(
     return edits;
 }
 
+void sortWindowsByStart(WhatIfRankEdits& edits)
+{
+    std::stable_sort(edits.windows.begin(), edits.windows.end(),
+        [](const WhatIfRankEdits::Window& a, const WhatIfRankEdits::Window& b) { return a.start < b.start; });
+}
+
 std::optional<std::string> pathMissing(InsightsContext& context)
 {
     if (!context.hasPath())

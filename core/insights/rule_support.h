@@ -64,6 +64,10 @@ std::uint32_t rowIndexOf(const RankFrame& frame, const FrameRow& row);
 WhatIfRankEdits scaledRows(
     std::int64_t rank, const RankFrame& frame, const std::vector<const FrameRow*>& rows, double factor);
 
+// Sorts the edits' windows by start, the order WhatIfRankEdits::windows keeps (a rule
+// adds them per bound or per stretch).
+void sortWindowsByStart(WhatIfRankEdits& edits);
+
 // Why the context has no critical path ("no critical path: ..."), nullopt when it has one.
 std::optional<std::string> pathMissing(InsightsContext& context);
 

@@ -300,10 +300,7 @@ namespace {
             for (const PathBound bound : { PathBound::Cpu, PathBound::LaunchOverhead, PathBound::KernelGap })
                 edits.windows.push_back({ stretch.start, stretch.end, bound, keep });
         }
-        std::stable_sort(edits.windows.begin(), edits.windows.end(),
-            [](const WhatIfRankEdits::Window& a, const WhatIfRankEdits::Window& b) {
-                return a.start < b.start;
-            });
+        sortWindowsByStart(edits);
         const std::vector<WhatIfRankEdits> fix { edits };
         const double gain = c.whatIfGainPct({}, fix).value_or(c.pctOfMeasured(closable));
         const double high = std::max(gain, c.pctOfMeasured(onPath));

@@ -151,10 +151,7 @@ namespace {
         empty(std::move(dispatch), PathBound::Cpu);
         empty(std::move(launches), PathBound::LaunchOverhead);
         empty(std::move(streams), PathBound::KernelGap);
-        std::stable_sort(oneKernel.windows.begin(), oneKernel.windows.end(),
-            [](const WhatIfRankEdits::Window& a, const WhatIfRankEdits::Window& b) {
-                return a.start < b.start;
-            });
+        sortWindowsByStart(oneKernel);
         WhatIfRankEdits longestOnly = oneKernel;
         for (const FrameRow* k : absorbed)
             longestOnly.rows[rowIndexOf(frame, *k)] = 0.0;
