@@ -2,53 +2,23 @@
 // as the Tensor Core share of kernel time and the ops eligible for Tensor Cores
 // whose kernels did not use them (FP32 GEMMs and convolutions: AMP or bf16, or
 // TF32, would put them on the matrix units). Kernels are told apart by name, as
-// the plugin does (cuBLAS/cuDNN/CUTLASS name their Tensor Core kernels by the
-// MMA shape or instruction); an op is eligible by its name (GEMMs, convolutions,
-// attention). The gain is the fix re-timed on the critical path: the eligible
-// kernels run `speedup` (low end, 2 by default) to `max_speedup` (high end, 4)
-// times faster, far below the matrix units' peak ratio (8-16x) since such
-// kernels are often memory-bound; where the path then moves to the host or to
-// other work, the faster kernels give back less than their own time saved.
+// the plugin does, and an op is eligible by its name (core/analysis/kernels/
+// tensor_cores.h: the rank overview's tensor_core_pct asks the same rule). The gain is the fix re-timed on
+// the critical path: the eligible kernels run `speedup` (low end, 2 by default) to `max_speedup` (high end,
+// 4) times faster, far below the matrix units' peak ratio (8-16x) since such kernels are often memory-bound;
+// where the path then moves to the host or to other work, the faster kernels give back less than their own
+// time saved.
 
 #include "core/analysis/hta/launch_outliers.h"
+#include "core/analysis/kernels/tensor_cores.h"
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
-#include <array>
 #include <map>
-#include <span>
-#include <unordered_map>
 
 namespace ks::core {
 
 namespace {
-
-    bool containsAny(std::string_view name, std::span<const std::string_view> parts)
-    {
-        return std::any_of(parts.begin(), parts.end(),
-            [name](std::string_view p) { return name.find(p) != std::string_view::npos; });
-    }
-
-    // Name fragments of kernels that run on Tensor Cores (NVIDIA: the MMA shapes and
-    // instructions cuBLAS, cuDNN and CUTLASS put in their names; AMD: MFMA, Tensile's
-    // "_MI16x16x..." matrix-instruction tiles, and the matrix-core attention kernels).
-    bool usesTensorCores(std::string_view kernel)
-    {
-        static constexpr std::string_view kParts[] { "h884", "s884", "h1688", "s1688", "i8816", "16816",
-            "1688", "hmma", "imma", "xmma", "wmma", "gmma", "tensorop", "TensorOp", "tensorcore", "bf16gemm",
-            "tf32", "flash", "mfma", "MFMA", "_MI4x", "_MI8x", "_MI16x", "_MI32x", "attn_fwd", "fmha" };
-        return containsAny(kernel, kParts);
-    }
-
-    // Ops whose work Tensor Cores can do (the plugin's list, in substance).
-    bool eligibleOp(std::string_view op)
-    {
-        static constexpr std::array<std::string_view, 16> kOps { "aten::mm", "aten::addmm", "aten::bmm",
-            "aten::baddbmm", "aten::addbmm", "aten::matmul", "aten::linear", "aten::einsum", "aten::conv",
-            "aten::_convolution", "aten::convolution", "aten::cudnn_convolution", "aten::_scaled_dot_product",
-            "aten::scaled_dot_product", "aten::tensordot", "aten::chain_matmul" };
-        return std::any_of(kOps.begin(), kOps.end(), [op](std::string_view o) { return op.starts_with(o); });
-    }
 
     const RuleInfo kTensorCores { "tensor_core_unused",
         "ops eligible for Tensor Cores whose kernels do not use them (TensorBoard plugin)",
@@ -64,23 +34,10 @@ namespace {
             return RuleOutcome::na(std::string(kNoGpu));
         if (auto why = pathMissing(c))
             return RuleOutcome::na(*why);
-        // Per kernel name, asked once: a rank launches the same few kernels a million times.
-        std::unordered_map<NameId, bool> tensorCoreNames;
-        auto onTensorCores = [&](const FrameRow& row) {
-            const NameId name = frame.trace->slices.name[row.slice];
-            const auto [it, fresh] = tensorCoreNames.try_emplace(name, false);
-            if (fresh)
-                it->second = usesTensorCores(frame.name(row));
-            return it->second;
-        };
-        TimeNs kernelTime = 0;
-        TimeNs tensorCoreTime = 0;
-        for (const FrameRow& row : frame.rows)
-            if (row.device && row.kernelType == KernelType::Computation) {
-                kernelTime += row.dur;
-                if (onTensorCores(row))
-                    tensorCoreTime += row.dur;
-            }
+        TensorCoreKernels onTensorCores(frame);
+        const TensorCoreShare share = tensorCoreShare(frame);
+        const TimeNs kernelTime = share.computeKernelTime;
+        const TimeNs tensorCoreTime = share.tensorCoreTime;
         if (kernelTime == 0)
             return RuleOutcome::na("no compute kernels on this rank");
         // The kernels eligible ops launched without Tensor Cores, by op.
@@ -93,7 +50,7 @@ namespace {
             if (!launch || !kernel || kernel->kernelType != KernelType::Computation || onTensorCores(*kernel))
                 continue;
             const std::string op = enclosingOperator(frame, *launch);
-            if (!eligibleOp(op))
+            if (!eligibleForTensorCores(op))
                 continue;
             auto& [time, count] = byOp[op];
             time += kernel->dur;

@@ -106,7 +106,7 @@ namespace {
         if (!select)
             return select.error();
         SqliteStatement& s = select.value();
-        // The columns after the stored nine (dataloader_pct) are not in a summary: empty.
+        // The columns after the stored nine (dataloader_pct, tensor_core_pct) are not in a summary: empty.
         constexpr std::size_t kStored = 9;
         std::vector<Cell> row(t.columns.size());
         auto r = s.step();

@@ -23,7 +23,8 @@ namespace {
         return QCoreApplication::translate("ks::widgets::OverviewPage", text);
     }
 
-    // Means of X1's step time, busy and data-loading shares over its rows, and its flagged ranks.
+    // Means of X1's step time, busy, data-loading and Tensor Core shares over its rows, and its flagged
+    // ranks.
     void headlineFromRankOverview(const core::Table& t, OverviewData& data)
     {
         const auto step = t.find(core::rank_overview::kStepTime);
@@ -32,10 +33,13 @@ namespace {
         const auto iteration = t.find(core::rank_overview::kIteration);
         const auto flag = t.find(core::rank_overview::kStraggler);
         const auto loading = t.find(core::rank_overview::kDataLoadingPct);
+        const auto tensorCores = t.find(core::rank_overview::kTensorCorePct);
         double stepSum = 0;
         double busySum = 0;
         double loadingSum = 0;
         std::size_t loadingRows = 0; // a summary stores no data-loading share
+        double tensorCoreSum = 0;
+        std::size_t tensorCoreRows = 0; // nor a Tensor Core share; steps without compute kernels have none
         std::size_t steps = 0;
         std::size_t busy = 0; // CPU-only ranks have a step time but no idle share
         std::set<std::int64_t> iterations;
@@ -55,6 +59,10 @@ namespace {
                 loadingSum += *l;
                 ++loadingRows;
             }
+            if (const auto c = tensorCores ? core::cellAsDouble(row[*tensorCores]) : std::nullopt) {
+                tensorCoreSum += *c;
+                ++tensorCoreRows;
+            }
             if (iteration)
                 if (const auto it = core::cellAsDouble(row[*iteration]))
                     iterations.insert(static_cast<std::int64_t>(*it));
@@ -69,6 +77,8 @@ namespace {
             data.gpuBusyPct = busySum / static_cast<double>(busy);
         if (loadingRows > 0)
             data.dataLoadingPct = loadingSum / static_cast<double>(loadingRows);
+        if (tensorCoreRows > 0)
+            data.tensorCorePct = tensorCoreSum / static_cast<double>(tensorCoreRows);
         if (data.stragglers.empty() && !flagged.empty()) {
             data.stragglers.assign(flagged.begin(), flagged.end());
             data.stragglerSource = tr("GPU busy time above the median rank's");

@@ -32,6 +32,7 @@ struct OverviewData
     std::optional<double> gpuBusyPct; // 100 - idle %, mean over ranks and iterations
     std::optional<double> exposedCommPct;
     std::optional<double> dataLoadingPct; // X1's dataloader_pct, mean over ranks and iterations
+    std::optional<double> tensorCorePct; // X1's tensor_core_pct, mean over ranks and iterations
     std::optional<double> mfuPct; // from the efficiency analysis: modelled FLOPs / (steps x peak)
     QString mfuNote; // what the MFU is against, or why there is none
     std::vector<std::int64_t> stragglers; // ranks

@@ -305,7 +305,17 @@ void OverviewPage::fillHeadline(const OverviewData& d)
                                 : tr("no ProfilerStep iterations"),
             parent),
         0, 5);
-    for (int c = 0; c < 6; ++c)
+    // The plugin's Tensor Core share of compute kernel time (tensor_core_unused says
+    // which eligible ops missed them and what moving them gives back).
+    m_headline->addWidget(
+        tile(tr("Tensor Cores"),
+            d.tensorCorePct ? QStringLiteral("%1 %").arg(*d.tensorCorePct, 0, 'f', 1) : none,
+            d.tensorCorePct     ? tr("of compute kernel time, mean over ranks")
+                : d.fromSummary ? tr("needs the ranks' events (open the traces)")
+                                : tr("no compute kernels in the steps"),
+            parent),
+        0, 6);
+    for (int c = 0; c < 7; ++c)
         m_headline->setColumnStretch(c, 1);
 }
 

@@ -4,6 +4,7 @@
 #include "core/analysis/frame/frame_window.h"
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/analysis/hta/temporal_breakdown.h"
+#include "core/analysis/kernels/tensor_cores.h"
 #include "core/analysis/tables/microseconds.h"
 #include "core/common/median.h"
 
@@ -60,6 +61,12 @@ namespace {
         return it == byIteration.end() ? Cell {} : Cell { it->second };
     }
 
+    Cell tensorCoreCell(const std::map<std::int64_t, TensorCoreShare>& byIteration, std::int64_t iteration)
+    {
+        const auto it = byIteration.find(iteration);
+        return it == byIteration.end() ? Cell {} : optionalCell(it->second.pct());
+    }
+
 } // namespace
 
 AnalysisOutput rankOverview(
@@ -73,8 +80,11 @@ AnalysisOutput rankOverview(
         t.columns.push_back(c.column());
     // From each rank's whole frame: a loading span may cross into the next step.
     std::map<std::int64_t, std::map<std::int64_t, double>> loadingByRank;
-    for (const RankFrame& frame : frames.ranks)
+    std::map<std::int64_t, std::map<std::int64_t, TensorCoreShare>> tensorCoresByRank;
+    for (const RankFrame& frame : frames.ranks) {
         loadingByRank[frame.rank] = dataLoadingPctByIteration(frame);
+        tensorCoresByRank[frame.rank] = tensorCoreShareByIteration(frame);
+    }
     for (const std::int64_t iteration : frames.iterations) {
         const FrameSet one = narrowedFrames(frames, iteration, std::nullopt);
         const auto temporal = columnsByRank(temporalBreakdown(one, options), temporal_breakdown::kRank,
@@ -105,7 +115,8 @@ AnalysisOutput rankOverview(
                 optionalCell(at(1)), optionalCell(at(2)),
                 ov == overlap.end() ? Cell {} : optionalCell(ov->second[0]),
                 b == busy.end() ? Cell {} : Cell { b->second }, std::int64_t { straggler ? 1 : 0 },
-                loadingCell(loadingByRank[frame.rank], iteration) });
+                loadingCell(loadingByRank[frame.rank], iteration),
+                tensorCoreCell(tensorCoresByRank[frame.rank], iteration) });
         }
     }
     return AnalysisOutput::of(HtaResult::dataFrame(std::move(t)));

@@ -21,13 +21,16 @@ namespace rank_overview {
     inline constexpr ColumnId kGpuBusy { "gpu_busy_us", "us" };
     inline constexpr ColumnId kStraggler { "straggler", "" }; // 1 or 0
     // The step's share in data loading spans (frame/data_loading.h; the TensorBoard
-    // plugin's DataLoader share). Last: a summary stores the columns before it only.
+    // plugin's DataLoader share). It and the columns after it are not in a summary.
     inline constexpr ColumnId kDataLoadingPct { "dataloader_pct", "%" };
+    // The share of the step's compute kernel time on Tensor Cores (the TensorBoard
+    // plugin's overview figure; kernels/tensor_cores.h), empty without compute kernels.
+    inline constexpr ColumnId kTensorCorePct { "tensor_core_pct", "%" };
 
     // Every column in table order; a table read back from a summary uses it too,
     // so the charts find the same columns whichever way the table was made.
-    inline constexpr std::array<ColumnId, 10> kColumns = { kRank, kIteration, kStepTime, kIdlePct,
-        kComputePct, kNonComputePct, kOverlapPct, kGpuBusy, kStraggler, kDataLoadingPct };
+    inline constexpr std::array<ColumnId, 11> kColumns = { kRank, kIteration, kStepTime, kIdlePct,
+        kComputePct, kNonComputePct, kOverlapPct, kGpuBusy, kStraggler, kDataLoadingPct, kTensorCorePct };
 } // namespace rank_overview
 
 struct RankOverviewOptions
@@ -40,7 +43,8 @@ struct RankOverviewOptions
 
 // X1: one row per rank and iteration (ProfilerStep): step time, temporal
 // breakdown percentages, communication/computation overlap, GPU busy time,
-// whether the rank is a straggler there and the step's share in data loading. Each iteration is measured as
+// whether the rank is a straggler there, the step's share in data loading and its compute
+// kernels' share on Tensor Cores. Each iteration is measured as
 // A9's iteration selection would measure it alone.
 AnalysisOutput rankOverview(
     const FrameSet& frames, const AnalysisOptions& options, const RankOverviewOptions& overview = {});

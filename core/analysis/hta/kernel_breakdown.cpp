@@ -3,11 +3,13 @@
 #include "core/analysis/hta/kernel_breakdown_support.h"
 #include "core/analysis/hta/name_stats.h"
 #include "core/analysis/kernels/kernel_occupancy.h"
+#include "core/analysis/kernels/tensor_cores.h"
 #include "core/analysis/tables/pandas_numerics.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -188,6 +190,49 @@ namespace {
         return folded;
     }
 
+    // Per compute kernel name, its time and the part of it on Tensor Cores (span units).
+    struct TensorCoreTime
+    {
+        double all = 0.0;
+        double onTensorCores = 0.0;
+    };
+
+    using TensorCoreByName = std::map<std::string, TensorCoreTime, std::less<>>;
+
+    TensorCoreByName tensorCoreByName(const std::vector<KernelSpan>& ofType)
+    {
+        TensorCoreByName byName;
+        for (const KernelSpan& s : ofType) {
+            const auto [it, fresh] = byName.try_emplace(std::string(s.name));
+            it->second.all += s.dur;
+            if (usesTensorCores(s.name))
+                it->second.onTensorCores += s.dur;
+        }
+        return byName;
+    }
+
+    // A row's share: its name's, or for `others` that of every name folded into it.
+    std::optional<double> rowTensorCorePct(
+        const NameStats& row, const std::vector<NameStats>& kept, const TensorCoreByName& byName)
+    {
+        TensorCoreTime time;
+        if (row.name != "others" || byName.contains(row.name)) {
+            const auto it = byName.find(row.name);
+            if (it != byName.end())
+                time = it->second;
+        } else {
+            for (const auto& entry : byName)
+                if (std::none_of(kept.begin(), kept.end(),
+                        [&entry](const NameStats& k) { return k.name == entry.first; })) {
+                    time.all += entry.second.all;
+                    time.onTensorCores += entry.second.onTensorCores;
+                }
+        }
+        if (!(time.all > 0.0))
+            return std::nullopt;
+        return 100.0 * time.onTensorCores / time.all;
+    }
+
     Table kernelTable(AnalysisMode mode)
     {
         Table t;
@@ -196,7 +241,7 @@ namespace {
         for (const ColumnId& c : { kName, kSum, kMax, kMin, kStddev, kMean, kKernelType, kRank })
             t.columns.push_back(c.column(mode));
         if (mode != AnalysisMode::HtaCompat)
-            for (const ColumnId& c : { kEstSmEfficiency, kAchievedOccupancy })
+            for (const ColumnId& c : { kEstSmEfficiency, kAchievedOccupancy, kTensorCorePct })
                 t.columns.push_back(c.column(mode));
         return t;
     }
@@ -207,6 +252,7 @@ namespace {
         KernelType type = KernelType::Other;
         std::int64_t rank = 0;
         OccupancyMean occupancy;
+        std::optional<double> tensorCorePct;
     };
 
     Cell optionalCell(const std::optional<double>& v)
@@ -234,6 +280,7 @@ namespace {
             if (table.columns.size() > row.size()) {
                 row.push_back(optionalCell(r.occupancy.smEfficiencyPct()));
                 row.push_back(optionalCell(r.occupancy.occupancyPct()));
+                row.push_back(optionalCell(r.tensorCorePct));
             }
             table.addRow(row);
         }
@@ -263,11 +310,18 @@ AnalysisOutput gpuKernelBreakdown(const FrameSet& frames, const AnalysisOptions&
                 continue;
             std::vector<NameStats> stats = aggregateKernels(ofType, options.kernels, mode);
             const OccupancyByName& byName = occupancyOfType[type];
+            const TensorCoreByName tensorCores =
+                mode != AnalysisMode::HtaCompat && type == KernelType::Computation ? tensorCoreByName(ofType)
+                                                                                   : TensorCoreByName {};
             std::vector<OccupancyMean> occupancy; // before the names move into the rows
-            for (const NameStats& s : stats)
+            std::vector<std::optional<double>> tensorCorePct;
+            for (const NameStats& s : stats) {
                 occupancy.push_back(rowOccupancy(s, stats, byName));
+                tensorCorePct.push_back(rowTensorCorePct(s, stats, tensorCores));
+            }
             for (std::size_t i = 0; i < stats.size(); ++i)
-                kernelRows.push_back({ std::move(stats[i]), type, frame.rank, occupancy[i] });
+                kernelRows.push_back(
+                    { std::move(stats[i]), type, frame.rank, occupancy[i], tensorCorePct[i] });
         }
     }
     Table kernels = kernelTable(mode);

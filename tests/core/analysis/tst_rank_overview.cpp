@@ -144,6 +144,54 @@ private slots:
         }
     }
 
+    // The TensorBoard plugin's Tensor Core share: of each step's compute kernels (by
+    // their launch's step), the time of those whose names say Tensor Cores;
+    // communication kernels are not counted, a step without compute kernels is empty.
+    void tensorCoreShare()
+    {
+        using tests::completeEvent;
+        const auto launch = [](std::int64_t ts, int correlation) {
+            return completeEvent(
+                "cuda_runtime", "cudaLaunchKernel", ts, 5, 100, 1, correlationArgs(correlation));
+        };
+        const auto kernel = [](const std::string& name, std::int64_t ts, std::int64_t dur, int correlation) {
+            return completeEvent("kernel", name, ts, dur, 0, 7, correlationArgs(correlation, 7));
+        };
+        QTemporaryDir dir;
+        const core::TraceSet set = tests::loadRanks(dir,
+            { tests::kinetoDocument(0,
+                  { completeEvent("user_annotation", "ProfilerStep#1", 0, 1000, 100, 1),
+                      completeEvent("user_annotation", "ProfilerStep#2", 1000, 1000, 100, 1),
+                      completeEvent("user_annotation", "ProfilerStep#3", 2000, 1000, 100, 1), launch(10, 1),
+                      kernel("ampere_fp16_s1688gemm_fp16_128x128_ldg8_f2f_tn", 20, 300, 1), launch(20, 2),
+                      kernel("elementwise_kernel", 400, 100, 2), launch(30, 3),
+                      kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 600, 300, 3),
+                      // Launched in step 2, run in step 3: step 2's.
+                      launch(1990, 4), kernel("volta_sgemm_128x64_nn", 2000, 200, 4) }),
+                tests::kinetoDocument(1,
+                    { completeEvent("user_annotation", "ProfilerStep#1", 0, 1000, 100, 1),
+                        completeEvent("cpu_op", "aten::mm", 300, 400, 100, 1) }) });
+        core::AnalysisOptions options;
+        const auto out = core::rankOverview(tests::frames(set, options.mode), options);
+        QVERIFY2(out.ok, out.error.c_str());
+        const core::Table& t = out.result.frame;
+        const std::size_t at = t.columnIndex("tensor_core_pct");
+        int checked = 0;
+        for (std::size_t r = 0; r < t.rows.size(); ++r) {
+            const auto rank = cellValue(t, r, "rank");
+            const auto iteration = cellValue(t, r, "iteration");
+            const auto share = core::cellAsDouble(t.rows[r][at]);
+            if (rank == 1 || iteration == 3) {
+                QVERIFY2(!share, "no compute kernels: empty, not 0 %");
+            } else {
+                QVERIFY(share);
+                QCOMPARE(*share, iteration == 1 ? 75.0 : 0.0);
+            }
+            ++checked;
+        }
+        QCOMPARE(checked, 6); // every rank gets a row per iteration of the set
+    }
+
     void noStepsIsNotApplicable()
     {
         QTemporaryDir dir;

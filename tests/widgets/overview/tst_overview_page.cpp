@@ -59,6 +59,7 @@ private slots:
         QCOMPARE(data->stragglers, std::vector<std::int64_t> { 1 }); // the gloo job's rank 1
         QVERIFY(data->exposedCommPct.has_value());
         QCOMPARE(data->dataLoadingPct.value_or(-1), 0.0); // X1's rows hold it: no loading spans here
+        QVERIFY(!data->tensorCorePct); // a CPU job: no compute kernels, no share (not 0 %)
         QVERIFY(!data->mfuPct); // a CPU job: no device peaks
         QVERIFY(!data->mfuNote.isEmpty()); // says why
         QCOMPARE(data->iterations.size(), std::size_t(4));
@@ -219,6 +220,7 @@ private slots:
         QVERIFY(!page.data()->report.findings.empty());
         QVERIFY(page.data()->stepTimeUs.has_value());
         QVERIFY(!page.data()->dataLoadingPct); // a summary stores no data-loading share: none, not 0
+        QVERIFY(!page.data()->tensorCorePct); // nor a Tensor Core share
         for (auto* card : page.findChildren<widgets::FindingCard*>())
             QVERIFY(!card->findChild<QLabel*>(QStringLiteral("findingLinks"))); // no timeline, no docks
         QSignalSpy cleared(&page, &widgets::OverviewPage::updated);
