@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <set>
 #include <string_view>
@@ -195,7 +196,11 @@ namespace {
             + " captured region(s) (first to last kernel launch of each step, " + formatMs(regionTime)
             + ") on the critical path: " + formatMs(dispatchOnPath) + " ("
             + formatPct(c.pctOfMeasured(dispatchOnPath)) + " of " + c.measuredWhat() + ")");
-        f.evidence.push_back("of it launch calls, launch delays and kernel gaps: " + formatMs(onPath));
+        // Not a part of the dispatch above: launch delays and kernel gaps are GPU-side
+        // pieces of the path, and launch calls outside the regions count too.
+        f.evidence.push_back("launch calls, launch delays and kernel gaps on the critical path (the symptom, "
+                             "anywhere in the trace): "
+            + formatMs(onPath));
         f.evidence.push_back("GPU idle waiting for the host (idle time breakdown, host_wait + kernel_wait): "
             + formatMs(static_cast<TimeNs>(hostWaitUs * 1000)) + " of "
             + formatMs(static_cast<TimeNs>(idleUs * 1000)) + " idle");
@@ -346,8 +351,33 @@ namespace {
 
     const RuleInfo kShort { "short_kernels", "many kernels shorter than their launch",
         { { "min_count", 50, "at least this many kernels run shorter than their launch call" },
-            { "min_share_pct", 30, "and they are at least this % of the rank's launches" } },
+            { "min_share_pct", 30, "and they are at least this % of the rank's launches" },
+            { "residual_launch_pct", 10,
+                "the low end's: the share of the launch calls' host time left (one graph launch or fused "
+                "kernel launch covers many)" } },
         "launchStats" };
+
+    // Per short kernel, the gap before it on its stream (from the previous GPU work's end).
+    std::vector<Interval> gapsBefore(const RankFrame& frame, const std::unordered_set<std::int64_t>& kernels)
+    {
+        std::map<std::int64_t, std::vector<const FrameRow*>> byStream;
+        for (const FrameRow& row : frame.rows)
+            if (row.device)
+                byStream[row.stream].push_back(&row);
+        std::vector<Interval> gaps;
+        for (auto& [stream, rows] : byStream) {
+            std::stable_sort(
+                rows.begin(), rows.end(), [](const FrameRow* a, const FrameRow* b) { return a->ts < b->ts; });
+            TimeNs previousEnd = std::numeric_limits<TimeNs>::min();
+            for (const FrameRow* row : rows) {
+                if (kernels.count(row->eventIndex) && previousEnd != std::numeric_limits<TimeNs>::min()
+                    && previousEnd < row->ts)
+                    gaps.push_back({ previousEnd, row->ts });
+                previousEnd = std::max(previousEnd, row->end());
+            }
+        }
+        return mergeIntervals(std::move(gaps));
+    }
 
     RuleOutcome shortKernels(InsightsContext& c, const RuleParams& p)
     {
@@ -370,7 +400,6 @@ namespace {
             gpuTime += l.gpuDurationNs;
             cpuTime += l.cpuDurationNs;
         }
-        // Fusing them removes their launches: the launch calls, the launch delays and the gaps they leave.
         const auto isTheirs = [&](const PathSegment& s) {
             if (s.piece.bound == PathBound::Cpu)
                 return cpu.count(s.piece.eventIndex) > 0;
@@ -378,20 +407,52 @@ namespace {
                 && gpu.count(s.piece.eventIndex) > 0;
         };
         const TimeNs onPath = c.pathTimeOf(isTheirs);
-        const double gain = c.pctOfMeasured(onPath);
+        // The fix (fusing the small ops, or a CUDA graph) launches many kernels with one
+        // call: the launch calls leave the host. The low end is a graph replay: the calls
+        // keep `residual_launch_pct` of their time and the kernels still run one by one,
+        // with their launch delays and the gaps between them. The high end is fusion: the
+        // calls go, and with them the kernels' launch delays and the gaps before them.
+        const double residual = std::clamp(p["residual_launch_pct"], 0.0, 100.0) / 100.0;
+        WhatIfRankEdits graph;
+        graph.rank = frame.rank;
+        WhatIfRankEdits fused;
+        fused.rank = frame.rank;
+        for (const LaunchRecord& l : outliers.shortKernels) {
+            if (const FrameRow* call = frame.rowOfEvent(l.cpuEventIndex)) {
+                graph.rows[rowIndexOf(frame, *call)] = residual;
+                fused.rows[rowIndexOf(frame, *call)] = 0.0;
+            }
+            if (const FrameRow* kernel = frame.rowOfEvent(l.gpuEventIndex))
+                fused.launchDelays[rowIndexOf(frame, *kernel)] = 0.0;
+        }
+        for (const Interval& gap : gapsBefore(frame, gpu))
+            fused.windows.push_back({ gap.start, gap.end, PathBound::KernelGap, 0.0 });
+        const std::vector<WhatIfRankEdits> fix { graph };
+        const double gain = c.whatIfGainPct({}, fix).value_or(c.pctOfMeasured(onPath));
+        const double high = std::max(gain, c.whatIfGainPct({}, { fused }).value_or(gain));
         Finding f = newFinding(kShort,
             std::to_string(n) + " kernels run shorter than their launch (" + formatPct(share)
                 + " of launches)",
             gain, { frame.rank });
+        f.gainHighPct = high;
         f.evidence.push_back(std::to_string(n) + " of " + std::to_string(launches.size())
             + " launches: GPU time " + formatMs(gpuTime) + " against " + formatMs(cpuTime)
             + " of launch calls");
         f.evidence.push_back(
             "their launches and the gaps before them on the critical path: " + formatMs(onPath));
+        f.evidence.push_back(
+            "model: one call launches many of them (fused ops or a CUDA graph), re-timed on the "
+            "critical path; the low end keeps "
+            + formatPct(100.0 * residual)
+            + " of the launch calls' host time and every launch delay and gap (a graph replays the kernels "
+              "one by one), the high end none of them (fused): gain "
+            + formatPct(gain) + " to " + formatPct(high));
         f.suggestion = "Fuse the small ops (torch.compile, fused optimizers such as foreach/fused Adam, "
                        "fused kernels) or capture them in a CUDA graph so one launch covers many.";
         f.where.push_back(pathWhere(c, frame.rank, isTheirs));
-        f.gainBasis = "time on the critical path in the short kernels' launch calls, launch delays and gaps";
+        f.gainBasis = "what-if: the short kernels' launch calls cut to " + formatPct(100.0 * residual)
+            + " (one launch covers many), re-timed on the critical path";
+        f.whatIfEdits = fix;
         return { { f }, std::nullopt };
     }
 
@@ -410,29 +471,60 @@ namespace {
             return RuleOutcome::na(*why);
         const auto cutoff = static_cast<TimeNs>(p["delay_us"] * 1000.0);
         std::unordered_set<std::int64_t> late;
+        std::vector<const LaunchRecord*> outliers;
+        std::vector<TimeNs> delays;
+        delays.reserve(launches.size());
         TimeNs worst = 0;
         TimeNs total = 0;
-        for (const LaunchRecord& l : launches)
+        for (const LaunchRecord& l : launches) {
+            delays.push_back(l.launchDelayNs);
             if (l.launchDelayNs > cutoff) {
                 late.insert(l.gpuEventIndex);
+                outliers.push_back(&l);
                 worst = std::max(worst, l.launchDelayNs);
                 total += l.launchDelayNs;
             }
+        }
         if (late.empty() || static_cast<double>(late.size()) < p["min_count"])
             return RuleOutcome::none();
+        std::nth_element(
+            delays.begin(), delays.begin() + static_cast<std::ptrdiff_t>(delays.size() / 2), delays.end());
+        const TimeNs typical = delays[delays.size() / 2];
         const auto isLate = [&](const PathSegment& s) {
             return s.piece.bound == PathBound::LaunchOverhead && late.count(s.piece.eventIndex) > 0;
         };
         const TimeNs onPath = c.pathTimeOf(isLate);
-        const double gain = c.pctOfMeasured(onPath);
+        // The fix (whatever held the stream or the GPU: a full queue, another process)
+        // starts each outlier sooner: at the cutoff after its launch (low end) or as
+        // soon as the rank's median launch (high end), re-timed on the path (a kernel
+        // that waited for the work before it on its stream gains nothing).
+        const auto edits = [&](TimeNs delay) {
+            WhatIfRankEdits e;
+            e.rank = frame.rank;
+            for (const LaunchRecord* l : outliers)
+                if (const FrameRow* kernel = frame.rowOfEvent(l->gpuEventIndex))
+                    // The path's launch piece runs from the call's start: the call stays.
+                    e.launchDelays[rowIndexOf(frame, *kernel)] = std::min(1.0,
+                        static_cast<double>(l->cpuDurationNs + delay)
+                            / static_cast<double>(l->cpuDurationNs + l->launchDelayNs));
+            return e;
+        };
+        const std::vector<WhatIfRankEdits> fix { edits(cutoff) };
+        const double gain = c.whatIfGainPct({}, fix).value_or(c.pctOfMeasured(onPath));
+        const double high = std::max(gain, c.whatIfGainPct({}, { edits(typical) }).value_or(gain));
         Finding f = newFinding(kDelay,
             std::to_string(late.size()) + " kernels started more than " + formatMs(cutoff)
                 + " after their launch",
             gain, { frame.rank });
+        f.gainHighPct = high;
         f.evidence.push_back(std::to_string(late.size()) + " of " + std::to_string(launches.size())
             + " launches (launch statistics): worst delay " + formatMs(worst) + ", together "
             + formatMs(total));
         f.evidence.push_back("their delays on the critical path: " + formatMs(onPath));
+        f.evidence.push_back("model: each outlier starts " + formatMs(cutoff)
+            + " after its launch (low end) or after the rank's median delay, " + formatMs(typical)
+            + " (high end), re-timed on the critical path: gain " + formatPct(gain) + " to "
+            + formatPct(high));
         f.suggestion =
             "A long launch delay means the GPU queue was full or the stream waited: look at what ran "
             "on the stream before (queue length counters); if the queue is shallow, look for other "
@@ -442,7 +534,9 @@ namespace {
             for (const LaunchRecord& l : launches)
                 if (late.count(l.gpuEventIndex) && f.where.front().events.size() < kMaxWherePerRank)
                     f.where.front().events.push_back(l.gpuEventIndex);
-        f.gainBasis = "time on the critical path in the outliers' launch delays";
+        f.gainBasis = "what-if: the outliers' launch delays cut to " + formatMs(cutoff)
+            + ", re-timed on the critical path";
+        f.whatIfEdits = fix;
         return { { f }, std::nullopt };
     }
 

@@ -148,12 +148,16 @@ double WhatIfScaling::editedFactor(
         const WhatIfRankEdits& e = m_edits[i];
         if (e.rank != rank)
             continue;
-        if (row != kNoRow)
-            if (const auto it = e.rows.find(row); it != e.rows.end()) {
+        // A row's edit holds its own time; its launch delay has an edit of its own, the
+        // gap after it none (windows only).
+        if (row != kNoRow && bound != PathBound::KernelGap) {
+            const auto& ofRow = bound == PathBound::LaunchOverhead ? e.launchDelays : e.rows;
+            if (const auto it = ofRow.find(row); it != ofRow.end()) {
                 factor *= it->second;
                 edited = true;
                 continue;
             }
+        }
         // The windows of `bound` starting at or before `at` that hold it (per
         // bound they do not overlap: one at most), found from the last such
         // window back while an earlier one could still reach `at`.

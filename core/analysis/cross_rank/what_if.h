@@ -49,8 +49,13 @@ Result<WhatIfRule> parseWhatIfRule(std::string_view text);
 struct WhatIfRankEdits
 {
     std::int64_t rank = 0;
-    // Frame row index (RankFrame::rows) -> factor for the time spent in that row.
+    // Frame row index (RankFrame::rows) -> factor for the time spent in that row: an
+    // op's or a call's CPU time, a kernel's or copy's own GPU time. Not the launch
+    // delay before a kernel nor the gap after it: a faster kernel launches no sooner.
     std::unordered_map<std::uint32_t, double> rows;
+    // Kernel row index -> factor for its launch delay (the path's LaunchOverhead piece
+    // from its launch call to its start): a fix that launches it sooner.
+    std::unordered_map<std::uint32_t, double> launchDelays;
 
     // Time of `bound` inside [start, end) (frame time base) scaled by `factor`: an
     // edge counts when it starts inside. Rows listed above keep their own factor.
@@ -64,7 +69,7 @@ struct WhatIfRankEdits
 
     std::vector<Window> windows; // sorted by start, not overlapping per bound
 
-    bool empty() const { return rows.empty() && windows.empty(); }
+    bool empty() const { return rows.empty() && launchDelays.empty() && windows.empty(); }
 };
 
 // The rules with a per-name cache (regex search is slow and names repeat;

@@ -23,8 +23,8 @@ bool usesTensorCores(std::string_view kernelName)
     // kernels, TF32 and BF16 GEMMs, flash and fused attention, AMD's MFMA.
     static constexpr std::string_view kParts[] { "h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816",
         "dgrad_1x1_stride_2x2", "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group", "xmma",
-        "c1688", "1688", "imma", "wmma", "gmma", "tensorop", "TensorOp", "tensorcore", "bf16gemm", "tf32", "flash",
-        "mfma", "MFMA", "_MI4x", "_MI8x", "_MI16x", "_MI32x", "attn_fwd", "fmha" };
+        "c1688", "1688", "imma", "wmma", "gmma", "tensorop", "TensorOp", "tensorcore", "bf16gemm", "tf32",
+        "flash", "mfma", "MFMA", "_MI4x", "_MI8x", "_MI16x", "_MI32x", "attn_fwd", "fmha" };
     return containsAny(kernelName, kParts);
 }
 
@@ -39,10 +39,10 @@ bool eligibleForTensorCores(std::string_view opName)
         "aten::rnn_relu_cell", "aten::einsum", "aten::tensordot" };
     // ...and by family: every convolution and its backward, attention, and the
     // autograd nodes of the GEMMs (PyTorch numbers them: MmBackward0).
-    static constexpr std::string_view kFamilies[] { "aten::conv", "aten::_convolution", "aten::cudnn_convolution",
-        "aten::_scaled_dot_product", "aten::scaled_dot_product", "aten::_flash_attention",
-        "aten::_efficient_attention", "CudnnConvolution", "ConvolutionBackward", "MmBackward", "BmmBackward",
-        "AddmmBackward", "AddbmmBackward", "AddmvBackward", "MvBackward" };
+    static constexpr std::string_view kFamilies[] { "aten::conv", "aten::_convolution",
+        "aten::cudnn_convolution", "aten::_scaled_dot_product", "aten::scaled_dot_product",
+        "aten::_flash_attention", "aten::_efficient_attention", "CudnnConvolution", "ConvolutionBackward",
+        "MmBackward", "BmmBackward", "AddmmBackward", "AddbmmBackward", "AddmvBackward", "MvBackward" };
     return std::find(std::begin(kOps), std::end(kOps), opName) != std::end(kOps)
         || std::any_of(std::begin(kFamilies), std::end(kFamilies),
             [opName](std::string_view f) { return opName.starts_with(f); });

@@ -30,7 +30,11 @@ bool eligibleForTensorCores(std::string_view opName);
 class TensorCoreKernels
 {
 public:
-    explicit TensorCoreKernels(const RankFrame& frame) : m_frame(frame) {}
+    explicit TensorCoreKernels(const RankFrame& frame)
+        : m_frame(frame)
+    {
+    }
+
     bool operator()(const FrameRow& row);
 
 private:

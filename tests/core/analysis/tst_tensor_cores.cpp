@@ -23,15 +23,16 @@ std::string mixedTrace()
     using tests::correlationArgs;
     return tests::kinetoDocument(0,
         { completeEvent("user_annotation", "ProfilerStep#1", 0, 1000, 100, 1),
-            completeEvent("kernel", "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", 0, 300, 0, 7,
-                correlationArgs(1, 7)),
+            completeEvent("kernel", "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", 0, 300, 0,
+                7, correlationArgs(1, 7)),
             completeEvent("kernel", "volta_sgemm_128x64_nn", 300, 100, 0, 7, correlationArgs(2, 7)),
-            completeEvent("kernel", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI16x16x16x1_SN_1LDSB0", 400, 50, 0, 7,
-                correlationArgs(3, 7)),
+            completeEvent("kernel", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI16x16x16x1_SN_1LDSB0", 400, 50, 0,
+                7, correlationArgs(3, 7)),
             completeEvent("kernel",
-                "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>", 450, 50, 0, 7,
-                correlationArgs(4, 7)),
-            completeEvent("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 500, 40, 0, 9, correlationArgs(5, 9)) });
+                "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>", 450, 50,
+                0, 7, correlationArgs(4, 7)),
+            completeEvent(
+                "gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 500, 40, 0, 9, correlationArgs(5, 9)) });
 }
 
 std::optional<std::size_t> rowNamed(const core::Table& t, const std::string& name)
@@ -61,7 +62,8 @@ private slots:
     {
         QVERIFY(core::usesTensorCores("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn"));
         QVERIFY(core::usesTensorCores("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"));
-        QVERIFY(core::usesTensorCores("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4>"));
+        QVERIFY(core::usesTensorCores(
+            "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4>"));
         QVERIFY(core::usesTensorCores("flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4>>"));
         QVERIFY(core::usesTensorCores("Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI16x16x16x1_SN_1LDSB0"));
         QVERIFY(core::usesTensorCores("cudnn::cnn::conv2d_c1_k1_nchw_hw_packed_kernel")); // the plugin's list
@@ -93,9 +95,11 @@ private slots:
         const auto out = core::gpuKernelBreakdown(tests::frames(set, options.mode), options);
         QVERIFY2(out.ok, out.error.c_str());
         const core::Table& t = out.result.items.at(1).frame;
-        QCOMPARE(shareOf(t, rowNamed(t, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn")).value_or(-1),
+        QCOMPARE(shareOf(t, rowNamed(t, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn"))
+                     .value_or(-1),
             100.0);
-        QCOMPARE(shareOf(t, rowNamed(t, "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI16x16x16x1_SN_1LDSB0")).value_or(-1),
+        QCOMPARE(
+            shareOf(t, rowNamed(t, "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI16x16x16x1_SN_1LDSB0")).value_or(-1),
             100.0);
         QCOMPARE(shareOf(t, rowNamed(t, "volta_sgemm_128x64_nn")).value_or(-1), 0.0);
         const auto memcpy = rowNamed(t, "Memcpy HtoD (Pageable -> Device)");

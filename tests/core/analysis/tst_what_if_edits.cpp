@@ -27,12 +27,14 @@ double walkedFactor(const std::vector<core::WhatIfRankEdits>& edits, std::int64_
     for (const core::WhatIfRankEdits& e : edits) {
         if (e.rank != rank)
             continue;
-        if (row != kNoRow)
-            if (const auto it = e.rows.find(row); it != e.rows.end()) {
+        if (row != kNoRow && bound != PathBound::KernelGap) {
+            const auto& ofRow = bound == PathBound::LaunchOverhead ? e.launchDelays : e.rows;
+            if (const auto it = ofRow.find(row); it != ofRow.end()) {
                 factor *= it->second;
                 edited = true;
                 continue;
             }
+        }
         for (const Window& w : e.windows)
             if (w.start <= at && w.bound == bound && at < w.end) {
                 factor *= w.factor;
@@ -67,6 +69,11 @@ private slots:
         QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::LaunchOverhead, 250, 9.0), 0.1);
         QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::GpuCompute, 250, 9.0), 9.0); // another bound
         QCOMPARE(scaling.editedFactor(1, 7, PathBound::Cpu, 250, 9.0), 0.25); // a row's factor decides
+        // A row's factor holds its own time only: a kernel sped up launches no sooner and
+        // leaves the gap after it as it was (there the windows decide, else the rules).
+        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 250, 9.0), 0.1);
+        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 500, 9.0), 9.0);
+        QCOMPARE(scaling.editedFactor(1, 7, PathBound::KernelGap, 250, 9.0), 9.0);
         QCOMPARE(scaling.editedFactor(2, kNoRow, PathBound::Cpu, 50, 9.0), 9.0); // another rank
         // A second edit of the same rank multiplies.
         core::WhatIfRankEdits more;
@@ -74,6 +81,15 @@ private slots:
         more.windows = { { 50, 60, PathBound::Cpu, 0.5 } };
         scaling.addEdits(more);
         QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 55, 9.0), 0.25);
+        // A launch delay's own edit: the kernel's launch piece, not its time.
+        core::WhatIfRankEdits sooner;
+        sooner.rank = 1;
+        sooner.launchDelays = { { 7, 0.3 } };
+        QVERIFY(!sooner.empty());
+        scaling.addEdits(sooner);
+        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 500, 9.0), 0.3);
+        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 250, 9.0), 0.1 * 0.3);
+        QCOMPARE(scaling.editedFactor(1, 7, PathBound::GpuCompute, 500, 9.0), 0.25);
     }
 
     void equalsTheWalkOnRandomEdits()
@@ -99,12 +115,14 @@ private slots:
                 }
                 for (std::uint32_t row = 0; row < 20; row += 3)
                     e.rows[row] = factorOf(random);
+                for (std::uint32_t row = 1; row < 20; row += 4)
+                    e.launchDelays[row] = factorOf(random);
                 edits.push_back(e);
                 scaling.addEdits(e);
             }
             for (core::TimeNs at = -5; at < 2000; at += 7)
                 for (int b = 0; b < static_cast<int>(core::kPathBoundCount); ++b)
-                    for (const std::uint32_t row : { kNoRow, 3u, 4u }) {
+                    for (const std::uint32_t row : { kNoRow, 3u, 4u, 5u, 9u }) {
                         const auto bound = static_cast<PathBound>(b);
                         QCOMPARE(scaling.editedFactor(at % 2, row, bound, at, 1.5),
                             walkedFactor(edits, at % 2, row, bound, at, 1.5));

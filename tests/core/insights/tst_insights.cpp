@@ -265,6 +265,16 @@ private slots:
         QVERIFY(f);
         QVERIFY(f->title.find("50 kernels") != std::string::npos);
         QVERIFY(f->gainPct > 0 && f->gainPct < 100);
+        // The fix re-timed: one call launches many. Low end (a CUDA graph): each 35 µs
+        // launch call keeps 10 %, so each aten::add on the host's path shrinks by 31.5 µs;
+        // the last one's saving does not reach the step's end (it ends 84 µs after the
+        // last add, on the GPU's side): 49 x 31.5 of 5050 µs. High end (fused): the calls,
+        // their launch delays and gaps go, the symptom's 1.753 ms, no more.
+        QVERIFY2(std::abs(f->gainPct - 100.0 * 49 * 31.5 / 5050) < 0.05, std::to_string(f->gainPct).c_str());
+        QVERIFY2(
+            std::abs(f->gainHighPct - 100.0 * 1753 / 5050) < 0.05, std::to_string(f->gainHighPct).c_str());
+        QVERIFY(std::abs(f->gainPct - with.whatIfGain(*f)) < 1e-9);
+        QVERIFY(f->gainPct < f->gainHighPct);
         Run without({ launchBoundRank(false) }, only("short_kernels"));
         QVERIFY(!without.finding("short_kernels"));
     }
@@ -281,6 +291,12 @@ private slots:
         Run with({ rank(300) }, only("launch_delay_outliers"));
         const core::Finding* f = with.finding("launch_delay_outliers");
         QVERIFY(f);
+        // The fix re-timed: the kernel starts 100 µs (the cutoff) after its launch
+        // instead of 300, the step's path 200 µs shorter (of 1000). The rank's median
+        // delay is this launch's own: the high end is the same.
+        QVERIFY2(std::abs(f->gainPct - 20.0) < 0.01, std::to_string(f->gainPct).c_str());
+        QCOMPARE(f->gainHighPct, f->gainPct);
+        QVERIFY(std::abs(f->gainPct - with.whatIfGain(*f)) < 1e-9);
         QCOMPARE(f->where.front().events.size(), std::size_t(1));
         Run without({ rank(5) }, only("launch_delay_outliers"));
         QVERIFY(!without.finding("launch_delay_outliers"));
@@ -289,6 +305,12 @@ private slots:
         QVERIFY(o.settings.set("launch_delay_outliers.delay_us=400", core::insightRuleInfos()).ok());
         Run raised({ rank(300) }, o);
         QVERIFY(!raised.finding("launch_delay_outliers"));
+        // At 200 µs the delay is still an outlier and falls by 100 µs only: 10 %.
+        core::InsightsOptions lower = only("launch_delay_outliers");
+        QVERIFY(lower.settings.set("launch_delay_outliers.delay_us=200", core::insightRuleInfos()).ok());
+        Run halfway({ rank(300) }, lower);
+        QVERIFY(halfway.finding("launch_delay_outliers"));
+        QVERIFY(std::abs(halfway.finding("launch_delay_outliers")->gainPct - 10.0) < 0.01);
     }
 
     void pageableAndSynchronousCopies()
