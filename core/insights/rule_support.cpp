@@ -177,6 +177,36 @@ void sortWindowsByStart(WhatIfRankEdits& edits)
         [](const WhatIfRankEdits::Window& a, const WhatIfRankEdits::Window& b) { return a.start < b.start; });
 }
 
+WhatIfRankEdits closingEdits(
+    InsightsContext& context, std::int64_t rank, std::vector<WaitedStretch> stretches, TimeNs& closable)
+{
+    std::stable_sort(stretches.begin(), stretches.end(),
+        [](const WaitedStretch& a, const WaitedStretch& b) { return a.idle.start < b.idle.start; });
+    std::vector<WaitedStretch> merged;
+    for (const WaitedStretch& s : stretches) {
+        if (!merged.empty() && s.idle.start < merged.back().idle.end) {
+            merged.back().idle.end = std::max(merged.back().idle.end, s.idle.end);
+            merged.back().wait += s.wait;
+        } else
+            merged.push_back(s);
+    }
+    WhatIfRankEdits edits;
+    edits.rank = rank;
+    closable = 0;
+    for (const WaitedStretch& s : merged) {
+        const TimeNs there = context.pathTimeWithin(rank, { s.idle });
+        if (there <= 0 || s.wait <= 0)
+            continue;
+        const TimeNs closed = std::min(there, s.wait);
+        closable += closed;
+        const double keep = 1.0 - static_cast<double>(closed) / static_cast<double>(there);
+        for (const PathBound bound : { PathBound::Cpu, PathBound::LaunchOverhead, PathBound::KernelGap })
+            edits.windows.push_back({ s.idle.start, s.idle.end, bound, keep });
+    }
+    sortWindowsByStart(edits);
+    return edits;
+}
+
 std::optional<std::string> pathMissing(InsightsContext& context)
 {
     if (!context.hasPath())

@@ -68,6 +68,23 @@ WhatIfRankEdits scaledRows(
 // adds them per bound or per stretch).
 void sortWindowsByStart(WhatIfRankEdits& edits);
 
+// A stretch where the GPU idled after a host wait (a sync, a blocking copy) and how
+// long the host waited in the calls before it.
+struct WaitedStretch
+{
+    Interval idle;
+    TimeNs wait = 0;
+};
+
+// The host not waiting (the sync removed, the call made asynchronous): it issues the
+// next work while the GPU runs, so each idle stretch closes by as much as the host
+// waited before it, no more (a host slower than the GPU still leaves the rest). The
+// edits scale the CPU, launch and gap time the path holds inside each stretch
+// (overlapping stretches merged, their waits added); `closable` gets the path time
+// they close.
+WhatIfRankEdits closingEdits(
+    InsightsContext& context, std::int64_t rank, std::vector<WaitedStretch> stretches, TimeNs& closable);
+
 // Why the context has no critical path ("no critical path: ..."), nullopt when it has one.
 std::optional<std::string> pathMissing(InsightsContext& context);
 

@@ -273,39 +273,12 @@ namespace {
             idleTotal += i.end - i.start;
         const TimeNs onPath = c.pathTimeWithin(frame.rank, idle);
         // Without the sync the host does not wait: it spends the wait issuing what
-        // comes next, so the GPU keeps its queue. Each idle stretch after a sync
-        // closes by as much as the host waited in the syncs before it, no more (a
-        // host slower than the GPU still leaves the rest): the CPU and launch time in
-        // it shrinks by that share, re-timed on the path.
-        std::vector<std::pair<Interval, TimeNs>> byStretch; // merged idle stretch -> the syncs' wait
-        {
-            std::vector<std::size_t> order(idle.size());
-            for (std::size_t i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::sort(order.begin(), order.end(),
-                [&](std::size_t a, std::size_t b) { return idle[a].start < idle[b].start; });
-            for (const std::size_t i : order) {
-                if (!byStretch.empty() && idle[i].start < byStretch.back().first.end) {
-                    byStretch.back().first.end = std::max(byStretch.back().first.end, idle[i].end);
-                    byStretch.back().second += syncs[i]->dur;
-                } else
-                    byStretch.push_back({ idle[i], syncs[i]->dur });
-            }
-        }
-        WhatIfRankEdits edits;
-        edits.rank = frame.rank;
+        // comes next, so the GPU keeps its queue (closingEdits).
+        std::vector<WaitedStretch> waited;
+        for (std::size_t i = 0; i < syncs.size(); ++i)
+            waited.push_back({ idle[i], syncs[i]->dur });
         TimeNs closable = 0;
-        for (const auto& [stretch, wait] : byStretch) {
-            const TimeNs there = c.pathTimeWithin(frame.rank, { stretch });
-            if (there <= 0)
-                continue;
-            const TimeNs closed = std::min(there, wait);
-            closable += closed;
-            const double keep = 1.0 - static_cast<double>(closed) / static_cast<double>(there);
-            for (const PathBound bound : { PathBound::Cpu, PathBound::LaunchOverhead, PathBound::KernelGap })
-                edits.windows.push_back({ stretch.start, stretch.end, bound, keep });
-        }
-        sortWindowsByStart(edits);
+        const WhatIfRankEdits edits = closingEdits(c, frame.rank, std::move(waited), closable);
         const std::vector<WhatIfRankEdits> fix { edits };
         const double gain = c.whatIfGainPct({}, fix).value_or(c.pctOfMeasured(closable));
         const double high = std::max(gain, c.pctOfMeasured(onPath));

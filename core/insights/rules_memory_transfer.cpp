@@ -1,11 +1,13 @@
 // Rules about copies and memsets that block or go through pageable memory, as
 // Nsight Systems' expert rules name them: pageable_memcpy, sync_memcpy, sync_memset.
 
+#include "core/analysis/frame/launch_api.h"
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
 #include <array>
 #include <span>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ks::core {
@@ -99,6 +101,11 @@ namespace {
     // ---- sync_memcpy / sync_memset -------------------------------------------
 
     // Blocking runtime calls: the host waits for them and the GPU waits for the host after them.
+    // The fix (the Async call on a stream) returns as soon as the work is enqueued: each
+    // call takes a kernel launch's time (the rank's median launch call) and the host
+    // issues what follows while the GPU copies. A copy to the host whose data the host
+    // then reads still waits, at the next synchronisation: the low end keeps those
+    // calls (DtoH) as they are, the high end makes every call asynchronous.
     RuleOutcome blockingCalls(InsightsContext& c, const RuleParams& p, const RuleInfo& info,
         std::span<const std::string_view> names, const std::string& what, const std::string& suggestion)
     {
@@ -111,8 +118,18 @@ namespace {
         std::vector<const FrameRow*> calls;
         std::vector<Interval> spans; // the call and the GPU's wait for new work after it
         TimeNs callTime = 0;
+        std::vector<TimeNs> launchCalls;
+        std::unordered_map<std::int64_t, const FrameRow*> workOfCall; // call event -> its GPU copy or set
         for (const FrameRow& row : frame.rows) {
-            if (row.device || std::find(names.begin(), names.end(), frame.name(row)) == names.end())
+            if (row.device) {
+                if (row.indexCorrelation > 0)
+                    workOfCall.emplace(row.indexCorrelation, &row);
+                continue;
+            }
+            const std::string_view name = frame.name(row);
+            if (launchKindOf(name) == LaunchKind::Kernel)
+                launchCalls.push_back(row.dur);
+            if (std::find(names.begin(), names.end(), name) == names.end())
                 continue;
             calls.push_back(&row);
             callTime += row.dur;
@@ -121,16 +138,59 @@ namespace {
         }
         if (calls.empty() || static_cast<double>(calls.size()) < p["min_count"])
             return RuleOutcome::none();
+        TimeNs launchCost = 0;
+        if (!launchCalls.empty()) {
+            const auto middle = launchCalls.begin() + static_cast<std::ptrdiff_t>(launchCalls.size() / 2);
+            std::nth_element(launchCalls.begin(), middle, launchCalls.end());
+            launchCost = *middle;
+        }
+        // Each call's GPU idle stretch after it (its last work before the call's end to
+        // its next work) closes by the host's wait in the call (closingEdits).
+        std::vector<WaitedStretch> all;
+        std::vector<WaitedStretch> notToHost;
+        std::size_t toHost = 0;
+        for (const FrameRow* call : calls) {
+            const auto work = workOfCall.find(call->eventIndex);
+            const bool readsBack =
+                work != workOfCall.end() && frame.name(*work->second).find("DtoH") != std::string_view::npos;
+            toHost += readsBack ? 1 : 0;
+            const FrameRow* next = device.nextAt(call->end());
+            const TimeNs from = device.lastEndBefore(call->end());
+            if (!next || next->ts <= from || call->dur <= launchCost)
+                continue;
+            const WaitedStretch stretch { { from, next->ts }, call->dur - launchCost };
+            all.push_back(stretch);
+            if (!readsBack)
+                notToHost.push_back(stretch);
+        }
+        TimeNs closable = 0;
+        const WhatIfRankEdits low = closingEdits(c, frame.rank, std::move(notToHost), closable);
+        TimeNs closableHigh = 0;
+        const WhatIfRankEdits high = closingEdits(c, frame.rank, std::move(all), closableHigh);
         const TimeNs onPath = c.pathTimeWithin(frame.rank, spans);
-        const double gain = c.pctOfMeasured(onPath);
+        const std::vector<WhatIfRankEdits> fix { low };
+        const double gain = low.empty() ? 0.0 : c.whatIfGainPct({}, fix).value_or(0);
+        const double gainHigh = std::max(gain, c.whatIfGainPct({}, { high }).value_or(0));
         Finding f = newFinding(info, std::to_string(calls.size()) + " " + what, gain, { frame.rank });
-        f.evidence.push_back(std::to_string(calls.size()) + " calls, " + formatMs(callTime) + " on the host");
+        f.gainHighPct = gainHigh;
+        f.evidence.push_back(std::to_string(calls.size()) + " calls, " + formatMs(callTime) + " on the host"
+            + (toHost > 0 ? "; " + std::to_string(toHost) + " of them copy to the host (DtoH)" : ""));
         f.evidence.push_back(
             "the calls and the GPU's wait for work after them, on the critical path: " + formatMs(onPath));
+        f.evidence.push_back("model: asynchronous, each call returns after a kernel launch's time ("
+            + formatMs(launchCost)
+            + ", the rank's median launch call) and the host issues the next work while the GPU runs: "
+              "the GPU's idle stretch after each call closes by the host's wait in it, re-timed on the "
+              "critical path; the low end keeps the copies to the host (the host reads their data, so it "
+              "still waits, at the next synchronisation), the high end makes them asynchronous too: gain "
+            + formatPct(gain) + " to " + formatPct(gainHigh));
         f.suggestion = suggestion;
         f.where.push_back(rowsWhere(c, frame.rank, calls));
         f.iterations = iterationsOf(calls);
-        f.gainBasis = "time on the critical path from each call's start to the GPU's next work";
+        f.gainBasis = "what-if: the calls made asynchronous (a launch's time each; copies to the host kept), "
+                      "re-timed on the critical path";
+        if (!low.empty())
+            f.whatIfEdits = fix;
         return { { f }, std::nullopt };
     }
 
