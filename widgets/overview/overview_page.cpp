@@ -10,8 +10,11 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ks::widgets {
 
@@ -221,6 +224,8 @@ void OverviewPage::clearResult(const QString& message)
 {
     m_data.reset();
     clearLayout(m_headline);
+    m_tiles.clear();
+    m_tileColumns = 0;
     clearLayout(m_cards);
     showMessage(message);
 }
@@ -260,63 +265,79 @@ void OverviewPage::show(std::shared_ptr<const OverviewData> data)
 void OverviewPage::fillHeadline(const OverviewData& d)
 {
     clearLayout(m_headline);
+    m_tiles.clear();
     const QString none = QStringLiteral("–");
     QWidget* parent = m_message->parentWidget();
-    m_headline->addWidget(
-        tile(tr("Step time"), d.stepTimeUs ? formatUs(*d.stepTimeUs) : none,
-            d.stepTimeUs ? tr("mean per iteration over %1 iteration(s) and the ranks").arg(d.iterationCount)
-                         : tr("no ProfilerStep iterations"),
-            parent),
-        0, 0);
-    m_headline->addWidget(
+    m_tiles.push_back(tile(tr("Step time"), d.stepTimeUs ? formatUs(*d.stepTimeUs) : none,
+        d.stepTimeUs ? tr("mean per iteration over %1 iteration(s) and the ranks").arg(d.iterationCount)
+                     : tr("no ProfilerStep iterations"),
+        parent));
+    m_tiles.push_back(
         tile(tr("GPU busy"), d.gpuBusyPct ? QStringLiteral("%1 %").arg(*d.gpuBusyPct, 0, 'f', 1) : none,
-            d.gpuBusyPct ? tr("of the step, mean over ranks") : tr("no GPU work or no iterations"), parent),
-        0, 1);
-    m_headline->addWidget(
-        tile(tr("Exposed communication"),
-            d.exposedCommPct ? QStringLiteral("%1 %").arg(*d.exposedCommPct, 0, 'f', 1) : none,
-            d.exposedCommPct    ? tr("of the time, on the critical path")
-                : d.fromSummary ? tr("needs the ranks' events (open the traces)")
-                                : tr("no critical path"),
-            parent),
-        0, 2);
-    m_headline->addWidget(tile(tr("MFU"), d.mfuPct ? QStringLiteral("%1 %").arg(*d.mfuPct, 0, 'f', 1) : none,
-                              d.mfuPct || !d.mfuNote.isEmpty() ? d.mfuNote
-                                  : d.fromSummary ? tr("needs the ranks' shapes (open the traces)")
-                                                  : tr("not computed"),
-                              parent),
-        0, 3);
+            d.gpuBusyPct ? tr("of the step, mean over ranks") : tr("no GPU work or no iterations"), parent));
+    m_tiles.push_back(tile(tr("Exposed communication"),
+        d.exposedCommPct ? QStringLiteral("%1 %").arg(*d.exposedCommPct, 0, 'f', 1) : none,
+        d.exposedCommPct    ? tr("of the time, on the critical path")
+            : d.fromSummary ? tr("needs the ranks' events (open the traces)")
+                            : tr("no critical path"),
+        parent));
+    m_tiles.push_back(tile(tr("MFU"), d.mfuPct ? QStringLiteral("%1 %").arg(*d.mfuPct, 0, 'f', 1) : none,
+        d.mfuPct || !d.mfuNote.isEmpty() ? d.mfuNote
+            : d.fromSummary              ? tr("needs the ranks' shapes (open the traces)")
+                                         : tr("not computed"),
+        parent));
     QStringList ranks;
     for (std::size_t i = 0; i < std::min<std::size_t>(6, d.stragglers.size()); ++i)
         ranks << QString::number(d.stragglers[i]);
     if (d.stragglers.size() > 6)
         ranks << QStringLiteral("…");
-    m_headline->addWidget(
+    m_tiles.push_back(
         tile(tr("Stragglers"), d.stragglers.empty() ? tr("none") : ranks.join(QStringLiteral(", ")),
-            d.stragglers.empty() ? tr("no rank holds the others back") : d.stragglerSource, parent),
-        0, 4);
+            d.stragglers.empty() ? tr("no rank holds the others back") : d.stragglerSource, parent));
     // The TensorBoard plugin's DataLoader share of the step (no finding of its own:
     // dataloader_stall's gain already counts what loading costs the path).
-    m_headline->addWidget(
-        tile(tr("Data loading"),
-            d.dataLoadingPct ? QStringLiteral("%1 %").arg(*d.dataLoadingPct, 0, 'f', 1) : none,
-            d.dataLoadingPct    ? tr("of the step, mean over ranks")
-                : d.fromSummary ? tr("needs the ranks' events (open the traces)")
-                                : tr("no ProfilerStep iterations"),
-            parent),
-        0, 5);
+    m_tiles.push_back(tile(tr("Data loading"),
+        d.dataLoadingPct ? QStringLiteral("%1 %").arg(*d.dataLoadingPct, 0, 'f', 1) : none,
+        d.dataLoadingPct    ? tr("of the step, mean over ranks")
+            : d.fromSummary ? tr("needs the ranks' events (open the traces)")
+                            : tr("no ProfilerStep iterations"),
+        parent));
     // The plugin's Tensor Core share of compute kernel time (tensor_core_unused says
     // which eligible ops missed them and what moving them gives back).
-    m_headline->addWidget(
-        tile(tr("Tensor Cores"),
-            d.tensorCorePct ? QStringLiteral("%1 %").arg(*d.tensorCorePct, 0, 'f', 1) : none,
-            d.tensorCorePct     ? tr("of compute kernel time, mean over ranks")
-                : d.fromSummary ? tr("needs the ranks' events (open the traces)")
-                                : tr("no compute kernels in the steps"),
-            parent),
-        0, 6);
-    for (int c = 0; c < 7; ++c)
+    m_tiles.push_back(tile(tr("Tensor Cores"),
+        d.tensorCorePct ? QStringLiteral("%1 %").arg(*d.tensorCorePct, 0, 'f', 1) : none,
+        d.tensorCorePct     ? tr("of compute kernel time, mean over ranks")
+            : d.fromSummary ? tr("needs the ranks' events (open the traces)")
+                            : tr("no compute kernels in the steps"),
+        parent));
+    m_tileColumns = 0;
+    placeTiles();
+}
+
+void OverviewPage::placeTiles()
+{
+    constexpr int kTileWidth = 165; // wide enough for "Exposed communication" and a three-line detail
+    const int tiles = static_cast<int>(m_tiles.size());
+    if (tiles == 0)
+        return;
+    const int columns = std::clamp(width() / kTileWidth, 1, tiles);
+    if (columns == m_tileColumns)
+        return;
+    while (QLayoutItem* item = m_headline->takeAt(0))
+        delete item; // the tiles stay: placed again below
+    for (int c = 0; c < m_headline->columnCount(); ++c)
+        m_headline->setColumnStretch(c, 0);
+    for (int i = 0; i < tiles; ++i)
+        m_headline->addWidget(m_tiles[static_cast<std::size_t>(i)], i / columns, i % columns);
+    for (int c = 0; c < columns; ++c)
         m_headline->setColumnStretch(c, 1);
+    m_tileColumns = columns;
+}
+
+void OverviewPage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    placeTiles();
 }
 
 void OverviewPage::fillCards(const OverviewData& d)

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QComboBox;
 class QGridLayout;
@@ -97,8 +98,15 @@ private:
     // A different set starts from "All iterations".
     void resetIterationsFor(const std::shared_ptr<core::TraceAnalyses>& analyses);
     void fillHeadline(const OverviewData& data);
+    // The headline tiles in as many columns as the page's width holds (one row at
+    // full HD, two at 1280 wide), so none is cut off.
+    void placeTiles();
     void fillCards(const OverviewData& data);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
     TaskTracker m_tasks;
     std::shared_ptr<core::TraceAnalyses> m_analyses;
     std::optional<core::AnalysisWindow> m_scopeWindow;
@@ -111,6 +119,8 @@ private:
     QLabel* m_scope = nullptr;
     QComboBox* m_iteration = nullptr;
     QGridLayout* m_headline = nullptr;
+    std::vector<QWidget*> m_tiles; // in m_headline, in reading order
+    int m_tileColumns = 0; // how m_tiles are placed now
     QVBoxLayout* m_cards = nullptr;
     QLabel* m_message = nullptr;
 };

@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <set>
 
 using namespace ks;
 
@@ -60,6 +61,26 @@ private slots:
         QVERIFY(data->exposedCommPct.has_value());
         QCOMPARE(data->dataLoadingPct.value_or(-1), 0.0); // X1's rows hold it: no loading spans here
         QVERIFY(!data->tensorCorePct); // a CPU job: no compute kernels, no share (not 0 %)
+
+        // The seven headline tiles in one row when the page is wide, in rows when it is
+        // not, never cut off at its right edge.
+        const auto rowsOfTiles = [&page](int width) {
+            page.resize(width, 900);
+            page.setVisible(true);
+            QCoreApplication::processEvents();
+            std::set<int> tops;
+            for (QWidget* t : page.findChildren<QWidget*>(QStringLiteral("headlineTile"))) {
+                const QRect onPage(t->mapTo(&page, QPoint(0, 0)), t->size());
+                if (onPage.right() > page.width())
+                    return -1;
+                tops.insert(onPage.top());
+            }
+            return static_cast<int>(tops.size());
+        };
+        QCOMPARE(page.findChildren<QWidget*>(QStringLiteral("headlineTile")).size(), qsizetype(7));
+        QCOMPARE(rowsOfTiles(1400), 1);
+        QCOMPARE(rowsOfTiles(700), 2);
+        QCOMPARE(rowsOfTiles(1200), 1); // back as it was
         QVERIFY(!data->mfuPct); // a CPU job: no device peaks
         QVERIFY(!data->mfuNote.isEmpty()); // says why
         QCOMPARE(data->iterations.size(), std::size_t(4));
