@@ -6,6 +6,7 @@
 #include "widgets/timeline/model/timeline_view_state.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -15,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 
 namespace ks::widgets {
 
@@ -55,6 +57,19 @@ namespace {
         layout->addWidget(v);
         layout->addWidget(d);
         return frame;
+    }
+
+    // A share the rank overview gives and a summary does not store: its value and what
+    // it is of, or why there is none.
+    QWidget* shareTile(const QString& caption, const std::optional<double>& pct, const QString& ofWhat,
+        bool fromSummary, const QString& whyNone, QWidget* parent)
+    {
+        return tile(caption, pct ? QStringLiteral("%1 %").arg(*pct, 0, 'f', 1) : QStringLiteral("–"),
+            pct               ? ofWhat
+                : fromSummary ? QCoreApplication::translate(
+                      "ks::widgets::OverviewPage", "needs the ranks' events (open the traces)")
+                              : whyNone,
+            parent);
     }
 
     void clearLayout(QLayout* layout)
@@ -296,20 +311,13 @@ void OverviewPage::fillHeadline(const OverviewData& d)
             d.stragglers.empty() ? tr("no rank holds the others back") : d.stragglerSource, parent));
     // The TensorBoard plugin's DataLoader share of the step (no finding of its own:
     // dataloader_stall's gain already counts what loading costs the path).
-    m_tiles.push_back(tile(tr("Data loading"),
-        d.dataLoadingPct ? QStringLiteral("%1 %").arg(*d.dataLoadingPct, 0, 'f', 1) : none,
-        d.dataLoadingPct    ? tr("of the step, mean over ranks")
-            : d.fromSummary ? tr("needs the ranks' events (open the traces)")
-                            : tr("no ProfilerStep iterations"),
-        parent));
+    m_tiles.push_back(shareTile(tr("Data loading"), d.dataLoadingPct, tr("of the step, mean over ranks"),
+        d.fromSummary, tr("no ProfilerStep iterations"), parent));
     // The plugin's Tensor Core share of compute kernel time (tensor_core_unused says
     // which eligible ops missed them and what moving them gives back).
-    m_tiles.push_back(tile(tr("Tensor Cores"),
-        d.tensorCorePct ? QStringLiteral("%1 %").arg(*d.tensorCorePct, 0, 'f', 1) : none,
-        d.tensorCorePct     ? tr("of compute kernel time, mean over ranks")
-            : d.fromSummary ? tr("needs the ranks' events (open the traces)")
-                            : tr("no compute kernels in the steps"),
-        parent));
+    m_tiles.push_back(
+        shareTile(tr("Tensor Cores"), d.tensorCorePct, tr("of compute kernel time, mean over ranks"),
+            d.fromSummary, tr("no compute kernels in the steps"), parent));
     m_tileColumns = 0;
     placeTiles();
 }

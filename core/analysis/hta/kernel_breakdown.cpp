@@ -195,6 +195,7 @@ namespace {
     {
         double all = 0.0;
         double onTensorCores = 0.0;
+        bool usesTensorCores = false; // the name's, asked once
     };
 
     using TensorCoreByName = std::map<std::string, TensorCoreTime, std::less<>>;
@@ -204,8 +205,10 @@ namespace {
         TensorCoreByName byName;
         for (const KernelSpan& s : ofType) {
             const auto [it, fresh] = byName.try_emplace(std::string(s.name));
+            if (fresh)
+                it->second.usesTensorCores = usesTensorCores(s.name);
             it->second.all += s.dur;
-            if (usesTensorCores(s.name))
+            if (it->second.usesTensorCores)
                 it->second.onTensorCores += s.dur;
         }
         return byName;
