@@ -2,13 +2,15 @@
 // gpu_starvation (idle gaps longer than a threshold between the GPU's first and
 // last work: the gaps before the first and after the last are the profile's
 // edges, not starvation) and low_gpu_utilisation (the span cut into fixed
-// windows, those busy less than a share). Their gains are the idle time they
-// name that lies on the critical path: keeping the GPU fed gives back at most
-// that. They overlap each other and the gpu_idle_* rules (the same idle time).
+// windows, those busy less than a share). Their gains are the fix re-timed:
+// the host's work in the idle time runs beside the GPU's work before it (low
+// end) or leaves the loop (high end). They overlap each other and the gpu_idle_*
+// rules (the same idle time): the Overview re-times two of them together.
 
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ks::core {
 
@@ -43,6 +45,103 @@ namespace {
         return sum;
     }
 
+    // Each idle stretch (ascending, not overlapping) with the GPU's busy time since
+    // the stretch before it (or its first work): the work the host could have run
+    // beside, so that the GPU finds its next work queued. Feeding the GPU closes each
+    // stretch by at most that.
+    std::vector<WaitedStretch> besideTheWorkBefore(
+        const std::vector<Interval>& busy, const std::vector<Interval>& idle)
+    {
+        std::vector<WaitedStretch> out;
+        TimeNs from = busy.empty() ? 0 : busy.front().start;
+        for (const Interval& i : idle) {
+            out.push_back({ i, overlap(busy, { from, i.start }) });
+            from = i.end;
+        }
+        return out;
+    }
+
+    // The fix re-timed, low and high end, in % of the measured time.
+    // Not kept as the finding's what-if: gpu_starvation and low_gpu_utilisation suggest
+    // the same fix for much the same idle time, and their edits re-timed together would
+    // shorten the same host work twice. Fixing both counts their shared idle time once
+    // (the gain intervals), as for a finding without a what-if.
+    struct FedGain
+    {
+        double low = 0;
+        double high = 0;
+    };
+
+    bool isHostPiece(PathBound bound)
+    {
+        return bound == PathBound::Cpu || bound == PathBound::LaunchOverhead || bound == PathBound::KernelGap;
+    }
+
+    // The host's work on the path that keeps the GPU idle in each stretch, shortened by
+    // what closes the stretch (min(its wait, the path's time in it))), as edits. An edit
+    // window scales the edges that start inside it, and the host work that leaves the GPU
+    // idle often starts before the GPU runs dry (Python begun while the GPU drained its
+    // queue): each window reaches back to the start of the host piece of the path that
+    // runs into its stretch, and its factor takes what closes off the path time of the
+    // host pieces starting inside it. Stretches ascending, not overlapping.
+    WhatIfRankEdits fedEdits(
+        InsightsContext& c, std::int64_t rank, const std::vector<WaitedStretch>& stretches)
+    {
+        std::vector<Interval> pieces; // the rank's host pieces on the path, by start
+        for (const PathSegment& s : c.path().value().path.segments)
+            if (s.rank == rank && isHostPiece(s.piece.bound) && s.piece.duration > 0)
+                pieces.push_back({ s.piece.start, s.piece.start + s.piece.duration });
+        std::sort(pieces.begin(), pieces.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
+        std::vector<TimeNs> before(pieces.size() + 1, 0); // path time of pieces[0..i)
+        for (std::size_t i = 0; i < pieces.size(); ++i)
+            before[i + 1] = before[i] + (pieces[i].end - pieces[i].start);
+        const auto firstFrom = [&](TimeNs t) {
+            return static_cast<std::size_t>(std::lower_bound(pieces.begin(), pieces.end(), t,
+                                                [](const Interval& i, TimeNs v) { return i.start < v; })
+                - pieces.begin());
+        };
+        WhatIfRankEdits edits;
+        edits.rank = rank;
+        TimeNs covered = std::numeric_limits<TimeNs>::min();
+        for (const WaitedStretch& s : stretches) {
+            const TimeNs closed = std::min(s.wait, c.pathTimeWithin(rank, { s.idle }));
+            if (closed <= 0)
+                continue;
+            std::size_t first = firstFrom(s.idle.start);
+            if (first > 0 && pieces[first - 1].end > s.idle.start)
+                --first; // the piece that runs into the stretch
+            const TimeNs from = std::max(
+                covered, first < pieces.size() ? std::min(pieces[first].start, s.idle.start) : s.idle.start);
+            const TimeNs base = before[firstFrom(s.idle.end)] - before[firstFrom(from)];
+            if (base <= 0)
+                continue;
+            const double keep = std::max(0.0, 1.0 - static_cast<double>(closed) / static_cast<double>(base));
+            for (const PathBound bound : { PathBound::Cpu, PathBound::LaunchOverhead, PathBound::KernelGap })
+                edits.windows.push_back({ from, s.idle.end, bound, keep });
+            covered = s.idle.end;
+        }
+        sortWindowsByStart(edits);
+        return edits;
+    }
+
+    FedGain feedingTheGpu(InsightsContext& c, std::int64_t rank, const std::vector<WaitedStretch>& stretches)
+    {
+        FedGain g;
+        const WhatIfRankEdits edits = fedEdits(c, rank, stretches);
+        std::vector<WaitedStretch> offTheLoop = stretches;
+        for (WaitedStretch& s : offTheLoop)
+            s.wait = s.idle.end - s.idle.start;
+        const WhatIfRankEdits all = fedEdits(c, rank, offTheLoop);
+        g.low = edits.empty() ? 0 : c.whatIfGainPct({}, { edits }).value_or(0);
+        g.high = std::max(g.low, all.empty() ? 0 : c.whatIfGainPct({}, { all }).value_or(0));
+        return g;
+    }
+
+    constexpr const char* kFedModel =
+        "model: the host's work in each idle stretch runs beside the GPU's work before it (since the "
+        "previous stretch), so the stretch closes by at most that GPU time; the path re-timed: ";
+
     std::optional<std::string> needsGpuAndPath(InsightsContext& c, const RankFrame& frame)
     {
         if (!hasDeviceWork(frame))
@@ -72,13 +171,15 @@ namespace {
                 gaps.push_back(g);
         if (gaps.empty())
             return RuleOutcome::none();
+        const std::vector<Interval> busy = gpuBusy(frame);
         const TimeNs onPath = c.pathTimeWithin(frame.rank, gaps);
-        const double gain = c.pctOfMeasured(onPath);
+        const FedGain fed = feedingTheGpu(c, frame.rank, besideTheWorkBefore(busy, gaps));
+        const double gain = fed.low;
         RankGainIntervals measuredIn { frame.rank, gaps };
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
         // Evidence counts from the GPU's first work: the same for the rank alone (a summary) or in its job.
-        const TimeNs firstWork = gpuBusy(frame).front().start;
+        const TimeNs firstWork = busy.front().start;
         std::sort(gaps.begin(), gaps.end(),
             [](const Interval& a, const Interval& b) { return a.end - a.start > b.end - b.start; });
         Finding f = newFinding(kStarvation,
@@ -87,8 +188,12 @@ namespace {
         f.evidence.push_back(std::to_string(gaps.size()) + " gaps, " + formatMs(totalLength(gaps))
             + " in all; the longest " + formatMs(gaps.front().end - gaps.front().start) + ", "
             + formatMs(gaps.front().start - firstWork) + " after the GPU's first work");
-        f.evidence.push_back("on the critical path: " + formatMs(onPath) + " (" + formatPct(gain) + " of "
-            + c.measuredWhat() + ")");
+        f.evidence.push_back("on the critical path: " + formatMs(onPath) + " ("
+            + formatPct(c.pctOfMeasured(onPath)) + " of " + c.measuredWhat() + ")");
+        f.evidence.push_back(std::string(kFedModel) + formatPct(gain)
+            + "; the host's work in the gaps off the training loop entirely (high end): "
+            + formatPct(fed.high));
+        f.gainHighPct = fed.high;
         f.where.push_back(intervalsWhere(c, frame.rank, gaps));
         f.gainIntervals.push_back(std::move(measuredIn));
         f.suggestion =
@@ -96,7 +201,8 @@ namespace {
             "host syncs, Python work between steps, checkpointing); overlap it with GPU work "
             "(DataLoader workers and pin_memory, non_blocking copies, fewer .item() calls) or move "
             "it off the training loop.";
-        f.gainBasis = "the gaps' time on the critical path (filling them gives back at most that)";
+        f.gainBasis = "what-if: the host's work in each gap beside the GPU's work before it, re-timed on the "
+                      "critical path (high end: that work off the loop)";
         return { { f }, std::nullopt };
     }
 
@@ -123,7 +229,7 @@ namespace {
             return RuleOutcome::none();
         const std::vector<Interval> gaps = gapsBetween(busy);
         std::vector<Interval> low;
-        std::vector<Interval> idle; // the gaps inside the low windows
+        std::vector<Interval> idle; // the gaps inside the low windows, a piece per gap and window
         double lowest = 100;
         Interval lowestWindow {};
         for (TimeNs i = 0; i < count; ++i) {
@@ -144,7 +250,10 @@ namespace {
         if (low.empty())
             return RuleOutcome::none();
         const TimeNs onPath = c.pathTimeWithin(frame.rank, idle);
-        const double gain = c.pctOfMeasured(onPath);
+        // A gap's pieces in consecutive low windows are one stretch (a gap crossing a
+        // window boundary is in both), fed by the GPU's work before the gap.
+        const FedGain fed = feedingTheGpu(c, frame.rank, besideTheWorkBefore(busy, mergeIntervals(idle)));
+        const double gain = fed.low;
         if (gain < p["min_gain_pct"])
             return RuleOutcome::none();
         const TimeNs lowTime = totalLength(mergeIntervals(low));
@@ -161,13 +270,17 @@ namespace {
             + formatMs(lowestWindow.start - first) + " to " + formatMs(lowestWindow.end - first)
             + " after the GPU's first work");
         f.evidence.push_back("idle time in them on the critical path: " + formatMs(onPath));
+        f.evidence.push_back(std::string(kFedModel) + formatPct(gain)
+            + "; the host's work in them off the loop entirely (high end): " + formatPct(fed.high));
+        f.gainHighPct = fed.high;
         f.where.push_back(intervalsWhere(c, frame.rank, low));
         f.gainIntervals.push_back({ frame.rank, idle });
         f.suggestion =
             "Find what the host does in these windows (the timeline over them): a GPU that is mostly "
             "idle for long stretches waits for data, the host, or other ranks; batch more work per "
             "launch, overlap data loading, and remove host syncs there.";
-        f.gainBasis = "the GPU's idle time inside the low windows that lies on the critical path";
+        f.gainBasis = "what-if: the host's work in the low windows' idle time beside the GPU's work before "
+                      "it, re-timed on the critical path (high end: that work off the loop)";
         return { { f }, std::nullopt };
     }
 

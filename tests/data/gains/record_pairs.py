@@ -2,8 +2,8 @@
 
     /usr/bin/python3 tests/data/gains/record_pairs.py OUT_DIR [PAIR ...]
 
-PAIR is one of: dataloader, straggler, two_stragglers, overlap, cpu_idle (dataloader, straggler,
-two_stragglers and cpu_idle when none is given). Each pair writes OUT_DIR/<pair>/problem/ and OUT_DIR/<pair>/fixed/ with one
+PAIR is one of: dataloader, straggler, two_stragglers, skew, overlap, cpu_idle (dataloader, straggler,
+two_stragglers, skew and cpu_idle when none is given). Each pair writes OUT_DIR/<pair>/problem/ and OUT_DIR/<pair>/fixed/ with one
 gzipped trace per rank (rank-N.json.gz, PyTorch 1.13's Chrome-trace format: no Kineto
 in Debian's build). The fixed run is the problem run with only the fix its finding
 suggests. Every process talks over 127.0.0.1 only and stops by itself.
@@ -152,7 +152,7 @@ def ddp_rank(rank, world, out, port, mode):
         os.sched_setaffinity(0, {rank % os.cpu_count()})
     dist.init_process_group("gloo", rank=rank, world_size=world)
     torch.manual_seed(0)
-    if mode.startswith("straggler") or mode.startswith("two_stragglers"):
+    if mode.startswith(("straggler", "two_stragglers", "skew")):
         # Little compute: the two ranks share the machine's cores, and the straggler's
         # sleep would otherwise free a core for the other rank's compute.
         model = nn.Sequential(nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
@@ -173,7 +173,7 @@ def ddp_rank(rank, world, out, port, mode):
         ddp = DDP(model, bucket_cap_mb=1000 if mode == "overlap_problem" else 1)
         batch = 1
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
-    width = 256 if mode.startswith("straggler") or mode.startswith("two_stragglers") else 2048
+    width = 256 if mode.startswith(("straggler", "two_stragglers", "skew")) else 2048
     x = torch.randn(batch, width)
     y = torch.randint(0, 10, (batch,))
     lossf = nn.CrossEntropyLoss()
@@ -183,9 +183,10 @@ def ddp_rank(rank, world, out, port, mode):
             time.sleep(0.100)  # rank 1 does 100 ms of other work each step (logging, a slow host)
         # Four ranks, two slow ones: fixing the slowest gives back only its lead over the
         # second (20 ms a step), not its lead over the median rank (100 ms).
-        if mode == "two_stragglers_problem" and rank == 1:
+        # skew: the same two slow ranks, fixed on both (every rank arrives with the first).
+        if mode in ("two_stragglers_problem", "skew_problem") and rank == 1:
             time.sleep(0.100)
-        if mode.startswith("two_stragglers") and rank == 2:
+        if (mode.startswith("two_stragglers") or mode == "skew_problem") and rank == 2:
             time.sleep(0.080)
         opt.zero_grad()
         lossf(ddp(x), y).backward()
@@ -220,7 +221,7 @@ def both(problem, fixed):
 
 def main():
     out = sys.argv[1]
-    pairs = sys.argv[2:] or ["dataloader", "straggler", "two_stragglers", "cpu_idle"]
+    pairs = sys.argv[2:] or ["dataloader", "straggler", "two_stragglers", "skew", "cpu_idle"]
     for pair in pairs:
         problem = os.path.join(out, pair, "problem")
         fixed = os.path.join(out, pair, "fixed")
@@ -230,6 +231,8 @@ def main():
             both((ddp, problem, "straggler_problem", 29611), (ddp, fixed, "straggler_fixed", 29612))
         elif pair == "two_stragglers":
             both((ddp, problem, "two_stragglers_problem", 29615, 4), (ddp, fixed, "two_stragglers_fixed", 29616, 4))
+        elif pair == "skew":
+            both((ddp, problem, "skew_problem", 29617, 4), (ddp, fixed, "skew_fixed", 29618, 4))
         elif pair == "cpu_idle":
             both((cpu_idle, problem, True), (cpu_idle, fixed, False))
         elif pair == "overlap":
@@ -240,7 +243,7 @@ def main():
             ddp(problem, "overlap_problem", 29613)
             ddp(fixed, "overlap_fixed", 29614)
         else:
-            sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, two_stragglers, overlap, cpu_idle)")
+            sys.exit(f"record_pairs.py: unknown pair '{pair}' (dataloader, straggler, two_stragglers, skew, overlap, cpu_idle)")
 
 
 if __name__ == "__main__":
