@@ -11,7 +11,8 @@ double waitSharePct(const CollectiveInstance& instance)
 {
     const TimeNs skew = instance.lastArrival() - instance.firstArrival();
     const TimeNs transfer = std::max<TimeNs>(0, instance.firstEnd() - instance.lastArrival());
-    return skew + transfer > 0 ? 100.0 * static_cast<double>(skew) / static_cast<double>(skew + transfer) : 0.0;
+    return skew + transfer > 0 ? 100.0 * static_cast<double>(skew) / static_cast<double>(skew + transfer)
+                               : 0.0;
 }
 
 namespace {
@@ -84,7 +85,8 @@ std::vector<WhatIfRankEdits> arriveWithTheFirst(
                 continue;
             covered = s.arrival;
             const TimeNs length = s.arrival - from;
-            const double keep = std::max(0.0, 1.0 - static_cast<double>(s.late) / static_cast<double>(length));
+            const double keep =
+                std::max(0.0, 1.0 - static_cast<double>(s.late) / static_cast<double>(length));
             for (const PathBound bound : { PathBound::Cpu, PathBound::GpuCompute, PathBound::GpuCommWait,
                      PathBound::LaunchOverhead, PathBound::KernelGap })
                 edits.windows.push_back({ from - frames.minTs, s.arrival - frames.minTs, bound, keep });

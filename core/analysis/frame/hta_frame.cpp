@@ -216,8 +216,11 @@ namespace {
         return steps;
     }
 
-    // HTA's add_iteration (§1.5).
-    Result<bool> assignIterations(RankFrame& frame)
+    // HTA's add_iteration (§1.5). HTA gives GPU rows their launch's iteration only on
+    // streams above 0, so every kernel and copy on stream 0 (HIP's null stream, where
+    // ROCm traces put all their work) has none; the default mode gives device work on
+    // stream 0 its launch's iteration too (--hta-compat keeps HTA's NaN).
+    Result<bool> assignIterations(RankFrame& frame, bool compat)
     {
         auto steps = profilerSteps(frame);
         if (!steps)
@@ -252,7 +255,7 @@ namespace {
         }
         frame.indexRows();
         for (FrameRow& row : frame.rows) {
-            if (row.stream <= 0)
+            if (row.stream < 0 || (row.stream == 0 && (compat || !row.device)))
                 continue;
             const FrameRow* partner =
                 row.indexCorrelation > 0 ? frame.rowOfEvent(row.indexCorrelation) : nullptr;
@@ -398,7 +401,7 @@ namespace {
             return out; // HTA removes ranks without rows
         classifyGpuWork(frame, compat ? AnalysisMode::HtaCompat : AnalysisMode::Default);
         linkCorrelations(frame);
-        if (auto ok = assignIterations(frame); !ok) {
+        if (auto ok = assignIterations(frame, compat); !ok) {
             out.error = ok.error();
             return out;
         }

@@ -192,6 +192,45 @@ private slots:
         QCOMPARE(checked, 6); // every rank gets a row per iteration of the set
     }
 
+    // ROCm traces put their work on stream 0 (HIP's null stream), where HTA gives GPU
+    // rows no iteration (NaN): every per-step column was empty on an MI300 trace. The
+    // default mode gives device work on stream 0 its launch's iteration; --hta-compat
+    // keeps HTA's NaN.
+    void streamZeroKernelsHaveTheirLaunchsIteration()
+    {
+        QTemporaryDir dir;
+        const core::TraceSet set = tests::loadRanks(dir,
+            { tests::kinetoDocument(0,
+                { tests::completeEvent("user_annotation", "ProfilerStep#4", 0, 1000, 100, 1),
+                    tests::completeEvent(
+                        "cuda_runtime", "hipLaunchKernel", 10, 5, 100, 1, correlationArgs(1)),
+                    tests::completeEvent("kernel", "Cijk_Ailk_Bljk_BBS_BH_MT128x128x32_MI16x16x16x1", 20, 400,
+                        0, 0, correlationArgs(1, 0)) }) });
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        const auto kernel = std::find_if(frames.ranks.front().rows.begin(), frames.ranks.front().rows.end(),
+            [](const core::FrameRow& r) { return r.device; });
+        QVERIFY(kernel != frames.ranks.front().rows.end());
+        QCOMPARE(kernel->iteration, std::int64_t { 4 });
+        const auto out = core::rankOverview(frames, {});
+        QVERIFY(out.ok);
+        const core::Table& t = out.result.frame;
+        QCOMPARE(t.rows.size(), std::size_t(1));
+        QCOMPARE(cellValue(t, 0, "gpu_busy_us"), 400.0);
+        QCOMPARE(cellValue(t, 0, "compute_pct"), 100.0);
+        // HTA's rule in --hta-compat: a GPU row on stream 0 has no iteration.
+        const core::FrameSet compat = tests::frames(set, core::AnalysisMode::HtaCompat);
+        for (const core::FrameRow& r : compat.ranks.front().rows)
+            if (r.stream == 0 && compat.ranks.front().category(r) == "kernel")
+                QCOMPARE(r.iteration, core::kNoIteration);
+        // The shared MI300X trace: its step's columns are filled now.
+        const core::TraceSet mi300 = tests::loadSharedTraces(QStringLiteral("mi300_qwen05b"));
+        const auto real = core::rankOverview(tests::frames(mi300, core::AnalysisMode::Default), {});
+        QVERIFY(real.ok);
+        QCOMPARE(real.result.frame.rows.size(), std::size_t(1));
+        QVERIFY(cellValue(real.result.frame, 0, "gpu_busy_us") > 20000);
+        QVERIFY(cellValue(real.result.frame, 0, "compute_pct") > 50);
+    }
+
     void noStepsIsNotApplicable()
     {
         QTemporaryDir dir;
