@@ -100,18 +100,24 @@ namespace {
         t.name = "rank_overview";
         for (const ColumnId& c : rank_overview::kColumns)
             t.columns.push_back(c.column());
-        auto select = db.prepare("SELECT rank, iteration, step_time_us, idle_pct, compute_pct, "
-                                 "non_compute_pct, overlap_pct, gpu_busy_us, straggler FROM rank_iterations "
-                                 "ORDER BY iteration, rank");
+        // dataloader_pct and tensor_core_pct came later within version 3: an older file
+        // lacks them, and its rows leave them empty.
+        const std::string columns = "SELECT rank, iteration, step_time_us, idle_pct, compute_pct, "
+                                    "non_compute_pct, overlap_pct, gpu_busy_us, straggler";
+        const std::string from = " FROM rank_iterations ORDER BY iteration, rank";
+        std::size_t stored = t.columns.size();
+        auto select = db.prepare(columns + ", dataloader_pct, tensor_core_pct" + from);
+        if (!select) {
+            stored = 9;
+            select = db.prepare(columns + from);
+        }
         if (!select)
             return select.error();
         SqliteStatement& s = select.value();
-        // The columns after the stored nine (dataloader_pct, tensor_core_pct) are not in a summary: empty.
-        constexpr std::size_t kStored = 9;
         std::vector<Cell> row(t.columns.size());
         auto r = s.step();
         for (; r && r.value(); r = s.step()) {
-            for (std::size_t c = 0; c < kStored; ++c)
+            for (std::size_t c = 0; c < stored; ++c)
                 row[c] = s.column(static_cast<int>(c));
             t.addRow(row);
         }

@@ -118,7 +118,8 @@ namespace {
             // Outputs are kept in locals: frameOf points into them.
             const AnalysisOutput overview = rankOverview(frames, m_options);
             if (const Table* t = frameOf(overview, "rank_overview"))
-                copyRows(*t, sequence(0, 9), m_analysisRank, m_s.rows["rank_iterations"]);
+                copyRows(*t, sequence(0, rank_overview::kColumns.size()), m_analysisRank,
+                    m_s.rows["rank_iterations"]);
             // A summary stores no launch figures: skip re-reading every kernel's args.
             AnalysisOptions kernelOptions = m_options;
             kernelOptions.kernels.occupancyColumns = false;

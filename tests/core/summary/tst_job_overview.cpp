@@ -3,6 +3,8 @@
 // summaries without them read the same, and the rank overview and collective
 // skew tables equal the analyses over the traces.
 #include "core/analysis/cross_rank/collective_skew.h"
+#include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/analysis/tables/table.h"
 #include "core/io/trace_set_loader.h"
 #include "core/summary/job_overview.h"
@@ -57,6 +59,7 @@ private slots:
     void summaryWithoutProfileTableReadsTheSame();
     void collectiveSkewEqualsX2OnTraces();
     void stragglerComputesLongerAndWaitsLess();
+    void rankOverviewKeepsEveryColumn();
     void refusesWhatIsNotASummary();
 };
 
@@ -175,6 +178,61 @@ void TestJobOverview::stragglerComputesLongerAndWaitsLess()
         QVERIFY2(rowTotal(o.profiles, slow, 0) > 1.5 * rowTotal(o.profiles, row, 0),
             qPrintable(QString::number(o.ranks[row].rank)));
         QVERIFY(rowTotal(o.profiles, slow, 1) < rowTotal(o.profiles, row, 1));
+    }
+}
+
+// X1 from a summary holds every column the analysis writes, the DataLoader and
+// Tensor Core shares included (h100_qwen05b: 36.5 % of its compute kernels' time on
+// Tensor Cores); a summary written before those two columns reads them empty.
+void TestJobOverview::rankOverviewKeepsEveryColumn()
+{
+    const std::string folder = KS_SHARED_DIR "/traces/h100_qwen05b";
+    QTemporaryDir dir;
+    const std::string path = summarizeOrFail(folder, dir.path());
+    auto job = readJobOverview(path);
+    QVERIFY(job.ok());
+    auto traces = loadTraceSet({ folder }, LoadOptions {}, nullptr, nullptr);
+    QVERIFY(traces.ok());
+    auto frames = buildFrames(traces.value(), AnalysisOptions {});
+    QVERIFY(frames.ok());
+    const AnalysisOutput x1 = rankOverview(frames.value(), AnalysisOptions {});
+    QVERIFY(x1.ok);
+    const Table& a = x1.result.frame;
+    const Table& b = job.value().rankOverview;
+    QCOMPARE(b.columns.size(), a.columns.size());
+    QCOMPARE(b.rows.size(), a.rows.size());
+    const std::size_t share = a.columnIndex("tensor_core_pct");
+    QVERIFY(share != std::string::npos);
+    bool sawShare = false;
+    for (std::size_t r = 0; r < a.rows.size(); ++r)
+        for (std::size_t c = 0; c < a.columns.size(); ++c) {
+            const auto want = cellAsDouble(a.rows[r][c]);
+            const auto got = cellAsDouble(b.rows[r][c]);
+            QVERIFY2(
+                want.has_value() == got.has_value(), qPrintable(QString::fromStdString(a.columns[c].name)));
+            if (want)
+                QVERIFY2(
+                    std::abs(*want - *got) < 1e-9, qPrintable(QString::fromStdString(a.columns[c].name)));
+            sawShare = sawShare || (c == share && want && *want > 30);
+        }
+    QVERIFY(sawShare);
+    // Written before the two columns: the rest as before, those empty.
+    const std::string old = dir.path().toStdString() + "/old.kssum";
+    QVERIFY(QFile::copy(QString::fromStdString(path), QString::fromStdString(old)));
+    {
+        auto db = SqliteDb::open(old, SqliteDb::Mode::Create);
+        QVERIFY(db.ok());
+        QVERIFY(!db.value().exec("ALTER TABLE rank_iterations DROP COLUMN dataloader_pct; "
+                                 "ALTER TABLE rank_iterations DROP COLUMN tensor_core_pct;"));
+    }
+    auto legacy = readJobOverview(old);
+    QVERIFY2(legacy.ok(), legacy.ok() ? "" : legacy.error().describe().c_str());
+    const Table& l = legacy.value().rankOverview;
+    QCOMPARE(l.rows.size(), a.rows.size());
+    for (std::size_t r = 0; r < l.rows.size(); ++r) {
+        QVERIFY(!cellAsDouble(l.rows[r][share]));
+        QCOMPARE(cellAsDouble(l.rows[r][a.columnIndex("gpu_busy_us")]),
+            cellAsDouble(b.rows[r][a.columnIndex("gpu_busy_us")]));
     }
 }
 

@@ -3,6 +3,8 @@
 // proving analysis; an iteration chosen on the page recomputes; job mode shows
 // a summary's findings without timeline links, and its stragglers from the collectives' arrivals.
 
+#include "core/analysis/cross_rank/rank_overview.h"
+#include "core/analysis/frame/hta_frame.h"
 #include "core/insights/insights.h"
 #include "core/summary/job_overview.h"
 #include "core/summary/job_summarizer.h"
@@ -29,6 +31,30 @@ bool waitUpdated(widgets::OverviewPage& page)
 {
     QSignalSpy spy(&page, &widgets::OverviewPage::updated);
     return spy.wait(60'000);
+}
+
+// The mean Tensor Core share over the rows of the folder's rank overview (-1: none).
+double meanTensorCorePct(const QString& folder)
+{
+    const auto set = test::loadSet(folder);
+    if (!set)
+        return -1;
+    auto frames = core::buildFrames(*set, core::AnalysisOptions {});
+    if (!frames)
+        return -1;
+    const core::AnalysisOutput x1 = core::rankOverview(frames.value(), core::AnalysisOptions {});
+    if (!x1.ok)
+        return -1;
+    const core::Table& t = x1.result.frame;
+    const std::size_t c = t.columnIndex("tensor_core_pct");
+    double sum = 0;
+    std::size_t n = 0;
+    for (const auto row : t.rows)
+        if (const auto v = core::cellAsDouble(row[c])) {
+            sum += *v;
+            ++n;
+        }
+    return n ? sum / static_cast<double>(n) : -1;
 }
 
 } // namespace
@@ -240,8 +266,13 @@ private slots:
         QVERIFY(page.data()->fromSummary);
         QVERIFY(!page.data()->report.findings.empty());
         QVERIFY(page.data()->stepTimeUs.has_value());
-        QVERIFY(!page.data()->dataLoadingPct); // a summary stores no data-loading share: none, not 0
-        QVERIFY(!page.data()->tensorCorePct); // nor a Tensor Core share
+        // A summary stores each rank's data-loading and Tensor Core shares: the tiles show
+        // what the folder's rank overview gives (no loading spans here: 0 %, not none).
+        QCOMPARE(page.data()->dataLoadingPct.value_or(-1), 0.0);
+        QVERIFY(page.data()->tensorCorePct.has_value());
+        const double folderShare = meanTensorCorePct(folder);
+        QVERIFY2(std::abs(*page.data()->tensorCorePct - folderShare) < 1e-9,
+            qPrintable(QStringLiteral("%1 vs %2").arg(*page.data()->tensorCorePct).arg(folderShare)));
         for (auto* card : page.findChildren<widgets::FindingCard*>())
             QVERIFY(!card->findChild<QLabel*>(QStringLiteral("findingLinks"))); // no timeline, no docks
         QSignalSpy cleared(&page, &widgets::OverviewPage::updated);
