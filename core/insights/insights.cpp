@@ -87,12 +87,20 @@ Result<std::vector<std::string>> parseRuleIds(std::string_view text)
 RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
     const InsightsOptions& options)
 {
+    return rankInsights(frames, rankPos, analysis, options, nullptr);
+}
+
+RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
+    const InsightsOptions& options, std::shared_ptr<const KeptJobPath> jobPath)
+{
     if (frames.ranks.size() == 1) { // the rank alone already: no copy of its rows
         InsightsContext context(frames, analysis);
         return rankRulesOn(context, options);
     }
     const FrameSet one = singleRank(frames, rankPos);
     InsightsContext context(one, analysis);
+    if (jobPath)
+        context.deriveFrom(std::move(jobPath), rankPos);
     return rankRulesOn(context, options);
 }
 
@@ -181,9 +189,18 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
     std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);
     if (perRank.size() == 1) // one rank: its context is the job's (one path, no copy of the rows)
         perRank[0] = rankRulesOn(job, options);
-    else
-        parallelFor(
-            perRank.size(), [&](std::size_t p) { perRank[p] = rankInsights(frames, p, analysis, options); });
+    else {
+        // Each rank's path alone comes from the job's graph of it where the job's path
+        // is at hand (given, or needed by a job rule): its event graph is built once.
+        const bool anyJobRule = std::any_of(insightRules().begin(), insightRules().end(), [&](const Rule& r) {
+            return r.scope == RuleScope::Job && ruleSelected(options.rules, r.info.id);
+        });
+        std::shared_ptr<const KeptJobPath> jobPath;
+        if (!perRank.empty() && (options.jobPath || anyJobRule))
+            jobPath = job.keptPath();
+        parallelFor(perRank.size(),
+            [&](std::size_t p) { perRank[p] = rankInsights(frames, p, analysis, options, jobPath); });
+    }
     mergeRankInsights(perRank, options.rules, report);
 
     for (const Rule& rule : insightRules())

@@ -51,6 +51,11 @@ struct RankInsights
 // The rank rules on one rank of `frames` (rankPos), against that rank's own critical path.
 RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
     const InsightsOptions& options);
+// The same with that rank's path alone derived from `jobPath`, the job's path over
+// `frames` kept with its graphs (InsightsContext::deriveFrom): the same answer, the
+// rank's event graph not built again.
+RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
+    const InsightsOptions& options, std::shared_ptr<const KeptJobPath> jobPath);
 
 // Rank rules' results of many ranks as one report's findings: one finding per
 // rule and subject (low_efficiency: per op family), on every rank that has it; its gain is the largest rank's

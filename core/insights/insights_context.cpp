@@ -28,14 +28,30 @@ JobPathOptions InsightsContext::pathOptions() const
     return o;
 }
 
+void InsightsContext::deriveFrom(std::shared_ptr<const KeptJobPath> job, std::size_t rankPos)
+{
+    m_job = std::move(job);
+    m_jobRankPos = rankPos;
+}
+
+std::shared_ptr<const KeptJobPath> InsightsContext::keptPath()
+{
+    path();
+    return m_kept;
+}
+
 const Result<JobCriticalPath>& InsightsContext::path()
 {
     if (!m_kept || !m_kept->path) {
         auto kept = std::make_shared<KeptJobPath>();
         JobPathOptions o = pathOptions();
         o.keepTiming = &kept->timing; // what-ifs re-time the path's ranks
-        kept->path.emplace(jobCriticalPath(m_frames, o, m_parallelFor));
+        std::optional<Result<JobCriticalPath>> derived;
+        if (m_job && m_job->path && m_job->path->ok())
+            derived = rankAlonePath(m_frames, m_job->timing, m_jobRankPos, o);
+        kept->path.emplace(derived ? std::move(*derived) : jobCriticalPath(m_frames, o, m_parallelFor));
         m_kept = std::move(kept);
+        m_job.reset();
     }
     return *m_kept->path;
 }

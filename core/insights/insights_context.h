@@ -41,6 +41,14 @@ public:
 
     const FrameSet& frames() const { return m_frames; }
 
+    // A rank context (its frames one rank of the job's): its path is derived from the
+    // job's kept graph of that rank (rankAlonePath) instead of building the rank's
+    // event graph again, where the job's path kept one. Before the first path().
+    void deriveFrom(std::shared_ptr<const KeptJobPath> job, std::size_t rankPos);
+
+    // The kept path (computed by path() when not given): what rank contexts derive from.
+    std::shared_ptr<const KeptJobPath> keptPath();
+
     const AnalysisOptions& options() const { return m_options; }
 
     // The job's critical path over the selection (the single selected iteration,
@@ -93,6 +101,8 @@ private:
     AnalysisOptions m_options;
     ParallelFor m_parallelFor;
     std::shared_ptr<const KeptJobPath> m_kept; // given, or computed by path()
+    std::shared_ptr<const KeptJobPath> m_job; // deriveFrom's: the job this rank's path comes from
+    std::size_t m_jobRankPos = 0;
     std::map<std::vector<std::string>, std::optional<double>> m_whatIfs;
     std::optional<std::vector<LaunchOutliers>> m_launchOutliers;
     std::optional<std::vector<Straggler>> m_stragglers;

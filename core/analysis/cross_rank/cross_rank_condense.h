@@ -10,6 +10,7 @@
 #include "core/analysis/cross_rank/what_if.h"
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -90,7 +91,11 @@ struct CondenseInput
     const CancelToken* cancel = nullptr; // polled while the event graph is built
     // Where set, a rank with an event graph leaves its timed graph there (see
     // TimedGraph), so that what-ifs re-time it instead of building it again.
-    std::optional<TimedGraph>* keepTimed = nullptr;
+    std::shared_ptr<const TimedGraph>* keepTimed = nullptr;
+    // Where set, the collectives a timed graph's arrivals and ends stand for, in
+    // place of the graph's own (same count and order): a rank's path alone from the
+    // graph its job kept, with the rank-alone match's instances (rankAlonePath).
+    const std::vector<RankCollective>* relabelled = nullptr;
 };
 
 // The rank's A8 graph (default mode) condensed; a rank without one (no GPU

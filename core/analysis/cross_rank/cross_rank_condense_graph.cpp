@@ -529,7 +529,7 @@ namespace {
         out.rank = frame.rank;
         out.windowStart = input.window.start;
         out.windowEnd = input.window.end;
-        out.collectives = g.collectives;
+        out.collectives = input.relabelled ? *input.relabelled : g.collectives;
         for (RankCollective& c : out.collectives)
             c.transferScale = collectiveScale(input, c);
 
@@ -564,7 +564,7 @@ CondensedRank condenseGraph(const CondenseInput& input, const CriticalPathGraph&
     CondensedRank out = condenseWith(input, timed, input.keepTimed ? &visits : nullptr);
     if (input.keepTimed) {
         timed.passVisits = std::move(visits);
-        *input.keepTimed = std::move(timed);
+        *input.keepTimed = std::make_shared<const TimedGraph>(std::move(timed));
     }
     return out;
 }

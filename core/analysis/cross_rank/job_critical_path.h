@@ -10,6 +10,7 @@
 #include "core/common/parallel_for.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,7 +53,12 @@ struct JobPathTiming
     PathCollectives collectives;
     std::vector<std::size_t> rankPos; // per condensed rank: its position in the frames
     std::vector<CriticalPathWindow> windows; // per condensed rank
-    std::vector<std::optional<TimedGraph>> graphs; // per condensed rank; none: the serial model
+    // Per condensed rank; none: the serial model. Shared: a rank's path alone re-times
+    // the graph its job kept (rankAlonePath).
+    std::vector<std::shared_ptr<const TimedGraph>> graphs;
+    // Per condensed rank, the collectives its graph's arrivals and ends stand for
+    // when they are not the graph's own (CondenseInput::relabelled); empty: the graph's.
+    std::vector<std::vector<RankCollective>> relabelled;
     const CancelToken* cancel = nullptr;
 };
 
@@ -87,6 +93,16 @@ struct KeptJobPath
 // Errors: the iteration is on no rank, an empty window, no rank, cancelled.
 Result<JobCriticalPath> jobCriticalPath(
     const FrameSet& frames, const JobPathOptions& options, const ParallelFor& parallelFor = runSequentially);
+
+// What jobCriticalPath(rankFrames, options) gives, where rankFrames holds rank
+// `rankPos` of the frames `job` was kept for (the same rows) and options are the
+// job's: from the timed graph the job kept of that rank, with the rank-alone
+// match's collectives, so that no event graph is built again (the insights' rank
+// contexts). The graph is shared with options.keepTiming. Nullopt where the job
+// kept no graph of the rank (the serial model), its window differs, or its
+// collectives are not the same slices: then build the path.
+std::optional<Result<JobCriticalPath>> rankAlonePath(
+    const FrameSet& rankFrames, const JobPathTiming& job, std::size_t rankPos, const JobPathOptions& options);
 
 // The path jobCriticalPath(frames, options with `whatIf`) joins (its length,
 // steps and hops; no segments), from the timed graphs kept with the

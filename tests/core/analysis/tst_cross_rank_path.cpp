@@ -5,11 +5,13 @@
 
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"
+#include "core/analysis/frame/frame_window.h"
 #include "core/insights/efficiency_roofline.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "tests/support/analysis_test_support.h"
 #include "tests/support/test_main.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -207,6 +209,7 @@ private slots:
     void retimedWhatIfIsTheRebuiltOne();
     void replayedPassesGiveTheRebuiltEdges_data();
     void replayedPassesGiveTheRebuiltEdges();
+    void rankAlonePathIsTheRebuiltOne();
 };
 
 // Rank 1 arrives 15 us after rank 0 (its path to the arrival is longer): the
@@ -801,7 +804,7 @@ void TestCrossRankPath::replayedPassesGiveTheRebuiltEdges()
             input.window.start = std::min(input.window.start, row.ts);
             input.window.end = std::max(input.window.end, row.end());
         }
-        std::optional<core::TimedGraph> kept;
+        std::shared_ptr<const core::TimedGraph> kept;
         input.keepTimed = &kept;
         const core::CondensedRank base = core::condenseRank(input);
         input.keepTimed = nullptr;
@@ -838,6 +841,96 @@ void TestCrossRankPath::replayedPassesGiveTheRebuiltEdges()
         if (base.edges.size() > 1)
             QVERIFY2(anyChanged, (folder.toStdString() + " rank " + std::to_string(frame.rank)).c_str());
     }
+}
+
+// Each rank's path alone derived from the job's kept graph of it (rankAlonePath:
+// the insights' rank contexts) equals the rank alone's path built from scratch:
+// its segments, notes and measured time, and every what-if re-timed on either
+// kept timing. On every shared trace of two or more ranks and a synthetic GPU job.
+void TestCrossRankPath::rankAlonePathIsTheRebuiltOne()
+{
+    std::vector<std::pair<std::string, core::FrameSet>> jobs;
+    std::vector<core::TraceSet> sets; // the frames point into them
+    sets.reserve(32);
+    const std::filesystem::path traces = std::filesystem::path(KS_SHARED_DIR) / "traces";
+    if (std::filesystem::is_directory(traces))
+        for (const auto& entry : std::filesystem::directory_iterator(traces)) {
+            auto set = core::loadTraceSet({ entry.path().string() }, {}, nullptr, nullptr);
+            if (set.ok() && set.value().ranks.size() >= 2) {
+                sets.push_back(std::move(set).value());
+                jobs.emplace_back(entry.path().filename().string(),
+                    tests::frames(sets.back(), core::AnalysisMode::Default));
+            }
+        }
+    QTemporaryDir dir;
+    core::SynthOptions synth;
+    synth.ranks = 4;
+    synth.targetBytes = 200'000;
+    synth.seed = 5;
+    synth.pythonFunctions = false;
+    synth.stragglers = { 2 };
+    synth.slowdown = 2.0;
+    synth.outDir = dir.path().toStdString();
+    QVERIFY(core::generateSyntheticTraces(synth).ok());
+    auto synthetic = core::loadTraceSet({ synth.outDir }, {}, nullptr, nullptr);
+    QVERIFY(synthetic.ok());
+    sets.push_back(std::move(synthetic).value());
+    jobs.emplace_back("synthetic", tests::frames(sets.back(), core::AnalysisMode::Default));
+
+    std::size_t derivedRanks = 0;
+    for (const auto& [name, frames] : jobs) {
+        core::JobPathTiming jobTiming;
+        core::JobPathOptions keeping;
+        keeping.keepTiming = &jobTiming;
+        if (!core::jobCriticalPath(frames, keeping).ok())
+            continue;
+        for (std::size_t p = 0; p < frames.ranks.size(); ++p) {
+            core::FrameSet one = core::framesWithoutRanks(frames);
+            one.ranks.push_back(frames.ranks[p]);
+            core::JobPathTiming aloneTiming;
+            core::JobPathOptions alone;
+            alone.keepTiming = &aloneTiming;
+            std::optional<core::Result<core::JobCriticalPath>> derived =
+                core::rankAlonePath(one, jobTiming, p, alone);
+            if (!derived)
+                continue; // the serial model (gloo): no graph kept
+            ++derivedRanks;
+            core::JobPathTiming rebuiltTiming;
+            core::JobPathOptions rebuilding;
+            rebuilding.keepTiming = &rebuiltTiming;
+            const auto rebuilt = core::jobCriticalPath(one, rebuilding);
+            const std::string label = name + " rank " + std::to_string(frames.ranks[p].rank);
+            QVERIFY2(derived->ok() == rebuilt.ok(), label.c_str());
+            if (!rebuilt.ok())
+                continue;
+            const core::JobCriticalPath& a = derived->value();
+            const core::JobCriticalPath& b = rebuilt.value();
+            QVERIFY2(a.path.ok == b.path.ok && a.path.length == b.path.length, label.c_str());
+            QVERIFY2(a.measuredTime == b.measuredTime, label.c_str());
+            QVERIFY2(a.notes == b.notes, label.c_str());
+            QVERIFY2(a.path.segments.size() == b.path.segments.size(), label.c_str());
+            for (std::size_t i = 0; i < a.path.segments.size(); ++i)
+                QVERIFY2(describe(a.path.segments[i]) == describe(b.path.segments[i]), label.c_str());
+            // The derived timing shares the job's graph, not a copy.
+            QVERIFY(aloneTiming.graphs.size() == 1 && aloneTiming.graphs.front());
+            const auto at = std::find(jobTiming.rankPos.begin(), jobTiming.rankPos.end(), p);
+            QVERIFY(
+                aloneTiming.graphs.front() == jobTiming.graphs[std::size_t(at - jobTiming.rankPos.begin())]);
+            for (const std::vector<std::string>& texts : std::vector<std::vector<std::string>> {
+                     { "kind:launch_overhead=0", "kind:kernel_kernel_gap=0" },
+                     { "kind:transfer=0", "kind:gpu_comm_wait=0" },
+                     { "kind:gpu_compute=0.5", "aten::=0.25" } }) {
+                std::vector<core::WhatIfRule> rules;
+                for (const std::string& text : texts)
+                    rules.push_back(core::parseWhatIfRule(text).value());
+                const core::WhatIfScaling scaling(std::move(rules));
+                const core::CrossRankPath x = core::retimedJobPath(one, aloneTiming, scaling);
+                const core::CrossRankPath y = core::retimedJobPath(one, rebuiltTiming, scaling);
+                QVERIFY2(x.ok == y.ok && x.length == y.length, (label + " " + texts.front()).c_str());
+            }
+        }
+    }
+    QVERIFY(derivedRanks >= 4); // the synthetic job's four GPU ranks at least
 }
 
 KS_TEST_MAIN(tst_cross_rank_path, TestCrossRankPath)

@@ -8,10 +8,12 @@
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/insights.h"
 #include "core/insights/insights_format.h"
+#include "core/synth/synthetic_trace_generator.h"
 #include "tests/support/analysis_test_support.h"
 #include "tests/support/insights_traces.h"
 #include "tests/support/test_main.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -749,6 +751,40 @@ private slots:
         QVERIFY(f->gainPct >= 100.0 * 200 / measuredUs - 0.5);
         Run without({ rank(0, false), rank(1, false) }, only("exposed_communication"));
         QVERIFY(!without.finding("exposed_communication"));
+    }
+
+    // The rank rules on each rank of a GPU job read that rank's path alone derived from
+    // the job's kept graph of it (runInsights); with the path built from scratch
+    // (rankInsights without the job's path) they find the same, to the last digit.
+    void rankFindingsFromTheJobsGraphsAreTheRebuiltOnes()
+    {
+        QTemporaryDir dir;
+        core::SynthOptions synth;
+        synth.ranks = 3;
+        synth.targetBytes = 300'000;
+        synth.seed = 9;
+        synth.pythonFunctions = false;
+        synth.stragglers = { 1 };
+        synth.slowdown = 1.5;
+        synth.outDir = dir.path().toStdString();
+        QVERIFY(core::generateSyntheticTraces(synth).ok());
+        auto set = core::loadTraceSet({ synth.outDir }, {}, nullptr, nullptr);
+        QVERIFY(set.ok());
+        const core::FrameSet frames = tests::frames(set.value(), core::AnalysisMode::Default);
+        const core::InsightsReport viaJob = core::runInsights(frames, core::AnalysisOptions {}, {});
+        std::vector<core::RankInsights> rebuilt;
+        for (std::size_t p = 0; p < frames.ranks.size(); ++p)
+            rebuilt.push_back(core::rankInsights(frames, p, core::AnalysisOptions {}, {}, nullptr));
+        core::InsightsReport expected;
+        core::mergeRankInsights(rebuilt, {}, expected);
+        QVERIFY(!expected.findings.empty());
+        for (const core::Finding& want : expected.findings) {
+            const auto got = std::find_if(viaJob.findings.begin(), viaJob.findings.end(),
+                [&](const core::Finding& f) { return f.rule == want.rule && f.subject == want.subject; });
+            QVERIFY2(got != viaJob.findings.end(), want.rule.c_str());
+            QVERIFY2(got->gainPct == want.gainPct && got->gainHighPct == want.gainHighPct, want.rule.c_str());
+            QVERIFY2(got->ranks == want.ranks && got->evidence == want.evidence, want.rule.c_str());
+        }
     }
 
     void everySharedTraceGivesFilledFindings_data()
