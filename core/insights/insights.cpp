@@ -1,8 +1,10 @@
 #include "core/insights/insights.h"
 
 #include "core/analysis/frame/frame_window.h"
+#include "core/insights/rules_memory.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -46,6 +48,10 @@ namespace {
         return out;
     }
 
+    // The rank rules that read memoryOfRank.
+    constexpr std::array<std::string_view, 4> kMemoryReaders { "memory_pressure", "memory_growth",
+        "allocator_cache_overhead", "out_of_memory" };
+
     std::string twoDecimals(double v)
     {
         char text[32];
@@ -82,6 +88,19 @@ Result<std::vector<std::string>> parseRuleIds(std::string_view text)
         ids.push_back(id);
     }
     return ids;
+}
+
+void prepareRankAnalyses(const FrameSet& frames, const AnalysisOptions& analysis, InsightsOptions& options)
+{
+    if (frames.ranks.size() != 1)
+        return;
+    if (!options.roofline && !options.rooflines && ruleSelected(options.rules, "low_efficiency"))
+        options.rooflines = std::make_shared<const FamilyRooflines>(
+            rooflineOfFrames(frames, analysis.iterations, options.device));
+    const bool memoryRules = std::any_of(kMemoryReaders.begin(), kMemoryReaders.end(),
+        [&](std::string_view id) { return ruleSelected(options.rules, id); });
+    if (!options.memory && memoryRules)
+        options.memory = insightsMemoryOf(frames.ranks.front(), analysis);
 }
 
 RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const AnalysisOptions& analysis,
@@ -187,9 +206,11 @@ InsightsReport runInsights(const FrameSet& frames, const AnalysisOptions& analys
     job.roofline = options.roofline;
     job.device = options.device;
     std::vector<RankInsights> perRank(anyRankRule ? frames.ranks.size() : 0);
-    if (perRank.size() == 1) // one rank: its context is the job's (one path, no copy of the rows)
+    if (perRank.size() == 1) { // one rank: its context is the job's (one path, no copy of the rows)
+        job.rooflines = options.rooflines;
+        job.memory = options.memory;
         perRank[0] = rankRulesOn(job, options);
-    else {
+    } else {
         // Each rank's path alone comes from the job's graph of it where the job's path
         // is at hand (given, or needed by a job rule): its event graph is built once.
         const bool anyJobRule = std::any_of(insightRules().begin(), insightRules().end(), [&](const Rule& r) {

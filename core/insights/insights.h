@@ -5,6 +5,7 @@
 // its own critical path (so a job summary can store them per rank); job rules
 // run once on every rank together.
 
+#include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/finding.h"
 #include "core/insights/rule.h"
@@ -15,6 +16,8 @@
 #include <vector>
 
 namespace ks::core {
+
+struct RankMemory; // core/analysis/memory/memory_report.h
 
 struct InsightsOptions
 {
@@ -28,6 +31,12 @@ struct InsightsOptions
     // session's): the job rules read it instead of computing their own. Null:
     // they compute it.
     std::shared_ptr<const KeptJobPath> jobPath;
+    // A one-rank job's analyses its rank rules read besides the path, computed
+    // beforehand (prepareRankAnalyses: beside the job path, on a core the path leaves
+    // idle): low_efficiency's rooflines and the memory rules' analysis. Null: the
+    // rules compute them. The same answers either way; a job of more ranks ignores them.
+    std::shared_ptr<const FamilyRooflines> rooflines;
+    std::shared_ptr<const RankMemory> memory;
 
     // Only the rules' choice and thresholds: what a kept report depends on besides the frames.
     bool isDefault() const
@@ -35,6 +44,11 @@ struct InsightsOptions
         return rules.empty() && settings.empty() && !roofline && !device.name && !device.peaksFile;
     }
 };
+
+// For a one-rank job (else nothing): fills options.rooflines and options.memory for
+// the rules `options` selects that read them, unless given. What runInsights then
+// reads instead of computing them; a caller runs it beside the job path.
+void prepareRankAnalyses(const FrameSet& frames, const AnalysisOptions& analysis, InsightsOptions& options);
 
 // The ids in `text` ("a,b") checked against the rules; the error names an unknown id.
 Result<std::vector<std::string>> parseRuleIds(std::string_view text);

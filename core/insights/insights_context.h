@@ -11,6 +11,7 @@
 #include "core/analysis/frame/intervals.h"
 #include "core/analysis/hta/launch_outliers.h"
 #include "core/common/parallel_for.h"
+#include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/finding.h"
 
@@ -88,6 +89,9 @@ public:
     // The efficiency analysis' per-family roofline results: given
     // (tests, a caller that ran it), else low_efficiency runs it on the frames.
     std::optional<std::vector<OpFamilyRoofline>> roofline;
+    // low_efficiency's rooflines of the context's rank computed beforehand (or why there
+    // are none), where roofline is not given: it reads them instead of computing them.
+    std::shared_ptr<const FamilyRooflines> rooflines;
     // The memory analysis of the context's rank (memoryOfRank computes it once):
     // memory_pressure and the memory rules read it.
     std::shared_ptr<const RankMemory> memory;

@@ -224,7 +224,8 @@ namespace {
         if (!c.roofline) {
             // The efficiency analysis of this rank over the rows and iterations the
             // insights are scoped to, against its GPU or the one the user named.
-            FamilyRooflines computed = rooflineOfFrames(c.frames(), c.options().iterations, c.device);
+            FamilyRooflines computed =
+                c.rooflines ? *c.rooflines : rooflineOfFrames(c.frames(), c.options().iterations, c.device);
             if (computed.notApplicable)
                 return RuleOutcome::na(*computed.notApplicable);
             c.roofline = std::move(computed.families);

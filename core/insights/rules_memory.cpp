@@ -215,16 +215,19 @@ namespace {
 
 } // namespace
 
+std::shared_ptr<const RankMemory> insightsMemoryOf(const RankFrame& frame, const AnalysisOptions& analysis)
+{
+    MemoryOptions options;
+    options.htaCategories = false; // HTA #223's tables: no rule reads them
+    if (analysis.iterations)
+        options.iterations = *analysis.iterations;
+    return std::make_shared<const RankMemory>(rankMemory(*frame.trace, options));
+}
+
 const RankMemory& memoryOfRank(InsightsContext& c)
 {
-    if (!c.memory) {
-        const RankFrame& frame = onlyRank(c);
-        MemoryOptions options;
-        options.htaCategories = false; // HTA #223's tables: no rule reads them
-        if (c.options().iterations)
-            options.iterations = *c.options().iterations;
-        c.memory = std::make_shared<const RankMemory>(rankMemory(*frame.trace, options));
-    }
+    if (!c.memory)
+        c.memory = insightsMemoryOf(onlyRank(c), c.options());
     return *c.memory;
 }
 

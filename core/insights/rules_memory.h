@@ -9,4 +9,8 @@ namespace ks::core {
 
 const RankMemory& memoryOfRank(InsightsContext& context);
 
+// What memoryOfRank computes for `frame` under `options`: the memory analysis the
+// rules read, without HTA #223's category tables.
+std::shared_ptr<const RankMemory> insightsMemoryOf(const RankFrame& frame, const AnalysisOptions& options);
+
 } // namespace ks::core

@@ -223,14 +223,29 @@ Result<std::shared_ptr<const InsightsReport>> TraceAnalyses::insights(
         const auto& iterations = frameScope.options.iterations;
         if (iterations && iterations->size() == 1)
             pathScope.iteration = iterations->front();
-        auto path = jobPath(pathScope, work);
-        if (!path)
-            return path.error();
-        options.jobPath = path.value()->kept;
         AnalysisOptions analysis = frameScope.options;
         analysis.cancel = work.cancel;
+        // One rank: its job path runs on one thread, so the analyses its rank rules read
+        // besides the path (the rooflines, the memory analysis) run beside it on another.
+        auto frames = this->frames(frameScope, work);
+        if (!frames)
+            return frames.error();
+        std::optional<Result<std::shared_ptr<const SessionJobPath>>> path;
+        if (frames.value()->ranks.size() == 1) {
+            const SessionWork oneThread { runSequentially, work.cancel, work.releaseFreedMemory };
+            work.parallelFor(2, [&](std::size_t i) {
+                if (i == 0)
+                    path.emplace(jobPath(pathScope, oneThread));
+                else
+                    prepareRankAnalyses(*frames.value(), analysis, options);
+            });
+        } else
+            path.emplace(jobPath(pathScope, work));
+        if (!*path)
+            return path->error();
+        options.jobPath = path->value()->kept;
         auto report = std::make_shared<const InsightsReport>(
-            runInsights(*path.value()->frames, analysis, options, work.parallelFor));
+            runInsights(*path->value()->frames, analysis, options, work.parallelFor));
         if (cancelled(work))
             return cancelledError();
         return std::shared_ptr<const InsightsReport>(std::move(report));

@@ -4,6 +4,7 @@
 
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/frame/frame_window.h"
+#include "core/analysis/memory/memory_report.h"
 #include "core/insights/efficiency_roofline.h"
 #include "core/insights/efficiency_seam.h"
 #include "core/insights/insights.h"
@@ -785,6 +786,34 @@ private slots:
             QVERIFY2(got->gainPct == want.gainPct && got->gainHighPct == want.gainHighPct, want.rule.c_str());
             QVERIFY2(got->ranks == want.ranks && got->evidence == want.evidence, want.rule.c_str());
         }
+    }
+
+    // A one-rank job's rooflines and memory analysis computed beforehand (what the
+    // session runs beside the job path) give the findings the rules computing them
+    // give, on a trace with shapes and [memory] events.
+    void preparedRankAnalysesGiveTheSameFindings()
+    {
+        const core::TraceSet set = tests::loadSharedTraces(QStringLiteral("h100_qwen05b"));
+        const core::FrameSet frames = tests::frames(set, core::AnalysisMode::Default);
+        const core::InsightsReport computed = core::runInsights(frames, core::AnalysisOptions {}, {});
+        core::InsightsOptions prepared;
+        core::prepareRankAnalyses(frames, core::AnalysisOptions {}, prepared);
+        QVERIFY(prepared.rooflines && prepared.memory);
+        QVERIFY(prepared.memory->records > 0);
+        QVERIFY(!prepared.rooflines->families.empty());
+        const core::InsightsReport read = core::runInsights(frames, core::AnalysisOptions {}, prepared);
+        QCOMPARE(read.findings.size(), computed.findings.size());
+        for (std::size_t i = 0; i < read.findings.size(); ++i) {
+            QCOMPARE(read.findings[i].rule, computed.findings[i].rule);
+            QCOMPARE(read.findings[i].gainPct, computed.findings[i].gainPct);
+            QVERIFY(read.findings[i].evidence == computed.findings[i].evidence);
+        }
+        QCOMPARE(read.notApplicable.size(), computed.notApplicable.size());
+        // Only what the selected rules read, only for one rank.
+        core::InsightsOptions noMemoryRule;
+        noMemoryRule.rules = { "low_efficiency" };
+        core::prepareRankAnalyses(frames, core::AnalysisOptions {}, noMemoryRule);
+        QVERIFY(noMemoryRule.rooflines && !noMemoryRule.memory);
     }
 
     void everySharedTraceGivesFilledFindings_data()
