@@ -198,7 +198,7 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
     if (!session)
         return 1;
     const core::SessionWork work = cliWork(threadsOption(parsed));
-    const auto frames = sessionFramesForCli(*session, options, work, "kinetoscope-cli", err);
+    auto frames = sessionFramesForCli(*session, options, work, "kinetoscope-cli", err);
     if (!frames)
         return 1;
     std::vector<std::int64_t> rankList;
@@ -239,6 +239,11 @@ int runAnalyzeCommand(const std::vector<std::string>& args, std::ostream& out, s
         err << "kinetoscope-cli: " << outputs.error().describe() << '\n';
         return 1;
     }
+    // The frames are about half the peak: once the outputs are computed only the
+    // sequences call reads them again, so without it they go before the formatting.
+    if (std::none_of(selected.begin(), selected.end(),
+            [](const core::AnalysisCall* c) { return c->key == core::OutputKey::KernelSequences; }))
+        frames.reset();
     // With --out each call's files are written as soon as they are formatted and
     // the text freed: a per-kernel table's text is tens of MB a rank, and holding
     // every call's at once doubled the peak. On stdout they wait, to keep the order.
