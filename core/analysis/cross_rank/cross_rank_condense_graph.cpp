@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <limits>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -75,12 +76,14 @@ namespace {
                 for (std::size_t k = 0; k < g.spentIn.size(); ++k)
                     factor[k] = input.whatIf->factor(g.spentIn[k].name, g.spentIn[k].bound);
             // A fix's edits of this rank's own events (rows, time windows) decide per edge.
-            const bool edited = input.whatIf && input.whatIf->hasEditsFor(m_frame.rank);
+            std::optional<RankEditedFactors> edits;
+            if (input.whatIf && input.whatIf->hasEditsFor(m_frame.rank))
+                edits.emplace(*input.whatIf, m_frame.rank, m_frame.rows.size());
             for (std::size_t id = 0; id < g.edges.size(); ++id) {
                 const TimedGraph::Edge& e = g.edges[id];
-                const double f = edited ? input.whatIf->editedFactor(m_frame.rank, e.row,
-                                     g.spentIn[e.spentIn].bound, g.nodeTs[e.src], factor[e.spentIn])
-                                        : factor[e.spentIn];
+                const double f = edits
+                    ? edits->factor(e.row, g.spentIn[e.spentIn].bound, g.nodeTs[e.src], factor[e.spentIn])
+                    : factor[e.spentIn];
                 m_arcs[id] = { e.dst, WhatIfScaling::scaledBy(e.weight, f) };
             }
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace ks::core {
 
@@ -158,25 +159,82 @@ double WhatIfScaling::editedFactor(
                 continue;
             }
         }
-        // The windows of `bound` starting at or before `at` that hold it (per
-        // bound they do not overlap: one at most), found from the last such
-        // window back while an earlier one could still reach `at`.
-        const auto after = static_cast<std::uint32_t>(
-            std::upper_bound(e.windows.begin(), e.windows.end(), at,
-                [](TimeNs t, const WhatIfRankEdits::Window& w) { return t < w.start; })
+        double windows = 1.0;
+        if (windowFactor(i, bound, at, windows)) {
+            factor *= windows;
+            edited = true;
+        }
+    }
+    return edited ? factor : ruleFactor;
+}
+
+bool WhatIfScaling::windowFactor(std::size_t edit, PathBound bound, TimeNs at, double& factor) const
+{
+    const WhatIfRankEdits& e = m_edits[edit];
+    // The windows of `bound` starting at or before `at` that hold it (per bound they
+    // do not overlap: one at most), found from the last such window back while an
+    // earlier one could still reach `at`.
+    const auto after =
+        static_cast<std::uint32_t>(std::upper_bound(e.windows.begin(), e.windows.end(), at,
+                                       [](TimeNs t, const WhatIfRankEdits::Window& w) { return t < w.start; })
             - e.windows.begin());
-        const BoundWindows& ofBound = m_windowsByBound[i][static_cast<std::size_t>(bound)];
-        const auto last = static_cast<std::size_t>(
-            std::lower_bound(ofBound.positions.begin(), ofBound.positions.end(), after)
+    const BoundWindows& ofBound = m_windowsByBound[edit][static_cast<std::size_t>(bound)];
+    const auto last =
+        static_cast<std::size_t>(std::lower_bound(ofBound.positions.begin(), ofBound.positions.end(), after)
             - ofBound.positions.begin());
-        std::size_t first = last; // the earliest position that may hold `at`
-        while (first > 0 && ofBound.latestEnd[first - 1] > at)
-            --first;
-        for (std::size_t k = first; k < last; ++k) // in window order, as the factors multiplied before
-            if (const WhatIfRankEdits::Window& w = e.windows[ofBound.positions[k]]; at < w.end) {
-                factor *= w.factor;
+    std::size_t first = last; // the earliest position that may hold `at`
+    while (first > 0 && ofBound.latestEnd[first - 1] > at)
+        --first;
+    bool held = false;
+    for (std::size_t k = first; k < last; ++k) // in window order, as the factors multiplied before
+        if (const WhatIfRankEdits::Window& w = e.windows[ofBound.positions[k]]; at < w.end) {
+            factor *= w.factor;
+            held = true;
+        }
+    return held;
+}
+
+RankEditedFactors::RankEditedFactors(const WhatIfScaling& scaling, std::int64_t rank, std::size_t rowCount)
+    : m_scaling(scaling)
+{
+    const auto dense = [rowCount](const std::unordered_map<std::uint32_t, double>& byRow) {
+        std::vector<double> out;
+        if (byRow.empty())
+            return out;
+        out.assign(rowCount, std::numeric_limits<double>::quiet_NaN());
+        for (const auto& [row, f] : byRow)
+            if (row < rowCount)
+                out[row] = f;
+        return out;
+    };
+    for (std::size_t i = 0; i < scaling.edits().size(); ++i) {
+        const WhatIfRankEdits& e = scaling.edits()[i];
+        if (e.rank == rank)
+            m_edits.push_back({ i, dense(e.rows), dense(e.launchDelays) });
+    }
+}
+
+double RankEditedFactors::factor(std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const
+{
+    // As WhatIfScaling::editedFactor: per edit its row's factor, else its windows'.
+    double factor = 1.0;
+    bool edited = false;
+    for (const Edit& e : m_edits) {
+        if (row != kNoRow && bound != PathBound::KernelGap) {
+            const std::vector<double>& ofRow = bound == PathBound::LaunchOverhead ? e.launchDelays : e.rows;
+            if (row < ofRow.size() && !std::isnan(ofRow[row])) {
+                factor *= ofRow[row];
+                edited = true;
+                continue;
+            }
+        }
+        if (m_scaling.hasWindows(e.index, bound)) {
+            double windows = 1.0;
+            if (m_scaling.windowFactor(e.index, bound, at, windows)) {
+                factor *= windows;
                 edited = true;
             }
+        }
     }
     return edited ? factor : ruleFactor;
 }
