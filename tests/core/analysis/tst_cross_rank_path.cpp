@@ -9,6 +9,7 @@
 #include "core/insights/efficiency_roofline.h"
 #include "core/synth/synthetic_trace_generator.h"
 #include "tests/support/analysis_test_support.h"
+#include "tests/support/synthetic_job.h"
 #include "tests/support/test_main.h"
 
 #include <QTemporaryDir>
@@ -863,14 +864,7 @@ void TestCrossRankPath::rankAlonePathIsTheRebuiltOne()
             }
         }
     QTemporaryDir dir;
-    core::SynthOptions synth;
-    synth.ranks = 4;
-    synth.targetBytes = 200'000;
-    synth.seed = 5;
-    synth.pythonFunctions = false;
-    synth.stragglers = { 2 };
-    synth.slowdown = 2.0;
-    synth.outDir = dir.path().toStdString();
+    const core::SynthOptions synth = ks::test::syntheticJob(dir.path(), 4, 200'000, 5, { 2 }, 2.0);
     QVERIFY(core::generateSyntheticTraces(synth).ok());
     auto synthetic = core::loadTraceSet({ synth.outDir }, {}, nullptr, nullptr);
     QVERIFY(synthetic.ok());

@@ -12,6 +12,7 @@
 #include "core/synth/synthetic_trace_generator.h"
 #include "tests/support/analysis_test_support.h"
 #include "tests/support/insights_traces.h"
+#include "tests/support/synthetic_job.h"
 #include "tests/support/test_main.h"
 
 #include <QTemporaryDir>
@@ -760,14 +761,7 @@ private slots:
     void rankFindingsFromTheJobsGraphsAreTheRebuiltOnes()
     {
         QTemporaryDir dir;
-        core::SynthOptions synth;
-        synth.ranks = 3;
-        synth.targetBytes = 300'000;
-        synth.seed = 9;
-        synth.pythonFunctions = false;
-        synth.stragglers = { 1 };
-        synth.slowdown = 1.5;
-        synth.outDir = dir.path().toStdString();
+        const core::SynthOptions synth = ks::test::syntheticJob(dir.path(), 3, 300'000, 9, { 1 }, 1.5);
         QVERIFY(core::generateSyntheticTraces(synth).ok());
         auto set = core::loadTraceSet({ synth.outDir }, {}, nullptr, nullptr);
         QVERIFY(set.ok());
