@@ -1,6 +1,7 @@
 // WhatIfScaling::editedFactor (core/analysis/cross_rank/what_if.h): the factor
 // a fix's edits give the time of a row or of a bound at a time, by hand and
-// against the walk over every earlier window it replaced, on random edits.
+// against the walk over every earlier window it replaced, on random edits; and
+// RankEditedFactors, what the graph condenser asks, equal to both.
 
 #include "core/analysis/cross_rank/what_if.h"
 #include "tests/support/test_main.h"
@@ -120,12 +121,16 @@ private slots:
                 edits.push_back(e);
                 scaling.addEdits(e);
             }
+            // What the graph condenser asks: the row factors in arrays, per rank.
+            const core::RankEditedFactors ofRank[2] { { scaling, 0, 20 }, { scaling, 1, 20 } };
             for (core::TimeNs at = -5; at < 2000; at += 7)
                 for (int b = 0; b < static_cast<int>(core::kPathBoundCount); ++b)
                     for (const std::uint32_t row : { kNoRow, 3u, 4u, 5u, 9u }) {
                         const auto bound = static_cast<PathBound>(b);
-                        QCOMPARE(scaling.editedFactor(at % 2, row, bound, at, 1.5),
-                            walkedFactor(edits, at % 2, row, bound, at, 1.5));
+                        const double walked = walkedFactor(edits, at % 2, row, bound, at, 1.5);
+                        QCOMPARE(scaling.editedFactor(at % 2, row, bound, at, 1.5), walked);
+                        if (at % 2 >= 0) // rank -1 (odd negative times) has no edits: not asked
+                            QCOMPARE(ofRank[at % 2].factor(row, bound, at, 1.5), walked);
                     }
         }
     }
