@@ -195,7 +195,6 @@ bool WhatIfScaling::windowFactor(std::size_t edit, PathBound bound, TimeNs at, d
 }
 
 RankEditedFactors::RankEditedFactors(const WhatIfScaling& scaling, std::int64_t rank, std::size_t rowCount)
-    : m_scaling(scaling)
 {
     const auto dense = [rowCount](const std::unordered_map<std::uint32_t, double>& byRow) {
         std::vector<double> out;
@@ -207,10 +206,18 @@ RankEditedFactors::RankEditedFactors(const WhatIfScaling& scaling, std::int64_t 
                 out[row] = f;
         return out;
     };
-    for (std::size_t i = 0; i < scaling.edits().size(); ++i) {
-        const WhatIfRankEdits& e = scaling.edits()[i];
-        if (e.rank == rank)
-            m_edits.push_back({ i, dense(e.rows), dense(e.launchDelays) });
+    for (const WhatIfRankEdits& e : scaling.edits()) {
+        if (e.rank != rank)
+            continue;
+        Edit edit { dense(e.rows), dense(e.launchDelays), {} };
+        for (const WhatIfRankEdits::Window& w : e.windows) { // by start: so is each bound's list
+            BoundWindows& b = edit.windows[static_cast<std::size_t>(w.bound)];
+            b.starts.push_back(w.start);
+            b.ends.push_back(w.end);
+            b.latestEnd.push_back(b.latestEnd.empty() ? w.end : std::max(b.latestEnd.back(), w.end));
+            b.factors.push_back(w.factor);
+        }
+        m_edits.push_back(std::move(edit));
     }
 }
 
@@ -228,12 +235,25 @@ double RankEditedFactors::factor(std::uint32_t row, PathBound bound, TimeNs at, 
                 continue;
             }
         }
-        if (m_scaling.hasWindows(e.index, bound)) {
-            double windows = 1.0;
-            if (m_scaling.windowFactor(e.index, bound, at, windows)) {
-                factor *= windows;
-                edited = true;
+        const BoundWindows& b = e.windows[static_cast<std::size_t>(bound)];
+        if (b.starts.empty())
+            continue;
+        // The windows starting at or before `at`, from the last back while one could reach it.
+        const auto last = static_cast<std::size_t>(
+            std::upper_bound(b.starts.begin(), b.starts.end(), at) - b.starts.begin());
+        std::size_t first = last;
+        while (first > 0 && b.latestEnd[first - 1] > at)
+            --first;
+        double windows = 1.0;
+        bool held = false;
+        for (std::size_t k = first; k < last; ++k) // in window order, as editedFactor multiplies
+            if (at < b.ends[k]) {
+                windows *= b.factors[k];
+                held = true;
             }
+        if (held) {
+            factor *= windows;
+            edited = true;
         }
     }
     return edited ? factor : ruleFactor;

@@ -102,12 +102,6 @@ public:
     // when none holds it.
     bool windowFactor(std::size_t edit, PathBound bound, TimeNs at, double& factor) const;
 
-    // Whether edit `edit` has windows of `bound`.
-    bool hasWindows(std::size_t edit, PathBound bound) const
-    {
-        return !m_windowsByBound[edit][static_cast<std::size_t>(bound)].positions.empty();
-    }
-
     // The factor for time of `bound` spent in `name` (1 when no rule matches).
     double factor(std::string_view name, PathBound bound) const;
     // `ns` scaled, rounded to the nearest ns.
@@ -140,7 +134,7 @@ private:
 // WhatIfScaling::editedFactor for the many edges of one rank's graph, the same
 // factors found faster: each edit's row and launch-delay factors in arrays indexed
 // by frame row (a hash lookup per edge and edit was the largest cost of a re-timing
-// with edits), its windows searched only for the bounds it has windows of.
+// with edits), its windows searched among those of the edge's bound alone.
 class RankEditedFactors
 {
 public:
@@ -149,14 +143,23 @@ public:
     double factor(std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const;
 
 private:
-    struct Edit
+    // One bound's windows of an edit, in window order (by start), and the latest end up
+    // to each: the windows holding a time are found with one search among them.
+    struct BoundWindows
     {
-        std::size_t index = 0; // into scaling.edits()
-        std::vector<double> rows; // factor per frame row, NaN where the edit names none; empty: none
-        std::vector<double> launchDelays; // the same for launch delays
+        std::vector<TimeNs> starts;
+        std::vector<TimeNs> ends;
+        std::vector<TimeNs> latestEnd;
+        std::vector<double> factors;
     };
 
-    const WhatIfScaling& m_scaling;
+    struct Edit
+    {
+        std::vector<double> rows; // factor per frame row, NaN where the edit names none; empty: none
+        std::vector<double> launchDelays; // the same for launch delays
+        std::array<BoundWindows, kPathBoundCount> windows;
+    };
+
     std::vector<Edit> m_edits;
 };
 
