@@ -84,18 +84,32 @@ namespace {
     // queue): each window reaches back to the start of the host piece of the path that
     // runs into its stretch, and its factor takes what closes off the path time of the
     // host pieces starting inside it. Stretches ascending, not overlapping.
-    WhatIfRankEdits fedEdits(
-        InsightsContext& c, std::int64_t rank, const std::vector<WaitedStretch>& stretches)
+    // The rank's host pieces on the path by start, with the path time before each.
+    struct HostPieces
     {
-        std::vector<Interval> pieces; // the rank's host pieces on the path, by start
+        std::vector<Interval> pieces;
+        std::vector<TimeNs> before; // path time of pieces[0..i)
+    };
+
+    HostPieces hostPiecesOf(InsightsContext& c, std::int64_t rank)
+    {
+        HostPieces h;
         for (const PathSegment& s : c.path().value().path.segments)
             if (s.rank == rank && isHostPiece(s.piece.bound) && s.piece.duration > 0)
-                pieces.push_back({ s.piece.start, s.piece.start + s.piece.duration });
-        std::sort(pieces.begin(), pieces.end(),
+                h.pieces.push_back({ s.piece.start, s.piece.start + s.piece.duration });
+        std::sort(h.pieces.begin(), h.pieces.end(),
             [](const Interval& a, const Interval& b) { return a.start < b.start; });
-        std::vector<TimeNs> before(pieces.size() + 1, 0); // path time of pieces[0..i)
-        for (std::size_t i = 0; i < pieces.size(); ++i)
-            before[i + 1] = before[i] + (pieces[i].end - pieces[i].start);
+        h.before.assign(h.pieces.size() + 1, 0);
+        for (std::size_t i = 0; i < h.pieces.size(); ++i)
+            h.before[i + 1] = h.before[i] + (h.pieces[i].end - h.pieces[i].start);
+        return h;
+    }
+
+    WhatIfRankEdits fedEdits(InsightsContext& c, std::int64_t rank, const HostPieces& host,
+        const std::vector<WaitedStretch>& stretches)
+    {
+        const std::vector<Interval>& pieces = host.pieces;
+        const std::vector<TimeNs>& before = host.before;
         const auto firstFrom = [&](TimeNs t) {
             return static_cast<std::size_t>(std::lower_bound(pieces.begin(), pieces.end(), t,
                                                 [](const Interval& i, TimeNs v) { return i.start < v; })
@@ -128,11 +142,12 @@ namespace {
     FedGain feedingTheGpu(InsightsContext& c, std::int64_t rank, const std::vector<WaitedStretch>& stretches)
     {
         FedGain g;
-        const WhatIfRankEdits edits = fedEdits(c, rank, stretches);
+        const HostPieces host = hostPiecesOf(c, rank);
+        const WhatIfRankEdits edits = fedEdits(c, rank, host, stretches);
         std::vector<WaitedStretch> offTheLoop = stretches;
         for (WaitedStretch& s : offTheLoop)
             s.wait = s.idle.end - s.idle.start;
-        const WhatIfRankEdits all = fedEdits(c, rank, offTheLoop);
+        const WhatIfRankEdits all = fedEdits(c, rank, host, offTheLoop);
         g.low = edits.empty() ? 0 : c.whatIfGainPct({}, { edits }).value_or(0);
         g.high = std::max(g.low, all.empty() ? 0 : c.whatIfGainPct({}, { all }).value_or(0));
         return g;
