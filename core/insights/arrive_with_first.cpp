@@ -4,6 +4,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace ks::core {
 
@@ -57,6 +58,7 @@ std::vector<WhatIfRankEdits> arriveWithTheFirst(
 {
     const std::size_t rankCount = frames.ranks.size();
     const std::vector<std::vector<TimeNs>> ends = collectiveEnds(match, rankCount);
+    std::vector<std::optional<TimeNs>> firstWorkOf(rankCount); // scanned once per rank, when needed
     std::map<std::size_t, std::vector<Lateness>> byRank;
     for (const std::size_t i : instances) {
         const CollectiveInstance& inst = match.instances[i];
@@ -67,8 +69,10 @@ std::vector<WhatIfRankEdits> arriveWithTheFirst(
             // It left its previous collective at the latest end at or before its arrival.
             const std::vector<TimeNs>& e = ends[m.rankIndex];
             const auto it = std::upper_bound(e.begin(), e.end(), m.start);
-            const TimeNs from =
-                it == e.begin() ? firstWork(frames.ranks[m.rankIndex]) + frames.minTs : *std::prev(it);
+            std::optional<TimeNs>& rankStart = firstWorkOf[m.rankIndex];
+            if (it == e.begin() && !rankStart)
+                rankStart = firstWork(frames.ranks[m.rankIndex]) + frames.minTs;
+            const TimeNs from = it == e.begin() ? *rankStart : *std::prev(it);
             byRank[m.rankIndex].push_back({ std::min(from, m.start), m.start, m.start - first });
         }
     }

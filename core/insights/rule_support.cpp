@@ -177,34 +177,85 @@ void sortWindowsByStart(WhatIfRankEdits& edits)
         [](const WhatIfRankEdits::Window& a, const WhatIfRankEdits::Window& b) { return a.start < b.start; });
 }
 
-WhatIfRankEdits closingEdits(
-    InsightsContext& context, std::int64_t rank, std::vector<WaitedStretch> stretches, TimeNs& closable)
-{
-    std::stable_sort(stretches.begin(), stretches.end(),
-        [](const WaitedStretch& a, const WaitedStretch& b) { return a.idle.start < b.idle.start; });
-    std::vector<WaitedStretch> merged;
-    for (const WaitedStretch& s : stretches) {
-        if (!merged.empty() && s.idle.start < merged.back().idle.end) {
-            merged.back().idle.end = std::max(merged.back().idle.end, s.idle.end);
-            merged.back().wait += s.wait;
-        } else
-            merged.push_back(s);
+namespace {
+
+    bool isHostPiece(PathBound bound)
+    {
+        return bound == PathBound::Cpu || bound == PathBound::LaunchOverhead || bound == PathBound::KernelGap;
     }
+
+    std::vector<WaitedStretch> mergedByStart(std::vector<WaitedStretch> stretches)
+    {
+        std::stable_sort(stretches.begin(), stretches.end(),
+            [](const WaitedStretch& a, const WaitedStretch& b) { return a.idle.start < b.idle.start; });
+        std::vector<WaitedStretch> merged;
+        for (const WaitedStretch& s : stretches) {
+            if (!merged.empty() && s.idle.start < merged.back().idle.end) {
+                merged.back().idle.end = std::max(merged.back().idle.end, s.idle.end);
+                merged.back().wait += s.wait;
+            } else
+                merged.push_back(s);
+        }
+        return merged;
+    }
+
+} // namespace
+
+HostPathPieces hostPathPieces(InsightsContext& context, std::int64_t rank)
+{
+    HostPathPieces h;
+    if (!context.hasPath())
+        return h;
+    for (const PathSegment& s : context.path().value().path.segments)
+        if (s.rank == rank && isHostPiece(s.piece.bound) && s.piece.duration > 0)
+            h.pieces.push_back({ s.piece.start, s.piece.start + s.piece.duration });
+    std::sort(h.pieces.begin(), h.pieces.end(),
+        [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    h.before.assign(h.pieces.size() + 1, 0);
+    for (std::size_t i = 0; i < h.pieces.size(); ++i)
+        h.before[i + 1] = h.before[i] + (h.pieces[i].end - h.pieces[i].start);
+    return h;
+}
+
+WhatIfRankEdits closingEdits(InsightsContext& context, std::int64_t rank, const HostPathPieces& host,
+    std::vector<WaitedStretch> stretches, TimeNs& closable)
+{
+    const std::vector<Interval>& pieces = host.pieces;
+    const auto firstFrom = [&](TimeNs t) {
+        return static_cast<std::size_t>(std::lower_bound(pieces.begin(), pieces.end(), t,
+                                            [](const Interval& i, TimeNs v) { return i.start < v; })
+            - pieces.begin());
+    };
     WhatIfRankEdits edits;
     edits.rank = rank;
     closable = 0;
-    for (const WaitedStretch& s : merged) {
-        const TimeNs there = context.pathTimeWithin(rank, { s.idle });
-        if (there <= 0 || s.wait <= 0)
+    TimeNs covered = std::numeric_limits<TimeNs>::min(); // the previous window's end
+    for (const WaitedStretch& s : mergedByStart(std::move(stretches))) {
+        const TimeNs closed = std::min(s.wait, context.pathTimeWithin(rank, { s.idle }));
+        if (closed <= 0)
             continue;
-        const TimeNs closed = std::min(there, s.wait);
+        std::size_t first = firstFrom(s.idle.start);
+        if (first > 0 && pieces[first - 1].end > s.idle.start)
+            --first; // the piece that runs into the stretch
+        const TimeNs from = std::max(
+            covered, first < pieces.size() ? std::min(pieces[first].start, s.idle.start) : s.idle.start);
+        const TimeNs base = host.before[firstFrom(s.idle.end)] - host.before[firstFrom(from)];
+        if (base <= 0)
+            continue;
         closable += closed;
-        const double keep = 1.0 - static_cast<double>(closed) / static_cast<double>(there);
+        const double keep = std::max(0.0, 1.0 - static_cast<double>(closed) / static_cast<double>(base));
         for (const PathBound bound : { PathBound::Cpu, PathBound::LaunchOverhead, PathBound::KernelGap })
-            edits.windows.push_back({ s.idle.start, s.idle.end, bound, keep });
+            edits.windows.push_back({ from, s.idle.end, bound, keep });
+        covered = s.idle.end;
     }
     sortWindowsByStart(edits);
     return edits;
+}
+
+WhatIfRankEdits closingEdits(
+    InsightsContext& context, std::int64_t rank, std::vector<WaitedStretch> stretches, TimeNs& closable)
+{
+    return closingEdits(context, rank, hostPathPieces(context, rank), std::move(stretches), closable);
 }
 
 std::optional<std::string> pathMissing(InsightsContext& context)

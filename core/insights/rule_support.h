@@ -76,12 +76,30 @@ struct WaitedStretch
     TimeNs wait = 0;
 };
 
-// The host not waiting (the sync removed, the call made asynchronous): it issues the
-// next work while the GPU runs, so each idle stretch closes by as much as the host
-// waited before it, no more (a host slower than the GPU still leaves the rest). The
-// edits scale the CPU, launch and gap time the path holds inside each stretch
-// (overlapping stretches merged, their waits added); `closable` gets the path time
-// they close.
+// The rank's host pieces on the critical path (CPU, launch overhead, kernel gap) by
+// start, with the path time before each: what a closing edit's window scales.
+struct HostPathPieces
+{
+    std::vector<Interval> pieces;
+    std::vector<TimeNs> before; // path time of pieces[0..i)
+};
+
+HostPathPieces hostPathPieces(InsightsContext& context, std::int64_t rank);
+
+// The host not waiting (the sync removed, the call made asynchronous, the GPU fed ahead):
+// it issues the next work while the GPU runs, so each idle stretch closes by as much as
+// the host waited before it and no more than the path's time in it (a host slower than
+// the GPU still leaves the rest); overlapping stretches merge, their waits added.
+// `closable` gets the path time they close. The edits scale the host pieces of the path
+// that keep the GPU idle. An edit window scales the edges that start inside it, and
+// that host work often starts before the GPU runs dry (the rest of a sync call, Python
+// begun while the GPU drained its queue): each window reaches back to the start of the
+// host piece that runs into its stretch, and its factor takes what closes off the path
+// time of the host pieces starting inside it.
+WhatIfRankEdits closingEdits(InsightsContext& context, std::int64_t rank, const HostPathPieces& host,
+    std::vector<WaitedStretch> stretches, TimeNs& closable);
+
+// The same with the rank's host pieces built here (a rule that closes one set of stretches).
 WhatIfRankEdits closingEdits(
     InsightsContext& context, std::int64_t rank, std::vector<WaitedStretch> stretches, TimeNs& closable);
 

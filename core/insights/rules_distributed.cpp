@@ -7,6 +7,7 @@
 #include "core/analysis/hta/comm_comp_overlap.h"
 #include "core/common/median.h"
 #include "core/insights/arrive_with_first.h"
+#include "core/insights/balance_straggler.h"
 #include "core/insights/last_bucket.h"
 #include "core/insights/rank_compute.h"
 #include "core/insights/rule_support.h"
@@ -241,18 +242,34 @@ namespace {
                 wait += s->waitCaused;
             }
             extra = std::min(extra, c.path().value().path.length);
-            const double gain = c.pctOfMeasured(extra);
+            // The fix re-timed: the straggler balanced (its work before each collective
+            // it arrived last at takes the median member's time). Two bounds, each blind
+            // to what the other sees: the re-timed path finds the job's other waits, but
+            // reads the other ranks' next work as free to start where the trace holds no
+            // dependency on the collective (their streams run on); the lead over the
+            // next-latest member holds every collective to that member's arrival, but not
+            // what the rest of the path does. The gain is the lower, the high end the other.
+            // The edits are the finding's what-if only where the re-timing is the gain, so
+            // that re-timing two fixes together never gives back more than each says.
+            WhatIfRankEdits fix = balanceStraggler(c.frames(), c.path().value(), list);
+            const double lead = c.pctOfMeasured(extra);
+            const double retimed = fix.empty() ? lead : c.whatIfGainPct({}, { fix }).value_or(lead);
+            const double gain = std::min(retimed, lead);
             if (gain < p["min_gain_pct"])
                 continue;
             Finding f = newFinding(kStraggler,
                 "rank " + std::to_string(rank) + " is the straggler the others wait for", gain, { rank });
+            f.gainHighPct = std::max(retimed, lead);
             f.evidence.push_back("its path to the collectives it arrived last at is " + formatMs(excess)
                 + " longer than the median member's (" + std::to_string(list.size()) + " iteration(s))");
             f.evidence.push_back("wait it caused on the other ranks: " + formatMs(wait));
-            f.evidence.push_back("model: balanced, its path to each collective is the median member's, so "
-                                 "the collective starts when the next-latest member arrives; the gain is "
-                                 "its excess over the median, at most its lead over the next-latest member ("
-                + formatMs(extra) + " in all, bounded by the path)");
+            f.evidence.push_back("model: balanced, its work before each collective it arrived last at takes "
+                                 "the median member's time (shortened by "
+                + formatMs(excess)
+                + "), so the collective starts when the next-latest member arrives: its lead over the "
+                  "next-latest member gives back "
+                + formatPct(lead) + " (" + formatMs(extra) + "), the job's path re-timed with it balanced "
+                + formatPct(retimed) + "; the gain is the lower, each bounds what the fix gives back");
             RankWhere w;
             w.rank = rank;
             std::size_t whys = 0;
@@ -270,8 +287,11 @@ namespace {
                   "(batch sizes, sequence lengths), the model partition, or the host (CPU threads, data "
                   "loading) "
                   "it runs on; the reasons name what its path spends longer in.";
-            f.gainBasis = "time the straggler's path is longer than the median member's, at most its lead "
-                          "over the next-latest member, on the critical path";
+            f.gainBasis = "the straggler's work before the collectives it arrived last at shortened to the "
+                          "median member's: the lower of its lead over the next-latest member and the job's "
+                          "critical path re-timed with it";
+            if (!fix.empty() && retimed <= lead + 1e-9)
+                f.whatIfEdits.push_back(std::move(fix));
             out.push_back(std::move(f));
         }
         return { out, std::nullopt };

@@ -10,7 +10,6 @@
 #include "core/insights/rule_support.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ks::core {
 
@@ -72,82 +71,16 @@ namespace {
         double high = 0;
     };
 
-    bool isHostPiece(PathBound bound)
-    {
-        return bound == PathBound::Cpu || bound == PathBound::LaunchOverhead || bound == PathBound::KernelGap;
-    }
-
-    // The host's work on the path that keeps the GPU idle in each stretch, shortened by
-    // what closes the stretch (min(its wait, the path's time in it))), as edits. An edit
-    // window scales the edges that start inside it, and the host work that leaves the GPU
-    // idle often starts before the GPU runs dry (Python begun while the GPU drained its
-    // queue): each window reaches back to the start of the host piece of the path that
-    // runs into its stretch, and its factor takes what closes off the path time of the
-    // host pieces starting inside it. Stretches ascending, not overlapping.
-    // The rank's host pieces on the path by start, with the path time before each.
-    struct HostPieces
-    {
-        std::vector<Interval> pieces;
-        std::vector<TimeNs> before; // path time of pieces[0..i)
-    };
-
-    HostPieces hostPiecesOf(InsightsContext& c, std::int64_t rank)
-    {
-        HostPieces h;
-        for (const PathSegment& s : c.path().value().path.segments)
-            if (s.rank == rank && isHostPiece(s.piece.bound) && s.piece.duration > 0)
-                h.pieces.push_back({ s.piece.start, s.piece.start + s.piece.duration });
-        std::sort(h.pieces.begin(), h.pieces.end(),
-            [](const Interval& a, const Interval& b) { return a.start < b.start; });
-        h.before.assign(h.pieces.size() + 1, 0);
-        for (std::size_t i = 0; i < h.pieces.size(); ++i)
-            h.before[i + 1] = h.before[i] + (h.pieces[i].end - h.pieces[i].start);
-        return h;
-    }
-
-    WhatIfRankEdits fedEdits(InsightsContext& c, std::int64_t rank, const HostPieces& host,
-        const std::vector<WaitedStretch>& stretches)
-    {
-        const std::vector<Interval>& pieces = host.pieces;
-        const std::vector<TimeNs>& before = host.before;
-        const auto firstFrom = [&](TimeNs t) {
-            return static_cast<std::size_t>(std::lower_bound(pieces.begin(), pieces.end(), t,
-                                                [](const Interval& i, TimeNs v) { return i.start < v; })
-                - pieces.begin());
-        };
-        WhatIfRankEdits edits;
-        edits.rank = rank;
-        TimeNs covered = std::numeric_limits<TimeNs>::min();
-        for (const WaitedStretch& s : stretches) {
-            const TimeNs closed = std::min(s.wait, c.pathTimeWithin(rank, { s.idle }));
-            if (closed <= 0)
-                continue;
-            std::size_t first = firstFrom(s.idle.start);
-            if (first > 0 && pieces[first - 1].end > s.idle.start)
-                --first; // the piece that runs into the stretch
-            const TimeNs from = std::max(
-                covered, first < pieces.size() ? std::min(pieces[first].start, s.idle.start) : s.idle.start);
-            const TimeNs base = before[firstFrom(s.idle.end)] - before[firstFrom(from)];
-            if (base <= 0)
-                continue;
-            const double keep = std::max(0.0, 1.0 - static_cast<double>(closed) / static_cast<double>(base));
-            for (const PathBound bound : { PathBound::Cpu, PathBound::LaunchOverhead, PathBound::KernelGap })
-                edits.windows.push_back({ from, s.idle.end, bound, keep });
-            covered = s.idle.end;
-        }
-        sortWindowsByStart(edits);
-        return edits;
-    }
-
     FedGain feedingTheGpu(InsightsContext& c, std::int64_t rank, const std::vector<WaitedStretch>& stretches)
     {
         FedGain g;
-        const HostPieces host = hostPiecesOf(c, rank);
-        const WhatIfRankEdits edits = fedEdits(c, rank, host, stretches);
+        const HostPathPieces host = hostPathPieces(c, rank);
+        TimeNs closable = 0;
+        const WhatIfRankEdits edits = closingEdits(c, rank, host, stretches, closable);
         std::vector<WaitedStretch> offTheLoop = stretches;
         for (WaitedStretch& s : offTheLoop)
             s.wait = s.idle.end - s.idle.start;
-        const WhatIfRankEdits all = fedEdits(c, rank, host, offTheLoop);
+        const WhatIfRankEdits all = closingEdits(c, rank, host, offTheLoop, closable);
         g.low = edits.empty() ? 0 : c.whatIfGainPct({}, { edits }).value_or(0);
         g.high = std::max(g.low, all.empty() ? 0 : c.whatIfGainPct({}, { all }).value_or(0));
         return g;

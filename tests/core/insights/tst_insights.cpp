@@ -704,6 +704,28 @@ private slots:
         Run even({ glooRank(0, 20'000), glooRank(1, 20'000) });
         QVERIFY(!even.finding("straggler"));
         QVERIFY(!even.finding("collective_skew"));
+        // The straggler's gain is its fix re-timed: rank 1's 25 ms forward balanced to the
+        // median member's 5 ms. Alone with rank 0 it gives back its 20 ms lead; beside rank 2
+        // (20 ms) the all-reduce then waits for rank 2, and only 5 ms come back.
+        for (const bool withNextLatest : { false, true }) {
+            std::vector<std::string> ranks { glooRank(0, 5'000), glooRank(1, 25'000) };
+            if (withNextLatest) {
+                ranks.push_back(glooRank(2, 20'000));
+                ranks.push_back(glooRank(3, 5'000));
+            }
+            Run job(ranks, only("straggler"));
+            const core::Finding* f = job.finding("straggler");
+            QVERIFY(f);
+            QCOMPARE(f->ranks, std::vector<std::int64_t> { 1 });
+            QCOMPARE(f->whatIfEdits.size(), std::size_t(1));
+            QCOMPARE(f->whatIfEdits.front().rank, std::int64_t(1));
+            QVERIFY(std::abs(f->gainPct - job.whatIfGain(*f)) < 1e-9);
+            const double measuredUs = static_cast<double>(job.report.measuredNs) / 1000.0;
+            const double back = withNextLatest ? 5'000 : 20'000;
+            QVERIFY2(std::abs(f->gainPct - 100.0 * back / measuredUs) < 0.05,
+                qPrintable(QString("%1 vs %2").arg(f->gainPct).arg(100.0 * back / measuredUs)));
+            QVERIFY(f->gainHighPct >= f->gainPct);
+        }
     }
 
     void unbalancedCompute()
