@@ -73,11 +73,7 @@ std::string InsightsContext::measuredWhat() const
 
 std::optional<double> InsightsContext::whatIfGainPct(const std::vector<std::string>& rules)
 {
-    if (const auto it = m_whatIfs.find(rules); it != m_whatIfs.end())
-        return it->second;
-    const std::optional<double> gain = whatIfGainPct(rules, {});
-    m_whatIfs.emplace(rules, gain);
-    return gain;
+    return whatIfGainPct(rules, {});
 }
 
 std::optional<double> InsightsContext::whatIfGainPct(
@@ -85,6 +81,9 @@ std::optional<double> InsightsContext::whatIfGainPct(
 {
     if (!hasPath() || measured() <= 0)
         return std::nullopt;
+    for (const WhatIfAsked& asked : m_whatIfs)
+        if (asked.rules == rules && asked.edits == edits)
+            return asked.gainPct;
     std::vector<WhatIfRule> parsed;
     for (const std::string& text : rules) {
         auto rule = parseWhatIfRule(text);
@@ -95,10 +94,13 @@ std::optional<double> InsightsContext::whatIfGainPct(
     for (const WhatIfRankEdits& e : edits)
         scaling.addEdits(e);
     const CrossRankPath after = retimedJobPath(m_frames, m_kept->timing, scaling, m_parallelFor);
-    if (!after.ok || !path().value().path.ok)
-        return std::nullopt;
-    const TimeNs saved = path().value().path.length - after.length;
-    return std::max(0.0, 100.0 * static_cast<double>(saved) / static_cast<double>(measured()));
+    std::optional<double> gain;
+    if (after.ok && path().value().path.ok) {
+        const TimeNs saved = path().value().path.length - after.length;
+        gain = std::max(0.0, 100.0 * static_cast<double>(saved) / static_cast<double>(measured()));
+    }
+    m_whatIfs.push_back({ rules, edits, gain });
+    return gain;
 }
 
 TimeNs InsightsContext::pathTimeWithin(std::int64_t rank, std::vector<Interval> ranges)

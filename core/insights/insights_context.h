@@ -107,7 +107,17 @@ private:
     std::shared_ptr<const KeptJobPath> m_kept; // given, or computed by path()
     std::shared_ptr<const KeptJobPath> m_job; // deriveFrom's: the job this rank's path comes from
     std::size_t m_jobRankPos = 0;
-    std::map<std::vector<std::string>, std::optional<double>> m_whatIfs;
+
+    // Each what-if re-timed so far and its gain: the Overview's "first two" asks again
+    // for the what-ifs the two findings' rules computed.
+    struct WhatIfAsked
+    {
+        std::vector<std::string> rules;
+        std::vector<WhatIfRankEdits> edits;
+        std::optional<double> gainPct;
+    };
+
+    std::vector<WhatIfAsked> m_whatIfs;
     std::optional<std::vector<LaunchOutliers>> m_launchOutliers;
     std::optional<std::vector<Straggler>> m_stragglers;
     std::unique_ptr<const PathTimeIndex> m_pathTimes; // pathTimeWithin's, built on its first call

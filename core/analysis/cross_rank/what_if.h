@@ -65,11 +65,15 @@ struct WhatIfRankEdits
         TimeNs end = 0;
         PathBound bound = PathBound::Cpu;
         double factor = 1.0;
+
+        bool operator==(const Window&) const = default;
     };
 
     std::vector<Window> windows; // sorted by start, not overlapping per bound
 
     bool empty() const { return rows.empty() && launchDelays.empty() && windows.empty(); }
+
+    bool operator==(const WhatIfRankEdits&) const = default;
 };
 
 // The rules with a per-name cache (regex search is slow and names repeat;
