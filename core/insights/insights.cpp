@@ -114,6 +114,8 @@ RankInsights rankInsights(const FrameSet& frames, std::size_t rankPos, const Ana
 {
     if (frames.ranks.size() == 1) { // the rank alone already: no copy of its rows
         InsightsContext context(frames, analysis);
+        context.rooflines = options.rooflines; // a one-rank job's analyses, where given
+        context.memory = options.memory;
         return rankRulesOn(context, options);
     }
     const FrameSet one = singleRank(frames, rankPos);

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -141,7 +142,9 @@ namespace {
                 copyRows(*t, sequence(0, 10), m_analysisRank, m_s.rows["memory_bandwidth"]);
             userAnnotations(frames);
             // The rank rules with their default thresholds: what `insights` on the summary reads.
-            const RankInsights insights = rankInsights(frames, 0, m_options, {});
+            InsightsOptions given;
+            given.memory = m_memory;
+            const RankInsights insights = rankInsights(frames, 0, m_options, given);
             for (auto& row : findingRows(insights))
                 m_s.rows[std::string(kFindingsTable)].push_back(std::move(row));
             for (const RuleNotApplicable& na : insights.notApplicable)
@@ -310,12 +313,16 @@ namespace {
             MemoryOptions options;
             options.tbCompat = m_options.htaCompat();
             options.htaCategories = false;
-            const RankMemory memory = rankMemory(t, options);
-            if (memory.error) {
-                notApplicable("memory", *memory.error);
+            auto memory = std::make_shared<const RankMemory>(rankMemory(t, options));
+            // The memory rules read the same analysis (insightsMemoryOf's options) in the
+            // default mode over the whole trace: computed once.
+            if (!m_options.htaCompat() && !m_options.iterations)
+                m_memory = memory;
+            if (memory->error) {
+                notApplicable("memory", *memory->error);
                 return;
             }
-            addSummaryMemoryRows(memory, m_s.rows);
+            addSummaryMemoryRows(*memory, m_s.rows);
         }
 
         std::int64_t analysisRank() const { return m_analysisRank; }
@@ -361,6 +368,7 @@ namespace {
         RankSummary& m_s;
         const AnalysisOptions& m_options;
         std::int64_t m_analysisRank = 0;
+        std::shared_ptr<const RankMemory> m_memory; // memory()'s, where the memory rules read the same
     };
 
     double percentile(const std::vector<double>& sorted, double p)
