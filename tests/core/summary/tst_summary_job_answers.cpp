@@ -367,9 +367,9 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
     QVERIFY2(
         std::abs(a - b) <= std::max(3.0, 0.25 * a), (std::to_string(a) + " vs " + std::to_string(b)).c_str());
     // On this job the two estimates of the straggler's fix disagree: the path re-timed
-    // with rank 37 balanced gives back 11.5 % (as the path of the job generated without
-    // the straggler is shorter per iteration: 19.6 against 22.5 ms in iteration 12), its
-    // lead over the next-latest member 4.4 % (the span of that job is 4.4 % shorter). The
+    // with rank 37 balanced gives back 11.5 % (the job generated without the straggler has
+    // a path as much shorter: 101.1 against 115.8 ms), its lead over the next-latest member
+    // 4.4 % (that job's measured span is 4.4 % shorter: the path is not all of it). The
     // folder's gain is the lower, as the summary's arrivals say; the re-timing is the high
     // end and no what-if is kept.
     const Finding& onFolder = fromFolder.findings.front();
