@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace ks::core {
@@ -98,7 +99,7 @@ namespace {
     }
 
     std::vector<PathPiece> piecesBetween(const RankFrame& frame, const std::vector<Stretch>& all, TimeNs from,
-        TimeNs to, const WhatIfScaling* whatIf, PathNames& names)
+        TimeNs to, const WhatIfScaling* whatIf, const RankEditedFactors* edits, PathNames& names)
     {
         std::vector<PathPiece> pieces;
         auto it = std::upper_bound(
@@ -115,10 +116,8 @@ namespace {
                 const double rule = whatIf->factor(name, PathBound::Cpu);
                 const auto row =
                     it->row ? static_cast<std::uint32_t>(it->row - frame.rows.data()) : TimedGraph::kNoRow;
-                d = WhatIfScaling::scaledBy(b - a,
-                    whatIf->hasEditsFor(frame.rank)
-                        ? whatIf->editedFactor(frame.rank, row, PathBound::Cpu, a, rule)
-                        : rule);
+                d = WhatIfScaling::scaledBy(
+                    b - a, edits ? edits->factor(row, PathBound::Cpu, a, rule) : rule);
             }
             if (d <= 0)
                 continue;
@@ -192,12 +191,17 @@ CondensedRank condenseSerial(const CondenseInput& input)
             }
         return std::make_pair(from, latest);
     };
+    // A fix's edits of this rank's own events decide per stretch.
+    std::optional<RankEditedFactors> edits;
+    if (input.whatIf && input.whatIf->hasEditsFor(frame.rank))
+        edits.emplace(*input.whatIf, frame.rank, frame.rows.size());
     PathNames names(*frame.trace);
     for (std::size_t k = 0; k <= out.collectives.size(); ++k) {
         const bool last = k == out.collectives.size();
         const TimeNs at = last ? out.windowEnd : out.collectives[k].arrival;
         const auto [from, since] = boundaryBefore(at, k);
-        std::vector<PathPiece> pieces = piecesBetween(frame, all, since, at, input.whatIf, names);
+        std::vector<PathPiece> pieces =
+            piecesBetween(frame, all, since, at, input.whatIf, edits ? &*edits : nullptr, names);
         const TimeNs weight = sumOf(pieces);
         out.edges.push_back({ from, static_cast<std::uint32_t>(k), weight, std::move(pieces), {} });
     }

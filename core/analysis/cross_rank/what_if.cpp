@@ -122,76 +122,13 @@ void WhatIfScaling::addEdits(WhatIfRankEdits edits)
 {
     if (edits.empty())
         return;
-    std::array<BoundWindows, kPathBoundCount> byBound;
-    for (std::size_t w = 0; w < edits.windows.size(); ++w) {
-        BoundWindows& b = byBound[static_cast<std::size_t>(edits.windows[w].bound)];
-        b.positions.push_back(static_cast<std::uint32_t>(w));
-        b.latestEnd.push_back(
-            b.latestEnd.empty() ? edits.windows[w].end : std::max(b.latestEnd.back(), edits.windows[w].end));
-    }
     m_edits.push_back(std::move(edits));
-    m_windowsByBound.push_back(std::move(byBound));
 }
 
 bool WhatIfScaling::hasEditsFor(std::int64_t rank) const
 {
     return std::any_of(
         m_edits.begin(), m_edits.end(), [rank](const WhatIfRankEdits& e) { return e.rank == rank; });
-}
-
-double WhatIfScaling::editedFactor(
-    std::int64_t rank, std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const
-{
-    static_assert(kNoRow == 0xffffffffu); // TimedGraph::kNoRow
-    double factor = 1.0;
-    bool edited = false;
-    for (std::size_t i = 0; i < m_edits.size(); ++i) {
-        const WhatIfRankEdits& e = m_edits[i];
-        if (e.rank != rank)
-            continue;
-        // A row's edit holds its own time; its launch delay has an edit of its own, the
-        // gap after it none (windows only).
-        if (row != kNoRow && bound != PathBound::KernelGap) {
-            const auto& ofRow = bound == PathBound::LaunchOverhead ? e.launchDelays : e.rows;
-            if (const auto it = ofRow.find(row); it != ofRow.end()) {
-                factor *= it->second;
-                edited = true;
-                continue;
-            }
-        }
-        double windows = 1.0;
-        if (windowFactor(i, bound, at, windows)) {
-            factor *= windows;
-            edited = true;
-        }
-    }
-    return edited ? factor : ruleFactor;
-}
-
-bool WhatIfScaling::windowFactor(std::size_t edit, PathBound bound, TimeNs at, double& factor) const
-{
-    const WhatIfRankEdits& e = m_edits[edit];
-    // The windows of `bound` starting at or before `at` that hold it (per bound they
-    // do not overlap: one at most), found from the last such window back while an
-    // earlier one could still reach `at`.
-    const auto after =
-        static_cast<std::uint32_t>(std::upper_bound(e.windows.begin(), e.windows.end(), at,
-                                       [](TimeNs t, const WhatIfRankEdits::Window& w) { return t < w.start; })
-            - e.windows.begin());
-    const BoundWindows& ofBound = m_windowsByBound[edit][static_cast<std::size_t>(bound)];
-    const auto last =
-        static_cast<std::size_t>(std::lower_bound(ofBound.positions.begin(), ofBound.positions.end(), after)
-            - ofBound.positions.begin());
-    std::size_t first = last; // the earliest position that may hold `at`
-    while (first > 0 && ofBound.latestEnd[first - 1] > at)
-        --first;
-    bool held = false;
-    for (std::size_t k = first; k < last; ++k) // in window order, as the factors multiplied before
-        if (const WhatIfRankEdits::Window& w = e.windows[ofBound.positions[k]]; at < w.end) {
-            factor *= w.factor;
-            held = true;
-        }
-    return held;
 }
 
 RankEditedFactors::RankEditedFactors(const WhatIfScaling& scaling, std::int64_t rank, std::size_t rowCount)
@@ -223,7 +160,9 @@ RankEditedFactors::RankEditedFactors(const WhatIfScaling& scaling, std::int64_t 
 
 double RankEditedFactors::factor(std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const
 {
-    // As WhatIfScaling::editedFactor: per edit its row's factor, else its windows'.
+    static_assert(kNoRow == 0xffffffffu); // TimedGraph::kNoRow
+    // Per edit its row's factor (a row's edit holds its own time; its launch delay has
+    // an edit of its own, the gap after it none: windows only), else its windows'.
     double factor = 1.0;
     bool edited = false;
     for (const Edit& e : m_edits) {
@@ -246,7 +185,7 @@ double RankEditedFactors::factor(std::uint32_t row, PathBound bound, TimeNs at, 
             --first;
         double windows = 1.0;
         bool held = false;
-        for (std::size_t k = first; k < last; ++k) // in window order, as editedFactor multiplies
+        for (std::size_t k = first; k < last; ++k) // in window order: the factors multiply
             if (at < b.ends[k]) {
                 windows *= b.factors[k];
                 held = true;

@@ -97,15 +97,6 @@ public:
 
     bool hasEditsFor(std::int64_t rank) const;
 
-    // The factor of time spent in frame row `row` (TimedGraph::kNoRow: none) of
-    // `bound` from `at` (frame time base) on `rank`, whose rules' factor is
-    // `ruleFactor`: the edits' where they apply, else the rules'.
-    double editedFactor(
-        std::int64_t rank, std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const;
-    // The product of edit `edit`'s windows of `bound` holding `at` into `factor`; false
-    // when none holds it.
-    bool windowFactor(std::size_t edit, PathBound bound, TimeNs at, double& factor) const;
-
     // The factor for time of `bound` spent in `name` (1 when no rule matches).
     double factor(std::string_view name, PathBound bound) const;
     // `ns` scaled, rounded to the nearest ns.
@@ -119,31 +110,27 @@ private:
 
     std::vector<WhatIfRule> m_rules;
 
-    // Per edit and bound, the positions of its windows of that bound (in window
-    // order) and the latest end up to each: editedFactor finds the windows
-    // holding a time without walking every earlier window (an edge each).
-    struct BoundWindows
-    {
-        std::vector<std::uint32_t> positions;
-        std::vector<TimeNs> latestEnd; // latestEnd[j] = max end of positions[0..j]
-    };
-
     std::vector<WhatIfRankEdits> m_edits;
-    std::vector<std::array<BoundWindows, kPathBoundCount>> m_windowsByBound; // parallel to m_edits
     bool m_exactNamesOnly = true; // every name rule has exactNames: no regex, no cache
     mutable std::unordered_map<std::string, double> m_byName; // name -> factor of the first name rule
     std::shared_ptr<std::mutex> m_byNameLock = std::make_shared<std::mutex>();
 };
 
-// WhatIfScaling::editedFactor for the many edges of one rank's graph, the same
-// factors found faster: each edit's row and launch-delay factors in arrays indexed
-// by frame row (a hash lookup per edge and edit was the largest cost of a re-timing
-// with edits), its windows searched among those of the edge's bound alone.
+// The factors a scaling's edits give the time of one rank, built once per rank
+// for the many edges (or stretches) a condenser scales: each edit's row and
+// launch-delay factors in arrays indexed by frame row (a hash lookup per edge and
+// edit was the largest cost of a re-timing with edits), its windows searched among
+// those of the edge's bound alone.
 class RankEditedFactors
 {
 public:
+    // `rowCount`: the rank's frame rows (rows at or past it are never edited).
     RankEditedFactors(const WhatIfScaling& scaling, std::int64_t rank, std::size_t rowCount);
 
+    // The factor of time spent in frame row `row` (TimedGraph::kNoRow: none) of
+    // `bound` from `at` (frame time base), whose rules' factor is `ruleFactor`:
+    // the edits' where they apply (a row's edit first, else the product of its
+    // windows holding `at`; edits multiply), else the rules'.
     double factor(std::uint32_t row, PathBound bound, TimeNs at, double ruleFactor) const;
 
 private:

@@ -1,7 +1,7 @@
-// WhatIfScaling::editedFactor (core/analysis/cross_rank/what_if.h): the factor
-// a fix's edits give the time of a row or of a bound at a time, by hand and
-// against the walk over every earlier window it replaced, on random edits; and
-// RankEditedFactors, what the graph condenser asks, equal to both.
+// RankEditedFactors (core/analysis/cross_rank/what_if.h): the factor a fix's
+// edits give the time of a row or of a bound at a time on a rank, what both
+// condensers ask, by hand and against a walk over every window of every edit
+// on random edits.
 
 #include "core/analysis/cross_rank/what_if.h"
 #include "tests/support/test_main.h"
@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::uint32_t kNoRow = 0xffffffffu;
 
-// The rule editedFactor followed before windows were indexed by bound.
+// The rule written out: every edit of the rank, every window of each (no index by bound).
 double walkedFactor(const std::vector<core::WhatIfRankEdits>& edits, std::int64_t rank, std::uint32_t row,
     PathBound bound, core::TimeNs at, double ruleFactor)
 {
@@ -45,6 +45,13 @@ double walkedFactor(const std::vector<core::WhatIfRankEdits>& edits, std::int64_
     return edited ? factor : ruleFactor;
 }
 
+// What the condensers ask of `rank` (20 frame rows).
+double editedFactor(const core::WhatIfScaling& scaling, std::int64_t rank, std::uint32_t row, PathBound bound,
+    core::TimeNs at, double ruleFactor)
+{
+    return core::RankEditedFactors(scaling, rank, 20).factor(row, bound, at, ruleFactor);
+}
+
 } // namespace
 
 class TestWhatIfEdits : public QObject
@@ -63,34 +70,34 @@ private slots:
             { 200, 300, PathBound::Cpu, 0.2 } };
         core::WhatIfScaling scaling;
         scaling.addEdits(e);
-        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 0, 9.0), 0.5); // a window's start is in it
-        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 99, 9.0), 0.5);
-        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 100, 9.0), 9.0); // its end is not
-        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 250, 9.0), 0.2);
-        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::LaunchOverhead, 250, 9.0), 0.1);
-        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::GpuCompute, 250, 9.0), 9.0); // another bound
-        QCOMPARE(scaling.editedFactor(1, 7, PathBound::Cpu, 250, 9.0), 0.25); // a row's factor decides
+        QCOMPARE(editedFactor(scaling, 1, kNoRow, PathBound::Cpu, 0, 9.0), 0.5); // a window's start is in it
+        QCOMPARE(editedFactor(scaling, 1, kNoRow, PathBound::Cpu, 99, 9.0), 0.5);
+        QCOMPARE(editedFactor(scaling, 1, kNoRow, PathBound::Cpu, 100, 9.0), 9.0); // its end is not
+        QCOMPARE(editedFactor(scaling, 1, kNoRow, PathBound::Cpu, 250, 9.0), 0.2);
+        QCOMPARE(editedFactor(scaling, 1, kNoRow, PathBound::LaunchOverhead, 250, 9.0), 0.1);
+        QCOMPARE(editedFactor(scaling, 1, kNoRow, PathBound::GpuCompute, 250, 9.0), 9.0); // another bound
+        QCOMPARE(editedFactor(scaling, 1, 7, PathBound::Cpu, 250, 9.0), 0.25); // a row's factor decides
         // A row's factor holds its own time only: a kernel sped up launches no sooner and
         // leaves the gap after it as it was (there the windows decide, else the rules).
-        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 250, 9.0), 0.1);
-        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 500, 9.0), 9.0);
-        QCOMPARE(scaling.editedFactor(1, 7, PathBound::KernelGap, 250, 9.0), 9.0);
-        QCOMPARE(scaling.editedFactor(2, kNoRow, PathBound::Cpu, 50, 9.0), 9.0); // another rank
+        QCOMPARE(editedFactor(scaling, 1, 7, PathBound::LaunchOverhead, 250, 9.0), 0.1);
+        QCOMPARE(editedFactor(scaling, 1, 7, PathBound::LaunchOverhead, 500, 9.0), 9.0);
+        QCOMPARE(editedFactor(scaling, 1, 7, PathBound::KernelGap, 250, 9.0), 9.0);
+        QCOMPARE(editedFactor(scaling, 2, kNoRow, PathBound::Cpu, 50, 9.0), 9.0); // another rank
         // A second edit of the same rank multiplies.
         core::WhatIfRankEdits more;
         more.rank = 1;
         more.windows = { { 50, 60, PathBound::Cpu, 0.5 } };
         scaling.addEdits(more);
-        QCOMPARE(scaling.editedFactor(1, kNoRow, PathBound::Cpu, 55, 9.0), 0.25);
+        QCOMPARE(editedFactor(scaling, 1, kNoRow, PathBound::Cpu, 55, 9.0), 0.25);
         // A launch delay's own edit: the kernel's launch piece, not its time.
         core::WhatIfRankEdits sooner;
         sooner.rank = 1;
         sooner.launchDelays = { { 7, 0.3 } };
         QVERIFY(!sooner.empty());
         scaling.addEdits(sooner);
-        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 500, 9.0), 0.3);
-        QCOMPARE(scaling.editedFactor(1, 7, PathBound::LaunchOverhead, 250, 9.0), 0.1 * 0.3);
-        QCOMPARE(scaling.editedFactor(1, 7, PathBound::GpuCompute, 500, 9.0), 0.25);
+        QCOMPARE(editedFactor(scaling, 1, 7, PathBound::LaunchOverhead, 500, 9.0), 0.3);
+        QCOMPARE(editedFactor(scaling, 1, 7, PathBound::LaunchOverhead, 250, 9.0), 0.1 * 0.3);
+        QCOMPARE(editedFactor(scaling, 1, 7, PathBound::GpuCompute, 500, 9.0), 0.25);
     }
 
     void equalsTheWalkOnRandomEdits()
@@ -121,16 +128,17 @@ private slots:
                 edits.push_back(e);
                 scaling.addEdits(e);
             }
-            // What the graph condenser asks: the row factors in arrays, per rank.
+            // Built once per rank, as the condensers do.
             const core::RankEditedFactors ofRank[2] { { scaling, 0, 20 }, { scaling, 1, 20 } };
             for (core::TimeNs at = -5; at < 2000; at += 7)
                 for (int b = 0; b < static_cast<int>(core::kPathBoundCount); ++b)
                     for (const std::uint32_t row : { kNoRow, 3u, 4u, 5u, 9u }) {
                         const auto bound = static_cast<PathBound>(b);
                         const double walked = walkedFactor(edits, at % 2, row, bound, at, 1.5);
-                        QCOMPARE(scaling.editedFactor(at % 2, row, bound, at, 1.5), walked);
-                        if (at % 2 >= 0) // rank -1 (odd negative times) has no edits: not asked
+                        if (at % 2 >= 0) // rank -1 (odd negative times) has no edits
                             QCOMPARE(ofRank[at % 2].factor(row, bound, at, 1.5), walked);
+                        else
+                            QCOMPARE(editedFactor(scaling, -1, row, bound, at, 1.5), walked);
                     }
         }
     }
