@@ -81,6 +81,23 @@ namespace {
         return lead;
     }
 
+    // Where `rank` arrived last, its arrival minus the next-latest member's, summed: the
+    // most that making it arrive with the others gives back (the collective then waits
+    // for that member).
+    TimeNs leadOverNextLatest(
+        const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, std::int64_t rank)
+    {
+        TimeNs lead = 0;
+        forEachArrivedLast(match, rankNumbers, rank, [&](const CollectiveInstance& inst, std::size_t last) {
+            TimeNs next = inst.firstArrival();
+            for (std::size_t m = 0; m < inst.members.size(); ++m)
+                if (m != last)
+                    next = std::max(next, inst.members[m].start);
+            lead += inst.members[last].start - next;
+        });
+        return lead;
+    }
+
     // Where `rank` arrived last, what the folder's balanced model gives back: its way to
     // the collective (from its previous collective's end, on its own clock) made the median
     // other member's, the collective then starting when the next-latest member arrives:
@@ -449,9 +466,10 @@ ArrivalFindings unbalancedComputeFindings(const std::vector<std::pair<std::int64
     const ClockOffsets clocks = estimateClockOffsets(rankNumbers, match);
     const CollectiveMatch aligned = onEstimatedClocks(match, clocks);
     const TimeNs waitedFor = leadOverMedian(aligned, rankNumbers, rank);
+    const TimeNs aheadOfNext = leadOverNextLatest(aligned, rankNumbers, rank);
     Finding f = newFinding(*rule,
         "rank " + std::to_string(rank) + " computes " + formatPct(spread) + " longer than the median rank",
-        pctOf(std::min({ excess, waitedFor, measuredNs }), measuredNs), { rank });
+        pctOf(std::min({ excess, aheadOfNext, measuredNs }), measuredNs), { rank });
     f.evidence.push_back("GPU compute: rank " + std::to_string(rank) + " " + formatMs(busiest) + ", median "
         + formatMs(static_cast<TimeNs>(typical)) + " over " + std::to_string(ranks.size())
         + " ranks (the summary's utilisation bins)");
@@ -461,14 +479,17 @@ ArrivalFindings unbalancedComputeFindings(const std::vector<std::pair<std::int64
             + formatMs(ranks[i].second);
     f.evidence.push_back(next);
     f.evidence.push_back("the others wait for it (its lead over the median member where it arrived last): "
-        + formatMs(waitedFor));
+        + formatMs(waitedFor)
+        + "; its lead over the next-latest member there, what balancing it gives back at most: "
+        + formatMs(aheadOfNext));
     f.where.push_back(lateWindows(aligned, rankNumbers, rank, clocks));
     f.suggestion =
         "Balance the work per rank: equal batch sizes and sequence lengths (or bucketing by "
         "length), an even split of layers or experts, the same GPU model and clocks on every rank.";
     f.gainBasis =
         "from the summary's utilisation bins: the busiest rank's compute above the median rank's, at "
-        "most the time the others wait for it at the collectives";
+        "most its lead over the next-latest member where it arrived last (the collectives then wait "
+        "for that member)";
     out.findings.push_back(std::move(f));
     return out;
 }

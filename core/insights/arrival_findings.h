@@ -41,9 +41,10 @@ ArrivalFindings arrivalFindings(const CollectiveMatch& match, const std::vector<
 
 // `unbalanced_compute` over each rank's GPU compute time (a summary's utilisation
 // profiles: rank, ns): the busiest rank against the median; gain its excess, at
-// most the time the others wait for it (its lead over the median member where it
-// arrived last at the collectives: the folder bounds it by its compute on the
-// critical path). Not applicable with fewer than two ranks with compute.
+// most its lead over the next-latest member where it arrived last at the
+// collectives (balanced, it arrives with the others and each collective waits for
+// that member; the folder re-times its path). Not applicable with fewer than two
+// ranks with compute.
 ArrivalFindings unbalancedComputeFindings(const std::vector<std::pair<std::int64_t, TimeNs>>& compute,
     const CollectiveMatch& match, const std::vector<std::int64_t>& rankNumbers, TimeNs measuredNs,
     const InsightsOptions& options);

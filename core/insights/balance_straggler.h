@@ -6,9 +6,9 @@
 // its first work) is shortened by its excess over the median member's segment,
 // spread evenly over that stretch; the transfers stay. Re-timed on the job's
 // path, the collective then waits for the next-latest member. The straggler rule
-// takes the lower of this re-timing and the lead over the next-latest member: the
-// re-timing gives what the path shrinks by, which overstates the measured span's
-// where the path is not all of it.
+// takes the lower of this re-timing and the lead over the next-latest member: each
+// bounds what the fix gives back (the re-timing the rest of the job's waits, the
+// lead each collective's next arrival).
 
 #include "core/analysis/cross_rank/job_critical_path.h"
 #include "core/analysis/cross_rank/stragglers.h"

@@ -3,6 +3,7 @@
 // and launches the GPU started late (launch_delay_outliers).
 
 #include "core/analysis/frame/launch_api.h"
+#include "core/analysis/frame/sync_api.h"
 #include "core/analysis/hta/idle_time_breakdown.h"
 #include "core/insights/rule_support.h"
 
@@ -232,13 +233,13 @@ namespace {
             "high end)" } },
         "idle" };
 
-    constexpr std::array<std::string_view, 8> kSyncCalls = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
-        "cudaEventSynchronize", "cudaMemcpy", "hipDeviceSynchronize", "hipStreamSynchronize",
-        "hipEventSynchronize", "hipMemcpy" };
-
+    // A call that holds the host until the GPU is done: a sync or a blocking copy
+    // (an event query returns at once, an async copy waits only when pageable).
     bool isSyncCall(std::string_view name)
     {
-        return std::find(kSyncCalls.begin(), kSyncCalls.end(), name) != kSyncCalls.end();
+        const SyncCall call = syncCallOf(name);
+        return call == SyncCall::DeviceSync || call == SyncCall::StreamSync || call == SyncCall::EventSync
+            || call == SyncCall::Copy;
     }
 
     RuleOutcome hostSync(InsightsContext& c, const RuleParams& p)

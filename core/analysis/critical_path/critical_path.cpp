@@ -1,6 +1,7 @@
 #include "core/analysis/critical_path/critical_path.h"
 
 #include "core/analysis/critical_path/critical_path_internal.h"
+#include "core/analysis/frame/sync_api.h"
 #include "core/analysis/tables/numpy_argsort.h"
 #include "core/common/cancelled_error.h"
 
@@ -20,15 +21,6 @@ namespace {
         -1000; // -1 µs: what rounding times to the µs can produce (Q1)
 
     // Runtime calls that wait for the GPU: their span is time spent waiting, not working.
-    constexpr std::array<std::string_view, 6> kBlockingCalls = {
-        "cudaDeviceSynchronize",
-        "cudaStreamSynchronize",
-        "cudaEventQuery",
-        "cudaEventSynchronize",
-        "cudaMemcpy",
-        "cudaMemcpyAsync",
-    };
-
     Error notApplicable(std::string message)
     {
         return Error { ErrorCode::NotApplicable, std::move(message), {}, {} };
@@ -161,9 +153,11 @@ namespace {
         };
 
         const RankTrace& trace = *ctx.frame.trace;
-        // Blocking calls by name id (a name never interned is never a row's).
+        // Blocking calls by name id (a name never interned is never a row's): HTA's
+        // six CUDA names in --hta-compat, CUDA's and HIP's syncs and copies by default.
         std::vector<NameId> blockingIds;
-        for (const std::string_view name : kBlockingCalls)
+        for (const std::string_view name :
+            hostBlockingCallNames(ctx.compat ? AnalysisMode::HtaCompat : AnalysisMode::Default))
             if (const NameId id = trace.strings.find(name); id.valid())
                 blockingIds.push_back(id);
         std::vector<std::uint32_t> rows;
@@ -593,7 +587,7 @@ bool CriticalPathGraph::onPath(std::uint32_t edgeId) const
 namespace {
 
     Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window,
-        const AnalysisOptions& options, CriticalPathParts parts);
+        const AnalysisOptions& options, CriticalPathParts parts, GraphPurpose purpose);
 
 } // namespace
 
@@ -613,11 +607,12 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
     auto window = findWindow(*frameIt, annotation, instance, compat);
     if (!window)
         return window.error();
-    return buildGraph(frames, *frameIt, window.value(), options, CriticalPathParts::GraphAndPath);
+    return buildGraph(
+        frames, *frameIt, window.value(), options, CriticalPathParts::GraphAndPath, GraphPurpose::Analysis);
 }
 
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
-    CriticalPathWindow window, const AnalysisOptions& options, CriticalPathParts parts)
+    CriticalPathWindow window, const AnalysisOptions& options, CriticalPathParts parts, GraphPurpose purpose)
 {
     const auto frameIt = std::find_if(
         frames.ranks.begin(), frames.ranks.end(), [rank](const RankFrame& f) { return f.rank == rank; });
@@ -628,13 +623,13 @@ Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t
             + " is an MTIA trace");
     if (frameIt->rows.empty())
         return notApplicable("rank " + std::to_string(rank) + " has no events");
-    return buildGraph(frames, *frameIt, Window { window.start, window.end }, options, parts);
+    return buildGraph(frames, *frameIt, Window { window.start, window.end }, options, parts, purpose);
 }
 
 namespace {
 
     Result<CriticalPathGraph> buildGraph(const FrameSet& frames, const RankFrame& frame, const Window& window,
-        const AnalysisOptions& options, CriticalPathParts parts)
+        const AnalysisOptions& options, CriticalPathParts parts, GraphPurpose purpose)
     {
         const std::int64_t rank = frame.rank;
         CriticalPathGraph graph;
@@ -644,6 +639,7 @@ namespace {
         graph.windowStart = window.start;
         graph.windowEnd = window.end;
         cp::GraphContext ctx(frames, frame, graph);
+        ctx.purpose = purpose;
         ctx.clipped = clipRows(ctx, window);
         graph.clippedRows = ctx.clipped.size();
         // Each stage walks every clipped row: a superseded request stops between them.

@@ -124,11 +124,28 @@ enum class CriticalPathParts : std::uint8_t
     GraphOnly,
 };
 
+// What the graph is built for. `Analysis` is HTA's graph, the single-rank
+// critical path's. `Retiming` is the graph the job path re-times for what-ifs,
+// one that must keep the recorded timeline's constraints when weights change:
+// - a CPU thread's time between two consecutive top-level ops counts as the
+//   thread's own (HTA chains them with a zero-weight dependency, Q14): a rank whose
+//   data loader stalls between ops is late by the stall, and shortened ops must not
+//   move the stall off the path;
+// - every kernel keeps a zero-weight edge from its launch, as HTA adds for
+//   simulations (CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE): a queued kernel hangs
+//   off the kernel before it, and once that chain shrinks it must still not start
+//   before the host launched it.
+enum class GraphPurpose : std::uint8_t
+{
+    Analysis,
+    Retiming,
+};
+
 // The same over an explicit window instead of an annotation instance (the
 // cross-rank path clips every rank to one iteration or a time range).
 Result<CriticalPathGraph> buildCriticalPath(const FrameSet& frames, std::int64_t rank,
     CriticalPathWindow window, const AnalysisOptions& options,
-    CriticalPathParts parts = CriticalPathParts::GraphAndPath);
+    CriticalPathParts parts = CriticalPathParts::GraphAndPath, GraphPurpose purpose = GraphPurpose::Analysis);
 
 // The result as tables (dict): "summary", "edge_types", "summary_pct_by_bound_type",
 // "critical_path_edges", "sync_dependency_edges", "breakdown".

@@ -238,7 +238,9 @@ namespace {
                 return;
             const auto s = static_cast<std::uint32_t>(start);
             if (m_previous != kNoNode && !lockShared(m_ctx, static_cast<std::uint32_t>(m_previous), s)) {
-                const CpEdgeType type = m_depth == 0 ? CpEdgeType::Dependency : CpEdgeType::Operator;
+                // A top-level gap is HTA's weightless dependency, the thread's own time when re-timed.
+                const bool freeGap = m_depth == 0 && m_ctx.purpose == GraphPurpose::Analysis;
+                const CpEdgeType type = freeGap ? CpEdgeType::Dependency : CpEdgeType::Operator;
                 const std::uint32_t e = m_ctx.addEdge(static_cast<std::uint32_t>(m_previous), s, type);
                 m_ctx.attributeEdge(e, m_previousParent);
             }

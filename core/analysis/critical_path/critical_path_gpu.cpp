@@ -5,6 +5,7 @@
 
 #include "core/analysis/critical_path/critical_path_internal.h"
 #include "core/analysis/frame/launch_api.h"
+#include "core/analysis/frame/sync_api.h"
 #include "core/analysis/hta/counters_support.h"
 #include "core/analysis/hta/queue_length.h"
 
@@ -272,6 +273,8 @@ namespace {
         bool isGraphLaunch(std::uint32_t launchRow) const;
         bool launchedAfterIdle(
             std::uint32_t r, std::uint32_t launchRow, std::int32_t last, std::int32_t waitEnd);
+        bool addOrderEdges(std::uint32_t start, std::optional<std::uint32_t> launchRow, std::int32_t last,
+            bool launchEdge, bool kernelKernelEdge);
 
         GraphContext& m_ctx;
         LaunchNames m_launchNames;
@@ -286,6 +289,28 @@ namespace {
         std::map<std::int64_t, std::int64_t>
             m_kernelWaitsFor; // kernel event -> kernel event it must wait for
     };
+
+    // The re-timed graph's order edges (GraphPurpose::Retiming): HTA gives a kernel
+    // either its launch edge or an edge from the kernel before it on the stream. Once
+    // weights change both must hold: a kernel starts neither before its launch
+    // (HTA's zero-weight launch edge for simulations) nor before the stream's
+    // previous work ends. The edge HTA chose keeps its weight; the other weighs nothing.
+    bool KernelWalker::addOrderEdges(std::uint32_t start, std::optional<std::uint32_t> launchRow,
+        std::int32_t last, bool launchEdge, bool kernelKernelEdge)
+    {
+        bool added = false;
+        if (!launchEdge && launchRow)
+            if (const std::int32_t launchStart = m_ctx.startNode(*launchRow); launchStart != kNoNode) {
+                m_ctx.addEdge(
+                    static_cast<std::uint32_t>(launchStart), start, CpEdgeType::KernelLaunchDelay, true);
+                added = true;
+            }
+        if (!kernelKernelEdge && last != kNoNode) {
+            m_ctx.addEdge(static_cast<std::uint32_t>(last), start, CpEdgeType::KernelKernelDelay, true);
+            added = true;
+        }
+        return added;
+    }
 
     std::int32_t KernelWalker::lastOnStream(std::int64_t stream) const
     {
@@ -456,6 +481,7 @@ namespace {
         const std::int32_t last = lastOnStream(row.stream);
         const auto launchRow = m_ctx.rowOfEvent(row.indexCorrelation);
         const bool launchEdge = launchRow && launchedAfterIdle(r, *launchRow, last, waitEnd);
+        bool kernelKernelEdge = false;
         if (launchEdge) {
             const std::int32_t runtimeStart = m_ctx.startNode(*launchRow);
             if (runtimeStart == kNoNode) {
@@ -478,7 +504,10 @@ namespace {
             m_ctx.attributeEdge(
                 m_ctx.addEdge(static_cast<std::uint32_t>(last), start, CpEdgeType::KernelKernelDelay), -1);
             edgeAdded = true;
+            kernelKernelEdge = true;
         }
+        if (m_ctx.purpose == GraphPurpose::Retiming)
+            edgeAdded = addOrderEdges(start, launchRow, last, launchEdge, kernelKernelEdge) || edgeAdded;
         if (!edgeAdded)
             m_ctx.graph.warnings.push_back("no incoming edge for GPU event " + std::to_string(row.eventIndex)
                 + " (" + std::string(m_ctx.name(r)) + ") on stream " + std::to_string(row.stream));
@@ -512,7 +541,8 @@ namespace {
     // default) have no cuda_sync records, so HTA finds no GPU->CPU dependency.
     // A blocking call without a record returns once the work it waited for is
     // done: link the last work that finished by its end and was launched before it
-    // started (on every stream for cudaDeviceSynchronize, the latest one otherwise).
+    // started (on every stream for a device sync, the latest one otherwise; CUDA's and
+    // HIP's names, sync_api.h).
     void addInferredSyncEdges(GraphContext& ctx)
     {
         std::map<std::int64_t, std::vector<StreamWork>> byStream;
@@ -529,9 +559,9 @@ namespace {
             std::stable_sort(work.begin(), work.end(),
                 [](const StreamWork& a, const StreamWork& b) { return a.end < b.end; });
         for (const std::uint32_t r : ctx.clipped) {
-            const std::string_view name = ctx.name(r);
-            const bool device = name == "cudaDeviceSynchronize";
-            if ((!device && name != "cudaStreamSynchronize" && name != "cudaEventSynchronize")
+            const SyncCall call = syncCallOf(ctx.name(r));
+            const bool device = call == SyncCall::DeviceSync;
+            if ((!device && call != SyncCall::StreamSync && call != SyncCall::EventSync)
                 || ctx.endNode(r) == kNoNode)
                 continue;
             const auto partner =

@@ -49,6 +49,7 @@ public:
     const RankFrame& frame;
     CriticalPathGraph& graph;
     const bool compat;
+    GraphPurpose purpose = GraphPurpose::Analysis; // Retiming: the job path's graph (critical_path.h)
     std::vector<std::uint32_t> clipped; // frame rows in the window, by event index
     std::vector<char> lockNodes; // per node: a call that takes the CUDA driver's lock (once nodes exist)
 

@@ -1,5 +1,6 @@
 #include "core/analysis/critical_path/sync_dependencies.h"
 
+#include "core/analysis/frame/sync_api.h"
 #include "core/io/json/args_reader.h"
 #include "core/io/store_builder/typed_args.h"
 
@@ -15,13 +16,17 @@ namespace {
     {
         if (waiterOnGpu || waiter == "cudaStreamWaitEvent" || waiter == "hipStreamWaitEvent")
             return SyncKind::StreamWait;
-        if (waiter == "cudaStreamSynchronize" || waiter == "hipStreamSynchronize")
+        switch (syncCallOf(waiter)) {
+        case SyncCall::StreamSync:
             return SyncKind::StreamSync;
-        if (waiter == "cudaEventSynchronize" || waiter == "cudaEventQuery" || waiter == "hipEventSynchronize")
+        case SyncCall::EventSync:
+        case SyncCall::EventQuery:
             return SyncKind::EventSync;
-        if (waiter == "cudaDeviceSynchronize" || waiter == "hipDeviceSynchronize")
+        case SyncCall::DeviceSync:
             return SyncKind::DeviceSync;
-        return SyncKind::Other;
+        default:
+            return SyncKind::Other;
+        }
     }
 
     // External ids are args re-read from the file: those of every ref in one

@@ -139,6 +139,12 @@ namespace {
         return sum;
     }
 
+    // The job path's graph is re-timed (GraphPurpose); --hta-compat keeps HTA's.
+    GraphPurpose graphPurposeOf(const FrameSet& frames)
+    {
+        return frames.mode == AnalysisMode::HtaCompat ? GraphPurpose::Analysis : GraphPurpose::Retiming;
+    }
+
 } // namespace
 
 double collectiveScale(const CondenseInput& input, const RankCollective& c)
@@ -217,8 +223,8 @@ CondensedRank condenseRank(const CondenseInput& input)
     if (hasGpu) {
         AnalysisOptions options;
         options.cancel = input.cancel;
-        auto graph =
-            buildCriticalPath(*input.frames, frame.rank, input.window, options, CriticalPathParts::GraphOnly);
+        auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options,
+            CriticalPathParts::GraphOnly, graphPurposeOf(*input.frames));
         if (options.cancelled())
             return CondensedRank {}; // the caller drops it
         if (graph && graph.value().success)
@@ -238,8 +244,8 @@ bool resolveEdgePieces(const CondenseInput& input, CondensedRank& rank, const Ed
     const RankFrame& frame = input.frames->ranks[input.rankPos];
     AnalysisOptions options;
     options.cancel = input.cancel;
-    auto graph =
-        buildCriticalPath(*input.frames, frame.rank, input.window, options, CriticalPathParts::GraphOnly);
+    auto graph = buildCriticalPath(*input.frames, frame.rank, input.window, options,
+        CriticalPathParts::GraphOnly, graphPurposeOf(*input.frames));
     return graph && graph.value().success
         && resolveTimedPieces(input, timedGraphOf(input, graph.value()), rank, edges);
 }

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -270,6 +271,9 @@ private slots:
     void q1RoundedTimes();
     void q3StreamZeroOperator();
     void q14TopLevelGapsDoNotCount();
+    void hipSyncsBlockByDefault_data();
+    void hipSyncsBlockByDefault();
+    void retimingGraphCountsGapsAndKeepsOrder();
     void notApplicable();
     void annotationWindow();
     void shortNames();
@@ -725,6 +729,103 @@ void TestCriticalPath::q14TopLevelGapsDoNotCount()
         QCOMPARE(gap->weight, std::int64_t { 0 });
         QCOMPARE(pathUs(r->graph()), 10.0 + 10.0 + 10.0 + 1.0);
     }
+}
+
+void TestCriticalPath::hipSyncsBlockByDefault_data()
+{
+    QTest::addColumn<QString>("call");
+    for (const char* call : { "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize" })
+        QTest::newRow(call) << QString::fromLatin1(call);
+}
+
+// HIP's syncs (sync_api.h) are CUDA's by default: their span is the host waiting
+// (no weight) and, without sync records, the edge from the work they waited for is
+// inferred. HTA 0.6.1 knows only CUDA's names: the 100 us wait counts as CPU time
+// and no edge joins it to the GPU (the old mi300_qwen05b path: 13 ms of
+// hipDeviceSynchronize as CPU time).
+void TestCriticalPath::hipSyncsBlockByDefault()
+{
+    QFETCH(QString, call);
+    const std::vector<std::string> events = {
+        runtime("hipLaunchKernel", 0, 5, 1), // 1
+        kernel("a", 7, 10, 100, 1), // 2
+        runtime(call.toStdString(), 12, 100, 2), // 3: returns when `a` is done
+    };
+    const auto byDefault = run(events, AnalysisMode::Default);
+    QVERIFY2(byDefault->ok(), byDefault->error().c_str());
+    const core::CpEdge* wait = findEdge(byDefault->graph(), 3, true, 3, false);
+    QVERIFY(wait);
+    QCOMPARE(wait->weight, std::int64_t { 0 });
+    QCOMPARE(syncEdges(byDefault->graph()), QStringList { QStringLiteral("2e->3e") });
+    // The launch's delay to `a` (10) and `a` (100): the path is the GPU's.
+    QCOMPARE(pathUs(byDefault->graph()), 110.0);
+
+    const auto compat = run(events, AnalysisMode::HtaCompat);
+    QVERIFY2(compat->ok(), compat->error().c_str());
+    const core::CpEdge* counted = findEdge(compat->graph(), 3, true, 3, false);
+    QVERIFY(counted);
+    QCOMPARE(counted->weight, std::int64_t { 100'000 });
+    QVERIFY(syncEdges(compat->graph()).isEmpty());
+}
+
+// The job path's graph (GraphPurpose::Retiming) keeps what a re-timed timeline must:
+// a thread's time between top-level ops counts (the 90 us between `first` and
+// `second`, free in HTA's graph, Q14), a kernel queued behind another keeps a
+// zero-weight edge from its launch, and one launched onto an idle stream a
+// zero-weight edge from the stream's previous kernel.
+void TestCriticalPath::retimingGraphCountsGapsAndKeepsOrder()
+{
+    const std::vector<std::string> events = {
+        cpuOp("first", 0, 10), // 1
+        cpuOp("second", 100, 10), // 2
+        runtime("cudaLaunchKernel", 200, 5, 1), // 3
+        kernel("long", 7, 210, 100, 1), // 4
+        runtime("cudaLaunchKernel", 210, 5, 2), // 5
+        kernel("queued", 7, 310, 10, 2), // 6: waits for `long`
+        runtime("cudaLaunchKernel", 400, 5, 3), // 7
+        kernel("idle_launch", 7, 410, 10, 3), // 8: the stream idle since 320
+    };
+    QTemporaryDir dir;
+    std::vector<std::string> all {
+        R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}})"
+    };
+    all.insert(all.end(), events.begin(), events.end());
+    const core::TraceSet set = tests::loadRanks(dir, { tests::kinetoDocument(0, all) });
+    const core::FrameSet frames = tests::frames(set, AnalysisMode::Default);
+    const core::CriticalPathWindow window { std::numeric_limits<std::int64_t>::min() / 2,
+        std::numeric_limits<std::int64_t>::max() / 2 };
+    const auto build = [&](core::GraphPurpose purpose) {
+        auto g = core::buildCriticalPath(
+            frames, 0, window, core::AnalysisOptions {}, core::CriticalPathParts::GraphOnly, purpose);
+        if (!g || !g.value().success)
+            qFatal("the graph does not build");
+        return std::move(g).value();
+    };
+    const core::CriticalPathGraph hta = build(core::GraphPurpose::Analysis);
+    const core::CriticalPathGraph retimed = build(core::GraphPurpose::Retiming);
+
+    const core::CpEdge* freeGap = findEdge(hta, 1, false, 2, true);
+    QVERIFY(freeGap);
+    QCOMPARE(freeGap->type, CpEdgeType::Dependency);
+    const core::CpEdge* gap = findEdge(retimed, 1, false, 2, true);
+    QVERIFY(gap);
+    QCOMPARE(gap->type, CpEdgeType::Operator);
+    QCOMPARE(gap->weight, std::int64_t { 90'000 });
+
+    // `queued`: HTA's graph has its kernel-kernel edge only; re-timed, its launch too.
+    QVERIFY(!findEdge(hta, 5, true, 6, true));
+    const core::CpEdge* launch = findEdge(retimed, 5, true, 6, true);
+    QVERIFY(launch);
+    QCOMPARE(launch->type, CpEdgeType::KernelLaunchDelay);
+    QCOMPARE(launch->weight, std::int64_t { 0 });
+    QCOMPARE(findEdge(retimed, 4, false, 6, true)->type, CpEdgeType::KernelKernelDelay);
+    // `idle_launch`: its launch edge weighs its delay; re-timed, the stream's order is kept.
+    QCOMPARE(findEdge(retimed, 7, true, 8, true)->weight, std::int64_t { 10'000 });
+    QVERIFY(!findEdge(hta, 6, false, 8, true));
+    const core::CpEdge* order = findEdge(retimed, 6, false, 8, true);
+    QVERIFY(order);
+    QCOMPARE(order->type, CpEdgeType::KernelKernelDelay);
+    QCOMPARE(order->weight, std::int64_t { 0 });
 }
 
 void TestCriticalPath::notApplicable()

@@ -180,9 +180,11 @@ private slots:
         QVERIFY2(std::abs(f->gainHighPct - 100.0 * 4500 / measuredUs) < 0.05,
             qPrintable(QString::number(f->gainHighPct)));
         // The path re-timed with the region's CPU time scaled (what the Overview
-        // combines) gives less: it chains top-level ops without the Python between them.
-        QVERIFY(with.whatIfGain(*f) <= f->gainPct);
-        QVERIFY(with.whatIfGain(*f) > 10);
+        // combines) agrees with the model: the host's time between the top-level
+        // ops is on the job path and inside the region (HTA's graph left it off,
+        // and the re-timing then gave less).
+        QVERIFY2(std::abs(with.whatIfGain(*f) - f->gainPct) < 0.5,
+            qPrintable(QString("%1 vs %2").arg(with.whatIfGain(*f)).arg(f->gainPct)));
         QVERIFY(!f->where.empty() && !f->where.front().events.empty());
         Run without({ launchBoundRank(false) }, only("gpu_idle_host_bound"));
         QVERIFY(!without.finding("gpu_idle_host_bound"));
@@ -234,11 +236,13 @@ private slots:
         QVERIFY(f->title.find("cudaStreamSynchronize in aten::item") != std::string::npos);
         // The GPU idles from the kernel's end (t + 120) to the next iteration's
         // kernel (t + 420) after each of the first four syncs. The path holds, in
-        // that window, what the CPU does: the rest of aten::item (4 µs), the Python
-        // work (200), the next aten::mul up to its launch (5) and the launch delay
-        // (15); the CPU's idle 70 µs are on no path. 224 µs per sync: the high end.
+        // that window, what the host does: the rest of aten::item (4 µs), the 5 µs
+        // before the Python work, the Python work (200), the 70 µs before the next
+        // aten::mul (the thread's own time: the job path counts the host's time
+        // between top-level ops), the mul up to its launch (5) and the launch delay
+        // (15). 299 µs per sync, all of the stretch but the sync's return: the high end.
         const double measuredUs = static_cast<double>(with.report.measuredNs) / 1000.0;
-        const double high = 100.0 * 4 * 224 / measuredUs;
+        const double high = 100.0 * 4 * 299 / measuredUs;
         QVERIFY2(std::abs(f->gainHighPct - high) < 0.5,
             qPrintable(QString("%1 vs %2").arg(f->gainHighPct).arg(high)));
         // Without the sync the host issues the next work 86 µs earlier (its wait):
@@ -393,10 +397,11 @@ private slots:
         Run with({ rank(true) }, only("dataloader_stall"));
         const core::Finding* f = with.finding("dataloader_stall");
         QVERIFY(f);
-        // The collation (480 µs) is the only work in the loading span: all of it is
-        // on the path, what enough workers give back (the high end).
+        // The collation (480 µs) and the loader's own 15 µs after it are the path's
+        // time in the loading span (the 5 µs before the collation come before the
+        // path's first op): what enough workers give back (the high end).
         const double measuredUs = static_cast<double>(with.report.measuredNs) / 1000.0;
-        QVERIFY2(std::abs(f->gainHighPct - 100.0 * 480 / measuredUs) < 0.5,
+        QVERIFY2(std::abs(f->gainHighPct - 100.0 * 495 / measuredUs) < 0.05,
             qPrintable(QString::number(f->gainHighPct)));
         // One worker hides it behind the rest of the step (the GEMM's 400 µs and its
         // launch): less than all of it, more than the GEMM alone.

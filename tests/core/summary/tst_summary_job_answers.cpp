@@ -325,8 +325,8 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
     auto exposed = insightsFromSummary(summary, InsightsOptions {});
     QVERIFY(exposed.ok());
     sameFindingAsFolder(exposed.value(), answers.traces, "exposed_communication");
-    // unbalanced_compute: the same ranks' compute as the folder's; its gain bounded by the
-    // time the others wait for it.
+    // unbalanced_compute: the same ranks' compute as the folder's; its gain bounded by its
+    // lead over the next-latest member where it arrived last.
     const auto unbalanced = std::find_if(exposed.value().findings.begin(), exposed.value().findings.end(),
         [](const Finding& f) { return f.rule == "unbalanced_compute"; });
     QVERIFY(unbalanced != exposed.value().findings.end());
@@ -366,15 +366,29 @@ void TestSummaryJobAnswers::syntheticStragglerJobAsFolder()
     const double b = fromSummary.value().findings.front().gainPct;
     QVERIFY2(
         std::abs(a - b) <= std::max(3.0, 0.25 * a), (std::to_string(a) + " vs " + std::to_string(b)).c_str());
-    // On this job the two estimates of the straggler's fix disagree: the path re-timed
-    // with rank 37 balanced gives back 11.5 % (the job generated without the straggler has
-    // a path as much shorter: 101.1 against 115.8 ms), its lead over the next-latest member
-    // 4.4 % (that job's measured span is 4.4 % shorter: the path is not all of it). The
-    // folder's gain is the lower, as the summary's arrivals say; the re-timing is the high
-    // end and no what-if is kept.
+    // The fix, checked: the same job generated without the straggler. Its measured
+    // span is 4.4 % shorter; the path re-timed with rank 37 balanced and its lead over
+    // the next-latest member both say so, within max(3 points, 25 %). (When the path
+    // left out each thread's time between ops, HTA's graph, the re-timing said 11.5 %:
+    // rank 22's 3.9 ms data-loader stall before allreduce 0 was off the path.)
+    const SynthOptions fixedSynth =
+        ks::test::syntheticJob(dir.path() + QStringLiteral("/fixed"), 64, 1'000'000, 5);
+    QVERIFY(generateSyntheticTraces(fixedSynth).ok());
+    const FolderAnswers fixedAnswers = folderAnswers(fixedSynth.outDir);
+    auto fixedFrames = buildFrames(fixedAnswers.traces, AnalysisOptions {});
+    QVERIFY(fixedFrames.ok());
+    const InsightsReport fixedRun = runInsights(fixedFrames.value(), AnalysisOptions {}, straggler);
+    const double realized = 100.0 * static_cast<double>(fromFolder.measuredNs - fixedRun.measuredNs)
+        / static_cast<double>(fromFolder.measuredNs);
     const Finding& onFolder = fromFolder.findings.front();
-    QVERIFY2(onFolder.gainHighPct > 2 * a, std::to_string(onFolder.gainHighPct).c_str());
-    QVERIFY(onFolder.whatIfEdits.empty());
+    // The fix is the straggler's and unbalanced_compute's alike (rank 37's compute at the
+    // median's): the folder's two straggler estimates, the summary's and the summary's
+    // unbalanced_compute (its excess, at most its lead over the next-latest member; the lead
+    // over the median member, its old bound, said 15.2 %) all give it back.
+    for (const double predicted : { onFolder.gainPct, onFolder.gainHighPct, b, unbalanced->gainPct })
+        QVERIFY2(std::abs(predicted - realized) <= std::max(3.0, 0.25 * realized),
+            qPrintable(QStringLiteral("predicted %1 %, realized %2 %").arg(predicted).arg(realized)));
+    QVERIFY2(realized > 3.0 && realized < 6.0, std::to_string(realized).c_str());
 }
 
 // The recorded straggler pairs (tests/data/gains/) from their summaries: the gain
