@@ -134,7 +134,10 @@ enum class CriticalPathParts : std::uint8_t
 // - every kernel keeps a zero-weight edge from its launch, as HTA adds for
 //   simulations (CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE): a queued kernel hangs
 //   off the kernel before it, and once that chain shrinks it must still not start
-//   before the host launched it.
+//   before the host launched it;
+// - every kernel keeps a zero-weight edge from the previous work on its stream: one
+//   launched onto an idle stream has only its launch edge, and once the host
+//   shrinks it must still not overlap the kernel before it.
 enum class GraphPurpose : std::uint8_t
 {
     Analysis,

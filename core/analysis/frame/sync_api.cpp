@@ -50,13 +50,6 @@ SyncCall syncCallOf(std::string_view name)
     return it == kSyncCalls.end() ? SyncCall::None : it->second;
 }
 
-bool isHostBlockingCall(std::string_view name, AnalysisMode mode)
-{
-    if (mode == AnalysisMode::HtaCompat)
-        return std::find(kHtaBlockingCalls.begin(), kHtaBlockingCalls.end(), name) != kHtaBlockingCalls.end();
-    return syncCallOf(name) != SyncCall::None;
-}
-
 std::span<const std::string_view> hostBlockingCallNames(AnalysisMode mode)
 {
     if (mode == AnalysisMode::HtaCompat)

@@ -25,12 +25,9 @@ enum class SyncCall : std::uint8_t
 
 SyncCall syncCallOf(std::string_view name);
 
-// Whether the call's span is the host waiting (the critical path gives it no
-// weight: the GPU work it waits for carries the time). HTA 0.6.1 knows six CUDA
-// runtime names; by default every call syncCallOf names waits.
-bool isHostBlockingCall(std::string_view name, AnalysisMode mode);
-
-// The names isHostBlockingCall accepts in `mode`, for a lookup by interned name.
+// The calls whose span is the host waiting (the critical path gives it no weight:
+// the GPU work it waits for carries the time), for a lookup by interned name.
+// HTA 0.6.1 knows six CUDA runtime names; by default every call syncCallOf names.
 std::span<const std::string_view> hostBlockingCallNames(AnalysisMode mode);
 
 } // namespace ks::core
